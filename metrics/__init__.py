@@ -1,0 +1,42 @@
+"""Disentanglement metrics: ``(factors, codes) -> scores``.
+
+Public API
+----------
+available()
+    Sorted names of the registered single-representation metrics.
+get(name)
+    The :class:`MetricSpec` of a registered metric.
+evaluate(metric, factors, codes, **options)
+    Score a representation with a registered metric or any plain callable.
+evaluate_population(metric, population, **options)
+    Score each member of a population of representations (UDR).
+register_metric
+    Decorator used by the built-in metrics (and available to plug-ins).
+
+Every module of this package that does not start with an underscore is imported
+here, so a new metric module registers itself just by existing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from metrics.evaluation import evaluate, evaluate_population, metric_name
+from metrics.registry import FAMILIES, PROPERTIES, MetricSpec, available, get, register_metric
+
+for _module in pkgutil.iter_modules(__path__):
+    if not _module.name.startswith("_"):
+        importlib.import_module(f"{__name__}.{_module.name}")
+
+__all__ = [
+    "FAMILIES",
+    "PROPERTIES",
+    "MetricSpec",
+    "available",
+    "evaluate",
+    "evaluate_population",
+    "get",
+    "metric_name",
+    "register_metric",
+]

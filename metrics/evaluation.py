@@ -1,0 +1,173 @@
+"""The public entry points that run a metric on arrays: :func:`evaluate` and
+:func:`evaluate_population`."""
+
+from __future__ import annotations
+
+import inspect
+import math
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from metrics.registry import MetricSpec, get
+from metrics.validation import as_real_matrix, check_discrete, check_pair
+
+MetricLike = str | MetricSpec | Callable[..., Any]
+
+
+def _accepts(function: Callable[..., Any], option: str) -> bool:
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == option or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+
+
+def metric_name(metric: MetricLike) -> str:
+    """The name a metric's single score is reported under."""
+    if isinstance(metric, str):
+        return metric
+    if isinstance(metric, MetricSpec):
+        return metric.name
+    return getattr(metric, "__name__", type(metric).__name__)
+
+
+def _as_scores(result: Any, name: str) -> dict[str, float]:
+    if isinstance(result, Mapping):
+        items = list(result.items())
+    else:
+        items = [(name, result)]
+    if not items:
+        raise ValueError(f"metric {name!r} returned no score")
+    scores: dict[str, float] = {}
+    for key, value in items:
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise TypeError(f"metric {name!r} returned a non-numeric score for {key!r}: {value!r}") from None
+        if not math.isfinite(number):
+            raise ValueError(f"metric {name!r} returned a non-finite score for {key!r} ({number}); this is a bug in the metric")
+        scores[str(key)] = number
+    return scores
+
+
+def evaluate(
+    metric: MetricLike,
+    factors: Any,
+    codes: Any,
+    *,
+    discrete: Sequence[bool] | bool | None = None,
+    random_state: int | np.random.Generator | None = None,
+    **options: Any,
+) -> dict[str, float]:
+    """Score a representation with a metric.
+
+    Parameters
+    ----------
+    metric : str, MetricSpec or callable
+        A registered name (see :func:`metrics.available`), a spec, or any plain
+        callable ``fn(factors, codes, **options)`` returning a float or a mapping of
+        sub-scores.
+    factors : array_like
+        ``(n, K)`` ground-truth factor values.
+    codes : array_like
+        ``(n, L)`` codes of the same ``n`` samples.
+    discrete : sequence of bool or bool, optional
+        Which factors are discrete (categorical).  Default: all continuous.  Passed
+        to registered metrics, and to a plain callable that accepts it.
+    random_state : int or numpy.random.Generator, optional
+        Seed for stochastic metrics.  Passed to registered stochastic metrics, and to
+        a plain callable that accepts it.  Stochastic metrics given ``None`` use 0,
+        so that results are reproducible by default.
+    **options
+        Metric options; they override the registered defaults.
+
+    Returns
+    -------
+    dict[str, float]
+        Sub-score name -> finite score.  A metric returning a float comes back as
+        ``{name: value}``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        When the inputs are malformed (the message names the argument), an option is
+        unknown, or the metric produces a non-finite score.
+    KeyError
+        When ``metric`` names no registered metric.
+    """
+    spec = get(metric) if isinstance(metric, str) else metric if isinstance(metric, MetricSpec) else None
+    if spec is not None and spec.population:
+        raise ValueError(f"metric {spec.name!r} scores a population of representations; use metrics.evaluate_population")
+    factor_matrix, code_matrix = check_pair(factors, codes)
+    flags = check_discrete(discrete, factor_matrix.shape[1])
+    if spec is not None:
+        function = spec.function
+        unknown = sorted(set(options) - set(spec.defaults))
+        if unknown:
+            known = ", ".join(sorted(spec.defaults)) or "none"
+            raise TypeError(f"metric {spec.name!r} got unknown option(s) {', '.join(unknown)}; its options are: {known}")
+        call_options: dict[str, Any] = {**spec.defaults, **options, "discrete": flags}
+        if spec.stochastic:
+            call_options["random_state"] = 0 if random_state is None else random_state
+        name = spec.name
+    else:
+        function = metric  # type: ignore[assignment]
+        if not callable(function):
+            raise TypeError(f"metric must be a registered name or a callable, got {metric!r}")
+        call_options = dict(options)
+        if discrete is not None and _accepts(function, "discrete"):
+            call_options["discrete"] = flags
+        if random_state is not None and _accepts(function, "random_state"):
+            call_options["random_state"] = random_state
+        name = metric_name(function)
+    return _as_scores(function(factor_matrix, code_matrix, **call_options), name)
+
+
+def evaluate_population(
+    metric: str | MetricSpec,
+    population: Sequence[Any],
+    *,
+    random_state: int | np.random.Generator | None = None,
+    **options: Any,
+) -> list[float]:
+    """Score each member of a population of representations (e.g. UDR).
+
+    Parameters
+    ----------
+    metric : str or MetricSpec
+        A registered population metric.
+    population : sequence of array_like
+        ``M >= 2`` code matrices ``(n, L_m)`` of the same ``n`` inputs.
+    random_state : int or numpy.random.Generator, optional
+        Seed for stochastic population metrics (0 when ``None``).
+    **options
+        Metric options; they override the registered defaults.
+
+    Returns
+    -------
+    list[float]
+        One finite score per member, in order.
+    """
+    spec = get(metric) if isinstance(metric, str) else metric
+    if not spec.population:
+        raise ValueError(f"metric {spec.name!r} scores a single representation; use metrics.evaluate")
+    if isinstance(population, np.ndarray) and population.ndim != 3:
+        raise ValueError("population must be a sequence of 2-D code arrays")
+    members = [as_real_matrix(codes, f"population[{i}]") for i, codes in enumerate(population)]
+    if len(members) < 2:
+        raise ValueError(f"population must hold at least 2 representations, got {len(members)}")
+    rows = {m.shape[0] for m in members}
+    if len(rows) != 1:
+        raise ValueError(f"every representation in population must have the same number of rows; got {sorted(rows)}")
+    unknown = sorted(set(options) - set(spec.defaults))
+    if unknown:
+        raise TypeError(f"metric {spec.name!r} got unknown option(s) {', '.join(unknown)}; its options are: {', '.join(sorted(spec.defaults)) or 'none'}")
+    call_options = {**spec.defaults, **options}
+    if spec.stochastic:
+        call_options["random_state"] = 0 if random_state is None else random_state
+    scores = spec.function(members, **call_options)
+    values = [float(s) for s in scores]
+    if len(values) != len(members) or not all(math.isfinite(v) for v in values):
+        raise ValueError(f"metric {spec.name!r} must return one finite score per representation")
+    return values

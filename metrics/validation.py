@@ -1,0 +1,112 @@
+"""Input validation for metrics, run once at the public boundary.
+
+Every check raises a :class:`ValueError` or :class:`TypeError` whose message names the
+argument and what is wrong with it, so that a bad input never surfaces as a
+traceback from deep inside numpy or as a silent NaN score.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+#: Largest absolute value accepted in factors or codes.  Beyond it, differences and
+#: squares overflow float64 in the metrics' arithmetic (variances, regressions).
+MAX_ABS_VALUE = 1e150
+
+
+def as_real_matrix(array: Any, name: str, *, min_rows: int = 2) -> np.ndarray:
+    """Return ``array`` as a C-contiguous float64 ``(n, d)`` matrix, or raise.
+
+    Parameters
+    ----------
+    array : array_like
+        Numeric data.  Boolean arrays are accepted and read as 0/1.  Object arrays are
+        accepted when every element converts to a real number.
+    name : str
+        The argument's name, used in error messages (``"factors"``, ``"codes"``).
+    min_rows : int, default 2
+        Fewest samples accepted.
+
+    Raises
+    ------
+    TypeError
+        For strings, complex numbers or objects that are not real numbers.
+    ValueError
+        For a shape other than 2-D, fewer than ``min_rows`` rows, no columns,
+        NaN, infinite values or magnitudes above :data:`MAX_ABS_VALUE`.
+    """
+    raw = np.asarray(array)
+    if raw.dtype.kind in "USa":
+        raise TypeError(f"{name} must be numeric, got an array of strings (dtype {raw.dtype})")
+    if raw.dtype.kind == "c":
+        raise TypeError(f"{name} must be real-valued, got complex numbers (dtype {raw.dtype})")
+    if raw.dtype.kind in "mM":
+        raise TypeError(f"{name} must be numeric, got dates or durations (dtype {raw.dtype})")
+    if raw.dtype.kind == "V":
+        raise TypeError(f"{name} must be a plain numeric array, got a structured array")
+    try:
+        matrix = np.ascontiguousarray(raw, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must contain only real numbers; found non-numeric objects") from None
+    if matrix.ndim != 2:
+        hint = " (reshape a single column with x.reshape(-1, 1))" if matrix.ndim == 1 else ""
+        raise ValueError(f"{name} must be a 2-D array (samples x columns), got {matrix.ndim}-D shape {matrix.shape}{hint}")
+    n, d = matrix.shape
+    if d < 1:
+        raise ValueError(f"{name} must have at least 1 column, got shape {matrix.shape}")
+    if n < min_rows:
+        raise ValueError(f"{name} must have at least {min_rows} samples (rows), got {n}")
+    finite = np.isfinite(matrix)
+    if not finite.all():
+        bad = np.argwhere(~finite)[0]
+        kind = "NaN" if np.isnan(matrix[tuple(bad)]) else "infinite"
+        count = int((~finite).sum())
+        raise ValueError(f"{name} contains {count} non-finite value(s); first {kind} at row {bad[0]}, column {bad[1]}")
+    largest = float(np.abs(matrix).max())
+    if largest > MAX_ABS_VALUE:
+        raise ValueError(f"{name} contains values of magnitude {largest:.3g}, above the supported {MAX_ABS_VALUE:.0e}; rescale the data")
+    return matrix
+
+
+def check_pair(factors: Any, codes: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Validate factors and codes together; return them as float64 matrices.
+
+    Raises
+    ------
+    ValueError
+        When either is malformed (see :func:`as_real_matrix`) or their row counts differ.
+    """
+    factor_matrix = as_real_matrix(factors, "factors")
+    code_matrix = as_real_matrix(codes, "codes")
+    if factor_matrix.shape[0] != code_matrix.shape[0]:
+        raise ValueError(
+            f"factors and codes must have the same number of rows (samples); "
+            f"got {factor_matrix.shape[0]} factor rows and {code_matrix.shape[0]} code rows"
+        )
+    return factor_matrix, code_matrix
+
+
+def check_discrete(discrete: Sequence[bool] | None, n_factors: int) -> tuple[bool, ...]:
+    """Normalise the per-factor ``discrete`` flags.
+
+    ``None`` means every factor is continuous.  A single bool applies to all factors.
+    """
+    if discrete is None:
+        return (False,) * n_factors
+    if isinstance(discrete, (bool, np.bool_)):
+        return (bool(discrete),) * n_factors
+    flags = tuple(bool(x) for x in np.asarray(discrete).ravel())
+    if len(flags) != n_factors:
+        raise ValueError(f"discrete must have one flag per factor ({n_factors}), got {len(flags)}")
+    return flags
+
+
+def check_positive_int(value: Any, name: str, *, minimum: int = 1) -> int:
+    """Return ``value`` as an int >= ``minimum``, or raise a ValueError naming it."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    return int(value)

@@ -1,0 +1,197 @@
+"""The scenario contract: a :class:`Scenario` generates a :class:`Representation`.
+
+A scenario builds codes ``z = f(v)`` with exactly known properties for a value of its
+swept parameter, a sample size and a seed, and states the *ideal* score of each
+property at that value (its ideal trajectory), with the paper section it comes from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+PROPERTIES = ("modularity", "compactness", "explicitness")
+
+ParameterValue = float | int | str
+SeedLike = int | np.random.SeedSequence | np.random.Generator
+
+
+@dataclass(frozen=True)
+class Representation:
+    """Factors, codes and what an ideal metric should say about them.
+
+    Attributes
+    ----------
+    factors : numpy.ndarray
+        ``(n, K)`` ground-truth factor values.
+    codes : numpy.ndarray
+        ``(n, L)`` codes.
+    discrete : tuple of bool
+        One flag per factor: True when the factor is categorical.
+    ideal : Mapping[str, float]
+        Property (modularity, compactness, explicitness) -> ideal score in [0, 1].
+    exact : Mapping[str, Any]
+        Exact information-theoretic quantities, where the scenario has them in
+        closed form (the Gaussian toy model); empty otherwise.
+    """
+
+    factors: np.ndarray
+    codes: np.ndarray
+    discrete: tuple[bool, ...]
+    ideal: Mapping[str, float]
+    exact: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.factors.ndim != 2 or self.codes.ndim != 2:
+            raise ValueError("factors and codes must be 2-D")
+        if self.factors.shape[0] != self.codes.shape[0]:
+            raise ValueError("factors and codes must have the same number of rows")
+        if len(self.discrete) != self.factors.shape[1]:
+            raise ValueError("discrete needs one flag per factor")
+        unknown = set(self.ideal) - set(PROPERTIES)
+        if unknown:
+            raise ValueError(f"unknown ideal properties {sorted(unknown)}; expected some of {PROPERTIES}")
+
+
+Builder = Callable[[Any, int, np.random.Generator], tuple[np.ndarray, np.ndarray, Sequence[bool]]]
+IdealTrajectory = Callable[[Any], Mapping[str, float]]
+
+
+def as_generator(seed: SeedLike) -> np.random.Generator:
+    """A numpy Generator from an int, a SeedSequence or a Generator (returned as is)."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, np.random.SeedSequence):
+        return np.random.default_rng(seed)
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an int, a numpy SeedSequence or a Generator, got {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be non-negative, got {seed}")
+    return np.random.default_rng(int(seed))
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A family of representations indexed by one swept parameter.
+
+    Attributes
+    ----------
+    name : str
+        Registry name, e.g. ``"noise"``.
+    parameter : str
+        Name of the swept parameter, e.g. ``"alpha"``.
+    values : tuple
+        Default grid of the parameter.
+    build : callable
+        ``build(value, n, rng) -> (factors, codes, discrete)``.
+    ideal_trajectory : callable
+        ``ideal_trajectory(value) -> {property: ideal score}``.
+    check_value : callable
+        ``check_value(value)`` raises a ValueError naming the valid range when the
+        value is out of range; returns the value normalised.
+    source : str
+        Paper and section the scenario comes from.
+    summary : str
+        One-line description.
+    min_samples : int
+        Fewest samples the scenario can produce meaningfully.
+    exact : callable, optional
+        ``exact(value) -> mapping`` of closed-form quantities.
+    default_n : int, optional
+        Sample size the scenario is meant to be run at, when it fixes its own
+        (the sample-size sweep); None otherwise.
+    """
+
+    name: str
+    parameter: str
+    values: tuple[ParameterValue, ...]
+    build: Builder
+    ideal_trajectory: IdealTrajectory
+    check_value: Callable[[Any], Any]
+    source: str
+    summary: str
+    min_samples: int = 2
+    exact: Callable[[Any], Mapping[str, Any]] | None = None
+    default_n: int | None = None
+
+    def generate(self, value: ParameterValue, *, n: int, seed: SeedLike) -> Representation:
+        """Generate the representation at ``value`` with ``n`` samples.
+
+        The same ``(value, n, seed)`` always gives identical arrays.
+
+        Raises
+        ------
+        ValueError
+            For an out-of-range value or too few samples; the message says what is valid.
+        """
+        value = self.check_value(value)
+        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
+            raise TypeError(f"n must be an integer number of samples, got {n!r}")
+        if n < self.min_samples:
+            raise ValueError(f"scenario {self.name!r} needs n >= {self.min_samples} samples, got {n}")
+        rng = as_generator(seed)
+        factors, codes, discrete = self.build(value, int(n), rng)
+        return Representation(
+            factors=np.ascontiguousarray(factors, dtype=np.float64),
+            codes=np.ascontiguousarray(codes, dtype=np.float64),
+            discrete=tuple(bool(d) for d in discrete),
+            ideal=MappingProxyType(dict(self.ideal_trajectory(value))),
+            exact=MappingProxyType(dict(self.exact(value))) if self.exact is not None else MappingProxyType({}),
+        )
+
+    def label(self, value: ParameterValue) -> str:
+        """The value as it is written in results tables and figures."""
+        return value if isinstance(value, str) else f"{float(value):g}"
+
+
+def check_in_range(name: str, low: float, high: float) -> Callable[[Any], float]:
+    """A ``check_value`` accepting real numbers in ``[low, high]``."""
+
+    def check(value: Any) -> float:
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must be a number in [{low:g}, {high:g}], got {value!r}") from None
+        if not np.isfinite(number) or not low <= number <= high:
+            raise ValueError(f"{name} must be in [{low:g}, {high:g}], got {value!r}")
+        return number
+
+    return check
+
+
+def check_choice(name: str, choices: Sequence[str]) -> Callable[[Any], str]:
+    """A ``check_value`` accepting one of ``choices``."""
+
+    def check(value: Any) -> str:
+        if value not in choices:
+            raise ValueError(f"{name} must be one of {', '.join(map(str, choices))}; got {value!r}")
+        return value
+
+    return check
+
+
+_REGISTRY: dict[str, Scenario] = {}
+
+
+def register_scenario(scenario: Scenario) -> Scenario:
+    """Add ``scenario`` to the registry (names must be unique) and return it."""
+    if scenario.name in _REGISTRY:
+        raise ValueError(f"a scenario named {scenario.name!r} is already registered")
+    _REGISTRY[scenario.name] = scenario
+    return scenario
+
+
+def available() -> list[str]:
+    """Sorted names of the registered scenarios."""
+    return sorted(_REGISTRY)
+
+
+def get(name: str) -> Scenario:
+    """The scenario registered under ``name``; KeyError listing the known names otherwise."""
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise KeyError(f"unknown scenario {name!r}; known scenarios: {', '.join(available())}") from None
