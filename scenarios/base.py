@@ -103,6 +103,9 @@ class Scenario:
     default_n : int, optional
         Sample size the scenario is meant to be run at, when it fixes its own
         (the sample-size sweep); None otherwise.
+    version : str
+        Bumped whenever the generated data change, so that cached results computed on
+        older data are not silently reused.
     """
 
     name: str
@@ -116,6 +119,7 @@ class Scenario:
     min_samples: int = 2
     exact: Callable[[Any], Mapping[str, Any]] | None = None
     default_n: int | None = None
+    version: str = "1"
 
     def generate(self, value: ParameterValue, *, n: int, seed: SeedLike) -> Representation:
         """Generate the representation at ``value`` with ``n`` samples.

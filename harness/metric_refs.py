@@ -1,0 +1,166 @@
+"""What the harness needs to know about a metric to run it in a worker and label its rows.
+
+A :class:`MetricEntry` is plain, picklable data: a registered metric is referred to by
+its registry name; a user's metric by an import path (``package.module:function`` or
+``path/to/file.py:function``) that each worker loads itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+import metrics
+
+CUSTOM_FAMILY = "custom"
+
+
+@dataclass(frozen=True)
+class MetricEntry:
+    """A metric as the harness runs it.
+
+    Attributes
+    ----------
+    name : str
+        Name written in the results' ``metric`` column.
+    target : str
+        Registry name, or import path ``module:function`` / ``file.py:function``.
+    registered : bool
+        Whether ``target`` is a registry name.
+    family : str
+        The registered family, or ``"custom"``.
+    properties : Mapping[str, str]
+        Sub-score -> property.  Sub-scores a custom metric returns that are not listed
+        get ``default_property``.
+    default_property : str
+        Property of unlisted sub-scores.
+    higher_is_better, stochastic : bool
+        As in :class:`metrics.MetricSpec`.
+    version : str
+        Registered version, or a hash of the user's source file.
+    options : Mapping[str, Any]
+        Options passed to the metric (JSON-serialisable).
+    """
+
+    name: str
+    target: str
+    registered: bool
+    family: str
+    properties: Mapping[str, str]
+    default_property: str = "holistic"
+    higher_is_better: bool = True
+    stochastic: bool = False
+    version: str = "1"
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def property_of(self, sub_score: str) -> str:
+        """The property a sub-score measures."""
+        return self.properties.get(sub_score, self.default_property)
+
+    def fingerprint(self) -> str:
+        """Identity of the computation: changes when the version or an option changes."""
+        payload = json.dumps([self.target, self.version, dict(self.options)], sort_keys=True, default=repr)
+        return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+    def callable(self) -> str | Callable[..., Any]:
+        """What :func:`metrics.evaluate` takes: the registry name or the loaded function."""
+        return self.target if self.registered else load_callable(self.target)
+
+
+def registered_entry(name: str) -> MetricEntry:
+    """The entry of a registered metric (KeyError listing known names otherwise)."""
+    spec = metrics.get(name)
+    return MetricEntry(
+        name=spec.name,
+        target=spec.name,
+        registered=True,
+        family=spec.family,
+        properties=MappingProxyType(dict(spec.properties)),
+        default_property=next(iter(spec.properties.values())),
+        higher_is_better=spec.higher_is_better,
+        stochastic=spec.stochastic,
+        version=spec.version,
+        options=MappingProxyType(dict(spec.defaults)),
+    )
+
+
+def load_callable(target: str) -> Callable[..., Any]:
+    """Load ``module:function`` or ``path/to/file.py:function``.
+
+    Raises
+    ------
+    ValueError
+        When the reference is malformed, the file or module cannot be imported, or
+        the attribute is missing or not callable.
+    """
+    module_part, sep, attribute = target.rpartition(":")
+    if not sep or not module_part or not attribute:
+        raise ValueError(f"metric reference {target!r} must look like package.module:function or path/to/file.py:function")
+    if module_part.endswith(".py"):
+        path = Path(module_part).expanduser().resolve()
+        if not path.is_file():
+            raise ValueError(f"metric file {module_part!r} does not exist")
+        module_name = "harness_user_metric_" + hashlib.sha256(str(path).encode()).hexdigest()[:12]
+        module = sys.modules.get(module_name)
+        if module is None:
+            spec = importlib.util.spec_from_file_location(module_name, path)
+            if spec is None or spec.loader is None:
+                raise ValueError(f"cannot import metric file {module_part!r}")
+            module = importlib.util.module_from_spec(spec)
+            try:
+                spec.loader.exec_module(module)
+            except Exception as error:  # a user's file may fail in any way; report it in one line
+                raise ValueError(f"importing metric file {module_part!r} failed: {type(error).__name__}: {error}") from error
+            sys.modules[module_name] = module
+    else:
+        try:
+            module = importlib.import_module(module_part)
+        except ImportError as error:
+            raise ValueError(f"cannot import module {module_part!r} for metric {target!r}: {error}") from error
+    function = getattr(module, attribute, None)
+    if function is None:
+        raise ValueError(f"{module_part!r} has no attribute {attribute!r}")
+    if not callable(function):
+        raise ValueError(f"{target!r} is not callable")
+    return function
+
+
+def source_version(target: str) -> str:
+    """A short hash of a user metric's source file, so edited code is not served stale cached scores."""
+    module_part = target.rpartition(":")[0]
+    if module_part.endswith(".py"):
+        path = Path(module_part).expanduser()
+    else:
+        spec = importlib.util.find_spec(module_part)
+        path = Path(spec.origin) if spec is not None and spec.origin else None
+    if path is None or not path.is_file():
+        return "unknown"
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+def resolve(reference: str) -> MetricEntry:
+    """An entry for a registry name or an import path of a user's function."""
+    if ":" not in reference:
+        return registered_entry(reference)
+    function = load_callable(reference)
+    metadata = dict(getattr(function, "harness_metadata", {}))
+    prop = metadata.get("property", "holistic")
+    name = metadata.get("name", getattr(function, "__name__", reference))
+    return MetricEntry(
+        name=name,
+        target=reference,
+        registered=False,
+        family=CUSTOM_FAMILY,
+        properties=MappingProxyType({name: prop}),
+        default_property=prop,
+        higher_is_better=bool(metadata.get("higher_is_better", True)),
+        stochastic=bool(metadata.get("stochastic", False)),
+        version=source_version(reference),
+    )
