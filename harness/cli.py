@@ -76,7 +76,7 @@ def _add_run(commands: argparse._SubParsersAction) -> None:
     )
     run.add_argument("--seeds", type=_positive_int, help="independent draws per parameter value (default: the preset's)")
     run.add_argument("--n-samples", type=_positive_int, help="samples per representation (default: the preset's)")
-    run.add_argument("--jobs", type=_jobs, default=1, help="parallel worker processes, -1 for all cores (default: %(default)s)")
+    run.add_argument("--jobs", type=_jobs, default=-1, help="parallel worker processes, -1 for all cores (default: %(default)s); scores do not depend on it")
     run.add_argument("--out", type=Path, help="run directory (default: runs/PRESET)")
     run.add_argument("--no-report", action="store_true", help="write the results table only, no figures or report")
     run.add_argument("--no-progress", action="store_true", help="hide the progress bar")

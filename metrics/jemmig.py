@@ -48,6 +48,8 @@ def jemmig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> float:
       (review Table 1).
     * Holistic: penalises missing information (explicitness), a code mixing other
       factors (joint entropy; modularity) and a factor spread over codes (the gap).
+    * A constant factor (H = 0) contributes 0, as in :func:`metrics.mig.mig`: there is
+      nothing to disentangle.
     * Cost: one MI matrix.
     """
     check_positive_int(bins, "bins", minimum=2)
@@ -56,4 +58,5 @@ def jemmig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> float:
     rows = np.arange(best.size)
     joint = table.joint_entropy[rows, best_index]
     denominator = table.factor_entropy + np.log(table.code_bins[best_index])
-    return float(np.mean(1.0 - (joint - best + second) / denominator))
+    per_factor = np.where(table.factor_entropy > 0, 1.0 - (joint - best + second) / denominator, 0.0)
+    return float(np.mean(per_factor))

@@ -1,0 +1,111 @@
+"""The metric contract: registry, evaluate on names and plain callables, validation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import metrics
+from metrics.registry import FAMILIES, PROPERTIES
+
+
+def test_available_is_sorted_and_names_resolve():
+    names = metrics.available()
+    assert names == sorted(names)
+    assert {"mig", "mig_sup", "jemmig", "modularity", "dcimig"} <= set(names)
+    for name in names:
+        spec = metrics.get(name)
+        assert spec.name == name
+        assert spec.family in FAMILIES
+        assert set(spec.properties.values()) <= set(PROPERTIES)
+
+
+def test_unknown_metric_lists_known_ones():
+    with pytest.raises(KeyError, match="unknown metric 'nope'.*mig"):
+        metrics.get("nope")
+
+
+def test_plain_callable_float_comes_back_named(rng):
+    def my_score(factors, codes):
+        return float(np.corrcoef(factors[:, 0], codes[:, 0])[0, 1])
+
+    values = rng.random((100, 2))
+    assert metrics.evaluate(my_score, values, values) == {"my_score": pytest.approx(1.0)}
+
+
+def test_plain_callable_mapping_and_options(rng):
+    def scores(factors, codes, *, scale=1.0):
+        return {"a": scale * 1.0, "b": scale * 2.0}
+
+    assert metrics.evaluate(scores, rng.random((5, 1)), rng.random((5, 1)), scale=0.5) == {"a": 0.5, "b": 1.0}
+
+
+def test_plain_callable_gets_discrete_and_random_state_only_if_it_accepts_them(rng):
+    seen = {}
+
+    def accepting(factors, codes, discrete=None, random_state=None):
+        seen.update(discrete=discrete, random_state=random_state)
+        return 0.0
+
+    def refusing(factors, codes):
+        return 0.0
+
+    values = rng.random((5, 2))
+    metrics.evaluate(accepting, values, values, discrete=[True, False], random_state=3)
+    assert seen == {"discrete": (True, False), "random_state": 3}
+    assert metrics.evaluate(refusing, values, values, discrete=[True, False], random_state=3) == {"refusing": 0.0}
+
+
+def test_registered_metric_rejects_unknown_options(rng):
+    values = rng.random((50, 2))
+    with pytest.raises(TypeError, match="unknown option.*bogus.*bins"):
+        metrics.evaluate("mig", values, values, bogus=1)
+
+
+def test_callable_returning_nan_is_an_error(rng):
+    values = rng.random((5, 2))
+    with pytest.raises(ValueError, match="non-finite score"):
+        metrics.evaluate(lambda f, c: float("nan"), values, values)
+
+
+@pytest.mark.parametrize(
+    ("factors", "codes", "error", "message"),
+    [
+        (np.ones(10), np.ones((10, 2)), ValueError, "factors must be a 2-D array"),
+        (np.ones((10, 2, 2)), np.ones((10, 2)), ValueError, "factors must be a 2-D array"),
+        (np.ones((10, 2)), np.ones((9, 2)), ValueError, "same number of rows"),
+        (np.ones((1, 2)), np.ones((1, 2)), ValueError, "at least 2 samples"),
+        (np.ones((10, 0)), np.ones((10, 2)), ValueError, "at least 1 column"),
+        (np.ones((10, 2)), np.full((10, 2), np.nan), ValueError, "codes contains 20 non-finite"),
+        (np.ones((10, 2)), np.full((10, 2), np.inf), ValueError, "infinite"),
+        (np.array([["a", "b"], ["c", "d"]]), np.ones((2, 2)), TypeError, "factors must be numeric"),
+        (np.ones((10, 2)), np.ones((10, 2)) * 1j, TypeError, "codes must be real-valued"),
+        (np.ones((10, 2)), np.array([[object()]] * 10), TypeError, "codes must contain only real numbers"),
+        (np.ones((10, 2)), np.full((10, 2), 1e200), ValueError, "rescale"),
+    ],
+)
+def test_validation_names_the_argument_and_the_problem(factors, codes, error, message):
+    with pytest.raises(error, match=message):
+        metrics.evaluate("mig", factors, codes)
+
+
+def test_discrete_flags_must_match_factors(rng):
+    values = rng.random((20, 3))
+    with pytest.raises(ValueError, match="one flag per factor"):
+        metrics.evaluate("mig", values, values, discrete=[True])
+
+
+def test_boolean_arrays_are_read_as_zero_one(rng):
+    flags = rng.random((200, 2)) > 0.5
+    as_float = flags.astype(float)
+    assert metrics.evaluate("mig", flags, flags, discrete=True) == metrics.evaluate("mig", as_float, as_float, discrete=True)
+
+
+@pytest.mark.parametrize("name", ["mig", "mig_sup", "jemmig", "modularity", "dcimig"])
+def test_constant_columns_give_finite_documented_scores(name, rng):
+    values = rng.random((500, 3))
+    values[:, 1] = 2.0
+    score = metrics.evaluate(name, values, values)[name]
+    assert np.isfinite(score)
+    everything_constant = metrics.evaluate(name, np.ones((50, 2)), np.ones((50, 2)))[name]
+    assert everything_constant == 0.0
