@@ -155,6 +155,8 @@ def check_in_range(name: str, low: float, high: float) -> Callable[[Any], float]
     """A ``check_value`` accepting real numbers in ``[low, high]``."""
 
     def check(value: Any) -> float:
+        if isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{name} must be a number in [{low:g}, {high:g}], got {value!r}")
         try:
             number = float(value)
         except (TypeError, ValueError):

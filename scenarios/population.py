@@ -1,0 +1,139 @@
+"""The population contract: several representations of the same inputs (for UDR).
+
+A metric such as UDR (Duan et al. 2020) scores a *population* of models, by comparing
+their codes on the same inputs with one another; it never sees factors.  A
+:class:`PopulationScenario` generates such a population for a value of its swept
+parameter, a sample size and a seed: the factors of the ``n`` inputs (kept for
+reference and for supervised comparisons), the ``M`` code matrices, and which members
+are disentangled (the ground truth a population metric should rank first).
+
+This is its own small contract, beside :class:`scenarios.base.Scenario`, with its own
+registry: :func:`register_population`, :func:`available_populations`,
+:func:`get_population`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from scenarios._checks import check_integer
+from scenarios.base import ParameterValue, SeedLike, as_generator
+
+PopulationBuilder = Callable[[Any, int, np.random.Generator], tuple[np.ndarray, Sequence[np.ndarray], Sequence[bool]]]
+
+
+@dataclass(frozen=True)
+class Population:
+    """Codes of ``M`` models on the same ``n`` inputs, with the inputs' factors.
+
+    Attributes
+    ----------
+    factors : numpy.ndarray
+        ``(n, K)`` ground-truth factors of the inputs.
+    members : tuple of numpy.ndarray
+        ``M`` code matrices ``(n, L_m)``, one per model, rows aligned with ``factors``.
+    disentangled : tuple of bool
+        One flag per member: True when the member is disentangled by construction.
+    """
+
+    factors: np.ndarray
+    members: tuple[np.ndarray, ...]
+    disentangled: tuple[bool, ...]
+
+    def __post_init__(self) -> None:
+        if self.factors.ndim != 2:
+            raise ValueError("factors must be 2-D")
+        if len(self.members) < 2:
+            raise ValueError(f"a population needs at least 2 members, got {len(self.members)}")
+        for index, codes in enumerate(self.members):
+            if codes.ndim != 2 or codes.shape[0] != self.factors.shape[0]:
+                raise ValueError(f"members[{index}] must be 2-D with {self.factors.shape[0]} rows, got shape {codes.shape}")
+        if len(self.disentangled) != len(self.members):
+            raise ValueError("disentangled needs one flag per member")
+
+
+@dataclass(frozen=True)
+class PopulationScenario:
+    """A family of populations indexed by one swept parameter.
+
+    Attributes
+    ----------
+    name : str
+        Registry name, e.g. ``"udr_population"``.
+    parameter : str
+        Name of the swept parameter.
+    values : tuple
+        Default grid of the parameter.
+    build : callable
+        ``build(value, n, rng) -> (factors, members, disentangled)``.
+    check_value : callable
+        ``check_value(value)`` raises a ValueError naming the valid range, or returns
+        the value normalised.
+    source : str
+        Paper and section the scenario comes from.
+    summary : str
+        One-line description.
+    min_samples : int
+        Fewest samples the scenario can produce meaningfully.
+    version : str
+        Bumped whenever the generated data change, so that cached results computed on
+        older data are not silently reused.
+    """
+
+    name: str
+    parameter: str
+    values: tuple[ParameterValue, ...]
+    build: PopulationBuilder
+    check_value: Callable[[Any], Any]
+    source: str
+    summary: str
+    min_samples: int = 2
+    version: str = "1"
+
+    def generate(self, value: ParameterValue, *, n: int, seed: SeedLike) -> Population:
+        """Generate the population at ``value`` with ``n`` samples; same arguments, same arrays.
+
+        Raises
+        ------
+        ValueError, TypeError
+            For an out-of-range value, a non-integer ``n`` or too few samples.
+        """
+        value = self.check_value(value)
+        n = check_integer("n", self.min_samples)(n)
+        factors, members, disentangled = self.build(value, n, as_generator(seed))
+        return Population(
+            factors=np.ascontiguousarray(factors, dtype=np.float64),
+            members=tuple(np.ascontiguousarray(codes, dtype=np.float64) for codes in members),
+            disentangled=tuple(bool(flag) for flag in disentangled),
+        )
+
+    def label(self, value: ParameterValue) -> str:
+        """The value as it is written in results tables and figures."""
+        return value if isinstance(value, str) else f"{float(value):g}"
+
+
+_REGISTRY: dict[str, PopulationScenario] = {}
+
+
+def register_population(scenario: PopulationScenario) -> PopulationScenario:
+    """Add a population scenario to the registry (names must be unique) and return it."""
+    if scenario.name in _REGISTRY:
+        raise ValueError(f"a population scenario named {scenario.name!r} is already registered")
+    _REGISTRY[scenario.name] = scenario
+    return scenario
+
+
+def available_populations() -> list[str]:
+    """Sorted names of the registered population scenarios."""
+    return sorted(_REGISTRY)
+
+
+def get_population(name: str) -> PopulationScenario:
+    """The population scenario registered under ``name``; KeyError listing the known names otherwise."""
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise KeyError(f"unknown population scenario {name!r}; known: {', '.join(available_populations())}") from None
