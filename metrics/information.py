@@ -208,6 +208,8 @@ class InformationTable:
         ``(L,)`` H(z_j).
     code_bins : numpy.ndarray
         ``(L,)`` number of bins (categories) of each code.
+    factor_bins : numpy.ndarray
+        ``(K,)`` number of bins (categories) of each factor.
     """
 
     mutual_information: np.ndarray
@@ -215,6 +217,7 @@ class InformationTable:
     factor_entropy: np.ndarray
     code_entropy: np.ndarray
     code_bins: np.ndarray
+    factor_bins: np.ndarray
 
 
 def information_table(a: Labels, b: Labels) -> InformationTable:
@@ -229,7 +232,7 @@ def information_table(a: Labels, b: Labels) -> InformationTable:
     h_a = _plogp_sum(counts[:, 0].sum(axis=2), n, (1,))
     h_b = _plogp_sum(counts[0].sum(axis=1), n, (1,))
     mi = np.clip(h_a[:, None] + h_b[None, :] - joint, 0.0, None)
-    return InformationTable(mi, joint, h_a, h_b, b.n_bins.copy())
+    return InformationTable(mi, joint, h_a, h_b, b.n_bins.copy(), a.n_bins.copy())
 
 
 def mutual_information_matrix(a: Labels, b: Labels) -> np.ndarray:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+from scipy.stats import chi2
 
-from metrics.information import DEFAULT_BINS, factor_code_information
+from metrics.information import DEFAULT_BINS, InformationTable, factor_code_information
 from metrics.registry import register_metric
 from metrics.validation import check_positive_int
 
@@ -36,9 +37,15 @@ def modularity(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> fl
     Notes
     -----
     * A code sharing no information with any factor (all I = 0) scores 0.
-    * With a single factor (K = 1) the formula is 0/0; a code then cannot mix
-      factors, so it scores 1 if it carries any information and 0 otherwise.  The
-      review's code returns NaN there.
+    * With a single factor (K = 1) eq. 7 is 0/0 (the review's code returns NaN).  A
+      code then cannot mix factors, so it scores 1 if it carries information about the
+      factor and 0 otherwise.  "Carries information" must not mean "plug-in MI > 0":
+      the plug-in estimate of an independent pair is always positive (its bias), which
+      would score every dead code 1.  Under independence ``2 n I`` is chi-square with
+      ``(B_v - 1)(B_z - 1)`` degrees of freedom, so a code counts as informative when
+      its MI exceeds that distribution's 99.9% quantile divided by ``2 n``.  On
+      ``partial`` with one measured factor of 8 this gives 1/8, in line with MIG-sup,
+      rather than jumping back to 1.
     * Known failure mode (review 5.2): the score is normalised by each code's own
       maximum, so codes independent of the factors, whose estimated informations
       are all small plug-in biases of similar size, still get a sizeable score
@@ -47,14 +54,27 @@ def modularity(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> fl
     * Cost: one MI matrix.
     """
     check_positive_int(bins, "bins", minimum=2)
-    information = factor_code_information(factors, codes, discrete, bins).mutual_information
+    table = factor_code_information(factors, codes, discrete, bins)
+    information = table.mutual_information
     squared = information**2
     best = squared.max(axis=0)
     n_factors = information.shape[0]
     if n_factors == 1:
-        per_code = (best > 0).astype(np.float64)
+        per_code = (information[0] > independence_threshold(table, factors.shape[0])).astype(np.float64)
     else:
         deviation = squared.sum(axis=0) - best
         ratio = np.divide(deviation, best * (n_factors - 1), out=np.ones_like(best), where=best > 0)
         per_code = np.where(best > 0, 1.0 - ratio, 0.0)
     return float(np.mean(per_code))
+
+
+def independence_threshold(table: InformationTable, n_samples: int, level: float = 0.999) -> np.ndarray:
+    """Largest plug-in MI (nats) an independent (factor 0, code j) pair reaches with probability ``level``.
+
+    Under independence ``2 n I`` follows a chi-square law with
+    ``(B_v - 1)(B_z - 1)`` degrees of freedom (the G-test), so the threshold of code
+    ``j`` is that law's ``level`` quantile divided by ``2 n``, with ``B_v`` and ``B_z``
+    the factor's and the code's numbers of bins (categories).
+    """
+    freedom = (table.factor_bins[0] - 1) * (table.code_bins - 1)
+    return chi2.ppf(level, np.maximum(freedom, 1)) / (2.0 * n_samples)
