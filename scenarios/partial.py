@@ -19,10 +19,10 @@ With one factor left (``k = 1``) the metrics that compare factors with one anoth
 (see their docstrings): MIG-sup takes the runner-up factor's information as 0, so
 each code scores its own normalised information with the single factor, and the
 average over the 8 codes is about 1/8; the Modularity score scores each code 1 when
-its estimated information with the factor is positive and 0 otherwise, and because the
-plug-in estimate of an independent code's information is positive (a small bias), it
-gives 1.0 at ``k = 1`` (measured in tests/scenarios/test_partial.py), breaking the
-falling trend it shows from ``k = 8`` to ``k = 2``.
+its estimated information with the factor exceeds what independence would produce
+(a G-test at the 99.9% level) and 0 otherwise, so it gives exactly 1/8 at ``k = 1``
+(measured in tests/scenarios/test_partial.py), continuing the falling trend it shows
+from ``k = 8`` to ``k = 2``.
 """
 
 from __future__ import annotations

@@ -39,9 +39,9 @@ def test_single_factor_left_gives_the_documented_values():
     rep = scenarios.get("partial").generate(1, n=5000, seed=0)
     # MIG-sup: runner-up taken as 0, so 1/8 [ I(z_1; v_1)/H(v_1) + 7 x (bias ~ 0) ] ~ 1/8.
     assert metrics.evaluate("mig_sup", rep.factors, rep.codes)["mig_sup"] == pytest.approx(1 / 8, abs=0.01)
-    # Modularity: each code scores 1 when its plug-in information is > 0; the plug-in
-    # information of an independent code is a small positive bias, so every code scores 1.
-    assert metrics.evaluate("modularity", rep.factors, rep.codes)["modularity"] == 1.0
+    # Modularity: eq. 7 is 0/0; a code scores 1 when its information with the factor exceeds
+    # the 99.9% independence quantile (G-test), 0 otherwise.  Only z_1 does: 1/8 exactly.
+    assert metrics.evaluate("modularity", rep.factors, rep.codes)["modularity"] == 1 / 8
 
 
 @pytest.mark.parametrize("k", [0, 9, 2.5])
