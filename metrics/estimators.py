@@ -1,0 +1,295 @@
+"""Mutual information between one variable and a *set* of code columns: I(v_k; z_S).
+
+Metrics that compare one code with the rest of the code (UniBound, the PID bounds, Do and
+Tran's separability metrics) need the information a factor shares with several codes at
+once, which the histogram engine of :mod:`metrics.information` cannot give in many
+dimensions.  :func:`mutual_information` is the one interface for it; every metric that
+uses it exposes the estimator as an option.
+
+Estimators (all results in nats, clipped at 0)
+----------------------------------------------
+``"knn"`` (default)
+    Nonparametric k-nearest-neighbour estimation: Kraskov et al. (2004, algorithm 1) for a
+    continuous variable, Ross (2014) for a discrete one.  With several code columns the
+    codes are first reduced to a statistic of the target, and the neighbour estimator is
+    run on that statistic:
+
+    * continuous target: its least-squares linear prediction from the codes (one column);
+    * discrete target: the linear discriminant subspace of the codes (whitened codes
+      projected on the span of the class means, at most ``C - 1`` columns).
+
+    By the data-processing inequality the result estimates a lower bound of I(v; z_S),
+    which is exact when the statistic is sufficient: codes that are linear-Gaussian in the
+    factor, any attack of Tokui and Sato (2022), linear mixing, one code per factor under
+    any monotone map.  Why: neighbour estimators in 10 dimensions underestimate large
+    information badly (I(y_k; z) = 2.31 nats in the Gaussian toy model of Tokui and Sato,
+    section 5.1, is estimated as 0.8 nats at N = 20000), while on the 1-D statistic they
+    are accurate to 0.01-0.02 nats there.  Failure modes: a factor encoded nonlinearly
+    across several codes (an angle as (cos, sin)), or a discrete factor whose classes
+    differ in the codes jointly but not in their means (XOR of two binary codes), is
+    underestimated; use ``"knn_full"`` there.  The single-code case is not projected.
+``"knn_full"``
+    The same neighbour estimators run in the full code space (the textbook estimators).
+    Consistent, but biased towards 0 in high dimensions and slow (k-d trees degrade):
+    about 2 s of CPU per estimate at N = 20000 with 10 codes.
+``"gaussian"``
+    Closed form for jointly Gaussian variables::
+
+        I(v; z_S) = 1/2 log( det C_vv det C_SS / det C ) = -1/2 log(1 - R^2)
+
+    where ``R^2`` is the coefficient of determination of the least-squares regression of
+    ``v`` on ``z_S`` (minimum-norm ``lstsq``, so collinear codes are handled).  It measures
+    linear dependence only: a nonlinear code (``z = v^2``) gets 0, and a discrete factor is
+    read as the numbers of its categories.  An exactly linear relation (``R^2 = 1``) would
+    be infinite; the residual fraction is floored at ``1e-12``, which caps the estimate at
+    13.8 nats.
+``"histogram"``
+    The plug-in estimate of :mod:`metrics.information` (equal-width bins, ``bins`` per
+    continuous column; discrete targets keep their categories).  One code column only.
+``"miller_madow"``
+    The histogram estimate with the Miller-Madow bias correction of each entropy,
+    ``H + (m - 1) / 2n`` with ``m`` the number of occupied cells, i.e.
+    ``I + (m_v + m_z - m_vz - 1) / 2n``.  One code column only.
+
+Cost at N = 20000 (CPU time on one core, one BLAS thread): ``knn`` 0.04 s per estimate
+whatever the number of codes; ``knn_full`` 0.6 s with 5 codes and 1.8 s with 10;
+``gaussian``, ``histogram`` and ``miller_madow`` 1-3 ms.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from metrics._knn import kraskov, ross
+from metrics.information import DEFAULT_BINS, encode_categories, entropy, factor_code_information, joint_counts, to_labels
+from metrics.validation import check_positive_int
+
+ESTIMATORS = ("knn", "knn_full", "gaussian", "histogram", "miller_madow")
+DEFAULT_ESTIMATOR = "knn"
+DEFAULT_NEIGHBORS = 3
+"""Neighbours of the k-NN estimators; Kraskov et al. (2004) recommend 2-4."""
+
+NORMALIZATIONS = ("bounded", "entropy", "none")
+
+_HISTOGRAM = ("histogram", "miller_madow")
+_MIN_RESIDUAL_FRACTION = 1e-12
+
+
+def check_estimator_options(estimator: str, neighbors: int, bins: int) -> None:
+    """Raise a ValueError/TypeError naming the option when an estimator option is invalid."""
+    if estimator not in ESTIMATORS:
+        raise ValueError(f"estimator must be one of {ESTIMATORS}, got {estimator!r}")
+    check_positive_int(neighbors, "neighbors")
+    check_positive_int(bins, "bins", minimum=2)
+
+
+def _as_target(factor_column: Any) -> np.ndarray:
+    target = np.asarray(factor_column, dtype=np.float64)
+    if target.ndim == 2 and target.shape[1] == 1:
+        target = target[:, 0]
+    if target.ndim != 1:
+        raise ValueError(f"factor_column must be one column, got shape {target.shape}")
+    if not np.all(np.isfinite(target)):
+        raise ValueError("factor_column contains NaN or infinite values")
+    return target
+
+
+def _as_codes(code_columns: Any, n: int) -> np.ndarray:
+    codes = np.asarray(code_columns, dtype=np.float64)
+    if codes.ndim == 1:
+        codes = codes[:, None]
+    if codes.ndim != 2 or codes.shape[0] != n:
+        raise ValueError(f"code_columns must be an ({n}, d) array matching factor_column, got shape {codes.shape}")
+    if not np.all(np.isfinite(codes)):
+        raise ValueError("code_columns contains NaN or infinite values")
+    return codes
+
+
+def _linear_prediction(target: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Least-squares prediction of the centred target from the centred codes.
+
+    Solved through the ``d x d`` normal equations with a minimum-norm ``lstsq`` (the same
+    minimum-norm solution as ``lstsq`` on the ``(N, d)`` data, 7x faster at N = 20000 and
+    d = 10), so duplicated or collinear codes are handled.
+    """
+    centred = codes - codes.mean(axis=0)
+    coefficients = np.linalg.lstsq(centred.T @ centred, centred.T @ (target - target.mean()), rcond=None)[0]
+    return centred @ coefficients
+
+
+def _discriminant_projection(labels: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Whitened codes projected on the span of the class means (at most ``C - 1`` columns)."""
+    n = codes.shape[0]
+    centred = codes - codes.mean(axis=0)
+    eigenvalues, eigenvectors = np.linalg.eigh(centred.T @ centred / n)
+    keep = eigenvalues > max(eigenvalues.max(), 0.0) * 1e-12
+    if not keep.any():
+        return centred[:, :1]
+    whitened = centred @ (eigenvectors[:, keep] / np.sqrt(eigenvalues[keep]))
+    _, inverse, counts = np.unique(labels, return_inverse=True, return_counts=True)
+    means = np.zeros((counts.size, whitened.shape[1]))
+    np.add.at(means, inverse, whitened)
+    weighted = means / counts[:, None] * np.sqrt(counts / n)[:, None]
+    _, singular, directions = np.linalg.svd(weighted, full_matrices=False)
+    rank = max(1, min(int(np.sum(singular > singular.max() * 1e-9)), counts.size - 1))
+    return whitened @ directions[:rank].T
+
+
+def _knn_information(target: np.ndarray, codes: np.ndarray, discrete: bool, neighbors: int, full: bool) -> float:
+    if target.size <= neighbors:
+        raise ValueError(f"the k-NN estimators need more samples than neighbors ({neighbors}); got {target.size}")
+    reduce = codes.shape[1] > 1 and not full
+    if discrete:
+        labels = encode_categories(target[:, None]).codes[:, 0]
+        return ross(labels, _discriminant_projection(labels, codes) if reduce else codes, neighbors)
+    statistic = _linear_prediction(target, codes)[:, None] if reduce else codes
+    return kraskov(target[:, None], statistic, neighbors)
+
+
+def _gaussian_information(target: np.ndarray, codes: np.ndarray) -> float:
+    total = float(np.sum((target - target.mean()) ** 2))
+    if total == 0.0:
+        return 0.0
+    residual = float(np.sum((target - target.mean() - _linear_prediction(target, codes)) ** 2))
+    return -0.5 * np.log(max(residual / total, _MIN_RESIDUAL_FRACTION))
+
+
+def _histogram_information(factors: np.ndarray, codes: np.ndarray, discrete: Sequence[bool], bins: int, miller_madow: bool) -> np.ndarray:
+    """``(K, L)`` plug-in information of every factor with every single code, optionally corrected."""
+    table = factor_code_information(factors, codes, discrete, bins)
+    if not miller_madow:
+        return table.mutual_information
+    counts = joint_counts(to_labels(factors, discrete, bins), to_labels(codes, None, bins))
+    occupied_joint = np.count_nonzero(counts, axis=(2, 3))
+    occupied_factor = np.count_nonzero(counts.sum(axis=3), axis=2)
+    occupied_code = np.count_nonzero(counts.sum(axis=2), axis=2)
+    correction = (occupied_factor + occupied_code - occupied_joint - 1) / (2.0 * factors.shape[0])
+    return np.clip(table.mutual_information + correction, 0.0, None)
+
+
+def mutual_information(
+    factor_column: Any,
+    code_columns: Any,
+    *,
+    estimator: str = DEFAULT_ESTIMATOR,
+    discrete: bool = False,
+    neighbors: int = DEFAULT_NEIGHBORS,
+    bins: int = DEFAULT_BINS,
+) -> float:
+    """Mutual information I(v; z_S) in nats between one variable and a set of code columns.
+
+    Parameters
+    ----------
+    factor_column : array_like
+        ``(n,)`` or ``(n, 1)`` values of the variable ``v`` (a factor, or any single column).
+    code_columns : array_like
+        ``(n, d)`` codes ``z_S`` (``(n,)`` is read as one column).  ``d = 0`` gives 0: no
+        code carries no information.  A constant ``v`` or constant codes give exactly 0.
+    estimator : {"knn", "knn_full", "gaussian", "histogram", "miller_madow"}, default "knn"
+        See the module docstring for each estimator, its bias and cost.
+    discrete : bool, default False
+        Whether ``v`` is categorical (Ross's estimator for ``knn``; categories instead of
+        bins for the histogram estimators; category values read as numbers by ``gaussian``).
+    neighbors : int, default 3
+        ``k`` of the k-NN estimators.
+    bins : int, default 10
+        Bins per continuous column of the histogram estimators.
+
+    Returns
+    -------
+    float
+        The estimate, clipped at 0 (the information's lower limit; neighbour estimators can
+        return small negative values for independent variables).
+
+    Raises
+    ------
+    ValueError
+        For an unknown estimator, mismatched or non-finite inputs, a histogram estimator
+        asked for more than one code column, too few samples for ``neighbors``, or a
+        discrete ``v`` without repeated values under ``knn``.
+    """
+    check_estimator_options(estimator, neighbors, bins)
+    target = _as_target(factor_column)
+    codes = _as_codes(code_columns, target.size)
+    if estimator in _HISTOGRAM and codes.shape[1] > 1:
+        raise ValueError(
+            f"the {estimator!r} estimator handles one code column only, got {codes.shape[1]}; use 'knn' or 'gaussian' for several codes"
+        )
+    if codes.shape[1] == 0 or np.ptp(target) == 0 or not np.any(np.ptp(codes, axis=0) > 0):
+        return 0.0
+    if estimator in _HISTOGRAM:
+        return float(_histogram_information(target[:, None], codes, (bool(discrete),), bins, estimator == "miller_madow")[0, 0])
+    if estimator == "gaussian":
+        value = _gaussian_information(target, codes)
+    else:
+        value = _knn_information(target, codes, bool(discrete), neighbors, estimator == "knn_full")
+    return max(float(value), 0.0)
+
+
+def pairwise_information(
+    factors: np.ndarray,
+    codes: np.ndarray,
+    discrete: Sequence[bool] | None = None,
+    *,
+    estimator: str = DEFAULT_ESTIMATOR,
+    neighbors: int = DEFAULT_NEIGHBORS,
+    bins: int = DEFAULT_BINS,
+) -> np.ndarray:
+    """``(K, L)`` matrix of I(v_k; z_j) for every factor and every single code.
+
+    The histogram estimators use the vectorised engine in one pass; the others call
+    :func:`mutual_information` per pair.
+    """
+    check_estimator_options(estimator, neighbors, bins)
+    flags = tuple(discrete) if discrete is not None else (False,) * factors.shape[1]
+    if estimator in _HISTOGRAM:
+        return _histogram_information(factors, codes, flags, bins, estimator == "miller_madow")
+    return np.array(
+        [
+            [mutual_information(factors[:, k], codes[:, j], estimator=estimator, discrete=flags[k], neighbors=neighbors) for j in range(codes.shape[1])]
+            for k in range(factors.shape[1])
+        ]
+    )
+
+
+def binned_entropy(columns: np.ndarray, discrete: Sequence[bool] | None = None, bins: int = DEFAULT_BINS) -> np.ndarray:
+    """Plug-in entropy (nats) of each column: categories if discrete, ``bins`` equal-width bins otherwise."""
+    return entropy(to_labels(columns, discrete, bins))
+
+
+def information_denominator(entropies: np.ndarray, information: np.ndarray, normalize: str) -> np.ndarray:
+    """The per-variable divisor of an information score under each normalisation.
+
+    Parameters
+    ----------
+    entropies : numpy.ndarray
+        Plug-in entropy of each variable (:func:`binned_entropy`).
+    information : numpy.ndarray
+        The most information any estimate of the score can reach for that variable
+        (e.g. I(v_k; z) for the PID bounds of factor ``v_k``).
+    normalize : {"bounded", "entropy", "none"}
+        ``"none"``: 1 (raw nats).  ``"entropy"``: the entropy, as the papers do (Tokui and
+        Sato 2022, eq. 6; Do and Tran 2020, section 3).  For a discrete variable the
+        information cannot exceed it; for a continuous one it is the entropy of the variable
+        binned into ``bins`` equal-width bins, i.e. the information needed to locate it in
+        one bin, and a precise code carries more than that (the score exceeds 1).
+        ``"bounded"``: ``max(entropy, information)``; equal to ``"entropy"`` whenever the
+        codes hold less than the entropy (always for discrete variables) and otherwise a
+        share of the information actually held, so the score stays in [0, 1].
+    """
+    if normalize not in NORMALIZATIONS:
+        raise ValueError(f"normalize must be one of {NORMALIZATIONS}, got {normalize!r}")
+    if normalize == "none":
+        return np.ones_like(np.asarray(entropies, dtype=np.float64))
+    if normalize == "entropy":
+        return np.asarray(entropies, dtype=np.float64)
+    return np.maximum(entropies, information)
+
+
+def normalized(values: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """``values / denominator``, with 0 where the denominator is 0 (a constant variable carries nothing)."""
+    values = np.asarray(values, dtype=np.float64)
+    denominator = np.broadcast_to(np.asarray(denominator, dtype=np.float64), values.shape)
+    return np.divide(values, denominator, out=np.zeros_like(values), where=denominator > 0)

@@ -1,0 +1,50 @@
+"""INDIN@k: mean independence-and-informativeness of the top k codes (Do and Tran 2020, section 3.2)."""
+
+from __future__ import annotations
+
+from metrics._do_tran import code_information, top_k_mean
+from metrics.estimators import DEFAULT_ESTIMATOR, DEFAULT_NEIGHBORS
+from metrics.information import DEFAULT_BINS
+from metrics.registry import register_metric
+
+
+@register_metric(
+    "indin_at_k",
+    family="information",
+    properties="holistic",
+    defaults={"estimator": DEFAULT_ESTIMATOR, "neighbors": DEFAULT_NEIGHBORS, "bins": DEFAULT_BINS, "normalize": "bounded", "top_k": None},
+)
+def indin_at_k(
+    factors,
+    codes,
+    *,
+    discrete=None,
+    estimator: str = DEFAULT_ESTIMATOR,
+    neighbors: int = DEFAULT_NEIGHBORS,
+    bins: int = DEFAULT_BINS,
+    normalize: str = "bounded",
+    top_k: int | None = None,
+) -> float:
+    """INDIN@k: the average of the ``k`` largest normalised I(x; z_i) - I(z_i; z_!=i).
+
+    Definition (Do and Tran 2020, eq. 9 and section 3.2)::
+
+        INDIN@k = 1/k sum_{i < k} sorted_desc( [I(x; z_i) - I(z_i; z_!=i)] / D_i )
+
+    x is the factor matrix (:mod:`metrics._do_tran`).
+
+    Parameters
+    ----------
+    factors, codes, discrete, estimator, neighbors, bins, normalize
+        As in :func:`metrics.wsepin.wsepin`.
+    top_k : int or None, default None
+        ``k``; ``None`` uses the number of factors (capped at the number of codes).
+
+    Notes
+    -----
+    * Holistic, like WINDIN; can be negative.
+    * Raises a ValueError when ``top_k`` exceeds the number of codes.
+    * Cost: ``2 L`` estimates.
+    """
+    terms = code_information(factors, codes, estimator=estimator, neighbors=neighbors, bins=bins, normalize=normalize, separability=False)
+    return top_k_mean(terms.score("independence"), top_k, factors.shape[1])

@@ -1,0 +1,90 @@
+"""MISJED: Mutual Information Sums Joint Entropy Difference (Do and Tran 2020, section 3.2, eq. 7)."""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+from metrics._knn import standardize
+from metrics.information import DEFAULT_BINS, Labels, discretize, entropy, information_table
+from metrics.registry import register_metric
+from metrics.validation import check_positive_int
+
+DEFAULT_MEAN_NEIGHBORS = 10
+
+
+def conditional_mean(factors: np.ndarray, codes: np.ndarray, neighbors: int) -> np.ndarray:
+    """E[z | x] at every sample: the mean code of its ``neighbors`` nearest samples in factor space.
+
+    Factors are standardised and distances are Euclidean; the sample itself is included.
+    """
+    neighbors = min(neighbors, factors.shape[0])
+    index = cKDTree(standardize(factors)).query(standardize(factors), k=neighbors)[1].reshape(factors.shape[0], neighbors)
+    return codes[index].mean(axis=1)
+
+
+@register_metric(
+    "misjed",
+    family="information",
+    properties="holistic",
+    higher_is_better=False,
+    defaults={"bins": DEFAULT_BINS, "neighbors": DEFAULT_MEAN_NEIGHBORS},
+)
+def misjed(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, neighbors: int = DEFAULT_MEAN_NEIGHBORS) -> float:
+    """MISJED: how dependent *or uninformative* pairs of codes are, averaged over pairs (lower is better).
+
+    Definition (Do and Tran 2020, eq. 7), for each pair of codes::
+
+        MISJED(z_i, z_j) = H(z_i) + H(z_j) - H(zbar_i, zbar_j)
+                         = I(z_i; z_j) + [ H(z_i, z_j) - H(zbar_i, zbar_j) ]
+
+    where ``zbar = E[z | x]`` is the encoder mean.  The first term penalises dependent codes,
+    the second codes whose value given x is noisy (zbar varies less than z).  Entropies are
+    quantised (the paper's setting, which bounds each pair by ``2 log(bins)``); the score is::
+
+        MISJED = mean_{i < j} MISJED(z_i, z_j) / (2 log bins)
+
+    **x and zbar in this harness.**  x is represented by the factors (see
+    :mod:`metrics._do_tran`), so ``zbar_i = E[z_i | v]``, estimated at each sample as the mean
+    code of its ``neighbors`` nearest samples in (standardised) factor space.  zbar is binned
+    on the *same* bins as z (both are discretised together), so that the bin widths cancel
+    as in the paper's A.10.
+
+    Parameters
+    ----------
+    factors, codes : numpy.ndarray
+        ``(n, K)`` and ``(n, L)`` validated arrays.
+    discrete : sequence of bool, optional
+        Unused (distances in factor space treat category values as numbers).
+    bins : int, default 10
+        Equal-width bins per code, over the range of the code (the paper uses [-4, 4] for
+        every code, which presumes unit-scale Gaussian latents).
+    neighbors : int, default 10
+        Samples averaged to estimate E[z | x].  Larger values smooth more: a deterministic
+        code's zbar then varies less than the code and its pairs score above their
+        dependence.
+
+    Notes
+    -----
+    * Holistic: low only for codes that are informative *and* independent; two noise codes
+      score higher than two independent informative ones (the paper's ordering).
+    * A single code forms no pair: the score is 0, as for independent codes.
+    * Estimation: at n = 20000 with 8 factors uniform on [0, 1], the 10 nearest samples differ
+      from a sample by 0.08 per factor on average (0.2 at most), so zbar of a deterministic
+      code is a mildly smoothed copy (bin width 0.1).
+    * Cost: one k-d tree query in factor space and one pairwise contingency table of the
+      ``L`` codes, ``O(n L^2)``.
+    """
+    bins = check_positive_int(bins, "bins", minimum=2)
+    neighbors = check_positive_int(neighbors, "neighbors")
+    n, width = codes.shape
+    if width < 2:
+        return 0.0
+    stacked = discretize(np.vstack([codes, conditional_mean(factors, codes, neighbors)]), bins)
+    full_bins = np.full(width, bins, dtype=np.int64)
+    code_labels, mean_labels = Labels(stacked[:n], full_bins), Labels(stacked[n:], full_bins)
+    code_entropy = entropy(code_labels)
+    joint_mean_entropy = information_table(mean_labels, mean_labels).joint_entropy
+    pair = code_entropy[:, None] + code_entropy[None, :] - joint_mean_entropy
+    upper = np.triu_indices(width, k=1)
+    return float(np.mean(pair[upper]) / (2.0 * np.log(bins)))
