@@ -43,6 +43,8 @@ class MetricEntry:
         Property of unlisted sub-scores.
     higher_is_better, stochastic : bool
         As in :class:`metrics.MetricSpec`.
+    directions : Mapping[str, bool]
+        Per-sub-score exceptions to ``higher_is_better``.
     version : str
         Registered version, or a hash of the user's source file.
     options : Mapping[str, Any]
@@ -59,6 +61,11 @@ class MetricEntry:
     stochastic: bool = False
     version: str = "1"
     options: Mapping[str, Any] = field(default_factory=dict)
+    directions: Mapping[str, bool] = field(default_factory=dict)
+
+    def higher_is_better_for(self, sub_score: str) -> bool:
+        """Whether a larger value of ``sub_score`` is better."""
+        return self.directions.get(sub_score, self.higher_is_better)
 
     def property_of(self, sub_score: str) -> str:
         """The property a sub-score measures."""
@@ -88,6 +95,7 @@ def registered_entry(name: str) -> MetricEntry:
         stochastic=spec.stochastic,
         version=spec.version,
         options=MappingProxyType(dict(spec.defaults)),
+        directions=MappingProxyType(dict(spec.directions)),
     )
 
 

@@ -10,12 +10,15 @@ from metrics.information import DEFAULT_BINS
 from metrics.registry import register_metric
 
 PROPERTIES = {**{name: "compactness" for name in BOUND_NAMES}, "information": "explicitness"}
+DIRECTIONS = {name: name.startswith("unique") for name in BOUND_NAMES}
+"""Unique information is better high; redundant and complementary information grow with entanglement."""
 
 
 @register_metric(
     "pid",
     family="information",
     properties=PROPERTIES,
+    higher_is_better=DIRECTIONS,
     defaults={"estimator": DEFAULT_ESTIMATOR, "neighbors": DEFAULT_NEIGHBORS, "bins": DEFAULT_BINS, "normalize": "bounded"},
 )
 def pid(
@@ -65,8 +68,7 @@ def pid(
       from several codes together (synergy attack, eq. 10).  ``information`` is I(v_k; z),
       the explicitness of the whole code.
     * Direction.  U and ``information`` are higher-is-better; R and C grow with
-      entanglement (lower is better).  The registry records one direction per metric
-      (``higher_is_better=True`` here, that of U); read the R and C sub-scores reversed.
+      entanglement, so they are registered lower-is-better (``MetricSpec.directions``).
     * Tokui and Sato's Table 5 reading: a factor is disentangled when ``unique_lower``
       exceeds ``redundant_upper`` and ``complementary_upper``.
     * In the Gaussian toy model under either attack the lower and upper bounds coincide

@@ -35,7 +35,11 @@ class MetricSpec:
         Sub-score name -> the property it measures (one of :data:`PROPERTIES`).
         A metric with a single score has one entry, keyed by its own name.
     higher_is_better : bool
-        Whether a larger score means a better representation.
+        Whether a larger score means a better representation (for sub-scores not
+        listed in ``directions``).
+    directions : Mapping[str, bool]
+        Per-sub-score exceptions to ``higher_is_better`` (e.g. PID's redundancy bounds,
+        where less is better).
     stochastic : bool
         Whether the metric draws random numbers (then it takes ``random_state``).
     needs_discrete_factors : bool
@@ -64,11 +68,16 @@ class MetricSpec:
     population: bool = False
     version: str = "1"
     summary: str = ""
+    directions: Mapping[str, bool] = field(default_factory=dict)
 
     @property
     def sub_scores(self) -> tuple[str, ...]:
         """Names of the sub-scores, in the order the metric reports them."""
         return tuple(self.properties)
+
+    def higher_is_better_for(self, sub_score: str) -> bool:
+        """Whether a larger value of ``sub_score`` means a better representation."""
+        return self.directions.get(sub_score, self.higher_is_better)
 
 
 _REGISTRY: dict[str, MetricSpec] = {}
@@ -79,7 +88,7 @@ def register_metric(
     *,
     family: str,
     properties: Mapping[str, str] | str,
-    higher_is_better: bool = True,
+    higher_is_better: bool | Mapping[str, bool] = True,
     stochastic: bool = False,
     needs_discrete_factors: bool = False,
     defaults: Mapping[str, Any] | None = None,
@@ -97,7 +106,10 @@ def register_metric(
     properties : Mapping[str, str] or str
         Sub-score -> property.  A plain string means a single score named ``name``
         that measures that property.
-    higher_is_better, stochastic, needs_discrete_factors, population, version
+    higher_is_better : bool or Mapping[str, bool]
+        One direction for every sub-score, or sub-score -> direction (sub-scores
+        missing from the mapping are higher-is-better).
+    stochastic, needs_discrete_factors, population, version
         See :class:`MetricSpec`.
     defaults : Mapping[str, Any], optional
         Default options of the metric.
@@ -118,12 +130,17 @@ def register_metric(
         if name in _REGISTRY:
             raise ValueError(f"a metric named {name!r} is already registered")
         summary = (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
+        directions = dict(higher_is_better) if isinstance(higher_is_better, Mapping) else {}
+        unknown = set(directions) - set(props)
+        if unknown:
+            raise ValueError(f"directions given for unknown sub-scores {sorted(unknown)} of metric {name!r}")
         _REGISTRY[name] = MetricSpec(
             name=name,
             function=function,
             family=family,
             properties=MappingProxyType(props),
-            higher_is_better=higher_is_better,
+            higher_is_better=True if isinstance(higher_is_better, Mapping) else bool(higher_is_better),
+            directions=MappingProxyType(directions),
             stochastic=stochastic,
             needs_discrete_factors=needs_discrete_factors,
             defaults=MappingProxyType(dict(defaults or {})),

@@ -109,3 +109,17 @@ def test_constant_columns_give_finite_documented_scores(name, rng):
     assert np.isfinite(score)
     everything_constant = metrics.evaluate(name, np.ones((50, 2)), np.ones((50, 2)))[name]
     assert everything_constant == 0.0
+
+
+def test_directions_can_differ_per_sub_score():
+    spec = metrics.get("pid")
+    assert spec.higher_is_better_for("unique_lower") is True
+    assert spec.higher_is_better_for("redundant_upper") is False
+    assert spec.higher_is_better_for("complementary_lower") is False
+    assert metrics.get("mig").higher_is_better_for("mig") is True
+
+
+def test_directions_for_unknown_sub_scores_are_refused():
+    with pytest.raises(ValueError, match="directions given for unknown sub-scores"):
+        metrics.register_metric("never_registered", family="information", properties="modularity",
+                                higher_is_better={"other": False})(lambda f, c: 0.0)
