@@ -1,0 +1,275 @@
+"""Axiom checks: properties any disentanglement metric should have, each measured with a number.
+
+Every check scores a *probe* representation (default: the ``mixing`` scenario at
+``alpha = 0.2``, ``n = 2000``, seed 0; intermediate modularity and compactness, so a
+change in either direction shows) and a transformed copy with the same
+``random_state``, and compares the scores (the largest difference over sub-scores):
+
+============================  =================================================  =============================
+check                         transformation (what must not change the score)    passes when
+============================  =================================================  =============================
+``permute_codes``             code columns in a seeded random order that moves    ``|delta| <= tol``
+                              every column
+``permute_samples``           rows of factors and codes in the same random order  ``|delta| <= tol``
+``flip_sign``                 every other code negated (columns 0, 2, 4, ...)     ``|delta| <= tol``
+``rescale``                   code ``j`` multiplied by ``2**e_j``, ``e_j`` seeded ``|delta| <= tol``
+                              in ``-6 .. 6`` (powers of two: exact in floating
+                              point, so only the metric can break invariance)
+``monotone``                  each code min-max scaled to [0, 1], then the tan     ``|delta| <= tol``
+                              map of Zaidi et al. (2022), eq. 10, at
+                              ``alpha = 0.5`` (strictly increasing)
+``duplicate_code``            a copy of code 0 appended                            improvement ``<= tol``
+``determinism``               none: the same call twice, same seed                 ``|delta| <= 1e-12``
+``chance``                    code rows shuffled, independent of the factors       ``max |score| <= chance_tol``
+============================  =================================================  =============================
+
+``tol = atol + 4 * spread`` where ``atol = 1e-3`` (far below any seed-to-seed spread
+of the built-ins, far above round-off and iterative-solver tolerances) and
+``spread`` is 0 for a deterministic metric and, for a stochastic one, the range of
+its scores on the probe over 5 random states (so a check does not fail on the
+metric's own randomness: a difference of two draws exceeds 4 ranges of 5 draws with
+probability below 1 %).  The *improvement* of ``duplicate_code`` is the change of the
+score in its better direction.  ``chance`` compares with 0, the score the review asks
+of "a completely random ... representation" (Zaidi et al. 2022, section 3), with
+``chance_tol = 0.05 + 4 * spread``; it is ``n/a`` for lower-is-better metrics, whose
+chance level is unknown.
+
+Known limits: the probe's codes are statistically interchangeable (cyclic band
+matrix), so ``duplicate_code`` catches a metric that rewards *more* codes, not one
+that rewards duplicating its *best* code.  The checks are properties of the metric on
+one representation and one seed; a pass is evidence, not proof.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+import metrics
+import scenarios
+from harness.user_metric import MetricLike, metric_entry
+
+#: Default probe: (scenario, parameter value).
+DEFAULT_PROBE = ("mixing", 0.2)
+PROBE_SAMPLES = 2000
+ATOL = 1e-3
+CHANCE_TOLERANCE = 0.05
+DETERMINISM_TOLERANCE = 1e-12
+NOISE_SEEDS = 5
+NOISE_FACTOR = 4.0
+MONOTONE_ALPHA = 0.5
+RESCALE_EXPONENTS = 6
+
+Scores = dict[str, float]
+
+
+@dataclass(frozen=True)
+class AxiomResult:
+    """The outcome of one axiom check.
+
+    Attributes
+    ----------
+    axiom : str
+        Short name (``permute_codes``, ...).
+    statement : str
+        What must hold.
+    measured : float
+        The measured number (see the module docstring for each check); NaN when the
+        metric raised on the transformed data (then ``passed`` is False and ``detail``
+        holds the error), infinite when it returned other sub-scores.
+    tolerance : float
+        The pass/fail threshold for ``measured``.
+    passed : bool or None
+        None when the check does not apply (then ``detail`` says why).
+    detail : str
+        Which sub-score decided, or why the check does not apply.
+    """
+
+    axiom: str
+    statement: str
+    measured: float
+    tolerance: float
+    passed: bool | None
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Probe:
+    """The representation the axioms are checked on."""
+
+    factors: np.ndarray
+    codes: np.ndarray
+    discrete: tuple[bool, ...]
+    label: str
+
+
+def make_probe(scenario: str = DEFAULT_PROBE[0], value: Any = DEFAULT_PROBE[1], *, n: int = PROBE_SAMPLES, seed: int = 0) -> Probe:
+    """Generate the probe representation from a registered scenario."""
+    generator = scenarios.get(scenario)
+    data = generator.generate(value, n=n, seed=seed)
+    return Probe(data.factors, data.codes, data.discrete, f"{scenario} at {generator.parameter} = {value}, n = {n}, seed {seed}")
+
+
+Judgement = tuple[float, bool | None, str]
+
+
+def _invariance_judge(base: Scores) -> Callable[[Scores, float], Judgement]:
+    """Judge of an invariance: the largest |difference| from ``base`` over sub-scores."""
+
+    def judge(scores: Scores, tolerance: float) -> Judgement:
+        if set(scores) != set(base):
+            return float("inf"), False, f"sub-scores changed: {sorted(base)} -> {sorted(scores)}"
+        worst = max(base, key=lambda key: abs(scores[key] - base[key]))
+        measured = abs(scores[worst] - base[worst])
+        return measured, measured <= tolerance, worst
+
+    return judge
+
+
+def _no_gain_judge(base: Scores, higher_is_better: bool) -> Callable[[Scores, float], Judgement]:
+    """Judge of "no reward": the largest change over sub-scores in the better direction."""
+    sign = 1.0 if higher_is_better else -1.0
+
+    def judge(scores: Scores, tolerance: float) -> Judgement:
+        if set(scores) != set(base):
+            return float("inf"), False, f"sub-scores changed: {sorted(base)} -> {sorted(scores)}"
+        gains = {key: sign * (scores[key] - base[key]) for key in base}
+        worst = max(gains, key=gains.get)
+        return gains[worst], gains[worst] <= tolerance, worst
+
+    return judge
+
+
+def _chance_judge(higher_is_better: bool) -> Callable[[Scores, float], Judgement]:
+    """Judge of chance level: the largest |score| over sub-scores (n/a when lower is better)."""
+
+    def judge(scores: Scores, tolerance: float) -> Judgement:
+        worst = max(scores, key=lambda key: abs(scores[key]))
+        if not higher_is_better:
+            return abs(scores[worst]), None, "not applicable: the chance level of a lower-is-better score is unknown"
+        return abs(scores[worst]), abs(scores[worst]) <= tolerance, worst
+
+    return judge
+
+
+def permuted_codes(codes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Code columns in a random order that moves every column (unchanged when there is one code)."""
+    width = codes.shape[1]
+    order = rng.permutation(width)
+    while width > 1 and np.any(order == np.arange(width)):
+        order = rng.permutation(width)
+    return codes[:, order]
+
+
+def flipped_signs(codes: np.ndarray) -> np.ndarray:
+    """Every other code negated (columns 0, 2, 4, ...)."""
+    signs = np.where(np.arange(codes.shape[1]) % 2 == 0, -1.0, 1.0)
+    return codes * signs
+
+
+def rescaled(codes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Each code times a power of two ``2**e``, ``e`` drawn in ``-6 .. 6`` (not all 0)."""
+    exponents = rng.integers(-RESCALE_EXPONENTS, RESCALE_EXPONENTS + 1, size=codes.shape[1])
+    if not exponents.any():
+        exponents[0] = RESCALE_EXPONENTS
+    return codes * np.exp2(exponents)
+
+
+def tan_map(unit: np.ndarray, alpha: float = MONOTONE_ALPHA) -> np.ndarray:
+    """The strictly increasing map of [0, 1] onto [0, 1] of Zaidi et al. (2022), eq. 10.
+
+    ``f(u) = 1000**(0.25 - alpha) * tan(omega (u - 0.5)) + 0.5`` with
+    ``omega = 2 arctan(1000**(alpha - 0.25) / 2)``, so that ``f(0) = 0`` and ``f(1) = 1``.
+    """
+    omega = 2.0 * np.arctan(1000.0 ** (alpha - 0.25) / 2.0)
+    return 1000.0 ** (0.25 - alpha) * np.tan(omega * (unit - 0.5)) + 0.5
+
+
+def monotone_reparametrised(codes: np.ndarray, alpha: float = MONOTONE_ALPHA) -> np.ndarray:
+    """Each code min-max scaled to [0, 1] and passed through :func:`tan_map` (constant codes kept)."""
+    low, span = codes.min(axis=0), np.ptp(codes, axis=0)
+    unit = np.divide(codes - low, span, out=np.zeros_like(codes), where=span > 0)
+    return np.where(span > 0, tan_map(unit, alpha), codes)
+
+
+def check_axioms(
+    metric: MetricLike,
+    *,
+    higher_is_better: bool | None = None,
+    stochastic: bool | None = None,
+    probe: Probe | None = None,
+    seed: int = 0,
+    atol: float = ATOL,
+    chance_tolerance: float = CHANCE_TOLERANCE,
+) -> list[AxiomResult]:
+    """Run every axiom check on a metric (see the module docstring for each).
+
+    Parameters
+    ----------
+    metric : str or callable
+        A registered metric name, a ``module:function`` / ``file.py:function``
+        reference, or any callable ``fn(factors, codes, **options)``.
+    higher_is_better, stochastic : bool, optional
+        Override the metric's metadata (registry, or :func:`describe_metric`;
+        defaults True and False).
+    probe : Probe, optional
+        The representation checked (default :func:`make_probe`).
+    seed : int, default 0
+        Seed of the transformations and the ``random_state`` given to the metric.
+    atol, chance_tolerance : float
+        Tolerances, see the module docstring.
+
+    Returns
+    -------
+    list of AxiomResult
+        In the order of the module docstring's table.
+
+    Notes
+    -----
+    Cost: 9 calls of the metric on the probe (13 for a stochastic metric), with BLAS
+    threads pinned to 1.
+    """
+    entry = metric_entry(metric, higher_is_better=higher_is_better, stochastic=stochastic)
+    function = metric if callable(metric) else entry.callable()
+    probe = probe if probe is not None else make_probe(seed=seed)
+
+    def score(factors: np.ndarray, codes: np.ndarray, random_state: int = seed) -> Scores:
+        with threadpool_limits(limits=1):
+            return metrics.evaluate(function, factors, codes, discrete=probe.discrete, random_state=random_state)
+
+    factors, codes = probe.factors, probe.codes
+    base = score(factors, codes)
+    spread = 0.0
+    if entry.stochastic:
+        draws = [base] + [score(factors, codes, seed + k) for k in range(1, NOISE_SEEDS)]
+        spread = max(max(d[key] for d in draws) - min(d[key] for d in draws) for key in base)
+    tolerance = atol + NOISE_FACTOR * spread
+    rng = np.random.default_rng(seed)
+    rows = rng.permutation(factors.shape[0])
+    invariant = _invariance_judge(base)
+    checks = [
+        ("permute_codes", "invariant to permuting code columns", lambda: (factors, permuted_codes(codes, rng)), invariant, tolerance),
+        ("permute_samples", "invariant to permuting samples", lambda: (factors[rows], codes[rows]), invariant, tolerance),
+        ("flip_sign", "invariant to flipping a code's sign", lambda: (factors, flipped_signs(codes)), invariant, tolerance),
+        ("rescale", "invariant to positive rescaling of codes", lambda: (factors, rescaled(codes, rng)), invariant, tolerance),
+        ("monotone", "invariant to a strictly monotone map of each code", lambda: (factors, monotone_reparametrised(codes)),
+         invariant, tolerance),
+        ("duplicate_code", "no reward for duplicating a code", lambda: (factors, np.column_stack([codes, codes[:, :1]])),
+         _no_gain_judge(base, entry.higher_is_better), tolerance),
+        ("determinism", "same seed, same score", lambda: (factors, codes), invariant, DETERMINISM_TOLERANCE),
+        ("chance", "chance-level (0) score on independent codes", lambda: (factors, codes[rng.permutation(codes.shape[0])]),
+         _chance_judge(entry.higher_is_better), chance_tolerance + NOISE_FACTOR * spread),
+    ]
+    results = []
+    for axiom, statement, transformed, judge, threshold in checks:
+        try:
+            measured, passed, detail = judge(score(*transformed()), threshold)
+        except Exception as error:  # a metric crashing on transformed data fails that check, the others still run
+            measured, passed, detail = float("nan"), False, f"the metric raised {type(error).__name__}: {error}"
+        if entry.stochastic:
+            detail = f"{detail}; seed spread {spread:.3g}"
+        results.append(AxiomResult(axiom, statement, measured, threshold, passed, detail))
+    return results

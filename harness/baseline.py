@@ -1,0 +1,337 @@
+"""Baselines: freeze how every metric behaves, then detect when a score drifts.
+
+A *baseline* is a human-readable JSON file holding, for every cell of a study
+(scenario x parameter value x sample size x metric x sub-score), the mean score over
+seeds, its spread (sample standard deviation over seeds, 0 for a single seed) and the
+number of seeds, together with the versions of the harness and of every metric that
+produced it.  One cell is written per line, so a baseline diffs cleanly under version
+control::
+
+    {
+     "format": "disentanglement-harness-baseline/1",
+     "harness_versions": ["0.1.0"],
+     "metric_versions": {"mig": "1"},
+     "studies": ["quick"],
+     "cells": [
+      {"scenario": "noise", "parameter": "alpha", "value": 0.0, "value_label": "0", "n_samples": 2000, "metric": "mig", "sub_score": "mig", "mean": 0.93, "std": 0.004, "seeds": 2},
+      ...
+     ]
+    }
+
+:func:`check_baseline` compares a run with a baseline cell by cell: a cell *drifts*
+when ``|mean_run - mean_baseline| > atol + rtol * |mean_baseline|`` (the convention of
+:func:`numpy.isclose`), with global tolerances overridable per metric.  Because every
+cell's data and random state derive from its identity (:mod:`harness.seeds`), an
+unchanged metric reproduces its baseline exactly on the same platform, so the default
+tolerance is tight.  :func:`assert_matches_baseline` is the one-line pytest helper.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Mapping
+
+import numpy as np
+import pandas as pd
+
+from harness._tables import markdown_table
+
+FORMAT = "disentanglement-harness-baseline/1"
+#: Columns identifying a cell of a baseline.
+CELL_KEYS = ("scenario", "parameter", "value", "value_label", "n_samples", "metric", "sub_score")
+#: Default absolute tolerance: far above floating-point noise, far below any real change of a score.
+DEFAULT_ATOL = 1e-6
+DEFAULT_RTOL = 0.0
+
+Results = pd.DataFrame | str | Path
+Tolerances = Mapping[str, tuple[float, float]]
+
+
+#: Columns a results table needs for a baseline.
+_NEEDED = (*CELL_KEYS, "study", "score", "metric_version", "harness_version")
+
+
+def _results(run: Results) -> pd.DataFrame:
+    """A results table from a DataFrame or a run directory (read with :func:`reports.load_results`)."""
+    if isinstance(run, pd.DataFrame):
+        missing = [column for column in _NEEDED if column not in run.columns]
+        if missing:
+            raise ValueError(f"results table lacks columns: {', '.join(missing)}")
+        if run.empty:
+            raise ValueError("results table is empty")
+        return run
+    import reports
+
+    return reports.load_results(run)
+
+
+def summarize(results: pd.DataFrame) -> pd.DataFrame:
+    """Per-cell mean, spread and number of seeds of a results table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`CELL_KEYS` + ``mean``, ``std`` (sample standard deviation over
+        seeds, ddof = 1; 0 for one seed) and ``seeds``.
+    """
+    table = results.groupby(list(CELL_KEYS), sort=True)["score"].agg(mean="mean", std="std", seeds="count").reset_index()
+    table["std"] = table["std"].fillna(0.0)
+    return table
+
+
+def metric_versions(results: pd.DataFrame) -> dict[str, str]:
+    """Version of each metric in a results table (comma-joined when a table mixes several)."""
+    versions = results.groupby("metric")["metric_version"].agg(lambda v: ",".join(sorted(set(map(str, v)))))
+    return {metric: versions[metric] for metric in sorted(versions.index)}
+
+
+def save_baseline(run: Results, to: str | Path) -> Path:
+    """Write the baseline of a run (a run directory or a results table) to ``to`` (JSON).
+
+    Parameters
+    ----------
+    run : pandas.DataFrame, str or path
+        A results table, or a run directory holding ``results.parquet`` / ``results.csv``.
+    to : str or path
+        Destination file; parent directories are created.
+
+    Returns
+    -------
+    pathlib.Path
+        The written file.
+    """
+    results = _results(run)
+    cells = summarize(results).to_dict(orient="records")
+    header = {
+        "format": FORMAT,
+        "harness_versions": sorted(set(map(str, results["harness_version"]))),
+        "metric_versions": metric_versions(results),
+        "studies": sorted(set(map(str, results["study"]))),
+    }
+    lines = ["{"] + [f" {json.dumps(key)}: {json.dumps(value)}," for key, value in header.items()]
+    body = [" " + json.dumps(_plain(cell), allow_nan=False) for cell in cells]
+    lines += [' "cells": ['] + [line + "," for line in body[:-1]] + body[-1:] + [" ]", "}"]
+    path = Path(to)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _plain(cell: Mapping[str, object]) -> dict[str, object]:
+    """JSON-native values (numpy scalars to Python ones)."""
+    return {key: value.item() if isinstance(value, np.generic) else value for key, value in cell.items()}
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """A loaded baseline: its cells and the versions that produced them."""
+
+    cells: pd.DataFrame
+    metric_versions: Mapping[str, str]
+    harness_versions: tuple[str, ...]
+    path: Path
+
+
+def load_baseline(path: str | Path) -> Baseline:
+    """Read a baseline written by :func:`save_baseline`.
+
+    Raises
+    ------
+    ValueError
+        When the file is missing, is not JSON, or is not a baseline of this format.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"baseline file {str(path)!r} does not exist")
+    try:
+        data = json.loads(path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise ValueError(f"baseline file {str(path)!r} is not valid JSON: {error}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"{str(path)!r} is not a baseline (expected \"format\": \"{FORMAT}\")")
+    cells = pd.DataFrame(data.get("cells", []))
+    missing = [column for column in (*CELL_KEYS, "mean", "std", "seeds") if column not in cells.columns]
+    if cells.empty or missing:
+        raise ValueError(f"baseline {str(path)!r} has no cells or lacks fields: {', '.join(missing) or 'cells'}")
+    return Baseline(cells, dict(data.get("metric_versions", {})), tuple(data.get("harness_versions", ())), path)
+
+
+@dataclass
+class BaselineCheck:
+    """Outcome of comparing a run with a baseline.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per cell of either side: :data:`CELL_KEYS`, ``baseline``, ``current``
+        (mean scores), ``difference`` (current - baseline), ``tolerance`` and
+        ``status``: ``"ok"``, ``"drifted"``, ``"missing"`` (in the baseline, not in
+        the run) or ``"new"`` (in the run only; never a failure).
+    allow_missing : bool
+        Whether missing cells are tolerated.
+    notes : list of str
+        Version changes between the baseline and the run.
+    """
+
+    table: pd.DataFrame
+    allow_missing: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def failures(self) -> pd.DataFrame:
+        """The drifted cells, and the missing ones unless they are allowed, largest change first."""
+        bad = {"drifted"} if self.allow_missing else {"drifted", "missing"}
+        rows = self.table.loc[self.table["status"].isin(bad)]
+        order = rows["difference"].abs().fillna(np.inf).sort_values(ascending=False, kind="stable").index
+        return rows.loc[order]
+
+    @property
+    def passed(self) -> bool:
+        """True when no cell drifted (and none is missing, unless allowed)."""
+        return self.failures.empty
+
+    def summary(self) -> str:
+        """One line: how many cells were compared and how many failed."""
+        counts = self.table["status"].value_counts()
+        parts = [f"{int(counts.get(s, 0))} {s}" for s in ("ok", "drifted", "missing", "new") if counts.get(s, 0)]
+        verdict = "PASSED" if self.passed else "FAILED"
+        return f"baseline check {verdict}: {len(self.table)} cells ({', '.join(parts)})"
+
+    def report(self) -> str:
+        """The summary, the version notes and, on failure, the table of failing cells."""
+        lines = [self.summary(), *(f"note: {note}" for note in self.notes)]
+        if not self.passed:
+            shown = self.failures[["status", "scenario", "value_label", "n_samples", "metric", "sub_score",
+                                   "baseline", "current", "difference", "tolerance"]]
+            lines += ["", markdown_table(shown.rename(columns={"value_label": "value", "n_samples": "n"}), digits=6)]
+        return "\n".join(lines)
+
+
+def check_baseline(
+    run: Results,
+    baseline: str | Path | Baseline,
+    *,
+    atol: float = DEFAULT_ATOL,
+    rtol: float = DEFAULT_RTOL,
+    per_metric: Tolerances | None = None,
+    metrics: Iterable[str] | None = None,
+    allow_missing: bool = False,
+) -> BaselineCheck:
+    """Compare a run with a baseline, cell by cell.
+
+    Parameters
+    ----------
+    run : pandas.DataFrame, str or path
+        The results table of the run, or its run directory.
+    baseline : str, path or Baseline
+        A file written by :func:`save_baseline` (or one already loaded).
+    atol, rtol : float, default 1e-6 and 0
+        A cell drifts when ``|current - baseline| > atol + rtol * |baseline|``, for
+        the cell's mean score over seeds.
+    per_metric : Mapping[str, tuple[float, float]], optional
+        ``{metric: (atol, rtol)}`` overriding the global tolerances for that metric.
+    metrics : iterable of str, optional
+        Compare only these metrics (on both sides); default: all.
+    allow_missing : bool, default False
+        Whether baseline cells absent from the run are tolerated (e.g. a run of a
+        subset of the scenarios).  By default they fail the check.
+
+    Returns
+    -------
+    BaselineCheck
+        ``passed``, the full comparison ``table``, the ``failures`` and a printable
+        ``report()``.
+
+    Raises
+    ------
+    ValueError
+        For negative tolerances, an unreadable baseline or run, or a ``metrics``
+        selection naming no metric of either side.
+    """
+    per_metric = dict(per_metric or {})
+    for name, pair in [("global", (atol, rtol)), *per_metric.items()]:
+        if len(pair) != 2 or not all(math.isfinite(t) and t >= 0 for t in pair):
+            raise ValueError(f"tolerances must be two finite numbers >= 0 (atol, rtol); got {pair!r} for {name}")
+    reference = baseline if isinstance(baseline, Baseline) else load_baseline(baseline)
+    results = _results(run)
+    current = summarize(results)
+    expected = reference.cells
+    if metrics is not None:
+        selected = set(metrics)
+        known = set(current["metric"]) | set(expected["metric"])
+        if not selected & known:
+            raise ValueError(f"none of the metrics {sorted(selected)} is in the run or the baseline (known: {', '.join(sorted(known))})")
+        current = current.loc[current["metric"].isin(selected)]
+        expected = expected.loc[expected["metric"].isin(selected)]
+    merged = _align(expected, current)
+    tolerances = merged["metric"].map(lambda m: per_metric.get(m, (atol, rtol)))
+    merged["tolerance"] = [a + r * abs(b) if not math.isnan(b) else np.nan for (a, r), b in zip(tolerances, merged["baseline"])]
+    merged["difference"] = merged["current"] - merged["baseline"]
+    status = np.where(merged["difference"].abs() > merged["tolerance"], "drifted", "ok")
+    status = np.where(merged["current"].isna(), "missing", status)
+    merged["status"] = np.where(merged["baseline"].isna(), "new", status)
+    notes = _version_notes(reference.metric_versions, results, merged)
+    return BaselineCheck(merged, allow_missing=allow_missing, notes=notes)
+
+
+def _align(expected: pd.DataFrame, current: pd.DataFrame) -> pd.DataFrame:
+    """Outer join of baseline and run cells on their identity (values matched to 12 digits)."""
+    keys = [key for key in CELL_KEYS if key != "value"]
+    left = expected[[*CELL_KEYS, "mean"]].rename(columns={"mean": "baseline"})
+    right = current[[*CELL_KEYS, "mean"]].rename(columns={"mean": "current"})
+    for side in (left, right):
+        side["_value"] = side["value"].astype(float).round(12)
+        side["n_samples"] = side["n_samples"].astype(np.int64)
+        for key in keys:
+            if key != "n_samples":
+                side[key] = side[key].astype(str)
+    merged = left.drop(columns="value").merge(right.drop(columns="value"), on=[*keys, "_value"], how="outer")
+    merged = merged.rename(columns={"_value": "value"})[[*CELL_KEYS, "baseline", "current"]]
+    return merged.sort_values(list(CELL_KEYS)).reset_index(drop=True)
+
+
+def _version_notes(versions: Mapping[str, str], results: pd.DataFrame, compared: pd.DataFrame) -> list[str]:
+    run_versions = metric_versions(results)
+    notes = []
+    for metric in sorted(set(compared["metric"])):
+        before, after = versions.get(metric), run_versions.get(metric)
+        if before is not None and after is not None and before != after:
+            notes.append(f"metric {metric!r} changed version {before} -> {after}; drift may be intended")
+    return notes
+
+
+def assert_matches_baseline(
+    run: Results,
+    baseline: str | Path,
+    *,
+    atol: float = DEFAULT_ATOL,
+    rtol: float = DEFAULT_RTOL,
+    per_metric: Tolerances | None = None,
+    metrics: Iterable[str] | None = None,
+    allow_missing: bool = False,
+) -> BaselineCheck:
+    """Assert that a run still behaves like a baseline (for a metric author's pytest suite).
+
+    Same parameters as :func:`check_baseline`.  Returns the check when it passes.
+
+    Raises
+    ------
+    AssertionError
+        With the table of drifted (and missing) cells when the check fails.
+
+    Examples
+    --------
+    ::
+
+        results = run_study(preset="quick", metrics_=["my_package.metrics:my_metric"], seeds=1,
+                            n_samples=500, progress=False)
+        assert_matches_baseline(results, "tests/my_metric_baseline.json")
+    """
+    check = check_baseline(run, baseline, atol=atol, rtol=rtol, per_metric=per_metric, metrics=metrics,
+                           allow_missing=allow_missing)
+    if not check.passed:
+        raise AssertionError(check.report())
+    return check

@@ -1,0 +1,92 @@
+"""``python -m harness baseline save|check``: freeze metric behaviour, detect drift (see :mod:`harness.baseline`)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+
+EXIT_DRIFT = 1
+
+
+def _tolerance(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {text!r}")
+    return value
+
+
+def _metric_tolerance(text: str) -> tuple[str, tuple[float, float]]:
+    metric, sep, numbers = text.partition("=")
+    parts = numbers.split(",")
+    if not sep or not metric.strip() or not 1 <= len(parts) <= 2:
+        raise argparse.ArgumentTypeError(f"expected METRIC=ATOL or METRIC=ATOL,RTOL such as mig=1e-3,0.01; got {text!r}")
+    atol = _tolerance(parts[0])
+    rtol = _tolerance(parts[1]) if len(parts) == 2 else 0.0
+    return metric.strip(), (atol, rtol)
+
+
+def add_command(commands: argparse._SubParsersAction) -> None:
+    """Add ``baseline save`` and ``baseline check`` to the command line."""
+    from harness.baseline import DEFAULT_ATOL, DEFAULT_RTOL
+    from harness.cli import _csv_list
+
+    baseline = commands.add_parser(
+        "baseline",
+        help="save a run's scores as a baseline, or check a run against one",
+        description="Regression-test metric behaviour. 'save' writes a human-readable JSON baseline of a run "
+        "(per-cell mean score over seeds, spread, seed count, and the harness and metric versions). 'check' "
+        "compares a run with a baseline and exits with status 1, printing the drifted cells, when a cell's mean "
+        "moves by more than ATOL + RTOL * |baseline|; 0 otherwise.",
+    )
+    actions = baseline.add_subparsers(dest="action", metavar="ACTION", parser_class=type(baseline))
+    actions.required = True
+    save = actions.add_parser("save", help="write the baseline of a run directory",
+                              description="Write the baseline of RUN_DIR (its results.parquet or results.csv) to --to.")
+    save.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run directory written by 'run' or 'validate'")
+    save.add_argument("--to", type=Path, required=True, metavar="FILE", help="baseline file to write (JSON)")
+    save.set_defaults(handler=_save)
+    check = actions.add_parser(
+        "check",
+        help="compare a run directory with a baseline (exit 1 on drift)",
+        description="Compare RUN_DIR with the baseline --against, cell by cell. Exit status 0 when every cell is "
+        "within tolerance, 1 when a cell drifted or a baseline cell is missing from the run (then the failing "
+        "cells are printed, largest change first), 2 for bad input.",
+    )
+    check.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run directory written by 'run' or 'validate'")
+    check.add_argument("--against", type=Path, required=True, metavar="FILE", help="baseline file written by 'baseline save'")
+    check.add_argument("--atol", type=_tolerance, default=DEFAULT_ATOL, help="absolute tolerance (default: %(default)g)")
+    check.add_argument("--rtol", type=_tolerance, default=DEFAULT_RTOL, help="relative tolerance (default: %(default)g)")
+    check.add_argument("--metric-tolerance", type=_metric_tolerance, action="append", default=[], metavar="METRIC=ATOL[,RTOL]",
+                       help="tolerance of one metric, overriding --atol/--rtol (repeatable)")
+    check.add_argument("--metrics", type=_csv_list, help="compare only these metrics (default: all)")
+    check.add_argument("--allow-missing", action="store_true",
+                       help="do not fail on baseline cells absent from the run (e.g. a run of fewer scenarios)")
+    check.set_defaults(handler=_check)
+
+
+def _save(args: argparse.Namespace) -> int:
+    from harness.baseline import save_baseline
+
+    path = save_baseline(args.run_dir, args.to)
+    print(f"baseline of {args.run_dir} written to {path}")
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from harness.baseline import check_baseline
+
+    result = check_baseline(
+        args.run_dir,
+        args.against,
+        atol=args.atol,
+        rtol=args.rtol,
+        per_metric=dict(args.metric_tolerance),
+        metrics=args.metrics,
+        allow_missing=args.allow_missing,
+    )
+    print(result.report())
+    return 0 if result.passed else EXIT_DRIFT

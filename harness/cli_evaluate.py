@@ -1,0 +1,57 @@
+"""``python -m harness evaluate``: score your own factors and codes with every metric (see :mod:`harness.evaluate_arrays`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+EXIT_METRIC_FAILED = 1
+
+
+def add_command(commands: argparse._SubParsersAction) -> None:
+    """Add ``evaluate`` to the command line."""
+    from harness.cli import _csv_list
+
+    parser = commands.add_parser(
+        "evaluate",
+        help="score your own representation (factors and codes files) with every metric",
+        description="Load the ground-truth factors (n x K) and the codes (n x L) of the same n samples from .npy, "
+        ".npz or .csv files (an .npz holding several arrays: FILE.npz:KEY; a CSV header row is skipped), run every "
+        "registered metric (or --metrics) on them, print the score table and write it to --out. Exit status 1 when "
+        "a metric failed on the data (its error is in the table), 0 otherwise.",
+    )
+    parser.add_argument("--factors", required=True, metavar="FILE", help="factors: .npy, .npz[:KEY] or .csv")
+    parser.add_argument("--codes", required=True, metavar="FILE", help="codes: .npy, .npz[:KEY] or .csv")
+    parser.add_argument("--discrete", metavar="INDICES",
+                        help="which factors are discrete (categorical): comma-separated column indices such as 0,2, "
+                        "or 'all' (default: none)")
+    parser.add_argument("--metrics", type=_csv_list,
+                        help="comma-separated metric names, or module:function / file.py:function (default: every metric)")
+    parser.add_argument("--seed", type=int, default=0, help="random_state of stochastic metrics (default: %(default)s)")
+    parser.add_argument("--out", type=Path, default=Path("scores.csv"),
+                        help="score table to write: .csv, .json or .md (default: %(default)s)")
+    parser.set_defaults(handler=_evaluate)
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from harness.evaluate_arrays import (
+        categorical_looking, check_score_file, evaluate_representation, format_scores, load_array, parse_discrete,
+        write_scores,
+    )
+
+    check_score_file(args.out)  # before any metric runs
+    factors = load_array(args.factors, "factors")
+    codes = load_array(args.codes, "codes")
+    discrete = parse_discrete(args.discrete, factors.shape[1])
+    table = evaluate_representation(factors, codes, metric_names=args.metrics, discrete=discrete, random_state=args.seed)
+    print(f"{factors.shape[0]} samples, {factors.shape[1]} factors "
+          f"({sum(discrete)} discrete), {codes.shape[1]} codes")
+    hint = categorical_looking(factors, discrete)
+    if hint:
+        columns = ",".join(map(str, hint))
+        print(f"hint: factor column(s) {columns} hold few integer values; if categorical, pass --discrete {columns}")
+    print(format_scores(table))
+    path = write_scores(table, args.out)
+    failed = sorted(set(table.loc[table["error"] != "", "metric"]))
+    print(f"scores written to {path}" + (f"; FAILED: {', '.join(failed)}" if failed else ""))
+    return EXIT_METRIC_FAILED if failed else 0

@@ -1,0 +1,41 @@
+"""``python -m harness plot``: a comparison figure from an existing run (drawn by :func:`reports.plot_comparison`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+FORMATS = ("png", "svg", "pdf")
+
+
+def add_command(commands: argparse._SubParsersAction) -> None:
+    """Add ``plot`` to the command line."""
+    from harness.cli import _csv_list
+
+    parser = commands.add_parser(
+        "plot",
+        help="draw chosen metrics on chosen scenarios from an existing run (no metric is run)",
+        description="Read RUN_DIR/results.parquet (or results.csv) and draw one figure comparing --metrics on "
+        "--scenarios: one panel per scenario, the mean score over seeds against the swept parameter with a band "
+        "of one standard deviation, and the ideal trajectory. Nothing is recomputed.",
+    )
+    parser.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run directory written by 'run' or 'validate'")
+    parser.add_argument("--metrics", type=_csv_list, help="comma-separated metrics to draw (default: all in the run)")
+    parser.add_argument("--scenarios", type=_csv_list, help="comma-separated scenarios to draw (default: all in the run)")
+    parser.add_argument("--format", choices=FORMATS, help="figure format (default: from --out's suffix, else png)")
+    parser.add_argument("--out", type=Path, help="figure file (default: RUN_DIR/comparison.FORMAT)")
+    parser.set_defaults(handler=_plot)
+
+
+def _plot(args: argparse.Namespace) -> int:
+    import reports
+
+    suffix = args.out.suffix.lower().lstrip(".") if args.out is not None else ""
+    if args.format is None and args.out is not None and suffix not in FORMATS:
+        raise ValueError(f"cannot tell the format of {str(args.out)!r}: end it in .png, .svg or .pdf, or pass --format")
+    fmt = args.format or suffix or "png"
+    out = args.out if args.out is not None else args.run_dir / f"comparison.{fmt}"
+    path = reports.plot_comparison(reports.load_results(args.run_dir), metrics=args.metrics, scenarios=args.scenarios,
+                                   out_file=out, format=fmt)
+    print(f"figure written to {path}")
+    return 0

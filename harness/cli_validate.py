@@ -1,0 +1,96 @@
+"""``python -m harness validate``: the report card of a user's metric (see :mod:`harness.validate`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def _probe(text: str) -> tuple[str, float | str]:
+    scenario, sep, value = text.partition(":")
+    if not sep or not scenario or not value:
+        raise argparse.ArgumentTypeError(f"expected SCENARIO:VALUE such as mixing:0.2, got {text!r}")
+    try:
+        return scenario, float(value)
+    except ValueError:
+        return scenario, value
+
+
+def add_command(commands: argparse._SubParsersAction) -> None:
+    """Add ``validate`` to the command line."""
+    from harness.cli import _csv_list, _jobs, _positive_int
+    from harness.presets import PRESETS
+    from metrics.registry import PROPERTIES
+
+    parser = commands.add_parser(
+        "validate",
+        help="validate your own metric: report card against the built-ins, and axiom checks",
+        description=(
+            "Run METRIC (path/to/file.py:function or package.module:function; no registration needed) through the "
+            "scenario battery of --preset next to the built-in metrics, on the same data, and write a report card "
+            "into --out: its calibration, linearity, robustness, sample efficiency and cost with its rank among the "
+            "built-ins, its property-matrix verdicts, and axiom checks (invariance to permuting codes and samples, "
+            "sign flips, rescaling and monotone maps of codes; no reward for a duplicated code; determinism; "
+            "chance-level score on independent codes), each with the measured number and its tolerance. Metadata "
+            "flags override the function's @describe_metric decorator."
+        ),
+    )
+    parser.add_argument("metric", metavar="METRIC", help="path/to/file.py:function or package.module:function")
+    parser.add_argument("--property", choices=PROPERTIES, help="the property your metric claims to measure (default: holistic)")
+    direction = parser.add_mutually_exclusive_group()
+    direction.add_argument("--higher-is-better", dest="higher_is_better", action="store_const", const=True,
+                           help="a larger score is better (the default)")
+    direction.add_argument("--lower-is-better", dest="higher_is_better", action="store_const", const=False,
+                           help="a smaller score is better")
+    randomness = parser.add_mutually_exclusive_group()
+    randomness.add_argument("--stochastic", dest="stochastic", action="store_const", const=True,
+                            help="the metric draws random numbers from its random_state argument")
+    randomness.add_argument("--deterministic", dest="stochastic", action="store_const", const=False,
+                            help="the metric draws no random numbers (the default)")
+    parser.add_argument("--name", help="name of your metric in the results (default: the function's name)")
+    parser.add_argument("--preset", choices=sorted(PRESETS),
+                        help="scenario battery (default: quick's scenarios and sample size with 1 seed)")
+    parser.add_argument("--scenarios", type=_csv_list, help="comma-separated scenarios (default: the preset's)")
+    parser.add_argument("--metrics", type=_csv_list, help="built-in metrics to compare with (default: the preset's)")
+    parser.add_argument("--seeds", type=_positive_int, help="seeds per parameter value (default: the preset's)")
+    parser.add_argument("--n-samples", type=_positive_int, help="samples per representation (default: the preset's)")
+    parser.add_argument("--out", type=Path, help="output directory of the report card (default: validation/NAME)")
+    parser.add_argument("--builtins-dir", type=Path, default=Path("validation") / "builtins",
+                        help="run directory caching the built-in metrics' scores, shared by validations so that they are "
+                        "computed once (default: %(default)s)")
+    parser.add_argument("--probe", type=_probe, help="SCENARIO:VALUE the axioms are checked on (default: mixing:0.2)")
+    parser.add_argument("--probe-samples", type=_positive_int, help="samples of the probe (default: 2000)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the probe and of the metric there (default: %(default)s)")
+    parser.add_argument("--jobs", type=_jobs, default=-1,
+                        help="parallel worker processes, -1 for all cores (default: %(default)s); scores do not depend on it")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+    parser.set_defaults(handler=_validate)
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from harness.user_metric import metric_entry, reference_of
+    from harness.validate import validate
+
+    name = metric_entry(reference_of(args.metric), name=args.name).name
+    out = args.out or Path("validation") / name
+    card = validate(
+        args.metric,
+        property=args.property,
+        higher_is_better=args.higher_is_better,
+        stochastic=args.stochastic,
+        name=args.name,
+        preset=args.preset,
+        scenarios_=args.scenarios,
+        builtins=args.metrics,
+        seeds=args.seeds,
+        n_samples=args.n_samples,
+        out=out,
+        builtins_dir=args.builtins_dir,
+        jobs=args.jobs,
+        progress=not args.no_progress,
+        seed=args.seed,
+        **{key: value for key, value in (("probe", args.probe), ("probe_samples", args.probe_samples)) if value is not None},
+    )
+    print(card.to_markdown())
+    print(f"report card: {out / 'report_card.md'} (also report_card.json, results.parquet, results.csv)")
+    return 0

@@ -1,0 +1,259 @@
+"""Score any representation: the user's own factors and codes, every metric.
+
+This is how a trained model's codes are scored: save the ground-truth factors and the
+codes of the same samples as ``.npy``, ``.npz`` or ``.csv`` files, then::
+
+    python -m harness evaluate --factors factors.npy --codes codes.npy
+
+Loading is strict: each file must hold one 2-D numeric array (a 1-D array is read as
+a single column); anything else is a one-line :class:`ValueError` naming the file and
+the problem.
+"""
+
+from __future__ import annotations
+
+import csv
+import time
+import zipfile
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+import metrics
+from harness._tables import markdown_table
+from harness.metric_refs import MetricEntry, resolve
+from metrics.validation import as_real_matrix, check_pair
+
+FORMATS = (".npy", ".npz", ".csv")
+SCORE_FORMATS = (".csv", ".json", ".md")
+
+#: Columns of the score table returned by :func:`evaluate_representation`.
+SCORE_COLUMNS = ("metric", "sub_score", "property", "higher_is_better", "score", "seconds", "error")
+
+
+def load_array(reference: str | Path, role: str) -> np.ndarray:
+    """Load one numeric matrix from a ``.npy``, ``.npz`` or ``.csv`` file.
+
+    Parameters
+    ----------
+    reference : str or path
+        ``FILE.npy``; ``FILE.csv`` (comma-separated; a first row that is not all
+        numbers is read as a header and dropped); ``FILE.npz`` holding a single array,
+        or an array named ``role``, or ``FILE.npz:KEY`` to pick the array ``KEY``.
+    role : str
+        ``"factors"`` or ``"codes"``: used in messages and as the default ``.npz`` key.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, d)`` float64 matrix (a 1-D array becomes one column).
+
+    Raises
+    ------
+    ValueError
+        Missing file, unknown extension, unreadable content, missing ``.npz`` key,
+        non-numeric CSV cells, arrays that are not 1-D or 2-D, NaN or infinite values.
+    """
+    text = str(reference)
+    key = None
+    if ".npz:" in text:
+        text, key = text.rsplit(":", 1)
+    path = Path(text).expanduser()
+    if not path.is_file():
+        raise ValueError(f"{role} file {str(path)!r} does not exist")
+    suffix = path.suffix.lower()
+    if suffix not in FORMATS:
+        raise ValueError(f"{role} file {str(path)!r} must end in {', '.join(FORMATS)}; got {suffix or 'no extension'!r}")
+    if suffix == ".csv":
+        array = _read_csv(path, role)
+    else:
+        try:
+            loaded = np.load(path, allow_pickle=False)
+        except (ValueError, OSError, zipfile.BadZipFile) as error:
+            raise ValueError(f"cannot read {role} file {str(path)!r}: {error}") from None
+        array = _pick_npz(loaded, path, role, key) if suffix == ".npz" else loaded
+    if array.ndim == 1:
+        array = array.reshape(-1, 1)
+    return as_real_matrix(array, f"{role} ({path.name})")
+
+
+def _pick_npz(archive: np.lib.npyio.NpzFile, path: Path, role: str, key: str | None) -> np.ndarray:
+    with archive:
+        names = list(archive.files)
+        if key is None:
+            if role in names:
+                key = role
+            elif len(names) == 1:
+                key = names[0]
+            else:
+                listed = ", ".join(names) or "none"
+                raise ValueError(f"{role} file {str(path)!r} holds several arrays ({listed}); pick one with {path.name}:KEY")
+        if key not in names:
+            raise ValueError(f"{role} file {str(path)!r} has no array {key!r}; it holds: {', '.join(names) or 'none'}")
+        return archive[key]
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _read_csv(path: Path, role: str) -> np.ndarray:
+    with open(path, newline="") as handle:
+        first = next(csv.reader(handle), None)
+    if not first:
+        raise ValueError(f"{role} file {str(path)!r} is empty")
+    header = None if all(_is_number(cell) for cell in first) else 0
+    frame = pd.read_csv(path, header=header)
+    bad = [column for column in frame.columns if not pd.api.types.is_numeric_dtype(frame[column])]
+    if bad:
+        column = frame[bad[0]]
+        row = int(pd.to_numeric(column, errors="coerce").isna().to_numpy().argmax())
+        position = list(frame.columns).index(bad[0])
+        raise ValueError(
+            f"{role} file {str(path)!r} has a non-numeric value {column.iloc[row]!r} in column {position} "
+            f"(data row {row}); only numbers are accepted"
+        )
+    return frame.to_numpy(dtype=np.float64)
+
+
+def parse_discrete(text: str | None, n_factors: int) -> tuple[bool, ...]:
+    """Discrete flags from ``"all"``, ``"none"`` or comma-separated factor indices (``"0,2"``).
+
+    Raises
+    ------
+    ValueError
+        For an index that is not a whole number or is out of ``0 .. n_factors - 1``.
+    """
+    if text is None or text.strip().lower() == "none":
+        return (False,) * n_factors
+    if text.strip().lower() == "all":
+        return (True,) * n_factors
+    flags = [False] * n_factors
+    for item in (part.strip() for part in text.split(",") if part.strip()):
+        try:
+            index = int(item)
+        except ValueError:
+            raise ValueError(f"discrete factors must be indices like 0,2 (or all / none); got {item!r}") from None
+        if not 0 <= index < n_factors:
+            raise ValueError(f"discrete factor index {index} is out of range: there are {n_factors} factors (0 .. {n_factors - 1})")
+        flags[index] = True
+    return tuple(flags)
+
+
+def categorical_looking(factors: np.ndarray, discrete: Sequence[bool], max_categories: int = 20) -> list[int]:
+    """Indices of continuous-flagged factor columns holding at most ``max_categories`` integer values.
+
+    Such columns are probably categorical; the CLI suggests marking them discrete.
+    """
+    found = []
+    for index in range(factors.shape[1]):
+        column = factors[:, index]
+        if not discrete[index] and np.all(column == np.round(column)) and np.unique(column).size <= max_categories:
+            found.append(index)
+    return found
+
+
+def evaluate_representation(
+    factors: np.ndarray,
+    codes: np.ndarray,
+    *,
+    metric_names: Sequence[str] | None = None,
+    discrete: Sequence[bool] | None = None,
+    random_state: int = 0,
+) -> pd.DataFrame:
+    """Run metrics on one representation and return the score table.
+
+    Parameters
+    ----------
+    factors, codes : numpy.ndarray
+        ``(n, K)`` ground-truth factors and ``(n, L)`` codes of the same samples.
+    metric_names : sequence of str, optional
+        Registered metric names and/or ``module:function`` / ``file.py:function``
+        references.  Default: every registered single-representation metric.
+    discrete : sequence of bool, optional
+        One flag per factor (default: all continuous).
+    random_state : int, default 0
+        Seed given to every stochastic metric (and to user functions that accept it),
+        so the table is reproducible.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per sub-score, columns :data:`SCORE_COLUMNS`.  A metric that raises
+        on these data gets one row with ``score`` NaN and its error message in
+        ``error`` (the others still run); ``error`` is empty otherwise.
+
+    Raises
+    ------
+    ValueError, KeyError
+        Malformed arrays (checked once, before any metric runs) or unknown metric names.
+    """
+    factors, codes = check_pair(factors, codes)
+    names = list(metric_names) if metric_names is not None else metrics.available()
+    entries = [resolve(name) for name in names]
+    rows = []
+    for entry in entries:
+        rows.extend(_score_rows(entry, factors, codes, discrete, random_state))
+    return pd.DataFrame(rows, columns=list(SCORE_COLUMNS))
+
+
+def _score_rows(entry: MetricEntry, factors, codes, discrete, random_state) -> list[dict]:
+    started = time.perf_counter()
+    try:
+        scores = metrics.evaluate(entry.callable(), factors, codes, discrete=discrete, random_state=random_state)
+    except Exception as error:  # one metric failing on these data must not stop the others
+        seconds = time.perf_counter() - started
+        return [_row(entry, entry.name, float("nan"), seconds, f"{type(error).__name__}: {error}")]
+    seconds = time.perf_counter() - started
+    return [_row(entry, sub, score, seconds, "") for sub, score in scores.items()]
+
+
+def _row(entry: MetricEntry, sub_score: str, score: float, seconds: float, error: str) -> dict:
+    return {
+        "metric": entry.name,
+        "sub_score": sub_score,
+        "property": entry.property_of(sub_score),
+        "higher_is_better": entry.higher_is_better,
+        "score": score,
+        "seconds": seconds,
+        "error": error,
+    }
+
+
+def check_score_file(out: str | Path) -> Path:
+    """``out`` as a path, if it ends in a supported score-table format (:data:`SCORE_FORMATS`)."""
+    path = Path(out)
+    if path.suffix.lower() not in SCORE_FORMATS:
+        raise ValueError(f"--out must end in {', '.join(SCORE_FORMATS)}; got {str(path)!r}")
+    return path
+
+
+def write_scores(table: pd.DataFrame, out: str | Path) -> Path:
+    """Write the score table as ``.csv``, ``.json`` (records) or ``.md`` (a Markdown table)."""
+    path = check_score_file(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        table.to_csv(path, index=False)
+    elif suffix == ".json":
+        table.to_json(path, orient="records", indent=1)
+    else:
+        path.write_text(format_scores(table) + "\n")
+    return path
+
+
+def format_scores(table: pd.DataFrame) -> str:
+    """The score table as aligned Markdown; a failed metric shows ``FAILED`` and its error."""
+    shown = table.assign(
+        higher_is_better=["higher" if flag else "lower" for flag in table["higher_is_better"]],
+        score=[f"{score:.4f}" if not error else "FAILED" for score, error in zip(table["score"], table["error"])],
+    ).rename(columns={"higher_is_better": "better"})
+    if not table["error"].astype(bool).any():
+        shown = shown.drop(columns="error")
+    return markdown_table(shown, digits=3)

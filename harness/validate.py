@@ -1,0 +1,379 @@
+"""Validate a new metric: the scenario battery next to the built-ins, and axiom checks.
+
+``python -m harness validate my_metric.py:my_metric`` (or :func:`validate` from Python)
+runs a user's function through the scenario battery of a preset (``quick`` by
+default) next to the built-in metrics, on exactly the same data (every cell's data
+derive from its identity, :mod:`harness.seeds`), and writes a **report card**:
+
+* the metric's calibration, linearity, robustness, sample efficiency and cost, each as
+  a number computed by the analyses of :mod:`reports`, with its rank among all the
+  metrics of the battery and the best built-in;
+* its row of the property matrix (:func:`reports.property_matrix`): the ✓/✗ verdicts
+  and their thresholds, with how many built-ins pass each;
+* **axiom checks** (:func:`harness.axioms.check_axioms`), each with the measured number, the
+  tolerance and pass/fail.
+
+The user's function needs no registration.  Its metadata (the property it claims to
+measure, whether higher is better, whether it is stochastic, its name) come from
+:func:`metrics.describe.describe_metric` or from the arguments of :func:`validate`
+(the CLI flags), which take precedence.
+
+The checks and their tolerances are documented in :mod:`harness.axioms`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+import metrics
+import reports
+from harness._tables import markdown_table
+from harness.axioms import DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, check_axioms, make_probe
+from harness.metric_refs import MetricEntry
+from harness.presets import PRESETS
+from harness.runner import run_study
+from harness.store import ResultStore
+from harness.user_metric import MetricLike, metadata_applied, metric_entry, reference_of
+
+#: Seeds of the default battery (the ``quick`` preset otherwise): keeps ``validate`` to about a minute.
+DEFAULT_SEEDS = 1
+#: Sample size at which the card reads sample efficiency (the review's "1k samples", 5.7).
+EFFICIENCY_N = 1000
+
+
+def _oriented(values: pd.Series, higher: pd.Series) -> pd.Series:
+    return values.where(higher.astype(bool), 1.0 - values)
+
+
+def _criterion_values(results: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """One number per (criterion, metric), computed from the analyses of :mod:`reports`.
+
+    * calibration: ``max(1 - perfect, random)`` over sub-scores, oriented scores at the
+      ends of ``noise`` (lower is better);
+    * linearity: lowest R² over sub-scores and scenarios, 0 where the slope is not
+      positive (higher is better);
+    * robustness: largest ``max(drop, excess)`` from the ideal over conditions (under
+      noise, modularity and compactness only, as in the property matrix; lower is better);
+    * sample efficiency: largest mean ``|s(n) - s(n_max)|`` at ``n = 1000`` (lower is better);
+    * cost: median seconds per call (lower is better).
+    """
+    values: list[pd.DataFrame] = []
+    notes: list[str] = []
+
+    def add(criterion: str, higher_is_better: bool, compute: Callable[[], pd.Series]) -> None:
+        try:
+            series = compute()
+        except reports.MissingDataError as error:
+            notes.append(f"{criterion}: not measured ({error})")
+            return
+        if series.empty:
+            notes.append(f"{criterion}: not measured (no sub-score qualifies)")
+            return
+        values.append(pd.DataFrame({"criterion": criterion, "metric": series.index, "value": series.to_numpy(),
+                                    "higher_is_better": higher_is_better}))
+
+    def calibration() -> pd.Series:
+        table = reports.calibration(results)
+        error = np.maximum(1.0 - _oriented(table["perfect_mean"], table["higher_is_better"]),
+                           _oriented(table["random_mean"], table["higher_is_better"]))
+        return error.groupby(table["metric"]).max()
+
+    def linearity() -> pd.Series:
+        table = reports.linearity(results)
+        return table["r2"].where(table["slope"] > 0, 0.0).groupby(table["metric"]).min()
+
+    def robustness() -> pd.Series:
+        table = reports.robustness(results, properties=("modularity", "compactness", "explicitness", "holistic"))
+        judged = (table["scenario"] != "noise") | table["property"].isin(["modularity", "compactness"])
+        table = table.loc[judged]
+        return np.maximum(table["largest_drop"], table["largest_excess"]).groupby(table["metric"]).max()
+
+    def efficiency() -> pd.Series:
+        table = reports.sample_efficiency(results)
+        table = table.loc[table["n"] == EFFICIENCY_N]
+        return table["mean_abs_difference"].groupby(table["metric"]).max()
+
+    def cost() -> pd.Series:
+        return reports.cost(results).set_index("metric")["median_seconds"]
+
+    add("calibration", False, calibration)
+    add("linearity", True, linearity)
+    add("robustness", False, robustness)
+    add("sample efficiency", False, efficiency)
+    add("cost", False, cost)
+    columns = ["criterion", "metric", "value", "higher_is_better"]
+    return (pd.concat(values, ignore_index=True) if values else pd.DataFrame(columns=columns)), notes
+
+
+MEASURES = {
+    "calibration": "max(1 − score of a perfect code, score of pure noise), noise α = 0 and 1",
+    "linearity": "lowest R² of the affine fit to the ideal trajectory (0 if the slope ≤ 0)",
+    "robustness": "largest |score − ideal| under the robustness conditions present",
+    "sample efficiency": f"largest mean |s(n) − s(n_max)| at n = {EFFICIENCY_N} (sample_size)",
+    "cost": "median seconds per call",
+}
+
+
+def rank_metric(values: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """The metric's value, rank (1 = best, ties share the best rank) and the best other metric, per criterion."""
+    rows = []
+    for criterion, group in values.groupby("criterion", sort=False):
+        if metric not in set(group["metric"]):
+            continue
+        higher = bool(group["higher_is_better"].iloc[0])
+        ranks = group.set_index("metric")["value"].rank(ascending=not higher, method="min")
+        others = group.loc[group["metric"] != metric].sort_values("value", ascending=not higher)
+        own = float(group.loc[group["metric"] == metric, "value"].iloc[0])
+        rows.append({
+            "criterion": criterion,
+            "measure": MEASURES[criterion],
+            "value": own,
+            "rank": f"{int(ranks[metric])} of {len(group)}",
+            "best built-in": f"{others['metric'].iloc[0]} ({others['value'].iloc[0]:.3g})" if len(others) else "-",
+        })
+    return pd.DataFrame(rows, columns=["criterion", "measure", "value", "rank", "best built-in"])
+
+
+@dataclass
+class ReportCard:
+    """Everything ``validate`` measured about one metric.
+
+    Attributes
+    ----------
+    entry : MetricEntry
+        The metric as it was run (name, claimed property, direction, stochasticity).
+    reference : str
+        Its import reference.
+    battery : dict
+        Preset, scenarios, built-in metrics, seeds and sample size of the run.
+    results : pandas.DataFrame
+        The tidy results table (built-ins and the metric).
+    rankings : pandas.DataFrame
+        Per criterion: the metric's value, its rank among all metrics, the best built-in.
+    verdicts : pandas.DataFrame
+        The metric's property-matrix row: characteristic, verdict, number, threshold,
+        and how many built-ins pass.
+    axioms : list of AxiomResult
+        The axiom checks.
+    notes : list of str
+        What could not be measured, and why.
+    """
+
+    entry: MetricEntry
+    reference: str
+    battery: dict[str, Any]
+    results: pd.DataFrame
+    rankings: pd.DataFrame
+    verdicts: pd.DataFrame
+    axioms: list[AxiomResult]
+    probe: str
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def axiom_table(self) -> pd.DataFrame:
+        """The axiom checks as a table (result: pass, FAIL or n/a)."""
+        return pd.DataFrame([
+            {"axiom": a.axiom, "statement": a.statement, "measured": a.measured, "tolerance": a.tolerance,
+             "result": "n/a" if a.passed is None else "pass" if a.passed else "FAIL", "detail": a.detail}
+            for a in self.axioms
+        ])
+
+    def to_markdown(self) -> str:
+        """The report card as Markdown."""
+        entry, battery = self.entry, self.battery
+        passed = sum(a.passed is True for a in self.axioms)
+        applicable = sum(a.passed is not None for a in self.axioms)
+        lines = [
+            f"# Report card: `{entry.name}`",
+            "",
+            f"- reference: `{self.reference}` (source version {entry.version})",
+            f"- claims: {entry.default_property}; {'higher' if entry.higher_is_better else 'lower'} is better; "
+            f"{'stochastic' if entry.stochastic else 'deterministic'}",
+            f"- battery: preset `{battery['preset']}`; scenarios {', '.join(battery['scenarios'])}; "
+            f"{battery['seeds']} seed(s); n = {battery['n_samples']}",
+            f"- compared with {len(battery['builtins'])} built-in metric(s): {', '.join(battery['builtins']) or 'none'}",
+            f"- axioms: {passed} of {applicable} applicable checks pass",
+            "",
+            "## Criteria (rank 1 = best, among every metric of the battery)",
+            "",
+            markdown_table(self.rankings) if not self.rankings.empty else "Nothing could be ranked (see notes).",
+            "",
+            "## Property-matrix verdicts (reports.property_matrix)",
+            "",
+            markdown_table(self.verdicts) if not self.verdicts.empty else "No verdicts.",
+            "",
+            f"## Axiom checks (probe: {self.probe})",
+            "",
+            markdown_table(self.axiom_table, digits=4),
+        ]
+        if self.notes:
+            lines += ["", "## Notes", "", *(f"- {note}" for note in self.notes)]
+        return "\n".join(lines) + "\n"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready content of the card (without the full results table)."""
+        return {
+            "metric": self.entry.name,
+            "reference": self.reference,
+            "version": self.entry.version,
+            "property": self.entry.default_property,
+            "higher_is_better": self.entry.higher_is_better,
+            "stochastic": self.entry.stochastic,
+            "battery": self.battery,
+            "rankings": self.rankings.to_dict(orient="records"),
+            "verdicts": self.verdicts.to_dict(orient="records"),
+            "axioms": [{**dataclasses.asdict(a), "measured": a.measured if np.isfinite(a.measured) else None}
+                       for a in self.axioms],
+            "probe": self.probe,
+            "notes": self.notes,
+        }
+
+    def write(self, out: str | Path) -> Path:
+        """Write ``report_card.md``, ``report_card.json`` and the results table into ``out``; return the Markdown path."""
+        directory = Path(out)
+        ResultStore(directory).write_tables(self.results)
+        (directory / "report_card.json").write_text(json.dumps(self.to_dict(), indent=1, default=str) + "\n")
+        card = directory / "report_card.md"
+        card.write_text(self.to_markdown())
+        return card
+
+
+def _verdict_rows(results: pd.DataFrame, metric: str) -> pd.DataFrame:
+    matrix = reports.property_matrix(results)
+    builtins = matrix.loc[matrix["metric"] != metric]
+    passing = builtins.loc[builtins["verdict"] == "yes"].groupby("characteristic").size()
+    judged = builtins.loc[builtins["verdict"].isin(["yes", "no"])].groupby("characteristic").size()
+    own = matrix.loc[matrix["metric"] == metric, ["characteristic", "verdict", "number", "threshold", "evidence"]].copy()
+    own["built-ins passing"] = [f"{int(passing.get(c, 0))} of {int(judged.get(c, 0))}" for c in own["characteristic"]]
+    return own.reset_index(drop=True)
+
+
+def validate(
+    metric: MetricLike,
+    *,
+    property: str | None = None,  # noqa: A002
+    higher_is_better: bool | None = None,
+    stochastic: bool | None = None,
+    name: str | None = None,
+    preset: str | None = None,
+    scenarios_: Sequence[str] | None = None,
+    builtins: Sequence[str] | None = None,
+    seeds: int | None = None,
+    n_samples: int | None = None,
+    out: str | Path | None = None,
+    builtins_dir: str | Path | None = None,
+    jobs: int = 1,
+    progress: bool = True,
+    probe: tuple[str, Any] = DEFAULT_PROBE,
+    probe_samples: int = PROBE_SAMPLES,
+    seed: int = 0,
+    log: Callable[[str], Any] = print,
+) -> ReportCard:
+    """Run a user's metric through the scenario battery next to the built-ins, and check its axioms.
+
+    Parameters
+    ----------
+    metric : str or callable
+        ``path/to/file.py:function`` or ``package.module:function``, or a top-level
+        function (its reference is found with :func:`reference_of`).  It needs no
+        registration: ``fn(factors, codes)`` returning a float or a mapping of
+        sub-scores is enough (it may accept ``discrete`` and ``random_state``).
+    property, higher_is_better, stochastic, name : optional
+        Metadata overriding the function's :func:`describe_metric` decorator
+        (defaults: holistic, True, False, the function's name).
+    preset : str, optional
+        The battery (:data:`harness.presets.PRESETS`); the next arguments override it.
+        Default: the ``quick`` preset with :data:`DEFAULT_SEEDS` seed, which keeps
+        the default validation short (noise and mixing, n = 2000).
+    scenarios_ : sequence of str, optional
+        Scenarios of the battery.
+    builtins : sequence of str, optional
+        Registered metrics to compare with (default: the preset's, i.e. every one).
+        An empty sequence compares with none.
+    seeds, n_samples : int, optional
+        Seeds per value and sample size of the battery.
+    out : path, optional
+        Directory for ``report_card.md``, ``report_card.json`` and ``results.parquet``
+        / ``.csv`` (the combined table, readable by ``report``, ``plot`` and
+        ``baseline``).  Without it no card is written.
+    builtins_dir : path, optional
+        Run directory caching the built-ins' cells (default: ``out/builtins``, or
+        nothing when ``out`` is None).  Cells found there are reused, so sharing one
+        directory between validations computes the built-ins once.
+    jobs : int, default 1
+        Parallel workers.
+    progress : bool, default True
+        Show progress bars.
+    probe : (scenario, value), default ("mixing", 0.2)
+        The representation the axioms are checked on.
+    probe_samples : int, default 2000
+        Its sample size.
+    seed : int, default 0
+        Seed of the probe, its transformations and the metric's ``random_state`` there.
+    log : callable
+        Where status lines go.
+
+    Returns
+    -------
+    ReportCard
+
+    Raises
+    ------
+    ValueError
+        For a bad reference or metadata, a name that collides with a built-in, or an
+        unknown preset; the user's metric's own exceptions propagate unchanged.
+
+    Notes
+    -----
+    Cost: the battery's cells (the built-ins' are reused from ``builtins_dir``) plus
+    9 to 13 calls of the metric on the probe.  The user's metric is always
+    recomputed (it is what is being developed).
+    """
+    reference = reference_of(metric)
+    entry = metric_entry(reference, property=property, higher_is_better=higher_is_better, stochastic=stochastic, name=name)
+    if preset is None:
+        preset, seeds = "quick", DEFAULT_SEEDS if seeds is None else seeds
+    if preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+    config = PRESETS[preset]
+    compared = list(builtins) if builtins is not None else list(config.metrics or metrics.available())
+    if entry.name in metrics.available(population=None):
+        raise ValueError(f"metric name {entry.name!r} is a built-in metric's name; give yours another with --name")
+    study = dict(preset=preset, scenarios_=scenarios_, seeds=seeds, n_samples=n_samples, jobs=jobs, progress=progress, log=log)
+    frames = []
+    if compared:
+        cache = builtins_dir if builtins_dir is not None else Path(out) / "builtins" if out is not None else None
+        frames.append(run_study(metrics_=compared, out=cache, **study))
+    with metadata_applied(reference, entry):
+        frames.append(run_study(metrics_=[reference], **study))
+    results = pd.concat(frames, ignore_index=True)
+    values, notes = _criterion_values(results)
+    rankings = rank_metric(values, entry.name)
+    measured = set(values["criterion"])
+    notes += [f"{criterion}: no sub-score of {entry.name} is judged by it in this battery"
+              for criterion in MEASURES if criterion in measured and criterion not in set(rankings["criterion"])]
+    checked_on = make_probe(*probe, n=probe_samples, seed=seed)
+    card = ReportCard(
+        entry=entry,
+        reference=reference,
+        battery={"preset": preset, "scenarios": sorted(results["scenario"].unique()), "builtins": compared,
+                 "seeds": int(results["seed"].nunique()),
+                 "n_samples": ", ".join(str(n) for n in sorted(results["n_samples"].unique()))},
+        results=results,
+        rankings=rankings,
+        verdicts=_verdict_rows(results, entry.name),
+        axioms=check_axioms(reference, higher_is_better=entry.higher_is_better, stochastic=entry.stochastic,
+                            probe=checked_on, seed=seed),
+        probe=checked_on.label,
+        notes=notes,
+    )
+    if out is not None:
+        card.write(out)
+    return card

@@ -1,0 +1,152 @@
+"""baseline save/check: an unchanged run passes, a perturbed metric fails naming its cells."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from harness.baseline import assert_matches_baseline, check_baseline, load_baseline, save_baseline
+from harness.cli import main
+from harness.runner import run_study
+
+# A user metric: mean |Pearson correlation| of factor j with code j.  PERTURBATION is edited below.
+METRIC = '''
+import numpy as np
+
+PERTURBATION = {perturbation}
+
+
+def diagonal(factors, codes):
+    return float(np.mean([abs(np.corrcoef(factors[:, j], codes[:, j])[0, 1]) for j in range(factors.shape[1])])) + PERTURBATION
+'''
+
+
+def _study(metric_file, out):
+    return run_study(preset="quick", scenarios_=["noise", "mixing"], metrics_=["mig", f"{metric_file}:diagonal"],
+                     seeds=2, n_samples=300, out=out, progress=False, log=lambda _: None)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """A baseline run, an identical rerun into a fresh directory, and a run with the user's metric perturbed."""
+    root = tmp_path_factory.mktemp("baseline")
+    original, perturbed = root / "original.py", root / "perturbed.py"
+    original.write_text(textwrap.dedent(METRIC.format(perturbation=0.0)))
+    perturbed.write_text(textwrap.dedent(METRIC.format(perturbation=0.01)))
+    _study(original, root / "run")
+    _study(original, root / "rerun")
+    _study(perturbed, root / "drifted")
+    save_baseline(root / "run", root / "baseline.json")
+    return root
+
+
+def test_baseline_file_is_readable_json_with_means_spreads_and_versions(runs):
+    text = (runs / "baseline.json").read_text()
+    data = json.loads(text)
+    assert data["format"] == "disentanglement-harness-baseline/1"
+    assert data["metric_versions"]["mig"] == "1" and len(data["metric_versions"]["diagonal"]) == 12  # source hash
+    assert data["harness_versions"] and data["studies"] == ["quick"]
+    assert len(data["cells"]) == (6 + 6) * 2  # values x metrics; seeds are summarised
+    assert len(text.splitlines()) == len(data["cells"]) + 8  # one cell per line
+    results = pd.read_csv(runs / "run" / "results.csv")
+    rows = results[(results.scenario == "noise") & (results.value == 0.4) & (results.metric == "mig")]["score"].to_numpy()
+    cell = next(c for c in data["cells"] if c["scenario"] == "noise" and c["value"] == 0.4 and c["metric"] == "mig")
+    assert cell["seeds"] == 2 and cell["n_samples"] == 300
+    assert cell["mean"] == pytest.approx((rows[0] + rows[1]) / 2, abs=1e-15)
+    assert cell["std"] == pytest.approx(abs(rows[0] - rows[1]) / np.sqrt(2), abs=1e-15)  # ddof = 1 over 2 seeds
+
+
+def test_unchanged_run_passes_exit_0(runs, capsys):
+    assert main(["baseline", "check", str(runs / "run"), "--against", str(runs / "baseline.json")]) == 0
+    assert "baseline check PASSED: 24 cells (24 ok)" in capsys.readouterr().out
+    # a fresh recomputation reproduces every cell exactly: seeds derive from the cell's identity
+    check = check_baseline(runs / "rerun", runs / "baseline.json", atol=0.0)
+    assert check.passed and check.table["difference"].abs().max() == 0.0
+
+
+def test_perturbed_metric_fails_exit_1_naming_its_cells(runs, capsys):
+    assert main(["baseline", "check", str(runs / "drifted"), "--against", str(runs / "baseline.json")]) == 1
+    out = capsys.readouterr().out
+    assert "baseline check FAILED: 24 cells (12 ok, 12 drifted)" in out
+    table = [line for line in out.splitlines() if line.startswith("| drifted")]
+    assert len(table) == 12 and all("| diagonal" in line and "| mig" not in line for line in table)
+    assert all(f"| {s} " in out for s in ("noise", "mixing"))
+    check = check_baseline(runs / "drifted", runs / "baseline.json")
+    failures = check.failures
+    assert set(failures["metric"]) == {"diagonal"} and len(failures) == 12
+    assert np.allclose(failures["difference"], 0.01, atol=1e-12)  # exactly the injected perturbation
+    assert any("changed version" in note for note in check.notes)  # the source hash moved
+
+
+@pytest.mark.parametrize(
+    ("flags", "status"),
+    [
+        (["--metric-tolerance", "diagonal=0.011"], 0),
+        (["--metric-tolerance", "diagonal=0.009"], 1),
+        (["--atol", "0.011"], 0),
+        (["--metrics", "mig"], 0),
+    ],
+)
+def test_tolerances_global_and_per_metric(runs, flags, status, capsys):
+    argv = ["baseline", "check", str(runs / "drifted"), "--against", str(runs / "baseline.json"), *flags]
+    assert main(argv) == status
+
+
+def test_relative_tolerance_scales_with_the_baseline(runs):
+    means = load_baseline(runs / "baseline.json").cells.query("metric == 'diagonal'")["mean"].abs()
+    # drift 0.01 <= rtol * |mean| for every cell exactly when rtol >= 0.01 / min |mean|
+    rtol = 0.01 / means.min()
+    assert check_baseline(runs / "drifted", runs / "baseline.json", atol=0.0, rtol=rtol * 1.001).passed
+    assert not check_baseline(runs / "drifted", runs / "baseline.json", atol=0.0, rtol=rtol * 0.999).passed
+
+
+def test_one_perturbed_cell_is_the_only_one_named(runs):
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    target = (results.scenario == "mixing") & (results.value == 0.3) & (results.metric == "mig") & (results.seed == 1)
+    results.loc[target, "score"] += 0.002  # the cell's mean over 2 seeds moves by 0.001
+    with pytest.raises(AssertionError) as failure:
+        assert_matches_baseline(results, runs / "baseline.json")
+    drifted = [line for line in str(failure.value).splitlines() if line.startswith("| drifted")]
+    assert len(drifted) == 1 and "| mixing" in drifted[0] and "| 0.3 " in drifted[0] and "| mig " in drifted[0]
+    assert "0.001000" in drifted[0]
+    assert_matches_baseline(results, runs / "baseline.json", atol=0.0011)  # passes within tolerance
+
+
+def test_missing_cells_fail_unless_allowed(runs, capsys):
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    noise_only = results[results.scenario == "noise"]
+    check = check_baseline(noise_only, runs / "baseline.json")
+    assert not check.passed and set(check.failures["status"]) == {"missing"} and len(check.failures) == 12
+    assert check_baseline(noise_only, runs / "baseline.json", allow_missing=True).passed
+
+
+def test_bad_input_is_exit_2(runs, tmp_path, capsys):
+    (tmp_path / "bad.json").write_text("{\"format\": \"something else\"}")
+    assert main(["baseline", "check", str(runs / "run"), "--against", str(tmp_path / "bad.json")]) == 2
+    assert "is not a baseline" in capsys.readouterr().err
+    assert main(["baseline", "check", str(runs / "run"), "--against", str(tmp_path / "none.json")]) == 2
+    assert main(["baseline", "check", str(runs / "run"), "--against", "x", "--metric-tolerance", "mig"]) == 2
+    assert "expected METRIC=ATOL" in capsys.readouterr().err
+    assert main(["baseline", "save", str(tmp_path / "no_run"), "--to", str(tmp_path / "b.json")]) == 2
+    with pytest.raises(ValueError, match="tolerances must be"):
+        check_baseline(runs / "run", runs / "baseline.json", atol=-1.0)
+
+
+def test_cli_save_writes_the_same_baseline(runs, tmp_path, capsys):
+    assert main(["baseline", "save", str(runs / "run"), "--to", str(tmp_path / "again.json")]) == 0
+    assert (tmp_path / "again.json").read_text() == (runs / "baseline.json").read_text()
+
+
+@pytest.mark.parametrize(
+    ("argv", "word"),
+    [(["baseline", "--help"], "Regression-test"), (["baseline", "save", "--help"], "--to FILE"),
+     (["baseline", "check", "--help"], "--against FILE")],
+)
+def test_help(argv, word, capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 0 and word in capsys.readouterr().out

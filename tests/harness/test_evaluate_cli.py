@@ -1,0 +1,163 @@
+"""evaluate: load the user's factors and codes, run every metric, print and write the score table."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import textwrap
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import metrics
+from harness.cli import main
+from harness.evaluate_arrays import evaluate_representation, load_array, parse_discrete
+
+
+@pytest.fixture(scope="module")
+def grid(tmp_path_factory):
+    """A full factorial design: 3 factors with 3, 4 and 5 levels, every combination 20 times (n = 1200).
+
+    In a full factorial design the empirical distribution of the factors is exactly the
+    product of its marginals, so every plug-in mutual information between two different
+    factors is exactly 0 and MIG, MIG-sup and the Modularity score of codes = factors are
+    exactly 1.
+    """
+    folder = tmp_path_factory.mktemp("arrays")
+    levels = np.array(list(itertools.product(range(3), range(4), range(5))), dtype=float)
+    factors = np.repeat(levels, 20, axis=0)
+    np.save(folder / "factors.npy", factors)
+    np.save(folder / "codes.npy", factors[:, ::-1] * np.array([2.0, -1.0, 0.5]))  # permuted, flipped, rescaled
+    np.savez(folder / "both.npz", factors=factors, codes=factors)
+    np.savez(folder / "other.npz", a=factors, b=factors)
+    np.savetxt(folder / "factors.csv", factors, delimiter=",", header="x,y,z", comments="")
+    np.savetxt(folder / "codes.csv", factors, delimiter=",")
+    (folder / "failing.py").write_text(textwrap.dedent('''
+        def needs_square(factors, codes):
+            if codes.shape[1] != 4:
+                raise ValueError("I need exactly 4 codes")
+            return 1.0
+        '''))
+    return folder
+
+
+def test_perfect_codes_score_exactly_one(grid, tmp_path, capsys):
+    out = tmp_path / "scores.csv"
+    status = main(["evaluate", "--factors", str(grid / "factors.npy"), "--codes", str(grid / "codes.npy"),
+                   "--discrete", "all", "--metrics", "mig,mig_sup,modularity", "--out", str(out)])
+    assert status == 0
+    printed = capsys.readouterr().out
+    assert "1200 samples, 3 factors (3 discrete), 3 codes" in printed and "| mig " in printed
+    table = pd.read_csv(out)
+    assert list(table["metric"]) == ["mig", "mig_sup", "modularity"]
+    assert np.allclose(table["score"], 1.0, atol=1e-12)
+    assert table["error"].isna().all()
+
+
+def test_default_runs_every_registered_metric(grid, tmp_path):
+    table = evaluate_representation(load_array(grid / "factors.npy", "factors"), load_array(grid / "codes.npy", "codes"),
+                                    discrete=(True, True, True))
+    assert set(table["metric"]) == set(metrics.available())
+    scored = table["error"] == ""
+    assert np.isfinite(table.loc[scored, "score"]).all()  # a score, or
+    assert table.loc[~scored, "score"].isna().all()  # no score and the reason, never a silent NaN
+    assert table.loc[table["metric"] == "mig", "score"].iloc[0] == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("factors", "codes"),
+    [("factors.csv", "codes.csv"), ("both.npz", "both.npz"), ("other.npz:a", "other.npz:b"), ("factors.npy", "both.npz:codes")],
+)
+def test_every_file_format_loads_the_same_arrays(grid, factors, codes):
+    expected = np.load(grid / "factors.npy")
+    assert np.array_equal(load_array(grid / factors, "factors"), expected)
+    assert np.array_equal(load_array(grid / codes, "codes"), expected)
+
+
+def test_one_dimensional_array_is_one_column(tmp_path):
+    np.save(tmp_path / "v.npy", np.arange(5.0))
+    assert load_array(tmp_path / "v.npy", "factors").shape == (5, 1)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("missing.npy", None, "does not exist"),
+        ("data.txt", "1,2\n3,4\n", "must end in .npy, .npz, .csv"),
+        ("bad.csv", "1,2\n3,oops\n", "non-numeric value 'oops' in column 1 (data row 1)"),
+        ("nan.csv", "1,2\n3,nan\n", "non-finite value"),
+        ("other.npz", "npz", "holds several arrays (a, b); pick one with other.npz:KEY"),
+        ("other.npz:c", "npz", "has no array 'c'"),
+        ("cube.npy", "cube", "must be a 2-D array"),
+        ("broken.npy", "not an array", "cannot read factors file"),
+    ],
+)
+def test_bad_files_are_clear_errors(tmp_path, name, content, message):
+    path = tmp_path / name.split(":")[0]
+    if content == "npz":
+        np.savez(path, a=np.ones((3, 2)), b=np.ones((3, 2)))
+    elif content == "cube":
+        np.save(path, np.ones((3, 2, 2)))
+    elif content is not None:
+        path.write_text(content)
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
+        load_array(tmp_path / name, "factors")
+
+
+def test_a_failing_metric_is_reported_and_the_others_still_run(grid, tmp_path, capsys):
+    out = tmp_path / "scores.json"
+    status = main(["evaluate", "--factors", str(grid / "factors.npy"), "--codes", str(grid / "codes.npy"),
+                   "--metrics", f"mig,{grid / 'failing.py'}:needs_square", "--out", str(out)])
+    assert status == 1
+    printed = capsys.readouterr().out
+    assert "FAILED: needs_square" in printed and "I need exactly 4 codes" in printed
+    rows = json.loads(out.read_text())
+    assert rows[0]["metric"] == "mig" and rows[0]["error"] == "" and rows[0]["score"] > 0
+    assert rows[1]["error"] == "ValueError: I need exactly 4 codes" and rows[1]["score"] is None
+
+
+def test_markdown_output_and_hint_for_integer_factors(grid, tmp_path, capsys):
+    out = tmp_path / "scores.md"
+    assert main(["evaluate", "--factors", str(grid / "factors.csv"), "--codes", str(grid / "codes.csv"),
+                 "--metrics", "mig", "--out", str(out)]) == 0
+    assert "hint: factor column(s) 0,1,2 hold few integer values" in capsys.readouterr().out
+    assert out.read_text().startswith("| metric | sub_score |")
+
+
+def test_discrete_flags():
+    assert parse_discrete(None, 3) == (False, False, False)
+    assert parse_discrete("all", 2) == (True, True)
+    assert parse_discrete("0, 2", 3) == (True, False, True)
+    with pytest.raises(ValueError, match="out of range: there are 3 factors"):
+        parse_discrete("3", 3)
+    with pytest.raises(ValueError, match="indices like 0,2"):
+        parse_discrete("x", 3)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--discrete", "9"], "discrete factor index 9 is out of range"),
+        (["--out", "scores.xlsx"], "--out must end in .csv, .json, .md"),
+        (["--metrics", "nope"], "unknown metric 'nope'"),
+    ],
+)
+def test_cli_errors_are_one_line_exit_2(grid, tmp_path, extra, message, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    argv = ["evaluate", "--factors", str(grid / "factors.npy"), "--codes", str(grid / "codes.npy"), *extra]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_mismatched_rows_name_both_arrays(grid, tmp_path, capsys):
+    np.save(tmp_path / "short.npy", np.ones((10, 2)))
+    assert main(["evaluate", "--factors", str(grid / "factors.npy"), "--codes", str(tmp_path / "short.npy")]) == 2
+    assert "same number of rows" in capsys.readouterr().err
+
+
+def test_help(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["evaluate", "--help"])
+    assert exited.value.code == 0 and ".npz" in capsys.readouterr().out

@@ -1,0 +1,70 @@
+"""plot: a comparison figure from an existing run, in PNG, SVG or PDF, running no metric."""
+
+from __future__ import annotations
+
+import pytest
+
+import harness.runner
+from harness.cli import main
+from harness.runner import run_study
+
+MAGIC = {"png": b"\x89PNG\r\n\x1a\n", "pdf": b"%PDF-", "svg": b"<?xml"}
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run")
+    run_study(preset="quick", scenarios_=["noise", "mixing"], metrics_=["mig", "modularity"], seeds=2, n_samples=300,
+              out=out, progress=False, log=lambda _: None)
+    return out
+
+
+@pytest.mark.parametrize("fmt", ["png", "svg", "pdf"])
+def test_each_format_is_written(run_dir, tmp_path, fmt, capsys, monkeypatch):
+    monkeypatch.setattr(harness.runner, "run_cell", lambda cell: pytest.fail("plot must not run a metric"))
+    out = tmp_path / f"figure.{fmt}"
+    assert main(["plot", str(run_dir), "--metrics", "mig", "--scenarios", "noise", "--format", fmt, "--out", str(out)]) == 0
+    assert out.read_bytes().startswith(MAGIC[fmt])
+    assert f"figure written to {out}" in capsys.readouterr().out
+
+
+def test_format_follows_the_suffix_and_default_location(run_dir, tmp_path):
+    assert main(["plot", str(run_dir), "--out", str(tmp_path / "all.svg")]) == 0
+    svg = (tmp_path / "all.svg").read_text()
+    assert svg.startswith("<?xml") and "<svg" in svg
+    assert main(["plot", str(run_dir)]) == 0
+    assert (run_dir / "comparison.png").read_bytes().startswith(MAGIC["png"])
+
+
+def test_more_scenarios_make_more_panels(run_dir, tmp_path):
+    for scenarios in ("noise", "noise,mixing"):
+        assert main(["plot", str(run_dir), "--scenarios", scenarios, "--format", "svg",
+                     "--out", str(tmp_path / f"{scenarios}.svg")]) == 0
+    one, two = ((tmp_path / f"{s}.svg").read_text() for s in ("noise", "noise,mixing"))
+    assert two.count('id="axes_') == 2 * one.count('id="axes_') > 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--metrics", "nope"], "unknown metric(s) ['nope']"),
+        (["--scenarios", "rotation"], "unknown scenario(s) ['rotation']"),
+        (["--out", "figure.txt"], "cannot tell the format of"),
+        (["--format", "gif"], "invalid choice: 'gif'"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(run_dir, argv, message, capsys):
+    assert main(["plot", str(run_dir), *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_missing_run_is_exit_2(tmp_path, capsys):
+    assert main(["plot", str(tmp_path / "nothing")]) == 2
+    assert "no results in" in capsys.readouterr().err
+
+
+def test_help(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["plot", "--help"])
+    assert exited.value.code == 0 and "RUN_DIR" in capsys.readouterr().out

@@ -1,0 +1,237 @@
+"""validate: a metric written outside the repository gets a report card and axiom checks."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from harness.axioms import check_axioms, flipped_signs, make_probe, monotone_reparametrised, permuted_codes, rescaled, tan_map
+from harness.cli import main
+from harness.user_metric import metric_entry, reference_of
+from harness.validate import validate
+from metrics.describe import describe_metric
+
+# Mean over factors of the largest |Spearman rho| with any code: invariant to every
+# transformation of the axioms, unchanged by a duplicated code, exactly 1 on a perfect code.
+RANK_METRIC = '''
+import numpy as np
+from scipy.stats import spearmanr
+from metrics.describe import describe_metric
+
+
+@describe_metric(property="explicitness")
+def rank_metric(factors, codes):
+    k = factors.shape[1]
+    rho = spearmanr(factors, codes).statistic[:k, k:]
+    return float(np.abs(rho).max(axis=1).mean())
+'''
+
+# Signed Pearson correlation of factor j with code j: breaks permutation and sign invariance.
+DIAGONAL_METRIC = '''
+import numpy as np
+
+
+def diagonal_correlation(factors, codes):
+    k = min(factors.shape[1], codes.shape[1])
+    return float(np.mean([np.corrcoef(factors[:, j], codes[:, j])[0, 1] for j in range(k)]))
+
+
+def noisy(factors, codes):
+    return float(np.random.default_rng().random())  # ignores any seed
+
+
+def subsampled(factors, codes, random_state=None):
+    rows = np.random.default_rng(random_state).choice(len(factors), size=len(factors) // 2, replace=False)
+    return float(np.abs(np.corrcoef(factors[rows, 0], codes[rows, 0])[0, 1]))
+
+
+def error_rate(factors, codes):
+    k = min(factors.shape[1], codes.shape[1])
+    return float(np.mean(np.abs(factors[:, :k] - codes[:, :k])))
+
+
+def square_only(factors, codes):
+    return float(np.mean(np.abs(factors - codes)))  # breaks when there are more codes than factors
+'''
+
+BATTERY = dict(scenarios_=["noise", "mixing"], builtins=["mig", "modularity"], seeds=1, n_samples=1000, progress=False)
+# E[max of 8 |Z|] = 1.7834 (numerical integral of 1 - (2 Phi(x) - 1)^8): the rank metric on pure
+# noise is about 1.7834 / sqrt(n - 1) = 0.0564 at n = 1000 (Spearman's rho has variance 1/(n-1)).
+RANDOM_END = 1.7834 / np.sqrt(999)
+
+
+@pytest.fixture(scope="module")
+def metric_files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("outside_repo")
+    (folder / "rank_metric.py").write_text(textwrap.dedent(RANK_METRIC))
+    (folder / "diagonal.py").write_text(textwrap.dedent(DIAGONAL_METRIC))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def card(metric_files, tmp_path_factory):
+    out = tmp_path_factory.mktemp("card")
+    return validate(f"{metric_files / 'rank_metric.py'}:rank_metric", out=out, log=lambda _: None, **BATTERY), out
+
+
+def test_metric_outside_the_repository_gets_a_full_report_card(card):
+    report, out = card
+    assert report.entry.name == "rank_metric" and report.entry.default_property == "explicitness"
+    assert {"report_card.md", "report_card.json", "results.parquet", "results.csv", "builtins"} <= {p.name for p in out.iterdir()}
+    results = pd.read_csv(out / "results.csv")
+    assert set(results["metric"]) == {"mig", "modularity", "rank_metric"}
+    own = results[results["metric"] == "rank_metric"]
+    assert len(own) == 12 and set(own["property"]) == {"explicitness"} and set(own["family"]) == {"custom"}
+    perfect = own[(own["scenario"] == "noise") & (own["value"] == 0.0)]["score"]
+    assert perfect.iloc[0] == pytest.approx(1.0, abs=1e-12)  # codes == factors: rank correlation 1
+    ranks = report.rankings.set_index("criterion")
+    # calibration error = max(1 - 1, score at alpha = 1) = the pure-noise score
+    assert ranks.loc["calibration", "value"] == pytest.approx(RANDOM_END, abs=0.02)
+    # MIG's plug-in bias (~0.02) is smaller, the Modularity score's (~0.36) larger: 2nd of 3
+    assert ranks.loc["calibration", "rank"] == "2 of 3"
+    assert set(ranks.index) >= {"calibration", "linearity", "cost"}
+    verdicts = report.verdicts.set_index("characteristic")
+    assert verdicts.loc["calibrated", "verdict"] == "yes" and verdicts.loc["explicitness", "verdict"] == "yes"
+    assert any("sample efficiency: not measured" in note for note in report.notes)
+
+
+def test_report_card_lists_every_axiom_with_its_number(card):
+    report, out = card
+    axioms = report.axiom_table.set_index("axiom")
+    assert list(axioms.index) == ["permute_codes", "permute_samples", "flip_sign", "rescale", "monotone",
+                                  "duplicate_code", "determinism", "chance"]
+    assert (axioms["result"] == "pass").all()
+    for invariant in ("permute_codes", "permute_samples", "flip_sign", "rescale", "monotone", "duplicate_code", "determinism"):
+        assert abs(axioms.loc[invariant, "measured"]) < 1e-12  # ranks, hence rho, are unchanged exactly
+    assert axioms.loc["chance", "measured"] == pytest.approx(1.7834 / np.sqrt(1999), abs=0.015)  # probe n = 2000
+    markdown = (out / "report_card.md").read_text()
+    assert "# Report card: `rank_metric`" in markdown and "axioms: 8 of 8 applicable checks pass" in markdown
+    saved = json.loads((out / "report_card.json").read_text())
+    assert saved["metric"] == "rank_metric" and len(saved["axioms"]) == 8 and saved["battery"]["builtins"] == ["mig", "modularity"]
+
+
+def test_cli_validate_with_metadata_flags(metric_files, tmp_path, capsys):
+    status = main(["validate", f"{metric_files / 'rank_metric.py'}:rank_metric", "--property", "compactness",
+                   "--lower-is-better", "--name", "my_rank", "--scenarios", "noise", "--metrics", "mig",
+                   "--seeds", "1", "--n-samples", "300", "--probe-samples", "500", "--out", str(tmp_path / "card"),
+                   "--builtins-dir", str(tmp_path / "cache"), "--no-progress", "--jobs", "1"])
+    assert status == 0
+    printed = capsys.readouterr().out
+    assert "# Report card: `my_rank`" in printed and "claims: compactness; lower is better" in printed
+    results = pd.read_csv(tmp_path / "card" / "results.csv")
+    assert set(pd.read_csv(tmp_path / "cache" / "results.csv")["metric"]) == {"mig"}
+    own = results[results["metric"] == "my_rank"]
+    assert set(own["property"]) == {"compactness"} and not own["higher_is_better"].any()
+    assert own["ideal"].eq(1.0).all()  # the noise scenario's ideal compactness
+    chance = json.loads((tmp_path / "card" / "report_card.json").read_text())["axioms"][-1]
+    assert chance["axiom"] == "chance" and chance["passed"] is None  # n/a for lower-is-better
+    from harness.metric_refs import load_callable
+
+    assert load_callable(f"{metric_files / 'rank_metric.py'}:rank_metric").harness_metadata["property"] == "explicitness"
+
+
+def test_axioms_catch_a_metric_that_is_not_invariant(metric_files):
+    results = {a.axiom: a for a in check_axioms(f"{metric_files / 'diagonal.py'}:diagonal_correlation")}
+    # mixing probe, alpha = 0.2: z_j = 0.8 v_j + 0.2 v_{j+1}, corr(v_j, z_j) = 0.8 / sqrt(0.68) = 0.9701
+    diagonal = 0.8 / np.sqrt(0.68)
+    # negating codes 0, 2, 4, 6 turns half the correlations to -0.9701: the mean drops by 0.9701
+    assert results["flip_sign"].measured == pytest.approx(diagonal, abs=0.01) and not results["flip_sign"].passed
+    # every column moves: code pi(j) != j correlates with v_j at 0.2 / sqrt(0.68) = 0.243 or 0; the
+    # sampling sd of a mean of 8 null correlations at n = 2000 is 0.022 / sqrt(8) = 0.008, hence +-0.03
+    assert diagonal - 0.2 / np.sqrt(0.68) - 0.03 <= results["permute_codes"].measured <= diagonal + 0.03
+    assert not results["permute_codes"].passed
+    assert not results["monotone"].passed and results["monotone"].measured > 0.01  # Pearson is not rank-based
+    for invariant in ("permute_samples", "rescale", "determinism", "duplicate_code"):
+        assert results[invariant].passed and results[invariant].measured < 1e-12
+    assert results["chance"].passed and results["chance"].measured < 0.05
+
+
+def test_axioms_detect_hidden_randomness_and_tolerate_declared_randomness(metric_files):
+    noisy = {a.axiom: a for a in check_axioms(f"{metric_files / 'diagonal.py'}:noisy")}
+    assert not noisy["determinism"].passed and noisy["determinism"].measured > 1e-12
+    seeded = {a.axiom: a for a in check_axioms(f"{metric_files / 'diagonal.py'}:subsampled", stochastic=True)}
+    assert seeded["determinism"].passed and seeded["determinism"].measured == 0.0
+    spread = seeded["permute_codes"].tolerance - 1e-3
+    assert spread > 0 and "seed spread" in seeded["permute_samples"].detail
+    assert seeded["permute_samples"].passed  # a resampled draw is within 4 seed ranges
+
+
+def test_lower_is_better_metric_has_no_chance_verdict(metric_files):
+    results = {a.axiom: a for a in check_axioms(f"{metric_files / 'diagonal.py'}:error_rate", higher_is_better=False)}
+    assert results["chance"].passed is None and "not applicable" in results["chance"].detail
+    # appending code 0 leaves the factor-code pairs compared unchanged
+    assert results["duplicate_code"].measured == pytest.approx(0.0, abs=1e-12)
+
+
+def test_a_metric_crashing_on_transformed_data_fails_that_check_only(metric_files):
+    results = {a.axiom: a for a in check_axioms(f"{metric_files / 'diagonal.py'}:square_only", higher_is_better=False)}
+    crashed = results.pop("duplicate_code")
+    assert crashed.passed is False and np.isnan(crashed.measured) and "raised ValueError" in crashed.detail
+    assert results["permute_samples"].passed and results["rescale"].measured > 0.01
+
+
+def test_builtin_metrics_known_failure_modes_show_up():
+    mig = {a.axiom: a for a in check_axioms("mig")}
+    for invariant in ("permute_codes", "permute_samples", "flip_sign", "rescale", "determinism"):
+        assert mig[invariant].measured < 1e-12  # histogram MI: exactly invariant (powers-of-two rescaling)
+    assert not mig["monotone"].passed  # equal-width bins after the tan map (Zaidi et al. 2022, 5.5)
+    assert mig["duplicate_code"].measured < 0  # a duplicated code closes the gap: MIG falls
+    modularity = {a.axiom: a for a in check_axioms("modularity")}
+    # normalised by each code's own best MI, independent codes still score ~0.36 (its docstring, review 5.2)
+    assert not modularity["chance"].passed and 0.25 < modularity["chance"].measured < 0.5
+
+
+def test_transformations_do_what_they_claim():
+    probe = make_probe(n=200)
+    rng = np.random.default_rng(0)
+    permuted = permuted_codes(probe.codes, rng)
+    assert np.array_equal(np.sort(permuted, axis=1), np.sort(probe.codes, axis=1))
+    assert not any(np.array_equal(permuted[:, j], probe.codes[:, j]) for j in range(probe.codes.shape[1]))  # every column moved
+    flipped = flipped_signs(probe.codes)
+    assert np.array_equal(flipped[:, 0], -probe.codes[:, 0]) and np.array_equal(flipped[:, 1], probe.codes[:, 1])
+    ratio = rescaled(probe.codes, rng) / probe.codes
+    assert np.allclose(ratio, ratio[0]) and np.all(np.log2(ratio[0]) == np.round(np.log2(ratio[0])))
+    assert tan_map(np.array([0.0, 0.5, 1.0])) == pytest.approx([0.0, 0.5, 1.0], abs=1e-12)
+    mapped = monotone_reparametrised(probe.codes)
+    assert all(np.array_equal(np.argsort(mapped[:, j]), np.argsort(probe.codes[:, j])) for j in range(probe.codes.shape[1]))
+
+
+def test_describe_metric_and_metadata_overrides():
+    @describe_metric(property="modularity", higher_is_better=False, stochastic=True, name="mine")
+    def scorer(factors, codes):
+        return 0.0
+
+    assert scorer.harness_metadata == {"property": "modularity", "higher_is_better": False, "stochastic": True, "name": "mine"}
+    entry = metric_entry(scorer, property="compactness", higher_is_better=True)
+    assert (entry.name, entry.default_property, entry.higher_is_better, entry.stochastic) == ("mine", "compactness", True, True)
+    with pytest.raises(ValueError, match="property must be one of"):
+        describe_metric(property="beauty")
+    with pytest.raises(TypeError, match="higher_is_better must be True or False"):
+        describe_metric(higher_is_better="yes")
+
+
+def test_references_and_bad_input(metric_files, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the CLI's default output directories are relative
+    assert reference_of(check_axioms) == "harness.axioms:check_axioms"
+    from harness.metric_refs import load_callable
+
+    file_reference = f"{metric_files / 'rank_metric.py'}:rank_metric"
+    assert reference_of(load_callable(file_reference)) == file_reference  # loadable by a fresh worker
+    with pytest.raises(ValueError, match="top level"):
+        reference_of(lambda f, c: 0.0)
+    with pytest.raises(ValueError, match="not a reference to your metric"):
+        validate("mig", **BATTERY)
+    assert main(["validate", f"{metric_files / 'rank_metric.py'}:rank_metric", "--name", "mig", "--out", str(tmp_path)]) == 2
+    assert "is a built-in metric's name" in capsys.readouterr().err
+    assert main(["validate", f"{tmp_path / 'missing.py'}:f"]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_help(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["validate", "--help"])
+    assert exited.value.code == 0 and "report card" in capsys.readouterr().out
