@@ -10,7 +10,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from metrics.registry import MetricSpec, get
-from metrics.validation import as_real_matrix, check_discrete, check_pair
+from metrics.validation import as_real_matrix, check_discrete, check_pair, check_random_state
 
 MetricLike = str | MetricSpec | Callable[..., Any]
 
@@ -109,7 +109,7 @@ def evaluate(
             raise TypeError(f"metric {spec.name!r} got unknown option(s) {', '.join(unknown)}; its options are: {known}")
         call_options: dict[str, Any] = {**spec.defaults, **options, "discrete": flags}
         if spec.stochastic:
-            call_options["random_state"] = 0 if random_state is None else random_state
+            call_options["random_state"] = 0 if random_state is None else check_random_state(random_state)
         name = spec.name
     else:
         function = metric  # type: ignore[assignment]
@@ -119,7 +119,7 @@ def evaluate(
         if discrete is not None and _accepts(function, "discrete"):
             call_options["discrete"] = flags
         if random_state is not None and _accepts(function, "random_state"):
-            call_options["random_state"] = random_state
+            call_options["random_state"] = check_random_state(random_state)
         name = metric_name(function)
     return _as_scores(function(factor_matrix, code_matrix, **call_options), name)
 
@@ -150,8 +150,12 @@ def evaluate_population(
         One finite score per member, in order.
     """
     spec = get(metric) if isinstance(metric, str) else metric
+    if not isinstance(spec, MetricSpec):
+        raise TypeError(f"metric must be a registered population metric name or its MetricSpec, got {metric!r}")
     if not spec.population:
         raise ValueError(f"metric {spec.name!r} scores a single representation; use metrics.evaluate")
+    if isinstance(population, (str, bytes, Mapping)) or not isinstance(population, (Sequence, np.ndarray)):
+        raise TypeError(f"population must be a sequence of 2-D code arrays, got {type(population).__name__}")
     if isinstance(population, np.ndarray) and population.ndim != 3:
         raise ValueError("population must be a sequence of 2-D code arrays")
     members = [as_real_matrix(codes, f"population[{i}]") for i, codes in enumerate(population)]
@@ -165,7 +169,7 @@ def evaluate_population(
         raise TypeError(f"metric {spec.name!r} got unknown option(s) {', '.join(unknown)}; its options are: {', '.join(sorted(spec.defaults)) or 'none'}")
     call_options = {**spec.defaults, **options}
     if spec.stochastic:
-        call_options["random_state"] = 0 if random_state is None else random_state
+        call_options["random_state"] = 0 if random_state is None else check_random_state(random_state)
     scores = spec.function(members, **call_options)
     values = [float(s) for s in scores]
     if len(values) != len(members) or not all(math.isfinite(v) for v in values):

@@ -10,10 +10,16 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
+from scipy import sparse
 
 #: Largest absolute value accepted in factors or codes.  Beyond it, differences and
 #: squares overflow float64 in the metrics' arithmetic (variances, regressions).
 MAX_ABS_VALUE = 1e150
+
+#: Smallest spread (max - min) accepted in a column that is not constant.  Below it,
+#: squared deviations underflow float64 to 0 and variance-based metrics silently see
+#: a constant column (the mirror image of :data:`MAX_ABS_VALUE`).
+MIN_SPREAD = 1e-150
 
 
 def as_real_matrix(array: Any, name: str, *, min_rows: int = 2) -> np.ndarray:
@@ -23,7 +29,8 @@ def as_real_matrix(array: Any, name: str, *, min_rows: int = 2) -> np.ndarray:
     ----------
     array : array_like
         Numeric data.  Boolean arrays are accepted and read as 0/1.  Object arrays are
-        accepted when every element converts to a real number.
+        accepted when every element converts to a real number.  Masked arrays are
+        accepted only without masked entries; sparse matrices are refused.
     name : str
         The argument's name, used in error messages (``"factors"``, ``"codes"``).
     min_rows : int, default 2
@@ -32,12 +39,24 @@ def as_real_matrix(array: Any, name: str, *, min_rows: int = 2) -> np.ndarray:
     Raises
     ------
     TypeError
-        For strings, complex numbers or objects that are not real numbers.
+        For strings, complex numbers, objects that are not real numbers, or a
+        scipy sparse matrix.
     ValueError
-        For a shape other than 2-D, fewer than ``min_rows`` rows, no columns,
-        NaN, infinite values or magnitudes above :data:`MAX_ABS_VALUE`.
+        For a ragged nested sequence, masked entries, a shape other than 2-D, fewer
+        than ``min_rows`` rows, no columns, NaN, infinite values, magnitudes above
+        :data:`MAX_ABS_VALUE`, or a non-constant column whose spread is below
+        :data:`MIN_SPREAD`.
     """
-    raw = np.asarray(array)
+    if array is None:
+        raise TypeError(f"{name} is None; pass an (n, d) array of numbers")
+    if sparse.issparse(array):
+        raise TypeError(f"{name} is a scipy sparse matrix; pass a dense array ({name}.toarray())")
+    if np.ma.isMaskedArray(array) and np.ma.getmaskarray(array).any():
+        raise ValueError(f"{name} has {int(np.ma.getmaskarray(array).sum())} masked value(s); fill or drop them first")
+    try:
+        raw = np.asarray(array)
+    except ValueError:
+        raise ValueError(f"{name} must be a rectangular array; got a ragged nested sequence (rows of different lengths)") from None
     if raw.dtype.kind in "USa":
         raise TypeError(f"{name} must be numeric, got an array of strings (dtype {raw.dtype})")
     if raw.dtype.kind == "c":
@@ -47,12 +66,13 @@ def as_real_matrix(array: Any, name: str, *, min_rows: int = 2) -> np.ndarray:
     if raw.dtype.kind == "V":
         raise TypeError(f"{name} must be a plain numeric array, got a structured array")
     try:
-        matrix = np.ascontiguousarray(raw, dtype=np.float64)
+        matrix = np.asarray(raw, dtype=np.float64)
     except (TypeError, ValueError):
         raise TypeError(f"{name} must contain only real numbers; found non-numeric objects") from None
     if matrix.ndim != 2:
         hint = " (reshape a single column with x.reshape(-1, 1))" if matrix.ndim == 1 else ""
         raise ValueError(f"{name} must be a 2-D array (samples x columns), got {matrix.ndim}-D shape {matrix.shape}{hint}")
+    matrix = np.ascontiguousarray(matrix)
     n, d = matrix.shape
     if d < 1:
         raise ValueError(f"{name} must have at least 1 column, got shape {matrix.shape}")
@@ -67,6 +87,13 @@ def as_real_matrix(array: Any, name: str, *, min_rows: int = 2) -> np.ndarray:
     largest = float(np.abs(matrix).max())
     if largest > MAX_ABS_VALUE:
         raise ValueError(f"{name} contains values of magnitude {largest:.3g}, above the supported {MAX_ABS_VALUE:.0e}; rescale the data")
+    spread = matrix.max(axis=0) - matrix.min(axis=0)
+    tiny = np.flatnonzero((spread > 0) & (spread < MIN_SPREAD))
+    if tiny.size:
+        column = int(tiny[0])
+        raise ValueError(
+            f"{name} column {column} varies by only {spread[column]:.3g}, below the supported {MIN_SPREAD:.0e}; rescale the data"
+        )
     return matrix
 
 
@@ -92,15 +119,46 @@ def check_discrete(discrete: Sequence[bool] | None, n_factors: int) -> tuple[boo
     """Normalise the per-factor ``discrete`` flags.
 
     ``None`` means every factor is continuous.  A single bool applies to all factors.
+    Each flag must be a bool (or the integer 0 or 1).
+
+    Raises
+    ------
+    TypeError
+        For a flag that is not a bool, 0 or 1 (e.g. a string).
+    ValueError
+        When the number of flags differs from ``n_factors``.
     """
     if discrete is None:
         return (False,) * n_factors
     if isinstance(discrete, (bool, np.bool_)):
         return (bool(discrete),) * n_factors
-    flags = tuple(bool(x) for x in np.asarray(discrete).ravel())
+    values = np.asarray(discrete, dtype=object).ravel()
+    for value in values:
+        if not isinstance(value, (bool, np.bool_)) and not (isinstance(value, (int, np.integer)) and value in (0, 1)):
+            raise TypeError(f"discrete must hold one bool per factor, got {value!r}")
+    flags = tuple(bool(x) for x in values)
     if len(flags) != n_factors:
         raise ValueError(f"discrete must have one flag per factor ({n_factors}), got {len(flags)}")
     return flags
+
+
+def check_random_state(random_state: Any) -> int | np.random.Generator:
+    """Return ``random_state`` if it is a non-negative int or a numpy Generator, or raise.
+
+    Raises
+    ------
+    TypeError
+        For anything else (floats, strings, bools, legacy ``RandomState`` objects).
+    ValueError
+        For a negative integer.
+    """
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, (bool, np.bool_)) or not isinstance(random_state, (int, np.integer)):
+        raise TypeError(f"random_state must be a non-negative int or a numpy.random.Generator, got {random_state!r}")
+    if random_state < 0:
+        raise ValueError(f"random_state must be non-negative, got {random_state}")
+    return int(random_state)
 
 
 def check_positive_int(value: Any, name: str, *, minimum: int = 1) -> int:

@@ -1,0 +1,193 @@
+"""The DCI framework (Eastwood and Williams 2018; Zaidi et al. 2022, section 4.3.1).
+
+Shared by :mod:`metrics.dci_lasso`, :mod:`metrics.dci_rf` and :mod:`metrics.dci_gbt`,
+which differ only in the predictor that yields the importance matrix.
+
+Given an importance matrix ``R`` (``L`` codes x ``K`` factors, non-negative):
+
+* **Modularity** (disentanglement).  ``P_jk = R_jk / sum_k' R_jk'`` and, per code,
+  ``D_j = 1 - H_K(P_j.)`` with the entropy in log base ``K``; the score is
+  ``sum_j rho_j D_j`` with ``rho_j = sum_k R_jk / sum R`` (review 4.3.1).  A code with
+  zero total importance has ``rho_j = 0`` and simply does not count; every other code
+  keeps its own score (the review's public code stops at the first such code and
+  scores every later one 0).
+* **Compactness** (completeness).  ``P_jk = R_jk / sum_j' R_j'k`` and, per factor,
+  ``C_k = 1 - H_L(P_.k)`` in log base ``L``; the score averages ``C_k`` weighted by each
+  factor's share of the total importance (``"importance"``, as for modularity), or
+  with equal weights (``"uniform"``, the review's text and code).
+* With a single factor (``K = 1``) a code cannot mix factors: ``D_j = 1``.  With a
+  single code (``L = 1``) a factor cannot be spread: ``C_k = 1``.  (Log base 1 is
+  undefined; the review's code fails there.)
+* If no code is important for any factor (``R = 0``), modularity and compactness
+  are 0: the predictor found nothing to attribute.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+from joblib import Parallel, delayed
+from threadpoolctl import threadpool_limits
+
+from metrics._sampling import as_generator, derive_seeds, train_test_indices
+from metrics.validation import check_positive_int
+
+COMPLETENESS_WEIGHTINGS = ("importance", "uniform")
+EXPLICITNESS_BASELINES = ("mean", "random_guess")
+
+#: ``fit(codes_train, target_train, codes_test, seed) -> (importances (L,), predictions on codes_test)``
+FactorFit = Callable[[np.ndarray, np.ndarray, np.ndarray, int], tuple[np.ndarray, np.ndarray]]
+
+
+def unit_range(values: np.ndarray) -> np.ndarray:
+    """Min-max scale each column to [0, 1]; a constant column becomes 0."""
+    low = values.min(axis=0)
+    span = values.max(axis=0) - low
+    scale = np.divide(1.0, span, out=np.zeros_like(span), where=span > 0)
+    return (values - low) * scale
+
+
+def _normalized_entropy(probabilities: np.ndarray, axis: int) -> np.ndarray:
+    """Entropy along ``axis`` in log base ``probabilities.shape[axis]`` (0 for a length-1 axis)."""
+    size = probabilities.shape[axis]
+    if size == 1:
+        return np.zeros(np.delete(probabilities.shape, axis))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(probabilities > 0, -probabilities * np.log(probabilities), 0.0)
+    return terms.sum(axis=axis) / np.log(size)
+
+
+def disentanglement(importance: np.ndarray) -> float:
+    """Importance-weighted mean over codes of ``1 - H_K(P_j.)`` (see the module notes)."""
+    per_code = importance.sum(axis=1)
+    total = per_code.sum()
+    if total <= 0:
+        return 0.0
+    shares = np.divide(importance, per_code[:, None], out=np.zeros_like(importance), where=per_code[:, None] > 0)
+    scores = 1.0 - _normalized_entropy(shares, axis=1)
+    return float(np.sum(per_code / total * scores))
+
+
+def completeness(importance: np.ndarray, weighting: str = "importance") -> float:
+    """Mean over factors of ``1 - H_L(P_.k)``, weighted as ``weighting`` says (see the module notes).
+
+    Under ``"uniform"`` a factor no code is important for scores 0.
+    """
+    if weighting not in COMPLETENESS_WEIGHTINGS:
+        raise ValueError(f"completeness_weighting must be one of {COMPLETENESS_WEIGHTINGS}, got {weighting!r}")
+    per_factor = importance.sum(axis=0)
+    total = per_factor.sum()
+    if total <= 0:
+        return 0.0
+    shares = np.divide(importance, per_factor[None, :], out=np.zeros_like(importance), where=per_factor[None, :] > 0)
+    scores = np.where(per_factor > 0, 1.0 - _normalized_entropy(shares, axis=0), 0.0)
+    weights = per_factor / total if weighting == "importance" else np.full(per_factor.size, 1.0 / per_factor.size)
+    return float(np.sum(weights * scores))
+
+
+def regression_explicitness(baseline: str) -> Callable[[np.ndarray, np.ndarray], float]:
+    """The held-out explicitness of one factor from [0, 1]-scaled targets, clipped at 0.
+
+    ``baseline`` is the predictor that scores 0:
+
+    * ``"mean"``: ``1 - MSE / Var(v)``, the held-out coefficient of determination
+      (``1 - 12 MSE`` for a uniform factor).  A predictor that learnt nothing
+      returns the mean and scores 0; one that explains a fraction ``R^2`` of the
+      factor's variance scores ``R^2``.
+    * ``"random_guess"``: the review's ``1 - 6 MSE`` (section 4.3.1): 1/6 is
+      E[(X - Y)^2] for independent ``X, Y ~ U(0, 1)``, the error of guessing an
+      independent uniform value.  A predictor that learnt nothing returns the mean
+      of a uniform factor, ``MSE = 1/12``, and scores 0.5; in general this is
+      ``0.5 + 0.5 R^2`` for a uniform factor.
+
+    Returns
+    -------
+    callable
+        ``score(targets, predictions) -> float``.
+    """
+    if baseline not in EXPLICITNESS_BASELINES:
+        raise ValueError(f"explicitness_baseline must be one of {EXPLICITNESS_BASELINES}, got {baseline!r}")
+
+    def score(targets: np.ndarray, predictions: np.ndarray) -> float:
+        mse = float(np.mean((targets - predictions) ** 2))
+        if baseline == "random_guess":
+            return max(0.0, 1.0 - 6.0 * mse)
+        variance = float(np.var(targets))
+        if variance == 0:  # a held-out part where the factor happens not to vary
+            return 1.0 if mse == 0 else 0.0
+        return max(0.0, 1.0 - mse / variance)
+
+    return score
+
+
+def _single_threaded(fit: FactorFit, *arguments) -> tuple[np.ndarray, np.ndarray]:
+    """Run ``fit`` with one BLAS thread: results then do not depend on the machine's thread count."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        return fit(*arguments)
+
+
+def run_dci(
+    codes: np.ndarray,
+    targets: np.ndarray,
+    fit: FactorFit,
+    explicitness: Callable[[np.ndarray, np.ndarray], float],
+    *,
+    test_size: float,
+    random_state: int | np.random.Generator | None,
+    completeness_weighting: str,
+    n_jobs: int,
+    metric: str,
+    max_train: int | None = None,
+) -> dict[str, float]:
+    """Fit one predictor per factor on a training split and score DCI.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray
+        ``(n, L)`` predictor inputs.
+    targets : numpy.ndarray
+        ``(n, K)`` what each predictor must recover (scaled factors or bin labels).
+    fit : callable
+        ``fit(codes_train, target_train, codes_test, seed) -> (importances, predictions)``.
+    explicitness : callable
+        ``explicitness(target_test, predictions) -> float`` for one factor; the
+        sub-score is the mean over factors.
+    test_size : float
+        Fraction of the samples held out for explicitness.
+    random_state : int or numpy.random.Generator
+        Seeds the split and every predictor.
+    completeness_weighting : {"importance", "uniform"}
+        See :func:`completeness`.
+    n_jobs : int
+        Factors fitted in parallel (joblib); 1 fits them one after another.
+    metric : str
+        Name used in error messages.
+    max_train : int, optional
+        Cap on the number of training samples (a random ``max_train`` of the
+        training split); None uses the whole split.
+
+    Returns
+    -------
+    dict
+        ``{"modularity", "compactness", "explicitness"}``.
+    """
+    if completeness_weighting not in COMPLETENESS_WEIGHTINGS:
+        raise ValueError(f"completeness_weighting must be one of {COMPLETENESS_WEIGHTINGS}, got {completeness_weighting!r}")
+    n_jobs = check_positive_int(n_jobs, "n_jobs")
+    rng = as_generator(random_state)
+    train, test = train_test_indices(codes.shape[0], test_size, rng, metric)
+    if max_train is not None:
+        train = rng.permutation(train)[: check_positive_int(max_train, "max_train", minimum=2)]
+    seeds = derive_seeds(rng, targets.shape[1])
+    codes_train, codes_test = codes[train], codes[test]
+    fitted: Sequence[tuple[np.ndarray, np.ndarray]] = Parallel(n_jobs=n_jobs)(
+        delayed(_single_threaded)(fit, codes_train, targets[train, k], codes_test, seeds[k]) for k in range(targets.shape[1])
+    )
+    importance = np.column_stack([np.abs(np.asarray(imp, dtype=np.float64)) for imp, _ in fitted])
+    scores = [explicitness(targets[test, k], predictions) for k, (_, predictions) in enumerate(fitted)]
+    return {
+        "modularity": disentanglement(importance),
+        "compactness": completeness(importance, completeness_weighting),
+        "explicitness": float(np.mean(scores)),
+    }

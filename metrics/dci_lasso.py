@@ -1,0 +1,167 @@
+"""DCI with lasso regressions (Eastwood and Williams 2018; Zaidi et al. 2022, section 4.3.1)."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.linear_model import LassoCV
+from sklearn.model_selection import KFold
+
+from metrics._dci import regression_explicitness, run_dci, unit_range
+from metrics._sampling import check_fraction, require_varying_factors
+from metrics.registry import register_metric
+from metrics.validation import check_positive_int
+
+
+def _alpha_grid(codes: np.ndarray, target: np.ndarray, n_alphas: int, alpha_ratio: float) -> np.ndarray:
+    """``n_alphas`` penalties, log-spaced from ``alpha_max`` (all weights 0) down to ``alpha_ratio * alpha_max``."""
+    centered = codes - codes.mean(axis=0)
+    alpha_max = float(np.max(np.abs(centered.T @ (target - target.mean())))) / target.size
+    if alpha_max <= 0:  # no code correlates with the target at all
+        alpha_max = 1.0
+    return np.geomspace(alpha_max, alpha_max * alpha_ratio, n_alphas)
+
+
+def _fit_lasso(n_alphas: int, alpha_ratio: float, folds: int):
+    def fit(codes_train: np.ndarray, target: np.ndarray, codes_test: np.ndarray, seed: int):
+        model = LassoCV(
+            alphas=_alpha_grid(codes_train, target, n_alphas, alpha_ratio),
+            cv=KFold(folds, shuffle=True, random_state=seed),
+            max_iter=10_000,
+            selection="cyclic",
+            precompute=True,
+        ).fit(codes_train, target)
+        return model.coef_, model.predict(codes_test)
+
+    return fit
+
+
+@register_metric(
+    "dci_lasso",
+    family="predictor",
+    properties={"modularity": "modularity", "compactness": "compactness", "explicitness": "explicitness"},
+    stochastic=True,
+    defaults={
+        "n_alphas": 20,
+        "alpha_ratio": 1e-4,
+        "folds": 5,
+        "test_size": 0.25,
+        "explicitness_baseline": "mean",
+        "completeness_weighting": "importance",
+        "n_jobs": 1,
+    },
+)
+def dci_lasso(
+    factors,
+    codes,
+    *,
+    discrete=None,
+    random_state=0,
+    n_alphas: int = 20,
+    alpha_ratio: float = 1e-4,
+    folds: int = 5,
+    test_size: float = 0.25,
+    explicitness_baseline: str = "mean",
+    completeness_weighting: str = "importance",
+    n_jobs: int = 1,
+) -> dict[str, float]:
+    """DCI with lasso coefficient magnitudes: modularity, compactness, explicitness.
+
+    Definition (Eastwood and Williams 2018; review 4.3.1).  Factors and codes are
+    min-max scaled to [0, 1] and split at random into a training part and a held-out
+    part (``test_size``).  For each factor ``v_k`` a lasso regression predicts ``v_k``
+    from the whole code; the importance of code ``z_j`` is ``R_jk = |w_jk|``, the
+    magnitude of its coefficient.  Then (see :mod:`metrics._dci`)::
+
+        modularity   = sum_j rho_j (1 - H_K(P_j.)),  P_jk = R_jk / sum_k R_jk,  rho_j = sum_k R_jk / sum R
+        compactness  = sum_k w_k (1 - H_L(P_.k)),   P_jk = R_jk / sum_j R_jk
+        explicitness = 1/K sum_k max(0, 1 - MSE_k / Var(v_k))   (held-out, on [0, 1] factors)
+
+    Model selection (review 6.2).  The penalty of each factor's lasso is chosen by
+    ``folds``-fold cross-validation (scikit-learn ``LassoCV``) over ``n_alphas``
+    values log-spaced from ``alpha_max`` (the smallest penalty that zeroes every
+    coefficient) down to ``alpha_ratio * alpha_max``; the model is then refitted on
+    the whole training part.  The coordinate descent runs on the precomputed Gram
+    matrix (``L x L``), so the search costs little more than one fit.
+
+    Parameters
+    ----------
+    factors, codes : numpy.ndarray
+        ``(n, K)`` and ``(n, L)`` validated arrays.
+    discrete : sequence of bool, optional
+        Accepted for the common interface; discrete factors are regressed on their
+        (scaled) values like continuous ones.
+    random_state : int or numpy.random.Generator
+        Seeds the split and the cross-validation folds; scores are bit-for-bit
+        reproducible.
+    n_alphas : int, default 20
+        Penalties in the cross-validated grid.
+    alpha_ratio : float, default 1e-4
+        Smallest penalty of the grid, relative to ``alpha_max``.
+    folds : int, default 5
+        Cross-validation folds (at least 2).
+    test_size : float, default 0.25
+        Held-out fraction for explicitness.
+    explicitness_baseline : {"mean", "random_guess"}, default "mean"
+        What scores 0 in explicitness: a predictor returning the mean,
+        ``1 - MSE / Var(v_k)`` (held-out R^2); or an independent uniform guess, the
+        review's ``1 - 6 MSE``.  See the notes.
+    completeness_weighting : {"importance", "uniform"}, default "importance"
+        Factor weights of compactness: each factor's share of the total importance
+        (as modularity weights codes), or equal weights (the review's code).
+    n_jobs : int, default 1
+        Factors fitted in parallel (joblib processes).
+
+    Returns
+    -------
+    dict
+        ``{"modularity", "compactness", "explicitness"}``, each in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        For a constant factor, a bad option, or too few samples to split.
+
+    Notes
+    -----
+    * Properties: modularity, compactness, explicitness respectively.  Review
+      Table 2 credits DCI-lasso with modularity and explicitness but not
+      compactness (see the duplicated codes below).
+    * Known failure modes (review 5.2, 5.4, 5.5).  The L1 penalty keeps one of
+      several redundant codes and zeroes the others, so a factor copied into 2 or 4
+      codes gets compactness 1 (Table 1).  On codes independent of the factors the
+      penalty still leaves a few isolated non-zero weights, so modularity and
+      compactness stay high (review: above 0.3; measured here 1.0 and 0.77 at
+      n = 20000, K = L = 8).  A linear model cannot follow nonlinear relations: on
+      cos/sin codes only ``sin`` correlates with an angle in [0, 2 pi), so the best
+      linear prediction explains ``R^2 = 2 / (pi^2 / 3) = 0.61`` of its variance:
+      explicitness 0.61 (review Table 1: 0.6).
+    * Explicitness calibration.  The review writes ``1 - 6 MSE`` (section 4.3.1),
+      which maps a *random guess* (MSE 1/6) to 0; a model that learnt nothing
+      predicts the mean (MSE 1/12 for a uniform factor) and would score 0.5, and
+      the cos/sin case above would score ``0.5 + 0.5 R^2 = 0.80``.  The review's
+      published numbers (0.6 on cos/sin; near 0 on noise, 5.2) follow the
+      mean-predictor baseline, ``1 - MSE / Var(v_k)``, the default here;
+      ``explicitness_baseline="random_guess"`` gives the formula as written.
+    * Differences from the review's public code (defects there): a code of zero
+      total importance is skipped instead of zeroing every later code's modularity
+      (hence modularity 0.99 here against the published 0.8 on cos/sin, where the
+      ``cos`` codes get no weight); held-out explicitness; 1 instead of a log-base-1
+      failure for a single factor or code.
+    * Cost: ``K x (folds + 1)`` lasso paths of ``n_alphas`` penalties on the Gram
+      matrix, O(n L^2 K folds); median 0.7 s at n = 20000, K = L = 8.
+    """
+    check_positive_int(n_alphas, "n_alphas")
+    check_positive_int(folds, "folds", minimum=2)
+    check_fraction(alpha_ratio, "alpha_ratio")
+    require_varying_factors(factors, "dci_lasso")
+    return run_dci(
+        unit_range(codes),
+        unit_range(factors),
+        _fit_lasso(n_alphas, alpha_ratio, folds),
+        regression_explicitness(explicitness_baseline),
+        test_size=test_size,
+        random_state=random_state,
+        completeness_weighting=completeness_weighting,
+        n_jobs=n_jobs,
+        metric="dci_lasso",
+    )

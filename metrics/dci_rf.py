@@ -1,0 +1,195 @@
+"""DCI with random forests (Eastwood and Williams 2018; Zaidi et al. 2022, section 4.3.1)."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Sequence
+
+import numpy as np
+from sklearn.ensemble import RandomForestRegressor
+
+from metrics._dci import regression_explicitness, run_dci, unit_range
+from metrics._sampling import require_varying_factors
+from metrics.registry import register_metric
+from metrics.validation import check_positive_int
+
+DEFAULT_LEAF_SIZES = (1, 10, 100)
+
+
+def _fit_forest(n_estimators: int, leaf_sizes: tuple[int, ...], tree_samples: int):
+    """A factor fit that grows one forest per leaf size and keeps the best out-of-bag one."""
+
+    def fit(codes_train: np.ndarray, target: np.ndarray, codes_test: np.ndarray, seed: int):
+        best, best_score = None, -np.inf
+        for leaf in leaf_sizes:
+            forest = RandomForestRegressor(
+                n_estimators=n_estimators,
+                min_samples_leaf=leaf,
+                max_features=1.0,
+                max_samples=min(tree_samples, target.size),
+                oob_score=True,
+                random_state=seed,
+                n_jobs=1,
+            )
+            with warnings.catch_warnings():
+                # With few trees a few samples are never out of bag; the out-of-bag
+                # score is then computed on the others, which is all selection needs.
+                warnings.filterwarnings("ignore", message="Some inputs do not have OOB scores")
+                forest.fit(codes_train, target)
+            if forest.oob_score_ > best_score:
+                best, best_score = forest, forest.oob_score_
+        return best.feature_importances_, best.predict(codes_test)
+
+    return fit
+
+
+@register_metric(
+    "dci_rf",
+    family="predictor",
+    properties={"modularity": "modularity", "compactness": "compactness", "explicitness": "explicitness"},
+    stochastic=True,
+    defaults={
+        "n_estimators": 20,
+        "leaf_sizes": DEFAULT_LEAF_SIZES,
+        "tree_samples": 2000,
+        "test_size": 0.25,
+        "explicitness_baseline": "mean",
+        "completeness_weighting": "importance",
+        "n_jobs": 1,
+    },
+)
+def dci_rf(
+    factors,
+    codes,
+    *,
+    discrete=None,
+    random_state=0,
+    n_estimators: int = 20,
+    leaf_sizes: Sequence[int] = DEFAULT_LEAF_SIZES,
+    tree_samples: int = 2000,
+    test_size: float = 0.25,
+    explicitness_baseline: str = "mean",
+    completeness_weighting: str = "importance",
+    n_jobs: int = 1,
+) -> dict[str, float]:
+    """DCI with random-forest impurity importances: modularity, compactness, explicitness.
+
+    Definition (Eastwood and Williams 2018; review 4.3.1).  Factors and codes are
+    min-max scaled to [0, 1] and split at random into a training part and a held-out
+    part (``test_size``).  For each factor ``v_k`` a random-forest regressor predicts
+    ``v_k`` from the whole code; the importance ``R_jk`` of code ``z_j`` is the forest's
+    impurity (Gini / variance-reduction) importance, normalised by scikit-learn to
+    sum to 1 per forest.  Then (see :mod:`metrics._dci`)::
+
+        modularity   = sum_j rho_j (1 - H_K(P_j.)),  P_jk = R_jk / sum_k R_jk,  rho_j = sum_k R_jk / sum R
+        compactness  = sum_k w_k (1 - H_L(P_.k)),   P_jk = R_jk / sum_j R_jk
+        explicitness = 1/K sum_k max(0, 1 - MSE_k / Var(v_k))   (held-out, on [0, 1] factors)
+
+    Model selection (review 6.2: "the hyper-parameters must be tuned using an
+    appropriate cross-validation procedure").  Instead of the k-fold grid of the
+    review's code, each factor gets one forest per minimum leaf size in
+    ``leaf_sizes`` and the forest with the best *out-of-bag* R^2 is kept: out-of-bag
+    error is a free cross-validation estimate (each tree is scored on the samples it
+    did not see), so selection costs no refits, and the selected forest, already
+    trained on the whole training part, gives the importances and the held-out
+    predictions.  Each tree is grown on a bootstrap sample of
+    ``min(tree_samples, n_train)`` points with all codes considered at every split.
+
+    Parameters
+    ----------
+    factors, codes : numpy.ndarray
+        ``(n, K)`` and ``(n, L)`` validated arrays.
+    discrete : sequence of bool, optional
+        Accepted for the common interface; discrete factors are regressed on their
+        (scaled) values like continuous ones, which suits ordinal factors.
+    random_state : int or numpy.random.Generator
+        Seeds the split and the forests; the scores are bit-for-bit reproducible.
+    n_estimators : int, default 20
+        Trees per forest.  Impurity importances and out-of-bag scores are stable
+        with 20 trees at these sample sizes (the Table 1 compactness cells move by
+        less than 0.01 between 20 and 60 trees).
+    leaf_sizes : sequence of int, default (1, 10, 100)
+        The bounded grid of ``min_samples_leaf`` values searched by out-of-bag R^2:
+        1 fits deterministic relations exactly, larger leaves regularise noisy ones.
+    tree_samples : int, default 2000
+        Bootstrap sample size per tree (capped at the training size).  Bounds the
+        cost at large ``n``; each point is still seen by some trees.
+    test_size : float, default 0.25
+        Held-out fraction for explicitness.
+    explicitness_baseline : {"mean", "random_guess"}, default "mean"
+        What scores 0 in explicitness: a predictor returning the mean,
+        ``1 - MSE / Var(v_k)`` (held-out R^2); or an independent uniform guess, the
+        review's ``1 - 6 MSE``.  See the notes.
+    completeness_weighting : {"importance", "uniform"}, default "importance"
+        Factor weights ``w_k`` of compactness: each factor's share of the total
+        importance (as modularity weights codes), or equal weights (the review's
+        code).  Equal here, since every forest's importances sum to 1.
+    n_jobs : int, default 1
+        Factors fitted in parallel (joblib processes).  The harness already runs
+        cells in parallel, so 1 is usually right.
+
+    Returns
+    -------
+    dict
+        ``{"modularity", "compactness", "explicitness"}``, each in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        For a constant factor (nothing to predict), or too few samples to split.
+
+    Notes
+    -----
+    * Properties: modularity, compactness and explicitness respectively (review
+      Table 2: DCI-RF measures all three and is the best all-round metric, 6.2).
+    * Differences from the review's public code, which are defects there: a code of
+      zero total importance is skipped instead of zeroing every later code's
+      modularity; explicitness is measured on held-out data (a deep forest scores
+      well on pure noise when scored on its training data); a single factor or a
+      single code gives 1 instead of a log-base-1 failure.
+    * Explicitness calibration.  The review writes ``1 - 6 MSE`` (section 4.3.1),
+      which maps a *random guess* (an independent uniform draw, MSE 1/6) to 0; but
+      a forest that learns nothing predicts the mean (MSE 1/12), so codes
+      independent of the factors would score about 0.5 (0.49 measured at
+      n = 20000), while the review reports explicitness scores near 0 on pure
+      noise (5.2).  The default baseline is therefore the mean predictor
+      (``1 - 12 MSE`` for a uniform factor): 0 on noise, 1 on a perfect code, and
+      the review's published numbers (Table 1: 0.6 for lasso on cos/sin, where
+      ``1 - 6 MSE`` gives 0.80).  ``explicitness_baseline="random_guess"`` gives
+      the formula as written.
+    * Table 1 of the review (n = 20000): modularity 1, explicitness 1; compactness
+      follows the importance split over a factor's codes: ``1 - log_8 2 = 0.67`` for
+      a factor copied into 2 codes, ``1 - log_8 4 = 0.33`` for 4 copies (ties between
+      identical codes are broken at random at each split); about 0.75 for cos/sin,
+      whose importances split unevenly.
+    * Impurity importances are normalised per forest, so a factor that no code
+      predicts still spreads a total importance of 1 over the codes its trees split
+      on (fitting noise), lowering their modularity: a single code ``z = v_1`` with
+      a second, unencoded factor ``v_2`` scores modularity 0 (DCI-lasso gives 1
+      there, its penalty zeroing the useless weight).
+    * Impurity importances favour codes a deep tree can split on repeatedly; with
+      noisy codes, deeper forests spread some importance onto unrelated codes
+      (lowering modularity), which the leaf-size selection limits.
+    * Cost: ``K x len(leaf_sizes) x n_estimators`` trees on ``tree_samples`` points,
+      plus out-of-bag and held-out predictions, about O(K n_estimators
+      tree_samples log(tree_samples) L).  Median 11 s at n = 20000, K = L = 8, one
+      BLAS thread, on a busy 2-core machine, where the review's implementation (a
+      10-fold cross-validated grid) was measured at 400 to 900 s per call.
+    """
+    if isinstance(leaf_sizes, (str, bytes)) or not isinstance(leaf_sizes, Sequence) or not leaf_sizes:
+        raise TypeError(f"leaf_sizes must be a non-empty sequence of positive ints, got {leaf_sizes!r}")
+    sizes = tuple(check_positive_int(s, "leaf_sizes entry") for s in leaf_sizes)
+    n_estimators = check_positive_int(n_estimators, "n_estimators")
+    fit = _fit_forest(n_estimators, sizes, check_positive_int(tree_samples, "tree_samples", minimum=2))
+    require_varying_factors(factors, "dci_rf")
+    return run_dci(
+        unit_range(codes),
+        unit_range(factors),
+        fit,
+        regression_explicitness(explicitness_baseline),
+        test_size=test_size,
+        random_state=random_state,
+        completeness_weighting=completeness_weighting,
+        n_jobs=n_jobs,
+        metric="dci_rf",
+    )

@@ -1,0 +1,152 @@
+"""The Explicitness score (Ridgeway and Mozer 2018; Zaidi et al. 2022, section 4.3.2)."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
+from sklearn.preprocessing import StandardScaler
+from threadpoolctl import threadpool_limits
+
+from metrics._sampling import as_generator, check_real, require_varying_factors, train_test_indices
+from metrics.information import DEFAULT_BINS, to_labels
+from metrics.registry import register_metric
+from metrics.validation import check_positive_int
+
+CLASSIFIERS = ("one_vs_rest", "multinomial")
+
+
+def _class_scores(
+    codes_train: np.ndarray, labels: np.ndarray, codes_test: np.ndarray, classes: np.ndarray, classifier: str, strength: float
+) -> np.ndarray:
+    """``(n_test, len(classes))`` scores of each class on the held-out codes.
+
+    Binary fits use Newton-Cholesky (``L + 1`` unknowns: a few Newton steps); the
+    softmax fit uses L-BFGS, multinomial in every scikit-learn version.
+    """
+    if classifier == "multinomial":
+        model = LogisticRegression(C=strength, class_weight="balanced", solver="lbfgs", max_iter=1000)
+        return model.fit(codes_train, labels).predict_proba(codes_test)
+    columns = [
+        LogisticRegression(C=strength, class_weight="balanced", solver="newton-cholesky", max_iter=200)
+        .fit(codes_train, labels == c)
+        .predict_proba(codes_test)[:, 1]
+        for c in classes
+    ]
+    probabilities = np.column_stack(columns)
+    return probabilities / probabilities.sum(axis=1, keepdims=True)
+
+
+@register_metric(
+    "explicitness",
+    family="predictor",
+    properties="explicitness",
+    stochastic=True,
+    needs_discrete_factors=True,
+    defaults={"bins": DEFAULT_BINS, "test_size": 0.25, "classifier": "one_vs_rest", "C": 1.0},
+)
+def explicitness(
+    factors,
+    codes,
+    *,
+    discrete=None,
+    random_state=0,
+    bins: int = DEFAULT_BINS,
+    test_size: float = 0.25,
+    classifier: str = "one_vs_rest",
+    C: float = 1.0,
+) -> float:
+    """Explicitness score: how well a linear classifier on the whole code recovers each factor's class.
+
+    Definition (Ridgeway and Mozer 2018; review 4.3.2).  Each factor is turned into
+    classes (continuous factors: ``bins`` equal-width bins; discrete ones: their
+    categories).  Codes are standardised and split at random into a training and a
+    held-out part (``test_size``).  For each factor, one-vs-rest logistic regressions
+    with class-balanced weights are trained on the whole code, one per class ``c``;
+    on the held-out part, the score of class ``c`` is its probability normalised over
+    the classes, ``p_c / sum_c' p_c'`` (how one-vs-rest probabilities are read as a
+    multi-class prediction), and ``AUC_kc`` is the ROC AUC of that score for "class
+    ``c`` against the rest".  The score is the mean AUC over all classes of all
+    factors, rescaled so that 0.5 (chance) maps to 0 and 1 to 1::
+
+        explicitness = max(0, 2 * mean_{k, c} AUC_kc - 1)
+
+    Parameters
+    ----------
+    factors, codes : numpy.ndarray
+        ``(n, K)`` and ``(n, L)`` validated arrays.
+    discrete : sequence of bool, optional
+        Discrete factors keep their categories.
+    random_state : int or numpy.random.Generator
+        Seeds the split; the score is bit-for-bit reproducible given it.
+    bins : int, default 10
+        Bins per continuous factor (review 5.2).
+    test_size : float, default 0.25
+        Held-out fraction.
+    classifier : {"one_vs_rest", "multinomial"}, default "one_vs_rest"
+        ``"one_vs_rest"`` is the paper's.  ``"multinomial"`` fits one softmax
+        logistic regression per factor and uses its class probabilities: each
+        class then wins on an interval of a code, which lifts the ceiling on a
+        perfect code from about 0.93 to 1.00 (measured at n = 20000), at a similar
+        cost.
+    C : float, default 1.0
+        Inverse L2 regularisation strength of the logistic regressions.
+
+    Returns
+    -------
+    float
+        Score in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        For a constant factor, a factor with one class in the training part, or no
+        class scorable on the held-out part.
+
+    Notes
+    -----
+    * Property: explicitness (review Table 2).
+    * Ceiling below 1 on a perfect code (review 5.2).  An interior bin of a factor
+      is an interval of its code: no single linear score separates it from the bins
+      on both sides.  Each binary classifier's own score is monotonic in the code,
+      so its AUC for interior bin ``b`` of 10 is only ``max(b, 9 - b) / 9``
+      (mean rescaled score 0.56); the normalisation over classes recovers most of
+      the rest, but not all: 0.93 measured on ``z = v`` at n = 20000 (the review
+      reports about 0.94).  Angles coded as cos/sin reach 1: a sector of the circle
+      is cut off by a line.
+    * Classes absent from the training part cannot be scored, and neither can
+      classes with no member (or only members) in the held-out part; they are left
+      out of the mean.  This makes the score unstable with few samples per class
+      (review 5.7).
+    * Scores: about 0 on codes independent of the factors (0.002 measured).
+    * Cost: ``K x classes`` logistic regressions (Newton-Cholesky, ``L + 1``
+      unknowns) on the training part and as many AUCs; median 1.2 s at n = 20000,
+      K = L = 8.
+    """
+    check_positive_int(bins, "bins", minimum=2)
+    if classifier not in CLASSIFIERS:
+        raise ValueError(f"classifier must be one of {CLASSIFIERS}, got {classifier!r}")
+    if check_real(C, "C") <= 0:
+        raise ValueError(f"C must be positive, got {C!r}")
+    require_varying_factors(factors, "explicitness")
+    rng = as_generator(random_state)
+    labels = to_labels(factors, discrete, bins).codes
+    scaled = StandardScaler().fit_transform(codes)
+    train, test = train_test_indices(labels.shape[0], test_size, rng, "explicitness")
+    aucs: list[float] = []
+    with threadpool_limits(limits=1, user_api="blas"):
+        for k in range(labels.shape[1]):
+            classes = np.unique(labels[train, k])
+            if classes.size < 2:
+                raise ValueError(
+                    f"explicitness: factor {k} takes a single class in the training split; "
+                    "use more samples, fewer bins or a smaller test_size"
+                )
+            scores = _class_scores(scaled[train], labels[train, k], scaled[test], classes, classifier, float(C))
+            for column, c in enumerate(classes):
+                positives = labels[test, k] == c
+                if 0 < positives.sum() < positives.size:
+                    aucs.append(roc_auc_score(positives, scores[:, column]))
+    if not aucs:
+        raise ValueError("explicitness: no class has both members and non-members in the held-out split; use more samples")
+    return max(0.0, 2.0 * float(np.mean(aucs)) - 1.0)

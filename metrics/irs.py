@@ -1,0 +1,109 @@
+"""Interventional Robustness Score (Suter et al. 2019; Zaidi et al. 2022, section 4.2.4)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from metrics._interventions import subsets_of
+from metrics._sampling import check_real
+from metrics.information import DEFAULT_BINS, to_labels
+from metrics.registry import register_metric
+from metrics.validation import check_positive_int
+
+
+def _deviation(values: np.ndarray, center: np.ndarray, quantile: float) -> np.ndarray:
+    """Per column, the ``quantile`` of ``|values - center|`` (the maximum for quantile 1)."""
+    distances = np.abs(values - center)
+    return distances.max(axis=0) if quantile == 1.0 else np.quantile(distances, quantile, axis=0)
+
+
+@register_metric(
+    "irs",
+    family="intervention",
+    properties="holistic",
+    needs_discrete_factors=True,
+    defaults={"bins": DEFAULT_BINS, "diff_quantile": 1.0},
+)
+def irs(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, diff_quantile: float = 1.0) -> float:
+    """Interventional Robustness Score: how little a code moves when the other factors change.
+
+    Definition (Suter et al. 2019; review 4.2.4), on arrays.  For a factor ``v_k`` and
+    a value ``b`` (an equal-width bin of ``bins``, or a category), the reference is
+    the mean code over the samples with ``v_k = b``, ``mu_kb = E[z | v_k = b]``; each
+    such sample is one realisation of the other (nuisance) factors, and the largest
+    distance of its code from the reference is the effect of intervening on them::
+
+        d_kbj   = Q_q( |z_ij - mu_kbj| : v_k(x_i) = b )          (q = diff_quantile; the max for q = 1)
+        EMPD_kj = sum_b  P(v_k = b) d_kbj                        (weighted by the values' frequencies)
+        IRS_kj  = max(0, 1 - EMPD_kj / d_j),   d_j = Q_q( |z_ij - mean_i z_ij| )
+        IRS     = mean over non-constant codes j of max_k IRS_kj
+
+    ``d_j`` is the same deviation with nothing fixed, so ``IRS_kj`` is 1 when fixing
+    ``v_k`` pins ``z_j`` down and 0 when the nuisance factors move ``z_j`` as much as
+    everything does.  Each code is credited to the factor it is most robust for,
+    and codes count equally (disentanglement_lib weights them by their spread
+    ``d_j``, which makes the score depend on the codes' units).  No random draw is
+    involved: every sample is used.
+
+    Parameters
+    ----------
+    factors, codes : numpy.ndarray
+        ``(n, K)`` and ``(n, L)`` validated arrays.
+    discrete : sequence of bool, optional
+        Discrete factors keep their categories.
+    bins : int, default 10
+        Bins per continuous factor.  A perfect code of a uniform factor scores
+        ``1 - 1/bins`` (see the notes): with ``n`` large enough, finer bins lift the
+        ceiling (0.98 with 50 bins at n = 20000, 400 samples per bin).
+    diff_quantile : float, default 1.0
+        Quantile of the distances taken as "the largest" (review's experiments: 1.0,
+        the maximum; disentanglement_lib uses 0.99).
+
+    Returns
+    -------
+    float
+        Score in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        When ``bins`` or ``diff_quantile`` (in (0, 1]) is out of range.
+
+    Notes
+    -----
+    * Property: holistic.  Review Table 2 credits IRS with modularity and
+      explicitness; it decreases linearly with noise (review 5.2).
+    * Ceiling below 1 on a perfect code (review 5.2).  Samples of one bin still
+      differ within the bin: for ``z = v`` with ``v ~ U(0, 1)`` the largest deviation
+      from the bin's mean is half a bin, ``1 / (2 bins)``, against ``1/2`` overall,
+      so ``IRS = 1 - 1/bins``: 0.90 for 10 bins (measured 0.899 at n = 20000).
+      Angles coded as cos/sin score about 0.8 (Table 1).
+    * Codes of unmeasured factors move whatever the measured factors do and score
+      about 0, pulling the mean down (review 5.6); a factor copied into several
+      codes is not penalised (Table 1: 0.9 for 2 and 4 copies).
+    * With ``diff_quantile = 1`` the score rests on single extreme samples, so
+      outliers lower it.
+    * Every code constant: 0 (no code can be robust for anything).
+    * Scores about 0 on codes independent of the factors (the largest within-bin
+      deviation is close to the overall one; slightly negative values are clipped).
+    * Cost: one grouping per factor and one pass over the codes per value,
+      O(K n L) (plus sorting for ``diff_quantile < 1``); median 0.12 s at n = 20000,
+      K = L = 8.
+    """
+    quantile = check_real(diff_quantile, "diff_quantile")
+    if not 0.0 < quantile <= 1.0:
+        raise ValueError(f"diff_quantile must be in (0, 1], got {diff_quantile!r}")
+    labels = to_labels(factors, discrete, check_positive_int(bins, "bins", minimum=2)).codes
+    spread = _deviation(codes, codes.mean(axis=0), quantile)
+    active = spread > 0
+    if not active.any():
+        return 0.0
+    expected_deviation = np.zeros((labels.shape[1], codes.shape[1]))
+    for k in range(labels.shape[1]):
+        subsets = subsets_of(labels[:, k])
+        for subset in range(subsets.sizes.size):
+            members = codes[subsets.rows(subset)]
+            weight = members.shape[0] / labels.shape[0]
+            expected_deviation[k] += weight * _deviation(members, members.mean(axis=0), quantile)
+    robustness = np.clip(1.0 - expected_deviation[:, active] / spread[active], 0.0, None)
+    return float(np.mean(robustness.max(axis=0)))
