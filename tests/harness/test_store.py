@@ -1,0 +1,144 @@
+"""The results store under real failures: ``kill -9`` at random moments, and two
+concurrent runs writing into one directory.
+
+Each test drives the real command line (``python -m harness run``) in subprocesses, so
+what is proved is what a user gets: a rerun after a crash skips the finished cells,
+says how many, recomputes none of them, loses none, and ends with the same table as an
+uninterrupted run (the ``seconds`` column aside, which is wall-clock time).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+METRICS = "mig,jemmig,mig_sup,modularity,dcimig"
+SCENARIOS = "noise,mixing"
+SEEDS = 2
+N_SAMPLES = 4000
+TOTAL_CELLS = (6 + 6) * SEEDS * 5  # values x seeds x metrics
+IDENTITY = ["scenario", "value", "seed", "n_samples", "metric", "sub_score"]
+SKIPPED = re.compile(r"skipping (\d+) finished cell\(s\) found in .*; computing (\d+)")
+
+
+def _command(out: Path, jobs: int = 1) -> list[str]:
+    return [
+        sys.executable, "-m", "harness", "run", "--preset", "quick",
+        "--scenarios", SCENARIOS, "--metrics", METRICS, "--seeds", str(SEEDS),
+        "--n-samples", str(N_SAMPLES), "--jobs", str(jobs),
+        "--out", str(out), "--no-report", "--no-progress",
+    ]  # fmt: skip
+
+
+def _start(out: Path, jobs: int = 1) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # A new session, so that SIGKILL reaches the run and any worker processes it started.
+    return subprocess.Popen(
+        _command(out, jobs), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+
+
+def _finish(process: subprocess.Popen) -> str:
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == 0, stderr
+    return stdout
+
+
+def _complete_lines(out: Path) -> list[bytes]:
+    """The newline-terminated lines of cells.jsonl (read independently of the store's code)."""
+    path = out / "cells.jsonl"
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    return data[: data.rfind(b"\n") + 1].splitlines(keepends=True)
+
+
+def _keys(lines: list[bytes]) -> set[str]:
+    return {json.loads(line)["key"] for line in lines}
+
+
+def _table(out: Path) -> pd.DataFrame:
+    return pd.read_csv(out / "results.csv").drop(columns="seconds")
+
+
+def _kill_when(process: subprocess.Popen, out: Path, *, after_lines: int | None, delay: float) -> None:
+    """SIGKILL the run ``delay`` seconds after cells.jsonl holds ``after_lines`` lines (or after start)."""
+    deadline = time.monotonic() + 60
+    if after_lines is not None:
+        while len(_complete_lines(out)) < after_lines and process.poll() is None:
+            assert time.monotonic() < deadline, "the run wrote no cells within 60 s"
+            time.sleep(0.001)
+    time.sleep(delay)
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+    process.communicate(timeout=60)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> pd.DataFrame:
+    """The table of an uninterrupted run."""
+    out = tmp_path_factory.mktemp("uninterrupted")
+    stdout = _finish(_start(out))
+    assert f"{TOTAL_CELLS} result rows" in stdout  # one sub-score per cell for these metrics
+    table = _table(out)
+    assert len(table) == TOTAL_CELLS and np.isfinite(table["score"]).all()
+    return table
+
+
+def test_kill_9_at_random_moments_then_rerun_gives_the_uninterrupted_table(tmp_path, reference):
+    rng = np.random.default_rng(20221)  # the kill moments are drawn, but reproducibly
+    moments = [
+        (None, float(rng.uniform(0.0, 2.5))),  # anywhere from interpreter start-up on
+        (float(rng.uniform(0.05, 0.4)), float(rng.uniform(0.0, 0.02))),  # after this share of the remaining cells
+        (float(rng.uniform(0.5, 0.95)), float(rng.uniform(0.0, 0.02))),
+    ]
+    killed_mid_run = 0
+    for share, delay in moments:
+        before = _complete_lines(tmp_path)
+        remaining = TOTAL_CELLS - len(_keys(before))
+        after_lines = None if share is None else len(before) + max(1, int(share * remaining))
+        _kill_when(_start(tmp_path), tmp_path, after_lines=after_lines, delay=delay)
+        after = _complete_lines(tmp_path)
+        assert after[: len(before)] == before, "a kill lost or rewrote cells that were already finished"
+        killed_mid_run += len(after) > len(before) and len(_keys(after)) < TOTAL_CELLS
+    assert killed_mid_run >= 2, "the kills did not interrupt the computation; the test proved nothing"
+
+    on_disk = _complete_lines(tmp_path)
+    finished = len(_keys(on_disk))
+    stdout = _finish(_start(tmp_path))
+    match = SKIPPED.search(stdout)
+    assert match is not None, stdout
+    assert (int(match[1]), int(match[2])) == (finished, TOTAL_CELLS - finished)
+
+    final_lines = _complete_lines(tmp_path)
+    assert final_lines[: len(on_disk)] == on_disk  # nothing finished was recomputed or lost
+    assert len(final_lines) == TOTAL_CELLS and len(_keys(final_lines)) == TOTAL_CELLS
+    assert (tmp_path / "cells.jsonl").read_bytes().endswith(b"\n")  # the killed tail was repaired
+    pd.testing.assert_frame_equal(_table(tmp_path), reference)
+
+
+def test_two_concurrent_runs_into_one_directory_do_not_corrupt_it(tmp_path, reference):
+    first, second = _start(tmp_path), _start(tmp_path)
+    outputs = [_finish(first), _finish(second)]
+    for stdout in outputs:
+        assert f"{TOTAL_CELLS} result rows" in stdout
+    lines = _complete_lines(tmp_path)
+    assert (tmp_path / "cells.jsonl").read_bytes() == b"".join(lines)  # no partial or torn line
+    assert all(json.loads(line)["rows"] for line in lines)
+    assert len(_keys(lines)) == TOTAL_CELLS
+    table = _table(tmp_path)
+    assert not table.duplicated(IDENTITY).any()
+    pd.testing.assert_frame_equal(table, reference)
+    parquet = pd.read_parquet(tmp_path / "results.parquet").drop(columns="seconds")
+    assert len(parquet) == TOTAL_CELLS and not parquet.duplicated(IDENTITY).any()
