@@ -14,6 +14,7 @@ from typing import Callable, Sequence
 
 import metrics
 import scenarios
+from harness import cli_baseline, cli_evaluate, cli_plot, cli_validate
 from harness.presets import PRESETS
 
 EXIT_USAGE = 2
@@ -56,6 +57,8 @@ def _jobs(text: str) -> int:
 
 
 def _add_run(commands: argparse._SubParsersAction) -> None:
+    from harness.backends import BACKENDS
+
     presets = "; ".join(f"{p.name}: {p.description}" for p in PRESETS.values())
     run = commands.add_parser(
         "run",
@@ -77,6 +80,19 @@ def _add_run(commands: argparse._SubParsersAction) -> None:
     run.add_argument("--seeds", type=_positive_int, help="independent draws per parameter value (default: the preset's)")
     run.add_argument("--n-samples", type=_positive_int, help="samples per representation (default: the preset's)")
     run.add_argument("--jobs", type=_jobs, default=-1, help="parallel worker processes, -1 for all cores (default: %(default)s); scores do not depend on it")
+    run.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="loky",
+        help="where cells run: loky (local worker processes), threading, sequential, or dask (a Dask cluster: "
+        "--scheduler's, or a local one of --jobs workers) (default: %(default)s); scores do not depend on it",
+    )
+    run.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (with --backend dask; its workers need "
+        "this package installed)",
+    )
     run.add_argument("--out", type=Path, help="run directory (default: runs/PRESET)")
     run.add_argument("--no-report", action="store_true", help="write the results table only, no figures or report")
     run.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -86,7 +102,11 @@ def _add_run(commands: argparse._SubParsersAction) -> None:
 def _run(args: argparse.Namespace) -> int:
     from harness.runner import run_study
 
+    if args.scheduler is not None and args.backend != "dask":
+        raise UsageError(f"--scheduler is only used with --backend dask, not --backend {args.backend}")
     out = args.out or Path("runs") / args.preset
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} exists and is not a directory")
     frame = run_study(
         preset=args.preset,
         scenarios_=args.scenarios,
@@ -95,6 +115,8 @@ def _run(args: argparse.Namespace) -> int:
         n_samples=args.n_samples,
         out=out,
         jobs=args.jobs,
+        backend=args.backend,
+        scheduler=args.scheduler,
         progress=not args.no_progress,
     )
     print(f"{len(frame)} result rows written to {out / 'results.parquet'} and {out / 'results.csv'}")
@@ -124,6 +146,7 @@ def _list(args: argparse.Namespace) -> int:
         subs = ", ".join(f"{sub}->{prop}" for sub, prop in spec.properties.items())
         flags = [
             "higher is better" if spec.higher_is_better else "lower is better",
+            *(f"{sub}: {'higher' if up else 'lower'} is better" for sub, up in spec.directions.items() if up != spec.higher_is_better),
             "stochastic" if spec.stochastic else "deterministic",
         ]
         if spec.needs_discrete_factors:
@@ -164,7 +187,10 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_run, _add_list, _add_report]
+COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
+    _add_run, _add_list, _add_report, cli_validate.add_command, cli_baseline.add_command, cli_evaluate.add_command,
+    cli_plot.add_command,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -191,7 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except (ValueError, TypeError, KeyError, FileNotFoundError, PermissionError, IsADirectoryError) as error:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error
-        print(f"error: {message}", file=sys.stderr)
+        print(f"error: {' '.join(str(message).split())}", file=sys.stderr)  # always one line
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("interrupted; finished cells are saved, rerun the same command to resume", file=sys.stderr)

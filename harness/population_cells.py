@@ -29,9 +29,9 @@ from threadpoolctl import threadpool_limits
 import metrics
 import scenarios
 from harness.metric_refs import MetricEntry
+from harness.rows import result_row
 from harness.seeds import identity_int, identity_seed
 from harness.study import STUDY_FORMAT
-from harness.version import __version__
 from scenarios.base import ParameterValue
 
 
@@ -54,6 +54,12 @@ class PopulationCell:
         return ("population", self.scenario, scenario.version, scenario.label(self.value), self.seed, self.n_samples)
 
     @property
+    def seed_identity(self) -> tuple[object, ...]:
+        """What seeds the generated population: the data identity without the value (common random numbers)."""
+        scenario = scenarios.get_population(self.scenario)
+        return ("population", self.scenario, scenario.version, self.seed, self.n_samples)
+
+    @property
     def key(self) -> str:
         """Stable identity of the cell's computation."""
         payload = json.dumps([STUDY_FORMAT, *map(str, self.data_identity), self.metric.name, self.metric.fingerprint()])
@@ -67,12 +73,13 @@ def plan_population_cells(
     cells: list[PopulationCell] = []
     for name in scenario_names:
         scenario = scenarios.get_population(name)
-        if n_samples < scenario.min_samples:
-            raise ValueError(f"population scenario {name!r} needs at least {scenario.min_samples} samples; got {n_samples}")
+        n = scenario.default_n if scenario.default_n is not None else n_samples
+        if n < scenario.min_samples:
+            raise ValueError(f"population scenario {name!r} needs at least {scenario.min_samples} samples; got {n}")
         for index, value in enumerate(scenario.values):
             for seed in range(seeds):
                 for entry in metric_entries:
-                    cells.append(PopulationCell(study, name, value, index, seed, n_samples, entry))
+                    cells.append(PopulationCell(study, name, value, index, seed, n, entry))
     return cells
 
 
@@ -93,7 +100,7 @@ def run_population_cell(cell: PopulationCell) -> list[dict[str, Any]]:
     scenario = scenarios.get_population(cell.scenario)
     entry = cell.metric
     with threadpool_limits(limits=1):
-        population = scenario.generate(cell.value, n=cell.n_samples, seed=identity_seed("data", *cell.data_identity))
+        population = scenario.generate(cell.value, n=cell.n_samples, seed=identity_seed("data", *cell.seed_identity))
         started = time.perf_counter()
         scores = metrics.evaluate_population(
             entry.target,
@@ -112,24 +119,21 @@ def run_population_cell(cell: PopulationCell) -> list[dict[str, Any]]:
     if (~flags).any():
         summaries.append(("entangled_mean", float(values[~flags].mean()), np.nan))
     return [
-        {
-            "study": cell.study,
-            "scenario": cell.scenario,
-            "parameter": scenario.parameter,
-            "value": float(cell.value_index) if isinstance(cell.value, str) else float(cell.value),
-            "value_label": scenario.label(cell.value),
-            "seed": cell.seed,
-            "n_samples": cell.n_samples,
-            "metric": entry.name,
-            "family": entry.family,
-            "sub_score": sub_score,
-            "property": entry.property_of(entry.name),
-            "higher_is_better": entry.higher_is_better_for(sub_score),
-            "ideal": ideal,
-            "score": score,
-            "seconds": seconds,
-            "metric_version": entry.version,
-            "harness_version": __version__,
-        }
+        result_row(
+            study=cell.study,
+            scenario=cell.scenario,
+            parameter=scenario.parameter,
+            value=cell.value,
+            value_index=cell.value_index,
+            value_label=scenario.label(cell.value),
+            seed=cell.seed,
+            n_samples=cell.n_samples,
+            metric=entry,
+            sub_score=sub_score,
+            prop=entry.property_of(entry.name),
+            ideal=ideal,
+            score=score,
+            seconds=seconds,
+        )
         for sub_score, score, ideal in summaries
     ]

@@ -8,24 +8,28 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import numpy as np
+import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
 import metrics
 import scenarios
+from harness.backends import BACKENDS, dask_client, local_workers
 from harness.presets import PRESETS
 from harness.seeds import identity_int, identity_seed
-from harness.store import ResultStore, to_frame
+from harness.store import FAILURE_COLUMNS, FAILURES_CSV, ResultStore, to_frame
+from harness.population_cells import PopulationCell, plan_population_cells, run_population_cell
+from harness.rows import result_row
 from harness.study import Cell, metric_entries, plan_cells, resolve_names
-from harness.version import __version__
 from scenarios.base import Representation
 
-BACKENDS = ("loky", "threading", "sequential")
+Outcome = tuple[str, list[dict[str, Any]], dict[str, Any] | None]
+"""What a finished cell gives back: its key, its rows, and a failure record or None."""
 
 
 @lru_cache(maxsize=4)
-def _representation(scenario: str, value: Any, seed: int, n_samples: int, seed_identity: tuple[object, ...]) -> Representation:
+def _representation(scenario: str, value: Any, n_samples: int, seed_identity: tuple[object, ...]) -> Representation:
     return scenarios.get(scenario).generate(value, n=n_samples, seed=identity_seed("data", *seed_identity))
 
 
@@ -41,7 +45,7 @@ def run_cell(cell: Cell) -> list[dict[str, Any]]:
         One results row per sub-score (see :data:`harness.store.COLUMNS`).
     """
     with threadpool_limits(limits=1):
-        data = _representation(cell.scenario, cell.value, cell.seed, cell.n_samples, cell.data_identity)
+        data = _representation(cell.scenario, cell.value, cell.n_samples, cell.seed_identity)
         entry = cell.metric
         random_state = identity_int("metric", *cell.data_identity, entry.name)
         started = time.perf_counter()
@@ -55,41 +59,73 @@ def run_cell(cell: Cell) -> list[dict[str, Any]]:
         )
         seconds = time.perf_counter() - started
     scenario = scenarios.get(cell.scenario)
-    rows = []
-    for sub_score, score in scores.items():
-        prop = entry.property_of(sub_score)
-        rows.append(
-            {
-                "study": cell.study,
-                "scenario": cell.scenario,
-                "parameter": scenario.parameter,
-                "value": float(cell.value_index) if isinstance(cell.value, str) else float(cell.value),
-                "value_label": scenario.label(cell.value),
-                "seed": cell.seed,
-                "n_samples": int(data.factors.shape[0]),
-                "metric": entry.name,
-                "family": entry.family,
-                "sub_score": sub_score,
-                "property": prop,
-                "higher_is_better": entry.higher_is_better,
-                "ideal": float(data.ideal.get(prop, np.nan)),
-                "score": score,
-                "seconds": seconds,
-                "metric_version": entry.version,
-                "harness_version": __version__,
-            }
+    return [
+        result_row(
+            study=cell.study,
+            scenario=cell.scenario,
+            parameter=scenario.parameter,
+            value=cell.value,
+            value_index=cell.value_index,
+            value_label=scenario.label(cell.value),
+            seed=cell.seed,
+            n_samples=data.factors.shape[0],
+            metric=entry,
+            sub_score=sub_score,
+            prop=entry.property_of(sub_score),
+            ideal=data.ideal.get(entry.property_of(sub_score), np.nan),
+            score=score,
+            seconds=seconds,
         )
-    return rows
+        for sub_score, score in scores.items()
+    ]
 
 
-def _run_one(cell: Cell) -> tuple[str, list[dict[str, Any]]]:
-    return cell.key, run_cell(cell)
+def _run_one(cell: Cell | PopulationCell) -> Outcome:
+    """Run a cell; a metric that raises makes a failed cell, not a failed study."""
+    try:
+        rows = run_population_cell(cell) if isinstance(cell, PopulationCell) else run_cell(cell)
+    except Exception as error:  # any metric, built-in or the user's, may fail on some data
+        label = cell.value if isinstance(cell.value, str) else f"{float(cell.value):g}"
+        failure = {
+            "scenario": cell.scenario,
+            "value_label": label,
+            "seed": cell.seed,
+            "n_samples": cell.n_samples,
+            "metric": cell.metric.name,
+            "error": f"{type(error).__name__}: {error}",
+        }
+        return cell.key, [], failure
+    return cell.key, rows, None
 
 
-def execute(cells: Sequence[Cell], *, jobs: int = 1, backend: str = "loky") -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    """Run cells, yielding ``(key, rows)`` as each finishes (in completion order)."""
+def execute(
+    cells: Sequence[Cell | PopulationCell], *, jobs: int = 1, backend: str = "loky", scheduler: str | None = None
+) -> Iterator[Outcome]:
+    """Run cells, yielding ``(key, rows, failure)`` as each finishes (in completion order).
+
+    Parameters
+    ----------
+    cells : sequence of Cell or PopulationCell
+        The cells to run.
+    jobs : int, default 1
+        Local workers (``-1``: all cores).  With ``backend="dask"`` and a
+        ``scheduler``, the cluster's own workers are used and ``jobs`` is ignored.
+    backend : {"loky", "threading", "sequential", "dask"}
+        See :mod:`harness.backends`.
+    scheduler : str, optional
+        Dask scheduler address (``backend="dask"`` only); without it a local cluster
+        of ``jobs`` worker processes is started and closed afterwards.
+    """
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if scheduler is not None and backend != "dask":
+        raise ValueError(f"a scheduler address is only used by backend 'dask', not {backend!r}")
+    if backend == "dask":
+        if cells:
+            with dask_client(scheduler, workers=local_workers(jobs, len(cells))) as client:
+                with parallel_config(backend="dask", client=client):
+                    yield from Parallel(return_as="generator_unordered", batch_size=1)(delayed(_run_one)(cell) for cell in cells)
+        return
     if jobs == 1 or backend == "sequential" or len(cells) <= 1:
         for cell in cells:
             yield _run_one(cell)
@@ -108,6 +144,7 @@ def run_study(
     out: str | Path | None = None,
     jobs: int = 1,
     backend: str = "loky",
+    scheduler: str | None = None,
     progress: bool = True,
     log: Any = print,
 ):
@@ -129,8 +166,12 @@ def run_study(
         Without it, nothing is written.
     jobs : int, default 1
         Parallel workers (``-1``: all cores).
-    backend : {"loky", "threading", "sequential"}
-        joblib backend (``loky``: local worker processes).
+    backend : {"loky", "threading", "sequential", "dask"}
+        joblib backend (``loky``: local worker processes; ``dask``: a Dask
+        distributed cluster, see :mod:`harness.backends`).
+    scheduler : str, optional
+        Address of a running Dask scheduler (``backend="dask"`` only).  Without it
+        the ``dask`` backend starts a local cluster of ``jobs`` workers.
     progress : bool, default True
         Show a progress bar.
     log : callable
@@ -139,23 +180,45 @@ def run_study(
     Returns
     -------
     pandas.DataFrame
-        The tidy results table of this study's cells.
+        The tidy results table of this study's cells.  Cells whose metric raised have
+        no rows; they are listed in ``frame.attrs["failures"]`` (records of
+        :data:`harness.store.FAILURE_COLUMNS`, also written to ``DIR/failures.csv``)
+        and announced through ``log``.
     """
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
     config = PRESETS[preset]
-    scenario_names = resolve_names(scenarios_ if scenarios_ is not None else config.scenarios, scenarios.available(), "scenario")
-    for name in scenario_names:
-        scenarios.get(name)
-    metric_names = resolve_names(metrics_ if metrics_ is not None else config.metrics, metrics.available(), "metric")
+    known_scenarios = scenarios.available() + scenarios.available_populations()
+    scenario_names = resolve_names(scenarios_ if scenarios_ is not None else config.scenarios, known_scenarios, "scenario")
+    unknown = [name for name in scenario_names if name not in known_scenarios]
+    if unknown:
+        raise KeyError(f"unknown scenario {unknown[0]!r}; known scenarios: {', '.join(known_scenarios)}")
+    default_metrics = [m for m in metrics.available(population=None) if m not in config.excluded_metrics]
+    metric_names = resolve_names(metrics_ if metrics_ is not None else config.metrics, default_metrics, "metric")
     entries = metric_entries(metric_names)
-    cells = plan_cells(
+    population_metrics = {m for m in metrics.available(population=True)}
+    plan = dict(
         study=config.name,
-        scenario_names=scenario_names,
-        metric_entries=entries,
         seeds=config.seeds if seeds is None else seeds,
         n_samples=config.n_samples if n_samples is None else n_samples,
     )
+    cells: list[Cell | PopulationCell] = [
+        *plan_cells(
+            scenario_names=[s for s in scenario_names if s in scenarios.available()],
+            metric_entries=[e for e in entries if e.target not in population_metrics],
+            **plan,
+        ),
+        *plan_population_cells(
+            scenario_names=[s for s in scenario_names if s not in scenarios.available()],
+            metric_entries=[e for e in entries if e.target in population_metrics],
+            **plan,
+        ),
+    ]
+    if not cells:
+        raise ValueError(
+            "the study has no cells: population metrics (e.g. udr) run only on population scenarios "
+            f"({', '.join(scenarios.available_populations())}) and the other metrics only on the other scenarios"
+        )
     keys = [cell.key for cell in cells]
     if len(set(keys)) != len(keys):
         raise ValueError("the study plans the same cell twice; check for repeated scenario or metric names")
@@ -166,17 +229,31 @@ def run_study(
     if finished:
         log(f"skipping {finished} finished cell(s) found in {out}; computing {len(pending)}")
     collected: dict[str, list[dict[str, Any]]] = {}
+    failures: list[dict[str, Any]] = []
     bar = tqdm(total=len(pending), desc="cells", unit="cell", disable=not progress or not pending)
     try:
-        for key, rows in execute(pending, jobs=jobs, backend=backend):
+        for key, rows, failure in execute(pending, jobs=jobs, backend=backend, scheduler=scheduler):
             if store is not None:
-                store.append(key, rows)
+                store.append(key, rows, failure)
             collected[key] = rows
+            if failure is not None:
+                failures.append(failure)
             bar.update(1)
     finally:
         bar.close()
     if store is None:
-        return to_frame([row for key in keys for row in collected[key]])
-    frame = store.table(keys)
-    store.write_tables(frame)
+        frame = to_frame([row for key in keys for row in collected[key]])
+        failed = pd.DataFrame(failures, columns=list(FAILURE_COLUMNS))
+    else:
+        frame = store.table(keys)
+        failed = store.failures(keys)
+        store.write_tables(frame, failed)
+    if len(failed):
+        where = f"; see {Path(out) / FAILURES_CSV}" if out is not None else ""
+        first = failed.iloc[0]
+        log(
+            f"warning: {len(failed)} cell(s) failed and have no scores{where}. First: {first.metric} on "
+            f"{first.scenario} = {first.value_label} (seed {first.seed}, n = {first.n_samples}): {first.error}"
+        )
+    frame.attrs["failures"] = failed.to_dict("records")
     return frame

@@ -26,6 +26,10 @@ import pandas as pd
 CELLS_FILE = "cells.jsonl"
 RESULTS_PARQUET = "results.parquet"
 RESULTS_CSV = "results.csv"
+FAILURES_CSV = "failures.csv"
+
+#: Columns of ``failures.csv``: which cell failed and why.
+FAILURE_COLUMNS = ("scenario", "value_label", "seed", "n_samples", "metric", "error")
 
 #: Column order of the tidy results table (see the README's "Results table").
 COLUMNS = (
@@ -69,23 +73,32 @@ class ResultStore:
             data = handle.read()
         os.ftruncate(fd, data.rfind(b"\n") + 1)
 
-    def append(self, key: str, rows: list[dict[str, Any]]) -> None:
-        """Persist one finished cell durably (returns after fsync)."""
-        line = (json.dumps({"key": key, "rows": rows}, allow_nan=True) + "\n").encode()
+    def append(self, key: str, rows: list[dict[str, Any]], failure: dict[str, Any] | None = None) -> None:
+        """Persist one finished cell durably (returns after fsync).
+
+        A cell whose metric raised is finished too: it has no rows and a ``failure``
+        record (the cell's identity and the error), so it is reported, not retried
+        until its metric's version or options change.
+        """
+        record: dict[str, Any] = {"key": key, "rows": rows}
+        if failure is not None:
+            record["failure"] = failure
+        line = (json.dumps(record, allow_nan=True) + "\n").encode()
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             self._repair_tail(fd)
-            os.write(fd, line)
+            written = 0
+            while written < len(line):  # a regular-file write may be short (full disk, signal)
+                written += os.write(fd, line[written:])
             os.fsync(fd)
         finally:
             os.close(fd)
 
-    def cells(self) -> dict[str, list[dict[str, Any]]]:
-        """Every complete cell on disk, by key (first occurrence wins)."""
+    def _records(self) -> dict[str, dict[str, Any]]:
         if not self.path.exists():
             return {}
-        found: dict[str, list[dict[str, Any]]] = {}
+        found: dict[str, dict[str, Any]] = {}
         with open(self.path, "rb") as handle:
             for raw in handle:
                 if not raw.endswith(b"\n"):
@@ -94,8 +107,19 @@ class ResultStore:
                     record = json.loads(raw)
                 except json.JSONDecodeError:
                     continue
-                found.setdefault(record["key"], record["rows"])
+                found.setdefault(record["key"], record)
         return found
+
+    def cells(self) -> dict[str, list[dict[str, Any]]]:
+        """Every complete cell on disk, by key (first occurrence wins); failed cells have no rows."""
+        return {key: record["rows"] for key, record in self._records().items()}
+
+    def failures(self, keys: Iterable[str] | None = None) -> pd.DataFrame:
+        """The failed cells (all, or those among ``keys``): their identity and the error."""
+        records = self._records()
+        selected = records.values() if keys is None else (records[k] for k in keys if k in records)
+        rows = [record["failure"] for record in selected if "failure" in record]
+        return pd.DataFrame(rows, columns=list(FAILURE_COLUMNS))
 
     def table(self, keys: Iterable[str] | None = None) -> pd.DataFrame:
         """The tidy table of the given cells (all cells when ``keys`` is None), in order."""
@@ -104,12 +128,18 @@ class ResultStore:
         rows = [row for cell_rows in selected for row in cell_rows]
         return to_frame(rows)
 
-    def write_tables(self, frame: pd.DataFrame) -> tuple[Path, Path]:
-        """Atomically (re)write ``results.parquet`` and ``results.csv``."""
+    def write_tables(self, frame: pd.DataFrame, failures: pd.DataFrame | None = None) -> tuple[Path, Path]:
+        """Atomically (re)write ``results.parquet`` and ``results.csv``, and ``failures.csv``
+        when cells failed (removing a stale one when none did)."""
         parquet = self.directory / RESULTS_PARQUET
         csv = self.directory / RESULTS_CSV
         _atomic_write(parquet, lambda path: frame.to_parquet(path, index=False))
         _atomic_write(csv, lambda path: frame.to_csv(path, index=False))
+        failed = self.directory / FAILURES_CSV
+        if failures is not None and len(failures):
+            _atomic_write(failed, lambda path: failures.to_csv(path, index=False))
+        elif failed.exists():
+            failed.unlink()
         return parquet, csv
 
 
@@ -147,6 +177,16 @@ def _atomic_write(target: Path, write: Any) -> None:
         with open(temporary, "rb") as handle:
             os.fsync(handle.fileno())
         os.replace(temporary, target)
+        _fsync_directory(target.parent)
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make a rename in ``directory`` durable (survives a power cut, not only a kill)."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

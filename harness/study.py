@@ -39,6 +39,19 @@ class Cell:
         return (self.scenario, scenario.version, scenario.label(self.value), self.seed, self.n_samples)
 
     @property
+    def seed_identity(self) -> tuple[object, ...]:
+        """What seeds the generated data: the data identity *without* the parameter value.
+
+        For a given seed index every value of the swept parameter transforms the same
+        random draw (common random numbers, as in the review's protocol where one set
+        of factor samples is reused along each sweep).  Curves are then smooth in the
+        parameter, ``partial`` keeps its codes as ``k`` falls, and ``sample_size``'s
+        smaller samples are prefixes of the largest.
+        """
+        scenario = scenarios.get(self.scenario)
+        return (self.scenario, scenario.version, self.seed, self.n_samples)
+
+    @property
     def key(self) -> str:
         """Stable identity of the cell's computation."""
         payload = json.dumps([STUDY_FORMAT, *map(str, self.data_identity), self.metric.name, self.metric.fingerprint()])

@@ -78,6 +78,10 @@ class PopulationScenario:
         One-line description.
     min_samples : int
         Fewest samples the scenario can produce meaningfully.
+    default_n : int, optional
+        Sample size a study runs this scenario at, whatever the study's own sample
+        size (population metrics fit one model per pair of members, so their cost
+        grows fast with n); None to use the study's.
     version : str
         Bumped whenever the generated data change, so that cached results computed on
         older data are not silently reused.
@@ -92,6 +96,7 @@ class PopulationScenario:
     summary: str
     min_samples: int = 2
     version: str = "1"
+    default_n: int | None = None
 
     def generate(self, value: ParameterValue, *, n: int, seed: SeedLike) -> Population:
         """Generate the population at ``value`` with ``n`` samples; same arguments, same arrays.

@@ -90,5 +90,6 @@ UDR_POPULATION = register_population(
         check_value=check_in_range("proportion", 0.0, 1.0),
         source="Duan et al. 2020, section 4 (disentangled models agree up to permutation, sign and subsetting)",
         summary="8 models of the same inputs: disentangled (signed, permuted subsets of the factors) or randomly rotated",
+        default_n=500,
     )
 )

@@ -78,3 +78,53 @@ def test_unknown_names_are_clear_errors():
         run_study(**{**SMALL, "metrics_": ["nope"]})
     with pytest.raises(ValueError, match="unknown preset"):
         run_study(**{**SMALL, "preset": "nope"})
+
+
+def test_a_failing_metric_cell_is_recorded_not_fatal(tmp_path, monkeypatch):
+    metric_file = tmp_path / "fragile.py"
+    metric_file.write_text(
+        "import numpy as np\n"
+        "def fragile(factors, codes):\n"
+        "    if abs(np.corrcoef(factors[:, 0], codes[:, 0])[0, 1]) < 0.5:\n"
+        "        raise ValueError('no signal to score')\n"
+        "    return 1.0\n"
+    )
+    messages = []
+    frame = run_study(preset="quick", scenarios_=["noise"], metrics_=[f"{metric_file}:fragile", "mig"], seeds=1,
+                      n_samples=300, progress=False, out=tmp_path / "run", log=messages.append)
+    failures = pd.read_csv(tmp_path / "run" / "failures.csv", dtype={"value_label": str})
+    # alpha = 0.8 and 1.0 leave (almost) no correlation between v_1 and z_1
+    assert set(failures["value_label"]) == {"0.8", "1"}
+    assert set(failures["metric"]) == {"fragile"} and failures["error"].str.contains("ValueError: no signal").all()
+    assert len(frame[frame.metric == "mig"]) == 6 and len(frame[frame.metric == "fragile"]) == 4
+    assert messages[-1].startswith("warning: 2 cell(s) failed and have no scores; see")
+    assert frame.attrs["failures"] == failures.to_dict("records")
+    again = []
+    run_study(preset="quick", scenarios_=["noise"], metrics_=[f"{metric_file}:fragile", "mig"], seeds=1,
+              n_samples=300, progress=False, out=tmp_path / "run", log=again.append)
+    assert again[0] == f"skipping 12 finished cell(s) found in {tmp_path / 'run'}; computing 0"
+
+
+def test_every_value_of_a_sweep_transforms_the_same_draw():
+    from harness.study import Cell
+    from harness.runner import _representation
+    from harness.metric_refs import registered_entry
+
+    entry = registered_entry("mig")
+    cells = [Cell("s", "partial", k, i, 0, 200, entry) for i, k in enumerate((8, 3))]
+    first, second = (_representation(c.scenario, c.value, c.n_samples, c.seed_identity) for c in cells)
+    np.testing.assert_array_equal(first.codes, second.codes)  # partial: codes unchanged as k falls
+    sizes = [Cell("s", "sample_size", n, i, 0, 100_000, entry) for i, n in enumerate((100, 1000))]
+    small, large = (_representation(c.scenario, c.value, c.n_samples, c.seed_identity) for c in sizes)
+    np.testing.assert_array_equal(small.codes, large.codes[:100])  # smaller samples are prefixes
+
+
+def test_population_scenarios_run_population_metrics():
+    frame = run_study(preset="quick", scenarios_=["udr_population"], metrics_=["udr"], seeds=1, progress=False)
+    assert set(frame["sub_score"]) == {"separation", "disentangled_mean", "entangled_mean"}
+    separation = frame[frame.sub_score == "separation"].set_index("value_label")["score"]
+    assert list(separation.index) == ["0.25", "0.5", "0.75"]  # both kinds present only there
+    assert separation["0.75"] == 1.0  # the disentangled majority is ranked first
+    assert (frame.loc[frame.sub_score == "separation", "ideal"] == 1.0).all()
+    with pytest.raises(ValueError, match="population metrics"):
+        run_study(preset="quick", scenarios_=["noise"], metrics_=["udr"], seeds=1, progress=False)
