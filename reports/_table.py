@@ -1,0 +1,232 @@
+"""The results-table contract as the reports read it, and the helpers every analysis shares.
+
+The harness writes one row per (study, scenario, value, seed, n_samples, metric,
+sub_score).  This module checks that contract once (:func:`check_results`), and holds
+the small pieces of logic that several analyses need: keeping the largest sample size
+of a scenario, orienting scores so that higher is better, summarising over seeds, and
+the table of ideal values per scenario, value and property.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+#: Columns a results table must have, in the order the harness writes them.
+REQUIRED_COLUMNS = (
+    "study",
+    "scenario",
+    "parameter",
+    "value",
+    "value_label",
+    "seed",
+    "n_samples",
+    "metric",
+    "family",
+    "sub_score",
+    "property",
+    "higher_is_better",
+    "ideal",
+    "score",
+    "seconds",
+    "metric_version",
+    "harness_version",
+)
+PROPERTIES = ("modularity", "compactness", "explicitness", "holistic")
+#: The properties a scenario states an ideal value for (holistic scores have none).
+IDEAL_PROPERTIES = PROPERTIES[:3]
+#: Order of the families in tables and figure facets; unknown families follow, sorted.
+FAMILY_ORDER = ("intervention", "predictor", "information", "unsupervised", "custom")
+
+_TEXT_COLUMNS = ("study", "scenario", "parameter", "value_label", "metric", "family", "sub_score", "property",
+                 "metric_version", "harness_version")
+_REPRESENTATION = ["study", "scenario", "value", "seed", "n_samples"]
+#: Tolerance under which two ideal values count as equal.
+_IDEAL_TOLERANCE = 1e-9
+
+
+class MissingDataError(ValueError):
+    """An analysis cannot run because the results lack what it needs; the message says what."""
+
+
+def check_results(results: pd.DataFrame) -> pd.DataFrame:
+    """Validate a results table and return a normalised copy.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        The tidy results table (see the module docstring for its columns).
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy with canonical dtypes: text columns as ``str``, ``value``, ``ideal``,
+        ``score`` and ``seconds`` as float64, ``seed`` and ``n_samples`` as int64,
+        ``higher_is_better`` as bool.
+
+    Raises
+    ------
+    TypeError
+        When ``results`` is not a DataFrame.
+    ValueError
+        When the table is empty, lacks required columns, has a non-finite score,
+        value or seconds, an unknown property, or an unreadable boolean.
+    """
+    if not isinstance(results, pd.DataFrame):
+        raise TypeError(f"results must be a pandas DataFrame, got {type(results).__name__}")
+    missing = [column for column in REQUIRED_COLUMNS if column not in results.columns]
+    if missing:
+        raise ValueError(f"results table lacks required columns: {', '.join(missing)}")
+    if results.empty:
+        raise ValueError("results table is empty: there is nothing to report")
+    frame = results.copy()
+    for column in _TEXT_COLUMNS:
+        frame[column] = frame[column].astype(str)
+    for column in ("value", "ideal", "score", "seconds"):
+        frame[column] = pd.to_numeric(frame[column], errors="raise").astype(np.float64)
+    for column in ("seed", "n_samples"):
+        frame[column] = pd.to_numeric(frame[column], errors="raise").astype(np.int64)
+    frame["higher_is_better"] = _as_bool(frame["higher_is_better"])
+    for column in ("score", "value", "seconds"):
+        bad = ~np.isfinite(frame[column].to_numpy())
+        if bad.any():
+            first = frame.loc[bad].iloc[0]
+            raise ValueError(
+                f"results column {column!r} has {int(bad.sum())} non-finite entries "
+                f"(first: metric {first['metric']!r}, scenario {first['scenario']!r}, value {first['value_label']!r})"
+            )
+    unknown = sorted(set(frame["property"]) - set(PROPERTIES))
+    if unknown:
+        raise ValueError(f"results column 'property' has unknown values {unknown}; expected some of {PROPERTIES}")
+    return frame
+
+
+def _as_bool(column: pd.Series) -> pd.Series:
+    if column.dtype == bool:
+        return column
+    mapping = {"true": True, "false": False, "1": True, "0": False, "1.0": True, "0.0": False}
+    text = column.astype(str).str.strip().str.lower()
+    unknown = sorted(set(text) - set(mapping))
+    if unknown:
+        raise ValueError(f"results column 'higher_is_better' must hold booleans, got {unknown[:5]}")
+    return text.map(mapping).astype(bool)
+
+
+def load_results(run_dir: str | Path) -> pd.DataFrame:
+    """Read ``run_dir/results.parquet`` (or ``results.csv`` when there is no Parquet file).
+
+    Parameters
+    ----------
+    run_dir : str or pathlib.Path
+        A run directory written by the harness.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The validated table (see :func:`check_results`).
+
+    Raises
+    ------
+    FileNotFoundError
+        When the directory holds neither file.
+    ValueError
+        When the table breaks the contract (missing columns, non-finite scores, ...).
+    """
+    run_dir = Path(run_dir)
+    parquet, csv = run_dir / "results.parquet", run_dir / "results.csv"
+    if parquet.is_file():
+        results = pd.read_parquet(parquet)
+    elif csv.is_file():
+        results = pd.read_csv(csv, dtype={column: str for column in _TEXT_COLUMNS}, keep_default_na=False,
+                              na_values={"ideal": ["", "nan", "NaN"]})
+    else:
+        raise FileNotFoundError(f"no results in {run_dir}: expected {parquet.name} or {csv.name}")
+    return check_results(results)
+
+
+def family_rank(family: str) -> str:
+    """Sort key putting families in :data:`FAMILY_ORDER`, unknown ones after, by name."""
+    index = FAMILY_ORDER.index(family) if family in FAMILY_ORDER else len(FAMILY_ORDER)
+    return f"{index:02d} {family}"
+
+
+def score_label(metric: str, sub_score: str) -> str:
+    """How a sub-score is named in tables and legends: ``mig`` or ``dci_rf/modularity``."""
+    return metric if sub_score == metric else f"{metric}/{sub_score}"
+
+
+def oriented_score(frame: pd.DataFrame) -> pd.Series:
+    """Scores turned so that higher is better: ``score``, or ``1 - score`` when lower is better.
+
+    The flip assumes scores normalised to [0, 1], as the review's metrics are
+    (Zaidi et al. 2022, section 4); it keeps ranks for any range.
+    """
+    return frame["score"].where(frame["higher_is_better"], 1.0 - frame["score"])
+
+
+def at_largest_n(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of each scenario at that scenario's largest ``n_samples``."""
+    largest = frame.groupby("scenario")["n_samples"].transform("max")
+    return frame.loc[frame["n_samples"] == largest]
+
+
+def seed_summary(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Mean, spread and count over seeds of the oriented score, per ``keys``.
+
+    Returns columns ``keys + [mean, std, n_seeds]``.  ``std`` is the sample standard
+    deviation (ddof = 1) over seeds, and 0 when there is a single seed.
+    """
+    data = frame.assign(_oriented=oriented_score(frame))
+    grouped = data.groupby(keys, sort=True)["_oriented"]
+    summary = grouped.agg(mean="mean", std="std", n_seeds="count").reset_index()
+    summary["std"] = summary["std"].fillna(0.0)
+    return summary
+
+
+def ideal_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The scenarios' ideal value per (scenario, value, property), holistic included.
+
+    The ideal of modularity, compactness and explicitness is read from the rows of
+    sub-scores measuring that property.  A holistic score has an ideal only where the
+    scenario's three ideals are all present and equal (e.g. 1 everywhere under the
+    nonlinear map or partial factors); then any holistic score should reach it too.
+
+    Raises
+    ------
+    ValueError
+        When two rows disagree on the ideal of one property at one value, which
+        would mean the table mixes incompatible scenario versions.
+    """
+    stated = frame.loc[frame["property"].isin(IDEAL_PROPERTIES) & frame["ideal"].notna()]
+    spread = stated.groupby(["scenario", "value", "property"])["ideal"].agg(["min", "max"]).reset_index()
+    conflict = spread.loc[spread["max"] - spread["min"] > _IDEAL_TOLERANCE]
+    if not conflict.empty:
+        first = conflict.iloc[0]
+        raise ValueError(
+            f"results disagree on the ideal {first['property']} of scenario {first['scenario']!r} at value "
+            f"{first['value']:g} ({first['min']:g} vs {first['max']:g})"
+        )
+    ideals = spread.rename(columns={"min": "ideal"})[["scenario", "value", "property", "ideal"]]
+    wide = ideals.pivot_table(index=["scenario", "value"], columns="property", values="ideal")
+    wide = wide.reindex(columns=list(IDEAL_PROPERTIES))
+    complete = wide.notna().all(axis=1)
+    agree = (wide.max(axis=1) - wide.min(axis=1)) <= _IDEAL_TOLERANCE
+    holistic = wide.loc[complete & agree, "modularity"].rename("ideal").reset_index()
+    holistic["property"] = "holistic"
+    return pd.concat([ideals, holistic[ideals.columns]], ignore_index=True)
+
+
+def representation_keys() -> list[str]:
+    """Columns that identify one representation (one cell's data) in the table."""
+    return list(_REPRESENTATION)
+
+
+def require_scenario(frame: pd.DataFrame, scenario: str, purpose: str) -> pd.DataFrame:
+    """The rows of ``scenario``; :class:`MissingDataError` naming ``purpose`` if there are none."""
+    rows = frame.loc[frame["scenario"] == scenario]
+    if rows.empty:
+        present = ", ".join(sorted(frame["scenario"].unique()))
+        raise MissingDataError(f"{purpose} needs the {scenario!r} scenario, which is not in the results (present: {present})")
+    return rows

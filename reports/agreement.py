@@ -1,0 +1,89 @@
+"""Agreement: do two metrics rank the same representations in the same order?
+
+Zaidi et al. (2022), section 5.1 and Figure 3: rankings of the same representations by
+two metrics are compared with Kendall's rank correlation coefficient (Kendall 1948).
+Here the representations are every (study, scenario, value, seed, n_samples) cell
+of the results that both sub-scores scored.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from reports._table import MissingDataError, check_results, oriented_score, representation_keys, score_label
+
+#: Fewest common representations for a tau (two always give +-1).
+MIN_REPRESENTATIONS = 3
+
+
+def agreement(results: pd.DataFrame) -> pd.DataFrame:
+    """Kendall's tau-b between every pair of sub-scores over the representations both scored.
+
+    Scores are oriented so that higher is better (a lower-is-better score is
+    negated in rank), so tau = 1 means the same ranking and -1 the reverse.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        A results table (validated by :func:`reports.check_results`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per unordered pair: ``score_a``, ``score_b`` (labels ``metric`` or
+        ``metric/sub_score``), ``tau``, ``p_value`` and ``n_representations``.
+        ``tau`` and ``p_value`` are NaN (listed in ``attrs["notes"]``) when one of the
+        two scores is constant over the common representations: a ranking with all
+        ties carries no order to agree with.
+
+    Raises
+    ------
+    MissingDataError
+        With fewer than two sub-scores, or no pair scored on three common
+        representations.
+
+    Notes
+    -----
+    Tau-b accounts for ties.  Cost: O(S^2 R log R) for S sub-scores and R
+    representations.
+    """
+    results = check_results(results)
+    data = results.assign(label=[score_label(m, s) for m, s in zip(results["metric"], results["sub_score"])],
+                          oriented=oriented_score(results))
+    wide = data.pivot_table(index=representation_keys(), columns="label", values="oriented", aggfunc="mean")
+    labels = sorted(wide.columns)
+    if len(labels) < 2:
+        raise MissingDataError("agreement needs at least two sub-scores; the results have " + ", ".join(labels))
+    rows, notes = [], []
+    for first, second in itertools.combinations(labels, 2):
+        pair = wide[[first, second]].dropna()
+        if len(pair) < MIN_REPRESENTATIONS:
+            continue
+        a, b = pair[first].to_numpy(), pair[second].to_numpy()
+        if np.ptp(a) == 0 or np.ptp(b) == 0:
+            tau = p_value = float("nan")
+            notes.append(f"{first} vs {second}: one of them is constant over the {len(pair)} common representations")
+        else:
+            result = stats.kendalltau(a, b)
+            tau, p_value = float(result.statistic), float(result.pvalue)
+        rows.append({"score_a": first, "score_b": second, "tau": tau, "p_value": p_value, "n_representations": len(pair)})
+    if not rows:
+        raise MissingDataError(f"agreement needs two sub-scores measured on at least {MIN_REPRESENTATIONS} common representations")
+    table = pd.DataFrame(rows)
+    table.attrs["notes"] = notes
+    return table
+
+
+def agreement_matrix(table: pd.DataFrame) -> pd.DataFrame:
+    """The pairs of :func:`agreement` as a symmetric matrix of tau with 1 on the diagonal."""
+    labels = sorted(set(table["score_a"]) | set(table["score_b"]))
+    matrix = pd.DataFrame(np.nan, index=labels, columns=labels)
+    for row in table.itertuples():
+        matrix.loc[row.score_a, row.score_b] = matrix.loc[row.score_b, row.score_a] = row.tau
+    for label in labels:
+        matrix.loc[label, label] = 1.0
+    return matrix

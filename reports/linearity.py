@@ -1,0 +1,143 @@
+"""Linearity: does a score follow the ideal trajectory of the property it measures?
+
+Zaidi et al. (2022), section 3: "a metric score should also evolve linearly with the
+quality of the disentanglement properties that it measures.  The worst-case scenario
+would be a metric that acts as a step function"; measured against explicitness in
+their section 5.2 and against compactness and modularity in section 5.3.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from reports._table import MissingDataError, check_results, at_largest_n, ideal_table, seed_summary
+
+DISPLAY_COLUMNS = {
+    "scenario": "Scenario",
+    "metric": "Metric",
+    "sub_score": "Sub-score",
+    "against": "Ideal of",
+    "n_values": "Values",
+    "n_levels": "Levels",
+    "r2": "R²",
+    "slope": "Slope",
+    "spearman": "Spearman",
+    "max_deviation": "Max |dev.|",
+    "at_value": "at",
+    "max_excess": "Max excess",
+    "linear": "Linear",
+    "monotone": "Monotone",
+}
+#: Default thresholds of ``linear`` (R²) and ``monotone`` (Spearman's rho).
+MIN_R2, MIN_RANK_CORRELATION = 0.9, 0.9
+#: Fewest distinct parameter values for a fit (two points always fit a line).
+MIN_VALUES = 3
+#: Fewest distinct ideal values for a trajectory; with fewer (e.g. the three cases of
+#: modular_not_compact, two of which share an ideal) a scenario compares levels, and
+#: R² and rho say little.
+MIN_LEVELS = 3
+
+
+def degraded_properties(ideals: pd.DataFrame) -> pd.DataFrame:
+    """(scenario, property) pairs whose ideal changes across the scenario's values."""
+    stated = ideals.loc[ideals["property"] != "holistic"]
+    span = stated.groupby(["scenario", "property"])["ideal"].agg(lambda x: x.max() - x.min()).reset_index(name="span")
+    return span.loc[span["span"] > 1e-9, ["scenario", "property"]].reset_index(drop=True)
+
+
+def fit_line(ideal: np.ndarray, score: np.ndarray) -> dict[str, float]:
+    """Affine fit ``score ~ intercept + slope * ideal``, its R², and Spearman's rho.
+
+    A constant score does not follow a varying ideal: its R², slope and rho are
+    defined as 0 (the formulas would give 0/0).
+    """
+    if np.ptp(score) == 0:
+        return {"r2": 0.0, "slope": 0.0, "intercept": float(score[0]), "spearman": 0.0}
+    slope, intercept = np.polyfit(ideal, score, 1)
+    r = np.corrcoef(ideal, score)[0, 1]
+    return {
+        "r2": float(r * r),
+        "slope": float(slope),
+        "intercept": float(intercept),
+        "spearman": float(stats.spearmanr(ideal, score).statistic),
+    }
+
+
+def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2,
+              min_rank_correlation: float = MIN_RANK_CORRELATION) -> pd.DataFrame:
+    """R², Spearman's rho and largest deviation of each sub-score against its ideal trajectory.
+
+    For every scenario whose ideal value of a property changes across its values
+    (explicitness under ``noise``, modularity and compactness under ``mixing``,
+    ``rotation``, ...), each sub-score measuring that property (and each holistic
+    sub-score) is compared with the ideal: the mean score over seeds at each value
+    (oriented so higher is better) against the ideal value at that value.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        A results table (validated by :func:`reports.check_results`).
+    min_r2 : float, default 0.9
+        ``linear`` is true when the affine fit has ``R² >= min_r2`` and a positive
+        slope (the score rises with the ideal).
+    min_rank_correlation : float, default 0.9
+        ``monotone`` is true when Spearman's rho is at least this.  Ties count against
+        it: a step function over six equally spaced values has rho = 0.88.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (scenario, metric, sub_score, against): family, property,
+        ``against`` (the property whose ideal is the reference), ``n_values``,
+        ``n_levels`` (distinct ideal values; below :data:`MIN_LEVELS` the scenario
+        compares levels rather than a trajectory), ``r2``, ``slope``, ``intercept``,
+        ``spearman``, ``max_deviation`` (largest ``|mean score - ideal|``) and
+        ``at_value`` (its value label), ``max_excess`` (largest ``score - ideal``: how
+        far the score overstates the property), ``linear``, ``monotone``.
+
+    Raises
+    ------
+    MissingDataError
+        When no scenario in the table has a varying ideal trajectory.
+
+    Notes
+    -----
+    Each scenario is read at its largest sample size.  Scenarios with fewer than
+    three values are skipped (two points always lie on a line).  Cost: one fit per
+    row, negligible.
+    """
+    frame = at_largest_n(check_results(results))
+    ideals = ideal_table(frame)
+    degraded = degraded_properties(ideals)
+    if degraded.empty:
+        raise MissingDataError("linearity needs a scenario whose ideal trajectory varies (noise, mixing, ...); none is in the results")
+    summary = seed_summary(frame, ["scenario", "value", "value_label", "metric", "sub_score", "family", "property"])
+    rows, notes = [], []
+    for scenario, against in degraded.itertuples(index=False):
+        reference = ideals.loc[(ideals["scenario"] == scenario) & (ideals["property"] == against), ["value", "ideal"]]
+        measured = summary.loc[(summary["scenario"] == scenario) & summary["property"].isin([against, "holistic"])]
+        measured = measured.merge(reference, on="value")
+        for (metric, sub_score, family, prop), curve in measured.groupby(["metric", "sub_score", "family", "property"]):
+            if len(curve) < MIN_VALUES:
+                notes.append(f"{metric}/{sub_score} has only {len(curve)} values of {scenario!r}; no fit")
+                continue
+            ideal, score = curve["ideal"].to_numpy(), curve["mean"].to_numpy()
+            deviation = np.abs(score - ideal)
+            worst = int(np.argmax(deviation))
+            fit = fit_line(ideal, score)
+            rows.append({
+                "scenario": scenario, "metric": metric, "sub_score": sub_score, "family": family, "property": prop,
+                "against": against, "n_values": len(curve), "n_levels": int(np.unique(ideal).size), **fit,
+                "max_deviation": float(deviation[worst]), "at_value": curve["value_label"].iloc[worst],
+                "max_excess": float(np.max(score - ideal)),
+                "linear": bool(fit["r2"] >= min_r2 and fit["slope"] > 0),
+                "monotone": bool(fit["spearman"] >= min_rank_correlation),
+            })
+    table = pd.DataFrame(rows, columns=["scenario", "metric", "sub_score", "family", "property", "against", "n_values",
+                                        "n_levels", "r2", "slope", "intercept", "spearman", "max_deviation", "at_value",
+                                        "max_excess", "linear", "monotone"])
+    table = table.sort_values(["scenario", "metric", "sub_score", "against"]).reset_index(drop=True)
+    table.attrs["notes"] = notes
+    return table

@@ -1,0 +1,112 @@
+"""A results table built by hand, whose every analysis result is known in closed form.
+
+Metrics (seeds 0, 1, 2; n = 2000 except in ``sample_size``, where n is the value):
+
+* ``lin`` (predictor; modularity, compactness, explicitness sub-scores): perfectly
+  linear and calibrated, ``score = 0.98 * ideal + 0.01 + 0.01 * (seed - 1)``, so its
+  mean over seeds is ``0.98 * ideal + 0.01`` and its spread exactly 0.01.  In
+  ``sample_size``: ``0.5 + 10 (seed + 1) / n``.  Under noise its modularity and
+  compactness follow :data:`LIN_NOISE_STRUCTURE` instead of the ideal (1 up to alpha
+  = 0.6, then down to 0), as a robust and calibrated metric should.  Seconds per call
+  ``1e-3 n / 1000``.
+* ``step`` (information; explicitness): a step function, 1 where the ideal
+  explicitness is at least 0.5 and 0 below.  Constant 0.7 in ``sample_size``.
+  Seconds ``1e-4 (n / 1000)^2``.
+* ``uncal`` (intervention; modularity): linear but uncalibrated:
+  ``0.85 - 0.5 alpha`` under noise, ``0.25 + 0.6 * ideal`` under mixing, 0.7 under
+  the nonlinear map, ``0.9 - 0.1 (8 - k)`` with k measured factors, 0.85 in
+  modular_not_compact, ``0.5 + 100 (seed + 1) / n`` in ``sample_size``.  Seconds 0.01.
+* ``holo`` (custom; holistic, no ideal): the mean of the three ideals.  0.6 in
+  ``sample_size``.  Seconds 0.002.
+* ``pid`` (information; four PID terms) only in ``gaussian_toy_attack``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+SEEDS = (0, 1, 2)
+N = 2000
+SCENARIOS = {
+    # name: (parameter, values, labels or None, ideal(value) -> (modularity, compactness, explicitness))
+    "noise": ("alpha", [0.0, 0.2, 0.4, 0.6, 0.8, 1.0], None, lambda a: (1.0, 1.0, 1.0 - a)),
+    "mixing": ("alpha", [0.0, 0.1, 0.2, 0.3, 0.4, 0.5], None, lambda a: (1 - 2 * a, 1 - 2 * a, 1.0)),
+    "nonlinear": ("alpha", [0.0, 0.25, 0.5, 0.75, 1.0], None, lambda a: (1.0, 1.0, 1.0)),
+    "partial": ("k", [8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0], None, lambda k: (1.0, 1.0, 1.0)),
+    "modular_not_compact": ("case", [0.0, 1.0, 2.0], ["cos_sin", "duplicate_2", "duplicate_4"],
+                            lambda i: (1.0, [0.5, 0.5, 0.25][int(i)], 1.0)),
+    "sample_size": ("n", [100.0, 1000.0, 10000.0, 100000.0], None, None),
+    "gaussian_toy_attack": ("alpha", [0.0, 1.0, 2.0], None, None),
+}
+#: What ``lin``'s modularity and compactness follow under noise: the ideal (1) up to
+#: alpha = 0.6, then down to 0 for pure noise, so that they are both robust (alpha <= 0.5)
+#: and calibrated (0 at alpha = 1).
+LIN_NOISE_STRUCTURE = {0.0: 1.0, 0.2: 1.0, 0.4: 1.0, 0.6: 1.0, 0.8: 0.5, 1.0: 0.0}
+PID_TERMS = {"unique_lower": 0.6, "unique_upper": 0.8, "redundant_lower": 0.1, "redundant_upper": 0.2}
+
+
+def _row(scenario, value, label, seed, n, metric, family, sub_score, prop, ideal, score, seconds):
+    parameter = SCENARIOS[scenario][0]
+    return {
+        "study": "synthetic", "scenario": scenario, "parameter": parameter, "value": float(value), "value_label": label,
+        "seed": seed, "n_samples": n, "metric": metric, "family": family, "sub_score": sub_score, "property": prop,
+        "higher_is_better": True, "ideal": ideal, "score": float(score), "seconds": float(seconds),
+        "metric_version": "1", "harness_version": "test",
+    }
+
+
+def _uncal(scenario: str, value: float, ideal_m: float, n: int, seed: int) -> float:
+    return {
+        "noise": 0.85 - 0.5 * value,
+        "mixing": 0.25 + 0.6 * ideal_m,
+        "nonlinear": 0.7,
+        "partial": 0.9 - 0.1 * (8 - value),
+        "modular_not_compact": 0.85,
+        "sample_size": 0.5 + 100 * (seed + 1) / n,
+    }[scenario]
+
+
+def build_results() -> pd.DataFrame:
+    """The full synthetic table described in the module docstring."""
+    rows = []
+    for scenario, (parameter, values, labels, ideal_of) in SCENARIOS.items():
+        for index, value in enumerate(values):
+            label = labels[index] if labels else f"{value:g}"
+            for seed in SEEDS:
+                n = int(value) if scenario == "sample_size" else N
+                if scenario == "gaussian_toy_attack":
+                    for term, base in PID_TERMS.items():
+                        rows.append(_row(scenario, value, label, seed, n, "pid", "information", term, "holistic",
+                                         np.nan, base / (1 + value) + 0.01 * seed, 5e-3))
+                    continue
+                ideals = ideal_of(value) if ideal_of else (np.nan, np.nan, np.nan)
+                for prop, ideal in zip(("modularity", "compactness", "explicitness"), ideals):
+                    target = LIN_NOISE_STRUCTURE[value] if scenario == "noise" and prop != "explicitness" else ideal
+                    score = 0.5 + 10 * (seed + 1) / n if np.isnan(ideal) else 0.98 * target + 0.01 + 0.01 * (seed - 1)
+                    rows.append(_row(scenario, value, label, seed, n, "lin", "predictor", prop, prop, ideal, score,
+                                     1e-3 * n / 1000))
+                step = 0.7 if np.isnan(ideals[2]) else float(ideals[2] >= 0.5)
+                rows.append(_row(scenario, value, label, seed, n, "step", "information", "step", "explicitness",
+                                 ideals[2], step, 1e-4 * (n / 1000) ** 2))
+                rows.append(_row(scenario, value, label, seed, n, "uncal", "intervention", "uncal", "modularity",
+                                 ideals[0], _uncal(scenario, value, ideals[0], n, seed), 0.01))
+                holo = 0.6 if np.isnan(ideals[0]) else float(np.mean(ideals))
+                rows.append(_row(scenario, value, label, seed, n, "holo", "custom", "holo", "holistic", np.nan, holo, 2e-3))
+    return pd.DataFrame(rows)
+
+
+@pytest.fixture(scope="session")
+def synthetic_results() -> pd.DataFrame:
+    return build_results()
+
+
+@pytest.fixture(scope="session")
+def synthetic_report(tmp_path_factory, synthetic_results):
+    """The report of the full synthetic table, written once: (run directory, html path)."""
+    from reports import write_report
+
+    run_dir = tmp_path_factory.mktemp("synthetic_run")
+    synthetic_results.to_parquet(run_dir / "results.parquet")
+    return run_dir, write_report(synthetic_results, run_dir)

@@ -1,0 +1,75 @@
+"""Agreement: Kendall's tau between rankings, on a table built by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from reports import MissingDataError, agreement, agreement_matrix
+
+BASE = np.array([0.1, 0.3, 0.5, 0.7, 0.9])
+
+
+def _table(scores: dict[str, np.ndarray], lower_is_better: tuple[str, ...] = ()) -> pd.DataFrame:
+    rows = []
+    for metric, values in scores.items():
+        for index, score in enumerate(values):
+            rows.append({
+                "study": "s", "scenario": "noise", "parameter": "alpha", "value": index / 4, "value_label": f"{index / 4:g}",
+                "seed": 0, "n_samples": 500, "metric": metric, "family": "custom", "sub_score": metric,
+                "property": "modularity", "higher_is_better": metric not in lower_is_better, "ideal": 1.0,
+                "score": float(score), "seconds": 0.1, "metric_version": "1", "harness_version": "t",
+            })
+    return pd.DataFrame(rows)
+
+
+def _taus(table):
+    return {(row.score_a, row.score_b): row.tau for row in table.itertuples()}
+
+
+def test_kendall_tau_of_known_rankings():
+    # one adjacent swap among 5 items: 9 concordant and 1 discordant pair of 10, tau = 0.8
+    swapped = BASE[[1, 0, 2, 3, 4]]
+    taus = _taus(agreement(_table({"a": BASE, "b": 2 * BASE, "c": -BASE, "d": swapped})))
+    assert taus[("a", "b")] == pytest.approx(1.0)
+    assert taus[("a", "c")] == pytest.approx(-1.0)
+    assert taus[("a", "d")] == pytest.approx(0.8)
+    assert taus[("c", "d")] == pytest.approx(-0.8)
+
+
+def test_lower_is_better_scores_are_turned_around():
+    taus = _taus(agreement(_table({"a": BASE, "loss": 1.0 - BASE}, lower_is_better=("loss",))))
+    assert taus[("a", "loss")] == pytest.approx(1.0)
+
+
+def test_constant_scores_give_nan_with_a_note():
+    table = agreement(_table({"a": BASE, "flat": np.full(5, 0.4)}))
+    assert np.isnan(table["tau"].iloc[0]) and table["n_representations"].iloc[0] == 5
+    assert table.attrs["notes"] == ["a vs flat: one of them is constant over the 5 common representations"]
+
+
+def test_matrix_is_symmetric_with_unit_diagonal():
+    matrix = agreement_matrix(agreement(_table({"a": BASE, "c": -BASE, "d": BASE[[1, 0, 2, 3, 4]]})))
+    assert list(matrix.index) == ["a", "c", "d"] and list(matrix.columns) == ["a", "c", "d"]
+    np.testing.assert_allclose(matrix.to_numpy(), matrix.to_numpy().T)
+    np.testing.assert_allclose(np.diag(matrix.to_numpy()), 1.0)
+    assert matrix.loc["c", "d"] == pytest.approx(-0.8)
+
+
+def test_only_common_representations_count():
+    table = _table({"a": BASE, "b": BASE})
+    table = table.loc[~((table["metric"] == "b") & (table["value"] == 0.0))]
+    assert agreement(table)["n_representations"].item() == 4
+
+
+def test_not_enough_scores_or_representations():
+    with pytest.raises(MissingDataError, match="at least two sub-scores"):
+        agreement(_table({"a": BASE}))
+    with pytest.raises(MissingDataError, match="at least 3 common representations"):
+        agreement(_table({"a": BASE[:2], "b": BASE[:2]}))
+
+
+def test_sub_scores_are_labelled_by_metric(synthetic_results):
+    labels = set(agreement(synthetic_results)["score_a"]) | set(agreement(synthetic_results)["score_b"])
+    assert {"lin/modularity", "lin/compactness", "lin/explicitness", "step", "uncal", "holo", "pid/unique_lower"} <= labels

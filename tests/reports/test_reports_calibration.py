@@ -1,0 +1,71 @@
+"""Calibration on the hand-built table: values derived from the conftest's formulas."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from reports import MissingDataError, calibration
+
+
+def _by_score(table):
+    return {(row.metric, row.sub_score): row for row in table.itertuples()}
+
+
+def test_classification_of_the_synthetic_metrics(synthetic_results):
+    rows = _by_score(calibration(synthetic_results))
+    # lin: 0.98 * 1 + 0.01 at alpha = 0 and 0.98 * 0 + 0.01 at alpha = 1, seeds spread by exactly 0.01
+    lin = rows[("lin", "explicitness")]
+    assert lin.perfect_mean == pytest.approx(0.99, abs=1e-12) and lin.random_mean == pytest.approx(0.01, abs=1e-12)
+    assert lin.perfect_std == pytest.approx(0.01, abs=1e-12) and lin.n_seeds == 3
+    assert lin.calibrated and rows[("lin", "modularity")].calibrated
+    # step: 1 then 0
+    step = rows[("step", "step")]
+    assert (step.perfect_mean, step.random_mean, step.perfect_std) == (1.0, 0.0, 0.0) and step.calibrated
+    # uncal: 0.85 - 0.5 alpha
+    uncal = rows[("uncal", "uncal")]
+    assert uncal.perfect_mean == pytest.approx(0.85) and uncal.random_mean == pytest.approx(0.35)
+    assert not uncal.calibrated
+    # holo: mean of the ideals (1, 1, 1 - alpha): 2/3 at the random end
+    assert rows[("holo", "holo")].random_mean == pytest.approx(2 / 3) and not rows[("holo", "holo")].calibrated
+    assert ("pid", "unique_lower") not in rows  # pid never ran on noise
+
+
+def test_thresholds_are_options(synthetic_results):
+    loose = _by_score(calibration(synthetic_results, perfect_threshold=0.85, random_threshold=0.35))
+    assert loose[("uncal", "uncal")].calibrated
+    strict = _by_score(calibration(synthetic_results, perfect_threshold=0.995))
+    assert not strict[("lin", "explicitness")].calibrated and strict[("step", "step")].calibrated
+
+
+def test_lower_is_better_scores_are_mirrored(synthetic_results):
+    flipped = synthetic_results.copy()
+    is_step = flipped["metric"] == "step"
+    flipped.loc[is_step, "score"] = 1.0 - flipped.loc[is_step, "score"]
+    flipped.loc[is_step, "higher_is_better"] = False
+    step = _by_score(calibration(flipped))[("step", "step")]
+    assert (step.perfect_mean, step.random_mean) == (0.0, 1.0)  # raw scores are reported
+    assert step.calibrated
+
+
+def test_missing_scenario_or_end_is_reported(synthetic_results):
+    with pytest.raises(MissingDataError, match="needs the 'noise' scenario"):
+        calibration(synthetic_results.loc[synthetic_results["scenario"] != "noise"])
+    no_random_end = synthetic_results.loc[~((synthetic_results["scenario"] == "noise") & (synthetic_results["value"] == 1.0))]
+    with pytest.raises(MissingDataError, match="random end \\(value 1\\)"):
+        calibration(no_random_end)
+
+
+def test_a_sub_score_at_one_end_only_is_noted(synthetic_results):
+    partial = synthetic_results.loc[~((synthetic_results["scenario"] == "noise") & (synthetic_results["metric"] == "uncal")
+                                      & (synthetic_results["value"] == 0.0))]
+    table = calibration(partial)
+    assert "uncal" not in set(table["metric"])
+    assert table.attrs["notes"] == ["uncal/uncal was scored only at the random end"]
+
+
+def test_the_largest_sample_size_is_used(synthetic_results):
+    small = synthetic_results.loc[synthetic_results["scenario"] == "noise"].assign(n_samples=100, score=0.5)
+    table = calibration(pd.concat([synthetic_results, small]))
+    assert set(table["n_samples"]) == {2000}
+    assert _by_score(table)[("step", "step")].perfect_mean == 1.0

@@ -1,0 +1,113 @@
+"""Figures: one colour per metric everywhere, faceting by family, ideal drawn, plot_comparison."""
+
+from __future__ import annotations
+
+import matplotlib.colors as mcolors
+import numpy as np
+import pandas as pd
+import pytest
+
+from reports import check_results, plot_comparison
+from reports._style import IDEAL_COLOUR, PALETTE, metric_colours
+from reports.figures import scenario_figure
+
+
+def test_colours_are_per_metric_distinct_and_stable(synthetic_results):
+    colours = metric_colours(synthetic_results)
+    assert set(colours) == {"lin", "step", "uncal", "holo", "pid"}
+    assert len(set(colours.values())) == 5 and set(colours.values()) <= set(PALETTE)
+    # a subset of the rows keeps every metric's colour as long as all metrics appear in it
+    subset = synthetic_results.loc[synthetic_results["seed"] == 0]
+    assert metric_colours(subset) == colours
+
+
+#: Machado, Oliveira and Fernandes (2009) simulation matrices at severity 1, on linear RGB.
+DEFICIENCIES = {
+    "normal": np.eye(3),
+    "protanopia": np.array([[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216], [-0.003882, -0.048116, 1.051998]]),
+    "deuteranopia": np.array([[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.011820, 0.042940, 0.968881]]),
+    "tritanopia": np.array([[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602], [0.004733, 0.691367, 0.303900]]),
+}
+
+
+def _cielab(linear_rgb: np.ndarray) -> np.ndarray:
+    xyz = linear_rgb @ np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]).T
+    t = xyz / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(t > (6 / 29) ** 3, np.cbrt(t), t / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.stack([116 * f[:, 1] - 16, 500 * (f[:, 0] - f[:, 1]), 200 * (f[:, 1] - f[:, 2])], axis=1)
+
+
+@pytest.mark.parametrize("deficiency", sorted(DEFICIENCIES))
+def test_palette_stays_distinct_under_colour_vision_deficiencies(deficiency):
+    srgb = np.array([mcolors.to_rgb(colour) for colour in PALETTE])
+    linear = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+    lab = _cielab(np.clip(linear @ DEFICIENCIES[deficiency].T, 0.0, 1.0))
+    distances = np.linalg.norm(lab[:, None, :] - lab[None, :, :], axis=-1)[np.triu_indices(len(PALETTE), 1)]
+    assert distances.min() > 10.0  # CIE76 units; 2.3 is a just-noticeable difference
+    assert IDEAL_COLOUR not in PALETTE
+
+
+def test_scenario_figure_facets_by_family_and_draws_the_ideal(synthetic_results):
+    results = check_results(synthetic_results)
+    colours = metric_colours(results)
+    figure = scenario_figure(results, "noise", colours=colours)
+    axes = [ax for ax in figure.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in axes] == ["intervention", "predictor", "information", "custom"]
+    predictor = axes[1]
+    lines = {line.get_label(): line for line in predictor.get_lines()}
+    assert {"lin/modularity", "lin/compactness", "lin/explicitness", "ideal explicitness"} <= set(lines)
+    assert all(mcolors.to_hex(lines[f"lin/{s}"].get_color()) == colours["lin"].lower()
+               for s in ("modularity", "compactness", "explicitness"))
+    # the explicitness ideal is 1 - alpha; lin's mean explicitness is 0.98 (1 - alpha) + 0.01
+    ideal = lines["ideal explicitness"]
+    np.testing.assert_allclose(ideal.get_ydata(), 1 - np.asarray(ideal.get_xdata()))
+    np.testing.assert_allclose(lines["lin/explicitness"].get_ydata(), 0.98 * (1 - lines["lin/explicitness"].get_xdata()) + 0.01)
+    # width of one paper column
+    assert figure.get_size_inches()[0] == pytest.approx(3.5)
+
+
+def test_categorical_parameter_uses_its_labels(synthetic_results):
+    figure = scenario_figure(check_results(synthetic_results), "modular_not_compact")
+    ticks = [label.get_text() for label in figure.axes[0].get_xticklabels()]
+    assert ticks == ["cos_sin", "duplicate_2", "duplicate_4"]
+
+
+@pytest.mark.parametrize("suffix, magic", [("png", b"\x89PNG"), ("svg", b"<?xml")])
+def test_plot_comparison_writes_the_requested_format(tmp_path, synthetic_results, suffix, magic):
+    out = plot_comparison(synthetic_results, metrics=["lin", "step"], scenarios=["noise", "mixing"],
+                          out_file=tmp_path / "sub" / f"compare.{suffix}")
+    assert out.read_bytes()[:5].startswith(magic)
+    forced = plot_comparison(synthetic_results, metrics=["step"], out_file=tmp_path / "compare.bin", format="png")
+    assert forced.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_plot_comparison_rejects_unknown_names(tmp_path, synthetic_results):
+    with pytest.raises(ValueError, match="unknown metric\\(s\\) \\['nope'\\]"):
+        plot_comparison(synthetic_results, metrics=["nope"], out_file=tmp_path / "x.png")
+    with pytest.raises(ValueError, match="unknown scenario\\(s\\) \\['rotation'\\]"):
+        plot_comparison(synthetic_results, scenarios=["rotation"], out_file=tmp_path / "x.png")
+    with pytest.raises(ValueError, match="nothing to draw"):
+        plot_comparison(synthetic_results, metrics=["pid"], scenarios=["noise"], out_file=tmp_path / "x.png")
+
+
+def test_lower_is_better_scores_are_drawn_turned_and_say_so(synthetic_results):
+    flipped = synthetic_results.copy()
+    is_step = flipped["metric"] == "step"
+    flipped.loc[is_step, "score"] = 1.0 - flipped.loc[is_step, "score"]
+    flipped.loc[is_step, "higher_is_better"] = False
+    figure = scenario_figure(check_results(flipped), "noise")
+    information = [ax for ax in figure.axes if ax.get_title() == "information"][0]
+    line = {line.get_label(): line for line in information.get_lines()}["step (1 − score)"]
+    np.testing.assert_array_equal(line.get_ydata(), [1, 1, 1, 0, 0, 0])  # the original step, not its mirror
+
+
+def test_metrics_sharing_a_colour_differ_in_marker(synthetic_results):
+    from reports._style import sub_score_markers
+
+    many = pd.concat([synthetic_results.loc[synthetic_results["metric"] == "step"].assign(metric=f"m{i:02d}")
+                      for i in range(12)], ignore_index=True)
+    colours, markers = metric_colours(many), sub_score_markers(many)
+    # m00 and m10 share the first colour; their (marker, fill) differ
+    assert colours["m00"] == colours["m10"]
+    assert markers[("m00", "step")] != markers[("m10", "step")] and markers[("m10", "step")][1] == "none"
+    assert len({(colours[m], markers[(m, "step")]) for m in colours}) == 12

@@ -1,0 +1,145 @@
+"""The written report: every promised file, table and figure, checked by parsing the output."""
+
+from __future__ import annotations
+
+import base64
+import re
+from html.parser import HTMLParser
+
+import pandas as pd
+import pytest
+
+from reports import calibration, load_results, write_report
+
+SECTIONS = ("property_matrix", "calibration", "linearity", "robustness", "sample_efficiency", "cost", "agreement")
+SCENARIO_FIGURES = ("noise", "mixing", "nonlinear", "partial", "modular_not_compact", "gaussian_toy_attack")
+OTHER_FIGURES = ("sample_size", "pid_bars", "cost_growth", "agreement_tau")
+
+
+class _Collector(HTMLParser):
+    """Tables, figures, images and any reference to an outside resource."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.figures, self.images, self.external, self.headers = [], [], [], [], {}
+        self._table, self._in_th = None, False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table":
+            self._table = attrs.get("id")
+            self.tables.append(self._table)
+            self.headers[self._table] = []
+        elif tag == "th":
+            self._in_th = True
+        elif tag == "figure":
+            self.figures.append(attrs.get("id"))
+        elif tag == "img":
+            self.images.append(attrs["src"])
+        for name in ("src", "href"):
+            value = attrs.get(name, "")
+            if value and not value.startswith(("data:", "#")):
+                self.external.append(value)
+        if tag in ("script", "link", "iframe"):
+            self.external.append(tag)
+
+    def handle_endtag(self, tag):
+        self._in_th = self._in_th and tag != "th"
+
+    def handle_data(self, data):
+        if self._in_th and self._table:
+            self.headers[self._table].append(data)
+
+
+@pytest.fixture(scope="module")
+def parsed(synthetic_report):
+    run_dir, html_path = synthetic_report
+    collector = _Collector()
+    collector.feed(html_path.read_text(encoding="utf-8"))
+    return collector
+
+
+def test_every_file_is_written(synthetic_report):
+    run_dir, html_path = synthetic_report
+    assert html_path == run_dir / "report.html" and (run_dir / "report.md").is_file()
+    for key in SECTIONS:
+        assert (run_dir / "tables" / f"{key}.csv").is_file(), key
+        assert (run_dir / "tables" / f"{key}.tex").is_file(), key
+    for key in SCENARIO_FIGURES + OTHER_FIGURES:
+        assert (run_dir / "figures" / f"{key}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", key
+        assert "<svg" in (run_dir / "figures" / f"{key}.svg").read_text(encoding="utf-8")[:2000], key
+
+
+def test_html_has_every_table_and_figure(parsed):
+    assert parsed.tables == [f"table-{key}" for key in SECTIONS]  # property matrix first
+    assert sorted(parsed.figures) == sorted(f"figure-{key}" for key in SCENARIO_FIGURES + OTHER_FIGURES)
+    assert len(parsed.images) == len(parsed.figures)
+    for source in parsed.images:
+        assert source.startswith("data:image/png;base64,")
+        assert base64.b64decode(source.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
+    assert parsed.external == []  # self-contained: opens offline
+    assert parsed.headers["table-calibration"][:4] == ["Metric", "Sub-score", "Property", "Perfect"]
+    assert "Robust to noise" in parsed.headers["table-property_matrix"]
+
+
+def test_markdown_has_the_same_content(synthetic_report):
+    run_dir, _ = synthetic_report
+    text = (run_dir / "report.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^## (.+)$", text, flags=re.MULTILINE)
+    assert headings[0].startswith("Property matrix") and headings[-1] == "Figures" and len(headings) == len(SECTIONS) + 1
+    assert "| Metric | Sub-score | Property | Perfect | ± (perfect) | Random | ± (random) | Seeds | Calibrated |" in text
+    assert "| uncal | uncal | modularity | 0.85 | 0.00 | 0.35 | 0.00 | 3 | ✗ |" in text
+    for key in SCENARIO_FIGURES + OTHER_FIGURES:
+        assert f"](figures/{key}.png)" in text
+    assert "condition 'redundancy attack' not measured" in text  # the robustness notes
+
+
+def test_latex_tables_use_booktabs(synthetic_report):
+    run_dir, _ = synthetic_report
+    for key in SECTIONS:
+        tex = (run_dir / "tables" / f"{key}.tex").read_text(encoding="utf-8")
+        assert tex.index("\\toprule") < tex.index("\\midrule") < tex.index("\\bottomrule"), key
+        assert f"\\label{{tab:{key}}}" in tex
+        assert "\\hline" not in tex and "✓" not in tex and "_" not in tex.replace("\\_", "").replace("tab:" + key, "")
+    matrix = (run_dir / "tables" / "property_matrix.tex").read_text(encoding="utf-8")
+    assert "\\begin{table*}" in matrix and "\\resizebox{\\textwidth}{!}{%" in matrix and "$\\checkmark$" in matrix
+
+
+def test_csv_tables_hold_the_full_precision_analyses(synthetic_report, synthetic_results):
+    run_dir, _ = synthetic_report
+    written = pd.read_csv(run_dir / "tables" / "calibration.csv")
+    expected = calibration(synthetic_results)
+    pd.testing.assert_series_equal(written["perfect_mean"], expected["perfect_mean"], check_exact=False, rtol=1e-12)
+    matrix = pd.read_csv(run_dir / "tables" / "property_matrix.csv")
+    assert list(matrix.columns) == ["metric", "family", "characteristic", "verdict", "number", "threshold", "evidence"]
+
+
+def test_regenerating_from_the_run_directory(synthetic_report):
+    run_dir, html_path = synthetic_report
+    first = html_path.read_text(encoding="utf-8")
+    assert write_report(load_results(run_dir), run_dir) == html_path
+    assert html_path.read_text(encoding="utf-8") == first  # deterministic, figures included
+
+
+def test_a_partial_table_says_what_is_missing(tmp_path, synthetic_results):
+    only_mixing = synthetic_results.loc[(synthetic_results["scenario"] == "mixing") & (synthetic_results["metric"] != "holo")]
+    html_path = write_report(only_mixing, tmp_path)
+    collector = _Collector()
+    collector.feed(html_path.read_text(encoding="utf-8"))
+    assert collector.tables == ["table-property_matrix", "table-linearity", "table-cost", "table-agreement"]
+    assert collector.figures == ["figure-mixing", "figure-agreement_tau"]
+    text = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "Not computed: calibration needs the 'noise' scenario, which is not in the results (present: mixing)" in text
+    assert "Not computed: sample efficiency needs the 'sample_size' scenario" in text
+    assert "Not computed: robustness needs at least one of the scenarios" in text
+    assert not (tmp_path / "tables" / "calibration.csv").exists()
+
+
+def test_text_is_escaped(tmp_path, synthetic_results):
+    hostile = synthetic_results.loc[synthetic_results["scenario"] == "mixing"].replace({"metric": {"uncal": "<b>x|y_&</b>"}})
+    html_path = write_report(hostile, tmp_path)
+    html = html_path.read_text(encoding="utf-8")
+    assert "<b>x" not in html and "&lt;b&gt;x|y_&amp;&lt;/b&gt;" in html
+    assert "\\<b\\>" not in (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "x\\|y" in (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "x$|$y\\_\\&" in (tmp_path / "tables" / "cost.tex").read_text(encoding="utf-8")

@@ -1,0 +1,95 @@
+"""Robustness on the hand-built table: drops worked out from the conftest's formulas."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from reports import MissingDataError, robustness
+
+
+def _rows(table):
+    return {(row.scenario, row.metric, row.sub_score): row for row in table.itertuples()}
+
+
+def test_drops_of_the_synthetic_metrics(synthetic_results):
+    table = robustness(synthetic_results)
+    rows = _rows(table)
+    # uncal under noise, read on alpha <= 0.5: 0.85 - 0.5 alpha, worst at alpha = 0.4: 1 - 0.65 = 0.35
+    uncal = rows[("noise", "uncal", "uncal")]
+    assert uncal.largest_drop == pytest.approx(0.35) and uncal.at_value == "0.4" and uncal.n_values == 3
+    assert uncal.score_at == pytest.approx(0.65) and uncal.ideal_at == 1.0 and not uncal.robust
+    # partial factors: 0.9 - 0.1 (8 - k), worst at k = 1: 1 - 0.2 = 0.8; nonlinear: constant 0.7
+    assert rows[("partial", "uncal", "uncal")].largest_drop == pytest.approx(0.8)
+    assert rows[("partial", "uncal", "uncal")].at_value == "1"
+    assert rows[("nonlinear", "uncal", "uncal")].largest_drop == pytest.approx(0.3)
+    # lin stays at 0.99 (mean over seeds) wherever the ideal is 1
+    for scenario in ("noise", "nonlinear", "partial"):
+        for sub_score in ("modularity", "compactness"):
+            row = rows[(scenario, "lin", sub_score)]
+            assert row.largest_drop == pytest.approx(0.01) and row.largest_excess == pytest.approx(-0.01) and row.robust
+    # only modularity and compactness sub-scores are judged by default
+    assert set(table["property"]) == {"modularity", "compactness"}
+    assert table.attrs["notes"] == [
+        "condition 'redundancy attack' not measured: no 'redundancy_attack' scenario in the results",
+        "condition 'synergy attack' not measured: no 'synergy_attack' scenario in the results",
+    ]
+
+
+def test_value_range_and_threshold_are_options(synthetic_results):
+    full = _rows(robustness(synthetic_results, value_ranges={}))
+    # over the whole noise range lin's modularity falls to 0.01 at alpha = 1 and uncal to 0.35
+    assert full[("noise", "lin", "modularity")].largest_drop == pytest.approx(0.99)
+    assert full[("noise", "uncal", "uncal")].largest_drop == pytest.approx(0.65)
+    loose = _rows(robustness(synthetic_results, max_deviation=0.4))
+    assert loose[("noise", "uncal", "uncal")].robust and not loose[("partial", "uncal", "uncal")].robust
+
+
+def test_other_properties_and_holistic_scores(synthetic_results):
+    rows = _rows(robustness(synthetic_results, properties=("explicitness", "holistic")))
+    # the step function stays at 1 where the ideal explicitness is 1
+    assert rows[("nonlinear", "step", "step")].largest_drop == 0.0 and rows[("nonlinear", "step", "step")].robust
+    # holistic ideal exists under nonlinear and partial (all ideals 1) and, under noise, only at alpha = 0
+    assert rows[("partial", "holo", "holo")].largest_drop == 0.0
+    assert rows[("noise", "holo", "holo")].n_values == 1
+
+
+def _attack_table(score_of_alpha) -> pd.DataFrame:
+    rows = []
+    for alpha in (0.0, 0.5, 1.0):
+        for seed in (0, 1):
+            rows.append({
+                "study": "s", "scenario": "redundancy_attack", "parameter": "alpha", "value": alpha, "value_label": f"{alpha:g}",
+                "seed": seed, "n_samples": 1000, "metric": "m", "family": "information", "sub_score": "m",
+                "property": "modularity", "higher_is_better": True, "ideal": 1.0 - 0.8 * alpha,
+                "score": score_of_alpha(alpha), "seconds": 0.1, "metric_version": "1", "harness_version": "t",
+            })
+    return pd.DataFrame(rows)
+
+
+def test_a_score_blind_to_an_attack_is_not_robust():
+    blind = robustness(_attack_table(lambda alpha: 1.0)).iloc[0]
+    # the ideal falls to 0.2 at alpha = 1 while the score stays at 1: excess 0.8, never a drop
+    assert blind.condition == "redundancy attack"
+    assert blind.largest_drop == pytest.approx(0.0) and blind.largest_excess == pytest.approx(0.8) and not blind.robust
+    follows = robustness(_attack_table(lambda alpha: 1.0 - 0.7 * alpha)).iloc[0]
+    assert follows.largest_excess == pytest.approx(0.1) and follows.largest_drop == pytest.approx(0.0) and follows.robust
+
+
+def test_without_any_condition_it_says_so(synthetic_results):
+    with pytest.raises(MissingDataError, match="at least one of the scenarios noise, nonlinear, partial"):
+        robustness(synthetic_results.loc[synthetic_results["scenario"] == "mixing"])
+
+
+def test_a_score_without_an_ideal_is_noted(synthetic_results):
+    # the ideal is the scenario's, per property: once no row states the ideal modularity of partial, no
+    # modularity score can be judged there (compactness still can)
+    no_ideal = synthetic_results.copy()
+    chosen = (no_ideal["scenario"] == "partial") & (no_ideal["property"] == "modularity")
+    no_ideal.loc[chosen, "ideal"] = np.nan
+    table = robustness(no_ideal)
+    rows = _rows(table)
+    assert ("partial", "uncal", "uncal") not in rows and ("partial", "lin", "modularity") not in rows
+    assert ("partial", "lin", "compactness") in rows
+    assert "uncal/uncal under 'partial factors': the scenario states no ideal for it" in table.attrs["notes"]

@@ -1,0 +1,47 @@
+"""Sample efficiency: |score(n) - score(n_max)| per seed, worked out from the conftest's formulas."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from reports import MissingDataError, sample_efficiency
+
+
+def _rows(table):
+    return {(row.metric, row.sub_score, row.n): row for row in table.itertuples()}
+
+
+def test_differences_match_the_formulas(synthetic_results):
+    table = sample_efficiency(synthetic_results)
+    rows = _rows(table)
+    assert set(table["n"]) == {100, 1000, 10000} and set(table["n_max"]) == {100000}
+    for n in (100, 1000, 10000):
+        # lin: 0.5 + 10 (seed + 1) / n, so |s(n) - s(n_max)| = 10 (seed + 1) (1/n - 1e-5): mean over seeds 1, 2, 3
+        # is 20 (1/n - 1e-5) and the standard deviation (ddof = 1) of 1, 2, 3 is 1
+        gap = 1.0 / n - 1e-5
+        lin = rows[("lin", "modularity", n)]
+        assert lin.mean_abs_difference == pytest.approx(20 * gap, rel=1e-9)
+        assert lin.std_abs_difference == pytest.approx(10 * gap, rel=1e-9) and lin.n_seeds == 3
+        assert rows[("uncal", "uncal", n)].mean_abs_difference == pytest.approx(200 * gap, rel=1e-9)
+        assert rows[("step", "step", n)].mean_abs_difference == 0.0
+    assert rows[("lin", "explicitness", 1000)].mean_abs_difference == pytest.approx(0.0198, rel=1e-9)
+
+
+def test_a_seed_without_reference_is_left_out(synthetic_results):
+    drop = (synthetic_results["scenario"] == "sample_size") & (synthetic_results["value"] == 100000) & \
+           (synthetic_results["seed"] == 2) & (synthetic_results["metric"] == "uncal")
+    table = sample_efficiency(synthetic_results.loc[~drop])
+    row = _rows(table)[("uncal", "uncal", 1000)]
+    assert row.n_seeds == 2 and row.mean_abs_difference == pytest.approx(150 * (1e-3 - 1e-5), rel=1e-9)
+    assert table.attrs["notes"] == ["uncal/uncal seed 2: no score at the largest n, left out"]
+
+
+def test_single_seed_has_zero_spread(synthetic_results):
+    table = sample_efficiency(synthetic_results.loc[synthetic_results["seed"] == 0])
+    assert np.all(table["std_abs_difference"] == 0.0) and set(table["n_seeds"]) == {1}
+
+
+def test_missing_scenario_is_reported(synthetic_results):
+    with pytest.raises(MissingDataError, match="sample efficiency needs the 'sample_size' scenario"):
+        sample_efficiency(synthetic_results.loc[synthetic_results["scenario"] == "noise"])

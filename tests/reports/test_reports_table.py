@@ -1,0 +1,89 @@
+"""The results-table contract as the reports read it: load_results and check_results."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from reports import check_results, load_results
+from reports._table import REQUIRED_COLUMNS, ideal_table
+
+
+def test_parquet_and_csv_load_to_the_same_table(tmp_path, synthetic_results):
+    parquet_dir, csv_dir = tmp_path / "parquet", tmp_path / "csv"
+    parquet_dir.mkdir()
+    csv_dir.mkdir()
+    synthetic_results.to_parquet(parquet_dir / "results.parquet")
+    synthetic_results.to_csv(csv_dir / "results.csv", index=False)
+    from_parquet, from_csv = load_results(parquet_dir), load_results(csv_dir)
+    assert list(from_csv.columns) == list(from_parquet.columns)
+    for column in from_parquet.columns:
+        if from_parquet[column].dtype.kind == "f":
+            np.testing.assert_allclose(from_csv[column], from_parquet[column], rtol=1e-12, equal_nan=True)
+        else:
+            assert from_csv[column].tolist() == from_parquet[column].tolist(), column
+    # categorical labels and NaN ideals survive the CSV round trip
+    assert set(from_csv.loc[from_csv["scenario"] == "modular_not_compact", "value_label"]) == {"cos_sin", "duplicate_2", "duplicate_4"}
+    assert from_csv.loc[from_csv["property"] == "holistic", "ideal"].isna().all()
+    assert from_csv["higher_is_better"].dtype == bool
+
+
+def test_parquet_is_preferred_over_csv(tmp_path, synthetic_results):
+    synthetic_results.to_parquet(tmp_path / "results.parquet")
+    synthetic_results.iloc[:5].to_csv(tmp_path / "results.csv", index=False)
+    assert len(load_results(tmp_path)) == len(synthetic_results)
+
+
+def test_missing_files_are_named(tmp_path):
+    with pytest.raises(FileNotFoundError, match="results.parquet or results.csv"):
+        load_results(tmp_path)
+
+
+def test_missing_columns_are_listed(synthetic_results):
+    with pytest.raises(ValueError, match="lacks required columns: seconds, metric_version"):
+        check_results(synthetic_results.drop(columns=["seconds", "metric_version"]))
+
+
+@pytest.mark.parametrize("column", ["score", "seconds", "value"])
+def test_non_finite_entries_are_rejected(synthetic_results, column):
+    broken = synthetic_results.copy()
+    broken.loc[7, column] = np.nan
+    with pytest.raises(ValueError, match=f"column '{column}' has 1 non-finite"):
+        check_results(broken)
+
+
+def test_bad_property_boolean_and_empty_table_are_rejected(synthetic_results):
+    with pytest.raises(ValueError, match="unknown values \\['fairness'\\]"):
+        check_results(synthetic_results.assign(property="fairness"))
+    with pytest.raises(ValueError, match="must hold booleans"):
+        check_results(synthetic_results.assign(higher_is_better="maybe"))
+    with pytest.raises(ValueError, match="empty"):
+        check_results(synthetic_results.iloc[:0])
+    with pytest.raises(TypeError, match="DataFrame"):
+        check_results(synthetic_results.to_dict())
+
+
+def test_text_booleans_are_read(synthetic_results):
+    text = synthetic_results.assign(higher_is_better=np.where(np.arange(len(synthetic_results)) % 2, "True", "false"))
+    assert check_results(text)["higher_is_better"].sum() == len(synthetic_results) // 2
+
+
+def test_required_columns_are_the_contract():
+    assert len(REQUIRED_COLUMNS) == 17 and REQUIRED_COLUMNS[0] == "study" and REQUIRED_COLUMNS[-1] == "harness_version"
+
+
+def test_holistic_ideal_only_where_the_three_ideals_agree(synthetic_results):
+    ideals = ideal_table(check_results(synthetic_results))
+    holistic = ideals.loc[ideals["property"] == "holistic"]
+    # nonlinear (5 values) and partial (8 values) state 1 for every property; noise agrees only at alpha = 0,
+    # mixing only at alpha = 0, modular_not_compact nowhere
+    assert sorted(holistic.groupby("scenario").size().items()) == [("mixing", 1), ("noise", 1), ("nonlinear", 5), ("partial", 8)]
+    assert (holistic["ideal"] == 1.0).all()
+
+
+def test_conflicting_ideals_are_an_error(synthetic_results):
+    broken = synthetic_results.copy()
+    row = broken.index[(broken["scenario"] == "noise") & (broken["property"] == "explicitness")][0]
+    broken.loc[row, "ideal"] = 0.5
+    with pytest.raises(ValueError, match="disagree on the ideal explicitness of scenario 'noise'"):
+        ideal_table(check_results(broken))

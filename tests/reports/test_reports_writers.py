@@ -1,0 +1,39 @@
+"""The text writers: LaTeX escaping and alignment, Markdown pipes, display formatting."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from reports._format import display_table, format_number
+from reports.latex import escape, to_latex
+from reports.markdown import table_to_markdown
+
+
+def test_latex_escapes_specials_and_translates_symbols():
+    assert escape("a_b & 50% $x$ #1 {y} ~^\\") == (
+        "a\\_b \\& 50\\% \\$x\\$ \\#1 \\{y\\} \\textasciitilde{}\\textasciicircum{}\\textbackslash{}")
+    assert escape("✓ ρ 0.9 ≥ R² − 1 ± ✗") == "$\\checkmark$ $\\rho$ 0.9 $\\geq$ R$^2$ $-$ 1 $\\pm$ $\\times$"
+
+
+def test_latex_table_alignment_and_rules():
+    display = pd.DataFrame({"Metric": ["mig", "dci_rf"], "Score": ["0.50", "—"], "Ok": ["✓", "✗"]})
+    tex = to_latex(display, caption="A & B", label="demo")
+    assert "\\begin{tabular}{lrl}" in tex and "\\caption{A \\& B}" in tex and "\\begin{table}[t]" in tex
+    lines = tex.splitlines()
+    assert lines[lines.index("\\toprule") + 1] == "Metric & Score & Ok \\\\"
+    assert "dci\\_rf & --- & $\\times$ \\\\" in lines
+
+
+def test_markdown_escapes_pipes():
+    text = table_to_markdown(pd.DataFrame({"a|b": ["x|y"], "c": ["1"]}))
+    assert text.splitlines() == ["| a\\|b | c |", "| --- | --- |", "| x\\|y | 1 |"]
+
+
+def test_number_formatting():
+    assert [format_number(v) for v in (True, False, 3, 0.456, np.nan, -0.0, -0.001, 0.0004)] == [
+        "✓", "✗", "3", "0.46", "—", "0.00", "0.00", "0.00"]
+    assert format_number(0.0004, 3, scientific=True) == "4.00e-04" and format_number(0.0, 3, scientific=True) == "0.000"
+    assert format_number(np.float64(0.12345), digits=3) == "0.123"
+    table = display_table(pd.DataFrame({"x": [0.5], "y": ["s"], "z": [np.int64(2)]}), {"y": "Y", "x": "X"})
+    assert table.columns.tolist() == ["Y", "X"] and table.iloc[0].tolist() == ["s", "0.50"]
