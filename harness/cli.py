@@ -18,6 +18,8 @@ from harness import cli_baseline, cli_evaluate, cli_plot, cli_validate
 from harness.presets import PRESETS
 
 EXIT_USAGE = 2
+EXIT_FAILED_CELLS = 1
+"""``run`` finished and wrote its results, but some cells failed (see DIR/failures.csv)."""
 
 
 class UsageError(Exception):
@@ -118,6 +120,7 @@ def _run(args: argparse.Namespace) -> int:
         backend=args.backend,
         scheduler=args.scheduler,
         progress=not args.no_progress,
+        log=_status,
     )
     print(f"{len(frame)} result rows written to {out / 'results.parquet'} and {out / 'results.csv'}")
     if not args.no_report:
@@ -125,7 +128,12 @@ def _run(args: argparse.Namespace) -> int:
 
         html = reports.write_report(frame, out)
         print(f"report: {html} (also report.md, tables/, figures/)")
-    return 0
+    return EXIT_FAILED_CELLS if frame.attrs.get("failures") else 0
+
+
+def _status(message: str) -> None:
+    """Status lines go to stdout, warnings (failed cells) to stderr."""
+    print(message, file=sys.stderr if message.startswith("warning:") else sys.stdout)
 
 
 def _add_list(commands: argparse._SubParsersAction) -> None:

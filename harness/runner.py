@@ -206,6 +206,7 @@ def run_study(
         *plan_cells(
             scenario_names=[s for s in scenario_names if s in scenarios.available()],
             metric_entries=[e for e in entries if e.target not in population_metrics],
+            grids=config.grids,
             **plan,
         ),
         *plan_population_cells(

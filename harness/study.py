@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import scenarios
 from harness.metric_refs import MetricEntry, resolve
@@ -75,8 +75,12 @@ def plan_cells(
     metric_entries: Sequence[MetricEntry],
     seeds: int,
     n_samples: int,
+    grids: Mapping[str, Sequence[ParameterValue]] | None = None,
 ) -> list[Cell]:
-    """Every cell of the study, data-major (cells sharing data are adjacent)."""
+    """Every cell of the study, data-major (cells sharing data are adjacent).
+
+    ``grids`` replaces the default parameter grid of the scenarios it names.
+    """
     if seeds < 1:
         raise ValueError(f"seeds must be at least 1, got {seeds}")
     cells: list[Cell] = []
@@ -85,7 +89,10 @@ def plan_cells(
         n = scenario.default_n if scenario.default_n is not None else n_samples
         if n < scenario.min_samples:
             raise ValueError(f"scenario {name!r} needs at least {scenario.min_samples} samples; got --n-samples {n}")
-        for index, value in enumerate(scenario.values):
+        grid = tuple(grids[name]) if grids and name in grids else scenario.values
+        for value in grid:
+            scenario.check_value(value)
+        for index, value in enumerate(grid):
             for seed in range(seeds):
                 for entry in metric_entries:
                     cells.append(Cell(study, name, value, index, seed, n, entry))

@@ -291,7 +291,7 @@ def validate(
     preset : str, optional
         The battery (:data:`harness.presets.PRESETS`); the next arguments override it.
         Default: the ``quick`` preset with :data:`DEFAULT_SEEDS` seed, which keeps
-        the default validation short (noise and mixing, n = 2000).
+        the default validation short (noise and mixing, n = 1000).
     scenarios_ : sequence of str, optional
         Scenarios of the battery.
     builtins : sequence of str, optional

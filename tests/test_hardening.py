@@ -406,7 +406,6 @@ CLI_CASES = [
     ("broken metric file", [*RUN, "--metrics", "{broken}:score", "--out", "{tmp}/b"], "importing metric file"),
     ("missing metric function", [*RUN, "--metrics", "{nan}:absent", "--out", "{tmp}/g"], "has no attribute 'absent'"),
     ("unknown metric module", [*RUN, "--metrics", "no_such_module_xyz:score", "--out", "{tmp}/x"], "cannot import module 'no_such_module_xyz'"),
-    ("metric returning NaN", [*RUN, "--seeds", "1", "--n-samples", "50", "--metrics", "{nan}:score", "--out", "{tmp}/n"], "non-finite score"),
     ("out is a file", [*RUN, "--out", "{file}"], "a_file"),
     ("unknown command", ["frobnicate"], "invalid choice: 'frobnicate'"),
     ("unknown flag", ["run", "--fast"], "unrecognized arguments: --fast"),
@@ -425,6 +424,20 @@ def test_bad_command_lines_exit_2_with_one_line(argv, message, tmp_path, capsys)
     assert message.format(**paths) in captured.err
     assert captured.err.count("\n") == 1 and captured.err.startswith("error: ")
     assert "Traceback" not in captured.err + captured.out
+
+
+def test_a_metric_returning_nan_fails_its_cells_loudly_and_the_run_exits_1(tmp_path, capsys):
+    # A metric bug is not a command-line error: the run finishes, writes no NaN, lists every failed
+    # cell in failures.csv, warns in one line on stderr and exits with status 1.
+    paths = _bad_metric_file(tmp_path)
+    argv = [*RUN, "--seeds", "1", "--n-samples", "50", "--metrics", f"{paths['nan']}:score", "--out", f"{tmp_path}/n"]
+    assert main(argv) == 1
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and captured.err.startswith("warning: 12 cell(s) failed")
+    assert "non-finite score" in captured.err and "Traceback" not in captured.err + captured.out
+    failures = pd.read_csv(tmp_path / "n" / "failures.csv")
+    assert len(failures) == 12 and failures["error"].str.contains("non-finite score").all()
+    assert len(pd.read_csv(tmp_path / "n" / "results.csv")) == 0
 
 
 CORRUPTED_RESULTS = [

@@ -128,3 +128,11 @@ def test_population_scenarios_run_population_metrics():
     assert (frame.loc[frame.sub_score == "separation", "ideal"] == 1.0).all()
     with pytest.raises(ValueError, match="population metrics"):
         run_study(preset="quick", scenarios_=["noise"], metrics_=["udr"], seeds=1, progress=False)
+
+
+def test_the_table_the_harness_writes_is_the_table_the_reports_read():
+    # The writer (harness/store.py) and the reader (reports/_table.py) declare the contract separately,
+    # so that run workers never import the plotting stack; this keeps the two declarations identical.
+    from reports._table import REQUIRED_COLUMNS
+
+    assert COLUMNS == REQUIRED_COLUMNS
