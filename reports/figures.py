@@ -129,7 +129,7 @@ def scenario_figure(results: pd.DataFrame, scenario: str, *, colours: dict | Non
             ax.set_title(family)
             ax.set_ylabel("score")
         add_legend(figure, axes)
-        figure.suptitle(f"{scenario} (n = {int(rows['n_samples'].max())}, {int(summary['n_seeds'].max())} seeds)",
+        figure.suptitle(f"{scenario} (n = {int(rows['n_samples'].max())}, {_count(int(summary['n_seeds'].max()), 'seed')})",
                         fontsize=8)
     return figure
 
@@ -321,3 +321,8 @@ def plot_comparison(
     out_file.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(out_file, format=format or out_file.suffix.lstrip(".") or "png", dpi=200)
     return out_file
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 seed``, ``2 seeds``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
