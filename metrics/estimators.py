@@ -62,7 +62,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from metrics._knn import kraskov, ross
+from metrics._knn import Column, kraskov, kraskov_prepared, ross
 from metrics.information import DEFAULT_BINS, encode_categories, entropy, factor_code_information, joint_counts, to_labels
 from metrics.validation import check_positive_int
 
@@ -239,19 +239,37 @@ def pairwise_information(
 ) -> np.ndarray:
     """``(K, L)`` matrix of I(v_k; z_j) for every factor and every single code.
 
-    The histogram estimators use the vectorised engine in one pass; the others call
-    :func:`mutual_information` per pair.
+    The histogram estimators use the vectorised engine in one pass.  Under ``knn`` and
+    ``knn_full`` (the same estimator for a single code column) a continuous factor is
+    paired with every code through :func:`metrics._knn.kraskov_prepared`, each factor and
+    code being standardised and sorted once instead of once per pair; the result is
+    identical to :func:`mutual_information` per pair, which the other estimators and
+    discrete factors use.  Cost at N = 1e4, 8 x 8 (``knn``): about 1.1 s on one idle core,
+    nearly all of it the 64 joint-space k-d tree queries.
     """
     check_estimator_options(estimator, neighbors, bins)
     flags = tuple(discrete) if discrete is not None else (False,) * factors.shape[1]
     if estimator in _HISTOGRAM:
         return _histogram_information(factors, codes, flags, bins, estimator == "miller_madow")
-    return np.array(
-        [
-            [mutual_information(factors[:, k], codes[:, j], estimator=estimator, discrete=flags[k], neighbors=neighbors) for j in range(codes.shape[1])]
-            for k in range(factors.shape[1])
-        ]
-    )
+    options = {"estimator": estimator, "neighbors": neighbors}
+    if estimator not in ("knn", "knn_full"):
+        return np.array([[mutual_information(factors[:, k], codes[:, j], discrete=flags[k], **options) for j in range(codes.shape[1])] for k in range(factors.shape[1])])
+    columns = [_as_codes(codes[:, j], factors.shape[0]) for j in range(codes.shape[1])]
+    informative = [np.ptp(column) > 0 for column in columns]
+    prepared = [Column(column) if useful else None for column, useful in zip(columns, informative)]
+    table = np.zeros((factors.shape[1], codes.shape[1]))
+    for k in range(factors.shape[1]):
+        target = _as_target(factors[:, k])
+        if np.ptp(target) == 0:
+            continue
+        if flags[k]:
+            table[k] = [mutual_information(target, codes[:, j], discrete=True, **options) for j in range(codes.shape[1])]
+            continue
+        if target.size <= neighbors and any(informative):
+            raise ValueError(f"the k-NN estimators need more samples than neighbors ({neighbors}); got {target.size}")
+        factor = Column(target[:, None])
+        table[k] = [max(kraskov_prepared(factor, code, neighbors), 0.0) if code is not None else 0.0 for code in prepared]
+    return table
 
 
 def binned_entropy(columns: np.ndarray, discrete: Sequence[bool] | None = None, bins: int = DEFAULT_BINS) -> np.ndarray:
