@@ -47,7 +47,10 @@ _ROBUSTNESS = {
     "robust_noise": (("noise",), ("modularity", "compactness")),
     "robust_non_measured": (("partial",), IDEAL_PROPERTIES + ("holistic",)),
     "nonlinear_relation": (("nonlinear",), IDEAL_PROPERTIES + ("holistic",)),
-    "follows_attacks": (("redundancy_attack", "synergy_attack"), IDEAL_PROPERTIES + ("holistic",)),
+    "follows_attacks": (
+        ("redundancy_attack", "synergy_attack", "gaussian_toy_redundancy", "gaussian_toy_synergy"),
+        IDEAL_PROPERTIES + ("holistic",),
+    ),
 }
 
 

@@ -23,6 +23,8 @@ CONDITIONS = {
     "partial": "partial factors",
     "redundancy_attack": "redundancy attack",
     "synergy_attack": "synergy attack",
+    "gaussian_toy_redundancy": "redundancy attack (Gaussian toy)",
+    "gaussian_toy_synergy": "synergy attack (Gaussian toy)",
 }
 #: Parameter range read per scenario.  Under noise, beyond alpha = 0.5 the noise
 #: variance exceeds the signal's and the code is mostly noise: calibration wants a

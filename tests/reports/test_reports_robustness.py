@@ -34,6 +34,8 @@ def test_drops_of_the_synthetic_metrics(synthetic_results):
     assert table.attrs["notes"] == [
         "condition 'redundancy attack' not measured: no 'redundancy_attack' scenario in the results",
         "condition 'synergy attack' not measured: no 'synergy_attack' scenario in the results",
+        "condition 'redundancy attack (Gaussian toy)' not measured: no 'gaussian_toy_redundancy' scenario in the results",
+        "condition 'synergy attack (Gaussian toy)' not measured: no 'gaussian_toy_synergy' scenario in the results",
     ]
 
 
