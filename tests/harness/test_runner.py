@@ -69,6 +69,7 @@ def test_a_changed_option_does_not_reuse_stale_cells(tmp_path, monkeypatch):
     frame = run_study(**SMALL, out=tmp_path, log=messages.append)
     assert messages == []  # nothing reused
     assert len(ResultStore(tmp_path).cells()) == 96
+    assert len(frame) == 48  # the table holds this study's cells only, not the stale ones
 
 
 def test_unknown_names_are_clear_errors():
