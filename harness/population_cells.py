@@ -17,8 +17,6 @@ members first, so a population cell reports, as tidy rows like any other cell:
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -31,7 +29,7 @@ import scenarios
 from harness.metric_refs import MetricEntry
 from harness.rows import result_row
 from harness.seeds import identity_int, identity_seed
-from harness.study import STUDY_FORMAT
+from harness.study import cell_key
 from scenarios.base import ParameterValue
 
 
@@ -62,8 +60,7 @@ class PopulationCell:
     @property
     def key(self) -> str:
         """Stable identity of the cell's computation."""
-        payload = json.dumps([STUDY_FORMAT, *map(str, self.data_identity), self.metric.name, self.metric.fingerprint()])
-        return hashlib.sha256(payload.encode()).hexdigest()[:24]
+        return cell_key(self.data_identity, self.metric)
 
 
 def plan_population_cells(

@@ -22,7 +22,7 @@ from harness.store import FAILURE_COLUMNS, FAILURES_CSV, ResultStore, to_frame
 from harness.population_cells import PopulationCell, plan_population_cells, run_population_cell
 from harness.rows import result_row
 from harness.study import Cell, metric_entries, plan_cells, resolve_names
-from scenarios.base import Representation
+from scenarios.base import Representation, value_label
 
 Outcome = tuple[str, list[dict[str, Any]], dict[str, Any] | None]
 """What a finished cell gives back: its key, its rows, and a failure record or None."""
@@ -85,10 +85,9 @@ def _run_one(cell: Cell | PopulationCell) -> Outcome:
     try:
         rows = run_population_cell(cell) if isinstance(cell, PopulationCell) else run_cell(cell)
     except Exception as error:  # any metric, built-in or the user's, may fail on some data
-        label = cell.value if isinstance(cell.value, str) else f"{float(cell.value):g}"
         failure = {
             "scenario": cell.scenario,
-            "value_label": label,
+            "value_label": value_label(cell.value),
             "seed": cell.seed,
             "n_samples": cell.n_samples,
             "metric": cell.metric.name,

@@ -54,8 +54,13 @@ class Cell:
     @property
     def key(self) -> str:
         """Stable identity of the cell's computation."""
-        payload = json.dumps([STUDY_FORMAT, *map(str, self.data_identity), self.metric.name, self.metric.fingerprint()])
-        return hashlib.sha256(payload.encode()).hexdigest()[:24]
+        return cell_key(self.data_identity, self.metric)
+
+
+def cell_key(data_identity: tuple[object, ...], metric: MetricEntry) -> str:
+    """Hash of what a cell computes: its data identity, the metric, its version and options."""
+    payload = json.dumps([STUDY_FORMAT, *map(str, data_identity), metric.name, metric.fingerprint()])
+    return hashlib.sha256(payload.encode()).hexdigest()[:24]
 
 
 def resolve_names(requested: Sequence[str] | None, known: list[str], kind: str) -> list[str]:

@@ -60,6 +60,11 @@ Builder = Callable[[Any, int, np.random.Generator], tuple[np.ndarray, np.ndarray
 IdealTrajectory = Callable[[Any], Mapping[str, float]]
 
 
+def value_label(value: ParameterValue) -> str:
+    """A parameter value as it is written in results tables and figures (``"0.2"``, ``"cos_sin"``)."""
+    return value if isinstance(value, str) else f"{float(value):g}"
+
+
 def as_generator(seed: SeedLike) -> np.random.Generator:
     """A numpy Generator from an int, a SeedSequence or a Generator (returned as is)."""
     if isinstance(seed, np.random.Generator):
@@ -147,8 +152,8 @@ class Scenario:
         )
 
     def label(self, value: ParameterValue) -> str:
-        """The value as it is written in results tables and figures."""
-        return value if isinstance(value, str) else f"{float(value):g}"
+        """The value as it is written in results tables and figures (see :func:`value_label`)."""
+        return value_label(value)
 
 
 def check_in_range(name: str, low: float, high: float) -> Callable[[Any], float]:

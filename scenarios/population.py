@@ -20,7 +20,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from scenarios._checks import check_integer
-from scenarios.base import ParameterValue, SeedLike, as_generator
+from scenarios.base import ParameterValue, SeedLike, as_generator, value_label
 
 PopulationBuilder = Callable[[Any, int, np.random.Generator], tuple[np.ndarray, Sequence[np.ndarray], Sequence[bool]]]
 
@@ -116,8 +116,8 @@ class PopulationScenario:
         )
 
     def label(self, value: ParameterValue) -> str:
-        """The value as it is written in results tables and figures."""
-        return value if isinstance(value, str) else f"{float(value):g}"
+        """The value as it is written in results tables and figures (see :func:`value_label`)."""
+        return value_label(value)
 
 
 _REGISTRY: dict[str, PopulationScenario] = {}
