@@ -69,7 +69,9 @@ def _add_run(commands: argparse._SubParsersAction) -> None:
             "Run every selected metric on every selected scenario (each parameter value x seed), "
             "write the tidy results table (results.parquet and results.csv) into --out, then the report "
             "(report.html, report.md, tables/, figures/). Finished cells already in --out are reused, so an "
-            f"interrupted run resumes where it stopped. Presets: {presets}."
+            "interrupted run resumes where it stopped. A metric that fails on some representation does not stop "
+            "the study: its cells are listed in failures.csv and the command exits with status 1. "
+            f"Presets: {presets}."
         ),
     )
     run.add_argument("--preset", choices=sorted(PRESETS), default="default", help="study preset (default: %(default)s)")
