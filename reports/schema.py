@@ -1,0 +1,91 @@
+"""The results-table schema: written once, imported by the harness (the writer) and the reports (the reader).
+
+A results table is tidy: one row per (study, scenario, value, seed, n_samples, metric,
+sub_score).  This module holds only names and plain constants (it imports neither pandas nor
+matplotlib), so the harness's run workers can import it without paying for the plotting stack.
+The properties themselves are the metric contract's (:data:`metrics.registry.PROPERTIES`).
+
+Columns
+-------
+study
+    The preset or study name.
+scenario, parameter, value, value_label
+    The swept parameter; ``value`` is numeric (a categorical parameter's index in the grid),
+    ``value_label`` the value as written.
+criterion
+    The criterion the scenario declares it tests (one of :data:`CRITERIA`), or ``""`` when it
+    tests none beyond the property trajectories (e.g. ``mixing``).  Reports decide what a
+    scenario measures from this column, never from the scenario's name.
+seed, n_samples
+    Seed index and number of samples.
+metric, family, sub_score, property, higher_is_better
+    What was measured; ``property`` is one of :data:`PROPERTIES`.
+ideal
+    The scenario's ideal value of that property at that value (NaN where it states none).
+score, seconds
+    The (always finite) score and the seconds of the metric call.
+warnings, first_warning
+    How many Python warnings the metric call raised, and the first one's text (``""`` if none).
+metric_version, harness_version
+    What produced the row.
+"""
+
+from __future__ import annotations
+
+from metrics.registry import PROPERTIES
+
+#: The properties a scenario states an ideal value for (holistic scores have none of their own).
+IDEAL_PROPERTIES = PROPERTIES[:3]
+
+#: What a scenario can declare it tests, beyond the ideal trajectories of the properties.
+#: ``noise``: additive noise (calibration at its ends, robustness at low noise);
+#: ``nonlinearity``: a nonlinear but invertible map; ``non_measured_factors``: factors that
+#: do not reach the code; ``attacks``: entanglement attacks that should lower modularity
+#: scores; ``sample_efficiency``: a sample-size sweep of a fixed representation.
+CRITERIA = ("noise", "nonlinearity", "non_measured_factors", "attacks", "sample_efficiency")
+
+#: Column order of the tidy results table.
+RESULT_COLUMNS = (
+    "study",
+    "scenario",
+    "parameter",
+    "criterion",
+    "value",
+    "value_label",
+    "seed",
+    "n_samples",
+    "metric",
+    "family",
+    "sub_score",
+    "property",
+    "higher_is_better",
+    "ideal",
+    "score",
+    "seconds",
+    "warnings",
+    "first_warning",
+    "metric_version",
+    "harness_version",
+)
+
+#: Columns added after the first release, with the value a table written before them gets.
+OPTIONAL_COLUMN_DEFAULTS = {"criterion": "", "warnings": 0, "first_warning": ""}
+
+#: Columns holding text (read from CSV as strings, never as numbers or NaN).
+TEXT_COLUMNS = (
+    "study",
+    "scenario",
+    "parameter",
+    "criterion",
+    "value_label",
+    "metric",
+    "family",
+    "sub_score",
+    "property",
+    "first_warning",
+    "metric_version",
+    "harness_version",
+)
+
+#: Columns of ``failures.csv``: which cell failed and why.
+FAILURE_COLUMNS = ("scenario", "value_label", "seed", "n_samples", "metric", "error")
