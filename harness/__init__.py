@@ -9,8 +9,8 @@ PRESETS
     The named study presets (``quick``, ``default``, ``paper``).
 """
 
-from harness.presets import PRESETS, Preset
-from harness.runner import run_study
+from harness.execution.presets import PRESETS, Preset
+from harness.execution.runner import run_study
 from harness.version import __version__
 
 __all__ = ["PRESETS", "Preset", "__version__", "run_study"]

@@ -3,7 +3,8 @@
 A results table is tidy: one row per (study, scenario, value, seed, n_samples, metric,
 sub_score).  This module holds only names and plain constants (it imports neither pandas nor
 matplotlib), so the harness's run workers can import it without paying for the plotting stack.
-The properties themselves are the metric contract's (:data:`metrics.registry.PROPERTIES`).
+The properties are the metric contract's (:data:`metrics.registry.PROPERTIES`), the criteria the
+scenario contract's (:data:`scenarios.base.CRITERIA`).
 
 Columns
 -------
@@ -33,16 +34,10 @@ metric_version, harness_version
 from __future__ import annotations
 
 from metrics.registry import PROPERTIES
+from scenarios.base import CRITERIA
+from scenarios.base import PROPERTIES as IDEAL_PROPERTIES  # a scenario states ideals for these (holistic has none)
 
-#: The properties a scenario states an ideal value for (holistic scores have none of their own).
-IDEAL_PROPERTIES = PROPERTIES[:3]
-
-#: What a scenario can declare it tests, beyond the ideal trajectories of the properties.
-#: ``noise``: additive noise (calibration at its ends, robustness at low noise);
-#: ``nonlinearity``: a nonlinear but invertible map; ``non_measured_factors``: factors that
-#: do not reach the code; ``attacks``: entanglement attacks that should lower modularity
-#: scores; ``sample_efficiency``: a sample-size sweep of a fixed representation.
-CRITERIA = ("noise", "nonlinearity", "non_measured_factors", "attacks", "sample_efficiency")
+__all__ = ["CRITERIA", "FAILURE_COLUMNS", "IDEAL_PROPERTIES", "OPTIONAL_COLUMN_DEFAULTS", "PROPERTIES", "RESULT_COLUMNS", "TEXT_COLUMNS"]
 
 #: Column order of the tidy results table.
 RESULT_COLUMNS = (

@@ -9,11 +9,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
 
 PROPERTIES = ("modularity", "compactness", "explicitness")
+
+CRITERIA = ("noise", "nonlinearity", "non_measured_factors", "attacks", "sample_efficiency")
+"""What a scenario can declare it tests, beyond the ideal trajectories of the properties.
+
+``noise``: additive noise (calibration at its ends, robustness at low noise);
+``nonlinearity``: a nonlinear but invertible map; ``non_measured_factors``: factors that do
+not reach the code; ``attacks``: entanglement attacks that should lower modularity scores;
+``sample_efficiency``: a sample-size sweep of a fixed representation.
+"""
 
 ParameterValue = float | int | str
 SeedLike = int | np.random.SeedSequence | np.random.Generator
@@ -111,7 +120,15 @@ class Scenario:
     version : str
         Bumped whenever the generated data change, so that cached results computed on
         older data are not silently reused.
+    criterion : str
+        What the scenario tests beyond the ideal trajectories of the properties, one of
+        ``reports.schema.CRITERIA`` (``noise``, ``nonlinearity``, ``non_measured_factors``,
+        ``attacks``, ``sample_efficiency``), or ``""``.  Written into every results row, so
+        reports decide what a scenario measures from this, never from its name.
     """
+
+    kind: ClassVar[str] = "representation"
+    """Scenario kind, shared by the one registry with population scenarios (``"population"``)."""
 
     name: str
     parameter: str
@@ -125,6 +142,10 @@ class Scenario:
     exact: Callable[[Any], Mapping[str, Any]] | None = None
     default_n: int | None = None
     version: str = "1"
+    criterion: str = ""
+
+    def __post_init__(self) -> None:
+        check_criterion(self.name, self.criterion)
 
     def generate(self, value: ParameterValue, *, n: int, seed: SeedLike) -> Representation:
         """Generate the representation at ``value`` with ``n`` samples.
@@ -156,6 +177,12 @@ class Scenario:
         return value_label(value)
 
 
+def check_criterion(name: str, criterion: str) -> None:
+    """Raise a ValueError unless ``criterion`` is ``""`` or one of :data:`CRITERIA`."""
+    if criterion and criterion not in CRITERIA:
+        raise ValueError(f"scenario {name!r}: criterion must be one of {', '.join(CRITERIA)} or empty, got {criterion!r}")
+
+
 def check_in_range(name: str, low: float, high: float) -> Callable[[Any], float]:
     """A ``check_value`` accepting real numbers in ``[low, high]``."""
 
@@ -184,25 +211,35 @@ def check_choice(name: str, choices: Sequence[str]) -> Callable[[Any], str]:
     return check
 
 
-_REGISTRY: dict[str, Scenario] = {}
+KINDS = ("representation", "population")
+"""The kinds of scenario: one representation per draw, or a population of them (for UDR)."""
+
+_REGISTRY: dict[str, Any] = {}
 
 
-def register_scenario(scenario: Scenario) -> Scenario:
-    """Add ``scenario`` to the registry (names must be unique) and return it."""
+def register_scenario(scenario: Any) -> Any:
+    """Add a scenario of any kind (:class:`Scenario` or a population scenario) to the registry.
+
+    Names are unique across kinds; returns the scenario.
+    """
+    if getattr(scenario, "kind", None) not in KINDS:
+        raise TypeError(f"a scenario must have a kind in {KINDS}, got {type(scenario).__name__}")
     if scenario.name in _REGISTRY:
         raise ValueError(f"a scenario named {scenario.name!r} is already registered")
     _REGISTRY[scenario.name] = scenario
     return scenario
 
 
-def available() -> list[str]:
-    """Sorted names of the registered scenarios."""
-    return sorted(_REGISTRY)
+def available(kind: str | None = "representation") -> list[str]:
+    """Sorted names of the registered scenarios of ``kind`` (None: every kind)."""
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS} or None, got {kind!r}")
+    return sorted(name for name, scenario in _REGISTRY.items() if kind is None or scenario.kind == kind)
 
 
-def get(name: str) -> Scenario:
-    """The scenario registered under ``name``; KeyError listing the known names otherwise."""
+def get(name: str) -> Any:
+    """The scenario registered under ``name``, of any kind; KeyError listing the known names otherwise."""
     try:
         return _REGISTRY[name]
     except KeyError:
-        raise KeyError(f"unknown scenario {name!r}; known scenarios: {', '.join(available())}") from None
+        raise KeyError(f"unknown scenario {name!r}; known scenarios: {', '.join(available(None))}") from None

@@ -202,6 +202,7 @@ def attacked_gaussian_scenario(name: str, attack: str, *, n_factors: int, sigma:
         source=source,
         summary=f"y ~ N(0, I_{n_factors}), z | y ~ N(y, {sigma:g}^2 I), then the {attack} attack of strength alpha",
         exact=lambda alpha: exact_information(attack, alpha, n_factors, sigma),
+        criterion="attacks",
     )
 
 

@@ -41,5 +41,6 @@ NOISE = register_scenario(
         check_value=check_in_range("alpha", 0.0, 1.0),
         source="Zaidi et al. 2022, section 5.2, eq. 9",
         summary="z = (1 - alpha) v + alpha n: a perfect code drowned in uniform noise",
+        criterion="noise",
     )
 )

@@ -55,5 +55,6 @@ NONLINEAR = register_scenario(
         check_value=check_in_range("alpha", 0.0, 1.0),
         source="Zaidi et al. 2022, section 5.5, eq. 10",
         summary="z = 1000^(0.25 - alpha) tan(w (v - 0.5)) + 0.5: a perfect code, increasingly nonlinear",
+        criterion="nonlinearity",
     )
 )

@@ -54,5 +54,6 @@ PARTIAL = register_scenario(
         check_value=check_integer("k", 1, N_FACTORS),
         source="Zaidi et al. 2022, section 5.6, Figure 8",
         summary="perfect code z = v of 8 factors, only the first k measured",
+        criterion="non_measured_factors",
     )
 )

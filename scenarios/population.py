@@ -7,20 +7,30 @@ parameter, a sample size and a seed: the factors of the ``n`` inputs (kept for
 reference and for supervised comparisons), the ``M`` code matrices, and which members
 are disentangled (the ground truth a population metric should rank first).
 
-This is its own small contract, beside :class:`scenarios.base.Scenario`, with its own
-registry: :func:`register_population`, :func:`available_populations`,
-:func:`get_population`.
+This is its own small contract beside :class:`scenarios.base.Scenario`, of kind
+``"population"`` in the same registry (:func:`scenarios.base.register_scenario`);
+:func:`available_populations` and :func:`get_population` are that registry seen for
+this kind only.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
 import numpy as np
 
 from scenarios._checks import check_integer
-from scenarios.base import ParameterValue, SeedLike, as_generator, value_label
+from scenarios.base import (
+    ParameterValue,
+    SeedLike,
+    as_generator,
+    available,
+    check_criterion,
+    get,
+    register_scenario,
+    value_label,
+)
 
 PopulationBuilder = Callable[[Any, int, np.random.Generator], tuple[np.ndarray, Sequence[np.ndarray], Sequence[bool]]]
 
@@ -85,7 +95,11 @@ class PopulationScenario:
     version : str
         Bumped whenever the generated data change, so that cached results computed on
         older data are not silently reused.
+    criterion : str
+        What the scenario tests (see :class:`scenarios.base.Scenario`); ``""`` for none.
     """
+
+    kind: ClassVar[str] = "population"
 
     name: str
     parameter: str
@@ -97,6 +111,10 @@ class PopulationScenario:
     min_samples: int = 2
     version: str = "1"
     default_n: int | None = None
+    criterion: str = ""
+
+    def __post_init__(self) -> None:
+        check_criterion(self.name, self.criterion)
 
     def generate(self, value: ParameterValue, *, n: int, seed: SeedLike) -> Population:
         """Generate the population at ``value`` with ``n`` samples; same arguments, same arrays.
@@ -120,25 +138,20 @@ class PopulationScenario:
         return value_label(value)
 
 
-_REGISTRY: dict[str, PopulationScenario] = {}
-
-
 def register_population(scenario: PopulationScenario) -> PopulationScenario:
-    """Add a population scenario to the registry (names must be unique) and return it."""
-    if scenario.name in _REGISTRY:
-        raise ValueError(f"a population scenario named {scenario.name!r} is already registered")
-    _REGISTRY[scenario.name] = scenario
-    return scenario
+    """Add a population scenario to the one scenario registry and return it."""
+    if not isinstance(scenario, PopulationScenario):
+        raise TypeError(f"register_population takes a PopulationScenario, got {type(scenario).__name__}")
+    return register_scenario(scenario)
 
 
 def available_populations() -> list[str]:
     """Sorted names of the registered population scenarios."""
-    return sorted(_REGISTRY)
+    return available(kind="population")
 
 
 def get_population(name: str) -> PopulationScenario:
-    """The population scenario registered under ``name``; KeyError listing the known names otherwise."""
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise KeyError(f"unknown population scenario {name!r}; known: {', '.join(available_populations())}") from None
+    """The population scenario registered under ``name``; KeyError listing the known ones otherwise."""
+    if name not in available_populations():
+        raise KeyError(f"unknown population scenario {name!r}; known: {', '.join(available_populations())}")
+    return get(name)

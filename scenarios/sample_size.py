@@ -64,6 +64,7 @@ SAMPLE_SIZE = register_scenario(
         check_value=check_integer("n", 2),
         source="Zaidi et al. 2022, section 5.7, Figure 9",
         summary="z = v R with a sparse random R; samples of 100 .. 100000 rows, each a prefix of the largest",
+        criterion="sample_efficiency",
         default_n=SIZES[-1],
     )
 )

@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from harness.baseline import assert_matches_baseline, check_baseline, load_baseline, save_baseline
+from harness.workflows.baseline import assert_matches_baseline, check_baseline, load_baseline, save_baseline
 from harness.cli import main
-from harness.runner import run_study
+from harness.execution.runner import run_study
 
 # A user metric: mean |Pearson correlation| of factor j with code j.  PERTURBATION is edited below.
 METRIC = '''

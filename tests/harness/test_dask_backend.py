@@ -14,9 +14,9 @@ import pandas as pd
 import pytest
 from dask.distributed import Client
 
-from harness.backends import dask_client
+from harness.execution.backends import dask_client
 from harness.cli import main
-from harness.runner import execute, run_study
+from harness.execution.runner import execute, run_study
 
 SMALL = dict(preset="quick", scenarios_=["noise", "mixing"], metrics_=["mig", "modularity"], seeds=1, n_samples=600, progress=False)
 

@@ -1,4 +1,4 @@
-"""The estimator report: python -m harness.estimator_report --out DIR."""
+"""The estimator report: python -m harness estimators --out DIR."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 from threadpoolctl import threadpool_limits
 
-from harness import estimator_report
+from harness.cli import main
+from harness.workflows import estimator_report
 from scenarios.gaussian_toy import exact_information
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def report(tmp_path_factory):
     out = tmp_path_factory.mktemp("estimators")
     with threadpool_limits(limits=1):
-        status = estimator_report.main(["--out", str(out), "--n", "1500", "--alphas", "0", "1", "4", "--estimators", "gaussian", "knn", "histogram"])
+        status = main(["estimators", "--out", str(out), "--n", "1500", "--alphas", "0", "1", "4", "--estimators", "gaussian", "knn", "histogram"])
     assert status == 0
     return out, pd.read_csv(out / "estimator_report.csv")
 
@@ -58,9 +59,8 @@ def test_errors_are_estimate_minus_exact_and_small_for_the_gaussian_estimator(re
 
 
 def test_bad_arguments_and_help():
-    with pytest.raises(SystemExit):
-        estimator_report.main(["--out", "x", "--estimators", "magic"])
+    assert main(["estimators", "--out", "x", "--estimators", "magic"]) == 2
     with pytest.raises(ValueError, match="factor must be in"):
         estimator_report.run(100, 0, [0.0], ["gaussian"], factor=7)
-    result = subprocess.run([sys.executable, "-m", "harness.estimator_report", "--help"], cwd=ROOT, capture_output=True, text=True, check=True)
+    result = subprocess.run([sys.executable, "-m", "harness", "estimators", "--help"], cwd=ROOT, capture_output=True, text=True, check=True)
     assert "--out" in result.stdout and "Gaussian toy model" in result.stdout

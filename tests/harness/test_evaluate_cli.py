@@ -12,7 +12,7 @@ import pytest
 
 import metrics
 from harness.cli import main
-from harness.evaluate_arrays import evaluate_representation, load_array, parse_discrete
+from harness.workflows.evaluate import evaluate_representation, load_array, parse_discrete
 
 
 @pytest.fixture(scope="module")

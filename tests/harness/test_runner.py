@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from harness.runner import run_study
-from harness.store import COLUMNS, ResultStore
+from harness.execution.runner import run_study
+from harness.execution.store import COLUMNS, ResultStore
 
 SMALL = dict(preset="quick", scenarios_=["noise", "mixing"], metrics_=["mig", "jemmig"], seeds=2, n_samples=400, progress=False)
 
@@ -56,7 +56,7 @@ def test_truncated_last_line_is_recomputed_not_lost(tmp_path):
 
 def test_a_changed_option_does_not_reuse_stale_cells(tmp_path, monkeypatch):
     run_study(**SMALL, out=tmp_path)
-    import harness.metric_refs as refs
+    import harness.execution.metric_refs as refs
 
     original = refs.registered_entry
 
@@ -107,9 +107,9 @@ def test_a_failing_metric_cell_is_recorded_not_fatal(tmp_path, monkeypatch):
 
 
 def test_every_value_of_a_sweep_transforms_the_same_draw():
-    from harness.study import Cell
-    from harness.runner import _representation
-    from harness.metric_refs import registered_entry
+    from harness.execution.plan import Cell
+    from harness.execution.runner import _representation
+    from harness.execution.metric_refs import registered_entry
 
     entry = registered_entry("mig")
     cells = [Cell("s", "partial", k, i, 0, 200, entry) for i, k in enumerate((8, 3))]

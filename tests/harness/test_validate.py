@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from harness.axioms import check_axioms, flipped_signs, make_probe, monotone_reparametrised, permuted_codes, rescaled, tan_map
+from harness.workflows.axioms import check_axioms, flipped_signs, make_probe, monotone_reparametrised, permuted_codes, rescaled, tan_map
 from harness.cli import main
-from harness.user_metric import metric_entry, reference_of
-from harness.validate import validate
+from harness.workflows.user_metric import metric_entry, reference_of
+from harness.workflows.validate import validate
 from metrics.describe import describe_metric
 
 # Mean over factors of the largest |Spearman rho| with any code: invariant to every
@@ -129,7 +129,7 @@ def test_cli_validate_with_metadata_flags(metric_files, tmp_path, capsys):
     assert own["ideal"].eq(1.0).all()  # the noise scenario's ideal compactness
     chance = json.loads((tmp_path / "card" / "report_card.json").read_text())["axioms"][-1]
     assert chance["axiom"] == "chance" and chance["passed"] is None  # n/a for lower-is-better
-    from harness.metric_refs import load_callable
+    from harness.execution.metric_refs import load_callable
 
     assert load_callable(f"{metric_files / 'rank_metric.py'}:rank_metric").harness_metadata["property"] == "explicitness"
 
@@ -216,8 +216,8 @@ def test_describe_metric_and_metadata_overrides():
 
 def test_references_and_bad_input(metric_files, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the CLI's default output directories are relative
-    assert reference_of(check_axioms) == "harness.axioms:check_axioms"
-    from harness.metric_refs import load_callable
+    assert reference_of(check_axioms) == "harness.workflows.axioms:check_axioms"
+    from harness.execution.metric_refs import load_callable
 
     file_reference = f"{metric_files / 'rank_metric.py'}:rank_metric"
     assert reference_of(load_callable(file_reference)) == file_reference  # loadable by a fresh worker

@@ -1,4 +1,4 @@
-"""``python -m harness validate``: the report card of a user's metric (see :mod:`harness.validate`)."""
+"""``python -m harness validate``: the report card of a user's metric (see :mod:`harness.workflows.validate`)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ def _probe(text: str) -> tuple[str, float | str]:
 
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Add ``validate`` to the command line."""
-    from harness.cli import _csv_list, _jobs, _positive_int
-    from harness.presets import PRESETS
+    from harness.cli._args import csv_list, jobs, positive_int
+    from harness.execution.presets import PRESETS
     from metrics.registry import PROPERTIES
 
     parser = commands.add_parser(
@@ -50,26 +50,26 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--name", help="name of your metric in the results (default: the function's name)")
     parser.add_argument("--preset", choices=sorted(PRESETS),
                         help="scenario battery (default: quick's scenarios and sample size with 1 seed)")
-    parser.add_argument("--scenarios", type=_csv_list, help="comma-separated scenarios (default: the preset's)")
-    parser.add_argument("--metrics", type=_csv_list, help="built-in metrics to compare with (default: the preset's)")
-    parser.add_argument("--seeds", type=_positive_int, help="seeds per parameter value (default: the preset's)")
-    parser.add_argument("--n-samples", type=_positive_int, help="samples per representation (default: the preset's)")
+    parser.add_argument("--scenarios", type=csv_list, help="comma-separated scenarios (default: the preset's)")
+    parser.add_argument("--metrics", type=csv_list, help="built-in metrics to compare with (default: the preset's)")
+    parser.add_argument("--seeds", type=positive_int, help="seeds per parameter value (default: the preset's)")
+    parser.add_argument("--n-samples", type=positive_int, help="samples per representation (default: the preset's)")
     parser.add_argument("--out", type=Path, help="output directory of the report card (default: validation/NAME)")
     parser.add_argument("--builtins-dir", type=Path, default=Path("validation") / "builtins",
                         help="run directory caching the built-in metrics' scores, shared by validations so that they are "
                         "computed once (default: %(default)s)")
     parser.add_argument("--probe", type=_probe, help="SCENARIO:VALUE the axioms are checked on (default: mixing:0.2)")
-    parser.add_argument("--probe-samples", type=_positive_int, help="samples of the probe (default: 2000)")
+    parser.add_argument("--probe-samples", type=positive_int, help="samples of the probe (default: 2000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the probe and of the metric there (default: %(default)s)")
-    parser.add_argument("--jobs", type=_jobs, default=-1,
+    parser.add_argument("--jobs", type=jobs, default=-1,
                         help="parallel worker processes, -1 for all cores (default: %(default)s); scores do not depend on it")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     parser.set_defaults(handler=_validate)
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from harness.user_metric import metric_entry, reference_of
-    from harness.validate import validate
+    from harness.workflows.user_metric import metric_entry, reference_of
+    from harness.workflows.validate import validate
 
     name = metric_entry(reference_of(args.metric), name=args.name).name
     out = args.out or Path("validation") / name

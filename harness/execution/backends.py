@@ -7,8 +7,8 @@ scheduler address, or a :class:`~dask.distributed.LocalCluster` started for the 
 closed after it.
 
 Scores do not depend on the backend: every cell's seeds derive from its identity
-(:mod:`harness.seeds`) and every cell pins BLAS/OpenMP threads to 1 while it runs
-(:func:`harness.runner.run_cell`); the workers of a local cluster are additionally
+(:mod:`harness.execution.seeds`) and every cell pins BLAS/OpenMP threads to 1 while it runs
+(:func:`harness.execution.runner.run_cell`); the workers of a local cluster are additionally
 started with ``OMP_NUM_THREADS=MKL_NUM_THREADS=OPENBLAS_NUM_THREADS=1``.
 """
 
@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 BACKENDS = ("loky", "threading", "sequential", "dask")
-"""Backend names accepted by :func:`harness.runner.execute` and ``run --backend``."""
+"""Backend names accepted by :func:`harness.execution.runner.execute` and ``run --backend``."""
 
 SINGLE_THREAD_ENV = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
 """Environment of local Dask workers: one BLAS/OpenMP thread each."""

@@ -11,14 +11,13 @@ I(y_k; z_k).
 
 Run::
 
-    python -m harness.estimator_report --out reports/estimators
+    python -m harness estimators --out runs/estimators
 
 The default run (n = 5000, 7 values of alpha, factor 0) takes well under a minute on one core.
 """
 
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 from typing import Sequence
@@ -113,45 +112,13 @@ def plot(table: pd.DataFrame, stem: Path) -> list[Path]:
     return paths
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m harness.estimator_report",
-        description=(
-            "Compare the mutual-information estimators of metrics.estimators with the exact values of the "
-            "Gaussian toy model of Tokui and Sato (2022) under the redundancy and synergy attacks. "
-            "Writes estimator_report.csv, estimator_report.png and estimator_report.svg into --out."
-        ),
-    )
-    parser.add_argument("--out", required=True, type=Path, help="output directory (created if missing)")
-    parser.add_argument("--n", type=int, default=5000, help="samples per attack and alpha (default: 5000)")
-    parser.add_argument("--seed", type=int, default=0, help="root seed (default: 0)")
-    parser.add_argument(
-        "--alphas", type=float, nargs="+", default=list(ALPHAS), help=f"attack strengths (default: {' '.join(map(str, ALPHAS))})"
-    )
-    parser.add_argument(
-        "--estimators", nargs="+", default=list(ESTIMATORS), choices=ESTIMATORS, help="estimators to compare (default: all)"
-    )
-    parser.add_argument("--factor", type=int, default=0, help=f"factor k in 0..{N_FACTORS - 1} (all give the same exact values; default: 0)")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Command-line entry point; returns the exit status."""
-    arguments = _parser().parse_args(argv)
-    if arguments.n < 10:
-        raise SystemExit("--n must be at least 10")
-    arguments.out.mkdir(parents=True, exist_ok=True)
-    table = run(arguments.n, arguments.seed, arguments.alphas, arguments.estimators, arguments.factor)
-    stem = arguments.out / "estimator_report"
+def write_estimator_report(out: Path, *, n: int = 5000, seed: int = 0, alphas: Sequence[float] = ALPHAS,
+                           estimators: Sequence[str] = ESTIMATORS, factor: int = 0) -> tuple[pd.DataFrame, list[Path]]:
+    """Compute the table, write ``out/estimator_report.csv|png|svg``; return the table and the files written."""
+    if n < 10:
+        raise ValueError(f"n must be at least 10, got {n}")
+    table = run(n, seed, alphas, estimators, factor)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = out / "estimator_report"
     table.to_csv(stem.with_suffix(".csv"), index=False)
-    written = [stem.with_suffix(".csv"), *plot(table, stem)]
-    summary = table.assign(abs_error=table["error"].abs()).groupby(["estimator", "quantity"])["abs_error"].max().unstack()
-    print("largest |estimate - exact| (nats) over attacks and alphas:")
-    print(summary.round(4).to_string())
-    for path in written:
-        print(f"wrote {path}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    return table, [stem.with_suffix(".csv"), *plot(table, stem)]

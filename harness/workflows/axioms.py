@@ -50,7 +50,7 @@ from threadpoolctl import threadpool_limits
 
 import metrics
 import scenarios
-from harness.user_metric import MetricLike, metric_entry
+from harness.workflows.user_metric import MetricLike, metric_entry
 
 #: Default probe: (scenario, parameter value).
 DEFAULT_PROBE = ("mixing", 0.2)

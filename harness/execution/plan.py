@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 import scenarios
-from harness.metric_refs import MetricEntry, resolve
+from harness.execution.metric_refs import MetricEntry, resolve
 from scenarios.base import ParameterValue
 
 STUDY_FORMAT = "1"  # bump when the meaning of a cell changes for every metric

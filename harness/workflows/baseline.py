@@ -21,7 +21,7 @@ control::
 :func:`check_baseline` compares a run with a baseline cell by cell: a cell *drifts*
 when ``|mean_run - mean_baseline| > atol + rtol * |mean_baseline|`` (the convention of
 :func:`numpy.isclose`), with global tolerances overridable per metric.  Because every
-cell's data and random state derive from its identity (:mod:`harness.seeds`), an
+cell's data and random state derive from its identity (:mod:`harness.execution.seeds`), an
 unchanged metric reproduces its baseline exactly on the same platform, so the default
 tolerance is tight.  :func:`assert_matches_baseline` is the one-line pytest helper.
 """
@@ -37,7 +37,7 @@ from typing import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from harness._tables import markdown_table
+from reports.text_table import markdown_table
 
 FORMAT = "disentanglement-harness-baseline/1"
 #: Columns identifying a cell of a baseline.

@@ -3,14 +3,14 @@
 ``python -m harness validate my_metric.py:my_metric`` (or :func:`validate` from Python)
 runs a user's function through the scenario battery of a preset (``quick`` by
 default) next to the built-in metrics, on exactly the same data (every cell's data
-derive from its identity, :mod:`harness.seeds`), and writes a **report card**:
+derive from its identity, :mod:`harness.execution.seeds`), and writes a **report card**:
 
 * the metric's calibration, linearity, robustness, sample efficiency and cost, each as
   a number computed by the analyses of :mod:`reports`, with its rank among all the
   metrics of the battery and the best built-in;
 * its row of the property matrix (:func:`reports.property_matrix`): the ✓/✗ verdicts
   and their thresholds, with how many built-ins pass each;
-* **axiom checks** (:func:`harness.axioms.check_axioms`), each with the measured number, the
+* **axiom checks** (:func:`harness.workflows.axioms.check_axioms`), each with the measured number, the
   tolerance and pass/fail.
 
 The user's function needs no registration.  Its metadata (the property it claims to
@@ -18,7 +18,7 @@ measure, whether higher is better, whether it is stochastic, its name) come from
 :func:`metrics.describe.describe_metric` or from the arguments of :func:`validate`
 (the CLI flags), which take precedence.
 
-The checks and their tolerances are documented in :mod:`harness.axioms`.
+The checks and their tolerances are documented in :mod:`harness.workflows.axioms`.
 """
 
 from __future__ import annotations
@@ -34,13 +34,13 @@ import pandas as pd
 
 import metrics
 import reports
-from harness._tables import markdown_table
-from harness.axioms import DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, check_axioms, make_probe
-from harness.metric_refs import MetricEntry
-from harness.presets import PRESETS
-from harness.runner import run_study
-from harness.store import ResultStore
-from harness.user_metric import MetricLike, metadata_applied, metric_entry, reference_of
+from reports.text_table import markdown_table
+from harness.workflows.axioms import DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, check_axioms, make_probe
+from harness.execution.metric_refs import MetricEntry
+from harness.execution.presets import PRESETS
+from harness.execution.runner import run_study
+from harness.execution.store import ResultStore
+from harness.workflows.user_metric import MetricLike, metadata_applied, metric_entry, reference_of
 
 #: Seeds of the default battery (the ``quick`` preset otherwise): keeps ``validate`` to about a minute.
 DEFAULT_SEEDS = 1
@@ -289,7 +289,7 @@ def validate(
         Metadata overriding the function's :func:`describe_metric` decorator
         (defaults: holistic, True, False, the function's name).
     preset : str, optional
-        The battery (:data:`harness.presets.PRESETS`); the next arguments override it.
+        The battery (:data:`harness.execution.presets.PRESETS`); the next arguments override it.
         Default: the ``quick`` preset with :data:`DEFAULT_SEEDS` seed, which keeps
         the default validation short (noise and mixing, n = 1000).
     scenarios_ : sequence of str, optional

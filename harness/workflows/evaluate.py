@@ -22,8 +22,8 @@ import numpy as np
 import pandas as pd
 
 import metrics
-from harness._tables import markdown_table
-from harness.metric_refs import MetricEntry, resolve
+from reports.text_table import markdown_table
+from harness.execution.metric_refs import MetricEntry, resolve
 from metrics.validation import as_real_matrix, check_pair
 
 FORMATS = (".npy", ".npz", ".csv")

@@ -26,10 +26,10 @@ from threadpoolctl import threadpool_limits
 
 import metrics
 import scenarios
-from harness.metric_refs import MetricEntry
-from harness.rows import result_row
-from harness.seeds import identity_int, identity_seed
-from harness.study import cell_key
+from harness.execution.metric_refs import MetricEntry
+from harness.execution.rows import result_row
+from harness.execution.seeds import identity_int, identity_seed
+from harness.execution.plan import cell_key
 from scenarios.base import ParameterValue
 
 

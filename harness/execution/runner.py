@@ -15,13 +15,13 @@ from tqdm.auto import tqdm
 
 import metrics
 import scenarios
-from harness.backends import BACKENDS, dask_client, local_workers
-from harness.presets import PRESETS
-from harness.seeds import identity_int, identity_seed
-from harness.store import FAILURE_COLUMNS, FAILURES_CSV, ResultStore, to_frame
-from harness.population_cells import PopulationCell, plan_population_cells, run_population_cell
-from harness.rows import result_row
-from harness.study import Cell, metric_entries, plan_cells, resolve_names
+from harness.execution.backends import BACKENDS, dask_client, local_workers
+from harness.execution.presets import PRESETS
+from harness.execution.seeds import identity_int, identity_seed
+from harness.execution.store import FAILURE_COLUMNS, FAILURES_CSV, ResultStore, to_frame
+from harness.execution.population_cells import PopulationCell, plan_population_cells, run_population_cell
+from harness.execution.rows import result_row
+from harness.execution.plan import Cell, metric_entries, plan_cells, resolve_names
 from scenarios.base import Representation, value_label
 
 Outcome = tuple[str, list[dict[str, Any]], dict[str, Any] | None]
@@ -42,7 +42,7 @@ def run_cell(cell: Cell) -> list[dict[str, Any]]:
     Returns
     -------
     list of dict
-        One results row per sub-score (see :data:`harness.store.COLUMNS`).
+        One results row per sub-score (see :data:`harness.execution.store.COLUMNS`).
     """
     with threadpool_limits(limits=1):
         data = _representation(cell.scenario, cell.value, cell.n_samples, cell.seed_identity)
@@ -110,7 +110,7 @@ def execute(
         Local workers (``-1``: all cores).  With ``backend="dask"`` and a
         ``scheduler``, the cluster's own workers are used and ``jobs`` is ignored.
     backend : {"loky", "threading", "sequential", "dask"}
-        See :mod:`harness.backends`.
+        See :mod:`harness.execution.backends`.
     scheduler : str, optional
         Dask scheduler address (``backend="dask"`` only); without it a local cluster
         of ``jobs`` worker processes is started and closed afterwards.
@@ -152,7 +152,7 @@ def run_study(
     Parameters
     ----------
     preset : str, default "default"
-        A name from :data:`harness.presets.PRESETS`; other arguments override it.
+        A name from :data:`harness.execution.presets.PRESETS`; other arguments override it.
     scenarios_, metrics_ : sequence of str, optional
         Scenario names and metric names (or ``module:function`` / ``file.py:function``
         references to user metrics).  Default: the preset's, or all registered.
@@ -167,7 +167,7 @@ def run_study(
         Parallel workers (``-1``: all cores).
     backend : {"loky", "threading", "sequential", "dask"}
         joblib backend (``loky``: local worker processes; ``dask``: a Dask
-        distributed cluster, see :mod:`harness.backends`).
+        distributed cluster, see :mod:`harness.execution.backends`).
     scheduler : str, optional
         Address of a running Dask scheduler (``backend="dask"`` only).  Without it
         the ``dask`` backend starts a local cluster of ``jobs`` workers.
@@ -181,7 +181,7 @@ def run_study(
     pandas.DataFrame
         The tidy results table of this study's cells.  Cells whose metric raised have
         no rows; they are listed in ``frame.attrs["failures"]`` (records of
-        :data:`harness.store.FAILURE_COLUMNS`, also written to ``DIR/failures.csv``)
+        :data:`harness.execution.store.FAILURE_COLUMNS`, also written to ``DIR/failures.csv``)
         and announced through ``log``.
     """
     if preset not in PRESETS:

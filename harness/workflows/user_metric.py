@@ -2,7 +2,7 @@
 
 A user's function needs no registration.  Its metadata come from
 :func:`metrics.describe.describe_metric` (the ``harness_metadata`` attribute read by
-:mod:`harness.metric_refs`) and may be overridden by arguments (the CLI flags of
+:mod:`harness.execution.metric_refs`) and may be overridden by arguments (the CLI flags of
 ``validate``).
 """
 
@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Iterator
 
 import metrics
-from harness.metric_refs import CUSTOM_FAMILY, MetricEntry, load_callable, resolve
+from harness.execution.metric_refs import CUSTOM_FAMILY, MetricEntry, load_callable, resolve
 from metrics.describe import METADATA_ATTRIBUTE
 
 MetricLike = str | Callable[..., Any]
@@ -109,7 +109,7 @@ def reference_of(metric: MetricLike) -> str:
 def metadata_applied(reference: str, entry: MetricEntry) -> Iterator[None]:
     """Temporarily give the referenced function the metadata of ``entry``.
 
-    :func:`harness.runner.run_study` resolves a reference in the calling process and
+    :func:`harness.execution.runner.run_study` resolves a reference in the calling process and
     labels the rows (name, property, direction) from the function's
     ``harness_metadata``; this makes it use the overridden metadata.  The original
     attribute is restored on exit.

@@ -1,4 +1,4 @@
-"""``python -m harness baseline save|check``: freeze metric behaviour, detect drift (see :mod:`harness.baseline`)."""
+"""``python -m harness baseline save|check``: freeze metric behaviour, detect drift (see :mod:`harness.workflows.baseline`)."""
 
 from __future__ import annotations
 
@@ -31,8 +31,8 @@ def _metric_tolerance(text: str) -> tuple[str, tuple[float, float]]:
 
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Add ``baseline save`` and ``baseline check`` to the command line."""
-    from harness.baseline import DEFAULT_ATOL, DEFAULT_RTOL
-    from harness.cli import _csv_list
+    from harness.workflows.baseline import DEFAULT_ATOL, DEFAULT_RTOL
+    from harness.cli._args import csv_list
 
     baseline = commands.add_parser(
         "baseline",
@@ -62,14 +62,14 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     check.add_argument("--rtol", type=_tolerance, default=DEFAULT_RTOL, help="relative tolerance (default: %(default)g)")
     check.add_argument("--metric-tolerance", type=_metric_tolerance, action="append", default=[], metavar="METRIC=ATOL[,RTOL]",
                        help="tolerance of one metric, overriding --atol/--rtol (repeatable)")
-    check.add_argument("--metrics", type=_csv_list, help="compare only these metrics (default: all)")
+    check.add_argument("--metrics", type=csv_list, help="compare only these metrics (default: all)")
     check.add_argument("--allow-missing", action="store_true",
                        help="do not fail on baseline cells absent from the run (e.g. a run of fewer scenarios)")
     check.set_defaults(handler=_check)
 
 
 def _save(args: argparse.Namespace) -> int:
-    from harness.baseline import save_baseline
+    from harness.workflows.baseline import save_baseline
 
     path = save_baseline(args.run_dir, args.to)
     print(f"baseline of {args.run_dir} written to {path}")
@@ -77,7 +77,7 @@ def _save(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from harness.baseline import check_baseline
+    from harness.workflows.baseline import check_baseline
 
     result = check_baseline(
         args.run_dir,

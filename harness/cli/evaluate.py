@@ -1,4 +1,4 @@
-"""``python -m harness evaluate``: score your own factors and codes with every metric (see :mod:`harness.evaluate_arrays`)."""
+"""``python -m harness evaluate``: score your own factors and codes with every metric (see :mod:`harness.workflows.evaluate`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ EXIT_METRIC_FAILED = 1
 
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Add ``evaluate`` to the command line."""
-    from harness.cli import _csv_list
+    from harness.cli._args import csv_list
 
     parser = commands.add_parser(
         "evaluate",
@@ -25,7 +25,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--discrete", metavar="INDICES",
                         help="which factors are discrete (categorical): comma-separated column indices such as 0,2, "
                         "or 'all' (default: none)")
-    parser.add_argument("--metrics", type=_csv_list,
+    parser.add_argument("--metrics", type=csv_list,
                         help="comma-separated metric names, or module:function / file.py:function (default: every metric)")
     parser.add_argument("--seed", type=int, default=0, help="random_state of stochastic metrics (default: %(default)s)")
     parser.add_argument("--out", type=Path, default=Path("scores.csv"),
@@ -34,7 +34,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from harness.evaluate_arrays import (
+    from harness.workflows.evaluate import (
         categorical_looking, check_score_file, evaluate_representation, format_scores, load_array, parse_discrete,
         write_scores,
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.metric_refs import MetricEntry
+from harness.execution.metric_refs import MetricEntry
 from harness.version import __version__
 
 
@@ -25,7 +25,7 @@ def result_row(
     score: float,
     seconds: float,
 ) -> dict[str, Any]:
-    """A row with every column of :data:`harness.store.COLUMNS`.
+    """A row with every column of :data:`harness.execution.store.COLUMNS`.
 
     ``value`` is written as a float; a categorical value is written as its index in the
     scenario's grid (``value_index``), its text going to ``value_label``.

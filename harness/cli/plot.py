@@ -10,7 +10,7 @@ FORMATS = ("png", "svg", "pdf")
 
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Add ``plot`` to the command line."""
-    from harness.cli import _csv_list
+    from harness.cli._args import csv_list
 
     parser = commands.add_parser(
         "plot",
@@ -20,8 +20,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "of one standard deviation, and the ideal trajectory. Nothing is recomputed.",
     )
     parser.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run directory written by 'run' or 'validate'")
-    parser.add_argument("--metrics", type=_csv_list, help="comma-separated metrics to draw (default: all in the run)")
-    parser.add_argument("--scenarios", type=_csv_list, help="comma-separated scenarios to draw (default: all in the run)")
+    parser.add_argument("--metrics", type=csv_list, help="comma-separated metrics to draw (default: all in the run)")
+    parser.add_argument("--scenarios", type=csv_list, help="comma-separated scenarios to draw (default: all in the run)")
     parser.add_argument("--format", choices=FORMATS, help="figure format (default: from --out's suffix, else png)")
     parser.add_argument("--out", type=Path, help="figure file (default: RUN_DIR/comparison.FORMAT)")
     parser.set_defaults(handler=_plot)

@@ -1,0 +1,71 @@
+"""The command line: ``python -m harness COMMAND``.
+
+One module per command (``run``, ``list``, ``report``, ``validate``, ``baseline``,
+``evaluate``, ``plot``, ``estimators``), each with an ``add_command(commands)`` that
+registers its parser; the shared parser class and argument types are in
+:mod:`harness.cli._args`.  No command module imports another.
+
+Errors: a problem with what the user typed or supplied (a :class:`~harness.errors.UsageError`,
+an unknown name, a missing or unreadable file) prints one line and exits with status 2.
+Anything else is a bug: its traceback is printed and the exit status is 1.  ``--debug``
+(or ``HARNESS_DEBUG=1`` in the environment) prints the traceback of usage errors too.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from typing import Sequence
+
+from harness.cli import baseline, estimators, evaluate, list, plot, report, run, validate
+from harness.cli._args import Parser
+from harness.errors import UsageError
+
+EXIT_USAGE = 2
+EXIT_BUG = 1
+DEBUG_ENVIRONMENT_VARIABLE = "HARNESS_DEBUG"
+
+COMMANDS = (run, list, report, validate, baseline, evaluate, plot, estimators)
+"""The command modules, in the order ``--help`` lists them."""
+
+_USER_FILE_ERRORS = (FileNotFoundError, PermissionError, IsADirectoryError, NotADirectoryError)
+
+
+def build_parser() -> Parser:
+    """The argument parser of every command."""
+    parser = Parser(
+        prog="python -m harness",
+        description="A benchmark harness for disentanglement metrics: scenarios with exactly known properties, "
+        "every metric, and reports of calibration, linearity, robustness and cost.",
+    )
+    parser.add_argument(
+        "--debug", action="store_true",
+        help=f"print the traceback of usage errors too (also: {DEBUG_ENVIRONMENT_VARIABLE}=1)",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    commands.required = True
+    for command in COMMANDS:
+        command.add_command(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in arguments or os.environ.get(DEBUG_ENVIRONMENT_VARIABLE, "") not in ("", "0")
+    try:
+        args = build_parser().parse_args(arguments)
+        return args.handler(args)
+    except (UsageError, *_USER_FILE_ERRORS) as error:
+        if debug:
+            traceback.print_exc()
+        print(f"error: {' '.join(str(error).split())}", file=sys.stderr)  # always one line
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("interrupted; finished cells are saved, rerun the same command to resume", file=sys.stderr)
+        return 130
+    except Exception:  # a bug, not the user's input: keep the evidence
+        traceback.print_exc()
+        print("error: an internal error occurred (traceback above); please report it", file=sys.stderr)
+        return EXIT_BUG

@@ -1,0 +1,91 @@
+"""``python -m harness run``: plan and run a study, then write its report."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from harness.cli._args import add_study_selection
+from harness.errors import UsageError
+from harness.execution.backends import BACKENDS
+from harness.execution.presets import PRESETS
+
+EXIT_FAILED_CELLS = 1
+"""``run`` finished and wrote its results, but some cells failed (see DIR/failures.csv)."""
+
+
+def add_command(commands: argparse._SubParsersAction) -> None:
+    """Register the ``run`` command."""
+    presets = "; ".join(f"{p.name}: {p.description}" for p in PRESETS.values())
+    parser = commands.add_parser(
+        "run",
+        help="run a study and write its results, figures and report",
+        description=(
+            "Run every selected metric on every selected scenario (each parameter value x seed), "
+            "write the tidy results table (results.parquet and results.csv) into --out, then the report "
+            "(report.html, report.md, tables/, figures/). Finished cells already in --out are reused, so an "
+            "interrupted run resumes where it stopped. A metric that fails on some representation does not stop "
+            "the study: its cells are listed in failures.csv and the command exits with status 1. "
+            f"Presets: {presets}."
+        ),
+    )
+    parser.add_argument("--preset", choices=sorted(PRESETS), default="default", help="study preset (default: %(default)s)")
+    add_study_selection(
+        parser,
+        metrics_help="comma-separated metric names, or module:function / file.py:function for your own (default: the preset's)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="loky",
+        help="where cells run: loky (local worker processes), threading, sequential, or dask (a Dask cluster: "
+        "--scheduler's, or a local one of --jobs workers) (default: %(default)s); scores do not depend on it",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (with --backend dask; its workers need "
+        "this package installed)",
+    )
+    parser.add_argument("--out", type=Path, help="run directory (default: runs/PRESET)")
+    parser.add_argument("--no-report", action="store_true", help="write the results table only, no figures or report")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the study the arguments describe; exit status 1 when cells failed."""
+    from harness.execution.runner import run_study
+
+    if args.scheduler is not None and args.backend != "dask":
+        raise UsageError(f"--scheduler is only used with --backend dask, not --backend {args.backend}")
+    out = args.out or Path("runs") / args.preset
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} exists and is not a directory")
+    frame = run_study(
+        preset=args.preset,
+        scenarios_=args.scenarios,
+        metrics_=args.metrics,
+        seeds=args.seeds,
+        n_samples=args.n_samples,
+        out=out,
+        jobs=args.jobs,
+        backend=args.backend,
+        scheduler=args.scheduler,
+        cell_timeout=args.cell_timeout,
+        progress=not args.no_progress,
+        log=status,
+    )
+    print(f"{len(frame)} result rows written to {out / 'results.parquet'} and {out / 'results.csv'}")
+    if not args.no_report:
+        import reports
+
+        html = reports.write_report(frame, out)
+        print(f"report: {html} (also report.md, tables/, figures/)")
+    return EXIT_FAILED_CELLS if frame.attrs.get("failures") else 0
+
+
+def status(message: str) -> None:
+    """Status lines go to stdout, warnings (failed cells) to stderr."""
+    print(message, file=sys.stderr if message.startswith("warning:") else sys.stdout)

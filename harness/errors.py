@@ -1,0 +1,30 @@
+"""Errors about what a user typed or supplied, as distinct from bugs.
+
+The command line turns a :class:`UsageError` (and a missing or unreadable file the user
+named) into one line and exit status 2; anything else is a bug and keeps its traceback
+(exit status 1).  Both classes derive from the built-in exceptions that callers of the
+Python API already catch (``ValueError``; ``KeyError`` for unknown names).
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Iterable
+
+
+class UsageError(ValueError):
+    """A problem with the user's input (a bad option value, file or name), not a bug."""
+
+
+class UnknownNameError(UsageError, KeyError):
+    """A name (metric, scenario, preset, ...) that is not registered; the message suggests the closest ones."""
+
+    def __init__(self, kind: str, name: str, known: Iterable[str]) -> None:
+        known = sorted(known)
+        close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+        super().__init__(f"unknown {kind} {name!r}{hint}; known {kind}s: {', '.join(known)}")
+        self.kind, self.name, self.suggestions = kind, name, tuple(close)
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
