@@ -401,7 +401,7 @@ CLI_CASES = [
     ("scheduler without dask", [*RUN, "--scheduler", "tcp://127.0.0.1:9"], "--scheduler is only used with --backend dask"),
     ("empty metric list", [*RUN, "--metrics", ","], "--metrics: expected a comma-separated list of names"),
     ("unknown metric", [*RUN, "--metrics", "mig,nope", "--out", "{tmp}/m"], "unknown metric 'nope'; known metrics:"),
-    ("unknown scenario", [*RUN, "--scenarios", "noize", "--out", "{tmp}/s"], "unknown scenario 'noize'; known scenarios:"),
+    ("unknown scenario", [*RUN, "--scenarios", "noize", "--out", "{tmp}/s"], "unknown scenario 'noize' (did you mean noise?); known scenarios:"),
     ("missing metric file", [*RUN, "--metrics", "{tmp}/absent.py:score", "--out", "{tmp}/f"], "absent.py' does not exist"),
     ("broken metric file", [*RUN, "--metrics", "{broken}:score", "--out", "{tmp}/b"], "importing metric file"),
     ("missing metric function", [*RUN, "--metrics", "{nan}:absent", "--out", "{tmp}/g"], "has no attribute 'absent'"),

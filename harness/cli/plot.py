@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from harness.errors import UsageError
+
 FORMATS = ("png", "svg", "pdf")
 
 
@@ -29,13 +31,18 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 def _plot(args: argparse.Namespace) -> int:
     import reports
+    from harness.workflows.run_results import load_run_results
 
     suffix = args.out.suffix.lower().lstrip(".") if args.out is not None else ""
     if args.format is None and args.out is not None and suffix not in FORMATS:
-        raise ValueError(f"cannot tell the format of {str(args.out)!r}: end it in .png, .svg or .pdf, or pass --format")
+        raise UsageError(f"cannot tell the format of {str(args.out)!r}: end it in .png, .svg or .pdf, or pass --format")
     fmt = args.format or suffix or "png"
     out = args.out if args.out is not None else args.run_dir / f"comparison.{fmt}"
-    path = reports.plot_comparison(reports.load_results(args.run_dir), metrics=args.metrics, scenarios=args.scenarios,
-                                   out_file=out, format=fmt)
+    results = load_run_results(args.run_dir)
+    for column, requested in (("metric", args.metrics), ("scenario", args.scenarios)):
+        unknown = sorted(set(requested or ()) - set(results[column]))
+        if unknown:
+            raise UsageError(f"unknown {column}(s) {unknown}; the results have {sorted(results[column].unique())}")
+    path = reports.plot_comparison(results, metrics=args.metrics, scenarios=args.scenarios, out_file=out, format=fmt)
     print(f"figure written to {path}")
     return 0

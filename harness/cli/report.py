@@ -21,7 +21,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 def report(args: argparse.Namespace) -> int:
     """Rewrite the report of ``args.directory``."""
     import reports
+    from harness.workflows.run_results import load_run_results
 
-    html = reports.write_report(reports.load_results(args.directory), args.directory)
+    html = reports.write_report(load_run_results(args.directory), args.directory)
     print(f"report: {html}")
     return 0

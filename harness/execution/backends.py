@@ -1,25 +1,27 @@
-"""Execution backends, and the lifecycle of a Dask client for the ``dask`` one.
+"""Execution backends: where tasks run, yielding each finished cell as its task completes.
 
-The runner hands cells to joblib.  ``loky`` (local worker processes, the default),
-``threading`` and ``sequential`` are joblib's own; ``dask`` sends the cells through
-joblib's Dask backend to a ``dask.distributed`` cluster: an existing one, given by its
-scheduler address, or a :class:`~dask.distributed.LocalCluster` started for the run and
-closed after it.
+``loky`` (local worker processes, the default), ``threading`` and ``sequential`` run
+tasks through joblib.  ``dask`` submits them natively to a ``dask.distributed`` cluster
+(``client.submit`` and ``as_completed``, longest task first): an existing one, given by
+its scheduler address, or a :class:`~dask.distributed.LocalCluster` started for the run
+and closed after it.  The project must be installed on the cluster's workers.
 
-Scores do not depend on the backend: every cell's seeds derive from its identity
-(:mod:`harness.execution.seeds`) and every cell pins BLAS/OpenMP threads to 1 while it runs
-(:func:`harness.execution.runner.run_cell`); the workers of a local cluster are additionally
-started with ``OMP_NUM_THREADS=MKL_NUM_THREADS=OPENBLAS_NUM_THREADS=1``.
+Scores do not depend on the backend: every draw's and metric's seed derives from the
+cell's identity (:mod:`harness.execution.seeds`) and every task pins BLAS/OpenMP threads
+to 1 while it runs (:func:`harness.execution.scoring.run_task`); the workers of a local
+cluster are also started with ``OMP_NUM_THREADS=MKL_NUM_THREADS=OPENBLAS_NUM_THREADS=1``.
 """
 
 from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
+
+from harness.errors import UsageError
 
 BACKENDS = ("loky", "threading", "sequential", "dask")
-"""Backend names accepted by :func:`harness.execution.runner.execute` and ``run --backend``."""
+"""Backend names accepted by :func:`execute` and ``run --backend``."""
 
 SINGLE_THREAD_ENV = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
 """Environment of local Dask workers: one BLAS/OpenMP thread each."""
@@ -28,10 +30,68 @@ CONNECT_TIMEOUT = "10s"
 """Default wait for an existing scheduler to answer before giving up."""
 
 
-def local_workers(jobs: int, cells: int) -> int:
-    """Worker processes for a local pool: ``jobs`` (``-1``: all cores), never more than ``cells``."""
+def local_workers(jobs: int, tasks: int) -> int:
+    """Worker processes for a local pool: ``jobs`` (``-1``: all cores), never more than ``tasks``."""
     wanted = (os.cpu_count() or 1) if jobs == -1 else jobs
-    return max(1, min(wanted, cells))
+    return max(1, min(wanted, tasks))
+
+
+def execute(
+    tasks: Sequence[Any],
+    *,
+    jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    cell_timeout: float | None = None,
+) -> Iterator[Any]:
+    """Run tasks, yielding every cell's ``(key, rows, failure)`` as its task finishes.
+
+    Parameters
+    ----------
+    tasks : sequence of harness.execution.plan.Task
+        The tasks to run, in the order to start them (longest first).
+    jobs : int, default 1
+        Local workers (``-1``: all cores).  With ``backend="dask"`` and a
+        ``scheduler``, the cluster's own workers are used and ``jobs`` is ignored.
+    backend : {"loky", "threading", "sequential", "dask"}
+        Where the tasks run.
+    scheduler : str, optional
+        Dask scheduler address (``backend="dask"`` only); without it a local cluster
+        of ``jobs`` worker processes is started and closed afterwards.
+    cell_timeout : float, optional
+        Seconds one metric call may take (see :func:`harness.execution.scoring.run_task`).
+    """
+    from harness.execution.scoring import run_task
+
+    if backend not in BACKENDS:
+        raise UsageError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if scheduler is not None and backend != "dask":
+        raise UsageError(f"a scheduler address is only used by backend 'dask', not {backend!r}")
+    if not tasks:
+        return
+    if backend == "dask":
+        from dask.distributed import as_completed
+
+        with dask_client(scheduler, workers=local_workers(jobs, len(tasks))) as client:
+            futures = [
+                client.submit(run_task, task, cell_timeout, pure=False, priority=len(tasks) - index)
+                for index, task in enumerate(tasks)
+            ]
+            for future in as_completed(futures, loop=client.loop):
+                yield from future.result()
+                future.release()
+        return
+    if jobs == 1 or backend == "sequential" or len(tasks) == 1:
+        for task in tasks:
+            yield from run_task(task, cell_timeout)
+        return
+    from joblib import Parallel, delayed, parallel_config
+
+    with parallel_config(backend=backend, n_jobs=local_workers(jobs, len(tasks))):
+        for outcomes in Parallel(return_as="generator_unordered", batch_size=1, pre_dispatch="n_jobs")(
+            delayed(run_task)(task, cell_timeout) for task in tasks
+        ):
+            yield from outcomes
 
 
 @contextmanager
@@ -56,21 +116,21 @@ def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str 
 
     Raises
     ------
-    ValueError
+    harness.errors.UsageError
         When ``dask.distributed`` is not installed, or the scheduler cannot be reached
         (the message names the address).
     """
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
-        raise ValueError(
+        raise UsageError(
             "backend 'dask' needs dask.distributed; install it with pip install 'disentanglement-harness[dask]'"
         ) from None
     if scheduler is not None:
         try:
             client = Client(scheduler, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError, TypeError) as error:
-            raise ValueError(f"cannot connect to the Dask scheduler at {scheduler!r}: {error}") from None
+            raise UsageError(f"cannot connect to the Dask scheduler at {scheduler!r}: {error}") from None
         with client:
             yield client
         return

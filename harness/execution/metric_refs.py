@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 import metrics
+from harness.errors import UnknownNameError, UsageError
 
 CUSTOM_FAMILY = "custom"
 
@@ -62,6 +63,7 @@ class MetricEntry:
     version: str = "1"
     options: Mapping[str, Any] = field(default_factory=dict)
     directions: Mapping[str, bool] = field(default_factory=dict)
+    population: bool = False
 
     def higher_is_better_for(self, sub_score: str) -> bool:
         """Whether a larger value of ``sub_score`` is better."""
@@ -82,7 +84,10 @@ class MetricEntry:
 
 
 def registered_entry(name: str) -> MetricEntry:
-    """The entry of a registered metric (KeyError listing known names otherwise)."""
+    """The entry of a registered metric (:class:`~harness.errors.UnknownNameError` suggesting close names otherwise)."""
+    known = metrics.available(population=None)
+    if name not in known:
+        raise UnknownNameError("metric", name, known)
     spec = metrics.get(name)
     return MetricEntry(
         name=spec.name,
@@ -96,6 +101,7 @@ def registered_entry(name: str) -> MetricEntry:
         version=spec.version,
         options=MappingProxyType(dict(spec.defaults)),
         directions=MappingProxyType(dict(spec.directions)),
+        population=spec.population,
     )
 
 
@@ -104,39 +110,39 @@ def load_callable(target: str) -> Callable[..., Any]:
 
     Raises
     ------
-    ValueError
+    harness.errors.UsageError
         When the reference is malformed, the file or module cannot be imported, or
         the attribute is missing or not callable.
     """
     module_part, sep, attribute = target.rpartition(":")
     if not sep or not module_part or not attribute:
-        raise ValueError(f"metric reference {target!r} must look like package.module:function or path/to/file.py:function")
+        raise UsageError(f"metric reference {target!r} must look like package.module:function or path/to/file.py:function")
     if module_part.endswith(".py"):
         path = Path(module_part).expanduser().resolve()
         if not path.is_file():
-            raise ValueError(f"metric file {module_part!r} does not exist")
+            raise UsageError(f"metric file {module_part!r} does not exist")
         module_name = "harness_user_metric_" + hashlib.sha256(str(path).encode()).hexdigest()[:12]
         module = sys.modules.get(module_name)
         if module is None:
             spec = importlib.util.spec_from_file_location(module_name, path)
             if spec is None or spec.loader is None:
-                raise ValueError(f"cannot import metric file {module_part!r}")
+                raise UsageError(f"cannot import metric file {module_part!r}")
             module = importlib.util.module_from_spec(spec)
             try:
                 spec.loader.exec_module(module)
             except Exception as error:  # a user's file may fail in any way; report it in one line
-                raise ValueError(f"importing metric file {module_part!r} failed: {type(error).__name__}: {error}") from error
+                raise UsageError(f"importing metric file {module_part!r} failed: {type(error).__name__}: {error}") from error
             sys.modules[module_name] = module
     else:
         try:
             module = importlib.import_module(module_part)
         except ImportError as error:
-            raise ValueError(f"cannot import module {module_part!r} for metric {target!r}: {error}") from error
+            raise UsageError(f"cannot import module {module_part!r} for metric {target!r}: {error}") from error
     function = getattr(module, attribute, None)
     if function is None:
-        raise ValueError(f"{module_part!r} has no attribute {attribute!r}")
+        raise UsageError(f"{module_part!r} has no attribute {attribute!r}")
     if not callable(function):
-        raise ValueError(f"{target!r} is not callable")
+        raise UsageError(f"{target!r} is not callable")
     return function
 
 

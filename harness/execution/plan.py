@@ -1,9 +1,15 @@
-"""Planning a study: the grid of independent cells.
+"""Planning a study: the grid of independent cells, grouped into tasks of one data draw.
 
-A cell is one metric on one representation: (scenario, parameter value, seed index,
-sample size, metric).  Its key is a hash of that identity plus the scenario's and
-the metric's versions and options, so cached results are reused only when the
-computation would be identical.
+A cell is one metric on one generated representation (or population):
+(scenario, parameter value, seed index, sample size, metric).  Its key is a hash of that
+identity plus the scenario's and the metric's versions and options, so cached results
+are reused only when the computation would be identical.
+
+A task is the unit of work handed to a backend: the pending cells of one data draw, so
+the draw is generated once and estimates shared between metrics are computed once
+(:func:`harness.execution.scoring.run_task`).  A metric whose estimated cost exceeds
+:data:`OWN_TASK_SECONDS` gets a task of its own, so one slow metric does not hold the
+cheap ones of its draw back.  Tasks are ordered longest first.
 """
 
 from __future__ import annotations
@@ -11,18 +17,27 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import scenarios
-from harness.execution.metric_refs import MetricEntry, resolve
+from harness.execution.costs import estimated_seconds
+from harness.execution.metric_refs import MetricEntry
 from scenarios.base import ParameterValue
+from harness.errors import UsageError
 
-STUDY_FORMAT = "1"  # bump when the meaning of a cell changes for every metric
+STUDY_FORMAT = "2"  # bump when the meaning of a cell changes for every metric (2: rows gained criterion and warnings)
+
+OWN_TASK_SECONDS = 5.0
+"""A cell estimated to take longer than this runs in a task of its own."""
 
 
 @dataclass(frozen=True)
 class Cell:
-    """One unit of work: a metric on one generated representation."""
+    """One unit of result: a metric on one generated representation or population.
+
+    ``kind`` is the scenario's: ``"representation"`` (one code matrix, any metric but
+    population ones) or ``"population"`` (several code matrices, population metrics).
+    """
 
     study: str
     scenario: str
@@ -31,12 +46,17 @@ class Cell:
     seed: int
     n_samples: int
     metric: MetricEntry
+    kind: str = "representation"
+
+    @property
+    def _prefix(self) -> tuple[object, ...]:
+        return ("population",) if self.kind == "population" else ()
 
     @property
     def data_identity(self) -> tuple[object, ...]:
-        """What determines the generated data (and its seed)."""
+        """What determines the generated data."""
         scenario = scenarios.get(self.scenario)
-        return (self.scenario, scenario.version, scenario.label(self.value), self.seed, self.n_samples)
+        return (*self._prefix, self.scenario, scenario.version, scenario.label(self.value), self.seed, self.n_samples)
 
     @property
     def seed_identity(self) -> tuple[object, ...]:
@@ -49,28 +69,35 @@ class Cell:
         smaller samples are prefixes of the largest.
         """
         scenario = scenarios.get(self.scenario)
-        return (self.scenario, scenario.version, self.seed, self.n_samples)
+        return (*self._prefix, self.scenario, scenario.version, self.seed, self.n_samples)
 
     @property
     def key(self) -> str:
         """Stable identity of the cell's computation."""
         return cell_key(self.data_identity, self.metric)
 
+    @property
+    def estimated_seconds(self) -> float:
+        """The cell's estimated CPU seconds (see :mod:`harness.execution.costs`)."""
+        return estimated_seconds(self.metric.name, self.n_samples, registered=self.metric.registered)
+
+
+@dataclass(frozen=True)
+class Task:
+    """Cells sharing one data draw, run together by one worker."""
+
+    cells: tuple[Cell, ...]
+
+    @property
+    def estimated_seconds(self) -> float:
+        """Estimated CPU seconds of all the task's cells."""
+        return sum(cell.estimated_seconds for cell in self.cells)
+
 
 def cell_key(data_identity: tuple[object, ...], metric: MetricEntry) -> str:
     """Hash of what a cell computes: its data identity, the metric, its version and options."""
     payload = json.dumps([STUDY_FORMAT, *map(str, data_identity), metric.name, metric.fingerprint()])
     return hashlib.sha256(payload.encode()).hexdigest()[:24]
-
-
-def resolve_names(requested: Sequence[str] | None, known: list[str], kind: str) -> list[str]:
-    """Validate requested scenario or metric names (None means all known)."""
-    if requested is None:
-        return list(known)
-    names = [name.strip() for name in requested if name.strip()]
-    if not names:
-        raise ValueError(f"no {kind} named; known {kind}s: {', '.join(known)}")
-    return names
 
 
 def plan_cells(
@@ -84,26 +111,42 @@ def plan_cells(
 ) -> list[Cell]:
     """Every cell of the study, data-major (cells sharing data are adjacent).
 
-    ``grids`` replaces the default parameter grid of the scenarios it names.
+    Population metrics run on population scenarios and every other metric on the
+    representation scenarios.  ``grids`` replaces the default parameter grid of the
+    scenarios it names.
     """
     if seeds < 1:
-        raise ValueError(f"seeds must be at least 1, got {seeds}")
+        raise UsageError(f"seeds must be at least 1, got {seeds}")
     cells: list[Cell] = []
     for name in scenario_names:
         scenario = scenarios.get(name)
+        population = scenario.kind == "population"
+        entries = [entry for entry in metric_entries if entry.population == population]
         n = scenario.default_n if scenario.default_n is not None else n_samples
         if n < scenario.min_samples:
-            raise ValueError(f"scenario {name!r} needs at least {scenario.min_samples} samples; got --n-samples {n}")
+            raise UsageError(f"scenario {name!r} needs at least {scenario.min_samples} samples; got --n-samples {n}")
         grid = tuple(grids[name]) if grids and name in grids else scenario.values
         for value in grid:
             scenario.check_value(value)
         for index, value in enumerate(grid):
             for seed in range(seeds):
-                for entry in metric_entries:
-                    cells.append(Cell(study, name, value, index, seed, n, entry))
+                cells.extend(Cell(study, name, value, index, seed, n, entry, scenario.kind) for entry in entries)
     return cells
 
 
-def metric_entries(names: Sequence[str]) -> list[MetricEntry]:
-    """Entries for registry names and ``module:function`` references."""
-    return [resolve(name) for name in names]
+def plan_tasks(cells: Sequence[Cell]) -> list[Task]:
+    """Group cells by data draw (expensive cells apart), longest task first.
+
+    The order among tasks of equal estimated cost is the cells' order, so a plan is
+    deterministic; scores never depend on it.
+    """
+    draws: dict[tuple[Any, ...], list[Cell]] = {}
+    for cell in cells:
+        draws.setdefault(cell.data_identity, []).append(cell)
+    tasks: list[Task] = []
+    for draw in draws.values():
+        cheap = [cell for cell in draw if cell.estimated_seconds <= OWN_TASK_SECONDS]
+        tasks.extend(Task((cell,)) for cell in draw if cell.estimated_seconds > OWN_TASK_SECONDS)
+        if cheap:
+            tasks.append(Task(tuple(cheap)))
+    return sorted(tasks, key=lambda task: -task.estimated_seconds)

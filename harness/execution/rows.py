@@ -4,40 +4,38 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.execution.metric_refs import MetricEntry
+import scenarios
+from harness.execution.plan import Cell
 from harness.version import __version__
 
 
 def result_row(
+    cell: Cell,
     *,
-    study: str,
-    scenario: str,
-    parameter: str,
-    value: Any,
-    value_index: int,
-    value_label: str,
-    seed: int,
-    n_samples: int,
-    metric: MetricEntry,
     sub_score: str,
-    prop: str,
     ideal: float,
     score: float,
     seconds: float,
+    warnings: tuple[int, str] = (0, ""),
 ) -> dict[str, Any]:
-    """A row with every column of :data:`harness.execution.store.COLUMNS`.
+    """A row with every column of :data:`reports.schema.RESULT_COLUMNS`.
 
     ``value`` is written as a float; a categorical value is written as its index in the
-    scenario's grid (``value_index``), its text going to ``value_label``.
+    scenario's grid, its text going to ``value_label``.  ``warnings`` is the number of
+    warnings the metric call raised and the first one's text.
     """
+    scenario = scenarios.get(cell.scenario)
+    metric = cell.metric
+    prop = metric.property_of(metric.name if cell.kind == "population" else sub_score)
     return {
-        "study": study,
-        "scenario": scenario,
-        "parameter": parameter,
-        "value": float(value_index) if isinstance(value, str) else float(value),
-        "value_label": value_label,
-        "seed": seed,
-        "n_samples": int(n_samples),
+        "study": cell.study,
+        "scenario": cell.scenario,
+        "parameter": scenario.parameter,
+        "criterion": scenario.criterion,
+        "value": float(cell.value_index) if isinstance(cell.value, str) else float(cell.value),
+        "value_label": scenario.label(cell.value),
+        "seed": cell.seed,
+        "n_samples": int(cell.n_samples),
         "metric": metric.name,
         "family": metric.family,
         "sub_score": sub_score,
@@ -46,6 +44,8 @@ def result_row(
         "ideal": float(ideal),
         "score": float(score),
         "seconds": float(seconds),
+        "warnings": int(warnings[0]),
+        "first_warning": warnings[1],
         "metric_version": metric.version,
         "harness_version": __version__,
     }

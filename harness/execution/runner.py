@@ -1,136 +1,79 @@
-"""Executing a study: cells in parallel through joblib, each persisted when done."""
+"""Executing a study: plan its cells, group them into tasks of one data draw, run them, persist each cell."""
 
 from __future__ import annotations
 
-import time
-from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
-import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed, parallel_config
-from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
 import metrics
 import scenarios
-from harness.execution.backends import BACKENDS, dask_client, local_workers
-from harness.execution.presets import PRESETS
-from harness.execution.seeds import identity_int, identity_seed
-from harness.execution.store import FAILURE_COLUMNS, FAILURES_CSV, ResultStore, to_frame
-from harness.execution.population_cells import PopulationCell, plan_population_cells, run_population_cell
-from harness.execution.rows import result_row
-from harness.execution.plan import Cell, metric_entries, plan_cells, resolve_names
-from scenarios.base import Representation, value_label
-
-Outcome = tuple[str, list[dict[str, Any]], dict[str, Any] | None]
-"""What a finished cell gives back: its key, its rows, and a failure record or None."""
+from harness.errors import UnknownNameError, UsageError
+from harness.execution.backends import execute
+from harness.execution.metric_refs import MetricEntry, resolve
+from harness.execution.plan import Cell, plan_cells, plan_tasks
+from harness.execution.presets import PRESETS, Preset
+from harness.execution.store import FAILURES_CSV, ResultStore, to_frame
+from reports.schema import FAILURE_COLUMNS
 
 
-@lru_cache(maxsize=4)
-def _representation(scenario: str, value: Any, n_samples: int, seed_identity: tuple[object, ...]) -> Representation:
-    return scenarios.get(scenario).generate(value, n=n_samples, seed=identity_seed("data", *seed_identity))
+def plan_study(
+    *,
+    preset: str = "default",
+    scenarios_: Sequence[str] | None = None,
+    metrics_: Sequence[str] | None = None,
+    seeds: int | None = None,
+    n_samples: int | None = None,
+) -> list[Cell]:
+    """Every cell a study would run, without running anything (arguments as :func:`run_study`).
 
-
-def run_cell(cell: Cell) -> list[dict[str, Any]]:
-    """Generate the cell's representation and score it with the cell's metric.
-
-    BLAS and OpenMP threads are pinned to 1 so that scores are bit-identical whatever
-    the number of workers or the backend.
-
-    Returns
-    -------
-    list of dict
-        One results row per sub-score (see :data:`harness.execution.store.COLUMNS`).
+    Raises
+    ------
+    harness.errors.UnknownNameError
+        For an unknown preset, scenario or metric (the message suggests close names).
+    harness.errors.UsageError
+        For an empty selection, a study with no cells, or a cell planned twice.
     """
-    with threadpool_limits(limits=1):
-        data = _representation(cell.scenario, cell.value, cell.n_samples, cell.seed_identity)
-        entry = cell.metric
-        random_state = identity_int("metric", *cell.data_identity, entry.name)
-        started = time.perf_counter()
-        scores = metrics.evaluate(
-            entry.callable(),
-            data.factors,
-            data.codes,
-            discrete=data.discrete,
-            random_state=random_state if entry.stochastic or not entry.registered else None,
-            **(dict(entry.options) if entry.registered else {}),
+    if preset not in PRESETS:
+        raise UnknownNameError("preset", preset, PRESETS)
+    config: Preset = PRESETS[preset]
+    known_scenarios = scenarios.available(kind=None)
+    scenario_names = _selected(scenarios_ if scenarios_ is not None else config.scenarios, known_scenarios, "scenario")
+    for name in scenario_names:
+        if name not in known_scenarios:
+            raise UnknownNameError("scenario", name, known_scenarios)
+    default_metrics = [m for m in metrics.available(population=None) if m not in config.excluded_metrics]
+    metric_names = _selected(metrics_ if metrics_ is not None else config.metrics, default_metrics, "metric")
+    entries: list[MetricEntry] = [resolve(name) for name in metric_names]
+    cells = plan_cells(
+        study=config.name,
+        scenario_names=scenario_names,
+        metric_entries=entries,
+        seeds=config.seeds if seeds is None else seeds,
+        n_samples=config.n_samples if n_samples is None else n_samples,
+        grids=config.grids,
+    )
+    if not cells:
+        raise UsageError(
+            "the study has no cells: population metrics (e.g. udr) run only on population scenarios "
+            f"({', '.join(scenarios.available(kind='population'))}) and the other metrics only on the other scenarios"
         )
-        seconds = time.perf_counter() - started
-    scenario = scenarios.get(cell.scenario)
-    return [
-        result_row(
-            study=cell.study,
-            scenario=cell.scenario,
-            parameter=scenario.parameter,
-            value=cell.value,
-            value_index=cell.value_index,
-            value_label=scenario.label(cell.value),
-            seed=cell.seed,
-            n_samples=data.factors.shape[0],
-            metric=entry,
-            sub_score=sub_score,
-            prop=entry.property_of(sub_score),
-            ideal=data.ideal.get(entry.property_of(sub_score), np.nan),
-            score=score,
-            seconds=seconds,
-        )
-        for sub_score, score in scores.items()
-    ]
+    keys = [cell.key for cell in cells]
+    if len(set(keys)) != len(keys):
+        raise UsageError("the study plans the same cell twice; check for repeated scenario or metric names")
+    return cells
 
 
-def _run_one(cell: Cell | PopulationCell) -> Outcome:
-    """Run a cell; a metric that raises makes a failed cell, not a failed study."""
-    try:
-        rows = run_population_cell(cell) if isinstance(cell, PopulationCell) else run_cell(cell)
-    except Exception as error:  # any metric, built-in or the user's, may fail on some data
-        failure = {
-            "scenario": cell.scenario,
-            "value_label": value_label(cell.value),
-            "seed": cell.seed,
-            "n_samples": cell.n_samples,
-            "metric": cell.metric.name,
-            "error": f"{type(error).__name__}: {error}",
-        }
-        return cell.key, [], failure
-    return cell.key, rows, None
-
-
-def execute(
-    cells: Sequence[Cell | PopulationCell], *, jobs: int = 1, backend: str = "loky", scheduler: str | None = None
-) -> Iterator[Outcome]:
-    """Run cells, yielding ``(key, rows, failure)`` as each finishes (in completion order).
-
-    Parameters
-    ----------
-    cells : sequence of Cell or PopulationCell
-        The cells to run.
-    jobs : int, default 1
-        Local workers (``-1``: all cores).  With ``backend="dask"`` and a
-        ``scheduler``, the cluster's own workers are used and ``jobs`` is ignored.
-    backend : {"loky", "threading", "sequential", "dask"}
-        See :mod:`harness.execution.backends`.
-    scheduler : str, optional
-        Dask scheduler address (``backend="dask"`` only); without it a local cluster
-        of ``jobs`` worker processes is started and closed afterwards.
-    """
-    if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    if scheduler is not None and backend != "dask":
-        raise ValueError(f"a scheduler address is only used by backend 'dask', not {backend!r}")
-    if backend == "dask":
-        if cells:
-            with dask_client(scheduler, workers=local_workers(jobs, len(cells))) as client:
-                with parallel_config(backend="dask", client=client):
-                    yield from Parallel(return_as="generator_unordered", batch_size=1)(delayed(_run_one)(cell) for cell in cells)
-        return
-    if jobs == 1 or backend == "sequential" or len(cells) <= 1:
-        for cell in cells:
-            yield _run_one(cell)
-        return
-    with parallel_config(backend=backend, n_jobs=jobs):
-        yield from Parallel(return_as="generator_unordered", batch_size=1)(delayed(_run_one)(cell) for cell in cells)
+def _selected(requested: Sequence[str] | None, known: Sequence[str], kind: str) -> list[str]:
+    """The requested names (None: all of ``known``), stripped; an empty selection is an error."""
+    if requested is None:
+        return list(known)
+    names = [name.strip() for name in requested if name.strip()]
+    if not names:
+        raise UsageError(f"no {kind} named; known {kind}s: {', '.join(known)}")
+    return names
 
 
 def run_study(
@@ -144,9 +87,10 @@ def run_study(
     jobs: int = 1,
     backend: str = "loky",
     scheduler: str | None = None,
+    cell_timeout: float | None = None,
     progress: bool = True,
     log: Any = print,
-):
+) -> pd.DataFrame:
     """Plan and run a study, persisting every cell; return the tidy results table.
 
     Parameters
@@ -154,8 +98,9 @@ def run_study(
     preset : str, default "default"
         A name from :data:`harness.execution.presets.PRESETS`; other arguments override it.
     scenarios_, metrics_ : sequence of str, optional
-        Scenario names and metric names (or ``module:function`` / ``file.py:function``
-        references to user metrics).  Default: the preset's, or all registered.
+        Scenario names (any kind) and metric names (or ``module:function`` /
+        ``file.py:function`` references to user metrics).  Default: the preset's, or all
+        registered.  Population metrics run on population scenarios only.
     seeds : int, optional
         Independent draws per parameter value.
     n_samples : int, optional
@@ -166,62 +111,31 @@ def run_study(
     jobs : int, default 1
         Parallel workers (``-1``: all cores).
     backend : {"loky", "threading", "sequential", "dask"}
-        joblib backend (``loky``: local worker processes; ``dask``: a Dask
-        distributed cluster, see :mod:`harness.execution.backends`).
+        Where tasks run (see :mod:`harness.execution.backends`).
     scheduler : str, optional
         Address of a running Dask scheduler (``backend="dask"`` only).  Without it
         the ``dask`` backend starts a local cluster of ``jobs`` workers.
+    cell_timeout : float, optional
+        Seconds one metric call may take; a call that runs longer is stopped and its
+        cell recorded as failed ("timed out after S s").  None: no limit.
     progress : bool, default True
-        Show a progress bar.
+        Show a progress bar (one step per cell).
     log : callable
         Where one-line status messages go.
 
     Returns
     -------
     pandas.DataFrame
-        The tidy results table of this study's cells.  Cells whose metric raised have
-        no rows; they are listed in ``frame.attrs["failures"]`` (records of
-        :data:`harness.execution.store.FAILURE_COLUMNS`, also written to ``DIR/failures.csv``)
-        and announced through ``log``.
+        The tidy results table of this study's cells (columns
+        :data:`reports.schema.RESULT_COLUMNS`).  Cells whose metric raised have no rows;
+        they are listed in ``frame.attrs["failures"]`` (records of
+        :data:`reports.schema.FAILURE_COLUMNS`, also written to ``DIR/failures.csv``)
+        and announced through ``log``, as is a count of the warnings metric calls raised.
     """
-    if preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
-    config = PRESETS[preset]
-    known_scenarios = scenarios.available() + scenarios.available_populations()
-    scenario_names = resolve_names(scenarios_ if scenarios_ is not None else config.scenarios, known_scenarios, "scenario")
-    unknown = [name for name in scenario_names if name not in known_scenarios]
-    if unknown:
-        raise KeyError(f"unknown scenario {unknown[0]!r}; known scenarios: {', '.join(known_scenarios)}")
-    default_metrics = [m for m in metrics.available(population=None) if m not in config.excluded_metrics]
-    metric_names = resolve_names(metrics_ if metrics_ is not None else config.metrics, default_metrics, "metric")
-    entries = metric_entries(metric_names)
-    population_metrics = {m for m in metrics.available(population=True)}
-    plan = dict(
-        study=config.name,
-        seeds=config.seeds if seeds is None else seeds,
-        n_samples=config.n_samples if n_samples is None else n_samples,
-    )
-    cells: list[Cell | PopulationCell] = [
-        *plan_cells(
-            scenario_names=[s for s in scenario_names if s in scenarios.available()],
-            metric_entries=[e for e in entries if e.target not in population_metrics],
-            grids=config.grids,
-            **plan,
-        ),
-        *plan_population_cells(
-            scenario_names=[s for s in scenario_names if s not in scenarios.available()],
-            metric_entries=[e for e in entries if e.target in population_metrics],
-            **plan,
-        ),
-    ]
-    if not cells:
-        raise ValueError(
-            "the study has no cells: population metrics (e.g. udr) run only on population scenarios "
-            f"({', '.join(scenarios.available_populations())}) and the other metrics only on the other scenarios"
-        )
+    if cell_timeout is not None and not cell_timeout > 0:
+        raise UsageError(f"cell_timeout must be a number of seconds > 0, got {cell_timeout!r}")
+    cells = plan_study(preset=preset, scenarios_=scenarios_, metrics_=metrics_, seeds=seeds, n_samples=n_samples)
     keys = [cell.key for cell in cells]
-    if len(set(keys)) != len(keys):
-        raise ValueError("the study plans the same cell twice; check for repeated scenario or metric names")
     store = ResultStore(out) if out is not None else None
     done = set(store.cells()) if store is not None else set()
     pending = [cell for cell in cells if cell.key not in done]
@@ -232,7 +146,8 @@ def run_study(
     failures: list[dict[str, Any]] = []
     bar = tqdm(total=len(pending), desc="cells", unit="cell", disable=not progress or not pending)
     try:
-        for key, rows, failure in execute(pending, jobs=jobs, backend=backend, scheduler=scheduler):
+        for key, rows, failure in execute(plan_tasks(pending), jobs=jobs, backend=backend, scheduler=scheduler,
+                                          cell_timeout=cell_timeout):
             if store is not None:
                 store.append(key, rows, failure)
             collected[key] = rows
@@ -248,6 +163,7 @@ def run_study(
         frame = store.table(keys)
         failed = store.failures(keys)
         store.write_tables(frame, failed)
+    _announce_warnings(frame, log)
     if len(failed):
         where = f"; see {Path(out) / FAILURES_CSV}" if out is not None else ""
         first = failed.iloc[0]
@@ -257,3 +173,14 @@ def run_study(
         )
     frame.attrs["failures"] = failed.to_dict("records")
     return frame
+
+
+def _announce_warnings(frame: pd.DataFrame, log: Any) -> None:
+    """One line: how many metric calls raised warnings, from which metrics, and the first message."""
+    warned = frame.loc[frame["warnings"] > 0].drop_duplicates(["scenario", "value", "seed", "n_samples", "metric"])
+    if warned.empty:
+        return
+    by_metric = warned.groupby("metric")["warnings"].sum().sort_values(ascending=False)
+    names = ", ".join(f"{metric} ({int(count)})" for metric, count in by_metric.items())
+    log(f"note: {int(by_metric.sum())} warning(s) raised inside metric calls were recorded with their cells "
+        f"(columns warnings, first_warning): {names}. First: {warned.iloc[0]['first_warning']}")

@@ -23,35 +23,12 @@ from typing import Any, Iterable
 
 import pandas as pd
 
+from reports.schema import FAILURE_COLUMNS, RESULT_COLUMNS, TEXT_COLUMNS
+
 CELLS_FILE = "cells.jsonl"
 RESULTS_PARQUET = "results.parquet"
 RESULTS_CSV = "results.csv"
 FAILURES_CSV = "failures.csv"
-
-#: Columns of ``failures.csv``: which cell failed and why.
-FAILURE_COLUMNS = ("scenario", "value_label", "seed", "n_samples", "metric", "error")
-
-#: Column order of the tidy results table (see the README's "Results table").
-COLUMNS = (
-    "study",
-    "scenario",
-    "parameter",
-    "value",
-    "value_label",
-    "seed",
-    "n_samples",
-    "metric",
-    "family",
-    "sub_score",
-    "property",
-    "higher_is_better",
-    "ideal",
-    "score",
-    "seconds",
-    "metric_version",
-    "harness_version",
-)
-
 
 class ResultStore:
     """Append-only, crash-safe storage of finished cells in a run directory."""
@@ -144,33 +121,21 @@ class ResultStore:
 
 
 def to_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """Rows as a DataFrame with the canonical columns and dtypes."""
-    frame = pd.DataFrame(rows, columns=list(COLUMNS))
-    return frame.astype(
-        {
-            "study": str,
-            "scenario": str,
-            "parameter": str,
-            "value": float,
-            "value_label": str,
-            "seed": "int64",
-            "n_samples": "int64",
-            "metric": str,
-            "family": str,
-            "sub_score": str,
-            "property": str,
-            "higher_is_better": bool,
-            "ideal": float,
-            "score": float,
-            "seconds": float,
-            "metric_version": str,
-            "harness_version": str,
-        }
-    )
+    """Rows as a DataFrame with the canonical columns (:data:`reports.schema.RESULT_COLUMNS`) and dtypes."""
+    frame = pd.DataFrame(rows, columns=list(RESULT_COLUMNS))
+    numeric = {"value": float, "seed": "int64", "n_samples": "int64", "higher_is_better": bool, "ideal": float,
+               "score": float, "seconds": float, "warnings": "int64"}
+    return frame.astype({**{column: str for column in TEXT_COLUMNS}, **numeric})
 
 
 def _atomic_write(target: Path, write: Any) -> None:
+    """Write through a temporary file renamed over ``target``, with the user's normal permissions.
+
+    ``tempfile.mkstemp`` creates its file with mode 0600; it is widened to what a plain
+    ``open`` would give (0666 less the umask), like every other output of the harness.
+    """
     fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    os.fchmod(fd, 0o666 & ~_umask())
     os.close(fd)
     try:
         write(temporary)
@@ -181,6 +146,13 @@ def _atomic_write(target: Path, write: Any) -> None:
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it and putting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _fsync_directory(directory: Path) -> None:

@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from reports.text_table import markdown_table
+from harness.errors import UsageError
 
 FORMAT = "disentanglement-harness-baseline/1"
 #: Columns identifying a cell of a baseline.
@@ -50,22 +51,14 @@ Results = pd.DataFrame | str | Path
 Tolerances = Mapping[str, tuple[float, float]]
 
 
-#: Columns a results table needs for a baseline.
-_NEEDED = (*CELL_KEYS, "study", "score", "metric_version", "harness_version")
-
-
 def _results(run: Results) -> pd.DataFrame:
-    """A results table from a DataFrame or a run directory (read with :func:`reports.load_results`)."""
-    if isinstance(run, pd.DataFrame):
-        missing = [column for column in _NEEDED if column not in run.columns]
-        if missing:
-            raise ValueError(f"results table lacks columns: {', '.join(missing)}")
-        if run.empty:
-            raise ValueError("results table is empty")
-        return run
+    """A results table from a DataFrame or a run directory, checked against the one schema
+    (:func:`reports.check_results`, :func:`reports.load_results`)."""
     import reports
 
-    return reports.load_results(run)
+    from harness.workflows.run_results import load_run_results
+
+    return reports.check_results(run) if isinstance(run, pd.DataFrame) else load_run_results(run)
 
 
 def summarize(results: pd.DataFrame) -> pd.DataFrame:
@@ -145,17 +138,17 @@ def load_baseline(path: str | Path) -> Baseline:
     """
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"baseline file {str(path)!r} does not exist")
+        raise UsageError(f"baseline file {str(path)!r} does not exist")
     try:
         data = json.loads(path.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise ValueError(f"baseline file {str(path)!r} is not valid JSON: {error}") from None
+        raise UsageError(f"baseline file {str(path)!r} is not valid JSON: {error}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f"{str(path)!r} is not a baseline (expected \"format\": \"{FORMAT}\")")
+        raise UsageError(f"{str(path)!r} is not a baseline (expected \"format\": \"{FORMAT}\")")
     cells = pd.DataFrame(data.get("cells", []))
     missing = [column for column in (*CELL_KEYS, "mean", "std", "seeds") if column not in cells.columns]
     if cells.empty or missing:
-        raise ValueError(f"baseline {str(path)!r} has no cells or lacks fields: {', '.join(missing) or 'cells'}")
+        raise UsageError(f"baseline {str(path)!r} has no cells or lacks fields: {', '.join(missing) or 'cells'}")
     return Baseline(cells, dict(data.get("metric_versions", {})), tuple(data.get("harness_versions", ())), path)
 
 
@@ -254,7 +247,7 @@ def check_baseline(
     per_metric = dict(per_metric or {})
     for name, pair in [("global", (atol, rtol)), *per_metric.items()]:
         if len(pair) != 2 or not all(math.isfinite(t) and t >= 0 for t in pair):
-            raise ValueError(f"tolerances must be two finite numbers >= 0 (atol, rtol); got {pair!r} for {name}")
+            raise UsageError(f"tolerances must be two finite numbers >= 0 (atol, rtol); got {pair!r} for {name}")
     reference = baseline if isinstance(baseline, Baseline) else load_baseline(baseline)
     results = _results(run)
     current = summarize(results)
@@ -263,7 +256,7 @@ def check_baseline(
         selected = set(metrics)
         known = set(current["metric"]) | set(expected["metric"])
         if not selected & known:
-            raise ValueError(f"none of the metrics {sorted(selected)} is in the run or the baseline (known: {', '.join(sorted(known))})")
+            raise UsageError(f"none of the metrics {sorted(selected)} is in the run or the baseline (known: {', '.join(sorted(known))})")
         current = current.loc[current["metric"].isin(selected)]
         expected = expected.loc[expected["metric"].isin(selected)]
     merged = _align(expected, current)

@@ -28,6 +28,7 @@ import pandas as pd
 from metrics.estimators import ESTIMATORS, mutual_information
 from scenarios._attacks import ATTACKS
 from scenarios.gaussian_toy import ALPHAS, N_FACTORS, exact_information, sample
+from harness.errors import UsageError
 
 QUANTITIES = {"code": "I(y_k; z_k)", "rest": "I(y_k; z_\\k)", "total": "I(y_k; z)"}
 SINGLE_COLUMN = ("histogram", "miller_madow")
@@ -50,10 +51,10 @@ def run(n: int, seed: int, alphas: Sequence[float], estimators: Sequence[str], f
     index, alpha index])``, so a row does not depend on which other rows are computed.
     """
     if not 0 <= factor < N_FACTORS:
-        raise ValueError(f"factor must be in 0..{N_FACTORS - 1}, got {factor}")
+        raise UsageError(f"factor must be in 0..{N_FACTORS - 1}, got {factor}")
     unknown = sorted(set(estimators) - set(ESTIMATORS))
     if unknown:
-        raise ValueError(f"unknown estimator(s) {unknown}; choose from {ESTIMATORS}")
+        raise UsageError(f"unknown estimator(s) {unknown}; choose from {ESTIMATORS}")
     rows = []
     for attack_index, attack in enumerate(ATTACKS):
         for alpha_index, alpha in enumerate(alphas):
@@ -116,7 +117,7 @@ def write_estimator_report(out: Path, *, n: int = 5000, seed: int = 0, alphas: S
                            estimators: Sequence[str] = ESTIMATORS, factor: int = 0) -> tuple[pd.DataFrame, list[Path]]:
     """Compute the table, write ``out/estimator_report.csv|png|svg``; return the table and the files written."""
     if n < 10:
-        raise ValueError(f"n must be at least 10, got {n}")
+        raise UsageError(f"n must be at least 10, got {n}")
     table = run(n, seed, alphas, estimators, factor)
     out.mkdir(parents=True, exist_ok=True)
     stem = out / "estimator_report"

@@ -25,6 +25,7 @@ import metrics
 from reports.text_table import markdown_table
 from harness.execution.metric_refs import MetricEntry, resolve
 from metrics.validation import as_real_matrix, check_pair
+from harness.errors import UsageError
 
 FORMATS = (".npy", ".npz", ".csv")
 SCORE_FORMATS = (".csv", ".json", ".md")
@@ -62,21 +63,24 @@ def load_array(reference: str | Path, role: str) -> np.ndarray:
         text, key = text.rsplit(":", 1)
     path = Path(text).expanduser()
     if not path.is_file():
-        raise ValueError(f"{role} file {str(path)!r} does not exist")
+        raise UsageError(f"{role} file {str(path)!r} does not exist")
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
-        raise ValueError(f"{role} file {str(path)!r} must end in {', '.join(FORMATS)}; got {suffix or 'no extension'!r}")
+        raise UsageError(f"{role} file {str(path)!r} must end in {', '.join(FORMATS)}; got {suffix or 'no extension'!r}")
     if suffix == ".csv":
         array = _read_csv(path, role)
     else:
         try:
             loaded = np.load(path, allow_pickle=False)
         except (ValueError, OSError, zipfile.BadZipFile) as error:
-            raise ValueError(f"cannot read {role} file {str(path)!r}: {error}") from None
+            raise UsageError(f"cannot read {role} file {str(path)!r}: {error}") from None
         array = _pick_npz(loaded, path, role, key) if suffix == ".npz" else loaded
     if array.ndim == 1:
         array = array.reshape(-1, 1)
-    return as_real_matrix(array, f"{role} ({path.name})")
+    try:
+        return as_real_matrix(array, f"{role} ({path.name})")
+    except ValueError as error:  # the user's file holds something other than a finite real matrix
+        raise UsageError(str(error)) from None
 
 
 def _pick_npz(archive: np.lib.npyio.NpzFile, path: Path, role: str, key: str | None) -> np.ndarray:
@@ -89,9 +93,9 @@ def _pick_npz(archive: np.lib.npyio.NpzFile, path: Path, role: str, key: str | N
                 key = names[0]
             else:
                 listed = ", ".join(names) or "none"
-                raise ValueError(f"{role} file {str(path)!r} holds several arrays ({listed}); pick one with {path.name}:KEY")
+                raise UsageError(f"{role} file {str(path)!r} holds several arrays ({listed}); pick one with {path.name}:KEY")
         if key not in names:
-            raise ValueError(f"{role} file {str(path)!r} has no array {key!r}; it holds: {', '.join(names) or 'none'}")
+            raise UsageError(f"{role} file {str(path)!r} has no array {key!r}; it holds: {', '.join(names) or 'none'}")
         return archive[key]
 
 
@@ -107,7 +111,7 @@ def _read_csv(path: Path, role: str) -> np.ndarray:
     with open(path, newline="") as handle:
         first = next(csv.reader(handle), None)
     if not first:
-        raise ValueError(f"{role} file {str(path)!r} is empty")
+        raise UsageError(f"{role} file {str(path)!r} is empty")
     header = None if all(_is_number(cell) for cell in first) else 0
     frame = pd.read_csv(path, header=header)
     bad = [column for column in frame.columns if not pd.api.types.is_numeric_dtype(frame[column])]
@@ -115,7 +119,7 @@ def _read_csv(path: Path, role: str) -> np.ndarray:
         column = frame[bad[0]]
         row = int(pd.to_numeric(column, errors="coerce").isna().to_numpy().argmax())
         position = list(frame.columns).index(bad[0])
-        raise ValueError(
+        raise UsageError(
             f"{role} file {str(path)!r} has a non-numeric value {column.iloc[row]!r} in column {position} "
             f"(data row {row}); only numbers are accepted"
         )
@@ -139,9 +143,9 @@ def parse_discrete(text: str | None, n_factors: int) -> tuple[bool, ...]:
         try:
             index = int(item)
         except ValueError:
-            raise ValueError(f"discrete factors must be indices like 0,2 (or all / none); got {item!r}") from None
+            raise UsageError(f"discrete factors must be indices like 0,2 (or all / none); got {item!r}") from None
         if not 0 <= index < n_factors:
-            raise ValueError(f"discrete factor index {index} is out of range: there are {n_factors} factors (0 .. {n_factors - 1})")
+            raise UsageError(f"discrete factor index {index} is out of range: there are {n_factors} factors (0 .. {n_factors - 1})")
         flags[index] = True
     return tuple(flags)
 
@@ -191,10 +195,14 @@ def evaluate_representation(
 
     Raises
     ------
-    ValueError, KeyError
-        Malformed arrays (checked once, before any metric runs) or unknown metric names.
+    harness.errors.UsageError
+        Malformed arrays (checked once, before any metric runs) or unknown metric names
+        (then also a KeyError).
     """
-    factors, codes = check_pair(factors, codes)
+    try:
+        factors, codes = check_pair(factors, codes)
+    except ValueError as error:  # the user's arrays do not fit together
+        raise UsageError(str(error)) from None
     names = list(metric_names) if metric_names is not None else metrics.available()
     entries = [resolve(name) for name in names]
     rows = []
@@ -230,7 +238,7 @@ def check_score_file(out: str | Path) -> Path:
     """``out`` as a path, if it ends in a supported score-table format (:data:`SCORE_FORMATS`)."""
     path = Path(out)
     if path.suffix.lower() not in SCORE_FORMATS:
-        raise ValueError(f"--out must end in {', '.join(SCORE_FORMATS)}; got {str(path)!r}")
+        raise UsageError(f"--out must end in {', '.join(SCORE_FORMATS)}; got {str(path)!r}")
     return path
 
 

@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterator
 import metrics
 from harness.execution.metric_refs import CUSTOM_FAMILY, MetricEntry, load_callable, resolve
 from metrics.describe import METADATA_ATTRIBUTE
+from harness.errors import UsageError
 
 MetricLike = str | Callable[..., Any]
 
@@ -56,9 +57,9 @@ def metric_entry(
                             higher_is_better=bool(metadata.get("higher_is_better", True)),
                             stochastic=bool(metadata.get("stochastic", False)))
     if property is not None and property not in metrics.PROPERTIES:
-        raise ValueError(f"property must be one of {', '.join(metrics.PROPERTIES)}; got {property!r}")
+        raise UsageError(f"property must be one of {', '.join(metrics.PROPERTIES)}; got {property!r}")
     if name is not None and not name.strip():
-        raise ValueError("name must not be empty")
+        raise UsageError("name must not be empty")
     overrides: dict[str, Any] = {}
     if higher_is_better is not None:
         overrides["higher_is_better"] = higher_is_better
@@ -85,12 +86,12 @@ def reference_of(metric: MetricLike) -> str:
     """
     if isinstance(metric, str):
         if ":" not in metric:
-            raise ValueError(f"{metric!r} is not a reference to your metric; give it as path/to/file.py:function "
+            raise UsageError(f"{metric!r} is not a reference to your metric; give it as path/to/file.py:function "
                              "or package.module:function")
         return metric
     qualname = getattr(metric, "__qualname__", "")
     if not qualname or "." in qualname or "<" in qualname:
-        raise ValueError(f"cannot run {metric!r} in the harness's workers: put it at the top level of a module or "
+        raise UsageError(f"cannot run {metric!r} in the harness's workers: put it at the top level of a module or "
                          "file and pass it as 'path/to/file.py:function'")
     module_name = getattr(metric, "__module__", None) or ""
     module = sys.modules.get(module_name)
@@ -102,7 +103,7 @@ def reference_of(metric: MetricLike) -> str:
     source = getattr(module, "__file__", None)  # a top-level module or script: load its file
     if source:
         return f"{source}:{qualname}"
-    raise ValueError(f"cannot find the source file of {qualname!r}; pass it as 'path/to/file.py:function'")
+    raise UsageError(f"cannot find the source file of {qualname!r}; pass it as 'path/to/file.py:function'")
 
 
 @contextlib.contextmanager

@@ -41,6 +41,7 @@ from harness.execution.presets import PRESETS
 from harness.execution.runner import run_study
 from harness.execution.store import ResultStore
 from harness.workflows.user_metric import MetricLike, metadata_applied, metric_entry, reference_of
+from harness.errors import UnknownNameError, UsageError
 
 #: Seeds of the default battery (the ``quick`` preset otherwise): keeps ``validate`` to about a minute.
 DEFAULT_SEEDS = 1
@@ -341,11 +342,11 @@ def validate(
     if preset is None:
         preset, seeds = "quick", DEFAULT_SEEDS if seeds is None else seeds
     if preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+        raise UnknownNameError("preset", preset, PRESETS)
     config = PRESETS[preset]
     compared = list(builtins) if builtins is not None else list(config.metrics or metrics.available())
     if entry.name in metrics.available(population=None):
-        raise ValueError(f"metric name {entry.name!r} is a built-in metric's name; give yours another with --name")
+        raise UsageError(f"metric name {entry.name!r} is a built-in metric's name; give yours another with --name")
     study = dict(preset=preset, scenarios_=scenarios_, seeds=seeds, n_samples=n_samples, jobs=jobs, progress=progress, log=log)
     frames = []
     if compared:

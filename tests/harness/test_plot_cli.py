@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import harness.execution.runner
+import harness.execution.scoring
 from harness.cli import main
 from harness.execution.runner import run_study
 
@@ -21,7 +21,7 @@ def run_dir(tmp_path_factory):
 
 @pytest.mark.parametrize("fmt", ["png", "svg", "pdf"])
 def test_each_format_is_written(run_dir, tmp_path, fmt, capsys, monkeypatch):
-    monkeypatch.setattr(harness.execution.runner, "run_cell", lambda cell: pytest.fail("plot must not run a metric"))
+    monkeypatch.setattr(harness.execution.scoring, "run_task", lambda *args: pytest.fail("plot must not run a metric"))
     out = tmp_path / f"figure.{fmt}"
     assert main(["plot", str(run_dir), "--metrics", "mig", "--scenarios", "noise", "--format", fmt, "--out", str(out)]) == 0
     assert out.read_bytes().startswith(MAGIC[fmt])

@@ -9,14 +9,15 @@ import pandas as pd
 import pytest
 
 from harness.execution.runner import run_study
-from harness.execution.store import COLUMNS, ResultStore
+from harness.execution.store import ResultStore
+from reports.schema import RESULT_COLUMNS
 
 SMALL = dict(preset="quick", scenarios_=["noise", "mixing"], metrics_=["mig", "jemmig"], seeds=2, n_samples=400, progress=False)
 
 
 def test_results_table_is_tidy_and_complete():
     frame = run_study(**SMALL)
-    assert list(frame.columns) == list(COLUMNS)
+    assert list(frame.columns) == list(RESULT_COLUMNS)
     assert len(frame) == (6 + 6) * 2 * 2  # values x seeds x metrics, one sub-score each
     assert np.isfinite(frame["score"]).all()
     noise = frame[(frame.scenario == "noise") & (frame.metric == "mig")]
@@ -81,6 +82,15 @@ def test_unknown_names_are_clear_errors():
         run_study(**{**SMALL, "preset": "nope"})
 
 
+def test_misspelled_names_suggest_the_closest_known_ones():
+    with pytest.raises(KeyError, match=r"unknown metric 'mgi' \(did you mean mig\?\)"):
+        run_study(**{**SMALL, "metrics_": ["mgi"]})
+    with pytest.raises(KeyError, match=r"unknown scenario 'noize' \(did you mean noise\?\)"):
+        run_study(**{**SMALL, "scenarios_": ["noize"]})
+    with pytest.raises(ValueError, match=r"unknown preset 'quik' \(did you mean quick\?\)"):
+        run_study(**{**SMALL, "preset": "quik"})
+
+
 def test_a_failing_metric_cell_is_recorded_not_fatal(tmp_path, monkeypatch):
     metric_file = tmp_path / "fragile.py"
     metric_file.write_text(
@@ -107,16 +117,16 @@ def test_a_failing_metric_cell_is_recorded_not_fatal(tmp_path, monkeypatch):
 
 
 def test_every_value_of_a_sweep_transforms_the_same_draw():
-    from harness.execution.plan import Cell
-    from harness.execution.runner import _representation
     from harness.execution.metric_refs import registered_entry
+    from harness.execution.plan import Cell
+    from harness.execution.scoring import generate_draw
 
     entry = registered_entry("mig")
     cells = [Cell("s", "partial", k, i, 0, 200, entry) for i, k in enumerate((8, 3))]
-    first, second = (_representation(c.scenario, c.value, c.n_samples, c.seed_identity) for c in cells)
+    first, second = (generate_draw(c) for c in cells)
     np.testing.assert_array_equal(first.codes, second.codes)  # partial: codes unchanged as k falls
     sizes = [Cell("s", "sample_size", n, i, 0, 100_000, entry) for i, n in enumerate((100, 1000))]
-    small, large = (_representation(c.scenario, c.value, c.n_samples, c.seed_identity) for c in sizes)
+    small, large = (generate_draw(c) for c in sizes)
     np.testing.assert_array_equal(small.codes, large.codes[:100])  # smaller samples are prefixes
 
 
@@ -132,8 +142,13 @@ def test_population_scenarios_run_population_metrics():
 
 
 def test_the_table_the_harness_writes_is_the_table_the_reports_read():
-    # The writer (harness/store.py) and the reader (reports/_table.py) declare the contract separately,
-    # so that run workers never import the plotting stack; this keeps the two declarations identical.
-    from reports._table import REQUIRED_COLUMNS
+    # One schema (reports/schema.py) for the writer and the reader: the runner's table passes
+    # the reports' contract check unchanged, criterion and warning columns included.
+    from reports import check_results
 
-    assert COLUMNS == REQUIRED_COLUMNS
+    frame = run_study(**SMALL)
+    checked = check_results(frame)
+    assert list(checked.columns) == list(RESULT_COLUMNS)
+    assert set(frame.loc[frame.scenario == "noise", "criterion"]) == {"noise"}
+    assert set(frame.loc[frame.scenario == "mixing", "criterion"]) == {""}
+    assert frame["warnings"].dtype == np.int64 and (frame["warnings"] >= 0).all()

@@ -1,0 +1,109 @@
+"""What a metric call costs: measured CPU seconds per call, and estimates at any sample size.
+
+The planner orders tasks longest first with these estimates, and ``run --dry-run``
+prints a study's estimated CPU time per metric before anything runs.
+
+:data:`MEASURED_SECONDS` holds median CPU seconds (``time.process_time``, one BLAS
+thread) of one call of each built-in metric on the ``noise`` scenario at alpha = 0.2
+(10 factors, 10 codes) for a few sample sizes, as :func:`measure_costs` measures them::
+
+    python -m harness.execution.costs            # prints a fresh table to paste here
+
+Between and beyond the measured sizes the cost is interpolated linearly in log-log
+space (extrapolated with the slope of the two largest sizes, never below linear
+growth).  Scenarios with other shapes (8 x 8 attacks, 3 x 3 populations) cost about the
+same order; the estimate is meant to tell minutes from days, not to the second.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Mapping, Sequence
+
+#: Median CPU seconds per call, by metric and sample size (measured by :func:`measure_costs`).
+MEASURED_SECONDS: Mapping[str, Mapping[int, float]] = {}
+
+#: Assumed cost of a metric nobody measured (a user's): this many seconds per call at n = 1000,
+#: growing linearly with n.
+UNKNOWN_SECONDS_AT_1000 = 0.05
+
+
+def estimated_seconds(metric: str, n_samples: int, *, registered: bool = True) -> float:
+    """Estimated CPU seconds of one call of ``metric`` on ``n_samples`` samples.
+
+    Parameters
+    ----------
+    metric : str
+        Registered name (an unknown name gets the default cost of an unmeasured metric).
+    n_samples : int
+        Samples of the representation.
+    registered : bool, default True
+        False for a user's metric, which is never in the table.
+    """
+    table = MEASURED_SECONDS.get(metric) if registered else None
+    if not table:
+        return UNKNOWN_SECONDS_AT_1000 * n_samples / 1000
+    sizes = sorted(table)
+    if len(sizes) == 1:
+        return table[sizes[0]] * n_samples / sizes[0]
+    if n_samples <= sizes[0]:
+        low, high = sizes[0], sizes[1]
+    elif n_samples >= sizes[-1]:
+        low, high = sizes[-2], sizes[-1]
+    else:
+        high = next(size for size in sizes if size >= n_samples)
+        low = sizes[sizes.index(high) - 1]
+    slope = math.log(table[high] / table[low]) / math.log(high / low)
+    if n_samples > sizes[-1]:
+        slope = max(slope, 1.0)
+    return float(table[low] * (n_samples / low) ** slope)
+
+
+def measure_costs(metric_names: Sequence[str], sizes: Sequence[int] = (1000, 10000), repeats: int = 3) -> dict[str, dict[int, float]]:
+    """Measure median CPU seconds per call of each metric at each sample size.
+
+    Parameters
+    ----------
+    metric_names : sequence of str
+        Registered representation metrics (population metrics are measured on the
+        ``udr_population`` scenario instead).
+    sizes : sequence of int
+        Sample sizes.
+    repeats : int
+        Calls per (metric, size); the median is kept.
+    """
+    import numpy as np
+    from threadpoolctl import threadpool_limits
+
+    import metrics
+    import scenarios
+
+    table: dict[str, dict[int, float]] = {}
+    with threadpool_limits(limits=1):
+        for size in sizes:
+            data = scenarios.get("noise").generate(0.2, n=size, seed=0)
+            population = scenarios.get("udr_population").generate(0.5, n=size, seed=0)
+            for name in metric_names:
+                spec = metrics.get(name)
+                timings = []
+                for repeat in range(repeats):
+                    started = time.process_time()
+                    if spec.population:
+                        metrics.evaluate_population(name, list(population.members), random_state=repeat)
+                    else:
+                        metrics.evaluate(name, data.factors, data.codes, discrete=data.discrete,
+                                         random_state=repeat if spec.stochastic else None)
+                    timings.append(time.process_time() - started)
+                table.setdefault(name, {})[size] = float(np.median(timings))
+    return table
+
+
+if __name__ == "__main__":  # pragma: no cover - a measuring tool, run by hand
+    import metrics as _metrics
+
+    measured = measure_costs(_metrics.available(population=None))
+    print("MEASURED_SECONDS: Mapping[str, Mapping[int, float]] = {")
+    for _name, _row in sorted(measured.items()):
+        print(f"    {_name!r}: {{{', '.join(f'{n}: {s:.4g}' for n, s in sorted(_row.items()))}}},")
+    print("}")

@@ -1,0 +1,215 @@
+"""Running a task: generate one data draw, score every cell of it, capture warnings and failures.
+
+Everything here runs on a worker (a local process, a thread or a Dask worker).  BLAS and
+OpenMP threads are pinned to one for the whole task, so scores are bit-identical whatever
+the number of workers or the backend.  Estimates that several metrics need on the same
+data (k-NN and histogram estimates) are shared inside the task through
+:func:`metrics.shared_estimates`.
+
+A cell whose metric raises, or runs past the cell time limit, becomes a failed cell (a
+failure record instead of rows); the other cells of the task still run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import time
+import warnings
+from typing import Any, Callable, Mapping
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+import metrics
+import scenarios
+from harness.execution.plan import Cell, Task
+from harness.execution.rows import result_row
+from harness.execution.seeds import identity_int, identity_seed
+from scenarios.base import value_label
+
+Outcome = tuple[str, list[dict[str, Any]], dict[str, Any] | None]
+"""What a finished cell gives back: its key, its rows, and a failure record or None."""
+
+
+class CellTimeout(Exception):
+    """A metric call ran past the cell time limit and was stopped."""
+
+
+def run_task(task: Task, cell_timeout: float | None = None) -> list[Outcome]:
+    """Generate the task's data draw once and score each of its cells.
+
+    Parameters
+    ----------
+    task : Task
+        Cells sharing one data draw.
+    cell_timeout : float, optional
+        Seconds a metric call may take; past it the call is stopped (it runs in a forked
+        child process) and the cell recorded as failed.  None: no limit, in process.
+
+    Returns
+    -------
+    list of Outcome
+        One ``(key, rows, failure)`` per cell, in the task's order.
+    """
+    with threadpool_limits(limits=1), getattr(metrics, "shared_estimates", contextlib.nullcontext)():  # MERGE-TODO
+        data = generate_draw(task.cells[0])
+        return [_score_cell(cell, data, cell_timeout) for cell in task.cells]
+
+
+def generate_draw(cell: Cell) -> Any:
+    """The representation (or population) a cell scores, seeded by its seed identity."""
+    scenario = scenarios.get(cell.scenario)
+    return scenario.generate(cell.value, n=cell.n_samples, seed=identity_seed("data", *cell.seed_identity))
+
+
+def _score_cell(cell: Cell, data: Any, cell_timeout: float | None) -> Outcome:
+    try:
+        if cell.kind == "population":
+            rows = _population_rows(cell, data, cell_timeout)
+        else:
+            rows = _representation_rows(cell, data, cell_timeout)
+    except Exception as error:  # any metric, built-in or the user's, may fail on some data
+        failure = {
+            "scenario": cell.scenario,
+            "value_label": value_label(cell.value),
+            "seed": cell.seed,
+            "n_samples": cell.n_samples,
+            "metric": cell.metric.name,
+            "error": str(error) if isinstance(error, CellTimeout) else f"{type(error).__name__}: {error}",
+        }
+        return cell.key, [], failure
+    return cell.key, rows, None
+
+
+def _metric_random_state(cell: Cell) -> int:
+    return identity_int("metric", *cell.data_identity, cell.metric.name)
+
+
+def _representation_rows(cell: Cell, data: Any, cell_timeout: float | None) -> list[dict[str, Any]]:
+    entry = cell.metric
+
+    def call() -> Mapping[str, float]:
+        return metrics.evaluate(
+            entry.callable(),
+            data.factors,
+            data.codes,
+            discrete=data.discrete,
+            random_state=_metric_random_state(cell) if entry.stochastic or not entry.registered else None,
+            **(dict(entry.options) if entry.registered else {}),
+        )
+
+    scores, seconds, caught = _timed(call, cell_timeout)
+    return [
+        result_row(
+            cell,
+            sub_score=sub_score,
+            ideal=data.ideal.get(entry.property_of(sub_score), np.nan),
+            score=score,
+            seconds=seconds,
+            warnings=caught,
+        )
+        for sub_score, score in scores.items()
+    ]
+
+
+def _population_rows(cell: Cell, population: Any, cell_timeout: float | None) -> list[dict[str, Any]]:
+    """A population metric's scores summarised as tidy rows.
+
+    ``separation``
+        The probability that a disentangled member scores above an entangled one
+        (the area under the ROC curve of the scores as a detector of disentangled
+        members; ties count one half).  Ideal 1.  Only written when the population
+        holds both kinds.
+    ``disentangled_mean``, ``entangled_mean``
+        Mean score of each kind (no ideal: population metrics are not calibrated on an
+        absolute scale).  Only written when that kind is present.
+    """
+    entry = cell.metric
+
+    def call() -> list[float]:
+        return list(metrics.evaluate_population(
+            entry.target, list(population.members), random_state=_metric_random_state(cell), **dict(entry.options)
+        ))
+
+    scores, seconds, caught = _timed(call, cell_timeout)
+    flags = np.asarray(population.disentangled, dtype=bool)
+    values = np.asarray(scores, dtype=np.float64)
+    summaries: list[tuple[str, float, float]] = []
+    if flags.any() and (~flags).any():
+        summaries.append(("separation", separation(values, flags), 1.0))
+    if flags.any():
+        summaries.append(("disentangled_mean", float(values[flags].mean()), np.nan))
+    if (~flags).any():
+        summaries.append(("entangled_mean", float(values[~flags].mean()), np.nan))
+    return [
+        result_row(cell, sub_score=sub_score, ideal=ideal, score=score, seconds=seconds, warnings=caught)
+        for sub_score, score, ideal in summaries
+    ]
+
+
+def separation(scores: Any, disentangled: Any) -> float:
+    """P(score of a disentangled member > score of an entangled one), ties counting 1/2."""
+    values = np.asarray(scores, dtype=np.float64)
+    flags = np.asarray(disentangled, dtype=bool)
+    good, bad = values[flags], values[~flags]
+    if good.size == 0 or bad.size == 0:
+        raise ValueError("separation needs both disentangled and entangled members")
+    greater = (good[:, None] > bad[None, :]).mean()
+    ties = (good[:, None] == bad[None, :]).mean()
+    return float(greater + 0.5 * ties)
+
+
+def _timed(call: Callable[[], Any], cell_timeout: float | None) -> tuple[Any, float, tuple[int, str]]:
+    """Run ``call`` with warnings recorded; return its result, wall seconds and (warning count, first warning)."""
+    if cell_timeout is None:
+        return _call_recording_warnings(call)
+    return _call_in_child(call, cell_timeout)
+
+
+def _call_recording_warnings(call: Callable[[], Any]) -> tuple[Any, float, tuple[int, str]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        started = time.perf_counter()
+        result = call()
+        seconds = time.perf_counter() - started
+    first = f"{caught[0].category.__name__}: {caught[0].message}" if caught else ""
+    return result, seconds, (len(caught), " ".join(first.split()))
+
+
+def _call_in_child(call: Callable[[], Any], cell_timeout: float) -> tuple[Any, float, tuple[int, str]]:
+    """Run ``call`` in a forked child; stop it after ``cell_timeout`` seconds.
+
+    The child inherits the data (fork, no copy until written) and sends back the result
+    or the exception.  The parent kills a child that overruns and raises
+    :class:`CellTimeout`.
+    """
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+
+    def child() -> None:
+        try:
+            sender.send(("ok", _call_recording_warnings(call)))
+        except BaseException as error:  # noqa: BLE001 - everything goes back to the parent
+            try:
+                sender.send(("error", error))
+            except Exception:  # an exception that cannot be pickled
+                sender.send(("error", RuntimeError(f"{type(error).__name__}: {error}")))
+
+    process = context.Process(target=child, daemon=True)
+    process.start()
+    sender.close()
+    try:
+        if not receiver.poll(cell_timeout):
+            process.kill()
+            raise CellTimeout(f"timed out after {cell_timeout:g} s")
+        try:
+            status, payload = receiver.recv()
+        except EOFError:
+            raise RuntimeError(f"the metric's process died (exit code {process.exitcode})") from None
+    finally:
+        receiver.close()
+        process.join()
+    if status == "error":
+        raise payload
+    return payload
