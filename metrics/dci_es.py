@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.tree import DecisionTreeRegressor
 
+from metrics._dci import unit_range
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
 from metrics.registry import register_metric
 from metrics.validation import check_positive_int
@@ -87,6 +88,8 @@ def loss_capacity_curve(
     train, test = train_test_indices(factors.shape[0], test_size, rng, "dci_es")
     seeds = derive_seeds(rng, factors.shape[1])
     capacities = 2 ** np.arange(1, max_capacity_doublings + 1)
+    # trees split on order only; scaling to [0, 1] keeps huge values finite in their float32 thresholds
+    factors, codes = unit_range(factors), unit_range(codes)
     losses = np.empty((factors.shape[1], capacities.size))
     for k in range(factors.shape[1]):
         target = factors[train, k]
