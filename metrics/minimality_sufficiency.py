@@ -18,9 +18,9 @@ from metrics.validation import check_positive_int
 def minimality_sufficiency(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> dict[str, float]:
     """Minimality (each code holds one factor only) and sufficiency (each factor is held by one code).
 
-    Definition (Almudévar and Ortega 2024, "Defining and measuring disentanglement
-    for non-independent factors of variation", section 4, the metrics of minimality
-    and sufficiency)::
+    Definition (Almudévar and Ortega 2024, "Defining and Measuring Disentanglement
+    for non-Independent Factors of Variation", arXiv 2408.07016, the metrics of
+    minimality and sufficiency; the authors' code computes exactly these ratios)::
 
         minimality  = 1/L sum_j max_k I(v_k; z_j) / H(z_j)
         sufficiency = 1/K sum_k max_j I(v_k; z_j) / H(v_k)

@@ -54,8 +54,9 @@ def r2(
     """Held-out R^2 of each factor regressed on all codes, averaged over factors.
 
     Definition (the coefficient of determination reported by the identifiability
-    literature, e.g. Khemakhem et al. 2020, section 6, and von Kügelgen et al. 2021,
-    section 5, for the nonlinear version).  The rows are split at random into a
+    literature, linear and nonlinear, e.g. von Kügelgen et al. 2021, "Self-Supervised
+    Learning with Data Augmentations Provably Isolates Content from Style", NeurIPS,
+    section 5).  The rows are split at random into a
     training part and a held-out part (``test_size``); for each factor ``v_k`` a
     regressor fitted on the training rows predicts ``v_k`` from the whole code, and::
 
