@@ -1,0 +1,43 @@
+"""SNC and NK (Mahon, Sha and Lukasiewicz 2024)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.stats import norm
+
+import metrics
+
+
+def test_identity_and_independent_codes(rng):
+    factors = rng.random((8000, 3))
+    ideal = metrics.evaluate("snc_nk", factors, factors)
+    assert ideal["snc"] > 0.98 and ideal["nk"] > 0.97
+    floor = metrics.evaluate("snc_nk", factors, rng.random((8000, 3)))
+    assert abs(floor["snc"]) < 0.03 and abs(floor["nk"]) < 0.03
+
+
+def test_a_code_duplicated_twice_keeps_snc_and_loses_nk(rng):
+    factors = rng.random((8000, 3))
+    single = metrics.evaluate("snc_nk", factors, factors)
+    duplicated = metrics.evaluate("snc_nk", factors, np.column_stack([factors, factors]))
+    assert duplicated["snc"] == pytest.approx(single["snc"], abs=1e-12)
+    assert duplicated["nk"] == pytest.approx(0.0, abs=0.01)
+
+
+def test_a_noisy_binary_code_hand_computed(rng):
+    n = 20_000
+    bit = rng.integers(0, 2, n).astype(float)
+    codes = np.column_stack([bit + 0.5 * rng.normal(size=n), rng.normal(size=n)])
+    scores = metrics.evaluate("snc_nk", bit[:, None], codes, discrete=[True])
+    # the median threshold at 1/2 errs when the noise exceeds 1/2 = one sd: accuracy Phi(1);
+    # chance 1/2, so SNC = (Phi(1) - 1/2) / (1/2).  Without the code only chance is left: NK the same.
+    expected = (norm.cdf(1.0) - 0.5) / 0.5
+    assert scores["snc"] == pytest.approx(expected, abs=0.03)
+    assert scores["nk"] == pytest.approx(expected, abs=0.03)
+
+
+def test_bad_classifier_is_named(rng):
+    values = rng.random((50, 2))
+    with pytest.raises(ValueError, match="classifier"):
+        metrics.evaluate("snc_nk", values, values, classifier="svm")
