@@ -31,7 +31,7 @@ def _metric_tolerance(text: str) -> tuple[str, tuple[float, float]]:
 
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Add ``baseline save`` and ``baseline check`` to the command line."""
-    from harness.workflows.baseline import DEFAULT_ATOL, DEFAULT_RTOL
+    from harness.workflows.baseline_format import DEFAULT_ATOL, DEFAULT_RTOL
     from harness.cli._args import csv_list
 
     baseline = commands.add_parser(

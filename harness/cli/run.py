@@ -51,6 +51,11 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", type=Path, help="run directory (default: runs/PRESET)")
     parser.add_argument("--no-report", action="store_true", help="write the results table only, no figures or report")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument(
+        "--dry-run", action="store_true",
+        help="plan the study and print its cells and estimated CPU time per metric (from measured per-call costs), "
+        "running nothing",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -58,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
     """Run the study the arguments describe; exit status 1 when cells failed."""
     from harness.execution.runner import run_study
 
+    if args.dry_run:
+        return dry_run(args)
     if args.scheduler is not None and args.backend != "dask":
         raise UsageError(f"--scheduler is only used with --backend dask, not --backend {args.backend}")
     out = args.out or Path("runs") / args.preset
@@ -84,6 +91,42 @@ def run(args: argparse.Namespace) -> int:
         html = reports.write_report(frame, out)
         print(f"report: {html} (also report.md, tables/, figures/)")
     return EXIT_FAILED_CELLS if frame.attrs.get("failures") else 0
+
+
+def dry_run(args: argparse.Namespace) -> int:
+    """Print the study's size and estimated CPU time per metric; run nothing."""
+    import os
+
+    from harness.execution.costs import study_estimate
+    from harness.execution.plan import plan_tasks
+    from harness.execution.runner import plan_study
+
+    cells = plan_study(preset=args.preset, scenarios_=args.scenarios, metrics_=args.metrics, seeds=args.seeds,
+                       n_samples=args.n_samples)
+    records = study_estimate(cells)
+    total = sum(record["cpu_hours"] for record in records)
+    workers = (os.cpu_count() or 1) if args.jobs == -1 else args.jobs
+    scenario_count = len({cell.scenario for cell in cells})
+    print(f"study {args.preset!r}: {len(cells)} cells ({scenario_count} scenarios, {len(records)} metrics) "
+          f"in {len(plan_tasks(cells))} tasks of one data draw")
+    width = max(len(record["metric"]) for record in records)
+    print(f"  {'metric':<{width}}  {'cells':>7}  {'CPU-hours':>10}")
+    for record in records:
+        note = "" if record["measured"] else "  (not measured: assumed cost)"
+        print(f"  {record['metric']:<{width}}  {record['cells']:>7}  {record['cpu_hours']:>10.3f}{note}")
+    print(f"estimated total: {total:.2f} CPU-hours, about {_duration(total * 3600 / workers)} on {workers} worker(s)")
+    return 0
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` as the unit a person reads: 40 s, 12 min, 3.5 h, 2.1 days."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
 
 
 def status(message: str) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from harness.errors import UsageError
+
 
 def _probe(text: str) -> tuple[str, float | str]:
     scenario, sep, value = text.partition(":")
@@ -16,11 +18,15 @@ def _probe(text: str) -> tuple[str, float | str]:
         return scenario, value
 
 
+PROPERTY_CHOICES = "modularity, compactness, explicitness or holistic"
+"""The properties of :data:`metrics.PROPERTIES`, written out so that ``--help`` need not import the metrics
+(a test keeps the two equal)."""
+
+
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Add ``validate`` to the command line."""
-    from harness.cli._args import csv_list, jobs, positive_int
+    from harness.cli._args import add_study_selection, positive_int
     from harness.execution.presets import PRESETS
-    from metrics.registry import PROPERTIES
 
     parser = commands.add_parser(
         "validate",
@@ -36,7 +42,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("metric", metavar="METRIC", help="path/to/file.py:function or package.module:function")
-    parser.add_argument("--property", choices=PROPERTIES, help="the property your metric claims to measure (default: holistic)")
+    parser.add_argument("--property", help=f"the property your metric claims to measure: {PROPERTY_CHOICES} (default: holistic)")
     direction = parser.add_mutually_exclusive_group()
     direction.add_argument("--higher-is-better", dest="higher_is_better", action="store_const", const=True,
                            help="a larger score is better (the default)")
@@ -50,10 +56,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--name", help="name of your metric in the results (default: the function's name)")
     parser.add_argument("--preset", choices=sorted(PRESETS),
                         help="scenario battery (default: quick's scenarios and sample size with 1 seed)")
-    parser.add_argument("--scenarios", type=csv_list, help="comma-separated scenarios (default: the preset's)")
-    parser.add_argument("--metrics", type=csv_list, help="built-in metrics to compare with (default: the preset's)")
-    parser.add_argument("--seeds", type=positive_int, help="seeds per parameter value (default: the preset's)")
-    parser.add_argument("--n-samples", type=positive_int, help="samples per representation (default: the preset's)")
+    add_study_selection(parser, metrics_help="comma-separated built-in metrics to compare with (default: the preset's)")
     parser.add_argument("--out", type=Path, help="output directory of the report card (default: validation/NAME)")
     parser.add_argument("--builtins-dir", type=Path, default=Path("validation") / "builtins",
                         help="run directory caching the built-in metrics' scores, shared by validations so that they are "
@@ -61,8 +64,6 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--probe", type=_probe, help="SCENARIO:VALUE the axioms are checked on (default: mixing:0.2)")
     parser.add_argument("--probe-samples", type=positive_int, help="samples of the probe (default: 2000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the probe and of the metric there (default: %(default)s)")
-    parser.add_argument("--jobs", type=jobs, default=-1,
-                        help="parallel worker processes, -1 for all cores (default: %(default)s); scores do not depend on it")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     parser.set_defaults(handler=_validate)
 
@@ -71,6 +72,10 @@ def _validate(args: argparse.Namespace) -> int:
     from harness.workflows.user_metric import metric_entry, reference_of
     from harness.workflows.validate import validate
 
+    import metrics
+
+    if args.property is not None and args.property not in metrics.PROPERTIES:
+        raise UsageError(f"--property must be one of {', '.join(metrics.PROPERTIES)}; got {args.property!r}")
     name = metric_entry(reference_of(args.metric), name=args.name).name
     out = args.out or Path("validation") / name
     card = validate(
@@ -87,6 +92,7 @@ def _validate(args: argparse.Namespace) -> int:
         out=out,
         builtins_dir=args.builtins_dir,
         jobs=args.jobs,
+        cell_timeout=args.cell_timeout,
         progress=not args.no_progress,
         seed=args.seed,
         **{key: value for key, value in (("probe", args.probe), ("probe_samples", args.probe_samples)) if value is not None},

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 #: Median CPU seconds per call, by metric and sample size (measured by :func:`measure_costs`).
 MEASURED_SECONDS: Mapping[str, Mapping[int, float]] = {}
@@ -58,6 +58,31 @@ def estimated_seconds(metric: str, n_samples: int, *, registered: bool = True) -
     if n_samples > sizes[-1]:
         slope = max(slope, 1.0)
     return float(table[low] * (n_samples / low) ** slope)
+
+
+def study_estimate(cells: Sequence[Any]) -> list[dict[str, Any]]:
+    """Estimated CPU cost of a planned study, one record per metric, most expensive first.
+
+    Parameters
+    ----------
+    cells : sequence of harness.execution.plan.Cell
+        The planned cells (:func:`harness.execution.runner.plan_study`).
+
+    Returns
+    -------
+    list of dict
+        ``metric``, ``cells``, ``cpu_hours`` (the sum of the cells' estimates) and
+        ``measured`` (whether the metric's cost was measured or assumed).
+    """
+    totals: dict[str, dict[str, Any]] = {}
+    for cell in cells:
+        record = totals.setdefault(cell.metric.name, {
+            "metric": cell.metric.name, "cells": 0, "cpu_hours": 0.0,
+            "measured": cell.metric.registered and cell.metric.name in MEASURED_SECONDS,
+        })
+        record["cells"] += 1
+        record["cpu_hours"] += cell.estimated_seconds / 3600
+    return sorted(totals.values(), key=lambda record: -record["cpu_hours"])
 
 
 def measure_costs(metric_names: Sequence[str], sizes: Sequence[int] = (1000, 10000), repeats: int = 3) -> dict[str, dict[int, float]]:

@@ -40,12 +40,7 @@ import pandas as pd
 from reports.text_table import markdown_table
 from harness.errors import UsageError
 
-FORMAT = "disentanglement-harness-baseline/1"
-#: Columns identifying a cell of a baseline.
-CELL_KEYS = ("scenario", "parameter", "value", "value_label", "n_samples", "metric", "sub_score")
-#: Default absolute tolerance: far above floating-point noise, far below any real change of a score.
-DEFAULT_ATOL = 1e-6
-DEFAULT_RTOL = 0.0
+from harness.workflows.baseline_format import CELL_KEYS, DEFAULT_ATOL, DEFAULT_RTOL, FORMAT
 
 Results = pd.DataFrame | str | Path
 Tolerances = Mapping[str, tuple[float, float]]

@@ -271,6 +271,7 @@ def validate(
     out: str | Path | None = None,
     builtins_dir: str | Path | None = None,
     jobs: int = 1,
+    cell_timeout: float | None = None,
     progress: bool = True,
     probe: tuple[str, Any] = DEFAULT_PROBE,
     probe_samples: int = PROBE_SAMPLES,
@@ -310,6 +311,9 @@ def validate(
         directory between validations computes the built-ins once.
     jobs : int, default 1
         Parallel workers.
+    cell_timeout : float, optional
+        Seconds one metric call may take in the battery; a call that runs longer is
+        stopped and its cell recorded as failed (see :func:`harness.run_study`).
     progress : bool, default True
         Show progress bars.
     probe : (scenario, value), default ("mixing", 0.2)
@@ -347,7 +351,8 @@ def validate(
     compared = list(builtins) if builtins is not None else list(config.metrics or metrics.available())
     if entry.name in metrics.available(population=None):
         raise UsageError(f"metric name {entry.name!r} is a built-in metric's name; give yours another with --name")
-    study = dict(preset=preset, scenarios_=scenarios_, seeds=seeds, n_samples=n_samples, jobs=jobs, progress=progress, log=log)
+    study = dict(preset=preset, scenarios_=scenarios_, seeds=seeds, n_samples=n_samples, jobs=jobs,
+                 cell_timeout=cell_timeout, progress=progress, log=log)
     frames = []
     if compared:
         cache = builtins_dir if builtins_dir is not None else Path(out) / "builtins" if out is not None else None

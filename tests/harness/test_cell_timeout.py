@@ -1,0 +1,67 @@
+"""A per-cell time limit: a metric that runs too long becomes a failed cell, and the study goes on."""
+
+from __future__ import annotations
+
+import time
+
+import pandas as pd
+import pytest
+
+from harness.cli import main
+from harness.execution.runner import run_study
+
+SLOW_METRIC = """
+import time
+
+def slow_on_noise(factors, codes):
+    # Sleeps far past the limit where the first code is mostly noise, answers at once elsewhere.
+    import numpy as np
+    if abs(np.corrcoef(factors[:, 0], codes[:, 0])[0, 1]) < 0.5:
+        time.sleep(60)
+    return 0.5
+"""
+
+
+@pytest.fixture()
+def slow_metric(tmp_path):
+    path = tmp_path / "slow.py"
+    path.write_text(SLOW_METRIC)
+    return f"{path}:slow_on_noise"
+
+
+@pytest.mark.parametrize("backend", ["sequential", "loky"])
+def test_a_sleeping_metric_times_out_and_the_study_goes_on(slow_metric, tmp_path, backend):
+    messages = []
+    started = time.perf_counter()
+    frame = run_study(preset="quick", scenarios_=["noise"], metrics_=[slow_metric, "mig"], seeds=1, n_samples=300,
+                      cell_timeout=1.0, jobs=2, backend=backend, progress=False, out=tmp_path / "run",
+                      log=messages.append)
+    elapsed = time.perf_counter() - started
+    failures = pd.read_csv(tmp_path / "run" / "failures.csv", dtype={"value_label": str})
+    assert set(failures["value_label"]) == {"0.8", "1"}  # the two noisiest values have no correlation left
+    assert (failures["error"] == "timed out after 1 s").all()
+    assert len(frame[frame.metric == "slow_on_noise"]) == 4 and len(frame[frame.metric == "mig"]) == 6
+    assert (frame.loc[frame.metric == "slow_on_noise", "score"] == 0.5).all()
+    assert elapsed < 30, "the sleeping calls were not stopped"
+    assert any(message.startswith("warning: 2 cell(s) failed") for message in messages)
+
+
+def test_metric_errors_cross_the_time_limit_unchanged(tmp_path):
+    path = tmp_path / "broken.py"
+    path.write_text("def broken(factors, codes):\n    raise ArithmeticError('no answer here')\n")
+    frame = run_study(preset="quick", scenarios_=["noise"], metrics_=[f"{path}:broken", "mig"], seeds=1,
+                      n_samples=200, cell_timeout=30.0, backend="sequential", progress=False)
+    assert {failure["error"] for failure in frame.attrs["failures"]} == {"ArithmeticError: no answer here"}
+    without_limit = run_study(preset="quick", scenarios_=["noise"], metrics_=["mig"], seeds=1, n_samples=200,
+                              backend="sequential", progress=False)
+    pd.testing.assert_frame_equal(frame.drop(columns="seconds"), without_limit.drop(columns="seconds"))
+
+
+def test_cell_timeout_on_the_command_line(slow_metric, tmp_path, capsys):
+    status = main(["run", "--preset", "quick", "--scenarios", "noise", "--metrics", slow_metric, "--seeds", "1",
+                   "--n-samples", "300", "--cell-timeout", "1", "--jobs", "1", "--no-report", "--no-progress",
+                   "--out", str(tmp_path / "cli")])
+    assert status == 1  # cells failed
+    assert "timed out after 1 s" in capsys.readouterr().err
+    assert main(["run", "--cell-timeout", "0", "--no-report"]) == 2
+    assert main(["run", "--cell-timeout", "soon", "--no-report"]) == 2
