@@ -32,7 +32,7 @@ def reviews_penalty(codes: np.ndarray, target: np.ndarray) -> float:
 
 
 @pytest.fixture(scope="module")
-def noisy(request):
+def noisy():
     with threadpool_limits(limits=1):
         out = {}
         for alpha in (0.4, 0.8):
