@@ -130,7 +130,7 @@ def _single_threaded(fit: FactorFit, *arguments) -> tuple[np.ndarray, np.ndarray
 def run_dci(
     codes: np.ndarray,
     targets: np.ndarray,
-    fit: FactorFit,
+    fit: FactorFit | Sequence[FactorFit],
     explicitness: Callable[[np.ndarray, np.ndarray], float],
     *,
     test_size: float,
@@ -148,8 +148,9 @@ def run_dci(
         ``(n, L)`` predictor inputs.
     targets : numpy.ndarray
         ``(n, K)`` what each predictor must recover (scaled factors or bin labels).
-    fit : callable
-        ``fit(codes_train, target_train, codes_test, seed) -> (importances, predictions)``.
+    fit : callable or sequence of callables
+        ``fit(codes_train, target_train, codes_test, seed) -> (importances, predictions)``,
+        the same for every factor or one per factor.
     explicitness : callable
         ``explicitness(target_test, predictions) -> float`` for one factor; the
         sub-score is the mean over factors.
@@ -181,8 +182,9 @@ def run_dci(
         train = rng.permutation(train)[: check_positive_int(max_train, "max_train", minimum=2)]
     seeds = derive_seeds(rng, targets.shape[1])
     codes_train, codes_test = codes[train], codes[test]
+    fits = [fit] * targets.shape[1] if callable(fit) else list(fit)
     fitted: Sequence[tuple[np.ndarray, np.ndarray]] = Parallel(n_jobs=n_jobs)(
-        delayed(_single_threaded)(fit, codes_train, targets[train, k], codes_test, seeds[k]) for k in range(targets.shape[1])
+        delayed(_single_threaded)(fits[k], codes_train, targets[train, k], codes_test, seeds[k]) for k in range(targets.shape[1])
     )
     importance = np.column_stack([np.abs(np.asarray(imp, dtype=np.float64)) for imp, _ in fitted])
     scores = [explicitness(targets[test, k], predictions) for k, (_, predictions) in enumerate(fitted)]

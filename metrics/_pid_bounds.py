@@ -14,14 +14,33 @@ With the interaction information ``II = I(v_k; z_l) + I(v_k; z_\\l) - I(v_k; z)`
     [II]_+                           <= R <= min(I(v_k; z_l), I(v_k; z_\\l))
     [-II]_+                          <= C <= min(I(v_k; z_l), I(v_k; z_\\l)) - II
 
-**Choice of the code l.**  UniBound (eq. 6) takes the maximum of the unique lower bound over
-``l``, and the paper summarises the other bounds "using the same l for each k".  By the
-data-processing inequality, I(v_k; z_\\l) >= I(v_k; z_m) for every code ``m`` in the rest, so
-the lower bound is positive only for ``l* = argmax_l I(v_k; z_l)``; the maximum over ``l``
-therefore equals the bound at ``l*`` exactly, and ``l*`` is also the natural choice when the
-lower bound is 0 everywhere (then every ``l`` attains the maximum).  Computing at ``l*`` only
-is exact, needs 2 multivariate estimates per factor instead of ``L + 1``, and avoids picking
-a code through an estimator's violation of the data-processing inequality.
+**Choice of the code l** (``code_choice``).  The paper's text (section 3.4) summarises each
+lower bound "in a similar way as we did in Eq.6" (its maximum over ``l``) and each upper bound
+"using the same l for each k as the lower bound"; the authors' code (beam2d/disen,
+``disen/evaluation/mi.py``, which computes the unique bounds ``ulbo`` and ``uubo``) takes the
+maximum over ``l`` of each bound separately (``amax`` over the code axis).  Three choices:
+
+* ``"argmax"`` (default): one code for all six bounds, ``l* = argmax_l I(v_k; z_l)``.  By the
+  data-processing inequality, I(v_k; z_\\l) >= I(v_k; z_m) for every code ``m`` in the rest,
+  so the unique lower bound is positive only at ``l*``: the maximum of eq. 6 equals the bound
+  at ``l*`` exactly, with 2 multivariate estimates per factor instead of ``L + 1``.  When no
+  code holds more about ``v_k`` than the estimator's noise (synergy attack, alpha >= 8: 0.008
+  nats per code), ``l*`` is picked by that noise and the other bounds follow it: in the
+  Gaussian toy model at n = 10000 the complementary bounds then fall short of the exact
+  2.30 nats for the factors whose ``l*`` is another factor's code.
+* ``"per_bound"``: each of the six bounds is maximised over ``l`` on its own (the authors'
+  code).  In the Gaussian toy model under either attack the maxima equal the exact PID terms
+  (attained at the factor's own code), whatever the estimator's noise among codes that hold
+  nothing; with estimates, the maximum of noisy values leans upwards by about the noise.
+* ``"lower_bound"``: each lower bound maximised over ``l``, its upper bound taken at the code
+  that maximises it (the paper's text).  Exact in the toy model too, but where a lower bound
+  is 0 for every code (no redundancy under the synergy attack) its upper bound is read at a
+  code picked by the estimator's noise.
+
+With exact informations the unique lower bound (UniBound) is the same under all three; with
+estimates that break the data-processing inequality by their noise the last two can pick it
+up at another code (a few 0.001 nats in the toy model).  The last two cost ``L + 1``
+multivariate estimates per factor.
 """
 
 from __future__ import annotations
@@ -39,6 +58,8 @@ from metrics.estimators import (
     normalized,
     pairwise_information,
 )
+
+CODE_CHOICES = ("argmax", "per_bound", "lower_bound")
 
 BOUND_NAMES = (
     "unique_lower",
@@ -78,10 +99,13 @@ class PIDBounds:
     ----------
     code_index : numpy.ndarray
         ``(K,)`` the code ``l*`` of each factor (its most informative code).
-    information_code, information_rest, information_total : numpy.ndarray
-        ``(K,)`` I(v_k; z_l*), I(v_k; z_\\l*) and I(v_k; z).
+    information_code, information_rest : numpy.ndarray
+        ``(K,)`` I(v_k; z_l*) and I(v_k; z_\\l*).
+    information_total : numpy.ndarray
+        ``(K,)`` I(v_k; z).
     bounds : dict[str, numpy.ndarray]
-        :data:`BOUND_NAMES` -> ``(K,)`` bounds in nats (eq. 7).
+        :data:`BOUND_NAMES` -> ``(K,)`` bounds in nats (eq. 7), at ``l*`` or each maximised
+        over ``l`` (see the module notes).
     denominator : numpy.ndarray
         ``(K,)`` divisor of each factor's bounds under the chosen normalisation.
     """
@@ -100,6 +124,19 @@ class PIDBounds:
         return out
 
 
+def _summarise(per_code: dict[str, np.ndarray], code_choice: str) -> dict[str, np.ndarray]:
+    """``(K,)`` bounds from ``(K, candidates)`` ones, as ``code_choice`` says (see the module notes)."""
+    if code_choice != "lower_bound":  # "argmax" has a single candidate
+        return {name: values.max(axis=1) for name, values in per_code.items()}
+    out: dict[str, np.ndarray] = {}
+    for term in ("unique", "redundant", "complementary"):
+        lower = per_code[f"{term}_lower"]
+        at = np.argmax(lower, axis=1)[:, None]
+        out[f"{term}_lower"] = np.take_along_axis(lower, at, axis=1)[:, 0]
+        out[f"{term}_upper"] = np.take_along_axis(per_code[f"{term}_upper"], at, axis=1)[:, 0]
+    return out
+
+
 def pid_bounds(
     factors: np.ndarray,
     codes: np.ndarray,
@@ -109,8 +146,9 @@ def pid_bounds(
     neighbors: int,
     bins: int,
     normalize: str,
+    code_choice: str = "argmax",
 ) -> PIDBounds:
-    """PID bounds of every factor against its most informative code and the rest of the code.
+    """PID bounds of every factor against one code and the rest of the code.
 
     Parameters
     ----------
@@ -124,25 +162,41 @@ def pid_bounds(
     normalize : {"bounded", "entropy", "none"}
         See :func:`metrics.estimators.information_denominator`; the information that
         bounds the scores of factor ``k`` is I(v_k; z).
+    code_choice : {"argmax", "per_bound", "lower_bound"}, default "argmax"
+        Bounds at the most informative code, each maximised over the codes, or each lower
+        bound maximised and its upper bound at the same code (see the module notes).
 
     Notes
     -----
     Estimates need not respect the data-processing inequality I(v_k; z) >= I(v_k; z_l),
     I(v_k; z_\\l); a violation would put an upper bound below its lower bound.  The
-    estimate of I(v_k; z) is therefore raised to ``max(I(v_k; z), I(v_k; z_l*), I(v_k; z_\\l*))``
-    (a correction of the order of the estimator's noise, ~0.01 nats for ``knn``).
+    estimate of I(v_k; z) is therefore raised to the largest I(v_k; z_l), I(v_k; z_\\l)
+    over the codes ``l`` used (a correction of the order of the estimator's noise, ~0.01
+    nats for ``knn``).
 
-    Cost: ``K L`` single-code estimates and ``2 K`` multi-code estimates.
+    Cost: ``K L`` single-code estimates and ``2 K`` multi-code estimates (``"argmax"``) or
+    ``K (L + 1)`` (the other choices).
     """
     check_estimator_options(estimator, neighbors, bins)
+    if code_choice not in CODE_CHOICES:
+        raise ValueError(f"code_choice must be one of {CODE_CHOICES}, got {code_choice!r}")
     flags = tuple(discrete) if discrete is not None else (False,) * factors.shape[1]
     options = {"estimator": estimator, "neighbors": neighbors, "bins": bins}
     pairwise = pairwise_information(factors, codes, flags, **options)
     best = np.argmax(pairwise, axis=1)
     rows = np.arange(factors.shape[1])
-    rest = np.array([mutual_information(factors[:, k], np.delete(codes, best[k], axis=1), discrete=flags[k], **options) for k in rows])
+    candidates = best[:, None] if code_choice == "argmax" else np.tile(np.arange(codes.shape[1]), (rows.size, 1))
+    rest = np.array(
+        [
+            [mutual_information(factors[:, k], np.delete(codes, l, axis=1), discrete=flags[k], **options) for l in candidates[k]]
+            for k in rows
+        ]
+    )
     total = np.array([mutual_information(factors[:, k], codes, discrete=flags[k], **options) for k in rows])
-    code = pairwise[rows, best]
-    total = np.maximum(total, np.maximum(code, rest))
+    code = pairwise[rows[:, None], candidates]
+    total = np.maximum(total, np.maximum(code.max(axis=1), rest.max(axis=1)))
+    per_code = bounds_from_information(code, rest, np.broadcast_to(total[:, None], code.shape))
+    bounds = _summarise(per_code, code_choice)
+    at_best = candidates == best[:, None]
     denominator = information_denominator(binned_entropy(factors, flags, bins), total, normalize)
-    return PIDBounds(best, code, rest, total, bounds_from_information(code, rest, total), denominator)
+    return PIDBounds(best, pairwise[rows, best], rest[at_best], total, bounds, denominator)

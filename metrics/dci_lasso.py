@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.linear_model import LassoCV
+from sklearn.linear_model import Lasso, LassoCV
 from sklearn.model_selection import KFold
 
 from metrics._dci import regression_explicitness, run_dci, unit_range
@@ -11,8 +11,14 @@ from metrics._sampling import check_fraction, require_varying_factors
 from metrics.registry import register_metric
 from metrics.validation import check_positive_int
 
+REVIEW_ALPHAS = (1e-4, 1e-3, 1e-2, 0.1, 0.2, 0.4, 0.8, 1.0)
+"""The fixed penalty grid of the review's public code (``dci.py``, ``_fit_lasso``)."""
+ALPHA_GRIDS = ("path", "review")
+SELECTION_ROWS = ("train", "all")
+_MAX_ITER = 10_000
 
-def _alpha_grid(codes: np.ndarray, target: np.ndarray, n_alphas: int, alpha_ratio: float) -> np.ndarray:
+
+def _path_grid(codes: np.ndarray, target: np.ndarray, n_alphas: int, alpha_ratio: float) -> np.ndarray:
     """``n_alphas`` penalties, log-spaced from ``alpha_max`` (all weights 0) down to ``alpha_ratio * alpha_max``."""
     centered = codes - codes.mean(axis=0)
     alpha_max = float(np.max(np.abs(centered.T @ (target - target.mean())))) / target.size
@@ -21,18 +27,39 @@ def _alpha_grid(codes: np.ndarray, target: np.ndarray, n_alphas: int, alpha_rati
     return np.geomspace(alpha_max, alpha_max * alpha_ratio, n_alphas)
 
 
-def _fit_lasso(n_alphas: int, alpha_ratio: float, folds: int):
+def _cross_validated(codes: np.ndarray, target: np.ndarray, alphas: np.ndarray, folds: KFold) -> LassoCV:
+    """The lasso whose penalty, among ``alphas``, has the least cross-validated error over ``folds``, refitted on all given rows."""
+    return LassoCV(alphas=alphas, cv=folds, max_iter=_MAX_ITER, selection="cyclic", precompute=True).fit(codes, target)
+
+
+def _fit_selecting_on_train(alpha_grid: str, n_alphas: int, alpha_ratio: float, folds: int):
+    """Per-factor fit that chooses the penalty by cross-validation on the training part."""
+
     def fit(codes_train: np.ndarray, target: np.ndarray, codes_test: np.ndarray, seed: int):
-        model = LassoCV(
-            alphas=_alpha_grid(codes_train, target, n_alphas, alpha_ratio),
-            cv=KFold(folds, shuffle=True, random_state=seed),
-            max_iter=10_000,
-            selection="cyclic",
-            precompute=True,
-        ).fit(codes_train, target)
+        alphas = np.array(REVIEW_ALPHAS) if alpha_grid == "review" else _path_grid(codes_train, target, n_alphas, alpha_ratio)
+        model = _cross_validated(codes_train, target, alphas, KFold(folds, shuffle=True, random_state=seed))
         return model.coef_, model.predict(codes_test)
 
     return fit
+
+
+def _fit_at(alpha: float):
+    """Per-factor fit with a penalty chosen beforehand."""
+
+    def fit(codes_train: np.ndarray, target: np.ndarray, codes_test: np.ndarray, seed: int):
+        model = Lasso(alpha=alpha, max_iter=_MAX_ITER, selection="cyclic", precompute=True).fit(codes_train, target)
+        return model.coef_, model.predict(codes_test)
+
+    return fit
+
+
+def _penalties_on_all_rows(codes: np.ndarray, targets: np.ndarray, alpha_grid: str, n_alphas: int, alpha_ratio: float, folds: int) -> list[float]:
+    """Each factor's penalty, chosen by cross-validation on every row in consecutive folds (the review's code)."""
+    chosen = []
+    for target in targets.T:
+        alphas = np.array(REVIEW_ALPHAS) if alpha_grid == "review" else _path_grid(codes, target, n_alphas, alpha_ratio)
+        chosen.append(float(_cross_validated(codes, target, alphas, KFold(folds)).alpha_))
+    return chosen
 
 
 @register_metric(
@@ -47,6 +74,8 @@ def _fit_lasso(n_alphas: int, alpha_ratio: float, folds: int):
         "test_size": 0.25,
         "explicitness_baseline": "mean",
         "completeness_weighting": "importance",
+        "alpha_grid": "path",
+        "selection_rows": "train",
         "n_jobs": 1,
     },
 )
@@ -62,6 +91,8 @@ def dci_lasso(
     test_size: float = 0.25,
     explicitness_baseline: str = "mean",
     completeness_weighting: str = "importance",
+    alpha_grid: str = "path",
+    selection_rows: str = "train",
     n_jobs: int = 1,
 ) -> dict[str, float]:
     """DCI with lasso coefficient magnitudes: modularity, compactness, explicitness.
@@ -82,6 +113,20 @@ def dci_lasso(
     coefficient) down to ``alpha_ratio * alpha_max``; the model is then refitted on
     the whole training part.  The coordinate descent runs on the precomputed Gram
     matrix (``L x L``), so the search costs little more than one fit.
+
+    The review's protocol (its public code, ``dci.py``) differs on two counts, both
+    available as options: a fixed grid ``1e-4, 1e-3, 1e-2, 0.1, 0.2, 0.4, 0.8, 1``
+    (``alpha_grid="review"``) and 10-fold cross-validation on all rows in
+    consecutive folds, scikit-learn's ``cross_val_score(cv=10)``
+    (``selection_rows="all"``, ``folds=10``).  With the three together the penalty
+    chosen for each factor is the review's on the same rows; the lasso is then
+    refitted at that penalty on the training part, as here, for the importances and
+    the held-out explicitness (the review refits on all rows and scores in-sample).
+    On noisy codes that choice decides modularity: on the noise scenario at
+    ``alpha = 0.8`` (n = 10000), a lasso at 1e-4 gives D = 0.65 and one at 1e-3
+    gives 0.96, and 10-fold cross-validation picks 1e-4 for some factors and 1e-3
+    for others (measured 0.93 against 1.00 at ``alpha = 0.4``).  A grid scaled to
+    each factor's ``alpha_max`` with 20 steps, the default, moves smoothly instead.
 
     Parameters
     ----------
@@ -108,6 +153,14 @@ def dci_lasso(
     completeness_weighting : {"importance", "uniform"}, default "importance"
         Factor weights of compactness: each factor's share of the total importance
         (as modularity weights codes), or equal weights (the review's code).
+    alpha_grid : {"path", "review"}, default "path"
+        Penalties searched: ``n_alphas`` values down from each factor's
+        ``alpha_max`` (``n_alphas`` and ``alpha_ratio`` apply), or the review's fixed
+        grid :data:`REVIEW_ALPHAS`.
+    selection_rows : {"train", "all"}, default "train"
+        Rows the penalty is cross-validated on: the training part, in shuffled folds
+        seeded by ``random_state``; or all rows including the held-out part, in
+        consecutive folds, as the review's code does.
     n_jobs : int, default 1
         Factors fitted in parallel (joblib processes).
 
@@ -148,16 +201,28 @@ def dci_lasso(
       ``cos`` codes get no weight); held-out explicitness; 1 instead of a log-base-1
       failure for a single factor or code.
     * Cost: ``K x (folds + 1)`` lasso paths of ``n_alphas`` penalties on the Gram
-      matrix, O(n L^2 K folds); median 0.7 s at n = 20000, K = L = 8.
+      matrix, O(n L^2 K folds); median 0.7 s at n = 20000, K = L = 8.  With
+      ``selection_rows="all"``, one more lasso per factor.
     """
     check_positive_int(n_alphas, "n_alphas")
     check_positive_int(folds, "folds", minimum=2)
     check_fraction(alpha_ratio, "alpha_ratio")
+    if alpha_grid not in ALPHA_GRIDS:
+        raise ValueError(f"alpha_grid must be one of {ALPHA_GRIDS}, got {alpha_grid!r}")
+    if selection_rows not in SELECTION_ROWS:
+        raise ValueError(f"selection_rows must be one of {SELECTION_ROWS}, got {selection_rows!r}")
     require_varying_factors(factors, "dci_lasso")
+    codes, targets = unit_range(codes), unit_range(factors)
+    if selection_rows == "all":
+        if codes.shape[0] < folds:
+            raise ValueError(f"dci_lasso: {folds}-fold cross-validation needs at least {folds} samples, got {codes.shape[0]}")
+        fit = [_fit_at(alpha) for alpha in _penalties_on_all_rows(codes, targets, alpha_grid, n_alphas, alpha_ratio, folds)]
+    else:
+        fit = _fit_selecting_on_train(alpha_grid, n_alphas, alpha_ratio, folds)
     return run_dci(
-        unit_range(codes),
-        unit_range(factors),
-        _fit_lasso(n_alphas, alpha_ratio, folds),
+        codes,
+        targets,
+        fit,
         regression_explicitness(explicitness_baseline),
         test_size=test_size,
         random_state=random_state,

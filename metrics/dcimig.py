@@ -35,9 +35,13 @@ def dcimig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normaliza
     bins : int, default 10
         Bins per continuous column (at least 2).
     normalization : {"factor", "code"}, default "factor"
-        ``"factor"`` is the paper: raw gaps over the total factor entropy.
-        ``"code"`` takes the gaps on I(v_k; z_j) / H(z_j), as the review's public code
-        does, and averages the per-factor scores.
+        ``"factor"`` is eq. 8 and also what the review's public code computes
+        (``dcimig.py``: unnormalised gaps summed over factors, divided by the sum of
+        the factor entropies).  ``"code"`` takes the gaps on I(v_k; z_j) / H(z_j) and
+        averages the per-factor scores: a variant by analogy with the code-normalised
+        MIG-style metrics of the review's code (see
+        :func:`metrics.information.normalized_mutual_information`), which neither the
+        paper nor that code uses for DCIMIG.
 
     Notes
     -----

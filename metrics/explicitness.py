@@ -3,17 +3,47 @@
 from __future__ import annotations
 
 import numpy as np
+from scipy.stats import rankdata
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import roc_auc_score
 from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
+from metrics._dci import unit_range
 from metrics._sampling import as_generator, check_real, require_varying_factors, train_test_indices
 from metrics.information import DEFAULT_BINS, to_labels
 from metrics.registry import register_metric
 from metrics.validation import check_positive_int
 
 CLASSIFIERS = ("one_vs_rest", "multinomial")
+SCALINGS = ("standard", "minmax")
+
+
+def _scaled(codes: np.ndarray, scaling: str) -> np.ndarray:
+    """Codes standardised (zero mean, unit variance) or min-max scaled to [0, 1]; a constant code becomes 0."""
+    return unit_range(codes) if scaling == "minmax" else StandardScaler().fit_transform(codes)
+
+
+def _balanced_weights(members: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Sample weights ``n / (C n_c)`` of scikit-learn's ``class_weight="balanced"``.
+
+    ``members`` holds each sample's class index, ``counts`` the ``C`` class sizes; the
+    arithmetic is scikit-learn's, so a fit with these weights is the same fit, without
+    scikit-learn recounting the classes at every call.
+    """
+    counts = counts.astype(np.float64)
+    return (counts.sum() / (counts.size * counts))[members]
+
+
+def _rank_auc(positives: np.ndarray, scores: np.ndarray) -> float:
+    """ROC AUC as the Mann-Whitney statistic: the chance that a positive outscores a negative, ties counting 1/2.
+
+    Equal to the area under the ROC curve (``sklearn.metrics.roc_auc_score``), from one
+    ranking: ``(sum of the positives' mid-ranks - n_+ (n_+ + 1) / 2) / (n_+ n_-)``.
+    """
+    n_positive = int(positives.sum())
+    n_negative = positives.size - n_positive
+    rank_sum = float(rankdata(scores)[positives].sum())
+    return (rank_sum - n_positive * (n_positive + 1) / 2) / (n_positive * n_negative)
 
 
 def _class_scores(
@@ -22,17 +52,21 @@ def _class_scores(
     """``(n_test, len(classes))`` scores of each class on the held-out codes.
 
     Binary fits use Newton-Cholesky (``L + 1`` unknowns: a few Newton steps); the
-    softmax fit uses L-BFGS, multinomial in every scikit-learn version.
+    softmax fit uses L-BFGS, multinomial in every scikit-learn version.  Classes are
+    balanced by sample weights (see :func:`_balanced_weights`).
     """
+    members = np.searchsorted(classes, labels)
+    counts = np.bincount(members, minlength=classes.size)
     if classifier == "multinomial":
-        model = LogisticRegression(C=strength, class_weight="balanced", solver="lbfgs", max_iter=1000)
-        return model.fit(codes_train, labels).predict_proba(codes_test)
-    columns = [
-        LogisticRegression(C=strength, class_weight="balanced", solver="newton-cholesky", max_iter=200)
-        .fit(codes_train, labels == c)
-        .predict_proba(codes_test)[:, 1]
-        for c in classes
-    ]
+        model = LogisticRegression(C=strength, solver="lbfgs", max_iter=1000)
+        return model.fit(codes_train, labels, sample_weight=_balanced_weights(members, counts)).predict_proba(codes_test)
+    columns = []
+    for column, count in enumerate(counts):
+        in_class = members == column
+        binary_counts = np.array([labels.size - count, count])
+        model = LogisticRegression(C=strength, solver="newton-cholesky", max_iter=200)
+        model.fit(codes_train, in_class, sample_weight=_balanced_weights(in_class.astype(np.intp), binary_counts))
+        columns.append(model.predict_proba(codes_test)[:, 1])
     probabilities = np.column_stack(columns)
     return probabilities / probabilities.sum(axis=1, keepdims=True)
 
@@ -43,7 +77,8 @@ def _class_scores(
     properties="explicitness",
     stochastic=True,
     needs_discrete_factors=True,
-    defaults={"bins": DEFAULT_BINS, "test_size": 0.25, "classifier": "one_vs_rest", "C": 1.0},
+    defaults={"bins": DEFAULT_BINS, "test_size": 0.25, "classifier": "one_vs_rest", "C": 1.0, "scaling": "standard"},
+    version="2",
 )
 def explicitness(
     factors,
@@ -55,13 +90,14 @@ def explicitness(
     test_size: float = 0.25,
     classifier: str = "one_vs_rest",
     C: float = 1.0,
+    scaling: str = "standard",
 ) -> float:
     """Explicitness score: how well a linear classifier on the whole code recovers each factor's class.
 
     Definition (Ridgeway and Mozer 2018; review 4.3.2).  Each factor is turned into
     classes (continuous factors: ``bins`` equal-width bins; discrete ones: their
-    categories).  Codes are standardised and split at random into a training and a
-    held-out part (``test_size``).  For each factor, one-vs-rest logistic regressions
+    categories).  Codes are standardised (see ``scaling``) and split at random into
+    a training and a held-out part (``test_size``).  For each factor, one-vs-rest logistic regressions
     with class-balanced weights are trained on the whole code, one per class ``c``;
     on the held-out part, the score of class ``c`` is its probability normalised over
     the classes, ``p_c / sum_c' p_c'`` (how one-vs-rest probabilities are read as a
@@ -91,6 +127,10 @@ def explicitness(
         cost.
     C : float, default 1.0
         Inverse L2 regularisation strength of the logistic regressions.
+    scaling : {"standard", "minmax"}, default "standard"
+        How codes are put on a common scale before the fits: standardised (zero
+        mean, unit variance), or min-max scaled to [0, 1] as the review's public code
+        does (``explicitness.py``: ``minmax_scale``).  See the notes.
 
     Returns
     -------
@@ -118,20 +158,35 @@ def explicitness(
       classes with no member (or only members) in the held-out part; they are left
       out of the mean.  This makes the score unstable with few samples per class
       (review 5.7).
+    * Scaling and the penalty.  Both scalings are affine per code, and the
+      intercept is not penalised, so min-max scaling is standardisation followed by
+      a factor ``s_j / range_j`` on code ``j``; with a common factor ``a`` it is the
+      same as standardising with ``C a^2`` instead of ``C``.  The review's ``C = 1``
+      on min-max scaled codes therefore penalises codes with long tails (a large
+      range for their spread) much more: on the tan map of review 5.5 at
+      ``alpha = 1`` (n = 20000, 3 draws) the score is 0.66 standardised and 0.51
+      min-max scaled; on its nearly linear ``alpha = 0`` end, 0.925 and 0.93.  The
+      default keeps the score independent of how a code's tails happen to stretch
+      its range.
     * Scores: about 0 on codes independent of the factors (0.002 measured).
     * Cost: ``K x classes`` logistic regressions (Newton-Cholesky, ``L + 1``
-      unknowns) on the training part and as many AUCs; median 1.2 s at n = 20000,
-      K = L = 8.
+      unknowns) on the training part and as many AUCs.  Balanced class weights are
+      passed as sample weights counted once per factor, and each AUC comes from one
+      ranking (:func:`_rank_auc`); scores equal those of ``class_weight="balanced"``
+      and ``roc_auc_score`` to within 1e-15 (bit for bit on most inputs), 1.5 times
+      faster.  Median 0.58 s at n = 20000, K = L = 8.
     """
     check_positive_int(bins, "bins", minimum=2)
     if classifier not in CLASSIFIERS:
         raise ValueError(f"classifier must be one of {CLASSIFIERS}, got {classifier!r}")
     if check_real(C, "C") <= 0:
         raise ValueError(f"C must be positive, got {C!r}")
+    if scaling not in SCALINGS:
+        raise ValueError(f"scaling must be one of {SCALINGS}, got {scaling!r}")
     require_varying_factors(factors, "explicitness")
     rng = as_generator(random_state)
     labels = to_labels(factors, discrete, bins).codes
-    scaled = StandardScaler().fit_transform(codes)
+    scaled = _scaled(codes, scaling)
     train, test = train_test_indices(labels.shape[0], test_size, rng, "explicitness")
     aucs: list[float] = []
     with threadpool_limits(limits=1, user_api="blas"):
@@ -146,7 +201,7 @@ def explicitness(
             for column, c in enumerate(classes):
                 positives = labels[test, k] == c
                 if 0 < positives.sum() < positives.size:
-                    aucs.append(roc_auc_score(positives, scores[:, column]))
+                    aucs.append(_rank_auc(positives, scores[:, column]))
     if not aucs:
         raise ValueError("explicitness: no class has both members and non-members in the held-out split; use more samples")
     return max(0.0, 2.0 * float(np.mean(aucs)) - 1.0)

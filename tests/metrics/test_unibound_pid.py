@@ -155,5 +155,5 @@ def test_registration():
     assert unibound.properties == {"unibound": "compactness"} and unibound.higher_is_better
     assert set(pid.properties) == set(EXACT_TERM) | {"information"}
     assert pid.properties["information"] == "explicitness"
-    assert dict(pid.defaults) == {"estimator": "knn", "neighbors": 3, "bins": 10, "normalize": "bounded"}
+    assert dict(pid.defaults) == {"estimator": "knn", "neighbors": 3, "bins": 10, "normalize": "bounded", "code_choice": "argmax"}
     assert not pid.stochastic and not pid.needs_discrete_factors
