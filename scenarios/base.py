@@ -120,6 +120,10 @@ class Scenario:
     version : str
         Bumped whenever the generated data change, so that cached results computed on
         older data are not silently reused.
+    rows : callable, optional
+        ``rows(value, n) -> int``: how many rows :meth:`generate` returns at ``value``
+        when asked for ``n`` (the sample-size sweep returns ``value`` rows); None means
+        ``n``.  Lets a planner estimate a cell's cost without generating its data.
     criterion : str
         What the scenario tests beyond the ideal trajectories of the properties, one of
         ``reports.schema.CRITERIA`` (``noise``, ``nonlinearity``, ``non_measured_factors``,
@@ -142,10 +146,15 @@ class Scenario:
     exact: Callable[[Any], Mapping[str, Any]] | None = None
     default_n: int | None = None
     version: str = "1"
+    rows: Callable[[Any, int], int] | None = None
     criterion: str = ""
 
     def __post_init__(self) -> None:
         check_criterion(self.name, self.criterion)
+
+    def rows_at(self, value: ParameterValue, n: int) -> int:
+        """How many rows :meth:`generate` returns at ``value`` for ``n`` requested samples."""
+        return int(self.rows(value, n)) if self.rows is not None else int(n)
 
     def generate(self, value: ParameterValue, *, n: int, seed: SeedLike) -> Representation:
         """Generate the representation at ``value`` with ``n`` samples.

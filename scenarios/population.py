@@ -116,6 +116,10 @@ class PopulationScenario:
     def __post_init__(self) -> None:
         check_criterion(self.name, self.criterion)
 
+    def rows_at(self, value: ParameterValue, n: int) -> int:
+        """How many rows each member has: ``n`` (see :meth:`scenarios.base.Scenario.rows_at`)."""
+        return int(n)
+
     def generate(self, value: ParameterValue, *, n: int, seed: SeedLike) -> Population:
         """Generate the population at ``value`` with ``n`` samples; same arguments, same arrays.
 

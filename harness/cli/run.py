@@ -30,7 +30,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
             f"Presets: {presets}."
         ),
     )
-    parser.add_argument("--preset", choices=sorted(PRESETS), default="default", help="study preset (default: %(default)s)")
+    parser.add_argument("--preset", default="default", help=f"study preset: {', '.join(PRESETS)} (default: %(default)s)")
     add_study_selection(
         parser,
         metrics_help="comma-separated metric names, or module:function / file.py:function for your own (default: the preset's)",

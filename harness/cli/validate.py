@@ -54,8 +54,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     randomness.add_argument("--deterministic", dest="stochastic", action="store_const", const=False,
                             help="the metric draws no random numbers (the default)")
     parser.add_argument("--name", help="name of your metric in the results (default: the function's name)")
-    parser.add_argument("--preset", choices=sorted(PRESETS),
-                        help="scenario battery (default: quick's scenarios and sample size with 1 seed)")
+    parser.add_argument("--preset", help=f"scenario battery: {', '.join(PRESETS)} (default: quick's scenarios and "
+                        "sample size with 1 seed)")
     add_study_selection(parser, metrics_help="comma-separated built-in metrics to compare with (default: the preset's)")
     parser.add_argument("--out", type=Path, help="output directory of the report card (default: validation/NAME)")
     parser.add_argument("--builtins-dir", type=Path, default=Path("validation") / "builtins",

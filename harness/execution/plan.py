@@ -79,7 +79,8 @@ class Cell:
     @property
     def estimated_seconds(self) -> float:
         """The cell's estimated CPU seconds (see :mod:`harness.execution.costs`)."""
-        return estimated_seconds(self.metric.name, self.n_samples, registered=self.metric.registered)
+        rows = scenarios.get(self.scenario).rows_at(self.value, self.n_samples)
+        return estimated_seconds(self.metric.name, rows, registered=self.metric.registered)
 
 
 @dataclass(frozen=True)

@@ -103,6 +103,7 @@ def _representation_rows(cell: Cell, data: Any, cell_timeout: float | None) -> l
     return [
         result_row(
             cell,
+            n_samples=data.factors.shape[0],
             sub_score=sub_score,
             ideal=data.ideal.get(entry.property_of(sub_score), np.nan),
             score=score,
@@ -143,7 +144,8 @@ def _population_rows(cell: Cell, population: Any, cell_timeout: float | None) ->
     if (~flags).any():
         summaries.append(("entangled_mean", float(values[~flags].mean()), np.nan))
     return [
-        result_row(cell, sub_score=sub_score, ideal=ideal, score=score, seconds=seconds, warnings=caught)
+        result_row(cell, n_samples=population.factors.shape[0], sub_score=sub_score, ideal=ideal, score=score,
+                   seconds=seconds, warnings=caught)
         for sub_score, score, ideal in summaries
     ]
 
