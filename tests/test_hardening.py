@@ -387,15 +387,15 @@ def _bad_metric_file(tmp_path: Path) -> dict[str, str]:
 
 
 CLI_CASES = [
-    ("seeds zero", [*RUN, "--seeds", "0"], "--seeds: expected a number >= 1, got 0"),
-    ("seeds negative", [*RUN, "--seeds", "-2"], "--seeds: expected a number >= 1, got -2"),
-    ("seeds not a number", [*RUN, "--seeds", "many"], "--seeds: expected a whole number, got 'many'"),
-    ("seeds fractional", [*RUN, "--seeds", "1.5"], "--seeds: expected a whole number, got '1.5'"),
-    ("n-samples zero", [*RUN, "--n-samples", "0"], "--n-samples: expected a number >= 1, got 0"),
+    ("seeds zero", [*RUN, "--seeds", "0"], "--seeds: expected a whole number >= 1, got 0"),
+    ("seeds negative", [*RUN, "--seeds", "-2"], "--seeds: expected a whole number >= 1, got -2"),
+    ("seeds not a number", [*RUN, "--seeds", "many"], "--seeds: expected a whole number >= 1, got 'many'"),
+    ("seeds fractional", [*RUN, "--seeds", "1.5"], "--seeds: expected a whole number >= 1, got '1.5'"),
+    ("n-samples zero", [*RUN, "--n-samples", "0"], "--n-samples: expected a whole number >= 1, got 0"),
     ("n-samples one", [*RUN, "--seeds", "1", "--n-samples", "1", "--out", "{tmp}/one"], "needs at least 2 samples"),
-    ("n-samples text", [*RUN, "--n-samples", "1e9x"], "--n-samples: expected a whole number"),
+    ("n-samples text", [*RUN, "--n-samples", "1e9x"], "--n-samples: expected a whole number >= 1, got '1e9x'"),
     ("jobs zero", [*RUN, "--jobs", "0"], "--jobs: expected a number of workers >= 1, or -1"),
-    ("jobs text", [*RUN, "--jobs", "all"], "--jobs: expected a whole number of workers, got 'all'"),
+    ("jobs text", [*RUN, "--jobs", "all"], "--jobs: expected a number of workers >= 1, or -1 for all cores, got 'all'"),
     ("unknown preset", ["run", "--preset", "huge", "--no-report"], "unknown preset 'huge'; known presets: default, paper, quick"),
     ("unknown backend", [*RUN, "--backend", "spark"], "invalid choice: 'spark'"),
     ("scheduler without dask", [*RUN, "--scheduler", "tcp://127.0.0.1:9"], "--scheduler is only used with --backend dask"),

@@ -69,6 +69,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def _validate(args: argparse.Namespace) -> int:
+    from harness.cli._args import study_options
     from harness.workflows.user_metric import metric_entry, reference_of
     from harness.workflows.validate import validate
 
@@ -85,16 +86,12 @@ def _validate(args: argparse.Namespace) -> int:
         stochastic=args.stochastic,
         name=args.name,
         preset=args.preset,
-        scenarios_=args.scenarios,
         builtins=args.metrics,
-        seeds=args.seeds,
-        n_samples=args.n_samples,
         out=out,
         builtins_dir=args.builtins_dir,
-        jobs=args.jobs,
-        cell_timeout=args.cell_timeout,
         progress=not args.no_progress,
         seed=args.seed,
+        **study_options(args),
         **{key: value for key, value in (("probe", args.probe), ("probe_samples", args.probe_samples)) if value is not None},
     )
     print(card.to_markdown())

@@ -32,8 +32,8 @@ def test_run_writes_results(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["run", "--seeds", "0"], "--seeds: expected a number >= 1"),
-        (["run", "--jobs", "x"], "--jobs: expected a whole number"),
+        (["run", "--seeds", "0"], "--seeds: expected a whole number >= 1, got 0"),
+        (["run", "--jobs", "x"], "--jobs: expected a number of workers >= 1, or -1 for all cores, got 'x'"),
         (["run", "--preset", "quik", "--no-report"], "unknown preset 'quik' (did you mean quick?)"),
         (["run", "--metrics", "nope", "--no-report"], "unknown metric 'nope'"),
         (["run", "--scenarios", "nope", "--no-report"], "unknown scenario 'nope'"),
