@@ -40,15 +40,6 @@ def _fit_lasso(n_alphas: int, alpha_ratio: float, folds: int):
     family="predictor",
     properties={"modularity": "modularity", "compactness": "compactness", "explicitness": "explicitness"},
     stochastic=True,
-    defaults={
-        "n_alphas": 20,
-        "alpha_ratio": 1e-4,
-        "folds": 5,
-        "test_size": 0.25,
-        "explicitness_baseline": "mean",
-        "completeness_weighting": "importance",
-        "n_jobs": 1,
-    },
 )
 def dci_lasso(
     factors,

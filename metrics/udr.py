@@ -135,14 +135,6 @@ def _check_options(members, similarity, penalty, n_comparisons, informative_thre
     properties="holistic",
     stochastic=True,
     population=True,
-    defaults={
-        "similarity": "lasso",
-        "penalty": None,
-        "n_comparisons": None,
-        "informative_threshold": KL_THRESHOLD,
-        "kl": None,
-        "informative_submatrix": False,
-    },
 )
 def udr(
     population: Sequence[np.ndarray],
