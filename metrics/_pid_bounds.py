@@ -39,6 +39,7 @@ from metrics.estimators import (
     normalized,
     pairwise_information,
 )
+from metrics.shared import memoised
 
 BOUND_NAMES = (
     "unique_lower",
@@ -132,10 +133,22 @@ def pid_bounds(
     estimate of I(v_k; z) is therefore raised to ``max(I(v_k; z), I(v_k; z_l*), I(v_k; z_\\l*))``
     (a correction of the order of the estimator's noise, ~0.01 nats for ``knn``).
 
-    Cost: ``K L`` single-code estimates and ``2 K`` multi-code estimates.
+    Cost: ``K L`` single-code estimates and ``2 K`` multi-code estimates.  Inside
+    :func:`metrics.shared_estimates` the bounds are computed once per ``factors``, ``codes``
+    and options (UniBound and the PID bounds share them, RMIG the single-code estimates).
     """
     check_estimator_options(estimator, neighbors, bins)
-    flags = tuple(discrete) if discrete is not None else (False,) * factors.shape[1]
+    flags = tuple(bool(flag) for flag in discrete) if discrete is not None else (False,) * factors.shape[1]
+    return memoised(
+        "pid_bounds",
+        (factors, codes),
+        (flags, estimator, neighbors, bins, normalize),
+        lambda: _pid_bounds(factors, codes, flags, estimator=estimator, neighbors=neighbors, bins=bins, normalize=normalize),
+    )
+
+
+def _pid_bounds(factors: np.ndarray, codes: np.ndarray, flags: tuple[bool, ...], *, estimator: str, neighbors: int, bins: int, normalize: str) -> PIDBounds:
+    """The body of :func:`pid_bounds` (checked options, one flag per factor)."""
     options = {"estimator": estimator, "neighbors": neighbors, "bins": bins}
     pairwise = pairwise_information(factors, codes, flags, **options)
     best = np.argmax(pairwise, axis=1)
