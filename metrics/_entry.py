@@ -13,7 +13,7 @@ import functools
 import inspect
 from typing import Any, Callable, Iterable, Mapping
 
-from metrics.shared import memoised
+from metrics.shared import memoised, shared_estimates
 from metrics.validation import check_discrete, check_pair, check_population, check_random_state
 
 #: Arguments every metric may take besides its options.
@@ -50,18 +50,21 @@ def representation_entry(function: Callable[..., Any], name: str, options: Mappi
     (:func:`metrics.validation.check_pair`; reused for the same objects inside
     :func:`metrics.shared_estimates`), normalises ``discrete`` to one flag per factor and
     checks ``random_state``.  It keeps the function's name, docstring and signature
-    (:func:`functools.wraps`).
+    (:func:`functools.wraps`).  The call runs inside a :func:`metrics.shared_estimates`
+    scope (the enclosing one, or its own), so validation and binning share one min/max
+    pass per matrix (:func:`metrics._columns.column_range`).
     """
     call_arguments = tuple(argument for argument in CALL_ARGUMENTS if accepts(function, argument))
 
     @functools.wraps(function)
     def entry(factors: Any, codes: Any, **arguments: Any) -> Any:
         check_option_names(name, arguments, options, call_arguments)
-        factor_matrix, code_matrix = memoised("validated", (factors, codes), (), lambda: check_pair(factors, codes), private_copy=False)
-        if "discrete" in call_arguments:
-            arguments["discrete"] = check_discrete(arguments.get("discrete"), factor_matrix.shape[1])
-        _check_seed(arguments)
-        return function(factor_matrix, code_matrix, **arguments)
+        with shared_estimates():
+            factor_matrix, code_matrix = memoised("validated", (factors, codes), (), lambda: check_pair(factors, codes), private_copy=False)
+            if "discrete" in call_arguments:
+                arguments["discrete"] = check_discrete(arguments.get("discrete"), factor_matrix.shape[1])
+            _check_seed(arguments)
+            return function(factor_matrix, code_matrix, **arguments)
 
     return entry
 

@@ -27,6 +27,7 @@ from typing import Sequence
 import numpy as np
 from scipy import sparse
 
+from metrics._columns import column_range
 from metrics.options import check_choice, check_positive_int
 from metrics.shared import memoised
 
@@ -58,7 +59,7 @@ def discretize(values: np.ndarray, bins: int = DEFAULT_BINS) -> np.ndarray:
     Parameters
     ----------
     values : numpy.ndarray
-        ``(n, d)`` real matrix.
+        ``(n, d)`` finite real matrix (validated by the caller).
     bins : int, default 10
         Number of bins per column.
 
@@ -68,12 +69,19 @@ def discretize(values: np.ndarray, bins: int = DEFAULT_BINS) -> np.ndarray:
         ``(n, d)`` int64 bin indices in ``0 .. bins - 1`` (see the module's edge rule).
     """
     bins = check_positive_int(bins, "bins")
-    values = np.asarray(values, dtype=np.float64)
-    low = values.min(axis=0)
-    span = values.max(axis=0) - low
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    low, high = column_range(values)
+    span = high - low
     scale = np.divide(bins, span, out=np.zeros_like(span), where=span > 0)
-    index = np.floor((values - low) * scale).astype(np.int64)
-    np.clip(index, 0, bins - 1, out=index)
+    index = np.empty(values.shape, dtype=np.int64)
+    buffer = np.empty((min(values.shape[0], _CHUNK_ROWS), values.shape[1]))
+    for start in range(0, values.shape[0], _CHUNK_ROWS):  # cache-sized blocks, one pass each
+        block = values[start : start + _CHUNK_ROWS]
+        scaled = buffer[: block.shape[0]]
+        np.subtract(block, low, out=scaled)
+        np.multiply(scaled, scale, out=scaled)
+        np.minimum(scaled, bins - 1, out=scaled)  # the column maximum goes to the last bin
+        np.copyto(index[start : start + _CHUNK_ROWS], scaled, casting="unsafe")  # truncation is floor: scaled >= 0
     return index
 
 

@@ -30,19 +30,24 @@ def check_positive_int(value: Any, name: str, *, minimum: int = 1) -> int:
     return int(value)
 
 
-def check_number(value: Any, name: str, *, minimum: float, strict: bool = False) -> float:
+def check_number(value: Any, name: str, *, minimum: float, strict: bool = False, optional: bool = False) -> float | None:
     """Return ``value`` as a finite float >= ``minimum`` (> ``minimum`` when ``strict``), or raise.
+
+    ``optional`` accepts ``None`` too (returned as is).
 
     Raises
     ------
     ValueError
         For a bool, a non-number, a non-finite number or one out of range.
     """
+    if optional and value is None:
+        return None
     real = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
     in_range = real and math.isfinite(value) and (value > minimum if strict else value >= minimum)
     if not in_range:
         bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
-        raise ValueError(f"{name} must be a finite number {bound}, got {value!r}")
+        accepted = f"None or a finite number {bound}" if optional else f"a finite number {bound}"
+        raise ValueError(f"{name} must be {accepted}, got {value!r}")
     return float(value)
 
 

@@ -5,7 +5,8 @@ bounds and RMIG the same ``K x L`` single-code k-NN informations, Do and Tran's 
 metrics the same per-code terms, the histogram metrics the same factor x code table.
 Inside :func:`shared_estimates` each such estimate is computed once and reused, keyed by
 the *identity* of the input arrays and by the estimator options; outside it nothing is
-cached and every call computes afresh.  A reused estimate is the very result of the
+shared between metric calls.  (Each registered metric call is a scope of its own when
+none encloses it, so within one call validation and binning share their min/max pass.)  A reused estimate is the very result of the
 first computation, so scores are bit-identical with and without the scope.
 
 The scope is meant to enclose one data draw: enter it, score every metric on the same

@@ -12,6 +12,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 from scipy import sparse
 
+from metrics._columns import column_range
 from metrics.options import check_positive_int, check_random_state  # noqa: F401  (re-exported: metric modules import them from here)
 
 #: Largest absolute value accepted in factors or codes.  Beyond it, differences and
@@ -82,7 +83,7 @@ def as_real_matrix(array: Any, name: str, *, min_rows: int = 2) -> np.ndarray:
         raise ValueError(f"{name} must have at least {min_rows} samples (rows), got {n}")
     # One min and one max pass: NaN and infinities propagate to them, so the full
     # element-wise finiteness test runs only to describe an error.
-    low, high = matrix.min(axis=0), matrix.max(axis=0)
+    low, high = column_range(matrix)
     if not (np.isfinite(low).all() and np.isfinite(high).all()):
         finite = np.isfinite(matrix)
         bad = np.argwhere(~finite)[0]
