@@ -27,10 +27,11 @@ def test_column_range_propagates_nan_and_infinity():
     assert np.isfinite(low[0]) and np.isfinite(high[0])
 
 
+@pytest.mark.parametrize("n", [100, 3 * _CHUNK_ROWS + 11])
 @pytest.mark.parametrize("bins", [2, 10, 37])
-def test_discretize_matches_the_edge_rule_across_blocks(bins):
+def test_discretize_matches_the_edge_rule_across_blocks(bins, n):
     rng = np.random.default_rng(bins)
-    values = np.column_stack([rng.normal(size=3 * _CHUNK_ROWS + 11), np.full(3 * _CHUNK_ROWS + 11, 4.0), rng.integers(0, 5, 3 * _CHUNK_ROWS + 11)])
+    values = np.column_stack([rng.normal(size=n), np.full(n, 4.0), rng.integers(0, 5, n)])
     low, span = values.min(axis=0), np.ptp(values, axis=0)
     scale = np.divide(bins, span, out=np.zeros_like(span), where=span > 0)
     expected = np.clip(np.floor((values - low) * scale), 0, bins - 1).astype(np.int64)
