@@ -12,7 +12,6 @@ failure record instead of rows); the other cells of the task still run.
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import time
 import warnings
@@ -52,7 +51,7 @@ def run_task(task: Task, cell_timeout: float | None = None) -> list[Outcome]:
     list of Outcome
         One ``(key, rows, failure)`` per cell, in the task's order.
     """
-    with threadpool_limits(limits=1), getattr(metrics, "shared_estimates", contextlib.nullcontext)():  # MERGE-TODO
+    with threadpool_limits(limits=1), metrics.shared_estimates():
         data = generate_draw(task.cells[0])
         return [_score_cell(cell, data, cell_timeout) for cell in task.cells]
 
