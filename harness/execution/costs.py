@@ -87,8 +87,8 @@ def estimated_seconds(metric: str, n_samples: int, *, registered: bool = True) -
         high = next(size for size in sizes if size >= n_samples)
         low = sizes[sizes.index(high) - 1]
     slope = math.log(table[high] / table[low]) / math.log(high / low)
-    if n_samples > sizes[-1]:
-        slope = max(slope, 1.0)
+    if n_samples > high:  # extrapolate from the largest measured size, never below linear growth
+        return float(table[high] * (n_samples / high) ** max(slope, 1.0))
     return float(table[low] * (n_samples / low) ** slope)
 
 
