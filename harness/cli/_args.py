@@ -52,6 +52,30 @@ def jobs(text: str) -> int:
     return _number(text, int, lambda value: value >= 1 or value == -1, "a number of workers >= 1, or -1 for all cores")
 
 
+def grid(text: str) -> tuple[str, list[int | float | str]]:
+    """``"mixing=0.1,0.45"`` -> ``("mixing", [0.1, 0.45])``: a scenario's parameter values.
+
+    Each value is read as an integer, else a number, else kept as text (a categorical value such as
+    ``cos_sin``); a number written as Python writes a float (``repr``) is read back exactly.
+    """
+    scenario, sep, values = text.partition("=")
+    if not sep or not scenario.strip():
+        raise argparse.ArgumentTypeError(f"expected SCENARIO=V1,V2,... such as mixing=0.1,0.45, got {text!r}")
+    items = [item.strip() for item in values.split(",") if item.strip()]
+    if not items:
+        raise argparse.ArgumentTypeError(f"no values after {scenario.strip()}= in {text!r}")
+    return scenario.strip(), [_grid_value(item) for item in items]
+
+
+def _grid_value(text: str) -> int | float | str:
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            continue
+    return text
+
+
 def study_options(args: argparse.Namespace) -> dict[str, Any]:
     """What :func:`add_study_selection` parsed, as keyword arguments of ``run_study`` (less ``metrics_``)."""
     return dict(scenarios_=args.scenarios, seeds=args.seeds, n_samples=args.n_samples, jobs=args.jobs,

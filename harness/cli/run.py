@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness.cli._args import add_study_selection, study_options
+from harness.cli._args import add_study_selection, grid, study_options
 from harness.errors import UsageError
 from harness.execution.backends import BACKENDS
 from harness.execution.presets import PRESETS
@@ -34,6 +34,11 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     add_study_selection(
         parser,
         metrics_help="comma-separated metric names, or module:function / file.py:function for your own (default: the preset's)",
+    )
+    parser.add_argument(
+        "--grid", type=grid, action="append", metavar="SCENARIO=V1,V2,...",
+        help="run these values of SCENARIO's parameter instead of its grid (repeatable, one per scenario), e.g. "
+        "--grid mixing=0.1,0.45; replays a recipe of 'stress'",
     )
     parser.add_argument(
         "--backend",
@@ -73,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
     frame = run_study(
         preset=args.preset,
         metrics_=args.metrics,
+        grids=_grids(args),
         out=out,
         backend=args.backend,
         scheduler=args.scheduler,
@@ -89,6 +95,18 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FAILED_CELLS if frame.attrs.get("failures") else 0
 
 
+def _grids(args: argparse.Namespace) -> dict[str, list[int | float | str]] | None:
+    """The --grid options as one mapping; a scenario given twice is an error."""
+    if not args.grid:
+        return None
+    grids: dict[str, list[int | float | str]] = {}
+    for scenario, values in args.grid:
+        if scenario in grids:
+            raise UsageError(f"--grid {scenario}= given twice; list all its values in one --grid")
+        grids[scenario] = values
+    return grids
+
+
 def dry_run(args: argparse.Namespace) -> int:
     """Print the study's size and estimated CPU time per metric; run nothing."""
     import os
@@ -98,7 +116,7 @@ def dry_run(args: argparse.Namespace) -> int:
     from harness.execution.runner import plan_study
 
     cells = plan_study(preset=args.preset, scenarios_=args.scenarios, metrics_=args.metrics, seeds=args.seeds,
-                       n_samples=args.n_samples)
+                       n_samples=args.n_samples, grids=_grids(args))
     records = study_estimate(cells)
     total = sum(record["cpu_hours"] for record in records)
     workers = (os.cpu_count() or 1) if args.jobs == -1 else args.jobs

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import pandas as pd
 from tqdm.auto import tqdm
@@ -17,6 +17,7 @@ from harness.execution.plan import Cell, plan_cells, plan_tasks
 from harness.execution.presets import PRESETS, Preset
 from harness.execution.store import FAILURES_CSV, ResultStore, to_frame
 from reports.schema import FAILURE_COLUMNS
+from scenarios.base import ParameterValue
 
 
 def plan_study(
@@ -26,6 +27,7 @@ def plan_study(
     metrics_: Sequence[str] | None = None,
     seeds: int | None = None,
     n_samples: int | None = None,
+    grids: Mapping[str, Sequence[ParameterValue]] | None = None,
 ) -> list[Cell]:
     """Every cell a study would run, without running anything (arguments as :func:`run_study`).
 
@@ -34,7 +36,8 @@ def plan_study(
     harness.errors.UnknownNameError
         For an unknown preset, scenario or metric (the message suggests close names).
     harness.errors.UsageError
-        For an empty selection, a study with no cells, or a cell planned twice.
+        For an empty selection, a study with no cells, a cell planned twice, or a grid that is empty, out of
+        its scenario's range or for a scenario the study does not run.
     """
     if preset not in PRESETS:
         raise UnknownNameError("preset", preset, PRESETS)
@@ -44,6 +47,12 @@ def plan_study(
     for name in scenario_names:
         if name not in known_scenarios:
             raise UnknownNameError("scenario", name, known_scenarios)
+    unselected = sorted(set(grids or {}) - set(scenario_names))
+    if unselected:
+        raise UsageError(f"grids given for scenario(s) the study does not run: {', '.join(unselected)}; "
+                         f"it runs {', '.join(scenario_names)}")
+    for name, values in (grids or {}).items():
+        _check_grid(name, values)
     default_metrics = [m for m in metrics.available(population=None) if m not in config.excluded_metrics]
     metric_names = _selected(metrics_ if metrics_ is not None else config.metrics, default_metrics, "metric")
     entries: list[MetricEntry] = [resolve(name) for name in metric_names]
@@ -53,7 +62,7 @@ def plan_study(
         metric_entries=entries,
         seeds=config.seeds if seeds is None else seeds,
         n_samples=config.n_samples if n_samples is None else n_samples,
-        grids=config.grids,
+        grids={**config.grids, **(grids or {})},
     )
     if not cells:
         raise UsageError(
@@ -64,6 +73,17 @@ def plan_study(
     if len(set(keys)) != len(keys):
         raise UsageError("the study plans the same cell twice; check for repeated scenario or metric names")
     return cells
+
+
+def _check_grid(scenario: str, values: Sequence[ParameterValue]) -> None:
+    """A user's grid for ``scenario``: at least one value, each in the range its ``check_value`` states."""
+    if len(values) == 0:
+        raise UsageError(f"the grid of scenario {scenario!r} has no values")
+    for value in values:
+        try:
+            scenarios.get(scenario).check_value(value)
+        except (TypeError, ValueError) as error:
+            raise UsageError(f"grid of scenario {scenario!r}: {error}") from None
 
 
 def _selected(requested: Sequence[str] | None, known: Sequence[str], kind: str) -> list[str]:
@@ -83,6 +103,7 @@ def run_study(
     metrics_: Sequence[str] | None = None,
     seeds: int | None = None,
     n_samples: int | None = None,
+    grids: Mapping[str, Sequence[ParameterValue]] | None = None,
     out: str | Path | None = None,
     jobs: int = 1,
     backend: str = "loky",
@@ -105,6 +126,9 @@ def run_study(
         Independent draws per parameter value.
     n_samples : int, optional
         Samples per representation.
+    grids : Mapping[str, sequence], optional
+        Scenario name -> parameter values to run instead of its grid in the preset (or
+        its default grid); each value is checked by the scenario's ``check_value``.
     out : path, optional
         Run directory.  Finished cells found there are reused, not recomputed.
         Without it, nothing is written.
@@ -134,7 +158,8 @@ def run_study(
     """
     if cell_timeout is not None and not cell_timeout > 0:
         raise UsageError(f"cell_timeout must be a number of seconds > 0, got {cell_timeout!r}")
-    cells = plan_study(preset=preset, scenarios_=scenarios_, metrics_=metrics_, seeds=seeds, n_samples=n_samples)
+    cells = plan_study(preset=preset, scenarios_=scenarios_, metrics_=metrics_, seeds=seeds, n_samples=n_samples,
+                       grids=grids)
     keys = [cell.key for cell in cells]
     store = ResultStore(out) if out is not None else None
     done = set(store.cells()) if store is not None else set()
