@@ -1,7 +1,7 @@
 """The command line: ``python -m harness COMMAND``.
 
 One module per command (``run``, ``list`` in ``listing``, ``report``, ``validate``, ``baseline``,
-``evaluate``, ``plot``, ``estimators``), each with an ``add_command(commands)`` that
+``evaluate``, ``plot``, ``estimators``, ``stress``), each with an ``add_command(commands)`` that
 registers its parser; the shared parser class and argument types are in
 :mod:`harness.cli._args`.  No command module imports another.
 
@@ -18,7 +18,7 @@ import sys
 import traceback
 from typing import Sequence
 
-from harness.cli import baseline, estimators, evaluate, listing, plot, report, run, validate
+from harness.cli import baseline, estimators, evaluate, listing, plot, report, run, stress, validate
 from harness.cli._args import Parser
 from harness.errors import UsageError
 
@@ -26,7 +26,7 @@ EXIT_USAGE = 2
 EXIT_BUG = 1
 DEBUG_ENVIRONMENT_VARIABLE = "HARNESS_DEBUG"
 
-COMMANDS = (run, listing, report, validate, baseline, evaluate, plot, estimators)
+COMMANDS = (run, listing, report, validate, baseline, evaluate, plot, estimators, stress)
 """The command modules, in the order ``--help`` lists them."""
 
 _USER_FILE_ERRORS = (FileNotFoundError, PermissionError, IsADirectoryError, NotADirectoryError)

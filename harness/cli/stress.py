@@ -1,0 +1,106 @@
+"""``python -m harness stress``: search for where a metric departs most from its ideal (see :mod:`harness.workflows.stress`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from harness.cli._args import csv_list, jobs, positive_float, positive_int
+
+
+def _sample_sizes(text: str) -> list[int]:
+    """``"250,1000"`` -> ``[250, 1000]``: whole numbers >= 1."""
+    return [positive_int(item) for item in csv_list(text)]
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text}")
+    return value
+
+
+def add_command(commands: argparse._SubParsersAction) -> None:
+    """Register the ``stress`` command."""
+    from harness.execution.backends import BACKENDS
+    from harness.workflows.stress import (
+        DEFAULT_BUDGET, DEFAULT_MIN_DEPARTURE, DEFAULT_SAMPLE_SIZES, DEFAULT_SEEDS, DEFAULT_TOP,
+    )
+
+    parser = commands.add_parser(
+        "stress",
+        help="break a metric: search the scenarios for where its score departs most from the ideal",
+        description=(
+            "Search the representations the scenarios build (scenario, parameter value within its valid range, "
+            "sample size) for those where METRIC's score departs most from the scenario's ideal for the property "
+            "it claims, over-scoring a worse code or under-scoring a better one. Each scenario gets --budget cells: "
+            "half explore (the range's ends, then a Latin hypercube), half refine the most promising points "
+            "(bounded Brent search). Every point is scored on --seeds draws; a case is kept only when its departure "
+            "is beyond its seed spread (95% interval over seeds) and at least --min-departure. Writes into --out: "
+            "stress.md, stress.json, measurements.csv, figures/worst_case.png and .svg, and the run store search/ "
+            "(rerunning the same command reuses its cells). Each case comes with the 'run --grid' command line "
+            "that reproduces its scores exactly."
+        ),
+    )
+    parser.add_argument("metric", metavar="METRIC",
+                        help="a registered metric, or package.module:function / path/to/file.py:function")
+    parser.add_argument("--scenarios", type=csv_list,
+                        help="comma-separated scenarios to search (default: every representation scenario but "
+                        "sample_size)")
+    parser.add_argument("--budget", type=positive_int, default=DEFAULT_BUDGET, metavar="CELLS",
+                        help="cells of METRIC per scenario searched (default: %(default)s)")
+    parser.add_argument("--budget-seconds", type=positive_float, metavar="SECONDS",
+                        help="also stop after this many seconds (the search is then not reproducible)")
+    parser.add_argument("--seeds", type=positive_int, default=DEFAULT_SEEDS,
+                        help="draws of every point, at least 2 (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the search (default: %(default)s)")
+    parser.add_argument("--sample-sizes", type=_sample_sizes, default=list(DEFAULT_SAMPLE_SIZES), metavar="N1,N2,...",
+                        help=f"sample sizes searched (default: {','.join(map(str, DEFAULT_SAMPLE_SIZES))})")
+    parser.add_argument("--min-departure", type=_fraction, default=DEFAULT_MIN_DEPARTURE,
+                        help="smallest departure reported (default: %(default)s)")
+    parser.add_argument("--top", type=positive_int, default=DEFAULT_TOP, help="cases reported (default: %(default)s)")
+    contrast = parser.add_mutually_exclusive_group()
+    contrast.add_argument("--contrast", type=csv_list,
+                          help="built-in metrics scored on the cases' data (default: every built-in but dci_gbt)")
+    contrast.add_argument("--no-contrast", action="store_true", help="score no built-in on the cases' data")
+    parser.add_argument("--out", type=Path, help="output directory (default: stress/METRIC)")
+    parser.add_argument("--jobs", type=jobs, default=-1,
+                        help="parallel worker processes, -1 for all cores (default: %(default)s); scores do not depend on it")
+    parser.add_argument("--backend", choices=BACKENDS, default="loky",
+                        help="where cells run, as for 'run' (default: %(default)s)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="address of a running Dask scheduler (with --backend dask)")
+    parser.add_argument("--cell-timeout", type=positive_float, metavar="SECONDS",
+                        help="stop a metric call that runs longer than this and record its cell as failed")
+    parser.set_defaults(handler=_stress)
+
+
+def _stress(args: argparse.Namespace) -> int:
+    from harness.execution.metric_refs import resolve
+    from harness.workflows.stress import stress
+    from harness.workflows.stress_report import FIGURE_KEY, stress_section
+
+    out = args.out or Path("stress") / resolve(args.metric).name
+    result = stress(
+        args.metric,
+        scenarios_=args.scenarios,
+        budget=args.budget,
+        budget_seconds=args.budget_seconds,
+        seeds=args.seeds,
+        seed=args.seed,
+        sample_sizes=args.sample_sizes,
+        min_departure=args.min_departure,
+        top=args.top,
+        contrast=[] if args.no_contrast else args.contrast,
+        out=out,
+        jobs=args.jobs,
+        backend=args.backend,
+        scheduler=args.scheduler,
+        cell_timeout=args.cell_timeout,
+    )
+    print("\n".join(stress_section(result, heading="#")))
+    figure = f", figures/{FIGURE_KEY}.png and .svg" if result.cases else ""
+    print(f"written to {out}: stress.md, stress.json, measurements.csv{figure}")
+    return 0

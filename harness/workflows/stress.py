@@ -1,0 +1,557 @@
+"""Break a metric: search the representations the scenarios build for the largest departures from the ideal.
+
+``python -m harness stress METRIC`` (or :func:`stress`) searches the points
+``(scenario, parameter value, sample size)`` of :mod:`harness.workflows.stress_space` for
+those where the metric's score departs most from the scenario's ideal for the property the
+metric claims, in both directions: *over*-scoring (a bad code scored as good) and
+*under*-scoring (a good code scored as bad).  Failures of this kind were found by hand so far
+(Z-diff's perfect score on the band mixing at alpha = 0.5, Zaidi et al. 2022, 5.3; MIG's
+blindness to the redundancy attack, Tokui and Sato 2022, 4.1); the search finds them within a
+budget.
+
+The search
+    The budget is a number of cells of the stressed metric *per scenario searched* (so a
+    search of one scenario costs what the default search spends on each).
+    1. *Exploration*: half of each scenario's budget: the ends of its range, then a Latin
+       hypercube over (value, sample size)
+       (:func:`harness.workflows.stress_space.exploration_points`).
+    2. *Local refinement*: the rest, shared among the most promising explored points of
+       numeric scenarios, as many as there are scenarios (one per scenario, sub-score and
+       direction; those beyond their seed spread first): bounded Brent minimisation
+       (:func:`scipy.optimize.minimize_scalar`, ``method="bounded"``) of the departure's
+       confidence bound nearest zero over the value, in a bracket one exploration stratum
+       wide on either side of the point, at its sample size.
+    Every point is a study's cells (``seeds`` draws) run by
+    :func:`harness.execution.runner.run_study` with an explicit grid: the same runner,
+    store (``out/search``, so an interrupted or repeated search reuses its cells), backends
+    and seeds as a study.  The search is seeded by ``seed`` (the Latin hypercubes) and fully
+    reproducible under a cell budget; a budget in seconds stops wherever the clock says.
+
+The departure, across seeds
+    At a point, a sub-score's departure is ``mean over seeds of s' - ideal``, where ``s'`` is
+    the score oriented so that higher is better (``1 - s`` for a lower-is-better sub-score) and
+    ``ideal`` the scenario's ideal for the sub-score's property (:func:`ideal_at`).  Its seed
+    spread is the half-width of its 95 % Student-t confidence interval over the seeds.  A point
+    is a *case* only beyond that spread: the interval excludes 0 and the departure is at least
+    ``min_departure`` (a systematic departure of 0.01 is no failure worth reporting).  Cases are
+    ranked by the interval's bound nearest zero (``|departure| - half_width``), so a noisy
+    metric cannot top the list by chance.
+
+What comes back
+    The top cases (one per scenario, sub-score and direction), each with the recipe that
+    replays it (``python -m harness run --grid ...`` reproduces its scores exactly), the
+    metric's per-seed scores, the ideal, and the built-in metrics' scores on the same data for
+    contrast; with ``out``, a Markdown summary, a JSON record, every measurement as CSV and a
+    figure of the worst case (:mod:`harness.workflows.stress_report`).
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+import metrics
+import scenarios
+from harness.errors import UsageError
+from harness.execution.metric_refs import MetricEntry, resolve
+from harness.execution.presets import PRESETS
+from harness.execution.runner import run_study
+from harness.execution.seeds import identity_seed
+from harness.execution.store import ResultStore
+from harness.workflows.stress_space import (
+    CHOICE, ParameterRange, Point, check_sample_sizes, exploration_points, parameter_range, searchable_scenarios,
+)
+from harness.workflows.user_metric import MetricLike, reference_of
+from scenarios.base import PROPERTIES, ParameterValue
+
+#: Cells of the stressed metric a search runs per scenario by default (points x seeds: 5 explored, 5 refined).
+DEFAULT_BUDGET = 30
+#: Draws of every point: the seed spread needs at least 2.
+DEFAULT_SEEDS = 3
+#: Sample sizes a search draws from by default.
+DEFAULT_SAMPLE_SIZES = (250, 500, 1000)
+#: Smallest departure reported as a case.
+DEFAULT_MIN_DEPARTURE = 0.1
+#: Cases returned by default.
+DEFAULT_TOP = 5
+#: Share of the budget spent exploring; the rest refines.
+EXPLORATION_SHARE = 0.5
+#: Confidence level of a departure's seed spread.
+CONFIDENCE = 0.95
+#: The preset a stress search's cells belong to (``run``'s default, so that replays hit the same cells).
+PRESET = "default"
+#: Sub-directory of ``out`` holding the search's run store.
+SEARCH_DIR = "search"
+
+
+def ideal_at(scenario: str, value: ParameterValue) -> dict[str, float]:
+    """The ideal score of each property at ``value``: the scenario's ideal trajectory, and chance on no information.
+
+    Where the scenario's codes carry no information about the factors (its ideal
+    explicitness is 0, as for ``noise`` at alpha = 1), every property's ideal is 0: a
+    representation independent of the factors should score at chance, the calibration
+    criterion of Zaidi et al. (2022, 5.2) that :func:`reports.calibration` measures at that
+    end.  The ``noise`` scenario itself keeps modularity and compactness at 1 along its
+    whole sweep, which holds for every alpha < 1.
+    """
+    family = scenarios.get(scenario)
+    ideal = {prop: float(score) for prop, score in family.ideal_trajectory(family.check_value(value)).items()}
+    if ideal.get("explicitness") == 0.0:
+        return {prop: 0.0 for prop in ideal}
+    return ideal
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One sub-score of the stressed metric at one point, over the seeds.
+
+    Attributes
+    ----------
+    point : Point
+        Scenario, value and sample size.
+    sub_score, property : str
+        The sub-score and the property it claims to measure.
+    higher_is_better : bool
+        Its direction.
+    ideal : float
+        The ideal score of ``property`` at the point (:func:`ideal_at`), on the
+        higher-is-better scale.
+    scores : tuple of float
+        The raw score of every seed, seed 0 first.
+    stage : {"exploration", "refinement"}
+        Which stage of the search measured it.
+    """
+
+    point: Point
+    sub_score: str
+    property: str
+    higher_is_better: bool
+    ideal: float
+    scores: tuple[float, ...]
+    stage: str
+
+    @property
+    def oriented(self) -> np.ndarray:
+        """The seeds' scores on the higher-is-better scale."""
+        scores = np.asarray(self.scores, dtype=np.float64)
+        return scores if self.higher_is_better else 1.0 - scores
+
+    @property
+    def departure(self) -> float:
+        """Mean oriented score minus the ideal: > 0 over-scores, < 0 under-scores."""
+        return float(self.oriented.mean() - self.ideal)
+
+    @property
+    def half_width(self) -> float:
+        """Half-width of the departure's confidence interval (:data:`CONFIDENCE`) over the seeds."""
+        count = len(self.scores)
+        quantile = stats.t.ppf(0.5 + CONFIDENCE / 2, count - 1)
+        return float(quantile * self.oriented.std(ddof=1) / math.sqrt(count))
+
+    @property
+    def direction(self) -> str:
+        """``"over"`` (the metric rates the code better than it is) or ``"under"``."""
+        return "over" if self.departure > 0 else "under"
+
+    def margin(self, direction: str | None = None) -> float:
+        """The confidence bound nearest zero of the departure in ``direction`` (default: its own)."""
+        sign = 1.0 if (direction or self.direction) == "over" else -1.0
+        return sign * self.departure - self.half_width
+
+    def beyond_spread(self, min_departure: float) -> bool:
+        """Whether the departure is a case: its interval excludes 0 and it is at least ``min_departure``."""
+        return self.margin() > 0 and abs(self.departure) >= min_departure
+
+    def record(self) -> dict[str, Any]:
+        """A flat row for tables."""
+        return {
+            "scenario": self.point.scenario,
+            "parameter": scenarios.get(self.point.scenario).parameter,
+            "value": self.point.value,
+            "value_label": self.point.label,
+            "n_samples": self.point.n_samples,
+            "sub_score": self.sub_score,
+            "property": self.property,
+            "higher_is_better": self.higher_is_better,
+            "ideal": self.ideal,
+            "mean_score": float(np.mean(self.scores)),
+            "departure": self.departure,
+            "half_width": self.half_width,
+            "margin": self.margin(),
+            "direction": self.direction,
+            "seeds": len(self.scores),
+            "stage": self.stage,
+        }
+
+
+@dataclass
+class StressCase:
+    """A reported failure: a measurement beyond its seed spread, how to replay it, and the built-ins there.
+
+    Attributes
+    ----------
+    measurement : Measurement
+        The stressed sub-score at the case's point.
+    command : str
+        The ``python -m harness run`` command line that reproduces its scores exactly.
+    contrast : pandas.DataFrame
+        The built-in metrics on the same data: metric, sub_score, property, mean_score,
+        ideal, departure (one row per sub-score; empty without contrast).
+    """
+
+    measurement: Measurement
+    command: str
+    contrast: pd.DataFrame
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready content."""
+        return {**self.measurement.record(), "scores": list(self.measurement.scores), "command": self.command,
+                "contrast": self.contrast.to_dict(orient="records")}
+
+
+@dataclass
+class StressResult:
+    """What a stress search found.
+
+    Attributes
+    ----------
+    entry : MetricEntry
+        The stressed metric.
+    reference : str
+        Its name or import reference (what the recipes pass to ``--metrics``).
+    settings : dict
+        Budget, seeds, seed, sample sizes, scenarios, ``min_departure``, ``top``.
+    measurements : list of Measurement
+        Every sub-score at every point measured, in the order measured.
+    cases : list of StressCase
+        The top cases, largest confidence bound first.
+    cells : int
+        Cells of the stressed metric the search ran (or found in its store).
+    seconds : float
+        Wall seconds of the search (contrast included).
+    notes : list of str
+        Failed cells and points that could not be measured.
+    """
+
+    entry: MetricEntry
+    reference: str
+    settings: dict[str, Any]
+    measurements: list[Measurement]
+    cases: list[StressCase]
+    cells: int
+    seconds: float
+    notes: list[str] = field(default_factory=list)
+
+    def table(self) -> pd.DataFrame:
+        """Every measurement as a table (:meth:`Measurement.record` columns)."""
+        return pd.DataFrame([measurement.record() for measurement in self.measurements])
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready content (without the measurements table)."""
+        return {"metric": self.entry.name, "reference": self.reference, "settings": self.settings,
+                "cells": self.cells, "seconds": self.seconds, "cases": [case.to_dict() for case in self.cases],
+                "notes": self.notes}
+
+
+class _BudgetSpent(Exception):
+    """The search has no cells (or seconds) left."""
+
+
+class _Search:
+    """The search's state: what was measured, the budget spent, and how to run a point."""
+
+    def __init__(self, reference: str, entry: MetricEntry, *, seeds: int, budget: int,
+                 budget_seconds: float | None, study: Mapping[str, Any]) -> None:
+        self.reference, self.entry, self.seeds = reference, entry, seeds
+        self.budget, self.budget_seconds, self.study = budget, budget_seconds, dict(study)
+        self.started = time.monotonic()
+        self.measured: dict[Point, list[Measurement]] = {}
+        self.frames: list[pd.DataFrame] = []
+        self.cells = 0
+        self.notes: list[str] = []
+
+    def out_of_time(self) -> bool:
+        return self.budget_seconds is not None and time.monotonic() - self.started >= self.budget_seconds
+
+    def measure(self, points: Sequence[Point], stage: str) -> None:
+        """Run the points not measured yet, as many as the budget affords; :class:`_BudgetSpent` when it ran out."""
+        new = [point for point in dict.fromkeys(points) if point not in self.measured]
+        if not new:
+            return
+        affordable = (self.budget - self.cells) // self.seeds
+        spent = affordable < len(new)
+        new = new[:max(affordable, 0)]
+        by_size: dict[int, list[Point]] = {}
+        for point in new:
+            by_size.setdefault(point.n_samples, []).append(point)
+        for size, group in by_size.items():
+            if self.out_of_time():
+                raise _BudgetSpent
+            frame = self.run(group, size, [self.reference])
+            self.cells += len(group) * self.seeds
+            for point in group:
+                self.measured[point] = self._measurements(frame, point, stage)
+        if spent:
+            raise _BudgetSpent
+
+    def run(self, points: Sequence[Point], size: int, metric_names: Sequence[str]) -> pd.DataFrame:
+        """The points' cells of ``metric_names`` at sample size ``size``, through the study runner."""
+        grids: dict[str, list[ParameterValue]] = {}
+        for point in points:
+            grids.setdefault(point.scenario, []).append(point.value)
+        frame = run_study(preset=PRESET, scenarios_=list(grids), metrics_=list(metric_names), seeds=self.seeds,
+                          n_samples=size, grids=grids, **self.study)
+        for failure in frame.attrs.get("failures", []):
+            self.notes.append(f"{failure['metric']} failed on {failure['scenario']} = {failure['value_label']} "
+                              f"(seed {failure['seed']}, n = {failure['n_samples']}): {failure['error']}")
+        self.frames.append(frame)
+        return frame
+
+    def _measurements(self, frame: pd.DataFrame, point: Point, stage: str) -> list[Measurement]:
+        rows = frame.loc[(frame["scenario"] == point.scenario) & (frame["value_label"] == point.label)
+                         & (frame["n_samples"] == point.n_samples) & (frame["metric"] == self.entry.name)]
+        ideal = ideal_at(point.scenario, point.value)
+        found = []
+        for sub_score, group in rows.sort_values("seed").groupby("sub_score", sort=True):
+            prop = self.entry.property_of(sub_score)
+            if prop not in ideal or not np.isfinite(ideal[prop]):
+                continue
+            if len(group) < 2:
+                self.notes.append(f"{sub_score} at {point.scenario} = {point.label} (n = {point.n_samples}): "
+                                  f"fewer than 2 seeds scored, no spread to measure")
+                continue
+            found.append(Measurement(point, sub_score, prop, self.entry.higher_is_better_for(sub_score),
+                                     ideal[prop], tuple(float(score) for score in group["score"]), stage))
+        return found
+
+    def all_measurements(self) -> list[Measurement]:
+        return [measurement for found in self.measured.values() for measurement in found]
+
+
+def stress(
+    metric: MetricLike,
+    *,
+    scenarios_: Sequence[str] | None = None,
+    budget: int = DEFAULT_BUDGET,
+    budget_seconds: float | None = None,
+    seeds: int = DEFAULT_SEEDS,
+    seed: int = 0,
+    sample_sizes: Sequence[int] = DEFAULT_SAMPLE_SIZES,
+    min_departure: float = DEFAULT_MIN_DEPARTURE,
+    top: int = DEFAULT_TOP,
+    contrast: Sequence[str] | None = None,
+    out: str | Path | None = None,
+    jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    cell_timeout: float | None = None,
+    log: Callable[[str], Any] = print,
+) -> StressResult:
+    """Search for the representations where ``metric`` departs most from its ideal (see the module docstring).
+
+    Parameters
+    ----------
+    metric : str or callable
+        A registered metric's name, a ``module:function`` / ``file.py:function``
+        reference, or a top-level function (its metadata from
+        :func:`metrics.describe.describe_metric`).  It must claim modularity,
+        compactness or explicitness for at least one sub-score: those have ideals.
+    scenarios_ : sequence of str, optional
+        Scenarios to search (default: :func:`~harness.workflows.stress_space.searchable_scenarios`).
+    budget : int, default 30
+        Cells of ``metric`` to run per scenario searched (points x ``seeds``), half
+        exploring, half refining.  Contrast cells are extra: ``top`` points x ``seeds`` x
+        the contrast metrics.
+    budget_seconds : float, optional
+        Also stop once this many wall seconds have passed (then the search is not
+        reproducible: where it stops depends on the machine).
+    seeds : int, default 3
+        Draws of every point (at least 2: the seed spread needs them).
+    seed : int, default 0
+        Seed of the Latin hypercubes (a scenario's draw depends on it and the scenario's name).
+    sample_sizes : sequence of int, default (250, 500, 1000)
+        The sample sizes searched.
+    min_departure : float, default 0.1
+        Smallest departure reported as a case.
+    top : int, default 5
+        Most cases returned.
+    contrast : sequence of str, optional
+        Built-in metrics scored on the cases' data (default: the ``default`` preset's,
+        i.e. every built-in but dci_gbt, less ``metric``); empty for none.
+    out : path, optional
+        Directory of the run store (``out/search``) and the outputs of
+        :func:`harness.workflows.stress_report.write_stress`.  Without it nothing is written.
+    jobs, backend, scheduler, cell_timeout
+        As for :func:`harness.execution.runner.run_study`.
+    log : callable
+        Where status lines go.
+
+    Returns
+    -------
+    StressResult
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For a bad budget, seed count, sample size, threshold or name, or a metric that
+        claims no property with an ideal.
+    """
+    started = time.monotonic()
+    reference = metric if isinstance(metric, str) else reference_of(metric)
+    entry = resolve(reference)
+    _check_settings(entry, budget=budget, budget_seconds=budget_seconds, seeds=seeds, min_departure=min_departure,
+                    top=top)
+    names = list(scenarios_) if scenarios_ is not None else searchable_scenarios()
+    if not names:
+        raise UsageError("no scenario named to search")
+    for name in names:
+        if scenarios.get(name).kind != "representation":
+            raise UsageError(f"scenario {name!r} is a {scenarios.get(name).kind} scenario; stress searches "
+                             "representation scenarios")
+    sizes = check_sample_sizes(sample_sizes, names)
+    ranges = {name: parameter_range(name) for name in names}
+    compared = _contrast_metrics(contrast, entry)
+    store = Path(out) / SEARCH_DIR if out is not None else None
+    search = _Search(reference, entry, seeds=seeds, budget=budget * len(names), budget_seconds=budget_seconds,
+                     study=dict(out=store, jobs=jobs, backend=backend, scheduler=scheduler, cell_timeout=cell_timeout,
+                                progress=False, log=log))
+    per_scenario = max(1, int(budget // seeds * EXPLORATION_SHARE))
+    try:
+        explored = [point for name in names for point in exploration_points(
+            ranges[name], sizes, per_scenario, np.random.default_rng(identity_seed("stress", seed, name)))]
+        log(f"stress {entry.name}: exploring {len(explored)} points of {len(names)} scenario(s), {seeds} seeds each")
+        search.measure(explored, "exploration")
+        _refine(search, ranges, per_scenario, len(names), log)
+    except _BudgetSpent:
+        log(f"stress {entry.name}: budget spent after {search.cells} cells")
+    measurements = search.all_measurements()
+    chosen = top_cases(measurements, min_departure=min_departure, top=top)
+    cases = [StressCase(measurement, replay_command(measurement.point, reference, seeds),
+                        _contrast(search, measurement.point, compared)) for measurement in chosen]
+    result = StressResult(
+        entry=entry,
+        reference=reference,
+        settings={"budget": budget, "budget_seconds": budget_seconds, "seeds": seeds, "seed": seed,
+                  "sample_sizes": list(sizes), "scenarios": names, "min_departure": min_departure, "top": top,
+                  "contrast": compared, "confidence": CONFIDENCE},
+        measurements=measurements,
+        cases=cases,
+        cells=search.cells,
+        seconds=time.monotonic() - started,
+        notes=list(dict.fromkeys(search.notes)),
+    )
+    if store is not None and search.frames:
+        ResultStore(store).write_tables(pd.concat(search.frames, ignore_index=True))
+    if out is not None:
+        from harness.workflows.stress_report import write_stress
+
+        write_stress(result, out)
+    return result
+
+
+def _check_settings(entry: MetricEntry, *, budget: int, budget_seconds: float | None, seeds: int,
+                    min_departure: float, top: int) -> None:
+    if entry.population:
+        raise UsageError(f"{entry.name} is a population metric; stress searches single representations")
+    claimed = set(entry.properties.values()) | {entry.default_property}
+    if not claimed & set(PROPERTIES):
+        raise UsageError(f"{entry.name} claims {', '.join(sorted(claimed))}; stress needs a metric claiming one of "
+                         f"{', '.join(PROPERTIES)} (the scenarios' ideals)")
+    if isinstance(seeds, bool) or not isinstance(seeds, (int, np.integer)) or seeds < 2:
+        raise UsageError(f"seeds must be a whole number >= 2 (the seed spread needs two draws), got {seeds!r}")
+    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < seeds:
+        raise UsageError(f"budget must be a whole number of cells >= seeds ({seeds}), got {budget!r}")
+    if budget_seconds is not None and not budget_seconds > 0:
+        raise UsageError(f"budget_seconds must be a number of seconds > 0, got {budget_seconds!r}")
+    if not (isinstance(min_departure, (int, float)) and 0 <= min_departure <= 1):
+        raise UsageError(f"min_departure must be a number in [0, 1], got {min_departure!r}")
+    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
+        raise UsageError(f"top must be a whole number >= 1, got {top!r}")
+
+
+def _contrast_metrics(contrast: Sequence[str] | None, entry: MetricEntry) -> list[str]:
+    if contrast is None:
+        excluded = set(PRESETS[PRESET].excluded_metrics) | {entry.name}
+        return [name for name in metrics.available() if name not in excluded]
+    known = metrics.available()
+    for name in contrast:
+        resolve(name)
+        if name not in known:
+            raise UsageError(f"contrast metric {name!r} is not a built-in single-representation metric")
+    return [name for name in contrast if name != entry.name]
+
+
+def _refine(search: _Search, ranges: Mapping[str, ParameterRange], per_scenario: int, count: int,
+            log: Callable[[str], Any]) -> None:
+    """Bounded Brent searches around the ``count`` most promising explored points (see the module docstring)."""
+    from scipy.optimize import minimize_scalar
+
+    numeric = [m for m in search.all_measurements() if ranges[m.point.scenario].kind != CHOICE]
+    candidates = _distinct_best([m for m in numeric if m.margin() > 0], count)
+    candidates += _distinct_best([m for m in numeric if m.margin() <= 0], count - len(candidates))
+    if not candidates:
+        return
+    share = max(1, (search.budget - search.cells) // search.seeds // len(candidates))
+    log(f"stress {search.entry.name}: refining {len(candidates)} point(s), up to {share} more points each")
+    for candidate in candidates:
+        space = ranges[candidate.point.scenario]
+        stratum = (space.high - space.low) / per_scenario
+        centre = float(candidate.point.value)
+        bracket = (max(space.low, centre - stratum), min(space.high, centre + stratum))
+        if bracket[1] - bracket[0] <= 0:
+            continue
+
+        def loss(x: float, candidate: Measurement = candidate, space: ParameterRange = space) -> float:
+            point = Point(candidate.point.scenario, space.value(x), candidate.point.n_samples)
+            search.measure([point], "refinement")
+            same = [m for m in search.measured[point] if m.sub_score == candidate.sub_score]
+            return -same[0].margin(candidate.direction) if same else math.inf
+
+        minimize_scalar(loss, bounds=bracket, method="bounded",
+                        options={"maxiter": share, "xatol": (bracket[1] - bracket[0]) * 1e-3})
+
+
+def _distinct_best(measurements: Sequence[Measurement], count: int) -> list[Measurement]:
+    """The ``count`` largest margins, one per (scenario, sub-score, direction)."""
+    best: dict[tuple[str, str, str], Measurement] = {}
+    for measurement in sorted(measurements, key=lambda m: -m.margin()):
+        best.setdefault((measurement.point.scenario, measurement.sub_score, measurement.direction), measurement)
+    return list(best.values())[:count]
+
+
+def top_cases(measurements: Sequence[Measurement], *, min_departure: float, top: int) -> list[Measurement]:
+    """The measurements beyond their seed spread, largest margin first, one per (scenario, sub-score, direction)."""
+    return _distinct_best([m for m in measurements if m.beyond_spread(min_departure)], top)
+
+
+def replay_command(point: Point, reference: str, seeds: int, out: str = "runs/stress-replay") -> str:
+    """The ``python -m harness run`` command line whose cells are exactly the point's."""
+    value = point.value if isinstance(point.value, str) else repr(point.value)
+    return (f"python -m harness run --scenarios {point.scenario} --grid {shlex.quote(f'{point.scenario}={value}')} "
+            f"--metrics {shlex.quote(reference)} --seeds {seeds} --n-samples {point.n_samples} "
+            f"--out {shlex.quote(out)} --no-report")
+
+
+def _contrast(search: _Search, point: Point, compared: Sequence[str]) -> pd.DataFrame:
+    """The contrast metrics' mean scores at ``point`` with their ideals and departures."""
+    columns = ["metric", "sub_score", "property", "mean_score", "ideal", "departure"]
+    if not compared:
+        return pd.DataFrame(columns=columns)
+    frame = search.run([point], point.n_samples, compared)
+    ideal = ideal_at(point.scenario, point.value)
+    rows = []
+    for (metric, sub_score), group in frame.groupby(["metric", "sub_score"], sort=True):
+        prop, higher = group["property"].iloc[0], bool(group["higher_is_better"].iloc[0])
+        mean = float(group["score"].mean())
+        target = ideal.get(prop, math.nan)
+        rows.append({"metric": metric, "sub_score": sub_score, "property": prop, "mean_score": mean,
+                     "ideal": target, "departure": (mean if higher else 1.0 - mean) - target})
+    return pd.DataFrame(rows, columns=columns)

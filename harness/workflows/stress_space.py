@@ -1,0 +1,228 @@
+"""The space a stress search explores: every scenario's parameter range, and the sample sizes.
+
+A point of the space is ``(scenario, parameter value, sample size)``: exactly what a study's
+cell needs besides the seed, so any point can be run by :func:`harness.execution.runner.run_study`
+with an explicit grid and replayed by ``python -m harness run --grid``.  A scenario enters the
+space through its registered name alone (its ``values`` and ``check_value``), so a composed
+scenario's name is just another scenario name.
+
+Where the parameter may range
+    The scenario's ``check_value`` is the authority: the range is found by asking it, not by
+    reading its code.  From the ends of the scenario's default grid the range is extended by
+    one grid width on each side and cut back, by bisection, to the last value ``check_value``
+    accepts (the valid values of every registered parameter form an interval).  So ``mixing``'s
+    alpha spans ``[0, 0.5]``, ``noise``'s ``[0, 1]``; a parameter valid far beyond its grid
+    (the attacks' alpha, valid up to 1000) is searched up to twice its grid's end, where the
+    grid's author thought the interesting behaviour lies.  A parameter whose grid holds text
+    (``modular_not_compact``'s cases) ranges over the grid's values.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+import scenarios
+from harness.errors import UsageError
+from scenarios.base import ParameterValue
+
+REAL, INTEGER, CHOICE = "real", "integer", "choice"
+#: Bisection steps cutting a real range back to what ``check_value`` accepts (2**-60 of a grid width).
+BISECTIONS = 60
+#: Significant digits of a searched real value, so that recipes stay readable and replay exactly.
+SIGNIFICANT_DIGITS = 4
+
+
+@dataclass(frozen=True)
+class Point:
+    """One representation of the space: a scenario at one parameter value and sample size."""
+
+    scenario: str
+    value: ParameterValue
+    n_samples: int
+
+    @property
+    def label(self) -> str:
+        """The value as results tables write it (``value_label``)."""
+        return scenarios.get(self.scenario).label(self.value)
+
+
+@dataclass(frozen=True)
+class ParameterRange:
+    """Where one scenario's parameter may range.
+
+    Attributes
+    ----------
+    scenario, parameter : str
+        The scenario's name and its parameter's.
+    kind : {"real", "integer", "choice"}
+        Whether the parameter is a real number, a whole number, or one of ``choices``.
+    low, high : float
+        The range's ends (real and integer kinds; both accepted by ``check_value``).
+    choices : tuple of str
+        The values of a choice parameter.
+    """
+
+    scenario: str
+    parameter: str
+    kind: str
+    low: float = math.nan
+    high: float = math.nan
+    choices: tuple[str, ...] = ()
+
+    @property
+    def ends(self) -> tuple[ParameterValue, ...]:
+        """The values a search always tries: both ends of a numeric range, every choice."""
+        if self.kind == CHOICE:
+            return self.choices
+        return tuple(dict.fromkeys((self.value(self.low), self.value(self.high))))
+
+    def value(self, x: float) -> ParameterValue:
+        """The valid parameter value nearest a raw number ``x`` of the range (rounded, clipped).
+
+        A real value keeps :data:`SIGNIFICANT_DIGITS` significant digits; a whole number is
+        rounded; a choice parameter reads ``x`` as an index into ``choices``.
+        """
+        if self.kind == CHOICE:
+            return self.choices[int(np.clip(round(x), 0, len(self.choices) - 1))]
+        if self.kind == INTEGER:
+            return int(np.clip(round(x), self.low, self.high))
+        rounded = float(f"{x:.{SIGNIFICANT_DIGITS}g}")
+        return float(min(max(rounded, self.low), self.high))
+
+    def from_unit(self, u: float) -> ParameterValue:
+        """The value at fraction ``u`` in [0, 1] of the range (each choice an equal share)."""
+        if self.kind == CHOICE:
+            return self.choices[min(int(u * len(self.choices)), len(self.choices) - 1)]
+        if self.kind == INTEGER:
+            return self.value(math.floor(self.low + u * (self.high - self.low + 1)))
+        return self.value(self.low + u * (self.high - self.low))
+
+
+def parameter_range(name: str) -> ParameterRange:
+    """The range of scenario ``name``'s parameter, as its ``check_value`` states it (see the module docstring).
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For a scenario whose default grid mixes text and numbers, or whose own grid
+        ``check_value`` rejects.
+    """
+    scenario = scenarios.get(name)
+    grid = tuple(scenario.values)
+    texts = [value for value in grid if isinstance(value, str)]
+    if texts:
+        if len(texts) != len(grid):
+            raise UsageError(f"scenario {name!r}: its grid mixes text and numbers, so its range is unknown")
+        return ParameterRange(name, scenario.parameter, CHOICE, choices=grid)
+    integer = all(isinstance(value, (int, np.integer)) and not isinstance(value, bool) for value in grid)
+    check = scenario.check_value
+    low, high = min(grid), max(grid)
+    for end in (low, high):
+        if not _accepted(check, end):
+            raise UsageError(f"scenario {name!r}: check_value rejects its own grid value {end!r}")
+    width = (high - low) or 1
+    return ParameterRange(
+        name,
+        scenario.parameter,
+        INTEGER if integer else REAL,
+        low=float(_furthest_accepted(check, low, -width, integer)),
+        high=float(_furthest_accepted(check, high, width, integer)),
+    )
+
+
+def _accepted(check: Callable[[Any], Any], value: ParameterValue) -> bool:
+    try:
+        check(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _furthest_accepted(check: Callable[[Any], Any], inside: float, step: float, integer: bool) -> float:
+    """The value furthest from ``inside`` towards ``inside + step`` that ``check`` accepts (``inside`` is)."""
+    outside = inside + step
+    if _accepted(check, outside):
+        return outside
+    if integer:
+        inside, outside = int(inside), int(outside)
+        while abs(outside - inside) > 1:
+            middle = (inside + outside) // 2
+            inside, outside = (middle, outside) if _accepted(check, middle) else (inside, middle)
+        return inside
+    for _ in range(BISECTIONS):
+        middle = (inside + outside) / 2
+        inside, outside = (middle, outside) if _accepted(check, middle) else (inside, middle)
+    return _shortest_nearby(check, inside, tolerance=abs(step) * 1e-6)
+
+
+def _shortest_nearby(check: Callable[[Any], Any], value: float, tolerance: float) -> float:
+    """The accepted number with the fewest decimals within ``tolerance`` of ``value`` (0.5, not 0.49999999997).
+
+    Within a millionth of the grid width, a value keeps at most six significant digits: the
+    digits of its label in results tables (:func:`scenarios.base.value_label`), which identify a cell.
+    """
+    for decimals in range(16):
+        rounded = round(value, decimals)
+        if abs(rounded - value) <= tolerance and _accepted(check, rounded):
+            return rounded
+    return value
+
+
+def searchable_scenarios() -> list[str]:
+    """The scenarios a stress search explores by default.
+
+    Every representation scenario except those testing sample efficiency (the sample-size
+    sweep has no ideal of its own; the sample size is a dimension of every point instead).
+    """
+    return [name for name in scenarios.available(kind="representation")
+            if scenarios.get(name).criterion != "sample_efficiency"]
+
+
+def check_sample_sizes(sample_sizes: Sequence[int], scenario_names: Sequence[str]) -> tuple[int, ...]:
+    """The sample sizes, sorted and checked: whole numbers each scenario can produce.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For no sample size, one that is not a whole number, or one below a scenario's ``min_samples``.
+    """
+    sizes = tuple(sorted(set(sample_sizes)))
+    if not sizes:
+        raise UsageError("sample_sizes must name at least one sample size")
+    for size in sizes:
+        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+            raise UsageError(f"sample_sizes must be whole numbers >= 1, got {size!r}")
+    for name in scenario_names:
+        needed = scenarios.get(name).min_samples
+        if sizes[0] < needed:
+            raise UsageError(f"scenario {name!r} needs at least {needed} samples; sample_sizes has {sizes[0]}")
+    return tuple(int(size) for size in sizes)
+
+
+def exploration_points(
+    space: ParameterRange, sample_sizes: Sequence[int], count: int, rng: np.random.Generator
+) -> list[Point]:
+    """``count`` distinct points of one scenario: its ends first, then a Latin hypercube.
+
+    The ends of the range (every choice of a choice parameter) come first, at the largest
+    sample size: known failures sit there (a fully mixed or fully noisy code).  The rest
+    is a Latin hypercube (McKay, Beckman and Conover 1979; :class:`scipy.stats.qmc.LatinHypercube`)
+    over (value, sample size), the sample size drawn from ``sample_sizes`` in equal shares.
+    Points that round to the same representation are kept once, so fewer than ``count``
+    may come back.
+    """
+    from scipy.stats import qmc
+
+    largest = max(sample_sizes)
+    points = [Point(space.scenario, value, largest) for value in space.ends][:count]
+    remaining = count - len(points)
+    if remaining > 0:
+        design = qmc.LatinHypercube(d=2, rng=rng).random(remaining)
+        for u_value, u_size in design:
+            size = sample_sizes[min(int(u_size * len(sample_sizes)), len(sample_sizes) - 1)]
+            points.append(Point(space.scenario, space.from_unit(float(u_value)), int(size)))
+    return list(dict.fromkeys(points))
