@@ -1,4 +1,4 @@
-"""``python -m harness stress``: search for where a metric departs most from its ideal (see :mod:`harness.workflows.stress`)."""
+"""``python -m harness stress``: where a metric departs most from its ideal (:mod:`harness.workflows.stress`)."""
 
 from __future__ import annotations
 
@@ -57,21 +57,25 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--seeds", type=positive_int, default=DEFAULT_SEEDS,
                         help="draws of every point, at least 2 (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the search (default: %(default)s)")
-    parser.add_argument("--sample-sizes", type=_sample_sizes, default=list(DEFAULT_SAMPLE_SIZES), metavar="N1,N2,...",
+    parser.add_argument("--sample-sizes", type=_sample_sizes, default=list(DEFAULT_SAMPLE_SIZES),
+                        metavar="N1,N2,...",
                         help=f"sample sizes searched (default: {','.join(map(str, DEFAULT_SAMPLE_SIZES))})")
     parser.add_argument("--min-departure", type=_fraction, default=DEFAULT_MIN_DEPARTURE,
                         help="smallest departure reported (default: %(default)s)")
-    parser.add_argument("--top", type=positive_int, default=DEFAULT_TOP, help="cases reported (default: %(default)s)")
+    parser.add_argument("--top", type=positive_int, default=DEFAULT_TOP,
+                        help="cases reported (default: %(default)s)")
     contrast = parser.add_mutually_exclusive_group()
     contrast.add_argument("--contrast", type=csv_list,
                           help="built-in metrics scored on the cases' data (default: every built-in but dci_gbt)")
     contrast.add_argument("--no-contrast", action="store_true", help="score no built-in on the cases' data")
     parser.add_argument("--out", type=Path, help="output directory (default: stress/METRIC)")
     parser.add_argument("--jobs", type=jobs, default=-1,
-                        help="parallel worker processes, -1 for all cores (default: %(default)s); scores do not depend on it")
+                        help="parallel worker processes, -1 for all cores (default: %(default)s); scores do not "
+                        "depend on it")
     parser.add_argument("--backend", choices=BACKENDS, default="loky",
                         help="where cells run, as for 'run' (default: %(default)s)")
-    parser.add_argument("--scheduler", metavar="ADDRESS", help="address of a running Dask scheduler (with --backend dask)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="address of a running Dask scheduler (with --backend dask)")
     parser.add_argument("--cell-timeout", type=positive_float, metavar="SECONDS",
                         help="stop a metric call that runs longer than this and record its cell as failed")
     parser.set_defaults(handler=_stress)

@@ -64,6 +64,11 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--probe", type=_probe, help="SCENARIO:VALUE the axioms are checked on (default: mixing:0.2)")
     parser.add_argument("--probe-samples", type=positive_int, help="samples of the probe (default: 2000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the probe and of the metric there (default: %(default)s)")
+    parser.add_argument("--stress", action="store_true",
+                        help="also search --scenarios (default: every representation scenario but sample_size) for "
+                        "where the metric departs most from its ideal, and add the cases to the card (see 'stress')")
+    parser.add_argument("--stress-budget", type=positive_int, metavar="CELLS",
+                        help="cells of the metric per scenario in the stress search (default: stress's)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     parser.set_defaults(handler=_validate)
 
@@ -92,7 +97,9 @@ def _validate(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         seed=args.seed,
         **study_options(args),
-        **{key: value for key, value in (("probe", args.probe), ("probe_samples", args.probe_samples)) if value is not None},
+        stress=args.stress,
+        **{key: value for key, value in (("probe", args.probe), ("probe_samples", args.probe_samples),
+                                         ("stress_budget", args.stress_budget)) if value is not None},
     )
     print(card.to_markdown())
     print(f"report card: {out / 'report_card.md'} (also report_card.json, results.parquet, results.csv)")

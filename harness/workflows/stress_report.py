@@ -42,8 +42,8 @@ def stress_section(result: StressResult, *, heading: str = "##") -> list[str]:
         + (f" or {settings['budget_seconds']:g} s" if settings["budget_seconds"] else "")
         + f"; used {result.cells} cells of `{result.entry.name}` in {result.seconds:.0f} s (contrast included)",
         f"- a case departs from the ideal beyond its seed spread ({settings['confidence']:.0%} interval over seeds "
-        f"excludes 0) by at least {settings['min_departure']:g}; departure = oriented score − ideal (> 0: over-scores "
-        "a worse code, < 0: under-scores a better one)",
+        f"excludes 0) by at least {settings['min_departure']:g}; departure = oriented score − ideal "
+        "(> 0: over-scores a worse code, < 0: under-scores a better one)",
         "",
     ]
     if not result.cases:
@@ -118,8 +118,8 @@ def worst_case_figure(result: StressResult) -> Figure:
         ax.plot(*_ideal_line(space, worst.property), color=IDEAL_COLOUR, linewidth=3, label="ideal")
         xs = np.array([position(m.point.value) for m in measured])
         means = np.array([m.oriented.mean() for m in measured])
-        ax.errorbar(xs, means, yerr=[m.half_width for m in measured], fmt="o", color=PALETTE[0], capsize=2,
-                    label=result.entry.name if worst.sub_score == result.entry.name else f"{result.entry.name}: {worst.sub_score}")
+        name = result.entry.name if worst.sub_score == result.entry.name else f"{result.entry.name}: {worst.sub_score}"
+        ax.errorbar(xs, means, yerr=[m.half_width for m in measured], fmt="o", color=PALETTE[0], capsize=2, label=name)
         ax.plot([position(point.value)], [worst.oriented.mean()], "o", markersize=9, markerfacecolor="none",
                 color=PALETTE[2], label="worst case")
         contrast = result.cases[0].contrast

@@ -11,7 +11,9 @@ derive from its identity, :mod:`harness.execution.seeds`), and writes a **report
 * its row of the property matrix (:func:`reports.property_matrix`): the ✓/✗ verdicts
   and their thresholds, with how many built-ins pass each;
 * **axiom checks** (:func:`harness.workflows.axioms.check_axioms`), each with the measured number, the
-  tolerance and pass/fail.
+  tolerance and pass/fail;
+* with ``stress=True`` (``--stress``), the cases of a stress search
+  (:func:`harness.workflows.stress.stress`): where the metric departs most from its ideal.
 
 The user's function needs no registration.  Its metadata (the property it claims to
 measure, whether higher is better, whether it is stochastic, its name) come from
@@ -40,6 +42,8 @@ from harness.execution.metric_refs import MetricEntry
 from harness.execution.presets import PRESETS
 from harness.execution.runner import run_study
 from harness.execution.store import ResultStore
+from harness.workflows import stress as stress_search
+from harness.workflows.stress_report import stress_section
 from harness.workflows.user_metric import MetricLike, metadata_applied, metric_entry, reference_of
 from harness.errors import UnknownNameError, UsageError
 
@@ -165,6 +169,8 @@ class ReportCard:
         The axiom checks.
     notes : list of str
         What could not be measured, and why.
+    stress : StressResult, optional
+        The stress search's findings (``validate(stress=True)``).
     """
 
     entry: MetricEntry
@@ -176,6 +182,7 @@ class ReportCard:
     axioms: list[AxiomResult]
     probe: str
     notes: list[str] = field(default_factory=list)
+    stress: stress_search.StressResult | None = None
 
     @property
     def axiom_table(self) -> pd.DataFrame:
@@ -214,6 +221,8 @@ class ReportCard:
             "",
             markdown_table(self.axiom_table, digits=4),
         ]
+        if self.stress is not None:
+            lines += ["", *stress_section(self.stress)]
         if self.notes:
             lines += ["", "## Notes", "", *(f"- {note}" for note in self.notes)]
         return "\n".join(lines) + "\n"
@@ -234,6 +243,7 @@ class ReportCard:
                        for a in self.axioms],
             "probe": self.probe,
             "notes": self.notes,
+            "stress": self.stress.to_dict() if self.stress is not None else None,
         }
 
     def write(self, out: str | Path) -> Path:
@@ -276,6 +286,8 @@ def validate(
     probe: tuple[str, Any] = DEFAULT_PROBE,
     probe_samples: int = PROBE_SAMPLES,
     seed: int = 0,
+    stress: bool = False,
+    stress_budget: int = stress_search.DEFAULT_BUDGET,
     log: Callable[[str], Any] = print,
 ) -> ReportCard:
     """Run a user's metric through the scenario battery next to the built-ins, and check its axioms.
@@ -322,6 +334,12 @@ def validate(
         Its sample size.
     seed : int, default 0
         Seed of the probe, its transformations and the metric's ``random_state`` there.
+    stress : bool, default False
+        Also run a stress search (:func:`harness.workflows.stress.stress`) over ``scenarios_``
+        (default: every searchable scenario), with the compared built-ins as contrast; its
+        outputs go to ``out/stress``, its cases into the card.
+    stress_budget : int
+        Its budget in cells per scenario.
     log : callable
         Where status lines go.
 
@@ -380,6 +398,12 @@ def validate(
         probe=checked_on.label,
         notes=notes,
     )
+    if stress:
+        with metadata_applied(reference, entry):
+            card.stress = stress_search.stress(
+                reference, scenarios_=scenarios_, budget=stress_budget,
+                contrast=[name for name in compared if name in metrics.available()],
+                out=Path(out) / "stress" if out is not None else None, jobs=jobs, cell_timeout=cell_timeout, log=log)
     if out is not None:
         card.write(out)
     return card
