@@ -60,7 +60,7 @@ from scipy import stats
 
 import metrics
 import scenarios
-from harness.errors import UsageError
+from harness.errors import UnknownNameError, UsageError
 from harness.execution.metric_refs import MetricEntry, resolve
 from harness.execution.presets import PRESETS
 from harness.execution.runner import run_study
@@ -413,6 +413,10 @@ def stress(
     if not names:
         raise UsageError("no scenario named to search")
     for name in names:
+        try:
+            scenarios.get(name)
+        except KeyError:
+            raise UnknownNameError("scenario", name, scenarios.available(kind="representation")) from None
         if scenarios.get(name).kind != "representation":
             raise UsageError(f"scenario {name!r} is a {scenarios.get(name).kind} scenario; stress searches "
                              "representation scenarios")

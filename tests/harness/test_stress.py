@@ -1,0 +1,241 @@
+"""stress: the search rediscovers the built-ins' known failures, keeps only departures beyond the seed
+spread, and every reported recipe replays exactly with ``run --grid``."""
+
+from __future__ import annotations
+
+import json
+import math
+import shlex
+import textwrap
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from harness.cli import main
+from harness.errors import UnknownNameError, UsageError
+from harness.workflows.stress import Measurement, ideal_at, stress
+from harness.workflows.stress_space import Point, exploration_points, parameter_range
+from harness.workflows.validate import validate
+
+# Small samples keep each search to seconds; the budget is the default one (30 cells per scenario).
+FAST = dict(sample_sizes=(300,), jobs=1, backend="sequential", log=lambda _: None)
+
+IDEAL_METRICS = '''
+import numpy as np
+from metrics.describe import describe_metric
+
+
+@describe_metric(property="modularity")
+def band_ideal(factors, codes):
+    """1 - 2 alpha of the band mixing, alpha read exactly from the least-squares map of factors to codes."""
+    mixing = np.linalg.lstsq(factors, codes, rcond=None)[0]
+    return 1.0 - 2.0 * float(np.mean(np.diag(np.roll(mixing, -1, axis=1))))
+
+
+@describe_metric(property="explicitness")
+def noise_ideal(factors, codes):
+    """1 - alpha of the noise scenario, estimated (with sampling noise) as the mean slope of code j on factor j."""
+    slopes = [np.cov(factors[:, j], codes[:, j])[0, 1] / np.var(factors[:, j], ddof=1) for j in range(factors.shape[1])]
+    return float(np.mean(slopes))
+'''
+
+
+def redundancy_compactness(alpha: float, sigma: float = 0.1) -> float:
+    """Tokui and Sato (2022), 4.1: the share of a factor's information its own code keeps after the attack."""
+    a2, s2 = alpha ** 2, sigma ** 2
+    return 1.0 - math.log((1 + a2 * (1 + s2)) / (1 + a2 * s2)) / math.log((1 + s2) / s2)
+
+
+def over_cases(result):
+    return [case for case in result.cases if case.measurement.direction == "over"]
+
+
+@pytest.fixture(scope="module")
+def ideal_metrics(tmp_path_factory):
+    path = tmp_path_factory.mktemp("user") / "ideal_metrics.py"
+    path.write_text(textwrap.dedent(IDEAL_METRICS))
+    return path
+
+
+@pytest.fixture(scope="module")
+def z_diff_search(tmp_path_factory):
+    out = tmp_path_factory.mktemp("z_diff")
+    return stress("z_diff", scenarios_=["mixing"], contrast=["mig", "modularity"], out=out, **FAST), out
+
+
+def test_z_diff_scores_near_one_on_the_band_mixing(z_diff_search):
+    result, _ = z_diff_search
+    assert result.cells <= 30  # the default budget of one scenario
+    worst = over_cases(result)[0].measurement
+    assert worst.point.scenario == "mixing" and worst.point.value >= 0.4
+    assert worst.ideal == pytest.approx(1.0 - 2.0 * worst.point.value)  # Zaidi et al. 2022, 5.3
+    assert np.mean(worst.scores) >= 0.9
+    assert worst.departure - worst.half_width >= 0.6
+
+
+def test_a_reported_recipe_replayed_with_run_reproduces_its_scores_exactly(z_diff_search, tmp_path):
+    result, _ = z_diff_search
+    case = result.cases[0]
+    argv = shlex.split(case.command)
+    assert argv[:4] == ["python", "-m", "harness", "run"]
+    argv[argv.index("--out") + 1] = str(tmp_path / "replay")
+    assert main([*argv[3:], "--no-progress", "--jobs", "1"]) == 0
+    replay = pd.read_parquet(tmp_path / "replay" / "results.parquet")
+    rows = replay.loc[(replay["metric"] == "z_diff") & (replay["sub_score"] == case.measurement.sub_score)]
+    assert rows.sort_values("seed")["score"].tolist() == list(case.measurement.scores)
+
+
+def test_outputs_name_the_case_the_recipe_and_the_contrast(z_diff_search):
+    result, out = z_diff_search
+    record = json.loads((out / "stress.json").read_text())
+    assert record["cases"][0]["command"] == result.cases[0].command
+    assert {row["metric"] for row in record["cases"][0]["contrast"]} == {"mig", "modularity"}
+    markdown = (out / "stress.md").read_text()
+    assert "# Stress search: where `z_diff` departs most from its ideal" in markdown
+    assert result.cases[0].command in markdown
+    assert (out / "figures" / "worst_case.png").stat().st_size > 0 and (out / "figures" / "worst_case.svg").exists()
+    measured = pd.read_csv(out / "measurements.csv")
+    assert len(measured) == len(result.measurements) and set(measured["stage"]) == {"exploration", "refinement"}
+    stored = pd.read_parquet(out / "search" / "results.parquet")
+    assert set(stored["metric"]) == {"z_diff", "mig", "modularity"}
+
+
+def test_mig_holds_up_under_the_redundancy_attack_while_compactness_falls():
+    result = stress("mig", scenarios_=["redundancy_attack"], contrast=["unibound"], **FAST)
+    case = over_cases(result)[0]
+    worst = case.measurement
+    alpha = float(worst.point.value)
+    assert worst.ideal == pytest.approx(redundancy_compactness(alpha), abs=1e-9)
+    assert worst.ideal <= 0.3  # compactness has fallen from 1 ...
+    clean = next(m for m in result.measurements if m.point.value == 0)
+    assert clean.ideal == pytest.approx(1.0)
+    mig_drop = np.mean(clean.scores) - np.mean(worst.scores)
+    assert mig_drop < 0.25 * (clean.ideal - worst.ideal)  # ... while MIG barely moves
+    unibound = case.contrast.set_index("metric").loc["unibound", "mean_score"]
+    assert abs(unibound - worst.ideal) < 0.1  # the same data, read by a metric that follows compactness
+
+
+def test_modularity_scores_far_above_zero_on_pure_noise():
+    result = stress("modularity", scenarios_=["noise"], contrast=[], **FAST)
+    worst = over_cases(result)[0].measurement
+    assert worst.point.value == 1.0 and worst.ideal == 0.0
+    assert np.mean(worst.scores) >= 0.25 and worst.margin() > 0
+
+
+@pytest.mark.parametrize(("function", "scenario"), [("band_ideal", "mixing"), ("noise_ideal", "noise")])
+def test_a_metric_that_returns_the_ideal_yields_no_case(ideal_metrics, function, scenario):
+    result = stress(f"{ideal_metrics}:{function}", scenarios_=[scenario], contrast=[], **FAST)
+    assert len(result.measurements) >= 8
+    assert max(abs(m.departure) for m in result.measurements) < 0.05
+    assert result.cases == []
+
+
+def test_departure_and_seed_spread_by_hand():
+    point = Point("mixing", 0.25, 300)
+    measurement = Measurement(point, "s", "modularity", True, 0.5, (0.9, 1.0, 0.8), "exploration")
+    half_width = stats.t.ppf(0.975, 2) * 0.1 / math.sqrt(3)  # sd of (0.9, 1, 0.8) is 0.1
+    assert measurement.departure == pytest.approx(0.4)
+    assert measurement.half_width == pytest.approx(half_width)
+    assert measurement.margin() == pytest.approx(0.4 - half_width) and measurement.beyond_spread(0.1)
+    assert not measurement.beyond_spread(0.5)
+    lower_is_better = Measurement(point, "s", "modularity", False, 0.5, (0.9, 1.0, 0.8), "exploration")
+    assert lower_is_better.departure == pytest.approx(-0.4) and lower_is_better.direction == "under"
+    spread_out = Measurement(point, "s", "modularity", True, 0.5, (0.2, 1.0, 0.9), "exploration")
+    assert spread_out.departure == pytest.approx(0.2) and not spread_out.beyond_spread(0.1)
+
+
+def test_ideal_is_chance_where_the_codes_carry_no_information():
+    assert ideal_at("noise", 1.0) == {"modularity": 0.0, "compactness": 0.0, "explicitness": 0.0}
+    assert ideal_at("noise", 0.75) == {"modularity": 1.0, "compactness": 1.0, "explicitness": 0.25}
+    assert ideal_at("mixing", 0.5) == {"modularity": 0.0, "compactness": 0.0, "explicitness": 1.0}
+
+
+def test_parameter_ranges_are_what_check_value_accepts():
+    mixing, noise, attack = parameter_range("mixing"), parameter_range("noise"), parameter_range("redundancy_attack")
+    assert (mixing.kind, mixing.low, mixing.high) == ("real", 0.0, 0.5)
+    assert (noise.low, noise.high) == (0.0, 1.0)
+    assert (attack.low, attack.high) == (0.0, 16.0)  # valid up to 1000: searched to twice its grid's end, 8
+    partial = parameter_range("partial")
+    assert (partial.kind, partial.low, partial.high) == ("integer", 1.0, 8.0)
+    assert parameter_range("rotation").high == round(math.pi / 4, 6)
+    cases = parameter_range("modular_not_compact")
+    assert cases.kind == "choice" and cases.ends == ("cos_sin", "duplicate_2", "duplicate_4")
+    assert mixing.value(0.123456) == 0.1235 and mixing.value(0.7) == 0.5 and partial.value(3.6) == 4
+
+
+def test_exploration_starts_at_the_ends_and_is_seeded():
+    space = parameter_range("noise")
+
+    def explore(seed):
+        return exploration_points(space, (250, 500), 6, np.random.default_rng(seed))
+
+    first = explore(0)
+    assert first[:2] == [Point("noise", 0.0, 500), Point("noise", 1.0, 500)]
+    assert len(first) == 6 and all(0.0 <= point.value <= 1.0 and point.n_samples in (250, 500) for point in first)
+    assert explore(0) == first and explore(1) != first
+    strata = sorted(int(point.value * 4) for point in first[2:])  # a Latin hypercube: one value per quarter
+    assert strata == [0, 1, 2, 3]
+
+
+def test_search_is_reproducible_from_its_seed():
+    def search(seed):
+        return stress("mig", scenarios_=["noise", "mixing"], contrast=[], budget=18, seed=seed, **FAST).table()
+
+    first = search(0)  # 18 cells: 3 points explored (2 ends, 1 drawn), 3 refined, per scenario
+    pd.testing.assert_frame_equal(search(0), first)
+    assert set(search(5)["value"]) != set(first["value"])
+    assert (first.groupby("scenario").size() * 3 <= 18).all()  # 3 seeds per point, 18 cells per scenario
+
+
+def test_cli_stress_writes_its_outputs(tmp_path, capsys):
+    out = tmp_path / "stress"
+    status = main(["stress", "modularity", "--scenarios", "noise", "--sample-sizes", "300", "--no-contrast",
+                   "--budget", "12", "--out", str(out), "--jobs", "1"])
+    assert status == 0
+    printed = capsys.readouterr().out
+    assert "# Stress search: where `modularity` departs most from its ideal" in printed
+    assert "--grid noise=1.0" in printed
+    assert {"stress.md", "stress.json", "measurements.csv"} <= {path.name for path in out.iterdir()}
+
+
+def test_validate_stress_adds_a_section_to_the_report_card(ideal_metrics, tmp_path):
+    card = validate(f"{ideal_metrics}:band_ideal", scenarios_=["mixing"], builtins=["mig"], seeds=1, n_samples=300,
+                    probe_samples=300, out=tmp_path / "card", progress=False, stress=True, stress_budget=12,
+                    log=lambda _: None)
+    markdown = (tmp_path / "card" / "report_card.md").read_text()
+    assert "## Stress search: where `band_ideal` departs most from its ideal" in markdown
+    assert "No case beyond the seed spread" in markdown
+    assert json.loads((tmp_path / "card" / "report_card.json").read_text())["stress"]["cases"] == []
+    assert card.stress is not None and (tmp_path / "card" / "stress" / "stress.md").exists()
+
+
+def test_bad_input_is_named():
+    with pytest.raises(UsageError, match="seeds must be a whole number >= 2"):
+        stress("mig", scenarios_=["noise"], seeds=1, **FAST)
+    with pytest.raises(UsageError, match="budget must be"):
+        stress("mig", scenarios_=["noise"], budget=2, **FAST)
+    with pytest.raises(UsageError, match="claims holistic"):
+        stress("irs", scenarios_=["noise"], **FAST)
+    with pytest.raises(UsageError, match="population"):
+        stress("mig", scenarios_=["udr_population"], **FAST)
+    with pytest.raises(UsageError, match="needs at least"):
+        stress("mig", scenarios_=["noise"], **{**FAST, "sample_sizes": (1,)})
+    with pytest.raises(UnknownNameError):
+        stress("mgi", scenarios_=["noise"], **FAST)
+    with pytest.raises(UnknownNameError, match="did you mean noise"):
+        stress("mig", scenarios_=["nosie"], **FAST)
+
+
+def test_run_grid_rejects_what_it_cannot_run(tmp_path, capsys):
+    base = ["run", "--scenarios", "mixing", "--metrics", "mig", "--dry-run"]
+    assert main([*base, "--grid", "mixing=0.7"]) == 2
+    assert "alpha must be in [0, 0.5]" in capsys.readouterr().err
+    assert main([*base, "--grid", "noise=0.5"]) == 2
+    assert "does not run: noise" in capsys.readouterr().err
+    assert main([*base, "--grid", "mixing=0.1", "--grid", "mixing=0.2"]) == 2
+    assert "given twice" in capsys.readouterr().err
+    assert main([*base, "--grid", "mixing="]) == 2
+    assert main([*base, "--grid", "mixing=0.1,0.45"]) == 0
+    assert "4 cells" in capsys.readouterr().out  # 2 values x the default preset's 2 seeds
