@@ -26,7 +26,7 @@ def _fraction(text: str) -> float:
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Register the ``stress`` command."""
     from harness.execution.backends import BACKENDS
-    from harness.workflows.stress import (
+    from harness.workflows.stress_defaults import (
         DEFAULT_BUDGET, DEFAULT_MIN_DEPARTURE, DEFAULT_SAMPLE_SIZES, DEFAULT_SEEDS, DEFAULT_TOP,
     )
 

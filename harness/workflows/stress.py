@@ -66,22 +66,15 @@ from harness.execution.presets import PRESETS
 from harness.execution.runner import run_study
 from harness.execution.seeds import identity_seed
 from harness.execution.store import ResultStore
+from harness.workflows.stress_defaults import (
+    DEFAULT_BUDGET, DEFAULT_MIN_DEPARTURE, DEFAULT_SAMPLE_SIZES, DEFAULT_SEEDS, DEFAULT_TOP,
+)
 from harness.workflows.stress_space import (
     CHOICE, ParameterRange, Point, check_sample_sizes, exploration_points, parameter_range, searchable_scenarios,
 )
 from harness.workflows.user_metric import MetricLike, reference_of
 from scenarios.base import PROPERTIES, ParameterValue
 
-#: Cells of the stressed metric a search runs per scenario by default (points x seeds: 5 explored, 5 refined).
-DEFAULT_BUDGET = 30
-#: Draws of every point: the seed spread needs at least 2.
-DEFAULT_SEEDS = 3
-#: Sample sizes a search draws from by default.
-DEFAULT_SAMPLE_SIZES = (250, 500, 1000)
-#: Smallest departure reported as a case.
-DEFAULT_MIN_DEPARTURE = 0.1
-#: Cases returned by default.
-DEFAULT_TOP = 5
 #: Share of the budget spent exploring; the rest refines.
 EXPLORATION_SHARE = 0.5
 #: Confidence level of a departure's seed spread.

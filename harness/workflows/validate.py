@@ -43,6 +43,7 @@ from harness.execution.presets import PRESETS
 from harness.execution.runner import run_study
 from harness.execution.store import ResultStore
 from harness.workflows import stress as stress_search
+from harness.workflows.stress_defaults import DEFAULT_BUDGET
 from harness.workflows.stress_report import stress_section
 from harness.workflows.user_metric import MetricLike, metadata_applied, metric_entry, reference_of
 from harness.errors import UnknownNameError, UsageError
@@ -287,7 +288,7 @@ def validate(
     probe_samples: int = PROBE_SAMPLES,
     seed: int = 0,
     stress: bool = False,
-    stress_budget: int = stress_search.DEFAULT_BUDGET,
+    stress_budget: int = DEFAULT_BUDGET,
     log: Callable[[str], Any] = print,
 ) -> ReportCard:
     """Run a user's metric through the scenario battery next to the built-ins, and check its axioms.

@@ -1,0 +1,12 @@
+"""The stress search's defaults, in a module light enough for ``--help`` (no numpy stack imported)."""
+
+#: Cells of the stressed metric a search runs per scenario by default (points x seeds: 5 explored, 5 refined).
+DEFAULT_BUDGET = 30
+#: Draws of every point: the seed spread needs at least 2.
+DEFAULT_SEEDS = 3
+#: Sample sizes a search draws from by default.
+DEFAULT_SAMPLE_SIZES = (250, 500, 1000)
+#: Smallest departure reported as a case.
+DEFAULT_MIN_DEPARTURE = 0.1
+#: Cases returned by default.
+DEFAULT_TOP = 5
