@@ -50,13 +50,11 @@ from __future__ import annotations
 import math
 import shlex
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 import metrics
 import scenarios
@@ -69,189 +67,20 @@ from harness.execution.store import ResultStore
 from harness.workflows.stress_defaults import (
     DEFAULT_BUDGET, DEFAULT_MIN_DEPARTURE, DEFAULT_SAMPLE_SIZES, DEFAULT_SEEDS, DEFAULT_TOP,
 )
+from harness.workflows.stress_result import CONFIDENCE, Measurement, StressCase, StressResult
 from harness.workflows.stress_space import (
-    CHOICE, ParameterRange, Point, check_sample_sizes, exploration_points, parameter_range, searchable_scenarios,
+    CHOICE, ParameterRange, Point, check_sample_sizes, exploration_points, ideal_at, parameter_range,
+    searchable_scenarios,
 )
 from harness.workflows.user_metric import MetricLike, reference_of
 from scenarios.base import PROPERTIES, ParameterValue
 
 #: Share of the budget spent exploring; the rest refines.
 EXPLORATION_SHARE = 0.5
-#: Confidence level of a departure's seed spread.
-CONFIDENCE = 0.95
 #: The preset a stress search's cells belong to (``run``'s default, so that replays hit the same cells).
 PRESET = "default"
 #: Sub-directory of ``out`` holding the search's run store.
 SEARCH_DIR = "search"
-
-
-def ideal_at(scenario: str, value: ParameterValue) -> dict[str, float]:
-    """The ideal score of each property at ``value``: the scenario's ideal trajectory, and chance on no information.
-
-    Where the scenario's codes carry no information about the factors (its ideal
-    explicitness is 0, as for ``noise`` at alpha = 1), every property's ideal is 0: a
-    representation independent of the factors should score at chance, the calibration
-    criterion of Zaidi et al. (2022, 5.2) that :func:`reports.calibration` measures at that
-    end.  The ``noise`` scenario itself keeps modularity and compactness at 1 along its
-    whole sweep, which holds for every alpha < 1.
-    """
-    family = scenarios.get(scenario)
-    ideal = {prop: float(score) for prop, score in family.ideal_trajectory(family.check_value(value)).items()}
-    if ideal.get("explicitness") == 0.0:
-        return {prop: 0.0 for prop in ideal}
-    return ideal
-
-
-@dataclass(frozen=True)
-class Measurement:
-    """One sub-score of the stressed metric at one point, over the seeds.
-
-    Attributes
-    ----------
-    point : Point
-        Scenario, value and sample size.
-    sub_score, property : str
-        The sub-score and the property it claims to measure.
-    higher_is_better : bool
-        Its direction.
-    ideal : float
-        The ideal score of ``property`` at the point (:func:`ideal_at`), on the
-        higher-is-better scale.
-    scores : tuple of float
-        The raw score of every seed, seed 0 first.
-    stage : {"exploration", "refinement"}
-        Which stage of the search measured it.
-    """
-
-    point: Point
-    sub_score: str
-    property: str
-    higher_is_better: bool
-    ideal: float
-    scores: tuple[float, ...]
-    stage: str
-
-    @property
-    def oriented(self) -> np.ndarray:
-        """The seeds' scores on the higher-is-better scale."""
-        scores = np.asarray(self.scores, dtype=np.float64)
-        return scores if self.higher_is_better else 1.0 - scores
-
-    @property
-    def departure(self) -> float:
-        """Mean oriented score minus the ideal: > 0 over-scores, < 0 under-scores."""
-        return float(self.oriented.mean() - self.ideal)
-
-    @property
-    def half_width(self) -> float:
-        """Half-width of the departure's confidence interval (:data:`CONFIDENCE`) over the seeds."""
-        count = len(self.scores)
-        quantile = stats.t.ppf(0.5 + CONFIDENCE / 2, count - 1)
-        return float(quantile * self.oriented.std(ddof=1) / math.sqrt(count))
-
-    @property
-    def direction(self) -> str:
-        """``"over"`` (the metric rates the code better than it is) or ``"under"``."""
-        return "over" if self.departure > 0 else "under"
-
-    def margin(self, direction: str | None = None) -> float:
-        """The confidence bound nearest zero of the departure in ``direction`` (default: its own)."""
-        sign = 1.0 if (direction or self.direction) == "over" else -1.0
-        return sign * self.departure - self.half_width
-
-    def beyond_spread(self, min_departure: float) -> bool:
-        """Whether the departure is a case: its interval excludes 0 and it is at least ``min_departure``."""
-        return self.margin() > 0 and abs(self.departure) >= min_departure
-
-    def record(self) -> dict[str, Any]:
-        """A flat row for tables."""
-        return {
-            "scenario": self.point.scenario,
-            "parameter": scenarios.get(self.point.scenario).parameter,
-            "value": self.point.value,
-            "value_label": self.point.label,
-            "n_samples": self.point.n_samples,
-            "sub_score": self.sub_score,
-            "property": self.property,
-            "higher_is_better": self.higher_is_better,
-            "ideal": self.ideal,
-            "mean_score": float(np.mean(self.scores)),
-            "departure": self.departure,
-            "half_width": self.half_width,
-            "margin": self.margin(),
-            "direction": self.direction,
-            "seeds": len(self.scores),
-            "stage": self.stage,
-        }
-
-
-@dataclass
-class StressCase:
-    """A reported failure: a measurement beyond its seed spread, how to replay it, and the built-ins there.
-
-    Attributes
-    ----------
-    measurement : Measurement
-        The stressed sub-score at the case's point.
-    command : str
-        The ``python -m harness run`` command line that reproduces its scores exactly.
-    contrast : pandas.DataFrame
-        The built-in metrics on the same data: metric, sub_score, property, mean_score,
-        ideal, departure (one row per sub-score; empty without contrast).
-    """
-
-    measurement: Measurement
-    command: str
-    contrast: pd.DataFrame
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready content."""
-        return {**self.measurement.record(), "scores": list(self.measurement.scores), "command": self.command,
-                "contrast": self.contrast.to_dict(orient="records")}
-
-
-@dataclass
-class StressResult:
-    """What a stress search found.
-
-    Attributes
-    ----------
-    entry : MetricEntry
-        The stressed metric.
-    reference : str
-        Its name or import reference (what the recipes pass to ``--metrics``).
-    settings : dict
-        Budget, seeds, seed, sample sizes, scenarios, ``min_departure``, ``top``.
-    measurements : list of Measurement
-        Every sub-score at every point measured, in the order measured.
-    cases : list of StressCase
-        The top cases, largest confidence bound first.
-    cells : int
-        Cells of the stressed metric the search ran (or found in its store).
-    seconds : float
-        Wall seconds of the search (contrast included).
-    notes : list of str
-        Failed cells and points that could not be measured.
-    """
-
-    entry: MetricEntry
-    reference: str
-    settings: dict[str, Any]
-    measurements: list[Measurement]
-    cases: list[StressCase]
-    cells: int
-    seconds: float
-    notes: list[str] = field(default_factory=list)
-
-    def table(self) -> pd.DataFrame:
-        """Every measurement as a table (:meth:`Measurement.record` columns)."""
-        return pd.DataFrame([measurement.record() for measurement in self.measurements])
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready content (without the measurements table)."""
-        return {"metric": self.entry.name, "reference": self.reference, "settings": self.settings,
-                "cells": self.cells, "seconds": self.seconds, "cases": [case.to_dict() for case in self.cases],
-                "notes": self.notes}
 
 
 class _BudgetSpent(Exception):

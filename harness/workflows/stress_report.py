@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from harness.workflows.stress_space import CHOICE, parameter_range
+from harness.workflows.stress_result import StressCase, StressResult
+from harness.workflows.stress_space import CHOICE, ideal_at, parameter_range
 from reports._style import IDEAL_COLOUR, PALETTE, paper_style
 from reports.figures import save
 from reports.text_table import markdown_table
-
-if TYPE_CHECKING:
-    from harness.workflows.stress import StressCase, StressResult
 
 #: Files ``write_stress`` writes into its directory (besides the run store ``search/``).
 MARKDOWN, JSON, MEASUREMENTS, FIGURE_KEY = "stress.md", "stress.json", "measurements.csv", "worst_case"
@@ -139,8 +137,6 @@ def worst_case_figure(result: StressResult) -> Figure:
 
 def _ideal_line(space: Any, prop: str) -> tuple[np.ndarray, np.ndarray]:
     """The ideal of ``prop`` across the whole range (every choice, or 201 values)."""
-    from harness.workflows.stress import ideal_at
-
     if space.kind == CHOICE:
         values = list(space.choices)
         xs = np.arange(len(values), dtype=float)

@@ -172,6 +172,23 @@ def _shortest_nearby(check: Callable[[Any], Any], value: float, tolerance: float
     return value
 
 
+def ideal_at(scenario: str, value: ParameterValue) -> dict[str, float]:
+    """The ideal score of each property at ``value``: the scenario's ideal trajectory, and chance on no information.
+
+    Where the scenario's codes carry no information about the factors (its ideal
+    explicitness is 0, as for ``noise`` at alpha = 1), every property's ideal is 0: a
+    representation independent of the factors should score at chance, the calibration
+    criterion of Zaidi et al. (2022, 5.2) that :func:`reports.calibration` measures at that
+    end.  The ``noise`` scenario itself keeps modularity and compactness at 1 along its
+    whole sweep, which holds for every alpha < 1.
+    """
+    family = scenarios.get(scenario)
+    ideal = {prop: float(score) for prop, score in family.ideal_trajectory(family.check_value(value)).items()}
+    if ideal.get("explicitness") == 0.0:
+        return {prop: 0.0 for prop in ideal}
+    return ideal
+
+
 def searchable_scenarios() -> list[str]:
     """The scenarios a stress search explores by default.
 

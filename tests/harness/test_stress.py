@@ -15,8 +15,9 @@ from scipy import stats
 
 from harness.cli import main
 from harness.errors import UnknownNameError, UsageError
-from harness.workflows.stress import Measurement, ideal_at, stress
-from harness.workflows.stress_space import Point, exploration_points, parameter_range
+from harness.workflows.stress import stress
+from harness.workflows.stress_result import Measurement
+from harness.workflows.stress_space import Point, exploration_points, ideal_at, parameter_range
 from harness.workflows.validate import validate
 
 # Small samples keep each search to seconds; the budget is the default one (30 cells per scenario).
