@@ -63,7 +63,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--min-departure", type=_fraction, default=DEFAULT_MIN_DEPARTURE,
                         help="smallest departure reported (default: %(default)s)")
     parser.add_argument("--top", type=positive_int, default=DEFAULT_TOP,
-                        help="cases reported (default: %(default)s)")
+                        help="cases reported in each direction, over- and under-scoring (default: %(default)s)")
     contrast = parser.add_mutually_exclusive_group()
     contrast.add_argument("--contrast", type=csv_list,
                           help="built-in metrics scored on the cases' data (default: every built-in but dci_gbt)")

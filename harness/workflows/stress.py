@@ -38,7 +38,8 @@ The departure, across seeds
     metric cannot top the list by chance.
 
 What comes back
-    The top cases (one per scenario, sub-score and direction), each with the recipe that
+    The top cases of each direction (one per scenario, sub-score and direction; a metric that
+    under-scores grossly somewhere does not hide where it over-scores), each with the recipe that
     replays it (``python -m harness run --grid ...`` reproduces its scores exactly), the
     metric's per-seed scores, the ideal, and the built-in metrics' scores on the same data for
     contrast; with ``out``, a Markdown summary, a JSON record, every measurement as CSV and a
@@ -190,7 +191,7 @@ def stress(
         Scenarios to search (default: :func:`~harness.workflows.stress_space.searchable_scenarios`).
     budget : int, default 30
         Cells of ``metric`` to run per scenario searched (points x ``seeds``), half
-        exploring, half refining.  Contrast cells are extra: ``top`` points x ``seeds`` x
+        exploring, half refining.  Contrast cells are extra: up to 2 ``top`` points x ``seeds`` x
         the contrast metrics.
     budget_seconds : float, optional
         Also stop once this many wall seconds have passed (then the search is not
@@ -203,8 +204,8 @@ def stress(
         The sample sizes searched.
     min_departure : float, default 0.1
         Smallest departure reported as a case.
-    top : int, default 5
-        Most cases returned.
+    top : int, default 3
+        Most cases returned in each direction.
     contrast : sequence of str, optional
         Built-in metrics scored on the cases' data (default: the ``default`` preset's,
         i.e. every built-in but dci_gbt, less ``metric``); empty for none.
@@ -354,8 +355,14 @@ def _distinct_best(measurements: Sequence[Measurement], count: int) -> list[Meas
 
 
 def top_cases(measurements: Sequence[Measurement], *, min_departure: float, top: int) -> list[Measurement]:
-    """The measurements beyond their seed spread, largest margin first, one per (scenario, sub-score, direction)."""
-    return _distinct_best([m for m in measurements if m.beyond_spread(min_departure)], top)
+    """The ``top`` measurements beyond their seed spread in each direction, one per (scenario, sub-score, direction).
+
+    Largest margin first, whatever the direction.
+    """
+    beyond = [m for m in measurements if m.beyond_spread(min_departure)]
+    chosen = [m for direction in ("over", "under")
+              for m in _distinct_best([m for m in beyond if m.direction == direction], top)]
+    return sorted(chosen, key=lambda m: -m.margin())
 
 
 def replay_command(point: Point, reference: str, seeds: int, out: str = "runs/stress-replay") -> str:

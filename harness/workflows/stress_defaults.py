@@ -8,5 +8,5 @@ DEFAULT_SEEDS = 3
 DEFAULT_SAMPLE_SIZES = (250, 500, 1000)
 #: Smallest departure reported as a case.
 DEFAULT_MIN_DEPARTURE = 0.1
-#: Cases returned by default.
-DEFAULT_TOP = 5
+#: Cases returned by default in each direction (over- and under-scoring).
+DEFAULT_TOP = 3

@@ -15,7 +15,7 @@ from scipy import stats
 
 from harness.cli import main
 from harness.errors import UnknownNameError, UsageError
-from harness.workflows.stress import stress
+from harness.workflows.stress import stress, top_cases
 from harness.workflows.stress_result import Measurement
 from harness.workflows.stress_space import Point, exploration_points, ideal_at, parameter_range
 from harness.workflows.validate import validate
@@ -145,6 +145,17 @@ def test_departure_and_seed_spread_by_hand():
     assert lower_is_better.departure == pytest.approx(-0.4) and lower_is_better.direction == "under"
     spread_out = Measurement(point, "s", "modularity", True, 0.5, (0.2, 1.0, 0.9), "exploration")
     assert spread_out.departure == pytest.approx(0.2) and not spread_out.beyond_spread(0.1)
+
+
+def test_cases_of_both_directions_are_kept_whatever_their_size():
+    def measured(scenario, scores, ideal):
+        return Measurement(Point(scenario, 0.5, 300), "s", "modularity", True, ideal, scores, "exploration")
+
+    under = [measured(name, (0.0, 0.01, 0.02), 1.0) for name in ("noise", "mixing", "rotation", "nonlinear")]
+    over = measured("correlated", (0.5, 0.51, 0.52), 0.3)  # departure 0.21, far smaller than the under ones
+    small = measured("partial", (0.95, 1.0, 0.9), 0.88)  # departure 0.07 < min_departure
+    chosen = top_cases([*under, over, small], min_departure=0.1, top=3)
+    assert [m.point.scenario for m in chosen] == ["noise", "mixing", "rotation", "correlated"]
 
 
 def test_ideal_is_chance_where_the_codes_carry_no_information():
