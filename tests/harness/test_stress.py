@@ -201,6 +201,17 @@ def test_search_is_reproducible_from_its_seed():
     assert (first.groupby("scenario").size() * 3 <= 18).all()  # 3 seeds per point, 18 cells per scenario
 
 
+def test_a_repeated_search_resumes_from_its_store(tmp_path):
+    logs: list[str] = []
+    settings = dict(scenarios_=["mixing"], contrast=[], budget=12, out=tmp_path / "search",
+                    **{**FAST, "log": logs.append})
+    first = stress("mig", **settings)
+    assert not any("skipping" in line for line in logs)
+    again = stress("mig", **settings)
+    assert any("skipping 3 finished cell(s)" in line for line in logs)
+    pd.testing.assert_frame_equal(again.table(), first.table())
+
+
 def test_cli_stress_writes_its_outputs(tmp_path, capsys):
     out = tmp_path / "stress"
     status = main(["stress", "modularity", "--scenarios", "noise", "--sample-sizes", "300", "--no-contrast",
