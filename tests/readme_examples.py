@@ -6,15 +6,18 @@ fenced block (invisible in the rendered page):
 * ``<!-- readme-example: NAME -->`` before a ``bash`` block: a command block, run with bash;
 * ``<!-- readme-output: NAME -->`` before a block: what example NAME prints on stdout;
 * ``<!-- readme-output: NAME last-line -->`` before a block: what the last line of example NAME prints
-  (its earlier lines run first, in a separate shell, and their output is not shown);
+  (the output of the lines before it is not shown);
 * ``<!-- readme-output: NAME file=PATH -->`` before a block: the file PATH (relative to the working
   directory) as example NAME leaves it.
 
 Every marked example runs, in README order, in one fresh temporary working directory (later examples
 use what earlier ones wrote, as a reader following the README would), with bash, the environment of
 the calling process, ``python`` meaning this interpreter (:data:`sys.executable`) and the repository
-root first on ``PYTHONPATH``.  The README's absolute ``/tmp/`` paths are redirected to ``WORKDIR/tmp/``
-so concurrent runs never share files.  stderr (progress bars) is not compared.
+root first on ``PYTHONPATH``.  An example's last line runs in a shell of its own (so it must be a whole
+command; its exit status may be anything, as in ``...; echo "exit status $?"``), after the lines before
+it, which run with ``set -e``: a failing setup command fails the check.  The README's absolute ``/tmp/``
+paths are redirected to ``WORKDIR/tmp/`` so concurrent runs never share files.  stderr (progress bars)
+is not compared.
 
 An output block may be abridged with one line that is ``...`` (surrounding spaces aside): the lines above
 it must be the first lines of the output and the lines below it the last ones.  Before comparing, both sides are
@@ -81,6 +84,8 @@ class Run:
     stdout: str
     last_line_stdout: str
     stderr: str
+    setup_status: int
+    """Exit status of the lines before the last (run with ``set -e``)."""
     files: dict[str, str]
 
 
@@ -131,17 +136,15 @@ def run_examples(examples: list[Block], outputs: list[Block], workdir: Path) -> 
     runs = {}
     for example in examples:
         lines = [line.replace("/tmp/", f"{workdir}/tmp/") for line in example.lines]
-        split = any(output.name == example.name and output.last_line for output in outputs)
-        results = [subprocess.run(["bash", "-c", prelude + "\n".join(part)], cwd=workdir, env=environment,
-                                  capture_output=True, text=True, check=False)
-                   for part in ((lines[:-1], lines[-1:]) if split else (lines,))]
+        setup, last = (subprocess.run(["bash", "-c", prelude + "\n".join(part)], cwd=workdir, env=environment,
+                                      capture_output=True, text=True, check=False)
+                       for part in (["set -e", *lines[:-1]], lines[-1:]))
         files = {}
         for output in outputs:
             if output.name == example.name and output.file is not None:
                 path = workdir / output.file
                 files[output.file] = path.read_text() if path.is_file() else f"<no file {output.file}>"
-        runs[example.name] = Run("".join(result.stdout for result in results), results[-1].stdout,
-                                 "".join(result.stderr for result in results), files)
+        runs[example.name] = Run(setup.stdout + last.stdout, last.stdout, setup.stderr + last.stderr, setup.returncode, files)
     return runs
 
 
@@ -230,24 +233,29 @@ def regenerated(output: Block, actual: list[str]) -> list[str]:
 
 
 def check_readme(readme: Path, update: bool = False) -> list[str]:
-    """Run the README's examples; return the problems found (after rewriting the output blocks if ``update``)."""
+    """Run the README's examples; return the problems found.
+
+    With ``update``, rewrite every checked output block from the run instead of comparing, unless a
+    setup line failed (then nothing is written and the failure is returned).
+    """
     text = readme.read_text()
     examples, outputs = parse(text)
     with tempfile.TemporaryDirectory(prefix="readme-examples-") as directory:
         workdir = Path(directory)
         runs = run_examples(examples, outputs, workdir)
         actual = {index: printed(runs[output.name], output, workdir) for index, output in enumerate(outputs)}
-    problems = []
-    if update:
+    problems = [f"{name}: the lines before the last exited with status {run.setup_status}:\n{run.stderr[-2000:]}"
+                for name, run in runs.items() if run.setup_status != 0]
+    if not update:
+        for index, output in enumerate(outputs):
+            label = output.name + (f" (file {output.file})" if output.file else "")
+            problems.extend(f"{label}: {problem}" for problem in differences(output, actual[index]))
+    elif not problems:
         lines = text.splitlines()
         for index in reversed(range(len(outputs))):
             output = outputs[index]
             lines[output.first:output.first + len(output.lines)] = regenerated(output, actual[index])
         readme.write_text("\n".join(lines) + "\n")
-    else:
-        for index, output in enumerate(outputs):
-            label = output.name + (f" (file {output.file})" if output.file else "")
-            problems.extend(f"{label}: {problem}" for problem in differences(output, actual[index]))
     return problems
 
 
@@ -260,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     problems = check_readme(args.readme, update=args.update)
     for problem in problems:
         print(problem)
-    if args.update:
+    if args.update and not problems:
         print(f"regenerated the checked output blocks of {args.readme}")
     return 1 if problems else 0
 

@@ -45,6 +45,7 @@ def test_the_documented_examples_are_marked():
 def test_readme_output_block_matches_a_real_run(output, runs):
     workdir, results = runs
     run = results[output.name]
+    assert run.setup_status == 0, f"the lines before the last exited with status {run.setup_status}:\n{run.stderr[-2000:]}"
     problems = readme_examples.differences(output, readme_examples.printed(run, output, workdir))
     assert not problems, "\n".join(problems) + f"\n--- stderr of the example (last 2000 characters):\n{run.stderr[-2000:]}"
 
@@ -90,7 +91,7 @@ def test_an_ellipsis_line_matches_anything_between_the_first_and_last_lines():
 
 
 def test_temporary_paths_and_the_source_tree_version_read_as_the_readme_shows_them(tmp_path):
-    run = readme_examples.Run(f'wrote {tmp_path}/tmp/scores.csv\n"harness_versions": ["0.1.0+source"]\n{tmp_path}/runs\n\n', "", "", {})
+    run = readme_examples.Run(f'wrote {tmp_path}/tmp/scores.csv\n"harness_versions": ["0.1.0+source"]\n{tmp_path}/runs\n\n', "", "", 0, {})
     assert readme_examples.printed(run, _block(""), tmp_path) == ["wrote /tmp/scores.csv", '"harness_versions": ["0.1.0"]', "./runs"]
 
 
