@@ -20,12 +20,15 @@ paths are redirected to ``WORKDIR/tmp/`` so concurrent runs never share files.  
 is not compared.
 
 An output block may be abridged with one line that is ``...`` (surrounding spaces aside): the lines above
-it must be the first lines of the output and the lines below it the last ones.  Before comparing, both sides are
-normalised (:func:`normalise`):
+it must be the first lines of the output and the lines below it the last ones.  What was printed is read
+as the README shows it (:func:`printed`):
 
 * ``WORKDIR/tmp`` reads ``/tmp`` again and ``WORKDIR`` reads ``.``;
 * the harness version of a source tree that is not installed, ``X+source``, reads ``X``, which is what
   an installed package (the README's ``pip install -e .``) writes;
+
+and then both sides are normalised (:func:`normalise`):
+
 * durations are masked: the cells of a Markdown-table column named ``seconds`` and, in the report card's
   criteria table, the ``value``, ``rank`` and ``best built-in`` cells of the ``cost`` row (all timings);
 * Markdown-table rows are compared cell by cell with the padding stripped (a masked duration can change
