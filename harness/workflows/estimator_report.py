@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 import pandas as pd
@@ -33,6 +33,9 @@ from metrics.estimators import ESTIMATORS, mutual_information
 from scenarios._attacks import ATTACKS
 from scenarios.gaussian_toy import ALPHAS, N_FACTORS, exact_information, sample
 from harness.errors import UsageError
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 QUANTITIES = {"code": "I(y_k; z_k)", "rest": "I(y_k; z_\\k)", "total": "I(y_k; z)"}
 SINGLE_COLUMN = ("histogram", "miller_madow")
@@ -139,7 +142,7 @@ def overlapping_curves(cell: pd.DataFrame, fraction: float = OVERLAP_FRACTION) -
     return pairs
 
 
-def draw(table: pd.DataFrame):
+def draw(table: pd.DataFrame) -> Figure:
     """The figure: one panel per attack (rows) and quantity (columns), estimators against the exact curve."""
     import matplotlib
 

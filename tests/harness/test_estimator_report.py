@@ -105,6 +105,10 @@ def test_overlapping_curves_are_named_and_only_those():
 def test_figure_draws_every_estimator_distinguishably_and_notes_the_overlap():
     import matplotlib.pyplot as plt
 
+    from metrics.estimators import ESTIMATORS
+
+    assert set(estimator_report.STYLES) == set(ESTIMATORS)
+
     table = _panel({"knn": [0.0, 0.6, 1.1], "knn_full": [0.1, 0.4, 0.9], "gaussian": [0.05, 0.5, 1.05],
                     "histogram": [1.0, 1.5, 2.0], "miller_madow": [0.995, 1.5, 1.995]})
     figure = estimator_report.draw(table)
