@@ -60,6 +60,8 @@ EXAMPLE_MARKER = re.compile(r"^<!-- readme-example: (?P<name>[\w-]+) -->$")
 OUTPUT_MARKER = re.compile(r"^<!-- readme-output: (?P<name>[\w-]+)(?: (?P<last_line>last-line)| file=(?P<file>\S+))? -->$")
 ELLIPSIS = "..."
 MASK = "<duration>"
+TMP_PATH = re.compile(r"(?<![\w.~/-])/tmp/")
+"""An absolute ``/tmp/`` path in a command (not ``runs/tmp/``)."""
 SOURCE_VERSION = re.compile(r"\b(\d+\.\d+\.\d+)\+source\b")
 DURATION_COLUMNS = ("seconds",)
 DURATION_ROWS = {"cost": ("value", "rank", "best built-in")}
@@ -138,7 +140,7 @@ def run_examples(examples: list[Block], outputs: list[Block], workdir: Path) -> 
     prelude = 'python() { "$README_PYTHON" "$@"; }\n'
     runs = {}
     for example in examples:
-        lines = [line.replace("/tmp/", f"{workdir}/tmp/") for line in example.lines]
+        lines = [TMP_PATH.sub(f"{workdir}/tmp/", line) for line in example.lines]
         setup, last = (subprocess.run(["bash", "-c", prelude + "\n".join(part)], cwd=workdir, env=environment,
                                       capture_output=True, text=True, check=False)
                        for part in (["set -e", *lines[:-1]], lines[-1:]))

@@ -95,6 +95,11 @@ def test_temporary_paths_and_the_source_tree_version_read_as_the_readme_shows_th
     assert readme_examples.printed(run, _block(""), tmp_path) == ["wrote /tmp/scores.csv", '"harness_versions": ["0.1.0"]', "./runs"]
 
 
+def test_only_absolute_tmp_paths_are_redirected():
+    line = 'cat > /tmp/m.py; python x.py --out runs/tmp/a "/tmp/b"'
+    assert readme_examples.TMP_PATH.sub("/work/tmp/", line) == 'cat > /work/tmp/m.py; python x.py --out runs/tmp/a "/work/tmp/b"'
+
+
 def test_markers_must_precede_a_fenced_block_and_outputs_name_an_example_above_them():
     with pytest.raises(ValueError, match="followed by a fenced block"):
         readme_examples.parse("<!-- readme-example: a -->\ntext\n")
