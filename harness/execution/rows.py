@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import scenarios
 from harness.execution.plan import Cell
 from harness.version import __version__
 
@@ -24,12 +23,12 @@ def result_row(
     scenario's grid, its text going to ``value_label``.  ``warnings`` is the number of
     warnings the metric call raised and the first one's text.
     """
-    scenario = scenarios.get(cell.scenario)
+    scenario = cell.definition
     metric = cell.metric
     prop = metric.property_of(metric.name if cell.kind == "population" else sub_score)
     return {
         "study": cell.study,
-        "scenario": cell.scenario,
+        "scenario": scenario.name,
         "parameter": scenario.parameter,
         "criterion": scenario.criterion,
         "value": float(cell.value_index) if isinstance(cell.value, str) else float(cell.value),
