@@ -69,6 +69,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def _validate(args: argparse.Namespace) -> int:
+    from harness.cli._args import option_sweeps
     from harness.workflows.user_metric import metric_entry, reference_of
     from harness.workflows.validate import validate
 
@@ -93,6 +94,7 @@ def _validate(args: argparse.Namespace) -> int:
         builtins_dir=args.builtins_dir,
         jobs=args.jobs,
         cell_timeout=args.cell_timeout,
+        metric_options=option_sweeps(args.metric_option),
         progress=not args.no_progress,
         seed=args.seed,
         **{key: value for key, value in (("probe", args.probe), ("probe_samples", args.probe_samples)) if value is not None},
