@@ -263,5 +263,6 @@ def _accepted_options(entry: MetricEntry) -> set[str] | None:
     parameters = inspect.signature(load_callable(entry.target)).parameters.values()
     if any(parameter.kind is inspect.Parameter.VAR_KEYWORD for parameter in parameters):
         return None
-    return {parameter.name for parameter in parameters if parameter.kind is inspect.Parameter.KEYWORD_ONLY
-            or (parameter.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD and parameter.name not in ("factors", "codes", "discrete", "random_state"))}
+    keywords = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return {parameter.name for parameter in parameters
+            if parameter.kind in keywords and parameter.name not in ("factors", "codes", "discrete", "random_state")}

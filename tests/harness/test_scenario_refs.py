@@ -135,3 +135,12 @@ def test_a_user_scenario_runs_through_run_validate_and_report(user_file, monkeyp
     assert set(card.loc[card["metric"] == "correlation", "scenario"]) == {"leaky", "noise"}
     assert main(["report", "card"]) == 0
     assert (user_file.parent / "card" / "report.html").is_file()
+
+
+def test_list_shows_the_transforms_and_the_syntax(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    transforms = out[out.index("TRANSFORMS"):]
+    assert "redundancy_attack@noise=0.2" in transforms
+    for name in ("noise", "nonlinear", "partial", "redundancy_attack", "synergy_attack"):
+        assert f"\n  {name} " in transforms
