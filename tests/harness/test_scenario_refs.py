@@ -144,3 +144,15 @@ def test_list_shows_the_transforms_and_the_syntax(capsys):
     assert "redundancy_attack@noise=0.2" in transforms
     for name in ("noise", "nonlinear", "partial", "redundancy_attack", "synergy_attack"):
         assert f"\n  {name} " in transforms
+
+
+def test_dask_workers_load_user_scenarios_and_compositions(user_file, monkeypatch):
+    """Dask workers receive references and resolve them themselves; scores equal a sequential run's."""
+    pytest.importorskip("dask.distributed")
+    monkeypatch.chdir(user_file.parent)
+    study = dict(scenarios_=["my_scenarios.py:SWAPPED", "redundancy_attack@my_scenarios.py:leaky=0.5"], metrics_=["mig"],
+                 seeds=1, n_samples=300, progress=False, log=lambda message: None)
+    on_dask = run_study(jobs=2, backend="dask", **study)
+    sequential = run_study(jobs=1, backend="sequential", **study)
+    assert set(on_dask["scenario"]) == {"swapped", "redundancy_attack@leaky=0.5"} and len(on_dask) == 8
+    pd.testing.assert_frame_equal(on_dask.drop(columns="seconds"), sequential.drop(columns="seconds"))
