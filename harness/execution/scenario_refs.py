@@ -34,9 +34,11 @@ from scenarios.describe import SCENARIO_ATTRIBUTE, scenario_from_function
 from scenarios.transforms import available_transforms
 
 
-@functools.lru_cache(maxsize=None)
 def scenario_for(reference: str) -> Any:
     """The scenario ``reference`` names (see the module docstring); cached per process.
+
+    A user's file is looked up by its absolute path, so the same relative reference
+    read from another directory is another scenario.
 
     Raises
     ------
@@ -47,11 +49,29 @@ def scenario_for(reference: str) -> Any:
         that cannot be loaded or is not a scenario.
     """
     try:
-        composition = parse_composition(reference)
-    except ValueError as error:
+        absolute = _with_absolute_files(reference)
+    except ValueError as error:  # a malformed composition
         raise UsageError(str(error)) from None
+    return _resolved(absolute)
+
+
+def _with_absolute_files(reference: str) -> str:
+    """``reference`` with every ``file.py:name`` part naming its file by absolute path (no file is read)."""
+    composition = parse_composition(reference)
     if composition is not None:
-        base = scenario_for(composition.base)
+        return composed_name(composition.transform, _with_absolute_files(composition.base), composition.value)
+    module_part, sep, attribute = reference.rpartition(":")
+    if sep and module_part.endswith(".py"):
+        return f"{Path(module_part).expanduser().resolve()}:{attribute}"
+    return reference
+
+
+@functools.lru_cache(maxsize=None)
+def _resolved(reference: str) -> Any:
+    """:func:`scenario_for` of a reference whose files are named by absolute paths."""
+    composition = parse_composition(reference)
+    if composition is not None:
+        base = _resolved(composition.base)
         if composition.transform not in available_transforms():
             raise UnknownNameError("transform", composition.transform, available_transforms())
         try:
@@ -80,10 +100,7 @@ def canonical_reference(reference: str) -> str:
         base = scenario_for(composition.base)
         label = base.label(base.check_value(parse_value(composition.value)))
         return composed_name(composition.transform, canonical_reference(composition.base), label)
-    module_part, sep, attribute = reference.rpartition(":")
-    if sep and module_part.endswith(".py"):
-        return f"{Path(module_part).expanduser().resolve()}:{attribute}"
-    return reference
+    return _with_absolute_files(reference)
 
 
 def _user_scenario(reference: str) -> Any:

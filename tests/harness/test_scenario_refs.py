@@ -67,7 +67,7 @@ def test_a_composition_resolves_and_is_written_canonically():
     ("redundancy_attack@nois=0.2", UnknownNameError, "unknown scenario 'nois'"),
     ("redundancy_attack@noise=7", UsageError, r"alpha must be in \[0, 1\]"),
     ("redundancy_attack@noise", UsageError, "TRANSFORM@BASE=VALUE"),
-    ("absent.py:leaky", UsageError, "scenario file 'absent.py' does not exist"),
+    ("absent.py:leaky", UsageError, r"scenario file '.*absent\.py' does not exist"),
 ])
 def test_bad_references_say_what_is_wrong(reference, error, message):
     with pytest.raises(error, match=message):
