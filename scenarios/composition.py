@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 import scenarios.base as base_module
-from scenarios.base import ParameterValue, Scenario
+from scenarios.base import PROPERTIES, ParameterValue, Scenario
 from scenarios.transforms import Transform, get_transform
 
 SEPARATOR = "@"
@@ -85,8 +85,11 @@ def compose(transform: str | Transform, base: str | Scenario, value: Any) -> Sce
     Returns
     -------
     Scenario
-        Named ``TRANSFORM@BASE=VALUE``; its parameter, grid and criterion are the
-        transform's, its version joins the base's and the transform's.  Not registered.
+        Named ``TRANSFORM@BASE=VALUE``; its parameter and grid are the transform's, its
+        version joins the base's and the transform's.  Its criterion is the transform's
+        on a perfect base (every ideal 1) and ``""`` otherwise, because reports read a
+        criterion as what the sweep's ends mean (``noise``: a perfect code at 0), which
+        holds only there.  Not registered.
 
     Raises
     ------
@@ -127,5 +130,10 @@ def compose(transform: str | Transform, base: str | Scenario, value: Any) -> Sce
         exact=exact if transform.keeps_exact and base.exact is not None else None,
         default_n=base.default_n,
         version=f"{base.version}.{transform.version}",
-        criterion=transform.criterion,
+        criterion=transform.criterion if _perfect(base_ideal) else "",
     )
+
+
+def _perfect(ideal: dict[str, Any]) -> bool:
+    """Whether an ideal states a perfect code (every property 1)."""
+    return all(ideal.get(prop) == 1.0 for prop in PROPERTIES)

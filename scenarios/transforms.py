@@ -84,7 +84,7 @@ class Transform:
     source, summary : str
         Paper and section; one-line description.
     criterion : str
-        What a composed scenario tests (see :data:`scenarios.base.CRITERIA`).
+        What a composed scenario on a perfect base tests (see :data:`scenarios.base.CRITERIA`).
     keeps_exact : bool
         Whether the base's exact quantities hold after the transform.
     version : str

@@ -16,7 +16,10 @@ def test_the_name_grid_and_criterion_are_the_transforms():
     scenario = compose("redundancy_attack", "noise", 0.2)
     assert scenario.name == "redundancy_attack@noise=0.2"
     assert scenario.parameter == "alpha" and scenario.values == (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
-    assert scenario.criterion == "attacks" and scenario.version == "1.1"
+    assert scenario.criterion == "" and scenario.version == "1.1"  # the base is not perfect (explicitness 0.8)
+    assert compose("redundancy_attack", "noise", 0.0).criterion == "attacks"
+    assert compose("noise", "nonlinear", 0.4).criterion == "noise"
+    assert compose("noise", "rotation", 0.1).criterion == ""
     assert compose("partial", "gaussian_toy_synergy", 1.0).values == (5, 4, 3, 2, 1)  # the base's 5 factors
 
 
