@@ -12,6 +12,8 @@ evaluate_population(metric, population, **options)
     Score each member of a population of representations (UDR).
 register_metric
     Decorator used by the built-in metrics (and available to plug-ins).
+shared_estimates()
+    Context manager: estimates shared by the metrics scored on one data draw.
 
 Every module of this package that does not start with an underscore is imported
 here, so a new metric module registers itself just by existing.
@@ -24,6 +26,7 @@ import pkgutil
 
 from metrics.evaluation import evaluate, evaluate_population, metric_name
 from metrics.registry import FAMILIES, PROPERTIES, MetricSpec, available, get, register_metric
+from metrics.shared import shared_estimates
 
 for _module in pkgutil.iter_modules(__path__):
     if not _module.name.startswith("_"):
@@ -39,4 +42,5 @@ __all__ = [
     "get",
     "metric_name",
     "register_metric",
+    "shared_estimates",
 ]

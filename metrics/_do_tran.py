@@ -42,6 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.estimators import binned_entropy, check_estimator_options, information_denominator, mutual_information, normalized
+from metrics.shared import memoised
 
 ESTIMATORS = ("knn", "knn_full", "gaussian")
 
@@ -58,7 +59,24 @@ def _check(estimator: str, neighbors: int, bins: int) -> None:
 def informativeness_nats(factors: np.ndarray, codes: np.ndarray, *, estimator: str, neighbors: int, bins: int) -> np.ndarray:
     """``(L,)`` I(x; z_i) in nats, with x represented by the factors."""
     _check(estimator, neighbors, bins)
-    return np.array([mutual_information(codes[:, i], factors, estimator=estimator, neighbors=neighbors) for i in range(codes.shape[1])])
+    return memoised(
+        "informativeness",
+        (factors, codes),
+        (estimator, neighbors),
+        lambda: np.array([mutual_information(codes[:, i], factors, estimator=estimator, neighbors=neighbors) for i in range(codes.shape[1])]),
+    )
+
+
+def _dependence(codes: np.ndarray, estimator: str, neighbors: int) -> np.ndarray:
+    """``(L,)`` I(z_i; z_!=i) in nats."""
+    options = {"estimator": estimator, "neighbors": neighbors}
+    return np.array([mutual_information(codes[:, i], np.delete(codes, i, axis=1), **options) for i in range(codes.shape[1])])
+
+
+def _joint_information(factors: np.ndarray, codes: np.ndarray, estimator: str, neighbors: int) -> np.ndarray:
+    """``(L,)`` I(z_i; (v, z_!=i)) in nats."""
+    options = {"estimator": estimator, "neighbors": neighbors}
+    return np.array([mutual_information(codes[:, i], np.hstack([factors, np.delete(codes, i, axis=1)]), **options) for i in range(codes.shape[1])])
 
 
 @dataclass(frozen=True)
@@ -110,15 +128,18 @@ def code_information(
     separability: bool = True,
 ) -> CodeInformation:
     """Per-code terms from ``3 L`` calls of :func:`metrics.estimators.mutual_information`
-    (``2 L`` when ``separability`` is False: WINDIN and INDIN@k do not need it)."""
+    (``2 L`` when ``separability`` is False: WINDIN and INDIN@k do not need it).
+
+    Inside :func:`metrics.shared_estimates` each of the three ``L``-vectors is computed once
+    per ``factors``, ``codes`` and estimator options, and shared by the five metrics of
+    Do and Tran."""
     informativeness = informativeness_nats(factors, codes, estimator=estimator, neighbors=neighbors, bins=bins)
-    options = {"estimator": estimator, "neighbors": neighbors}
-    dependence, joint = np.empty(codes.shape[1]), np.empty(codes.shape[1])
-    for i in range(codes.shape[1]):
-        others = np.delete(codes, i, axis=1)
-        dependence[i] = mutual_information(codes[:, i], others, **options)
-        if separability:
-            joint[i] = mutual_information(codes[:, i], np.hstack([factors, others]), **options)
+    dependence = memoised("code_dependence", (codes,), (estimator, neighbors), lambda: _dependence(codes, estimator, neighbors))
+    joint = (
+        memoised("code_joint_information", (factors, codes), (estimator, neighbors), lambda: _joint_information(factors, codes, estimator, neighbors))
+        if separability
+        else None
+    )
     return CodeInformation(
         informativeness=informativeness,
         dependence=dependence,

@@ -58,6 +58,7 @@ from metrics.estimators import (
     normalized,
     pairwise_information,
 )
+from metrics.shared import memoised
 
 CODE_CHOICES = ("argmax", "per_bound", "lower_bound")
 
@@ -175,12 +176,26 @@ def pid_bounds(
     nats for ``knn``).
 
     Cost: ``K L`` single-code estimates and ``2 K`` multi-code estimates (``"argmax"``) or
-    ``K (L + 1)`` (the other choices).
+    ``K (L + 1)`` (the other choices).  Inside :func:`metrics.shared_estimates` the bounds are
+    computed once per ``factors``, ``codes`` and options (UniBound and the PID bounds share
+    them, RMIG the single-code estimates).
     """
     check_estimator_options(estimator, neighbors, bins)
     if code_choice not in CODE_CHOICES:
         raise ValueError(f"code_choice must be one of {CODE_CHOICES}, got {code_choice!r}")
-    flags = tuple(discrete) if discrete is not None else (False,) * factors.shape[1]
+    flags = tuple(bool(flag) for flag in discrete) if discrete is not None else (False,) * factors.shape[1]
+    return memoised(
+        "pid_bounds",
+        (factors, codes),
+        (flags, estimator, neighbors, bins, normalize, code_choice),
+        lambda: _pid_bounds(factors, codes, flags, estimator=estimator, neighbors=neighbors, bins=bins,
+                            normalize=normalize, code_choice=code_choice),
+    )
+
+
+def _pid_bounds(factors: np.ndarray, codes: np.ndarray, flags: tuple[bool, ...], *, estimator: str, neighbors: int,
+                bins: int, normalize: str, code_choice: str) -> PIDBounds:
+    """The body of :func:`pid_bounds` (checked options, one flag per factor)."""
     options = {"estimator": estimator, "neighbors": neighbors, "bins": bins}
     pairwise = pairwise_information(factors, codes, flags, **options)
     best = np.argmax(pairwise, axis=1)

@@ -121,7 +121,6 @@ def explicitness_from_curve(curve: LossCapacityCurve, reference_loss: float = 0.
     family="predictor",
     properties={"explicitness": "explicitness", "size": "compactness"},
     stochastic=True,
-    defaults={"max_capacity_doublings": 8, "test_size": 0.25, "reference_loss": 0.0},
 )
 def dci_es(
     factors,

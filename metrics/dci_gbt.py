@@ -34,16 +34,6 @@ def _accuracy(labels: np.ndarray, predictions: np.ndarray) -> float:
     properties={"modularity": "modularity", "compactness": "compactness", "explicitness": "explicitness"},
     stochastic=True,
     needs_discrete_factors=True,
-    defaults={
-        "bins": DEFAULT_BINS,
-        "max_train": 10_000,
-        "test_size": 0.25,
-        "n_estimators": 100,
-        "max_depth": 3,
-        "learning_rate": 0.1,
-        "completeness_weighting": "importance",
-        "n_jobs": 1,
-    },
 )
 def dci_gbt(
     factors,

@@ -67,17 +67,6 @@ def _penalties_on_all_rows(codes: np.ndarray, targets: np.ndarray, alpha_grid: s
     family="predictor",
     properties={"modularity": "modularity", "compactness": "compactness", "explicitness": "explicitness"},
     stochastic=True,
-    defaults={
-        "n_alphas": 20,
-        "alpha_ratio": 1e-4,
-        "folds": 5,
-        "test_size": 0.25,
-        "explicitness_baseline": "mean",
-        "completeness_weighting": "importance",
-        "alpha_grid": "path",
-        "selection_rows": "train",
-        "n_jobs": 1,
-    },
 )
 def dci_lasso(
     factors,

@@ -48,15 +48,6 @@ def _fit_forest(n_estimators: int, leaf_sizes: tuple[int, ...], tree_samples: in
     family="predictor",
     properties={"modularity": "modularity", "compactness": "compactness", "explicitness": "explicitness"},
     stochastic=True,
-    defaults={
-        "n_estimators": 20,
-        "leaf_sizes": DEFAULT_LEAF_SIZES,
-        "tree_samples": 2000,
-        "test_size": 0.25,
-        "explicitness_baseline": "mean",
-        "completeness_weighting": "importance",
-        "n_jobs": 1,
-    },
 )
 def dci_rf(
     factors,

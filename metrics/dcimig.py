@@ -14,7 +14,6 @@ from metrics.validation import check_positive_int
     "dcimig",
     family="information",
     properties="holistic",
-    defaults={"bins": DEFAULT_BINS, "normalization": "factor"},
 )
 def dcimig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normalization: str = "factor") -> float:
     """DCIMIG: code-wise information gaps, credited to each code's best factor.

@@ -64,7 +64,8 @@ import numpy as np
 
 from metrics._knn import Column, kraskov, kraskov_prepared, ross
 from metrics.information import DEFAULT_BINS, encode_categories, entropy, factor_code_information, joint_counts, to_labels
-from metrics.validation import check_positive_int
+from metrics.options import check_choice, check_positive_int
+from metrics.shared import memoised
 
 ESTIMATORS = ("knn", "knn_full", "gaussian", "histogram", "miller_madow")
 DEFAULT_ESTIMATOR = "knn"
@@ -79,8 +80,7 @@ _MIN_RESIDUAL_FRACTION = 1e-12
 
 def check_estimator_options(estimator: str, neighbors: int, bins: int) -> None:
     """Raise a ValueError/TypeError naming the option when an estimator option is invalid."""
-    if estimator not in ESTIMATORS:
-        raise ValueError(f"estimator must be one of {ESTIMATORS}, got {estimator!r}")
+    check_choice(estimator, "estimator", ESTIMATORS)
     check_positive_int(neighbors, "neighbors")
     check_positive_int(bins, "bins", minimum=2)
 
@@ -245,10 +245,22 @@ def pairwise_information(
     code being standardised and sorted once instead of once per pair; the result is
     identical to :func:`mutual_information` per pair, which the other estimators and
     discrete factors use.  Cost at N = 1e4, 8 x 8 (``knn``): about 1.1 s on one idle core,
-    nearly all of it the 64 joint-space k-d tree queries.
+    nearly all of it the 64 joint-space k-d tree queries.  Inside
+    :func:`metrics.shared_estimates` the matrix is computed once per ``factors``, ``codes``
+    and options (UniBound, the PID bounds and RMIG share it).
     """
     check_estimator_options(estimator, neighbors, bins)
-    flags = tuple(discrete) if discrete is not None else (False,) * factors.shape[1]
+    flags = tuple(bool(flag) for flag in discrete) if discrete is not None else (False,) * factors.shape[1]
+    return memoised(
+        "pairwise_information",
+        (factors, codes),
+        (flags, estimator, neighbors, bins),
+        lambda: _pairwise_information(factors, codes, flags, estimator, neighbors, bins),
+    )
+
+
+def _pairwise_information(factors: np.ndarray, codes: np.ndarray, flags: tuple[bool, ...], estimator: str, neighbors: int, bins: int) -> np.ndarray:
+    """The body of :func:`pairwise_information` (checked options, one flag per factor)."""
     if estimator in _HISTOGRAM:
         return _histogram_information(factors, codes, flags, bins, estimator == "miller_madow")
     options = {"estimator": estimator, "neighbors": neighbors}
@@ -297,8 +309,7 @@ def information_denominator(entropies: np.ndarray, information: np.ndarray, norm
         codes hold less than the entropy (always for discrete variables) and otherwise a
         share of the information actually held, so the score stays in [0, 1].
     """
-    if normalize not in NORMALIZATIONS:
-        raise ValueError(f"normalize must be one of {NORMALIZATIONS}, got {normalize!r}")
+    check_choice(normalize, "normalize", NORMALIZATIONS)
     if normalize == "none":
         return np.ones_like(np.asarray(entropies, dtype=np.float64))
     if normalize == "entropy":

@@ -3,24 +3,16 @@
 
 from __future__ import annotations
 
-import inspect
 import math
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
+from metrics._entry import accepts
 from metrics.registry import MetricSpec, get
-from metrics.validation import as_real_matrix, check_discrete, check_pair, check_random_state
+from metrics.validation import check_random_state, check_representation
 
 MetricLike = str | MetricSpec | Callable[..., Any]
-
-
-def _accepts(function: Callable[..., Any], option: str) -> bool:
-    try:
-        parameters = inspect.signature(function).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    return any(p.name == option or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
 
 
 def metric_name(metric: MetricLike) -> str:
@@ -97,31 +89,24 @@ def evaluate(
         When ``metric`` names no registered metric.
     """
     spec = get(metric) if isinstance(metric, str) else metric if isinstance(metric, MetricSpec) else None
-    if spec is not None and spec.population:
-        raise ValueError(f"metric {spec.name!r} scores a population of representations; use metrics.evaluate_population")
-    factor_matrix, code_matrix = check_pair(factors, codes)
-    flags = check_discrete(discrete, factor_matrix.shape[1])
     if spec is not None:
-        function = spec.function
-        unknown = sorted(set(options) - set(spec.defaults))
-        if unknown:
-            known = ", ".join(sorted(spec.defaults)) or "none"
-            raise TypeError(f"metric {spec.name!r} got unknown option(s) {', '.join(unknown)}; its options are: {known}")
-        call_options: dict[str, Any] = {**spec.defaults, **options, "discrete": flags}
+        if spec.population:
+            raise ValueError(f"metric {spec.name!r} scores a population of representations; use metrics.evaluate_population")
+        # The registered entry validates factors, codes, discrete, the seed and the option names.
+        call_options: dict[str, Any] = {**spec.defaults, **options, "discrete": discrete}
         if spec.stochastic:
-            call_options["random_state"] = 0 if random_state is None else check_random_state(random_state)
-        name = spec.name
-    else:
-        function = metric  # type: ignore[assignment]
-        if not callable(function):
-            raise TypeError(f"metric must be a registered name or a callable, got {metric!r}")
-        call_options = dict(options)
-        if discrete is not None and _accepts(function, "discrete"):
-            call_options["discrete"] = flags
-        if random_state is not None and _accepts(function, "random_state"):
-            call_options["random_state"] = check_random_state(random_state)
-        name = metric_name(function)
-    return _as_scores(function(factor_matrix, code_matrix, **call_options), name)
+            call_options["random_state"] = 0 if random_state is None else random_state
+        return _as_scores(spec.function(factors, codes, **call_options), spec.name)
+    function = metric
+    if not callable(function):
+        raise TypeError(f"metric must be a registered name or a callable, got {metric!r}")
+    factor_matrix, code_matrix, flags = check_representation(factors, codes, discrete)
+    call_options = dict(options)
+    if discrete is not None and accepts(function, "discrete"):
+        call_options["discrete"] = flags
+    if random_state is not None and accepts(function, "random_state"):
+        call_options["random_state"] = check_random_state(random_state)
+    return _as_scores(function(factor_matrix, code_matrix, **call_options), metric_name(function))
 
 
 def evaluate_population(
@@ -154,24 +139,11 @@ def evaluate_population(
         raise TypeError(f"metric must be a registered population metric name or its MetricSpec, got {metric!r}")
     if not spec.population:
         raise ValueError(f"metric {spec.name!r} scores a single representation; use metrics.evaluate")
-    if isinstance(population, (str, bytes, Mapping)) or not isinstance(population, (Sequence, np.ndarray)):
-        raise TypeError(f"population must be a sequence of 2-D code arrays, got {type(population).__name__}")
-    if isinstance(population, np.ndarray) and population.ndim != 3:
-        raise ValueError("population must be a sequence of 2-D code arrays")
-    members = [as_real_matrix(codes, f"population[{i}]") for i, codes in enumerate(population)]
-    if len(members) < 2:
-        raise ValueError(f"population must hold at least 2 representations, got {len(members)}")
-    rows = {m.shape[0] for m in members}
-    if len(rows) != 1:
-        raise ValueError(f"every representation in population must have the same number of rows; got {sorted(rows)}")
-    unknown = sorted(set(options) - set(spec.defaults))
-    if unknown:
-        raise TypeError(f"metric {spec.name!r} got unknown option(s) {', '.join(unknown)}; its options are: {', '.join(sorted(spec.defaults)) or 'none'}")
     call_options = {**spec.defaults, **options}
     if spec.stochastic:
-        call_options["random_state"] = 0 if random_state is None else check_random_state(random_state)
-    scores = spec.function(members, **call_options)
+        call_options["random_state"] = 0 if random_state is None else random_state
+    scores = spec.function(population, **call_options)  # the registered entry validates the population
     values = [float(s) for s in scores]
-    if len(values) != len(members) or not all(math.isfinite(v) for v in values):
+    if len(values) != len(population) or not all(math.isfinite(v) for v in values):
         raise ValueError(f"metric {spec.name!r} must return one finite score per representation")
     return values

@@ -77,7 +77,6 @@ def _class_scores(
     properties="explicitness",
     stochastic=True,
     needs_discrete_factors=True,
-    defaults={"bins": DEFAULT_BINS, "test_size": 0.25, "classifier": "one_vs_rest", "C": 1.0, "scaling": "standard"},
     version="2",
 )
 def explicitness(

@@ -58,7 +58,6 @@ def _explicitness(codes: np.ndarray, labels: np.ndarray, prior_entropy: float, i
     "infomec",
     family="information",
     properties={"infom": "modularity", "infoc": "compactness", "infoe": "explicitness"},
-    defaults={"bins": DEFAULT_BINS, "pruning": "information", "pruning_threshold": 0.05, "inverse_penalty": 1e4},
 )
 def infomec(
     factors,

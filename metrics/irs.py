@@ -22,7 +22,6 @@ def _deviation(values: np.ndarray, center: np.ndarray, quantile: float) -> np.nd
     family="intervention",
     properties="holistic",
     needs_discrete_factors=True,
-    defaults={"bins": DEFAULT_BINS, "diff_quantile": 1.0},
 )
 def irs(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, diff_quantile: float = 1.0) -> float:
     """Interventional Robustness Score: how little a code moves when the other factors change.

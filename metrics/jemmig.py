@@ -14,7 +14,6 @@ from metrics.validation import check_positive_int
     "jemmig",
     family="information",
     properties="holistic",
-    defaults={"bins": DEFAULT_BINS},
 )
 def jemmig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> float:
     """Joint Entropy Minus Mutual Information Gap, rescaled to [0, 1], higher is better.

@@ -78,7 +78,6 @@ def _affine_aligned(factors: np.ndarray, codes: np.ndarray, train: np.ndarray, t
     family="predictor",
     properties={"strong": "holistic", "weak": "explicitness"},
     stochastic=True,
-    defaults={"correlation": "pearson", "alignment": "cca", "test_size": 0.5},
 )
 def mcc(
     factors,

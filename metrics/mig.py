@@ -14,7 +14,6 @@ from metrics.validation import check_positive_int
     "mig",
     family="information",
     properties="compactness",
-    defaults={"bins": DEFAULT_BINS, "normalization": "factor"},
 )
 def mig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normalization: str = "factor") -> float:
     """Mutual Information Gap: per factor, the gap between its two most informative codes.

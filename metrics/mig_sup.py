@@ -14,7 +14,6 @@ from metrics.validation import check_positive_int
     "mig_sup",
     family="information",
     properties="modularity",
-    defaults={"bins": DEFAULT_BINS, "normalization": "factor"},
 )
 def mig_sup(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normalization: str = "factor") -> float:
     """MIG-sup: per code, the gap between its two most informative factors.

@@ -13,7 +13,6 @@ from metrics.validation import check_positive_int
     "minimality_sufficiency",
     family="information",
     properties={"minimality": "modularity", "sufficiency": "compactness"},
-    defaults={"bins": DEFAULT_BINS},
 )
 def minimality_sufficiency(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> dict[str, float]:
     """Minimality (each code holds one factor only) and sufficiency (each factor is held by one code).

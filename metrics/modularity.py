@@ -14,7 +14,6 @@ from metrics.validation import check_positive_int
     "modularity",
     family="information",
     properties="modularity",
-    defaults={"bins": DEFAULT_BINS},
 )
 def modularity(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> float:
     """Modularity score: how much of each code's information is about one factor only.

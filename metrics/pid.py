@@ -19,13 +19,6 @@ DIRECTIONS = {name: name.startswith("unique") for name in BOUND_NAMES}
     family="information",
     properties=PROPERTIES,
     higher_is_better=DIRECTIONS,
-    defaults={
-        "estimator": DEFAULT_ESTIMATOR,
-        "neighbors": DEFAULT_NEIGHBORS,
-        "bins": DEFAULT_BINS,
-        "normalize": "bounded",
-        "code_choice": "argmax",
-    },
 )
 def pid(
     factors,

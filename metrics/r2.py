@@ -39,7 +39,6 @@ def _predictions(regressor: str, codes_train: np.ndarray, targets: np.ndarray, c
     family="predictor",
     properties="explicitness",
     stochastic=True,
-    defaults={"regressor": "linear", "test_size": 0.25, "neighbors": 10},
 )
 def r2(
     factors,

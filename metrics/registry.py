@@ -9,9 +9,12 @@ higher is better, whether it is stochastic, whether factors must be discrete).
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
+
+from metrics._entry import CALL_ARGUMENTS, population_entry, representation_entry
 
 FAMILIES = ("intervention", "predictor", "information", "unsupervised")
 PROPERTIES = ("modularity", "compactness", "explicitness", "holistic")
@@ -26,6 +29,7 @@ class MetricSpec:
     name : str
         Stable registry name, e.g. ``"mig"``.
     function : callable
+        The metric's public, validating entry (:mod:`metrics._entry`):
         ``function(factors, codes, **options)`` returning a float or a mapping of
         sub-scores.  Registered functions always accept ``discrete`` (one bool per
         factor) and, when stochastic, ``random_state``.
@@ -46,7 +50,8 @@ class MetricSpec:
         Whether factors are discretised before use (continuous ones are binned with
         :func:`metrics.information.discretize`).
     defaults : Mapping[str, Any]
-        Default options, as accepted by ``function``.
+        Default options: the keyword-only parameters of ``function`` and their defaults
+        (``discrete`` and ``random_state`` excepted), read from its signature.
     population : bool
         True for metrics that score a *population* of representations (UDR); those
         are called through :func:`metrics.evaluate_population`.
@@ -112,12 +117,16 @@ def register_metric(
     stochastic, needs_discrete_factors, population, version
         See :class:`MetricSpec`.
     defaults : Mapping[str, Any], optional
-        Default options of the metric.
+        Deprecated: the options are read from the function's signature.  When given, it
+        must agree with the signature (a ValueError otherwise).
 
     Returns
     -------
     callable
-        The decorator; it returns the function unchanged and records its spec.
+        The decorator.  It records the spec and returns the metric's validating entry
+        (:mod:`metrics._entry`), which keeps the function's name, docstring and
+        signature, so ``metrics.mig.mig(factors, codes)`` checks its inputs as
+        :func:`metrics.evaluate` does.
     """
     if family not in FAMILIES:
         raise ValueError(f"family must be one of {FAMILIES}, got {family!r}")
@@ -134,23 +143,47 @@ def register_metric(
         unknown = set(directions) - set(props)
         if unknown:
             raise ValueError(f"directions given for unknown sub-scores {sorted(unknown)} of metric {name!r}")
+        options = signature_options(function, name)
+        for option, value in (defaults or {}).items():
+            if option not in options or options[option] != value:
+                stated = f"{options[option]!r}" if option in options else "no such keyword-only parameter"
+                raise ValueError(f"defaults of metric {name!r} disagree with its signature: {option}={value!r} given, signature has {stated}")
+        entry = (population_entry if population else representation_entry)(function, name, options)
         _REGISTRY[name] = MetricSpec(
             name=name,
-            function=function,
+            function=entry,
             family=family,
             properties=MappingProxyType(props),
             higher_is_better=True if isinstance(higher_is_better, Mapping) else bool(higher_is_better),
             directions=MappingProxyType(directions),
             stochastic=stochastic,
             needs_discrete_factors=needs_discrete_factors,
-            defaults=MappingProxyType(dict(defaults or {})),
+            defaults=MappingProxyType(options),
             population=population,
             version=version,
             summary=summary,
         )
-        return function
+        return entry
 
     return decorate
+
+
+def signature_options(function: Callable[..., Any], name: str) -> dict[str, Any]:
+    """The options of a metric: its keyword-only parameters (``discrete`` and ``random_state`` excepted) and their defaults.
+
+    Raises
+    ------
+    ValueError
+        When a keyword-only option has no default (every option must have one).
+    """
+    options = {}
+    for parameter in inspect.signature(function).parameters.values():
+        if parameter.kind is not inspect.Parameter.KEYWORD_ONLY or parameter.name in CALL_ARGUMENTS:
+            continue
+        if parameter.default is inspect.Parameter.empty:
+            raise ValueError(f"option {parameter.name!r} of metric {name!r} has no default; every keyword-only option needs one")
+        options[parameter.name] = parameter.default
+    return options
 
 
 def available(*, population: bool | None = False) -> list[str]:

@@ -21,7 +21,6 @@ from metrics.registry import register_metric
     "rmig",
     family="information",
     properties="compactness",
-    defaults={"estimator": DEFAULT_ESTIMATOR, "neighbors": DEFAULT_NEIGHBORS, "bins": DEFAULT_BINS, "normalize": "bounded"},
 )
 def rmig(
     factors,

@@ -57,7 +57,6 @@ def _balanced_accuracies(
     family="predictor",
     properties="compactness",
     stochastic=True,
-    defaults={"max_leaves": "auto", "test_size": 0.25, "chance_adjusted": False, "dead_code_variance": 0.0},
 )
 def sap(
     factors,

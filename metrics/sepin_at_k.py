@@ -12,7 +12,6 @@ from metrics.registry import register_metric
     "sepin_at_k",
     family="information",
     properties="holistic",
-    defaults={"estimator": DEFAULT_ESTIMATOR, "neighbors": DEFAULT_NEIGHBORS, "bins": DEFAULT_BINS, "normalize": "bounded", "top_k": None},
 )
 def sepin_at_k(
     factors,

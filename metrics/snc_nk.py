@@ -50,7 +50,6 @@ def _classifier_accuracy(classifier: str, codes: np.ndarray, labels: np.ndarray,
     family="predictor",
     properties={"snc": "holistic", "nk": "compactness"},
     stochastic=True,
-    defaults={"bins": DEFAULT_BINS, "test_size": 0.25, "classifier": "tree", "max_leaves": "auto"},
 )
 def snc_nk(
     factors,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import warnings
 from typing import Sequence
 
@@ -12,8 +11,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import MultiTaskLasso, MultiTaskLassoCV
 from threadpoolctl import threadpool_limits
 
+from metrics.options import check_choice, check_number, check_positive_int
 from metrics.registry import register_metric
-from metrics.validation import as_real_matrix, check_positive_int
+from metrics.validation import as_real_matrix
 
 SIMILARITIES = ("lasso", "spearman")
 KL_THRESHOLD = 0.01
@@ -49,13 +49,12 @@ def lasso_similarity(target: np.ndarray, source: np.ndarray, penalty: float | No
 
     Row ``a`` holds the absolute weights of every source latent in the prediction of
     target latent ``a``.  ``penalty=None`` chooses the lasso penalty by 5-fold cross
-    validation (A.5); a float fixes it.
+    validation (A.5); a float fixes it.  Callers run it under one BLAS thread
+    (:func:`udr` enters the limit once per call, not once per pair).
     """
     if not (target.any() and source.any()):
         return np.zeros((target.shape[1], source.shape[1]))
-    # One BLAS thread: the products are tiny (L x L), and threads contending on a busy
-    # machine made a fit 40 times slower in measurements (0.15 s -> 5.8 s, n = 2000).
-    with warnings.catch_warnings(), threadpool_limits(limits=1, user_api="blas"):
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)  # A.5 stops at 1000 iterations by design
         if penalty is None:
             model = MultiTaskLassoCV(cv=_LASSO_FOLDS, max_iter=_LASSO_MAX_ITER, tol=_LASSO_TOL)
@@ -91,16 +90,9 @@ def pairwise_score(similarity: np.ndarray, rows: np.ndarray, columns: np.ndarray
     return float((strengths(similarity)[columns].sum() + strengths(similarity.T)[rows].sum()) / d)
 
 
-def _is_number(value) -> bool:
-    real = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
-    return real and math.isfinite(value)
-
-
 def _check_options(members, similarity, penalty, n_comparisons, informative_threshold, kl) -> list[np.ndarray | None]:
-    if similarity not in SIMILARITIES:
-        raise ValueError(f"similarity must be one of {SIMILARITIES}, got {similarity!r}")
-    if penalty is not None and not (_is_number(penalty) and penalty > 0):
-        raise ValueError(f"penalty must be None (cross-validated) or a positive number, got {penalty!r}")
+    check_choice(similarity, "similarity", SIMILARITIES)
+    check_number(penalty, "penalty", minimum=0.0, strict=True, optional=True)  # None: cross-validated
     if similarity == "lasso" and penalty is None and members[0].shape[0] < _LASSO_FOLDS:
         raise ValueError(
             f"udr cross-validates the lasso penalty over {_LASSO_FOLDS} folds and needs at least {_LASSO_FOLDS} samples, "
@@ -110,8 +102,7 @@ def _check_options(members, similarity, penalty, n_comparisons, informative_thre
         check_positive_int(n_comparisons, "n_comparisons")
         if n_comparisons > len(members) - 1:
             raise ValueError(f"n_comparisons must be at most the number of other members ({len(members) - 1}), got {n_comparisons}")
-    if not (_is_number(informative_threshold) and informative_threshold >= 0):
-        raise ValueError(f"informative_threshold must be a finite number >= 0, got {informative_threshold!r}")
+    check_number(informative_threshold, "informative_threshold", minimum=0.0)
     if kl is None:
         return [None] * len(members)
     if isinstance(kl, (str, bytes)) or not hasattr(kl, "__len__"):
@@ -135,14 +126,6 @@ def _check_options(members, similarity, penalty, n_comparisons, informative_thre
     properties="holistic",
     stochastic=True,
     population=True,
-    defaults={
-        "similarity": "lasso",
-        "penalty": None,
-        "n_comparisons": None,
-        "informative_threshold": KL_THRESHOLD,
-        "kl": None,
-        "informative_submatrix": False,
-    },
 )
 def udr(
     population: Sequence[np.ndarray],
@@ -255,6 +238,15 @@ def udr(
     else:
         prepared = [standardize(codes) for codes in members]
     rng = np.random.default_rng(random_state)
+    # One BLAS thread, entered once per call: the products are tiny (L x L), and threads
+    # contending on a busy machine made a lasso fit 40 times slower in measurements
+    # (0.15 s -> 5.8 s, n = 2000).
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _scores(members, prepared, informative, similarity, penalty, n_comparisons, informative_submatrix, rng)
+
+
+def _scores(members, prepared, informative, similarity, penalty, n_comparisons, informative_submatrix, rng) -> list[float]:
+    """UDR_i of every member: the median of its pairwise scores against its peers."""
     scores = []
     for i in range(len(members)):
         peers = [j for j in range(len(members)) if j != i]

@@ -14,7 +14,6 @@ from metrics.registry import register_metric
     "unibound",
     family="information",
     properties="compactness",
-    defaults={"estimator": DEFAULT_ESTIMATOR, "neighbors": DEFAULT_NEIGHBORS, "bins": DEFAULT_BINS, "normalize": "bounded"},
 )
 def unibound(
     factors,

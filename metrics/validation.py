@@ -1,4 +1,4 @@
-"""Input validation for metrics, run once at the public boundary.
+"""Validation of the arrays a metric is given, run once at the public boundary.
 
 Every check raises a :class:`ValueError` or :class:`TypeError` whose message names the
 argument and what is wrong with it, so that a bad input never surfaces as a
@@ -7,10 +7,13 @@ traceback from deep inside numpy or as a silent NaN score.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 from scipy import sparse
+
+from metrics._columns import column_range
+from metrics.options import check_positive_int, check_random_state  # noqa: F401  (re-exported: metric modules import them from here)
 
 #: Largest absolute value accepted in factors or codes.  Beyond it, differences and
 #: squares overflow float64 in the metrics' arithmetic (variances, regressions).
@@ -78,16 +81,19 @@ def as_real_matrix(array: Any, name: str, *, min_rows: int = 2) -> np.ndarray:
         raise ValueError(f"{name} must have at least 1 column, got shape {matrix.shape}")
     if n < min_rows:
         raise ValueError(f"{name} must have at least {min_rows} samples (rows), got {n}")
-    finite = np.isfinite(matrix)
-    if not finite.all():
+    # One min and one max pass: NaN and infinities propagate to them, so the full
+    # element-wise finiteness test runs only to describe an error.
+    low, high = column_range(matrix)
+    if not (np.isfinite(low).all() and np.isfinite(high).all()):
+        finite = np.isfinite(matrix)
         bad = np.argwhere(~finite)[0]
         kind = "NaN" if np.isnan(matrix[tuple(bad)]) else "infinite"
         count = int((~finite).sum())
         raise ValueError(f"{name} contains {count} non-finite value(s); first {kind} at row {bad[0]}, column {bad[1]}")
-    largest = float(np.abs(matrix).max())
+    largest = float(max(np.abs(low).max(), np.abs(high).max()))
     if largest > MAX_ABS_VALUE:
         raise ValueError(f"{name} contains values of magnitude {largest:.3g}, above the supported {MAX_ABS_VALUE:.0e}; rescale the data")
-    spread = matrix.max(axis=0) - matrix.min(axis=0)
+    spread = high - low
     tiny = np.flatnonzero((spread > 0) & (spread < MIN_SPREAD))
     if tiny.size:
         column = int(tiny[0])
@@ -142,29 +148,39 @@ def check_discrete(discrete: Sequence[bool] | None, n_factors: int) -> tuple[boo
     return flags
 
 
-def check_random_state(random_state: Any) -> int | np.random.Generator:
-    """Return ``random_state`` if it is a non-negative int or a numpy Generator, or raise.
+def check_representation(factors: Any, codes: Any, discrete: Sequence[bool] | bool | None) -> tuple[np.ndarray, np.ndarray, tuple[bool, ...]]:
+    """Validate the inputs of a single-representation metric.
+
+    Returns
+    -------
+    factors, codes : numpy.ndarray
+        Float64 matrices (see :func:`check_pair`).
+    discrete : tuple of bool
+        One flag per factor (see :func:`check_discrete`).
+    """
+    factor_matrix, code_matrix = check_pair(factors, codes)
+    return factor_matrix, code_matrix, check_discrete(discrete, factor_matrix.shape[1])
+
+
+def check_population(population: Any) -> list[np.ndarray]:
+    """Validate the input of a population metric: ``M >= 2`` code matrices of the same ``n`` rows.
 
     Raises
     ------
     TypeError
-        For anything else (floats, strings, bools, legacy ``RandomState`` objects).
+        When ``population`` is not a sequence of arrays (a string, a mapping, a scalar).
     ValueError
-        For a negative integer.
+        When it is a numpy array that is not 3-D, holds fewer than 2 members, a member
+        is malformed (see :func:`as_real_matrix`), or the members' row counts differ.
     """
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if isinstance(random_state, (bool, np.bool_)) or not isinstance(random_state, (int, np.integer)):
-        raise TypeError(f"random_state must be a non-negative int or a numpy.random.Generator, got {random_state!r}")
-    if random_state < 0:
-        raise ValueError(f"random_state must be non-negative, got {random_state}")
-    return int(random_state)
-
-
-def check_positive_int(value: Any, name: str, *, minimum: int = 1) -> int:
-    """Return ``value`` as an int >= ``minimum``, or raise a ValueError naming it."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}")
-    return int(value)
+    if isinstance(population, (str, bytes, Mapping)) or not isinstance(population, (Sequence, np.ndarray)):
+        raise TypeError(f"population must be a sequence of 2-D code arrays, got {type(population).__name__}")
+    if isinstance(population, np.ndarray) and population.ndim != 3:
+        raise ValueError("population must be a sequence of 2-D code arrays")
+    members = [as_real_matrix(codes, f"population[{i}]") for i, codes in enumerate(population)]
+    if len(members) < 2:
+        raise ValueError(f"population must hold at least 2 representations, got {len(members)}")
+    rows = {m.shape[0] for m in members}
+    if len(rows) != 1:
+        raise ValueError(f"every representation in population must have the same number of rows; got {sorted(rows)}")
+    return members

@@ -14,7 +14,6 @@ from metrics.registry import register_metric
     "windin",
     family="information",
     properties="holistic",
-    defaults={"estimator": DEFAULT_ESTIMATOR, "neighbors": DEFAULT_NEIGHBORS, "bins": DEFAULT_BINS, "normalize": "bounded"},
 )
 def windin(
     factors,

@@ -55,7 +55,6 @@ def _training_points(
     properties="modularity",
     stochastic=True,
     needs_discrete_factors=True,
-    defaults={"bins": DEFAULT_BINS, "batch_size": 200, "n_train": 10_000, "n_eval": 5_000},
     version="2",
 )
 def z_diff(

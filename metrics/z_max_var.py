@@ -13,7 +13,6 @@ from metrics.registry import register_metric
     properties="modularity",
     stochastic=True,
     needs_discrete_factors=True,
-    defaults={"bins": DEFAULT_BINS, "batch_size": 200, "n_train": 800, "n_eval": 800, "std_threshold": 0.02},
 )
 def z_max_var(
     factors,

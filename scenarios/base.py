@@ -87,9 +87,14 @@ def as_generator(seed: SeedLike) -> np.random.Generator:
     return np.random.default_rng(int(seed))
 
 
-@dataclass(frozen=True)
-class Scenario:
-    """A family of representations indexed by one swept parameter.
+@dataclass(frozen=True, kw_only=True)
+class ScenarioFamily:
+    """What every kind of scenario is: a family of generated data indexed by one swept parameter.
+
+    :class:`Scenario` (one representation per draw) and
+    :class:`scenarios.population.PopulationScenario` (a population of them, for UDR)
+    add their builder's contract and ``generate``; both live in the one registry
+    (:func:`register_scenario`), told apart by ``kind``.
 
     Attributes
     ----------
@@ -100,9 +105,7 @@ class Scenario:
     values : tuple
         Default grid of the parameter.
     build : callable
-        ``build(value, n, rng) -> (factors, codes, discrete)``.
-    ideal_trajectory : callable
-        ``ideal_trajectory(value) -> {property: ideal score}``.
+        ``build(value, n, rng) -> ...``: what it returns is the kind's contract.
     check_value : callable
         ``check_value(value)`` raises a ValueError naming the valid range when the
         value is out of range; returns the value normalised.
@@ -112,40 +115,83 @@ class Scenario:
         One-line description.
     min_samples : int
         Fewest samples the scenario can produce meaningfully.
-    exact : callable, optional
-        ``exact(value) -> mapping`` of closed-form quantities.
     default_n : int, optional
-        Sample size the scenario is meant to be run at, when it fixes its own
-        (the sample-size sweep); None otherwise.
+        Sample size a study runs the scenario at, whatever the study's own (the
+        sample-size sweep; population metrics, whose cost grows fast with n); None to
+        use the study's.
     version : str
         Bumped whenever the generated data change, so that cached results computed on
         older data are not silently reused.
+    rows : callable, optional
+        ``rows(value, n) -> int``: how many rows :meth:`generate` returns at ``value``
+        when asked for ``n`` (the sample-size sweep returns ``value`` rows); None means
+        ``n``.  Lets a planner estimate a cell's cost without generating its data.
     criterion : str
         What the scenario tests beyond the ideal trajectories of the properties, one of
-        ``reports.schema.CRITERIA`` (``noise``, ``nonlinearity``, ``non_measured_factors``,
+        :data:`CRITERIA` (``noise``, ``nonlinearity``, ``non_measured_factors``,
         ``attacks``, ``sample_efficiency``), or ``""``.  Written into every results row, so
         reports decide what a scenario measures from this, never from its name.
     """
 
-    kind: ClassVar[str] = "representation"
-    """Scenario kind, shared by the one registry with population scenarios (``"population"``)."""
+    kind: ClassVar[str]
+    """``"representation"`` or ``"population"``."""
 
     name: str
     parameter: str
     values: tuple[ParameterValue, ...]
-    build: Builder
-    ideal_trajectory: IdealTrajectory
+    build: Callable[..., Any]
     check_value: Callable[[Any], Any]
     source: str
     summary: str
     min_samples: int = 2
-    exact: Callable[[Any], Mapping[str, Any]] | None = None
     default_n: int | None = None
     version: str = "1"
+    rows: Callable[[Any, int], int] | None = None
     criterion: str = ""
 
     def __post_init__(self) -> None:
-        check_criterion(self.name, self.criterion)
+        if self.criterion and self.criterion not in CRITERIA:
+            raise ValueError(
+                f"scenario {self.name!r}: criterion must be one of {', '.join(CRITERIA)} or empty, got {self.criterion!r}"
+            )
+
+    def rows_at(self, value: ParameterValue, n: int) -> int:
+        """How many rows :meth:`generate` returns at ``value`` for ``n`` requested samples."""
+        return int(self.rows(value, n)) if self.rows is not None else int(n)
+
+    def label(self, value: ParameterValue) -> str:
+        """The value as it is written in results tables and figures (see :func:`value_label`)."""
+        return value_label(value)
+
+    def _checked(self, value: ParameterValue, n: int) -> tuple[Any, int]:
+        """``value`` normalised and ``n`` as an int, or the error that says what is valid."""
+        value = self.check_value(value)
+        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
+            raise TypeError(f"n must be an integer number of samples, got {n!r}")
+        if n < self.min_samples:
+            raise ValueError(f"scenario {self.name!r} needs n >= {self.min_samples} samples, got {n}")
+        return value, int(n)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Scenario(ScenarioFamily):
+    """A family of representations indexed by one swept parameter.
+
+    Attributes (beside those of :class:`ScenarioFamily`)
+    ----------------------------------------------------
+    build : callable
+        ``build(value, n, rng) -> (factors, codes, discrete)``.
+    ideal_trajectory : callable
+        ``ideal_trajectory(value) -> {property: ideal score}``.
+    exact : callable, optional
+        ``exact(value) -> mapping`` of closed-form quantities.
+    """
+
+    kind: ClassVar[str] = "representation"
+
+    build: Builder
+    ideal_trajectory: IdealTrajectory
+    exact: Callable[[Any], Mapping[str, Any]] | None = None
 
     def generate(self, value: ParameterValue, *, n: int, seed: SeedLike) -> Representation:
         """Generate the representation at ``value`` with ``n`` samples.
@@ -154,16 +200,11 @@ class Scenario:
 
         Raises
         ------
-        ValueError
+        ValueError, TypeError
             For an out-of-range value or too few samples; the message says what is valid.
         """
-        value = self.check_value(value)
-        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
-            raise TypeError(f"n must be an integer number of samples, got {n!r}")
-        if n < self.min_samples:
-            raise ValueError(f"scenario {self.name!r} needs n >= {self.min_samples} samples, got {n}")
-        rng = as_generator(seed)
-        factors, codes, discrete = self.build(value, int(n), rng)
+        value, n = self._checked(value, n)
+        factors, codes, discrete = self.build(value, n, as_generator(seed))
         return Representation(
             factors=np.ascontiguousarray(factors, dtype=np.float64),
             codes=np.ascontiguousarray(codes, dtype=np.float64),
@@ -171,16 +212,6 @@ class Scenario:
             ideal=MappingProxyType(dict(self.ideal_trajectory(value))),
             exact=MappingProxyType(dict(self.exact(value))) if self.exact is not None else MappingProxyType({}),
         )
-
-    def label(self, value: ParameterValue) -> str:
-        """The value as it is written in results tables and figures (see :func:`value_label`)."""
-        return value_label(value)
-
-
-def check_criterion(name: str, criterion: str) -> None:
-    """Raise a ValueError unless ``criterion`` is ``""`` or one of :data:`CRITERIA`."""
-    if criterion and criterion not in CRITERIA:
-        raise ValueError(f"scenario {name!r}: criterion must be one of {', '.join(CRITERIA)} or empty, got {criterion!r}")
 
 
 def check_in_range(name: str, low: float, high: float) -> Callable[[Any], float]:

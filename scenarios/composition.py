@@ -129,6 +129,7 @@ def compose(transform: str | Transform, base: str | Scenario, value: Any) -> Sce
         min_samples=base.min_samples,
         exact=exact if transform.keeps_exact and base.exact is not None else None,
         default_n=base.default_n,
+        rows=lambda transform_value, n: base.rows_at(base_value, n),
         version=f"{base.version}.{transform.version}",
         criterion=transform.criterion if _perfect(base_ideal) else "",
     )

@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 import numpy as np
 
-from scenarios.base import PROPERTIES, ParameterValue, Scenario, check_criterion, value_label
+from scenarios.base import PROPERTIES, ParameterValue, Scenario, value_label
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -64,7 +64,9 @@ def describe_scenario(
     Raises
     ------
     ValueError
-        For an empty grid, repeated values, an unknown property or criterion, or an empty name.
+        For an empty grid, repeated values, an unknown property or an empty name; when
+        decorating, for what the :class:`~scenarios.base.Scenario` contract refuses (an
+        unknown criterion).
 
     Examples
     --------
@@ -86,12 +88,12 @@ def describe_scenario(
         raise TypeError(f"ideal must be a mapping of property -> score or a function of the value, got {ideal!r}")
     if name is not None and (not isinstance(name, str) or not name.strip()):
         raise ValueError(f"name must be a non-empty string, got {name!r}")
-    check_criterion(name or parameter, criterion)
     metadata = {"parameter": parameter, "values": grid, "ideal": ideal, "name": name, "summary": summary,
                 "source": source, "criterion": criterion, "min_samples": int(min_samples), "version": str(version)}
 
     def decorate(function: F) -> F:
         setattr(function, SCENARIO_ATTRIBUTE, dict(metadata))
+        scenario_from_function(function)  # the scenario contract's own checks (criterion, ...) fail here, not in a worker
         return function
 
     return decorate

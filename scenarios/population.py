@@ -20,17 +20,7 @@ from typing import Any, Callable, ClassVar, Sequence
 
 import numpy as np
 
-from scenarios._checks import check_integer
-from scenarios.base import (
-    ParameterValue,
-    SeedLike,
-    as_generator,
-    available,
-    check_criterion,
-    get,
-    register_scenario,
-    value_label,
-)
+from scenarios.base import ParameterValue, ScenarioFamily, SeedLike, as_generator, available, get, register_scenario
 
 PopulationBuilder = Callable[[Any, int, np.random.Generator], tuple[np.ndarray, Sequence[np.ndarray], Sequence[bool]]]
 
@@ -65,56 +55,19 @@ class Population:
             raise ValueError("disentangled needs one flag per member")
 
 
-@dataclass(frozen=True)
-class PopulationScenario:
+@dataclass(frozen=True, kw_only=True)
+class PopulationScenario(ScenarioFamily):
     """A family of populations indexed by one swept parameter.
 
-    Attributes
-    ----------
-    name : str
-        Registry name, e.g. ``"udr_population"``.
-    parameter : str
-        Name of the swept parameter.
-    values : tuple
-        Default grid of the parameter.
+    Attributes (beside those of :class:`scenarios.base.ScenarioFamily`)
+    ------------------------------------------------------------------
     build : callable
         ``build(value, n, rng) -> (factors, members, disentangled)``.
-    check_value : callable
-        ``check_value(value)`` raises a ValueError naming the valid range, or returns
-        the value normalised.
-    source : str
-        Paper and section the scenario comes from.
-    summary : str
-        One-line description.
-    min_samples : int
-        Fewest samples the scenario can produce meaningfully.
-    default_n : int, optional
-        Sample size a study runs this scenario at, whatever the study's own sample
-        size (population metrics fit one model per pair of members, so their cost
-        grows fast with n); None to use the study's.
-    version : str
-        Bumped whenever the generated data change, so that cached results computed on
-        older data are not silently reused.
-    criterion : str
-        What the scenario tests (see :class:`scenarios.base.Scenario`); ``""`` for none.
     """
 
     kind: ClassVar[str] = "population"
 
-    name: str
-    parameter: str
-    values: tuple[ParameterValue, ...]
     build: PopulationBuilder
-    check_value: Callable[[Any], Any]
-    source: str
-    summary: str
-    min_samples: int = 2
-    version: str = "1"
-    default_n: int | None = None
-    criterion: str = ""
-
-    def __post_init__(self) -> None:
-        check_criterion(self.name, self.criterion)
 
     def generate(self, value: ParameterValue, *, n: int, seed: SeedLike) -> Population:
         """Generate the population at ``value`` with ``n`` samples; same arguments, same arrays.
@@ -124,18 +77,13 @@ class PopulationScenario:
         ValueError, TypeError
             For an out-of-range value, a non-integer ``n`` or too few samples.
         """
-        value = self.check_value(value)
-        n = check_integer("n", self.min_samples)(n)
+        value, n = self._checked(value, n)
         factors, members, disentangled = self.build(value, n, as_generator(seed))
         return Population(
             factors=np.ascontiguousarray(factors, dtype=np.float64),
             members=tuple(np.ascontiguousarray(codes, dtype=np.float64) for codes in members),
             disentangled=tuple(bool(flag) for flag in disentangled),
         )
-
-    def label(self, value: ParameterValue) -> str:
-        """The value as it is written in results tables and figures (see :func:`value_label`)."""
-        return value_label(value)
 
 
 def register_population(scenario: PopulationScenario) -> PopulationScenario:

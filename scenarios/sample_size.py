@@ -66,5 +66,6 @@ SAMPLE_SIZE = register_scenario(
         summary="z = v R with a sparse random R; samples of 100 .. 100000 rows, each a prefix of the largest",
         criterion="sample_efficiency",
         default_n=SIZES[-1],
+        rows=lambda size, n: size,
     )
 )

@@ -52,7 +52,7 @@ import numpy as np
 
 from scenarios._attacks import redundancy_attack, synergy_attack
 from scenarios._checks import check_integer
-from scenarios.base import PROPERTIES, ParameterValue, check_criterion, check_in_range
+from scenarios.base import PROPERTIES, ParameterValue, check_in_range
 from scenarios.gaussian_toy import ALPHAS, MAX_ALPHA
 from scenarios.nonlinear import tan_map
 
@@ -102,9 +102,6 @@ class Transform:
     criterion: str = ""
     keeps_exact: bool = False
     version: str = "1"
-
-    def __post_init__(self) -> None:
-        check_criterion(self.name, self.criterion)
 
 
 def known(base_ideal: Mapping[str, float], properties: Sequence[str] = PROPERTIES) -> dict[str, float]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from harness.errors import UsageError
 
@@ -27,37 +27,36 @@ def csv_list(text: str) -> list[str]:
     return items
 
 
+def _number(text: str, convert: type, accept: Callable[[float], bool], expected: str) -> Any:
+    """``text`` converted by ``convert`` when ``accept`` holds; otherwise an argparse error naming ``expected``."""
+    try:
+        value = convert(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+    if not accept(value):
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text}")
+    return value
+
+
 def positive_int(text: str) -> int:
     """A whole number >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
-    return value
+    return _number(text, int, lambda value: value >= 1, "a whole number >= 1")
 
 
 def positive_float(text: str) -> float:
     """A finite number > 0 (seconds, tolerances)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text}")
-    return value
+    return _number(text, float, lambda value: 0 < value < float("inf"), "a finite number > 0")
 
 
 def jobs(text: str) -> int:
     """A number of workers >= 1, or -1 for all cores."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of workers, got {text!r}") from None
-    if value == 0 or value < -1:
-        raise argparse.ArgumentTypeError(f"expected a number of workers >= 1, or -1 for all cores; got {value}")
-    return value
+    return _number(text, int, lambda value: value >= 1 or value == -1, "a number of workers >= 1, or -1 for all cores")
+
+
+def study_options(args: argparse.Namespace) -> dict[str, Any]:
+    """What :func:`add_study_selection` parsed, as keyword arguments of ``run_study`` (less ``metrics_``)."""
+    return dict(scenarios_=args.scenarios, seeds=args.seeds, n_samples=args.n_samples, jobs=args.jobs,
+                cell_timeout=args.cell_timeout, metric_options=option_sweeps(args.metric_option))
 
 
 def option_value(text: str) -> Any:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness.cli._args import add_study_selection, option_sweeps
+from harness.cli._args import add_study_selection, option_sweeps, study_options
 from harness.errors import UsageError
 from harness.execution.backends import BACKENDS
 from harness.execution.presets import PRESETS
@@ -30,7 +30,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
             f"Presets: {presets}."
         ),
     )
-    parser.add_argument("--preset", choices=sorted(PRESETS), default="default", help="study preset (default: %(default)s)")
+    parser.add_argument("--preset", default="default", help=f"study preset: {', '.join(PRESETS)} (default: %(default)s)")
     add_study_selection(
         parser,
         metrics_help="comma-separated metric names, or module:function / file.py:function for your own (default: the preset's)",
@@ -72,18 +72,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--out {out} exists and is not a directory")
     frame = run_study(
         preset=args.preset,
-        scenarios_=args.scenarios,
         metrics_=args.metrics,
-        seeds=args.seeds,
-        n_samples=args.n_samples,
         out=out,
-        jobs=args.jobs,
         backend=args.backend,
         scheduler=args.scheduler,
-        cell_timeout=args.cell_timeout,
-        metric_options=option_sweeps(args.metric_option),
         progress=not args.no_progress,
         log=status,
+        **study_options(args),
     )
     print(f"{len(frame)} result rows written to {out / 'results.parquet'} and {out / 'results.csv'}")
     if not args.no_report:

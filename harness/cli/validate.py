@@ -54,8 +54,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     randomness.add_argument("--deterministic", dest="stochastic", action="store_const", const=False,
                             help="the metric draws no random numbers (the default)")
     parser.add_argument("--name", help="name of your metric in the results (default: the function's name)")
-    parser.add_argument("--preset", choices=sorted(PRESETS),
-                        help="scenario battery (default: quick's scenarios and sample size with 1 seed)")
+    parser.add_argument("--preset", help=f"scenario battery: {', '.join(PRESETS)} (default: quick's scenarios and "
+                        "sample size with 1 seed)")
     add_study_selection(parser, metrics_help="comma-separated built-in metrics to compare with (default: the preset's)")
     parser.add_argument("--out", type=Path, help="output directory of the report card (default: validation/NAME)")
     parser.add_argument("--builtins-dir", type=Path, default=Path("validation") / "builtins",
@@ -69,7 +69,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from harness.cli._args import option_sweeps
+    from harness.cli._args import study_options
     from harness.workflows.user_metric import metric_entry, reference_of
     from harness.workflows.validate import validate
 
@@ -86,17 +86,12 @@ def _validate(args: argparse.Namespace) -> int:
         stochastic=args.stochastic,
         name=args.name,
         preset=args.preset,
-        scenarios_=args.scenarios,
         builtins=args.metrics,
-        seeds=args.seeds,
-        n_samples=args.n_samples,
         out=out,
         builtins_dir=args.builtins_dir,
-        jobs=args.jobs,
-        cell_timeout=args.cell_timeout,
-        metric_options=option_sweeps(args.metric_option),
         progress=not args.no_progress,
         seed=args.seed,
+        **study_options(args),
         **{key: value for key, value in (("probe", args.probe), ("probe_samples", args.probe_samples)) if value is not None},
     )
     print(card.to_markdown())

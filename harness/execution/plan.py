@@ -87,8 +87,8 @@ class Cell:
     @property
     def estimated_seconds(self) -> float:
         """The cell's estimated CPU seconds (see :mod:`harness.execution.costs`)."""
-        metric = self.metric.variant_of or self.metric.name
-        return estimated_seconds(metric, self.n_samples, registered=self.metric.registered)
+        rows = self.definition.rows_at(self.value, self.n_samples)
+        return estimated_seconds(self.metric.variant_of or self.metric.name, rows, registered=self.metric.registered)
 
 
 @dataclass(frozen=True)

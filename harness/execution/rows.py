@@ -11,6 +11,7 @@ from harness.version import __version__
 def result_row(
     cell: Cell,
     *,
+    n_samples: int,
     sub_score: str,
     ideal: float,
     score: float,
@@ -20,8 +21,9 @@ def result_row(
     """A row with every column of :data:`reports.schema.RESULT_COLUMNS`.
 
     ``value`` is written as a float; a categorical value is written as its index in the
-    scenario's grid, its text going to ``value_label``.  ``warnings`` is the number of
-    warnings the metric call raised and the first one's text.
+    scenario's grid, its text going to ``value_label``.  ``n_samples`` is the number of
+    rows the metric saw (the sample-size sweep scores prefixes of a larger draw).
+    ``warnings`` is the number of warnings the metric call raised and the first one's text.
     """
     scenario = cell.definition
     metric = cell.metric
@@ -34,7 +36,7 @@ def result_row(
         "value": float(cell.value_index) if isinstance(cell.value, str) else float(cell.value),
         "value_label": scenario.label(cell.value),
         "seed": cell.seed,
-        "n_samples": int(cell.n_samples),
+        "n_samples": int(n_samples),
         "metric": metric.name,
         "family": metric.family,
         "sub_score": sub_score,

@@ -12,7 +12,6 @@ failure record instead of rows); the other cells of the task still run.
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import time
 import warnings
@@ -51,7 +50,7 @@ def run_task(task: Task, cell_timeout: float | None = None) -> list[Outcome]:
     list of Outcome
         One ``(key, rows, failure)`` per cell, in the task's order.
     """
-    with threadpool_limits(limits=1), getattr(metrics, "shared_estimates", contextlib.nullcontext)():  # MERGE-TODO
+    with threadpool_limits(limits=1), metrics.shared_estimates():
         data = generate_draw(task.cells[0])
         return [_score_cell(cell, data, cell_timeout) for cell in task.cells]
 
@@ -101,6 +100,7 @@ def _representation_rows(cell: Cell, data: Any, cell_timeout: float | None) -> l
     return [
         result_row(
             cell,
+            n_samples=data.factors.shape[0],
             sub_score=sub_score,
             ideal=data.ideal.get(entry.property_of(sub_score), np.nan),
             score=score,
@@ -141,7 +141,8 @@ def _population_rows(cell: Cell, population: Any, cell_timeout: float | None) ->
     if (~flags).any():
         summaries.append(("entangled_mean", float(values[~flags].mean()), np.nan))
     return [
-        result_row(cell, sub_score=sub_score, ideal=ideal, score=score, seconds=seconds, warnings=caught)
+        result_row(cell, n_samples=population.factors.shape[0], sub_score=sub_score, ideal=ideal, score=score,
+                   seconds=seconds, warnings=caught)
         for sub_score, score, ideal in summaries
     ]
 

@@ -32,7 +32,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -291,19 +291,11 @@ def _version_notes(versions: Mapping[str, str], results: pd.DataFrame, compared:
     return notes
 
 
-def assert_matches_baseline(
-    run: Results,
-    baseline: str | Path,
-    *,
-    atol: float = DEFAULT_ATOL,
-    rtol: float = DEFAULT_RTOL,
-    per_metric: Tolerances | None = None,
-    metrics: Iterable[str] | None = None,
-    allow_missing: bool = False,
-) -> BaselineCheck:
+def assert_matches_baseline(run: Results, baseline: str | Path, **options: Any) -> BaselineCheck:
     """Assert that a run still behaves like a baseline (for a metric author's pytest suite).
 
-    Same parameters as :func:`check_baseline`.  Returns the check when it passes.
+    Same parameters as :func:`check_baseline` (``options``: ``atol``, ``rtol``,
+    ``per_metric``, ``metrics``, ``allow_missing``).  Returns the check when it passes.
 
     Raises
     ------
@@ -318,8 +310,7 @@ def assert_matches_baseline(
                             n_samples=500, progress=False)
         assert_matches_baseline(results, "tests/my_metric_baseline.json")
     """
-    check = check_baseline(run, baseline, atol=atol, rtol=rtol, per_metric=per_metric, metrics=metrics,
-                           allow_missing=allow_missing)
+    check = check_baseline(run, baseline, **options)
     if not check.passed:
         raise AssertionError(check.report())
     return check

@@ -152,3 +152,12 @@ def test_the_table_the_harness_writes_is_the_table_the_reports_read():
     assert set(frame.loc[frame.scenario == "noise", "criterion"]) == {"noise"}
     assert set(frame.loc[frame.scenario == "mixing", "criterion"]) == {""}
     assert frame["warnings"].dtype == np.int64 and (frame["warnings"] >= 0).all()
+
+
+def test_sample_size_rows_record_the_rows_each_metric_saw():
+    frame = run_study(preset="quick", scenarios_=["sample_size"], metrics_=["mig"], seeds=1, progress=False)
+    assert list(frame.sort_values("value")["n_samples"]) == [100, 1000, 10_000, 100_000]
+    from harness.execution.runner import plan_study
+
+    costs = [cell.estimated_seconds for cell in plan_study(preset="quick", scenarios_=["sample_size"], metrics_=["mig"], seeds=1)]
+    assert costs == sorted(costs) and costs[-1] > 50 * costs[0]  # estimated at each prefix's size, not the full draw's

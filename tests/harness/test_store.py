@@ -13,6 +13,7 @@ import json
 import os
 import re
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -21,6 +22,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+
+from harness.execution.runner import run_study
 
 ROOT = Path(__file__).resolve().parents[2]
 METRICS = "mig,jemmig,mig_sup,modularity,dcimig"
@@ -142,3 +145,19 @@ def test_two_concurrent_runs_into_one_directory_do_not_corrupt_it(tmp_path, refe
     pd.testing.assert_frame_equal(table, reference)
     parquet = pd.read_parquet(tmp_path / "results.parquet").drop(columns="seconds")
     assert len(parquet) == TOTAL_CELLS and not parquet.duplicated(IDENTITY).any()
+
+
+def test_results_files_get_the_users_normal_permissions(tmp_path):
+    # tempfile.mkstemp creates 0600 files; the tables must be readable like every other output (0666 less the umask).
+    previous = os.umask(0o022)
+    try:
+        run_study(preset="quick", scenarios_=["noise"], metrics_=["mig"], seeds=1, n_samples=200, progress=False,
+                  out=tmp_path / "run")
+        plain = tmp_path / "plain.txt"
+        plain.write_text("x")
+    finally:
+        os.umask(previous)
+    expected = stat.S_IMODE(plain.stat().st_mode)
+    assert expected == 0o644
+    for name in ("results.parquet", "results.csv", "cells.jsonl"):
+        assert stat.S_IMODE((tmp_path / "run" / name).stat().st_mode) == expected, name

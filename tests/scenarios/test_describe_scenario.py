@@ -53,11 +53,15 @@ def test_a_constant_ideal_and_returned_discrete_flags():
     ({"values": (1, 1.0)}, ValueError, "must be distinct"),
     ({"values": (1,), "ideal": {"holistic": 1.0}}, ValueError, "unknown properties"),
     ({"values": (1,), "ideal": 3}, TypeError, "ideal must be a mapping"),
-    ({"values": (1,), "criterion": "speed"}, ValueError, "criterion must be one of"),
 ])
 def test_bad_declarations_say_what_is_wrong(kwargs, error, message):
     with pytest.raises(error, match=message):
         describe_scenario(parameter="p", **kwargs)
+
+
+def test_a_bad_criterion_is_refused_when_decorating():
+    with pytest.raises(ValueError, match="criterion must be one of"):
+        describe_scenario(parameter="p", values=(1,), criterion="speed")(_stretched)
 
 
 def test_an_undeclared_function_or_a_bad_return_is_refused():

@@ -49,8 +49,10 @@ def test_generate_is_deterministic_and_normalises_types():
 def test_generate_checks_value_and_sample_size():
     with pytest.raises(ValueError, match=r"shift must be in \[0, 1\]"):
         TOY.generate(2.0, n=50, seed=0)
-    with pytest.raises(ValueError, match=r"n must be an integer >= 2"):
+    with pytest.raises(ValueError, match=r"needs n >= 2 samples, got 1"):  # the same check as a Scenario's
         TOY.generate(0.5, n=1, seed=0)
+    with pytest.raises(TypeError, match=r"n must be an integer number of samples"):
+        TOY.generate(0.5, n=10.5, seed=0)
     with pytest.raises(TypeError, match="seed"):
         TOY.generate(0.5, n=10, seed="x")
 

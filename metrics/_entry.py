@@ -1,0 +1,87 @@
+"""The validating public entry that :func:`metrics.register_metric` puts around every metric.
+
+A registered metric's module-level function (``metrics.mig.mig``) is this entry: it checks
+its inputs once per call, the way scikit-learn's public functions call ``check_array``,
+then runs the metric's body on the validated arrays.  :func:`metrics.evaluate` calls the
+same entry, so a metric gives the same error for the same bad input however it is called,
+and nothing is validated twice.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any, Callable, Iterable, Mapping
+
+from metrics.shared import memoised, shared_estimates
+from metrics.validation import check_discrete, check_pair, check_population, check_random_state
+
+#: Arguments every metric may take besides its options.
+CALL_ARGUMENTS = ("discrete", "random_state")
+
+
+def accepts(function: Callable[..., Any], argument: str) -> bool:
+    """Whether ``function`` takes a keyword ``argument`` (by name or through ``**kwargs``)."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == argument or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+
+
+def check_option_names(name: str, given: Iterable[str], options: Iterable[str], call_arguments: Iterable[str]) -> None:
+    """Raise a TypeError listing a metric's options when ``given`` holds a name it does not take."""
+    known = set(options)
+    unknown = sorted(set(given) - known - set(call_arguments))
+    if unknown:
+        listed = ", ".join(sorted(known)) or "none"
+        raise TypeError(f"metric {name!r} got unknown option(s) {', '.join(unknown)}; its options are: {listed}")
+
+
+def _check_seed(arguments: dict[str, Any]) -> None:
+    if "random_state" in arguments:
+        arguments["random_state"] = check_random_state(arguments["random_state"])
+
+
+def representation_entry(function: Callable[..., Any], name: str, options: Mapping[str, Any]) -> Callable[..., Any]:
+    """The validating entry of a single-representation metric ``function(factors, codes, **options)``.
+
+    The entry checks option names, validates ``factors`` and ``codes``
+    (:func:`metrics.validation.check_pair`; reused for the same objects inside
+    :func:`metrics.shared_estimates`), normalises ``discrete`` to one flag per factor and
+    checks ``random_state``.  It keeps the function's name, docstring and signature
+    (:func:`functools.wraps`).  The call runs inside a :func:`metrics.shared_estimates`
+    scope (the enclosing one, or its own), so validation and binning share one min/max
+    pass per matrix (:func:`metrics._columns.column_range`).
+    """
+    call_arguments = tuple(argument for argument in CALL_ARGUMENTS if accepts(function, argument))
+
+    @functools.wraps(function)
+    def entry(factors: Any, codes: Any, **arguments: Any) -> Any:
+        check_option_names(name, arguments, options, call_arguments)
+        with shared_estimates():
+            factor_matrix, code_matrix = memoised("validated", (factors, codes), (), lambda: check_pair(factors, codes), private_copy=False)
+            if "discrete" in call_arguments:
+                arguments["discrete"] = check_discrete(arguments.get("discrete"), factor_matrix.shape[1])
+            _check_seed(arguments)
+            return function(factor_matrix, code_matrix, **arguments)
+
+    return entry
+
+
+def population_entry(function: Callable[..., Any], name: str, options: Mapping[str, Any]) -> Callable[..., Any]:
+    """The validating entry of a population metric ``function(population, **options)`` (UDR).
+
+    Checks option names, the population (:func:`metrics.validation.check_population`)
+    and ``random_state``, then runs the metric on the validated members.
+    """
+    call_arguments = tuple(argument for argument in ("random_state",) if accepts(function, argument))
+
+    @functools.wraps(function)
+    def entry(population: Any, **arguments: Any) -> Any:
+        check_option_names(name, arguments, options, call_arguments)
+        members = check_population(population)
+        _check_seed(arguments)
+        return function(members, **arguments)
+
+    return entry

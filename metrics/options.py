@@ -1,0 +1,77 @@
+"""Checks of scalar metric options (counts, numbers, choices, seeds), in one place.
+
+Every check returns the value in its canonical type or raises a :class:`TypeError` or
+:class:`ValueError` whose message names the option and what is wrong with it, so a bad
+option never surfaces as a traceback from deep inside numpy or scikit-learn.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+
+
+def check_positive_int(value: Any, name: str, *, minimum: int = 1) -> int:
+    """Return ``value`` as an int >= ``minimum``, or raise naming ``name``.
+
+    Raises
+    ------
+    TypeError
+        For a bool or anything that is not an integer.
+    ValueError
+        For an integer below ``minimum``.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    return int(value)
+
+
+def check_number(value: Any, name: str, *, minimum: float, strict: bool = False, optional: bool = False) -> float | None:
+    """Return ``value`` as a finite float >= ``minimum`` (> ``minimum`` when ``strict``), or raise.
+
+    ``optional`` accepts ``None`` too (returned as is).
+
+    Raises
+    ------
+    ValueError
+        For a bool, a non-number, a non-finite number or one out of range.
+    """
+    if optional and value is None:
+        return None
+    real = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+    in_range = real and math.isfinite(value) and (value > minimum if strict else value >= minimum)
+    if not in_range:
+        bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
+        accepted = f"None or a finite number {bound}" if optional else f"a finite number {bound}"
+        raise ValueError(f"{name} must be {accepted}, got {value!r}")
+    return float(value)
+
+
+def check_choice(value: Any, name: str, choices: Sequence[Any]) -> Any:
+    """Return ``value`` if it is one of ``choices``, or raise a ValueError listing them."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
+    return value
+
+
+def check_random_state(random_state: Any) -> int | np.random.Generator:
+    """Return ``random_state`` if it is a non-negative int or a numpy Generator, or raise.
+
+    Raises
+    ------
+    TypeError
+        For anything else (floats, strings, bools, legacy ``RandomState`` objects).
+    ValueError
+        For a negative integer.
+    """
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, (bool, np.bool_)) or not isinstance(random_state, (int, np.integer)):
+        raise TypeError(f"random_state must be a non-negative int or a numpy.random.Generator, got {random_state!r}")
+    if random_state < 0:
+        raise ValueError(f"random_state must be non-negative, got {random_state}")
+    return int(random_state)

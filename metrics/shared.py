@@ -1,0 +1,78 @@
+"""Estimates shared by the metrics scored on one data draw, inside an explicit scope.
+
+Several metrics need the same estimates of the same representation: UniBound, the PID
+bounds and RMIG the same ``K x L`` single-code k-NN informations, Do and Tran's five
+metrics the same per-code terms, the histogram metrics the same factor x code table.
+Inside :func:`shared_estimates` each such estimate is computed once and reused, keyed by
+the *identity* of the input arrays and by the estimator options; outside it nothing is
+shared between metric calls.  (Each registered metric call is a scope of its own when
+none encloses it, so within one call validation and binning share their min/max pass.)  A reused estimate is the very result of the
+first computation, so scores are bit-identical with and without the scope.
+
+The scope is meant to enclose one data draw: enter it, score every metric on the same
+``factors`` and ``codes`` objects, leave it.  Arrays must not be modified in place while
+the scope is open (a modified array keeps its identity, so its old estimates would be
+reused).  The arrays used as keys are held until the scope closes, so their identities
+cannot be reused by new arrays within it.
+"""
+
+from __future__ import annotations
+
+import copy
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Callable, Hashable, Iterator, TypeVar
+
+T = TypeVar("T")
+
+_STORE: ContextVar[dict[Hashable, tuple[tuple[Any, ...], Any]] | None] = ContextVar("metrics_shared_estimates", default=None)
+
+
+@contextmanager
+def shared_estimates() -> Iterator[None]:
+    """Share estimates between the metric calls made inside the ``with`` block.
+
+    Re-entrant: a nested scope uses the enclosing one's store.  The store is local to
+    the current thread (a :class:`contextvars.ContextVar`).
+
+    Examples
+    --------
+    >>> with metrics.shared_estimates():  # doctest: +SKIP
+    ...     scores = {name: metrics.evaluate(name, factors, codes) for name in names}
+    """
+    if _STORE.get() is not None:
+        yield
+        return
+    token = _STORE.set({})
+    try:
+        yield
+    finally:
+        _STORE.reset(token)
+
+
+def memoised(kind: str, arrays: tuple[Any, ...], options: Hashable, compute: Callable[[], T], *, private_copy: bool = True) -> T:
+    """``compute()``, computed once per scope for the same ``kind``, input objects and ``options``.
+
+    Parameters
+    ----------
+    kind : str
+        What is computed (one name per computing function).
+    arrays : tuple
+        The input objects; the key holds their identities, the store holds the objects.
+    options : hashable
+        Every other input of the computation (flags, estimator, neighbours, bins...).
+    compute : callable
+        Computes the value; called once per key inside a scope, every time outside.
+    private_copy : bool, default True
+        Hand each caller its own deep copy, so that a caller modifying its result cannot
+        change what later callers get.  False hands out the stored object itself (for
+        values whose identity matters, such as validated arrays).
+    """
+    store = _STORE.get()
+    if store is None:
+        return compute()
+    key = (kind, tuple(id(a) for a in arrays), options)
+    if key not in store:
+        store[key] = (arrays, compute())
+    value = store[key][1]
+    return copy.deepcopy(value) if private_copy else value

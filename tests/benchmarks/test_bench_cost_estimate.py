@@ -1,0 +1,42 @@
+"""Benchmark: the dry run's cost estimate against a measured sample of cells.
+
+Target (issue: scale): the estimated CPU time of a sample of cells (``harness.execution.costs``,
+from measured per-call costs) is within a factor of 1.5 of the CPU time the same cells take.
+
+Run with timing: ``pytest tests/benchmarks/test_bench_cost_estimate.py --benchmark-enable``.
+Under ``--benchmark-disable`` (CI) the body checks the estimate's arithmetic on a plan
+without timing anything.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from threadpoolctl import threadpool_limits
+
+from harness.execution.costs import MEASURED_SECONDS, estimated_seconds, study_estimate
+from harness.execution.runner import plan_study, run_study
+
+SAMPLE = dict(preset="quick", scenarios_=["noise", "mixing"],
+              metrics_=["mig", "dci_lasso", "sap", "unibound", "z_min_var", "modularity", "irs"], seeds=1, n_samples=3000)
+
+
+def test_estimate_of_a_sample_of_cells_within_a_factor_of_15(benchmark):
+    cells = plan_study(**SAMPLE)
+    records = study_estimate(cells)
+    assert {record["metric"] for record in records} == set(SAMPLE["metrics_"])
+    assert all(record["measured"] for record in records), "every sampled metric has a measured cost"
+    estimate = sum(record["cpu_hours"] for record in records) * 3600
+    assert estimate == pytest.approx(sum(estimated_seconds(c.metric.name, c.n_samples) for c in cells))
+    if benchmark.disabled:
+        return
+    with threadpool_limits(limits=1):
+        started = time.process_time()
+        run_study(**SAMPLE, jobs=1, backend="sequential", progress=False)
+        measured = time.process_time() - started
+    ratio = estimate / measured
+    benchmark.extra_info.update(estimated_seconds=estimate, measured_cpu_seconds=measured, ratio=ratio,
+                                metrics_measured=len(MEASURED_SECONDS))
+    benchmark.pedantic(lambda: None, rounds=1)
+    assert 1 / 1.5 <= ratio <= 1.5, f"estimate {estimate:.1f} s vs measured {measured:.1f} CPU s (ratio {ratio:.2f})"

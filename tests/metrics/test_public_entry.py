@@ -1,0 +1,127 @@
+"""Every registered metric validates its own inputs and states its options once.
+
+Issue 11, items 6 and 7: ``metrics.mig.mig(x, z_with_nan)`` must raise the same clear error
+as ``metrics.evaluate("mig", x, z_with_nan)``, and each metric's registered defaults are
+its signature's keyword-only defaults.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+
+import numpy as np
+import pytest
+
+import metrics
+from metrics.registry import register_metric
+
+N, K, L = 40, 2, 3
+NAN_ROW, NAN_COLUMN = 5, 1
+NAN_MESSAGE = f"codes contains 1 non-finite value(s); first NaN at row {NAN_ROW}, column {NAN_COLUMN}"
+
+
+def _factors_and_nan_codes() -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(0)
+    factors = rng.random((N, K))
+    codes = rng.random((N, L))
+    codes[NAN_ROW, NAN_COLUMN] = np.nan
+    return factors, codes
+
+
+def _public_function(name: str):
+    """The module-level function a user imports, e.g. ``metrics.mig.mig``."""
+    function = metrics.get(name).function
+    return getattr(sys.modules[function.__module__], function.__name__)
+
+
+@pytest.mark.parametrize("name", metrics.available())
+def test_public_function_rejects_nan_codes_like_evaluate(name):
+    factors, codes = _factors_and_nan_codes()
+    public = _public_function(name)
+    assert public is metrics.get(name).function
+    with pytest.raises(ValueError) as direct:
+        public(factors, codes)
+    with pytest.raises(ValueError) as through_evaluate:
+        metrics.evaluate(name, factors, codes)
+    assert str(direct.value) == str(through_evaluate.value) == NAN_MESSAGE
+
+
+@pytest.mark.parametrize("name", metrics.available(population=True))
+def test_population_function_rejects_nan_member_like_evaluate_population(name):
+    factors, codes = _factors_and_nan_codes()
+    population = [factors, codes]
+    with pytest.raises(ValueError) as direct:
+        _public_function(name)(population)
+    with pytest.raises(ValueError) as through_evaluate:
+        metrics.evaluate_population(name, population)
+    expected = f"population[1] contains 1 non-finite value(s); first NaN at row {NAN_ROW}, column {NAN_COLUMN}"
+    assert str(direct.value) == str(through_evaluate.value) == expected
+
+
+@pytest.mark.parametrize("name", metrics.available(population=None))
+def test_public_function_keeps_name_docstring_and_signature(name):
+    public = _public_function(name)
+    original = public.__wrapped__
+    assert public.__name__ == original.__name__ == name
+    assert public.__doc__ == original.__doc__ and public.__doc__
+    assert inspect.signature(public) == inspect.signature(original)
+
+
+@pytest.mark.parametrize("name", metrics.available(population=None))
+def test_registered_defaults_are_the_signature_defaults(name):
+    spec = metrics.get(name)
+    parameters = inspect.signature(spec.function).parameters.values()
+    keyword_only = {p.name: p.default for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    keyword_only.pop("discrete", None)
+    keyword_only.pop("random_state", None)
+    assert dict(spec.defaults) == keyword_only
+
+
+def test_direct_call_rejects_unknown_option_like_evaluate():
+    rng = np.random.default_rng(1)
+    factors, codes = rng.random((N, K)), rng.random((N, L))
+    expected = "metric 'mig' got unknown option(s) bogus; its options are: bins, normalization"
+    with pytest.raises(TypeError, match=r"^" + expected.replace("(", r"\(").replace(")", r"\)") + "$"):
+        metrics.mig.mig(factors, codes, bogus=1)
+    with pytest.raises(TypeError, match="got unknown option"):
+        metrics.evaluate("mig", factors, codes, bogus=1)
+
+
+def test_direct_call_checks_discrete_flags():
+    rng = np.random.default_rng(2)
+    factors, codes = rng.random((N, K)), rng.random((N, L))
+    with pytest.raises(ValueError, match="discrete must have one flag per factor \\(2\\), got 3"):
+        metrics.mig.mig(factors, codes, discrete=[True, False, True])
+
+
+def test_direct_call_equals_evaluate_on_valid_input():
+    rng = np.random.default_rng(3)
+    factors = rng.random((500, K))
+    codes = factors @ np.array([[1.0, 0.2, 0.0], [0.0, 1.0, 0.3]]) + 0.05 * rng.random((500, L))
+    assert metrics.mig.mig(factors.tolist(), codes) == metrics.evaluate("mig", factors, codes)["mig"]
+
+
+def _register_throwaway(**registration):
+    def score(factors, codes, *, discrete=None, bins: int = 10) -> float:
+        """A throwaway metric for registration tests."""
+        return 0.0
+
+    return register_metric("test_public_entry_throwaway", family="information", properties="compactness", **registration)(score)
+
+
+def test_defaults_disagreeing_with_the_signature_are_refused():
+    with pytest.raises(ValueError, match="bins=5 given, signature has 10"):
+        _register_throwaway(defaults={"bins": 5})
+    with pytest.raises(ValueError, match="depth=3 given, signature has no such keyword-only parameter"):
+        _register_throwaway(defaults={"depth": 3})
+    assert "test_public_entry_throwaway" not in metrics.available(population=None)
+
+
+def test_option_without_default_is_refused():
+    def score(factors, codes, *, discrete=None, bins: int) -> float:
+        """No default for bins."""
+        return 0.0
+
+    with pytest.raises(ValueError, match="option 'bins' of metric 'test_public_entry_required' has no default"):
+        register_metric("test_public_entry_required", family="information", properties="compactness")(score)
