@@ -104,7 +104,8 @@ def compose(transform: str | Transform, base: str | Scenario, value: Any) -> Sce
         raise ValueError(f"a transform applies to a representation scenario; {base.name!r} is a {base.kind} scenario")
     label = base.label(base.check_value(value))
     base_value = base.check_value(parse_value(label))  # the name alone determines the data
-    probe_factors, _, _ = base.build(base_value, max(base.min_samples, 2), np.random.default_rng(0))
+    probe_n = base.default_n if base.default_n is not None else max(base.min_samples, 2)
+    probe_factors, _, _ = base.build(base_value, probe_n, np.random.default_rng(0))  # only to count the factors
     n_factors = int(np.asarray(probe_factors).shape[1])
     base_ideal = dict(base.ideal_trajectory(base_value))
 

@@ -23,6 +23,13 @@ def test_the_name_grid_and_criterion_are_the_transforms():
     assert compose("partial", "gaussian_toy_synergy", 1.0).values == (5, 4, 3, 2, 1)  # the base's 5 factors
 
 
+def test_a_base_that_fixes_its_rows_passes_them_through():
+    scenario = compose("partial", "sample_size", 1000)
+    assert scenario.default_n == scenarios.get("sample_size").default_n and scenario.rows_at(3, scenario.default_n) == 1000
+    drawn = scenario.generate(3, n=scenario.default_n, seed=0)
+    assert drawn.factors.shape == (1000, 3) and drawn.codes.shape[0] == 1000
+
+
 def test_parse_splits_at_the_first_at_and_the_last_equals():
     parts = parse_composition("partial@noise@rotation=0.3=0.2")
     assert (parts.transform, parts.base, parts.value) == ("partial", "noise@rotation=0.3", "0.2")
