@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness.cli._args import add_study_selection, study_options
+from harness.cli._args import add_study_selection, option_sweeps, study_options
 from harness.errors import UsageError
 from harness.execution.backends import BACKENDS
 from harness.execution.presets import PRESETS
@@ -98,7 +98,7 @@ def dry_run(args: argparse.Namespace) -> int:
     from harness.execution.runner import plan_study
 
     cells = plan_study(preset=args.preset, scenarios_=args.scenarios, metrics_=args.metrics, seeds=args.seeds,
-                       n_samples=args.n_samples)
+                       n_samples=args.n_samples, metric_options=option_sweeps(args.metric_option))
     records = study_estimate(cells)
     total = sum(record["cpu_hours"] for record in records)
     workers = (os.cpu_count() or 1) if args.jobs == -1 else args.jobs
