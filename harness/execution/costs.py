@@ -112,7 +112,7 @@ def study_estimate(cells: Sequence[Any]) -> list[dict[str, Any]]:
     for cell in cells:
         record = totals.setdefault(cell.metric.name, {
             "metric": cell.metric.name, "cells": 0, "cpu_hours": 0.0,
-            "measured": cell.metric.registered and cell.metric.name in MEASURED_SECONDS,
+            "measured": cell.metric.registered and (cell.metric.variant_of or cell.metric.name) in MEASURED_SECONDS,
         })
         record["cells"] += 1
         record["cpu_hours"] += cell.estimated_seconds / 3600
