@@ -9,6 +9,12 @@ get(name)
     ``.generate(value, *, n, seed) -> Representation``.
 Representation, Scenario, register_scenario
     The contract, for new scenarios.
+compose(transform, base, value), available_transforms()
+    A base scenario held at one value with a transform swept over its own parameter
+    (``redundancy_attack@noise=0.2``; :mod:`scenarios.composition`, :mod:`scenarios.transforms`).
+describe_scenario(...)
+    Turns a plain function ``f(value, n, rng) -> (factors, codes)`` into a scenario the
+    harness can load from a file (:mod:`scenarios.describe`).
 available_populations(), get_population(name), Population, PopulationScenario
     Populations of representations of the same inputs, for population metrics (UDR).
 
@@ -34,6 +40,10 @@ for _module in pkgutil.iter_modules(__path__):
     if not _module.name.startswith("_"):
         importlib.import_module(f"{__name__}.{_module.name}")
 
+from scenarios.composition import compose  # noqa: E402 - after every base scenario is registered
+from scenarios.describe import describe_scenario  # noqa: E402
+from scenarios.transforms import available_transforms  # noqa: E402
+
 __all__ = [
     "PROPERTIES",
     "Population",
@@ -42,6 +52,9 @@ __all__ = [
     "Scenario",
     "available",
     "available_populations",
+    "available_transforms",
+    "compose",
+    "describe_scenario",
     "get",
     "get_population",
     "register_population",

@@ -62,6 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exc()
         print(f"error: {' '.join(str(error).split())}", file=sys.stderr)  # always one line
         return EXIT_USAGE
+    except BrokenPipeError:  # the reader (``| head``) closed the pipe: nothing left to say
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the interpreter's exit flush must not fail again
+        return 0
     except KeyboardInterrupt:
         print("interrupted; finished cells are saved, rerun the same command to resume", file=sys.stderr)
         return 130

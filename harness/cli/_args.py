@@ -6,7 +6,8 @@ No command module imports another; they all import this one.
 from __future__ import annotations
 
 import argparse
-from typing import Any, Callable
+import json
+from typing import Any, Callable, Sequence
 
 from harness.errors import UsageError
 
@@ -79,13 +80,55 @@ def _grid_value(text: str) -> int | float | str:
 def study_options(args: argparse.Namespace) -> dict[str, Any]:
     """What :func:`add_study_selection` parsed, as keyword arguments of ``run_study`` (less ``metrics_``)."""
     return dict(scenarios_=args.scenarios, seeds=args.seeds, n_samples=args.n_samples, jobs=args.jobs,
-                cell_timeout=args.cell_timeout)
+                cell_timeout=args.cell_timeout, metric_options=option_sweeps(args.metric_option))
+
+
+def option_value(text: str) -> Any:
+    """An option value as typed: a JSON number, ``true``/``false``/``null`` (or ``True``/``False``/``None``), or text."""
+    words = {"True": True, "False": False, "None": None}
+    if text in words:
+        return words[text]
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if isinstance(value, (int, float, bool, type(None))) else text
+
+
+def metric_option(text: str) -> tuple[str, str, list[Any]]:
+    """``METRIC:NAME=V1,V2,...`` -> ``(METRIC, NAME, [V1, V2, ...])``; METRIC may be a ``file.py:function`` reference."""
+    left, sep, values = text.partition("=")
+    metric, colon, name = left.rpartition(":")
+    items = [item.strip() for item in values.split(",") if item.strip()]
+    if not sep or not colon or not metric.strip() or not name.strip() or not items:
+        raise argparse.ArgumentTypeError(f"expected METRIC:OPTION=VALUE[,VALUE...] such as mig:bins=5,20, got {text!r}")
+    return metric.strip(), name.strip(), [option_value(item) for item in items]
+
+
+def option_sweeps(options: Sequence[tuple[str, str, list[Any]]] | None) -> dict[str, dict[str, list[Any]]]:
+    """Repeated ``--metric-option`` values as metric -> option -> values; an option given twice is an error."""
+    sweeps: dict[str, dict[str, list[Any]]] = {}
+    for metric, name, values in options or ():
+        if name in sweeps.setdefault(metric, {}):
+            raise UsageError(f"--metric-option gives {metric}:{name} twice; list all its values in one: {metric}:{name}=V1,V2")
+        sweeps[metric][name] = values
+    return sweeps
 
 
 def add_study_selection(parser: argparse.ArgumentParser, *, metrics_help: str) -> None:
-    """The options that choose a study's cells: --scenarios, --metrics, --seeds, --n-samples, --jobs, --cell-timeout."""
-    parser.add_argument("--scenarios", type=csv_list, help="comma-separated scenario names (default: the preset's)")
+    """The options that choose a study's cells: --scenarios, --metrics, --metric-option, --seeds, --n-samples, --jobs,
+    --cell-timeout."""
+    parser.add_argument(
+        "--scenarios", type=csv_list,
+        help="comma-separated scenario names, compositions TRANSFORM@BASE=VALUE (e.g. redundancy_attack@noise=0.2; "
+        "transforms: see list) or your own as path/to/file.py:name or package.module:name (default: the preset's)",
+    )
     parser.add_argument("--metrics", type=csv_list, help=metrics_help)
+    parser.add_argument(
+        "--metric-option", type=metric_option, action="append", metavar="METRIC:OPTION=V1,V2",
+        help="run METRIC at each value of OPTION, as variants named METRIC[OPTION=V] in the results "
+        "(repeatable; several options of one metric run every combination), e.g. mig:bins=5,10,20",
+    )
     parser.add_argument("--seeds", type=positive_int, help="independent draws per parameter value (default: the preset's)")
     parser.add_argument("--n-samples", type=positive_int, help="samples per representation (default: the preset's)")
     parser.add_argument(

@@ -31,7 +31,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 def estimators(args: argparse.Namespace) -> int:
     """Write the estimator report and print the largest errors."""
-    from harness.workflows.estimator_report import write_estimator_report
+    from harness.workflows.estimator_report import error_summary, write_estimator_report
     from metrics.estimators import ESTIMATORS
     from scenarios.gaussian_toy import ALPHAS, N_FACTORS
 
@@ -46,9 +46,8 @@ def estimators(args: argparse.Namespace) -> int:
         args.out, n=args.n, seed=args.seed, alphas=args.alphas or ALPHAS,
         estimators=args.estimators or ESTIMATORS, factor=args.factor,
     )
-    summary = table.assign(abs_error=table["error"].abs()).groupby(["estimator", "quantity"])["abs_error"].max().unstack()
     print("largest |estimate - exact| (nats) over attacks and alphas:")
-    print(summary.round(4).to_string())
+    print(error_summary(table).to_string())
     for path in written:
         print(f"wrote {path}")
     return 0

@@ -11,8 +11,9 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "list",
         help="list the metrics and scenarios with their metadata",
         description="Print every registered metric (family, sub-scores and the property each measures, "
-        "direction, stochasticity, discrete factors, default options) and every scenario, population "
-        "scenarios included (swept parameter, default grid, the criterion it tests, source).",
+        "direction, stochasticity, discrete factors, default options), every scenario, population "
+        "scenarios included (swept parameter, default grid, the criterion it tests, source), and the transforms "
+        "that compose a scenario (TRANSFORM@BASE=VALUE).",
     )
     parser.set_defaults(handler=list_registered)
 
@@ -21,6 +22,7 @@ def list_registered(args: argparse.Namespace) -> int:
     """Print the registries."""
     import metrics
     import scenarios
+    from scenarios.transforms import TRANSFORMS
 
     print("METRICS")
     for name in metrics.available(population=None):
@@ -49,4 +51,13 @@ def list_registered(args: argparse.Namespace) -> int:
         kind = " (population, for population metrics)" if scenario.kind == "population" else ""
         print(f"  {name:<24} {scenario.parameter} in {{{grid}}}{tests}{kind}")
         print(f"  {'':<24} {scenario.summary} ({scenario.source})")
+    print()
+    print("TRANSFORMS (compose a scenario: TRANSFORM@BASE=VALUE, e.g. redundancy_attack@noise=0.2, swept over the")
+    print("transform's parameter with the base held at VALUE; grids shown for a base of 8 factors; your own scenario:")
+    print("path/to/file.py:name or package.module:name)")
+    for name, transform in sorted(TRANSFORMS.items()):
+        grid = ", ".join(map(str, transform.grid(8)))
+        tests = f"; tests {transform.criterion.replace('_', ' ')}" if transform.criterion else ""
+        print(f"  {name:<24} {transform.parameter} in {{{grid}}}{tests}")
+        print(f"  {'':<24} {transform.summary} ({transform.source})")
     return 0

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness.cli._args import add_study_selection, grid, study_options
+from harness.cli._args import add_study_selection, grid, option_sweeps, study_options
 from harness.errors import UsageError
 from harness.execution.backends import BACKENDS
 from harness.execution.presets import PRESETS
@@ -111,23 +111,24 @@ def dry_run(args: argparse.Namespace) -> int:
     """Print the study's size and estimated CPU time per metric; run nothing."""
     import os
 
+    import pandas as pd
+
     from harness.execution.costs import study_estimate
     from harness.execution.plan import plan_tasks
     from harness.execution.runner import plan_study
+    from reports.text_table import markdown_table
 
     cells = plan_study(preset=args.preset, scenarios_=args.scenarios, metrics_=args.metrics, seeds=args.seeds,
-                       n_samples=args.n_samples, grids=_grids(args))
+                       n_samples=args.n_samples, metric_options=option_sweeps(args.metric_option), grids=_grids(args))
     records = study_estimate(cells)
     total = sum(record["cpu_hours"] for record in records)
     workers = (os.cpu_count() or 1) if args.jobs == -1 else args.jobs
     scenario_count = len({cell.scenario for cell in cells})
     print(f"study {args.preset!r}: {len(cells)} cells ({scenario_count} scenarios, {len(records)} metrics) "
           f"in {len(plan_tasks(cells))} tasks of one data draw")
-    width = max(len(record["metric"]) for record in records)
-    print(f"  {'metric':<{width}}  {'cells':>7}  {'CPU-hours':>10}")
-    for record in records:
-        note = "" if record["measured"] else "  (not measured: assumed cost)"
-        print(f"  {record['metric']:<{width}}  {record['cells']:>7}  {record['cpu_hours']:>10.3f}{note}")
+    table = pd.DataFrame(records).rename(columns={"cpu_hours": "CPU-hours"})
+    table["measured"] = table["measured"].map({True: "measured", False: "assumed (not measured)"})
+    print(markdown_table(table.rename(columns={"measured": "per-call cost"}), digits=4))
     print(f"estimated total: {total:.2f} CPU-hours, about {_duration(total * 3600 / workers)} on {workers} worker(s)")
     return 0
 

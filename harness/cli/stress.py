@@ -48,8 +48,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("metric", metavar="METRIC",
                         help="a registered metric, or package.module:function / path/to/file.py:function")
     parser.add_argument("--scenarios", type=csv_list,
-                        help="comma-separated scenarios to search (default: every representation scenario but "
-                        "sample_size)")
+                        help="comma-separated scenarios to search, composed ('T@BASE=V') and your own "
+                        "(FILE.py:NAME) included (default: every registered representation scenario but sample_size)")
     parser.add_argument("--budget", type=positive_int, default=DEFAULT_BUDGET, metavar="CELLS",
                         help="cells of METRIC per scenario searched (default: %(default)s)")
     parser.add_argument("--budget-seconds", type=positive_float, metavar="SECONDS",

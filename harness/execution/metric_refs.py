@@ -2,20 +2,24 @@
 
 A :class:`MetricEntry` is plain, picklable data: a registered metric is referred to by
 its registry name; a user's metric by an import path (``package.module:function`` or
-``path/to/file.py:function``) that each worker loads itself.
+``path/to/file.py:function``) that each worker loads itself.  An option sweep turns one
+entry into labelled variants (:func:`variants`: ``mig[bins=5]``, ``mig[bins=20]``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib
 import importlib.util
+import inspect
+import itertools
 import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 import metrics
 from harness.errors import UnknownNameError, UsageError
@@ -50,6 +54,10 @@ class MetricEntry:
         Registered version, or a hash of the user's source file.
     options : Mapping[str, Any]
         Options passed to the metric (JSON-serialisable).
+    variant_of : str
+        For a variant of an option sweep (``mig[bins=5]``), the name of the metric it is a
+        variant of; ``""`` otherwise.  Variants of one metric share its random state, so
+        their scores differ by the options alone.
     """
 
     name: str
@@ -64,6 +72,7 @@ class MetricEntry:
     options: Mapping[str, Any] = field(default_factory=dict)
     directions: Mapping[str, bool] = field(default_factory=dict)
     population: bool = False
+    variant_of: str = ""
 
     def higher_is_better_for(self, sub_score: str) -> bool:
         """Whether a larger value of ``sub_score`` is better."""
@@ -105,8 +114,8 @@ def registered_entry(name: str) -> MetricEntry:
     )
 
 
-def load_callable(target: str) -> Callable[..., Any]:
-    """Load ``module:function`` or ``path/to/file.py:function``.
+def load_callable(target: str, what: str = "metric") -> Callable[..., Any]:
+    """Load ``module:function`` or ``path/to/file.py:function`` (``what`` names it in errors).
 
     Raises
     ------
@@ -114,36 +123,52 @@ def load_callable(target: str) -> Callable[..., Any]:
         When the reference is malformed, the file or module cannot be imported, or
         the attribute is missing or not callable.
     """
+    function = load_attribute(target, what)
+    if not callable(function):
+        raise UsageError(f"{target!r} is not callable")
+    return function
+
+
+def load_attribute(target: str, what: str = "metric") -> Any:
+    """The object ``module:name`` or ``path/to/file.py:name`` refers to (a function, a scenario, ...).
+
+    A file is imported once per process under a name derived from its absolute path, so
+    every worker that loads the same reference gets the same module.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        When the reference is malformed, the file or module cannot be imported, or the
+        attribute is missing; the message names ``what`` was being loaded.
+    """
     module_part, sep, attribute = target.rpartition(":")
     if not sep or not module_part or not attribute:
-        raise UsageError(f"metric reference {target!r} must look like package.module:function or path/to/file.py:function")
+        raise UsageError(f"{what} reference {target!r} must look like package.module:name or path/to/file.py:name")
     if module_part.endswith(".py"):
         path = Path(module_part).expanduser().resolve()
         if not path.is_file():
-            raise UsageError(f"metric file {module_part!r} does not exist")
+            raise UsageError(f"{what} file {module_part!r} does not exist")
         module_name = "harness_user_metric_" + hashlib.sha256(str(path).encode()).hexdigest()[:12]
         module = sys.modules.get(module_name)
         if module is None:
             spec = importlib.util.spec_from_file_location(module_name, path)
             if spec is None or spec.loader is None:
-                raise UsageError(f"cannot import metric file {module_part!r}")
+                raise UsageError(f"cannot import {what} file {module_part!r}")
             module = importlib.util.module_from_spec(spec)
             try:
                 spec.loader.exec_module(module)
             except Exception as error:  # a user's file may fail in any way; report it in one line
-                raise UsageError(f"importing metric file {module_part!r} failed: {type(error).__name__}: {error}") from error
+                raise UsageError(f"importing {what} file {module_part!r} failed: {type(error).__name__}: {error}") from error
             sys.modules[module_name] = module
     else:
         try:
             module = importlib.import_module(module_part)
         except ImportError as error:
-            raise UsageError(f"cannot import module {module_part!r} for metric {target!r}: {error}") from error
-    function = getattr(module, attribute, None)
-    if function is None:
+            raise UsageError(f"cannot import module {module_part!r} for {what} {target!r}: {error}") from error
+    found = getattr(module, attribute, None)
+    if found is None:
         raise UsageError(f"{module_part!r} has no attribute {attribute!r}")
-    if not callable(function):
-        raise UsageError(f"{target!r} is not callable")
-    return function
+    return found
 
 
 def source_version(target: str) -> str:
@@ -178,3 +203,66 @@ def resolve(reference: str) -> MetricEntry:
         stochastic=bool(metadata.get("stochastic", False)),
         version=source_version(reference),
     )
+
+
+OptionSweep = Mapping[str, Sequence[Any]]
+"""Option name -> the values to run a metric at (``{"bins": [5, 20]}``)."""
+
+
+def option_label(value: Any) -> str:
+    """An option value as written in a variant's name: ``5``, ``0.1``, ``knn``, ``True``."""
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def variants(entry: MetricEntry, sweep: OptionSweep) -> list[MetricEntry]:
+    """One entry per combination of the swept option values, named ``NAME[OPTION=VALUE,...]``.
+
+    Each variant keeps the metric's other options (its defaults) and records the
+    metric it is a variant of.  Options are checked by name here (a registered metric's
+    defaults, a user function's keyword parameters); their values are checked by the
+    metric when it runs (a bad value fails its cells with the metric's message).
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For an option the metric does not take, an option with no values, or a value
+        that cannot be stored in a results table's cache key (not JSON-serialisable).
+    """
+    if not sweep:
+        return [entry]
+    accepted = _accepted_options(entry)
+    for option, values in sweep.items():
+        if accepted is not None and option not in accepted:
+            raise UsageError(f"metric {entry.name!r} has no option {option!r}; its options: {', '.join(sorted(accepted)) or 'none'}")
+        if not values:
+            raise UsageError(f"option {option!r} of metric {entry.name!r} needs at least one value")
+        for value in values:
+            if not isinstance(value, (str, int, float, bool, type(None))):
+                raise UsageError(f"option {option!r} of metric {entry.name!r}: values must be numbers, text, booleans or "
+                                 f"None, got {value!r}")
+    names = list(sweep)
+    entries = []
+    for combination in itertools.product(*(sweep[name] for name in names)):
+        chosen = dict(zip(names, combination))
+        label = ",".join(f"{name}={option_label(value)}" for name, value in chosen.items())
+        entries.append(dataclasses.replace(
+            entry,
+            name=f"{entry.name}[{label}]",
+            options=MappingProxyType({**entry.options, **chosen}),
+            variant_of=entry.name,
+        ))
+    return entries
+
+
+def _accepted_options(entry: MetricEntry) -> set[str] | None:
+    """The option names a metric takes (None: any, for a function taking ``**kwargs``)."""
+    if entry.registered:
+        return set(entry.options)
+    parameters = inspect.signature(load_callable(entry.target)).parameters.values()
+    if any(parameter.kind is inspect.Parameter.VAR_KEYWORD for parameter in parameters):
+        return None
+    keywords = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return {parameter.name for parameter in parameters
+            if parameter.kind in keywords and parameter.name not in ("factors", "codes", "discrete", "random_state")}

@@ -19,9 +19,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-import scenarios
 from harness.execution.costs import estimated_seconds
 from harness.execution.metric_refs import MetricEntry
+from harness.execution.scenario_refs import scenario_for
 from scenarios.base import ParameterValue
 from harness.errors import UsageError
 
@@ -37,6 +37,9 @@ class Cell:
 
     ``kind`` is the scenario's: ``"representation"`` (one code matrix, any metric but
     population ones) or ``"population"`` (several code matrices, population metrics).
+    ``scenario`` is a reference that every worker resolves
+    (:func:`harness.execution.scenario_refs.scenario_for`): a registered name, a
+    composition or a user's ``file.py:name``.
     """
 
     study: str
@@ -53,10 +56,15 @@ class Cell:
         return ("population",) if self.kind == "population" else ()
 
     @property
+    def definition(self) -> Any:
+        """The scenario the reference resolves to (cached per process)."""
+        return scenario_for(self.scenario)
+
+    @property
     def data_identity(self) -> tuple[object, ...]:
-        """What determines the generated data."""
-        scenario = scenarios.get(self.scenario)
-        return (*self._prefix, self.scenario, scenario.version, scenario.label(self.value), self.seed, self.n_samples)
+        """What determines the generated data: the scenario's name (not where a user's file lies), version, value."""
+        scenario = self.definition
+        return (*self._prefix, scenario.name, scenario.version, scenario.label(self.value), self.seed, self.n_samples)
 
     @property
     def seed_identity(self) -> tuple[object, ...]:
@@ -68,8 +76,8 @@ class Cell:
         parameter, ``partial`` keeps its codes as ``k`` falls, and ``sample_size``'s
         smaller samples are prefixes of the largest.
         """
-        scenario = scenarios.get(self.scenario)
-        return (*self._prefix, self.scenario, scenario.version, self.seed, self.n_samples)
+        scenario = self.definition
+        return (*self._prefix, scenario.name, scenario.version, self.seed, self.n_samples)
 
     @property
     def key(self) -> str:
@@ -79,8 +87,8 @@ class Cell:
     @property
     def estimated_seconds(self) -> float:
         """The cell's estimated CPU seconds (see :mod:`harness.execution.costs`)."""
-        rows = scenarios.get(self.scenario).rows_at(self.value, self.n_samples)
-        return estimated_seconds(self.metric.name, rows, registered=self.metric.registered)
+        rows = self.definition.rows_at(self.value, self.n_samples)
+        return estimated_seconds(self.metric.variant_of or self.metric.name, rows, registered=self.metric.registered)
 
 
 @dataclass(frozen=True)
@@ -113,14 +121,15 @@ def plan_cells(
     """Every cell of the study, data-major (cells sharing data are adjacent).
 
     Population metrics run on population scenarios and every other metric on the
-    representation scenarios.  ``grids`` replaces the default parameter grid of the
+    representation scenarios.  ``scenario_names`` are references
+    (:func:`harness.execution.scenario_refs.canonical_reference`).  ``grids`` replaces the default parameter grid of the
     scenarios it names.
     """
     if seeds < 1:
         raise UsageError(f"seeds must be at least 1, got {seeds}")
     cells: list[Cell] = []
     for name in scenario_names:
-        scenario = scenarios.get(name)
+        scenario = scenario_for(name)
         population = scenario.kind == "population"
         entries = [entry for entry in metric_entries if entry.population == population]
         n = scenario.default_n if scenario.default_n is not None else n_samples

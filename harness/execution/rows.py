@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import scenarios
 from harness.execution.plan import Cell
 from harness.version import __version__
 
@@ -26,12 +25,12 @@ def result_row(
     rows the metric saw (the sample-size sweep scores prefixes of a larger draw).
     ``warnings`` is the number of warnings the metric call raised and the first one's text.
     """
-    scenario = scenarios.get(cell.scenario)
+    scenario = cell.definition
     metric = cell.metric
     prop = metric.property_of(metric.name if cell.kind == "population" else sub_score)
     return {
         "study": cell.study,
-        "scenario": cell.scenario,
+        "scenario": scenario.name,
         "parameter": scenario.parameter,
         "criterion": scenario.criterion,
         "value": float(cell.value_index) if isinstance(cell.value, str) else float(cell.value),

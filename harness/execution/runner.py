@@ -12,9 +12,10 @@ import metrics
 import scenarios
 from harness.errors import UnknownNameError, UsageError
 from harness.execution.backends import execute
-from harness.execution.metric_refs import MetricEntry, resolve
+from harness.execution.metric_refs import MetricEntry, OptionSweep, resolve, variants
 from harness.execution.plan import Cell, plan_cells, plan_tasks
 from harness.execution.presets import PRESETS, Preset
+from harness.execution.scenario_refs import canonical_reference, scenario_for
 from harness.execution.store import FAILURES_CSV, ResultStore, to_frame
 from reports.schema import FAILURE_COLUMNS
 from scenarios.base import ParameterValue
@@ -27,6 +28,7 @@ def plan_study(
     metrics_: Sequence[str] | None = None,
     seeds: int | None = None,
     n_samples: int | None = None,
+    metric_options: Mapping[str, OptionSweep] | None = None,
     grids: Mapping[str, Sequence[ParameterValue]] | None = None,
 ) -> list[Cell]:
     """Every cell a study would run, without running anything (arguments as :func:`run_study`).
@@ -44,25 +46,24 @@ def plan_study(
     config: Preset = PRESETS[preset]
     known_scenarios = scenarios.available(kind=None)
     scenario_names = _selected(scenarios_ if scenarios_ is not None else config.scenarios, known_scenarios, "scenario")
-    for name in scenario_names:
-        if name not in known_scenarios:
-            raise UnknownNameError("scenario", name, known_scenarios)
-    unselected = sorted(set(grids or {}) - set(scenario_names))
+    scenario_names = [canonical_reference(name) for name in scenario_names]
+    grids = {canonical_reference(name): values for name, values in (grids or {}).items()}
+    unselected = sorted(set(grids) - set(scenario_names))
     if unselected:
         raise UsageError(f"grids given for scenario(s) the study does not run: {', '.join(unselected)}; "
                          f"it runs {', '.join(scenario_names)}")
-    for name, values in (grids or {}).items():
+    for name, values in grids.items():
         _check_grid(name, values)
     default_metrics = [m for m in metrics.available(population=None) if m not in config.excluded_metrics]
     metric_names = _selected(metrics_ if metrics_ is not None else config.metrics, default_metrics, "metric")
-    entries: list[MetricEntry] = [resolve(name) for name in metric_names]
+    entries = _swept([(name, resolve(name)) for name in metric_names], metric_options or {})
     cells = plan_cells(
         study=config.name,
         scenario_names=scenario_names,
         metric_entries=entries,
         seeds=config.seeds if seeds is None else seeds,
         n_samples=config.n_samples if n_samples is None else n_samples,
-        grids={**config.grids, **(grids or {})},
+        grids={**config.grids, **grids},
     )
     if not cells:
         raise UsageError(
@@ -81,9 +82,23 @@ def _check_grid(scenario: str, values: Sequence[ParameterValue]) -> None:
         raise UsageError(f"the grid of scenario {scenario!r} has no values")
     for value in values:
         try:
-            scenarios.get(scenario).check_value(value)
+            scenario_for(scenario).check_value(value)
         except (TypeError, ValueError) as error:
             raise UsageError(f"grid of scenario {scenario!r}: {error}") from None
+
+
+def _swept(entries: Sequence[tuple[str, MetricEntry]], metric_options: Mapping[str, OptionSweep]) -> list[MetricEntry]:
+    """The entries with each swept metric replaced by its variants (a metric is named as selected or by its name)."""
+    unmatched = set(metric_options)
+    swept: list[MetricEntry] = []
+    for requested, entry in entries:
+        key = requested if requested in metric_options else entry.name
+        unmatched.discard(key)
+        swept.extend(variants(entry, metric_options.get(key, {})))
+    if unmatched:
+        raise UsageError(f"option sweeps name metric(s) not in the study: {', '.join(sorted(unmatched))}; "
+                         f"the study's metrics: {', '.join(entry.name for _, entry in entries)}")
+    return swept
 
 
 def _selected(requested: Sequence[str] | None, known: Sequence[str], kind: str) -> list[str]:
@@ -109,6 +124,7 @@ def run_study(
     backend: str = "loky",
     scheduler: str | None = None,
     cell_timeout: float | None = None,
+    metric_options: Mapping[str, OptionSweep] | None = None,
     progress: bool = True,
     log: Any = print,
 ) -> pd.DataFrame:
@@ -119,9 +135,12 @@ def run_study(
     preset : str, default "default"
         A name from :data:`harness.execution.presets.PRESETS`; other arguments override it.
     scenarios_, metrics_ : sequence of str, optional
-        Scenario names (any kind) and metric names (or ``module:function`` /
-        ``file.py:function`` references to user metrics).  Default: the preset's, or all
-        registered.  Population metrics run on population scenarios only.
+        Scenario names (any kind), compositions ``TRANSFORM@BASE=VALUE`` (e.g.
+        ``redundancy_attack@noise=0.2``) or ``module:name`` / ``file.py:name`` references
+        to a user's scenario (see :mod:`harness.execution.scenario_refs`), and metric names
+        (or ``module:function`` / ``file.py:function`` references to user metrics).
+        Default: the preset's, or all registered.  Population metrics run on population
+        scenarios only.
     seeds : int, optional
         Independent draws per parameter value.
     n_samples : int, optional
@@ -142,6 +161,10 @@ def run_study(
     cell_timeout : float, optional
         Seconds one metric call may take; a call that runs longer is stopped and its
         cell recorded as failed ("timed out after S s").  None: no limit.
+    metric_options : mapping, optional
+        Option sweeps: metric (as named in ``metrics_``, or its name) -> option ->
+        values, e.g. ``{"mig": {"bins": [5, 20]}}``.  The metric runs once per
+        combination, as variants named ``mig[bins=5]``, ``mig[bins=20]`` in the results.
     progress : bool, default True
         Show a progress bar (one step per cell).
     log : callable
@@ -159,7 +182,7 @@ def run_study(
     if cell_timeout is not None and not cell_timeout > 0:
         raise UsageError(f"cell_timeout must be a number of seconds > 0, got {cell_timeout!r}")
     cells = plan_study(preset=preset, scenarios_=scenarios_, metrics_=metrics_, seeds=seeds, n_samples=n_samples,
-                       grids=grids)
+                       metric_options=metric_options, grids=grids)
     keys = [cell.key for cell in cells]
     store = ResultStore(out) if out is not None else None
     done = set(store.cells()) if store is not None else set()

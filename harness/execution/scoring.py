@@ -21,7 +21,6 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 import metrics
-import scenarios
 from harness.execution.plan import Cell, Task
 from harness.execution.rows import result_row
 from harness.execution.seeds import identity_int, identity_seed
@@ -58,8 +57,7 @@ def run_task(task: Task, cell_timeout: float | None = None) -> list[Outcome]:
 
 def generate_draw(cell: Cell) -> Any:
     """The representation (or population) a cell scores, seeded by its seed identity."""
-    scenario = scenarios.get(cell.scenario)
-    return scenario.generate(cell.value, n=cell.n_samples, seed=identity_seed("data", *cell.seed_identity))
+    return cell.definition.generate(cell.value, n=cell.n_samples, seed=identity_seed("data", *cell.seed_identity))
 
 
 def _score_cell(cell: Cell, data: Any, cell_timeout: float | None) -> Outcome:
@@ -70,7 +68,7 @@ def _score_cell(cell: Cell, data: Any, cell_timeout: float | None) -> Outcome:
             rows = _representation_rows(cell, data, cell_timeout)
     except Exception as error:  # any metric, built-in or the user's, may fail on some data
         failure = {
-            "scenario": cell.scenario,
+            "scenario": cell.definition.name,
             "value_label": value_label(cell.value),
             "seed": cell.seed,
             "n_samples": cell.n_samples,
@@ -82,7 +80,7 @@ def _score_cell(cell: Cell, data: Any, cell_timeout: float | None) -> Outcome:
 
 
 def _metric_random_state(cell: Cell) -> int:
-    return identity_int("metric", *cell.data_identity, cell.metric.name)
+    return identity_int("metric", *cell.data_identity, cell.metric.variant_of or cell.metric.name)
 
 
 def _representation_rows(cell: Cell, data: Any, cell_timeout: float | None) -> list[dict[str, Any]]:
@@ -95,7 +93,7 @@ def _representation_rows(cell: Cell, data: Any, cell_timeout: float | None) -> l
             data.codes,
             discrete=data.discrete,
             random_state=_metric_random_state(cell) if entry.stochastic or not entry.registered else None,
-            **(dict(entry.options) if entry.registered else {}),
+            **dict(entry.options),
         )
 
     scores, seconds, caught = _timed(call, cell_timeout)

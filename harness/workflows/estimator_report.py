@@ -7,7 +7,11 @@ of -- I(y_k; z_k), I(y_k; z_\\k) and I(y_k; z) -- with each estimator of
 across the attack strength ``alpha``.  Writes ``estimator_report.csv`` (one row per attack,
 alpha, quantity and estimator) and ``estimator_report.png`` / ``.svg`` (one panel per attack
 and quantity).  The histogram estimators handle one code column, so they appear only for
-I(y_k; z_k).
+I(y_k; z_k); the printed summary (:func:`error_summary`) says so in their other cells instead of
+showing a missing value.  Every estimator is drawn with its own marker and line style, and a panel
+where two estimators' curves lie within 1% of the panel's range of each other names them in a note,
+so a curve hidden under another (the histogram under Miller-Madow, which differ by the bias
+correction only) is still visible.
 
 Run::
 
@@ -20,7 +24,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 import pandas as pd
@@ -30,8 +34,24 @@ from scenarios._attacks import ATTACKS
 from scenarios.gaussian_toy import ALPHAS, N_FACTORS, exact_information, sample
 from harness.errors import UsageError
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 QUANTITIES = {"code": "I(y_k; z_k)", "rest": "I(y_k; z_\\k)", "total": "I(y_k; z)"}
 SINGLE_COLUMN = ("histogram", "miller_madow")
+SINGLE_COLUMN_CELL = "n/a (one code column only)"
+"""What the summary shows for a quantity a single-column estimator cannot estimate."""
+STYLES = {
+    "knn": {"marker": "o", "linestyle": "-", "markersize": 4.0},
+    "knn_full": {"marker": "s", "linestyle": (0, (5, 2)), "markersize": 7.0, "markerfacecolor": "none"},
+    "gaussian": {"marker": "^", "linestyle": "-.", "markersize": 4.5},
+    "histogram": {"marker": "D", "linestyle": "--", "markersize": 7.0, "markerfacecolor": "none"},
+    "miller_madow": {"marker": "x", "linestyle": ":", "markersize": 5.0},
+}
+"""Marker and line style of each estimator: all distinct, and the second of each pair that can coincide
+(k-NN on one column, the two histogram estimators) drawn hollow and larger, so both stay visible."""
+OVERLAP_FRACTION = 0.01
+"""Two curves closer than this fraction of their panel's value range are named in an overlap note."""
 COLUMNS = ["attack", "alpha", "quantity", "estimator", "estimate", "exact", "error", "seconds", "n", "seed", "factor"]
 
 
@@ -78,8 +98,52 @@ def run(n: int, seed: int, alphas: Sequence[float], estimators: Sequence[str], f
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def plot(table: pd.DataFrame, stem: Path) -> list[Path]:
-    """Draw one panel per attack and quantity; save ``stem.png`` and ``stem.svg``."""
+def error_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """The largest |estimate - exact| per estimator (rows) and quantity (columns), as printed text.
+
+    Values are rounded to 4 decimals; a quantity that a single-column estimator (histogram,
+    Miller-Madow) cannot estimate reads :data:`SINGLE_COLUMN_CELL` instead of a missing value.
+    """
+    largest = table.assign(abs_error=table["error"].abs()).groupby(["estimator", "quantity"])["abs_error"].max().unstack()
+    largest = largest.reindex(columns=[quantity for quantity in QUANTITIES if quantity in set(table["quantity"])])
+    text = pd.DataFrame("", index=largest.index, columns=largest.columns)
+    for estimator in largest.index:
+        for quantity in largest.columns:
+            value = largest.loc[estimator, quantity]
+            if not np.isnan(value):
+                text.loc[estimator, quantity] = f"{value:.4f}"
+            elif estimator in SINGLE_COLUMN:
+                text.loc[estimator, quantity] = SINGLE_COLUMN_CELL
+            else:
+                raise ValueError(f"table has no {quantity!r} rows for estimator {estimator!r}")
+    return text
+
+
+def overlapping_curves(cell: pd.DataFrame, fraction: float = OVERLAP_FRACTION) -> list[tuple[str, str, float]]:
+    """Pairs of estimators whose curves in one panel lie within ``fraction`` of the panel's value range.
+
+    ``cell`` holds the rows of one attack and quantity.  Returns ``(first, second, largest gap)`` in
+    the order the estimators appear.
+    """
+    if cell.empty:
+        return []
+    curves = {estimator: group.set_index("alpha")["estimate"].sort_index() for estimator, group in cell.groupby("estimator", sort=False)}
+    values = np.concatenate([cell["estimate"].to_numpy(), cell["exact"].to_numpy()])
+    tolerance = fraction * max(float(values.max() - values.min()), 1e-12)
+    names = list(curves)
+    pairs = []
+    for index, first in enumerate(names):
+        for second in names[index + 1:]:
+            if not curves[first].index.equals(curves[second].index):
+                continue
+            gap = float((curves[first] - curves[second]).abs().max())
+            if gap <= tolerance:
+                pairs.append((first, second, gap))
+    return pairs
+
+
+def draw(table: pd.DataFrame) -> Figure:
+    """The figure: one panel per attack (rows) and quantity (columns), estimators against the exact curve."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -95,7 +159,11 @@ def plot(table: pd.DataFrame, stem: Path) -> list[Path]:
             axis.plot(exact["alpha"], exact["exact"], color="black", linewidth=2.5, label="exact")
             for estimator, group in cell.groupby("estimator", sort=False):
                 group = group.sort_values("alpha")
-                axis.plot(group["alpha"], group["estimate"], marker="o", markersize=3.5, linewidth=1.2, label=estimator)
+                axis.plot(group["alpha"], group["estimate"], linewidth=1.2, label=estimator, **STYLES[estimator])
+            notes = [f"{second} overlaps {first} (max gap {gap:.2g} nats)" for first, second, gap in overlapping_curves(cell)]
+            if notes:
+                # a legend with no entries, for its placement away from the curves (loc="best")
+                axis.legend(handles=[], title="\n".join(notes), title_fontsize=6.5, loc="best", framealpha=0.8)
             axis.set_xscale("symlog", linthresh=0.25)
             axis.set_title(f"{attack} attack: {label}", fontsize=10)
             axis.set_xlabel("alpha")
@@ -106,6 +174,14 @@ def plot(table: pd.DataFrame, stem: Path) -> list[Path]:
     n = int(table["n"].iloc[0])
     figure.suptitle(f"Estimated vs exact mutual information, Gaussian toy model (K = {N_FACTORS}, sigma = 0.1, n = {n})")
     figure.tight_layout(rect=(0, 0.06, 1, 0.95))
+    return figure
+
+
+def plot(table: pd.DataFrame, stem: Path) -> list[Path]:
+    """Draw the figure (:func:`draw`); save ``stem.png`` and ``stem.svg``."""
+    import matplotlib.pyplot as plt
+
+    figure = draw(table)
     paths = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
     for path in paths:
         figure.savefig(path, dpi=120)

@@ -58,11 +58,11 @@ import numpy as np
 import pandas as pd
 
 import metrics
-import scenarios
-from harness.errors import UnknownNameError, UsageError
+from harness.errors import UsageError
 from harness.execution.metric_refs import MetricEntry, resolve
 from harness.execution.presets import PRESETS
 from harness.execution.runner import run_study
+from harness.execution.scenario_refs import canonical_reference, scenario_for
 from harness.execution.seeds import identity_seed
 from harness.execution.store import ResultStore
 from harness.workflows.stress_defaults import (
@@ -232,16 +232,12 @@ def stress(
     entry = resolve(reference)
     _check_settings(entry, budget=budget, budget_seconds=budget_seconds, seeds=seeds, min_departure=min_departure,
                     top=top)
-    names = list(scenarios_) if scenarios_ is not None else searchable_scenarios()
+    names = [canonical_reference(name) for name in scenarios_] if scenarios_ is not None else searchable_scenarios()
     if not names:
         raise UsageError("no scenario named to search")
     for name in names:
-        try:
-            scenarios.get(name)
-        except KeyError:
-            raise UnknownNameError("scenario", name, scenarios.available(kind="representation")) from None
-        if scenarios.get(name).kind != "representation":
-            raise UsageError(f"scenario {name!r} is a {scenarios.get(name).kind} scenario; stress searches "
+        if scenario_for(name).kind != "representation":
+            raise UsageError(f"scenario {name!r} is a {scenario_for(name).kind} scenario; stress searches "
                              "representation scenarios")
     sizes = check_sample_sizes(sample_sizes, names)
     ranges = {name: parameter_range(name) for name in names}

@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-import scenarios
 from harness.execution.metric_refs import MetricEntry
+from harness.execution.scenario_refs import scenario_for
 from harness.workflows.stress_space import Point
 
 #: Confidence level of a departure's seed spread.
@@ -86,7 +86,7 @@ class Measurement:
         """A flat row for tables."""
         return {
             "scenario": self.point.scenario,
-            "parameter": scenarios.get(self.point.scenario).parameter,
+            "parameter": scenario_for(self.point.scenario).parameter,
             "value": self.point.value,
             "value_label": self.point.label,
             "n_samples": self.point.n_samples,

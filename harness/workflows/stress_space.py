@@ -3,8 +3,9 @@
 A point of the space is ``(scenario, parameter value, sample size)``: exactly what a study's
 cell needs besides the seed, so any point can be run by :func:`harness.execution.runner.run_study`
 with an explicit grid and replayed by ``python -m harness run --grid``.  A scenario enters the
-space through its registered name alone (its ``values`` and ``check_value``), so a composed
-scenario's name is just another scenario name.
+space through its name alone (resolved by :func:`harness.execution.scenario_refs.scenario_for`:
+a registered name, a composition ``TRANSFORM@BASE=VALUE``, a user's ``file.py:name``) and
+its ``values`` and ``check_value``, so a composed scenario is just another scenario name.
 
 Where the parameter may range
     The scenario's ``check_value`` is the authority: the range is found by asking it, not by
@@ -27,6 +28,7 @@ import numpy as np
 
 import scenarios
 from harness.errors import UsageError
+from harness.execution.scenario_refs import scenario_for
 from scenarios.base import ParameterValue
 
 REAL, INTEGER, CHOICE = "real", "integer", "choice"
@@ -47,7 +49,7 @@ class Point:
     @property
     def label(self) -> str:
         """The value as results tables write it (``value_label``)."""
-        return scenarios.get(self.scenario).label(self.value)
+        return scenario_for(self.scenario).label(self.value)
 
 
 @dataclass(frozen=True)
@@ -111,7 +113,7 @@ def parameter_range(name: str) -> ParameterRange:
         For a scenario whose default grid mixes text and numbers, or whose own grid
         ``check_value`` rejects.
     """
-    scenario = scenarios.get(name)
+    scenario = scenario_for(name)
     grid = tuple(scenario.values)
     texts = [value for value in grid if isinstance(value, str)]
     if texts:
@@ -182,7 +184,7 @@ def ideal_at(scenario: str, value: ParameterValue) -> dict[str, float]:
     end.  The ``noise`` scenario itself keeps modularity and compactness at 1 along its
     whole sweep, which holds for every alpha < 1.
     """
-    family = scenarios.get(scenario)
+    family = scenario_for(scenario)
     ideal = {prop: float(score) for prop, score in family.ideal_trajectory(family.check_value(value)).items()}
     if ideal.get("explicitness") == 0.0:
         return {prop: 0.0 for prop in ideal}
@@ -196,7 +198,7 @@ def searchable_scenarios() -> list[str]:
     sweep has no ideal of its own; the sample size is a dimension of every point instead).
     """
     return [name for name in scenarios.available(kind="representation")
-            if scenarios.get(name).criterion != "sample_efficiency"]
+            if scenario_for(name).criterion != "sample_efficiency"]
 
 
 def check_sample_sizes(sample_sizes: Sequence[int], scenario_names: Sequence[str]) -> tuple[int, ...]:
@@ -214,7 +216,7 @@ def check_sample_sizes(sample_sizes: Sequence[int], scenario_names: Sequence[str
         if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
             raise UsageError(f"sample_sizes must be whole numbers >= 1, got {size!r}")
     for name in scenario_names:
-        needed = scenarios.get(name).min_samples
+        needed = scenario_for(name).min_samples
         if sizes[0] < needed:
             raise UsageError(f"scenario {name!r} needs at least {needed} samples; sample_sizes has {sizes[0]}")
     return tuple(int(size) for size in sizes)

@@ -29,7 +29,7 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -38,7 +38,7 @@ import metrics
 import reports
 from reports.text_table import markdown_table
 from harness.workflows.axioms import DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, check_axioms, make_probe
-from harness.execution.metric_refs import MetricEntry
+from harness.execution.metric_refs import MetricEntry, OptionSweep
 from harness.execution.presets import PRESETS
 from harness.execution.runner import run_study
 from harness.execution.store import ResultStore
@@ -283,6 +283,7 @@ def validate(
     builtins_dir: str | Path | None = None,
     jobs: int = 1,
     cell_timeout: float | None = None,
+    metric_options: Mapping[str, OptionSweep] | None = None,
     progress: bool = True,
     probe: tuple[str, Any] = DEFAULT_PROBE,
     probe_samples: int = PROBE_SAMPLES,
@@ -308,7 +309,8 @@ def validate(
         Default: the ``quick`` preset with :data:`DEFAULT_SEEDS` seed, which keeps
         the default validation short (noise and mixing, n = 1000).
     scenarios_ : sequence of str, optional
-        Scenarios of the battery.
+        Scenarios of the battery: names, compositions (``redundancy_attack@noise=0.2``) or
+        references to your own (``path/to/file.py:name``), as in :func:`harness.run_study`.
     builtins : sequence of str, optional
         Registered metrics to compare with (default: the preset's, i.e. every one).
         An empty sequence compares with none.
@@ -327,6 +329,10 @@ def validate(
     cell_timeout : float, optional
         Seconds one metric call may take in the battery; a call that runs longer is
         stopped and its cell recorded as failed (see :func:`harness.run_study`).
+    metric_options : mapping, optional
+        Option sweeps, metric -> option -> values (see :func:`harness.run_study`); a
+        sweep of your metric (named by its name or reference) runs variants of it next
+        to it, which the results hold and the card does not rank.
     progress : bool, default True
         Show progress bars.
     probe : (scenario, value), default ("mixing", 0.2)
@@ -372,12 +378,20 @@ def validate(
         raise UsageError(f"metric name {entry.name!r} is a built-in metric's name; give yours another with --name")
     study = dict(preset=preset, scenarios_=scenarios_, seeds=seeds, n_samples=n_samples, jobs=jobs,
                  cell_timeout=cell_timeout, progress=progress, log=log)
+    own_keys = {reference, entry.name}
+    own_options = {key: sweep for key, sweep in (metric_options or {}).items() if key in own_keys}
+    builtin_options = {key: sweep for key, sweep in (metric_options or {}).items() if key not in own_keys}
     frames = []
     if compared:
         cache = builtins_dir if builtins_dir is not None else Path(out) / "builtins" if out is not None else None
-        frames.append(run_study(metrics_=compared, out=cache, **study))
+        frames.append(run_study(metrics_=compared, out=cache, metric_options=builtin_options, **study))
+    elif builtin_options:
+        raise UsageError(f"option sweeps name metric(s) not in the study: {', '.join(sorted(builtin_options))}")
     with metadata_applied(reference, entry):
         frames.append(run_study(metrics_=[reference], **study))
+        if own_options:
+            sweep = {option: values for own in own_options.values() for option, values in own.items()}
+            frames.append(run_study(metrics_=[reference], metric_options={reference: sweep}, **study))
     results = pd.concat(frames, ignore_index=True)
     values, notes = _criterion_values(results)
     rankings = rank_metric(values, entry.name)

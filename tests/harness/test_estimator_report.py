@@ -64,3 +64,63 @@ def test_bad_arguments_and_help():
         estimator_report.run(100, 0, [0.0], ["gaussian"], factor=7)
     result = subprocess.run([sys.executable, "-m", "harness", "estimators", "--help"], cwd=ROOT, capture_output=True, text=True, check=True)
     assert "--out" in result.stdout and "Gaussian toy model" in result.stdout
+
+
+def test_summary_says_why_single_column_estimators_have_no_rest_or_total(report):
+    _, table = report
+    summary = estimator_report.error_summary(table)
+    assert list(summary.columns) == ["code", "rest", "total"]
+    assert summary.loc["histogram", "rest"] == summary.loc["histogram", "total"] == "n/a (one code column only)"
+    for estimator in ("gaussian", "knn"):
+        for quantity in ("code", "rest", "total"):
+            rows = table[(table["estimator"] == estimator) & (table["quantity"] == quantity)]
+            assert summary.loc[estimator, quantity] == f"{rows['error'].abs().max():.4f}"
+    assert summary.loc["histogram", "code"] == f"{table.loc[table['estimator'] == 'histogram', 'error'].abs().max():.4f}"
+
+
+def test_printed_summary_has_no_nan(tmp_path, capsys):
+    with threadpool_limits(limits=1):
+        status = main(["estimators", "--out", str(tmp_path), "--n", "200", "--alphas", "0", "--estimators", "gaussian", "miller_madow"])
+    assert status == 0
+    printed = capsys.readouterr().out
+    assert "nan" not in printed.lower()
+    (line,) = [line for line in printed.splitlines() if line.startswith("miller_madow")]
+    assert line.count("n/a (one code column only)") == 2
+
+
+def _panel(curves: dict[str, list[float]], alphas=(0.0, 1.0, 4.0), exact=(0.0, 0.5, 1.0)) -> pd.DataFrame:
+    rows = [["synergy", alpha, "code", estimator, value, truth, value - truth, 0.0, 100, 0, 0]
+            for estimator, values in curves.items() for alpha, value, truth in zip(alphas, values, exact)]
+    return pd.DataFrame(rows, columns=estimator_report.COLUMNS)
+
+
+def test_overlapping_curves_are_named_and_only_those():
+    # value range of the panel: 0 .. 2, so 1% of it is 0.02
+    cell = _panel({"histogram": [1.0, 1.5, 2.0], "miller_madow": [0.99, 1.51, 1.985], "gaussian": [0.0, 0.5, 1.0]})
+    assert estimator_report.overlapping_curves(cell) == [("histogram", "miller_madow", pytest.approx(0.015))]
+    apart = _panel({"histogram": [1.0, 1.5, 2.0], "miller_madow": [0.97, 1.5, 2.0], "gaussian": [0.0, 0.5, 1.0]})
+    assert estimator_report.overlapping_curves(apart) == []
+
+
+def test_figure_draws_every_estimator_distinguishably_and_notes_the_overlap():
+    import matplotlib.pyplot as plt
+
+    from metrics.estimators import ESTIMATORS
+
+    assert set(estimator_report.STYLES) == set(ESTIMATORS)
+
+    table = _panel({"knn": [0.0, 0.6, 1.1], "knn_full": [0.1, 0.4, 0.9], "gaussian": [0.05, 0.5, 1.05],
+                    "histogram": [1.0, 1.5, 2.0], "miller_madow": [0.995, 1.5, 1.995]})
+    figure = estimator_report.draw(table)
+    try:
+        axis = figure.axes[0]
+        lines = {line.get_label(): line for line in axis.get_lines()}
+        styles = {name: (lines[name].get_marker(), str(lines[name].get_linestyle())) for name in estimator_report.STYLES}
+        assert len(set(style[0] for style in styles.values())) == 5
+        assert len(set(style[1] for style in styles.values())) >= 4
+        assert styles["histogram"][0] != styles["miller_madow"][0] and styles["histogram"][1] != styles["miller_madow"][1]
+        note = axis.get_legend().get_title().get_text()
+        assert "miller_madow overlaps histogram (max gap 0.005 nats)" in note
+        assert "knn" not in note
+    finally:
+        plt.close(figure)

@@ -1,0 +1,118 @@
+"""What a scenario name or reference resolves to, in the planning process and on every worker.
+
+A study's cells carry scenario *references* (plain strings), never scenario objects, so
+workers of any backend rebuild the scenario themselves:
+
+* a registered name: ``noise``;
+* a composition ``TRANSFORM@BASE=VALUE`` (:mod:`scenarios.composition`), whose base is
+  any reference: ``redundancy_attack@noise=0.2``;
+* a user's scenario ``path/to/file.py:name`` or ``package.module:name``: a
+  :class:`scenarios.Scenario` (or population scenario) object, or a function declared with
+  :func:`scenarios.describe_scenario`, loaded as user metrics are
+  (:func:`harness.execution.metric_refs.load_attribute`).
+
+Results rows are written under the scenario's ``name`` (the declared name of a user's
+scenario, the canonical ``TRANSFORM@BASE=VALUE`` of a composition), and its data are
+seeded from that name (:class:`harness.execution.plan.Cell`), so they do not depend on
+where a user's file lies.  A user's scenario's version joins its declared version and a
+hash of its source file, so cached cells are not reused after the file changes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from pathlib import Path
+from typing import Any
+
+import scenarios
+from harness.errors import UnknownNameError, UsageError
+from harness.execution.metric_refs import load_attribute, source_version
+from scenarios.base import KINDS
+from scenarios.composition import compose, composed_name, parse_composition, parse_value
+from scenarios.describe import SCENARIO_ATTRIBUTE, scenario_from_function
+from scenarios.transforms import available_transforms
+
+
+def scenario_for(reference: str) -> Any:
+    """The scenario ``reference`` names (see the module docstring); cached per process.
+
+    A user's file is looked up by its absolute path, so the same relative reference
+    read from another directory is another scenario.
+
+    Raises
+    ------
+    harness.errors.UnknownNameError
+        For an unknown scenario or transform name (with suggestions).
+    harness.errors.UsageError
+        For a malformed composition, a base value out of range, or a user's reference
+        that cannot be loaded or is not a scenario.
+    """
+    try:
+        absolute = _with_absolute_files(reference)
+    except ValueError as error:  # a malformed composition
+        raise UsageError(str(error)) from None
+    return _resolved(absolute)
+
+
+def _with_absolute_files(reference: str) -> str:
+    """``reference`` with every ``file.py:name`` part naming its file by absolute path (no file is read)."""
+    composition = parse_composition(reference)
+    if composition is not None:
+        return composed_name(composition.transform, _with_absolute_files(composition.base), composition.value)
+    module_part, sep, attribute = reference.rpartition(":")
+    if sep and module_part.endswith(".py"):
+        return f"{Path(module_part).expanduser().resolve()}:{attribute}"
+    return reference
+
+
+@functools.lru_cache(maxsize=None)
+def _resolved(reference: str) -> Any:
+    """:func:`scenario_for` of a reference whose files are named by absolute paths."""
+    composition = parse_composition(reference)
+    if composition is not None:
+        base = _resolved(composition.base)
+        if composition.transform not in available_transforms():
+            raise UnknownNameError("transform", composition.transform, available_transforms())
+        try:
+            return compose(composition.transform, base, parse_value(composition.value))
+        except (TypeError, ValueError) as error:
+            raise UsageError(f"scenario {reference!r}: {error}") from None
+    if ":" in reference:
+        return _user_scenario(reference)
+    known = scenarios.available(kind=None)
+    if reference not in known:
+        raise UnknownNameError("scenario", reference, known)
+    return scenarios.get(reference)
+
+
+def canonical_reference(reference: str) -> str:
+    """The one spelling of ``reference`` a study's cells carry.
+
+    A composition's value is written as its base writes it (``=.2`` becomes ``=0.2``) and
+    its base canonically; a user's file is named by its absolute path, so workers started
+    in another directory load the same file.  Raises as :func:`scenario_for`.
+    """
+    reference = reference.strip()
+    scenario_for(reference)
+    composition = parse_composition(reference)
+    if composition is not None:
+        base = scenario_for(composition.base)
+        label = base.label(base.check_value(parse_value(composition.value)))
+        return composed_name(composition.transform, canonical_reference(composition.base), label)
+    return _with_absolute_files(reference)
+
+
+def _user_scenario(reference: str) -> Any:
+    found = load_attribute(reference, "scenario")
+    if getattr(found, "kind", None) in KINDS:
+        scenario = found
+    elif callable(found) and hasattr(found, SCENARIO_ATTRIBUTE):
+        scenario = scenario_from_function(found)
+    else:
+        raise UsageError(f"{reference!r} is neither a scenario nor a function declared with "
+                         "@scenarios.describe_scenario(parameter=..., values=..., ideal=...)")
+    if scenario.name in scenarios.available(kind=None) or "@" in scenario.name:
+        raise UsageError(f"scenario {reference!r} is named {scenario.name!r}, which is a built-in scenario's name or "
+                         "contains '@'; give yours another name")
+    return dataclasses.replace(scenario, version=f"{scenario.version}+{source_version(reference)}")

@@ -1,0 +1,168 @@
+"""Measured hyper-parameter sensitivity, from option sweeps (``run --metric-option METRIC:OPTION=V1,V2,...``).
+
+An option sweep writes each setting of a metric as a variant, ``mig[bins=5]``,
+``mig[bins=20]``, scored on the same draws with the same random state, so two variants'
+scores on one draw differ by the option alone.  This module reads those rows and measures
+how far a metric's scores move across the values of each option:
+
+* :func:`option_sensitivity`: per (metric, option, sub-score), the *spread* of the score
+  across the option's values (largest minus smallest) on each draw, averaged over seeds per
+  condition (scenario, value, sample size, and the metric's other swept options), then
+  summarised over conditions by its mean and its maximum (and where the maximum is);
+* :func:`hyperparameter_verdicts`: per metric, the review's Table 2 columns measured instead
+  of asserted: "Few hyper-parameters" (no swept option moves a score by more than
+  :data:`SPREAD_THRESHOLD`) and "Discretization-free" (the number of bins,
+  :data:`DISCRETIZATION_OPTIONS`, moves no score by more than :data:`SPREAD_THRESHOLD`).
+
+Scores are taken on their own scale, which is [0, 1] for every registered metric's scores
+that have an ideal; a spread is then a share of the whole scale.  Only variant rows are
+read (a metric's plain rows carry no option values).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+SPREAD_THRESHOLD = 0.1
+"""Largest spread (on the [0, 1] score scale, mean over seeds) for which an option counts as not moving a metric:
+a tenth of the scale, the size of the gaps between the review's verdicts (e.g. a 0.9 perfect-code score)."""
+
+DISCRETIZATION_OPTIONS = ("bins",)
+"""Options that set a discretisation; a metric whose scores they move is not discretization-free."""
+
+_VARIANT = re.compile(r"(?P<metric>[^\[\]]+)\[(?P<options>[^\[\]]+)\]")
+
+SENSITIVITY_COLUMNS = ("metric", "option", "values", "sub_score", "conditions", "mean_spread", "max_spread",
+                       "worst_condition", "verdict")
+VERDICT_COLUMNS = ("metric", "characteristic", "verdict", "number", "threshold", "evidence")
+
+
+def parse_variant(name: str) -> tuple[str, dict[str, str]] | None:
+    """``"mig[bins=5,normalization=code]"`` -> ``("mig", {"bins": "5", "normalization": "code"})``; None for a plain name."""
+    match = _VARIANT.fullmatch(name)
+    if match is None:
+        return None
+    options = dict(part.split("=", 1) for part in match["options"].split(",") if "=" in part)
+    return (match["metric"], options) if options else None
+
+
+def _variant_rows(results: pd.DataFrame) -> pd.DataFrame:
+    """The variant rows, with the metric's own name in ``metric`` and one ``option:NAME`` column per swept option."""
+    parsed = {name: parse_variant(name) for name in results["metric"].unique()}
+    rows = results.loc[results["metric"].map(lambda name: parsed[name] is not None)].copy()
+    if rows.empty:
+        return rows
+    options = pd.DataFrame([parsed[name][1] for name in rows["metric"]], index=rows.index)
+    rows["metric"] = [parsed[name][0] for name in rows["metric"]]
+    return pd.concat([rows, options.add_prefix("option:")], axis=1)
+
+
+def option_sensitivity(results: pd.DataFrame, *, threshold: float = SPREAD_THRESHOLD) -> pd.DataFrame:
+    """How far each swept option moves each metric's scores.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        A tidy results table (:data:`reports.schema.RESULT_COLUMNS`) holding option-sweep
+        variants (metric names ``NAME[OPTION=VALUE,...]``).
+    threshold : float, default :data:`SPREAD_THRESHOLD`
+        Largest ``max_spread`` whose verdict is ``"insensitive"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`SENSITIVITY_COLUMNS`, one row per (metric, option, sub-score) with at
+        least two values of the option on a draw: ``values`` (the option's values, as
+        written), ``conditions`` (how many scenario x value x n x other-options conditions),
+        ``mean_spread`` and ``max_spread`` (the spread over the option's values on each
+        draw, averaged over seeds, then the mean and the largest over conditions),
+        ``worst_condition`` (``scenario = value_label (n = N)`` of the largest spread) and
+        ``verdict``: ``"insensitive"`` when ``max_spread <= threshold``, else ``"sensitive"``.
+        Empty when the table holds no sweep.
+    """
+    rows = _variant_rows(results)
+    records: list[dict[str, object]] = []
+    if rows.empty:
+        return pd.DataFrame(columns=list(SENSITIVITY_COLUMNS))
+    for metric, group in rows.groupby("metric", sort=True):
+        option_columns = [c for c in group.columns if c.startswith("option:") and group[c].notna().any()]
+        for column in option_columns:
+            others = [c for c in option_columns if c != column]
+            draw = ["sub_score", "scenario", "value", "value_label", "n_samples", "seed", *others]
+            frame = group.dropna(subset=[column]).fillna({c: "" for c in others})
+            per_draw = frame.groupby(draw, sort=False)["score"].agg(["max", "min", "count"])
+            per_draw = per_draw.loc[per_draw["count"] >= 2]
+            if per_draw.empty:
+                continue
+            spread = (per_draw["max"] - per_draw["min"]).rename("spread").reset_index()
+            condition = ["sub_score", "scenario", "value", "value_label", "n_samples", *others]
+            by_condition = spread.groupby(condition, sort=False)["spread"].mean().reset_index()
+            for sub_score, conditions in by_condition.groupby("sub_score", sort=True):
+                worst = conditions.loc[conditions["spread"].idxmax()]
+                largest = float(conditions["spread"].max())
+                records.append({
+                    "metric": metric,
+                    "option": column.removeprefix("option:"),
+                    "values": ", ".join(_ordered(frame[column].unique())),
+                    "sub_score": sub_score,
+                    "conditions": len(conditions),
+                    "mean_spread": float(conditions["spread"].mean()),
+                    "max_spread": largest,
+                    "worst_condition": f"{worst['scenario']} = {worst['value_label']} (n = {int(worst['n_samples'])})",
+                    "verdict": "insensitive" if largest <= threshold else "sensitive",
+                })
+    return pd.DataFrame(records, columns=list(SENSITIVITY_COLUMNS))
+
+
+def _ordered(values: np.ndarray) -> list[str]:
+    """Option values in numeric order where they are numbers, else as text."""
+    def key(text: str) -> tuple[int, float, str]:
+        try:
+            return (0, float(text), "")
+        except ValueError:
+            return (1, 0.0, text)
+
+    return sorted(map(str, values), key=key)
+
+
+def hyperparameter_verdicts(results: pd.DataFrame, *, threshold: float = SPREAD_THRESHOLD) -> pd.DataFrame:
+    """The property matrix's "Few hyper-parameters" and "Discretization-free" cells, measured.
+
+    Per metric with swept options:
+
+    * ``few_hyperparameters``: ``"yes"`` when no swept option moves any sub-score by more
+      than ``threshold`` (the largest ``max_spread`` of :func:`option_sensitivity`), else ``"no"``;
+    * ``discretization_free``: the same over :data:`DISCRETIZATION_OPTIONS` only; ``"unmeasured"``
+      when no discretisation option was swept.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`VERDICT_COLUMNS`: ``number`` is the largest spread that decided the
+        verdict (NaN when unmeasured), ``threshold`` the bound it was compared with, and
+        ``evidence`` the option, sub-score and condition of that spread.
+    """
+    table = option_sensitivity(results, threshold=threshold)
+    records: list[dict[str, object]] = []
+    for metric, group in table.groupby("metric", sort=True):
+        for characteristic, judged in (("few_hyperparameters", group),
+                                       ("discretization_free", group.loc[group["option"].isin(DISCRETIZATION_OPTIONS)])):
+            if judged.empty:
+                records.append({"metric": metric, "characteristic": characteristic, "verdict": "unmeasured",
+                                "number": np.nan, "threshold": f"≤ {threshold:g}",
+                                "evidence": f"no {' or '.join(DISCRETIZATION_OPTIONS)} sweep"})
+                continue
+            worst = judged.loc[judged["max_spread"].idxmax()]
+            records.append({
+                "metric": metric,
+                "characteristic": characteristic,
+                "verdict": "yes" if worst["max_spread"] <= threshold else "no",
+                "number": float(worst["max_spread"]),
+                "threshold": f"≤ {threshold:g}",
+                "evidence": f"{worst['option']} in {{{worst['values']}}} moves {worst['sub_score']} by "
+                            f"{worst['max_spread']:.3g} on {worst['worst_condition']}",
+            })
+    return pd.DataFrame(records, columns=list(VERDICT_COLUMNS))

@@ -1,0 +1,158 @@
+"""Scenario references: compositions and users' scenarios through plan_study, run_study and the command line."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import metrics
+from harness.cli import main
+from harness.errors import UnknownNameError, UsageError
+from harness.execution.plan import Cell
+from harness.execution.runner import plan_study, run_study
+from harness.execution.scenario_refs import canonical_reference, scenario_for
+from harness.execution.seeds import identity_seed
+
+USER_SCENARIO = textwrap.dedent('''
+    import numpy as np
+    from scenarios import Scenario, describe_scenario
+
+    @describe_scenario(parameter="leak", values=(0.0, 0.5), ideal=lambda leak: {"explicitness": 1.0, "modularity": 1.0 - leak})
+    def leaky(leak, n, rng):
+        factors = rng.random((n, 3))
+        return factors, factors + leak * factors[:, [1, 2, 0]]
+
+    def _build(value, n, rng):
+        factors = rng.random((n, 2))
+        return factors, factors[:, ::-1].copy(), (False, False)
+
+    SWAPPED = Scenario(name="swapped", parameter="p", values=(1.0,), build=_build,
+                       ideal_trajectory=lambda value: {"modularity": 1.0}, check_value=float,
+                       source="a test", summary="codes are the factors swapped")
+
+    NOT_A_SCENARIO = 3
+''')
+
+
+@pytest.fixture
+def user_file(tmp_path: Path) -> Path:
+    path = tmp_path / "outside" / "my_scenarios.py"
+    path.parent.mkdir()
+    path.write_text(USER_SCENARIO)
+    return path
+
+
+def test_a_registered_cell_keeps_its_identity():
+    """Built-in scenarios' cells hash what they hashed before references existed: cached results stay valid."""
+    cell = Cell("s", "noise", 0.2, 1, 0, 100, plan_study(metrics_=["mig"], scenarios_=["noise"])[0].metric)
+    assert cell.data_identity == ("noise", "1", "0.2", 0, 100)
+    assert cell.seed_identity == ("noise", "1", 0, 100)
+
+
+def test_a_composition_resolves_and_is_written_canonically():
+    assert canonical_reference(" redundancy_attack@noise=.2 ") == "redundancy_attack@noise=0.2"
+    assert scenario_for("redundancy_attack@noise=.2").name == "redundancy_attack@noise=0.2"
+    nested = scenario_for("partial@noise@rotation=0.3=0.2")
+    assert nested.name == "partial@noise@rotation=0.3=0.2" and nested.values == tuple(range(8, 0, -1))
+
+
+@pytest.mark.parametrize(("reference", "error", "message"), [
+    ("nois", UnknownNameError, "did you mean noise"),
+    ("redundancy_atack@noise=0.2", UnknownNameError, "unknown transform 'redundancy_atack'"),
+    ("redundancy_attack@nois=0.2", UnknownNameError, "unknown scenario 'nois'"),
+    ("redundancy_attack@noise=7", UsageError, r"alpha must be in \[0, 1\]"),
+    ("redundancy_attack@noise", UsageError, "TRANSFORM@BASE=VALUE"),
+    ("absent.py:leaky", UsageError, r"scenario file '.*absent\.py' does not exist"),
+])
+def test_bad_references_say_what_is_wrong(reference, error, message):
+    with pytest.raises(error, match=message):
+        scenario_for(reference)
+
+
+def test_a_user_reference_loads_a_function_or_a_scenario(user_file):
+    leaky = scenario_for(f"{user_file}:leaky")
+    assert leaky.name == "leaky" and leaky.version.startswith("1+") and len(leaky.version) == 2 + 12
+    assert scenario_for(f"{user_file}:SWAPPED").name == "swapped"
+    with pytest.raises(UsageError, match="neither a scenario nor a function declared"):
+        scenario_for(f"{user_file}:NOT_A_SCENARIO")
+    composed = scenario_for(f"noise@{user_file}:leaky=0.5")
+    assert composed.name == "noise@leaky=0.5" and dict(composed.generate(0.0, n=20, seed=0).ideal) == {
+        "explicitness": 1.0, "modularity": 0.5}
+
+
+def test_a_user_scenario_may_not_take_a_built_in_name(tmp_path):
+    path = tmp_path / "clash.py"
+    path.write_text(USER_SCENARIO.replace('name="swapped"', 'name="noise"'))
+    with pytest.raises(UsageError, match="built-in scenario's name"):
+        scenario_for(f"{path}:SWAPPED")
+
+
+def test_user_scenarios_run_on_workers_and_are_seeded_by_name_not_place(user_file, tmp_path, monkeypatch):
+    """Loky workers load the file themselves; a copy elsewhere gives the same data and scores."""
+    copy = tmp_path / "elsewhere" / "my_scenarios.py"
+    copy.parent.mkdir()
+    shutil.copy(user_file, copy)
+    monkeypatch.chdir(user_file.parent)
+    study = dict(metrics_=["mig", "modularity"], seeds=1, n_samples=400, progress=False, log=lambda message: None)
+    here = run_study(scenarios_=["my_scenarios.py:leaky"], jobs=2, backend="loky", **study)
+    there = run_study(scenarios_=[f"{copy}:leaky"], backend="sequential", **study)
+    assert set(here["scenario"]) == {"leaky"} and set(here["value_label"]) == {"0", "0.5"}
+    np.testing.assert_array_equal(here["score"].to_numpy(), there["score"].to_numpy())
+    modularity = here.loc[here["metric"] == "modularity"].sort_values("value")
+    assert list(modularity["ideal"]) == [1.0, 0.5]  # leaky's declared ideal
+    assert here.loc[here["metric"] == "mig", "ideal"].isna().all()  # mig measures compactness: leaky states none
+    version = scenario_for(f"{copy}:leaky").version
+    rng = np.random.default_rng(identity_seed("data", "leaky", version, 0, 400))
+    factors = rng.random((400, 3))
+    expected = metrics.evaluate("mig", factors, factors + 0.5 * factors[:, [1, 2, 0]])["mig"]
+    assert here.loc[(here["metric"] == "mig") & (here["value"] == 0.5), "score"].item() == expected
+
+
+def test_a_user_scenario_runs_through_run_validate_and_report(user_file, monkeypatch):
+    monkeypatch.chdir(user_file.parent)
+    (user_file.parent / "my_metric.py").write_text(textwrap.dedent('''
+        import numpy as np
+
+        def correlation(factors, codes):
+            c = np.corrcoef(factors.T, codes.T)[: factors.shape[1], factors.shape[1]:]
+            return float(np.mean(np.max(np.abs(c), axis=1)))
+    '''))
+    run = ["run", "--scenarios", "my_scenarios.py:leaky,redundancy_attack@my_scenarios.py:leaky=0.5",
+           "--metrics", "mig", "--seeds", "1", "--n-samples", "300", "--out", "study", "--no-progress", "--jobs", "1"]
+    assert main(run) == 0
+    results = pd.read_parquet(user_file.parent / "study" / "results.parquet")
+    assert set(results["scenario"]) == {"leaky", "redundancy_attack@leaky=0.5"}
+    assert (user_file.parent / "study" / "report.html").is_file()
+    validate = ["validate", "my_metric.py:correlation", "--scenarios", "my_scenarios.py:leaky,noise", "--metrics", "mig",
+                "--out", "card", "--builtins-dir", "builtins", "--no-progress", "--jobs", "1"]
+    assert main(validate) == 0
+    card = pd.read_parquet(user_file.parent / "card" / "results.parquet")
+    assert set(card.loc[card["metric"] == "correlation", "scenario"]) == {"leaky", "noise"}
+    assert main(["report", "card"]) == 0
+    assert (user_file.parent / "card" / "report.html").is_file()
+
+
+def test_list_shows_the_transforms_and_the_syntax(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    transforms = out[out.index("TRANSFORMS"):]
+    assert "redundancy_attack@noise=0.2" in transforms
+    for name in ("noise", "nonlinear", "partial", "redundancy_attack", "synergy_attack"):
+        assert f"\n  {name} " in transforms
+
+
+def test_dask_workers_load_user_scenarios_and_compositions(user_file, monkeypatch):
+    """Dask workers receive references and resolve them themselves; scores equal a sequential run's."""
+    pytest.importorskip("dask.distributed")
+    monkeypatch.chdir(user_file.parent)
+    study = dict(scenarios_=["my_scenarios.py:SWAPPED", "redundancy_attack@my_scenarios.py:leaky=0.5"], metrics_=["mig"],
+                 seeds=1, n_samples=300, progress=False, log=lambda message: None)
+    on_dask = run_study(jobs=2, backend="dask", **study)
+    sequential = run_study(jobs=1, backend="sequential", **study)
+    assert set(on_dask["scenario"]) == {"swapped", "redundancy_attack@leaky=0.5"} and len(on_dask) == 8
+    pd.testing.assert_frame_equal(on_dask.drop(columns="seconds"), sequential.drop(columns="seconds"))

@@ -1,0 +1,110 @@
+"""The README's marked examples print what its output blocks show.
+
+The markers, how the examples run and the normalisation are documented in ``tests/readme_examples.py``;
+``python tests/readme_examples.py --update README.md`` regenerates every checked block from a real run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+
+
+def _load_helper():
+    spec = importlib.util.spec_from_file_location("readme_examples", Path(__file__).with_name("readme_examples.py"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+readme_examples = _load_helper()
+EXAMPLES, OUTPUTS = readme_examples.parse(README.read_text())
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("readme")
+    return workdir, readme_examples.run_examples(EXAMPLES, OUTPUTS, workdir)
+
+
+def test_the_documented_examples_are_marked():
+    shown = {(output.name, output.file) for output in OUTPUTS}
+    for name in ("validate", "baseline", "baseline-drift", "baseline-tolerance", "evaluate", "estimators"):
+        assert (name, None) in shown, f"README output block {name!r} is not marked"
+    assert ("baseline", "baselines/small.json") in shown
+
+
+@pytest.mark.parametrize("output", OUTPUTS, ids=[output.name + ("-file" if output.file else "") for output in OUTPUTS])
+def test_readme_output_block_matches_a_real_run(output, runs):
+    workdir, results = runs
+    run = results[output.name]
+    assert run.setup_status == 0, f"the lines before the last exited with status {run.setup_status}:\n{run.stderr[-2000:]}"
+    problems = readme_examples.differences(output, readme_examples.printed(run, output, workdir))
+    assert not problems, "\n".join(problems) + f"\n--- stderr of the example (last 2000 characters):\n{run.stderr[-2000:]}"
+
+
+def _block(lines: str, name: str = "example") -> "readme_examples.Block":
+    return readme_examples.Block(name, None, False, tuple(lines.splitlines()), 0)
+
+
+EVALUATE = """5000 samples, 4 factors
+| metric | score  | seconds |
+| ------ | ------ | ------- |
+| mig    | 0.5461 | 0.012   |
+scores written"""
+
+
+def test_durations_and_table_padding_are_masked_but_scores_are_not():
+    slower = EVALUATE.replace("| mig    | 0.5461 | 0.012   |", "| mig | 0.5461 | 10.250 |").replace("| ------ | ------ | ------- |", "| --- | --- | --- |")
+    assert readme_examples.differences(_block(EVALUATE), slower.splitlines()) == []
+    drifted = EVALUATE.replace("0.5461", "0.5462")
+    assert readme_examples.differences(_block(EVALUATE), drifted.splitlines()) != []
+
+
+def test_the_cost_row_of_a_report_card_is_masked_and_the_others_are_not():
+    card = """| criterion   | value  | rank   | best built-in        |
+| ----------- | ------ | ------ | -------------------- |
+| linearity   | 0.9501 | 3 of 4 | mig (0.979)          |
+| cost        | 0.0038 | 3 of 4 | modularity (0.00129) |"""
+    printed = card.replace("0.0038 | 3 of 4 | modularity (0.00129)", "0.0114 | 2 of 4 | mig (0.00156)")
+    assert readme_examples.differences(_block(card), printed.splitlines()) == []
+    assert readme_examples.differences(_block(card), printed.replace("3 of 4 | mig (0.979)", "2 of 4 | mig (0.979)").splitlines()) != []
+    assert readme_examples.differences(_block(card), printed.replace("0.9501", "0.9502").splitlines()) != []
+
+
+def test_an_ellipsis_line_matches_anything_between_the_first_and_last_lines():
+    block = _block("first\nsecond\n...\nlast")
+    assert readme_examples.differences(block, ["first", "second", "a", "b", "last"]) == []
+    assert readme_examples.differences(block, ["first", "second", "last"]) == []
+    assert readme_examples.differences(block, ["first", "changed", "a", "last"]) != []
+    assert readme_examples.differences(block, ["first", "second", "a", "other"]) != []
+    assert readme_examples.differences(block, ["first", "last"]) != []
+    assert readme_examples.regenerated(block, ["one", "two", "three", "four", "five"]) == ["one", "two", "...", "five"]
+    assert readme_examples.regenerated(_block("whole"), ["new", "output"]) == ["new", "output"]
+
+
+def test_temporary_paths_and_the_source_tree_version_read_as_the_readme_shows_them(tmp_path):
+    run = readme_examples.Run(f'wrote {tmp_path}/tmp/scores.csv\n"harness_versions": ["0.1.0+source"]\n{tmp_path}/runs\n\n', "", "", 0, {})
+    assert readme_examples.printed(run, _block(""), tmp_path) == ["wrote /tmp/scores.csv", '"harness_versions": ["0.1.0"]', "./runs"]
+
+
+def test_only_absolute_tmp_paths_are_redirected():
+    line = 'cat > /tmp/m.py; python x.py --out runs/tmp/a "/tmp/b"'
+    assert readme_examples.TMP_PATH.sub("/work/tmp/", line) == 'cat > /work/tmp/m.py; python x.py --out runs/tmp/a "/work/tmp/b"'
+
+
+def test_markers_must_precede_a_fenced_block_and_outputs_name_an_example_above_them():
+    with pytest.raises(ValueError, match="followed by a fenced block"):
+        readme_examples.parse("<!-- readme-example: a -->\ntext\n")
+    with pytest.raises(ValueError, match="names no example above it"):
+        readme_examples.parse("<!-- readme-output: a -->\n```\nx\n```\n<!-- readme-example: a -->\n```bash\necho x\n```\n")
+    examples, outputs = readme_examples.parse("<!-- readme-example: a -->\n```bash\necho x\necho y\n```\n\n<!-- readme-output: a last-line -->\n```\ny\n```\n")
+    assert [example.lines for example in examples] == [("echo x", "echo y")]
+    assert outputs[0].last_line and outputs[0].lines == ("y",)
