@@ -38,6 +38,8 @@ SCORE_LIMITS = (-0.05, 1.05)
 #: Most sub-score rows in one atlas figure (a family with more is split).
 ATLAS_ROWS = 10
 CLIP_MARKER = {"color": "#CC3311", "markersize": 4.0, "linestyle": "none", "zorder": 5}
+#: Height of one legend row at the paper style's legend font, in inches.
+LEGEND_ROW_INCHES = 0.12
 HATCHES = ("", "////", "....", "xxxx", "\\\\\\\\", "++++")
 
 
@@ -136,7 +138,7 @@ def _side_legend(ax, panel_height: float) -> None:
     if not handles:
         return
     order = sorted(range(len(labels)), key=lambda i: labels[i] != "ideal")  # the ideal first
-    rows = max(1, int(panel_height / 0.13))
+    rows = max(1, int((panel_height - 0.6) / LEGEND_ROW_INCHES))  # the axes is the panel less its title and ticks
     ax.legend([handles[i] for i in order], [labels[i] for i in order], loc="center left", bbox_to_anchor=(1.01, 0.5),
               frameon=False, ncol=legend_columns(len(labels), rows), handlelength=2.2, columnspacing=0.8,
               borderaxespad=0.2, labelspacing=0.25)
