@@ -70,6 +70,8 @@ class Check:
         The threshold.
     reason : str
         Why the value is undefined (empty when it is defined).
+    digits : int
+        Fewest decimals printed.
     """
 
     statistic: str
@@ -77,6 +79,7 @@ class Check:
     comparison: str
     threshold: float
     reason: str = ""
+    digits: int = 2
 
     @property
     def defined(self) -> bool:
@@ -95,11 +98,11 @@ class Check:
             return math.nan
         return self.value - self.threshold if self.comparison == ">=" else self.threshold - self.value
 
-    def value_text(self, digits: int = 2) -> str:
-        """The value, with enough decimals to keep its verdict, or ``undefined (reason)``."""
+    def value_text(self) -> str:
+        """The value, with enough decimals (at least ``digits``) to keep its verdict, or ``undefined (reason)``."""
         if not self.defined:
             return f"{UNDEFINED} ({self.reason})" if self.reason else UNDEFINED
-        return format_against(self.value, self.comparison, self.threshold, digits)
+        return format_against(self.value, self.comparison, self.threshold, self.digits)
 
     def rule_text(self) -> str:
         """The rule, e.g. ``R² ≥ 0.9``."""

@@ -66,12 +66,12 @@ def _quietly(analysis: Callable[..., pd.DataFrame], results: pd.DataFrame, **opt
 
 
 def _verdict(metric: str, characteristic: str, verdict: str, checks: tuple[Check, ...] = (), evidence: str = "",
-             labels: tuple[str, ...] = ()) -> dict:
+             labels: tuple[str, ...] = (), joiners: tuple[str, ...] = ()) -> dict:
     """One row of the tidy matrix.  Numbers are columns (the check closest to failing); texts are for display.
 
     Without checks the verdict is ``verdict`` (n/a, unmeasured or absent); with checks it
     is yes when every check passes, no otherwise.  ``labels`` prefix each check's text
-    (``"ρ "``, ``"slope "``).
+    (``"ρ "``, ``"slope "``); ``joiners`` separate consecutive checks (``", "`` by default).
     """
     row = {"metric": metric, "characteristic": characteristic, "verdict": verdict, "passed": np.nan,
            "statistic": "", "value": np.nan, "comparison": "", "limit": np.nan, "margin": np.nan,
@@ -83,10 +83,15 @@ def _verdict(metric: str, characteristic: str, verdict: str, checks: tuple[Check
             verdict="yes" if all(check.passed for check in checks) else "no",
             passed=all(check.passed for check in checks), statistic=decisive.statistic, value=decisive.value,
             comparison=decisive.comparison, limit=decisive.threshold, margin=decisive.margin,
-            number=", ".join(f"{label}{check.value_text()}" for label, check in zip(labels, checks)),
-            threshold=", ".join(check.rule_text() for check in checks),
+            number=_joined([f"{label}{check.value_text()}" for label, check in zip(labels, checks)], joiners),
+            threshold=_joined([check.rule_text() for check in checks], joiners),
         )
     return row
+
+
+def _joined(texts: list[str], joiners: tuple[str, ...]) -> str:
+    joiners = joiners or (", ",) * (len(texts) - 1)
+    return texts[0] + "".join(joiner + text for joiner, text in zip(joiners, texts[1:]))
 
 
 def _rows_of(table: pd.DataFrame, metric: str) -> pd.DataFrame:
@@ -240,21 +245,24 @@ def _property(metric: str, prop: str, own: set[str], lines: pd.DataFrame, min_rh
         return _verdict(metric, prop, "unmeasured", evidence=f"not scored on a scenario that degrades {prop}")
     trajectory = rows.loc[rows["n_levels"] >= MIN_LEVELS]
     levels = rows.loc[rows["n_levels"] < MIN_LEVELS]
-    checks, labels, evidence = [], [], []
+    checks, labels, joiners, evidence = [], [], [], []
     if not trajectory.empty:
         lowest = trajectory.loc[trajectory["spearman"].fillna(-np.inf).idxmin()]
         flattest = trajectory.loc[trajectory["slope"].idxmin()]
         checks += [Check("ρ", float(lowest["spearman"]), ">=", min_rho, lowest["undefined_reason"]),
                    Check("slope", float(flattest["slope"]), ">=", min_slope)]
         labels += ["ρ ", "slope "]
+        joiners.append(", ")
         evidence.append(f"lowest ρ: {lowest['sub_score']} in {lowest['scenario']}; "
                         f"lowest slope: {flattest['sub_score']} in {flattest['scenario']}")
     if not levels.empty:
         over = levels.loc[levels["max_excess"].idxmax()]
+        if checks:
+            joiners.append("; ")
         checks.append(Check("excess", float(over["max_excess"]), "<=", max_excess))
         labels.append("excess ")
         evidence.append(f"largest excess: {over['sub_score']} in {over['scenario']}")
-    return _verdict(metric, prop, "", tuple(checks), "; ".join(evidence), tuple(labels))
+    return _verdict(metric, prop, "", tuple(checks), "; ".join(evidence), tuple(labels), tuple(joiners))
 
 
 def _calibrated(metric: str, table: pd.DataFrame, perfect_threshold: float, random_threshold: float) -> dict:
@@ -267,7 +275,7 @@ def _calibrated(metric: str, table: pd.DataFrame, perfect_threshold: float, rand
               Check("random", float(high["random_oriented"]), "<=", random_threshold))
     return _verdict(metric, "calibrated", "", checks,
                     f"worst perfect: {low['sub_score']} in {low['scenario']}; "
-                    f"worst random: {high['sub_score']} in {high['scenario']}", ("", ""))
+                    f"worst random: {high['sub_score']} in {high['scenario']}", ("", ""), (" / ",))
 
 
 def _linear(metric: str, lines: pd.DataFrame, min_r2: float, min_slope: float) -> dict:
@@ -307,7 +315,7 @@ def _efficient(metric: str, table: pd.DataFrame, data_n: int, tolerance: float) 
         return _verdict(metric, "data_efficient", "unmeasured",
                         evidence=f"no sample-efficiency result at n = {data_n}")
     farthest = rows.loc[rows["mean_abs_difference"].idxmax()]
-    check = Check(f"mean |s({data_n}) − s(n_max)|", float(farthest["mean_abs_difference"]), "<=", tolerance)
+    check = Check(f"mean |s({data_n}) − s(n_max)|", float(farthest["mean_abs_difference"]), "<=", tolerance, digits=3)
     return _verdict(metric, "data_efficient", "", (check,),
                     f"{farthest['sub_score']} in {farthest['scenario']} (n_max = {int(farthest['n_max'])})")
 
