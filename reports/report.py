@@ -192,17 +192,11 @@ def build_sections(results: pd.DataFrame) -> list[Section]:
             "Kendall's τ-b between the rankings that two sub-scores give to the same representations (every "
             "scenario, value, seed and sample size both scored), as in Zaidi et al. 2022, section 5.1, Figure 3. Per "
             "sub-score below: its median τ with the others and its closest and farthest partners; the full matrix "
-            "is folded below, drawn in figures/agreement_tau.png, and listed with p-values in tables/agreement.csv. "
+            "is drawn in figures/agreement_tau.png, and every pair with its p-value is in tables/agreement.csv. "
             "τ is undefined for a score constant over the common representations.",
-            lambda: agreement(results), agreement_rollup, _agreement_matrix_display,
+            lambda: agreement(results), agreement_rollup,
         ),
     ]
-
-
-def _agreement_matrix_display(table: pd.DataFrame) -> pd.DataFrame:
-    matrix = agreement_matrix(table)
-    shown = matrix.apply(lambda column: column.map(lambda tau: "undef." if pd.isna(tau) else f"{100 * tau:.0f}"))
-    return shown.reset_index().rename(columns={"index": "τ × 100"})
 
 
 def _file_stem(name: str) -> str:

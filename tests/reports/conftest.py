@@ -118,3 +118,24 @@ def synthetic_report(tmp_path_factory, synthetic_results):
     run_dir = tmp_path_factory.mktemp("synthetic_run")
     synthetic_results.to_parquet(run_dir / "results.parquet")
     return run_dir, write_report(synthetic_results, run_dir)
+
+
+def build_realistic_results(copies: int = 4) -> pd.DataFrame:
+    """A table the size of a real study: every metric of :func:`build_results` (but pid) ``copies`` times under new
+    names, and an entanglement attack (``my_attack``, mixing's trajectory declared as ``attacks``), so that every
+    criterion is covered by many metrics."""
+    base = build_results()
+    pid = base.loc[base["metric"] == "pid"]
+    others = base.loc[base["metric"] != "pid"]
+    attack = others.loc[others["scenario"] == "mixing"].assign(scenario="my_attack", criterion="attacks")
+    others = pd.concat([others, attack], ignore_index=True)
+    copied = [others.assign(metric=others["metric"] + f"_{index}") for index in range(copies)]
+    return pd.concat([*copied, pid], ignore_index=True)
+
+
+@pytest.fixture(scope="session")
+def realistic_report(tmp_path_factory):
+    """The report of :func:`build_realistic_results`, written once: the path of report.html."""
+    from reports import write_report
+
+    return write_report(build_realistic_results(), tmp_path_factory.mktemp("realistic_run"))

@@ -75,7 +75,7 @@ def test_every_file_is_written(synthetic_report):
 def test_html_has_every_table_and_figure(parsed):
     # the headline first, then the property matrix; folded details after their section's roll-up
     assert [table for table in parsed.tables if table.startswith("table-")] == [f"table-{key}" for key in SECTIONS]
-    assert {"details-calibration", "details-linearity", "details-robustness", "details-agreement"} <= set(parsed.tables)
+    assert {"details-calibration", "details-linearity", "details-robustness", "details-sample_efficiency"} <= set(parsed.tables)
     assert sorted(parsed.figures) == sorted(f"figure-{key}" for key in SCENARIO_FIGURES + OTHER_FIGURES)
     assert len(parsed.images) == len(parsed.figures)
     for source in parsed.images:
