@@ -15,6 +15,7 @@ global state.
 from __future__ import annotations
 
 import io
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -223,19 +224,37 @@ def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], id
                 _score_axis(ax)
                 ax.tick_params(labelsize=4, length=1.5, pad=1)
                 if i == 0:
-                    ax.set_title(scenario.replace("_", " "), fontsize=4.5, rotation=20, ha="left", loc="left")
+                    ax.set_title(_wrapped(scenario), fontsize=4.5)
                 if i == len(scores) - 1:
-                    _format_axis(ax, rows.loc[rows["scenario"] == scenario], "", label=False)
-                    ax.tick_params(axis="x", labelsize=3.5, rotation=0)
+                    _atlas_axis(ax, rows.loc[rows["scenario"] == scenario])
                 else:
                     ax.tick_params(axis="x", labelbottom=False)
                 if j == 0:
-                    ax.set_ylabel(_label(metric, sub_score, bool(higher)), rotation=0, ha="right", va="center",
-                                  fontsize=5, color=registry(metric, sub_score).colour)
+                    ax.set_ylabel(_label(metric, sub_score, bool(higher)).replace("/", "/\n").replace(" (", "\n("),
+                                  rotation=0, ha="right", va="center", fontsize=5,
+                                  color=registry(metric, sub_score).colour)
                 else:
                     ax.tick_params(axis="y", labelleft=False)
         figure.suptitle(f"atlas: {title}", fontsize=8)
     return Drawn(figure, notes)
+
+
+def _wrapped(name: str) -> str:
+    """A scenario name broken at underscores into lines of about ten characters (atlas column titles)."""
+    return textwrap.fill(name.replace("_", " "), width=10, break_long_words=False)
+
+
+def _atlas_axis(ax, rows: pd.DataFrame) -> None:
+    """The x axis of an atlas panel: at most three ticks; categorical values unlabelled (their names do not fit)."""
+    values = np.sort(rows["value"].unique())
+    if _is_categorical(rows):
+        ax.set_xticks(values, [""] * len(values))
+        return
+    if values.min() > 0 and values.max() / values.min() >= LOG_AXIS_RATIO:
+        ax.set_xscale("log")
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=3, integer=bool(np.allclose(values, np.round(values)))))
+    ax.tick_params(axis="x", labelsize=3.5)
 
 
 def efficiency_figure(efficiency: pd.DataFrame, *, registry: StyleRegistry) -> Drawn:
