@@ -374,7 +374,7 @@ def cost_figure(by_n: pd.DataFrame, *, registry: StyleRegistry) -> Drawn:
 
 
 def agreement_figure(matrix: pd.DataFrame) -> Drawn:
-    """Kendall's tau (x100) between sub-scores as a heat map (the review's Figure 3); undefined cells hatched grey."""
+    """Kendall's tau between sub-scores as a heat map, as the review's Figure 3 (x100 in the cells); undefined ones hatched grey."""
     size = len(matrix)
     side = min(PAGE_WIDTH, max(COLUMN_WIDTH, 0.2 * size + 1.6))
     values = matrix.to_numpy(dtype=float)
@@ -391,7 +391,8 @@ def agreement_figure(matrix: pd.DataFrame) -> Drawn:
             for i, j in zip(*np.nonzero(np.isfinite(values))):
                 ax.text(j, i, f"{100 * values[i, j]:.0f}", ha="center", va="center", fontsize=3.5,
                         color="white" if abs(values[i, j]) > 0.6 else "black")
-        ax.set_title("Agreement: Kendall's τ-b (× 100) between sub-scores' rankings; hatched grey: undefined",
+        ax.set_title("Agreement: Kendall's τ-b between sub-scores' rankings; hatched grey: undefined (a constant "
+                     "score, or no representation both scored)",
                      fontsize=7, loc="left")
         figure.colorbar(image, ax=ax, shrink=0.6, label="Kendall's τ-b")
     return Drawn(figure)

@@ -237,7 +237,7 @@ def build_figures(results: pd.DataFrame, sections: list[Section], directory: Pat
              "style per metric.", figures.cost_figure(by_n, registry=registry))
     if tables.get("agreement") is not None and not tables["agreement"].empty:
         keep("agreement_tau", "Kendall's tau between sub-scores' rankings of the same representations; hatched grey "
-             "cells: undefined (a constant score).", figures.agreement_figure(agreement_matrix(tables["agreement"])))
+             "cells: undefined (a constant score, or no representation both scored).", figures.agreement_figure(agreement_matrix(tables["agreement"])))
     return written
 
 
