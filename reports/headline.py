@@ -22,7 +22,7 @@ CRITERIA = {
     "follows": "Follows its property's ideal",
     "calibrated": "Calibrated",
     "linear": "Linear",
-    "robust": "Robust (noise, nonlinear map, non-measured factors)",
+    "robust": "Robust",
     "follows_attacks": "Follows entanglement attacks",
     "data_efficient": "Data efficient",
     "cost": "Seconds per call",
