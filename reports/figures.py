@@ -398,6 +398,21 @@ def agreement_figure(matrix: pd.DataFrame) -> Drawn:
     return Drawn(figure)
 
 
+def _label_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str]) -> None:
+    """Each distinct ideal trajectory once, in :data:`IDEAL_STYLE`, labelled at its end with the properties it is the ideal of."""
+    trajectories: dict[tuple, list[str]] = {}
+    for prop in properties:
+        line = ideals.loc[ideals["property"] == prop].sort_values("value")
+        if len(line) >= 2:
+            key = tuple(zip(line["value"].round(9), line["ideal"].round(9)))
+            trajectories.setdefault(key, []).append(prop)
+    for points, names in trajectories.items():
+        x, y = zip(*points)
+        ax.plot(x, y, **IDEAL_STYLE)
+        ax.annotate("ideal " + ", ".join(names), (x[-1], y[-1]), fontsize=5, color="#777777", xytext=(2, 0),
+                    textcoords="offset points", va="center")
+
+
 def plot_comparison(
     results: pd.DataFrame,
     *,
@@ -456,12 +471,7 @@ def plot_comparison(
             own = rows.loc[rows["scenario"] == scenario]
             summary = _summary(own, ["value", "value_label", "metric", "sub_score", "property"])
             ideals = ideal_table(results.loc[results["scenario"] == scenario])
-            for prop in [p for p in PROPERTIES if p in set(summary["property"])]:
-                line = ideals.loc[ideals["property"] == prop].sort_values("value")
-                if not line.empty:
-                    ax.plot(line["value"], line["ideal"], **IDEAL_STYLE)
-                    ax.annotate(f"ideal {prop}", (line["value"].iloc[-1], line["ideal"].iloc[-1]), fontsize=5,
-                                color="#777777", xytext=(2, 0), textcoords="offset points", va="center")
+            _label_ideals(ax, ideals, [p for p in PROPERTIES if p in set(summary["property"])])
             notes += _draw_scores(ax, summary, "value", registry)
             _format_axis(ax, own, own["parameter"].iloc[0])
             _score_axis(ax)
