@@ -120,7 +120,7 @@ def _efficiency_rollup(table: pd.DataFrame) -> pd.DataFrame:
     if at_n.empty:
         return pd.DataFrame()
     return rollup(at_n, passed="passed", checks=[("mean_abs_difference", f"mean |s({DATA_N}) − s(n_max)|", "<=",
-                                                  DATA_TOLERANCE)], where=["sub_score", "scenario"])
+                                                  DATA_TOLERANCE)], where=["sub_score", "scenario"], digits=3)
 
 
 def build_sections(results: pd.DataFrame) -> list[Section]:
@@ -216,13 +216,14 @@ def build_figures(results: pd.DataFrame, sections: list[Section], directory: Pat
 
     for family, drawn in figures.atlas_figures(results, registry):
         keep(f"atlas_{_file_stem(family)}", f"Atlas of the {family} family: rows are sub-scores, columns scenarios; "
-             "mean score ± one standard deviation over seeds against the swept parameter, the ideal trajectory "
-             "dashed black.", drawn)
+             "mean score ± one standard deviation over seeds against the swept parameter; the ideal trajectory "
+             "of the sub-score's property is the wide grey line.", drawn)
     efficiency_scenarios = set(scenarios_testing(results, "sample_efficiency"))
     for scenario in sorted(set(results["scenario"]) - efficiency_scenarios):
         parameter = results.loc[results["scenario"] == scenario, "parameter"].iloc[0]
         keep(_file_stem(scenario), f"{scenario}: mean score ± one standard deviation over seeds against {parameter}, "
-             "one panel per property; the ideal trajectory dashed black.",
+             "one panel per property, each sub-score with its own colour and marker; the ideal trajectory is the wide "
+             "grey line.",
              figures.scenario_figure(results, scenario, registry=registry))
     if tables.get("sample_efficiency") is not None and not tables["sample_efficiency"].empty:
         keep("sample_size", "Sample efficiency: mean |score(n) − score(n_max)| ± one standard deviation over seeds.",

@@ -18,7 +18,7 @@ from reports._verdict import Check, worst
 
 
 def rollup(table: pd.DataFrame, *, passed: str, checks: Sequence[tuple[str, str, str, float]],
-           where: Sequence[str], reasons: str | None = None) -> pd.DataFrame:
+           where: Sequence[str], reasons: str | None = None, digits: int = 2) -> pd.DataFrame:
     """One display row per metric: passing rows, the worst value of each check, and where it was.
 
     Parameters
@@ -33,6 +33,8 @@ def rollup(table: pd.DataFrame, *, passed: str, checks: Sequence[tuple[str, str,
         Columns naming the worst row (e.g. sub_score, scenario).
     reasons : str, optional
         Column saying why a value is undefined (NaN) on a row.
+    digits : int, default 2
+        Fewest decimals printed (more where rounding would hide the verdict).
 
     Returns
     -------
@@ -52,7 +54,7 @@ def rollup(table: pd.DataFrame, *, passed: str, checks: Sequence[tuple[str, str,
             index = int(np.argmax(np.isnan(values))) if np.isnan(values).any() else (
                 int(np.argmin(values)) if comparison == ">=" else int(np.argmax(values)))
             reason = str(own[reasons].iloc[index]) if reasons else ""
-            check = Check(heading, float(values[index]), comparison, threshold, reason)
+            check = Check(heading, float(values[index]), comparison, threshold, reason, digits)
             row[check.rule_text()] = f"{YES if check.passed else NO} {check.value_text()}"
             decisive.append((check, index))
         closest = worst([check for check, _ in decisive])
