@@ -133,3 +133,37 @@ def test_lower_is_better_scores_are_drawn_turned_and_say_so(synthetic_results):
     explicitness = [ax for ax in figure.axes if ax.get_title(loc="left") == "explicitness"][0]
     line = {line.get_label(): line for line in explicitness.get_lines()}["step (1 − score)"]
     np.testing.assert_array_equal(line.get_ydata(), [1, 1, 1, 0, 0, 0])  # the original step, not its mirror
+
+
+def test_plot_draws_each_sub_score_in_its_registry_style(tmp_path, synthetic_results, monkeypatch):
+    from matplotlib.figure import Figure
+
+    drawn = {}
+    original = Figure.savefig
+
+    def capture(self, *args, **kwargs):
+        for ax in self.axes:
+            for line in ax.get_lines():
+                drawn[line.get_label()] = (mcolors.to_hex(line.get_color()), line.get_marker(), line.get_linestyle())
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", capture)
+    plot_comparison(synthetic_results, metrics=["lin", "uncal"], scenarios=["mixing"], out_file=tmp_path / "c.png")
+    registry = StyleRegistry(check_results(synthetic_results))
+    for metric, sub_score, label in (("lin", "modularity", "lin/modularity"), ("uncal", "uncal", "uncal")):
+        style = registry(metric, sub_score)
+        assert drawn[label] == (style.colour.lower(), style.marker, style.linestyle)
+
+
+def test_bounds_figure_draws_closed_form_values_when_the_results_carry_them(synthetic_results):
+    from reports.figures import bounded_metrics, bounds_figure
+
+    results = check_results(synthetic_results)
+    assert bounded_metrics(results) == ["pid"]
+    registry = StyleRegistry(results)
+    without = bounds_figure(results, "pid", registry=registry).figure
+    assert not any(line.get_label() == "closed form" for ax in without.axes for line in ax.get_lines())
+    exact = results.assign(exact=np.where(results["metric"] == "pid", 0.5, np.nan))
+    with_exact = bounds_figure(exact, "pid", registry=registry).figure
+    ticks = [line for ax in with_exact.axes for line in ax.get_lines() if line.get_label() == "closed form"]
+    assert len(ticks) == 1 and np.allclose(ticks[0].get_ydata(), 0.5)
