@@ -38,6 +38,8 @@ LOG_AXIS_RATIO = 100.0
 SCORE_LIMITS = (-0.05, 1.05)
 #: Most sub-score rows in one atlas figure (a family with more is split).
 ATLAS_ROWS = 10
+#: Atlas geometry in inches: height of a row, room for the titles above, the ticks below, the labels left.
+ATLAS_ROW_INCHES, ATLAS_TOP_INCHES, ATLAS_BOTTOM_INCHES, ATLAS_LEFT_INCHES = 0.62, 0.75, 0.25, 1.1
 CLIP_MARKER = {"color": "#CC3311", "markersize": 4.0, "linestyle": "none", "zorder": 5}
 #: Height of one legend row at the paper style's legend font, in inches.
 LEGEND_ROW_INCHES = 0.12
@@ -209,24 +211,35 @@ def atlas_figures(results: pd.DataFrame, registry: StyleRegistry) -> list[tuple[
 
 def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], ideals: pd.DataFrame,
            rows: pd.DataFrame, registry: StyleRegistry, title: str) -> Drawn:
+    """One atlas figure.  Margins are fixed in inches (no layout engine: hundreds of panels would take it minutes)."""
     notes: list[str] = []
+    curves = dict(tuple(summary.groupby(["scenario", "metric", "sub_score"])))
+    ideals_of = dict(tuple(ideals.groupby("scenario")))
+    rows_of = dict(tuple(rows.groupby("scenario")))
+    height = ATLAS_ROW_INCHES * len(scores) + ATLAS_TOP_INCHES + ATLAS_BOTTOM_INCHES
     with paper_style():
-        figure = Figure(figsize=(PAGE_WIDTH, 0.62 * len(scores) + 1.1), layout="constrained")
-        grid = figure.subplots(len(scores), len(scenarios), squeeze=False, sharey=True, sharex="col")
+        figure = Figure(figsize=(PAGE_WIDTH, height))
+        figure.subplots_adjust(left=ATLAS_LEFT_INCHES / PAGE_WIDTH, right=0.99, top=1 - ATLAS_TOP_INCHES / height,
+                               bottom=ATLAS_BOTTOM_INCHES / height, wspace=0.18, hspace=0.2)
+        # no sharex/sharey: with hundreds of panels every shared draw re-reads every sibling; limits are set instead
+        grid = figure.subplots(len(scores), len(scenarios), squeeze=False)
+        spans = {scenario: _span(rows_of[scenario]["value"]) for scenario in scenarios}
         for i, (metric, sub_score, prop, higher) in enumerate(scores.itertuples(index=False)):
             for j, scenario in enumerate(scenarios):
                 ax = grid[i, j]
-                curve = summary.loc[(summary["scenario"] == scenario) & (summary["metric"] == metric)
-                                    & (summary["sub_score"] == sub_score)]
-                own_ideals = ideals.loc[ideals["scenario"] == scenario]
-                _draw_ideal(ax, own_ideals, prop, label=False)
-                notes += [f"{scenario}: {note}" for note in _draw_scores(ax, curve, "value", registry, markers=False)]
                 _score_axis(ax)
+                ax.set_autoscale_on(False)
+                ax.set_xlim(*spans[scenario])
+                curve = curves.get((scenario, metric, sub_score))
+                if scenario in ideals_of:
+                    _draw_ideal(ax, ideals_of[scenario], prop, label=False)
+                if curve is not None:
+                    notes += [f"{scenario}: {note}" for note in _draw_scores(ax, curve, "value", registry, markers=False)]
                 ax.tick_params(labelsize=4, length=1.5, pad=1)
                 if i == 0:
                     ax.set_title(_wrapped(scenario), fontsize=4.5)
                 if i == len(scores) - 1:
-                    _atlas_axis(ax, rows.loc[rows["scenario"] == scenario])
+                    _atlas_axis(ax, rows_of[scenario])
                 else:
                     ax.tick_params(axis="x", labelbottom=False)
                 if j == 0:
@@ -235,8 +248,17 @@ def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], id
                                   color=registry(metric, sub_score).colour)
                 else:
                     ax.tick_params(axis="y", labelleft=False)
-        figure.suptitle(f"atlas: {title}", fontsize=8)
+        figure.suptitle(f"atlas: {title}", fontsize=8, y=1 - 0.08 / height)
     return Drawn(figure, notes)
+
+
+def _span(values: pd.Series) -> tuple[float, float]:
+    """The x range of a panel: the values with a 5 % margin (multiplicative on a log axis)."""
+    low, high = float(values.min()), float(values.max())
+    if low > 0 and high / low >= LOG_AXIS_RATIO:
+        return low / 1.3, high * 1.3
+    pad = 0.05 * (high - low) if high > low else 0.5
+    return low - pad, high + pad
 
 
 def _wrapped(name: str) -> str:
