@@ -413,8 +413,9 @@ def agreement_figure(matrix: pd.DataFrame) -> Drawn:
             for i, j in zip(*np.nonzero(np.isfinite(values))):
                 ax.text(j, i, f"{100 * values[i, j]:.0f}", ha="center", va="center", fontsize=3.5,
                         color="white" if abs(values[i, j]) > 0.6 else "black")
-        ax.set_title("Agreement: Kendall's τ-b between sub-scores' rankings; hatched grey: undefined (a constant "
-                     "score, or no representation both scored)",
+        title = ("Agreement: Kendall's τ-b between sub-scores' rankings; hatched grey: undefined (a constant score, "
+                 "or no representation both scored)")
+        ax.set_title(textwrap.fill(title, width=int(side * 14)),
                      fontsize=7, loc="left")
         figure.colorbar(image, ax=ax, shrink=0.6, label="Kendall's τ-b")
     return Drawn(figure)

@@ -268,7 +268,7 @@ def _property(metric: str, prop: str, own: set[str], lines: pd.DataFrame, min_rh
 def _calibrated(metric: str, table: pd.DataFrame, perfect_threshold: float, random_threshold: float) -> dict:
     rows = _rows_of(table, metric)
     if rows.empty:
-        return _verdict(metric, "calibrated", "unmeasured", evidence="no noise scenario at alpha = 0 and 1")
+        return _verdict(metric, "calibrated", "unmeasured", evidence="no scenario testing noise, at alpha = 0 and 1")
     low = rows.loc[rows["perfect_oriented"].idxmin()]
     high = rows.loc[rows["random_oriented"].idxmax()]
     checks = (Check("perfect", float(low["perfect_oriented"]), ">=", perfect_threshold),

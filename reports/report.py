@@ -253,7 +253,8 @@ def _summary(results: pd.DataFrame, warned: pd.DataFrame) -> list[str]:
         f"{n.min()} to {n.max()}; harness {', '.join(sorted(results['harness_version'].unique()))}.",
         "Lower-is-better sub-scores, shown as 1 − score everywhere: " + (", ".join(lower) if lower else "none") + ".",
         warnings_line(warned),
-    ]
+    ] + (["No scenario of the results declares a criterion (a table written before the criterion column): "
+          "calibration, robustness and sample efficiency are not measured."] if set(results["criterion"]) == {""} else [])
 
 
 def write_report(results: pd.DataFrame, out_dir: str | Path) -> Path:
