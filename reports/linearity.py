@@ -88,7 +88,8 @@ def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2, min_slope: float
         ``spearman`` (``r2`` and ``spearman`` NaN for a constant score, with
         ``undefined_reason`` saying so; empty otherwise), ``max_deviation`` (largest ``|mean score - ideal|``) and
         ``at_value`` (its value label), ``max_excess`` (largest ``score - ideal``: how
-        far the score overstates the property), ``linear``, ``monotone``.
+        far the score overstates the property), the thresholds ``min_r2``,
+        ``min_slope`` and ``min_rank_correlation``, ``linear``, ``monotone``.
 
     Raises
     ------
@@ -126,12 +127,15 @@ def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2, min_slope: float
                 "max_deviation": float(deviation[worst]), "at_value": curve["value_label"].iloc[worst],
                 "max_excess": float(np.max(score - ideal)),
                 "undefined_reason": CONSTANT_REASON if np.isnan(fit["r2"]) else "",
+                "min_r2": float(min_r2), "min_slope": float(min_slope),
+                "min_rank_correlation": float(min_rank_correlation),
                 "linear": bool(fit["r2"] >= min_r2 and fit["slope"] >= min_slope),
                 "monotone": bool(fit["spearman"] >= min_rank_correlation),
             })
     table = pd.DataFrame(rows, columns=["scenario", "metric", "sub_score", "family", "property", "against", "n_values",
                                         "n_levels", "r2", "slope", "intercept", "spearman", "max_deviation", "at_value",
-                                        "max_excess", "undefined_reason", "linear", "monotone"])
+                                        "max_excess", "undefined_reason", "min_r2", "min_slope",
+                                        "min_rank_correlation", "linear", "monotone"])
     table = table.sort_values(["scenario", "metric", "sub_score", "against"]).reset_index(drop=True)
     table.attrs["notes"] = notes
     return table
