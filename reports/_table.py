@@ -44,7 +44,8 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
     pandas.DataFrame
         A copy with canonical dtypes: text columns as ``str``, ``value``, ``ideal``,
         ``score`` and ``seconds`` as float64, ``seed``, ``n_samples`` and ``warnings`` as int64,
-        ``higher_is_better`` as bool.
+        ``higher_is_better`` as bool.  ``attrs["filled_columns"]`` lists the optional
+        columns the table lacked and that were filled with their defaults.
 
     Raises
     ------
@@ -63,9 +64,12 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
     if results.empty:
         raise ValueError("results table is empty: there is nothing to report")
     frame = results.copy()
+    filled = set(results.attrs.get("filled_columns", ()))
     for column, default in OPTIONAL_COLUMN_DEFAULTS.items():
         if column not in frame.columns:
             frame[column] = default
+            filled.add(column)
+    frame.attrs["filled_columns"] = sorted(filled)
     for column in TEXT_COLUMNS:
         frame[column] = frame[column].fillna("").astype(str)
     frame["warnings"] = pd.to_numeric(frame["warnings"], errors="raise").fillna(0).astype(np.int64)

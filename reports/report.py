@@ -243,7 +243,7 @@ def build_figures(results: pd.DataFrame, sections: list[Section], directory: Pat
     return written
 
 
-def _summary(results: pd.DataFrame, warned: pd.DataFrame) -> list[str]:
+def _summary(results: pd.DataFrame, warned: pd.DataFrame, warnings_recorded: bool) -> list[str]:
     n = results["n_samples"]
     lower = sorted({score for score, higher in zip(results["metric"] + "/" + results["sub_score"],
                                                     results["higher_is_better"]) if not higher})
@@ -252,7 +252,8 @@ def _summary(results: pd.DataFrame, warned: pd.DataFrame) -> list[str]:
         f"{results['metric'].nunique()} metrics, up to {results['seed'].nunique()} seeds per cell, sample sizes "
         f"{n.min()} to {n.max()}; harness {', '.join(sorted(results['harness_version'].unique()))}.",
         "Lower-is-better sub-scores, shown as 1 − score everywhere: " + (", ".join(lower) if lower else "none") + ".",
-        warnings_line(warned),
+        warnings_line(warned) if warnings_recorded else
+        "Warnings inside metric calls were not recorded (a table written before the warnings column).",
     ] + (["No scenario of the results declares a criterion (a table written before the criterion column): "
           "calibration, robustness and sample efficiency are not measured."] if set(results["criterion"]) == {""} else [])
 
@@ -281,6 +282,7 @@ def write_report(results: pd.DataFrame, out_dir: str | Path) -> Path:
         When ``results`` breaks the results-table contract.
     """
     results = check_results(results)
+    warnings_recorded = "warnings" not in results.attrs["filled_columns"]
     out_dir = Path(out_dir)
     tables_dir = out_dir / "tables"
     tables_dir.mkdir(parents=True, exist_ok=True)
@@ -295,7 +297,7 @@ def write_report(results: pd.DataFrame, out_dir: str | Path) -> Path:
     warned.to_csv(tables_dir / "warnings.csv", index=False)
     figure_files = build_figures(results, sections, out_dir / "figures")
     title = f"Disentanglement metrics report: {', '.join(sorted(results['study'].unique()))}"
-    summary = _summary(results, warned)
+    summary = _summary(results, warned, warnings_recorded)
     (out_dir / "report.md").write_text(render_markdown(title, summary, sections, figure_files), encoding="utf-8")
     html_path = out_dir / "report.html"
     html_path.write_text(render_html(title, summary, sections, figure_files), encoding="utf-8")

@@ -75,6 +75,9 @@ def test_an_older_table_gets_the_optional_columns_filled(synthetic_results):
     assert list(checked.columns[-3:]) == list(OPTIONAL_COLUMN_DEFAULTS)
     assert set(checked["criterion"]) == {""} and checked["warnings"].eq(0).all() and set(checked["first_warning"]) == {""}
     assert set(RESULT_COLUMNS) <= set(checked.columns)
+    assert checked.attrs["filled_columns"] == sorted(OPTIONAL_COLUMN_DEFAULTS)
+    assert check_results(checked).attrs["filled_columns"] == sorted(OPTIONAL_COLUMN_DEFAULTS)  # remembered
+    assert check_results(synthetic_results).attrs["filled_columns"] == []
 
 
 def test_unknown_criterion_is_rejected(synthetic_results):
