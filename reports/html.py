@@ -71,7 +71,7 @@ def render_html(title: str, summary: Sequence[str], sections: Sequence[Section],
 
     A section shows its display table (a roll-up when the table is long) and folds
     its full table into ``<details>``.  The atlas figures are shown; the per-scenario
-    and other figures fold into one ``<details>`` each group.
+    and other figures fold into one ``<details>``.
     """
     nav = "".join(f'<a href="#section-{escape(s.key)}">{escape(s.title.split(":")[0])}</a>' for s in sections)
     parts = [
@@ -103,11 +103,10 @@ def render_html(title: str, summary: Sequence[str], sections: Sequence[Section],
     atlas = [figure for figure in figures if figure.key.startswith("atlas_")]
     others = [figure for figure in figures if not figure.key.startswith("atlas_")]
     parts.append('<section id="figures"><h2>Figures</h2>')
-    parts.append('<div class="figures">' + "".join(_figure(figure) for figure in atlas[:2]) + "</div>")
-    rest = atlas[2:] + others
-    if rest:
-        parts.append(f"<details><summary>More figures ({len(rest)}: the rest of the atlas, one per scenario, "
-                     "efficiency, bounds, cost, agreement)</summary>"
-                     '<div class="figures">' + "".join(_figure(figure) for figure in rest) + "</div></details>")
+    parts.append('<div class="figures">' + "".join(_figure(figure) for figure in atlas) + "</div>")
+    if others:
+        parts.append(f"<details><summary>More figures ({len(others)}: one per scenario, efficiency, bounds, cost, "
+                     "agreement)</summary>"
+                     '<div class="figures">' + "".join(_figure(figure) for figure in others) + "</div></details>")
     parts += ["</section>", "</body>", "</html>", ""]
     return "\n".join(parts)
