@@ -10,6 +10,12 @@ plot_comparison(results, *, metrics, scenarios, out_file, format)
     One figure comparing chosen metrics on chosen scenarios.
 calibration, linearity, robustness, sample_efficiency, cost, agreement, property_matrix
     The analyses, each from a results table to a tidy table.
+headline
+    Every sub-score's verdict per criterion (the report's first table).
+raised_warnings
+    Per metric, the warnings raised inside its calls (``tables/warnings.csv``).
+StyleRegistry
+    The colour, marker and line style of every metric and sub-score, shared by every figure.
 """
 
 from __future__ import annotations
@@ -18,26 +24,32 @@ from reports._table import MissingDataError, check_results, load_results
 from reports.agreement import agreement, agreement_matrix
 from reports.calibration import calibration
 from reports.cost import cost, cost_by_n
+from reports._style import StyleRegistry
 from reports.figures import plot_comparison
+from reports.headline import headline
 from reports.linearity import linearity
 from reports.property_matrix import property_matrix, property_matrix_display
+from reports.raised_warnings import raised_warnings
 from reports.report import write_report
 from reports.robustness import robustness
 from reports.sample_efficiency import sample_efficiency
 
 __all__ = [
     "MissingDataError",
+    "StyleRegistry",
     "agreement",
     "agreement_matrix",
     "calibration",
     "check_results",
     "cost",
     "cost_by_n",
+    "headline",
     "linearity",
     "load_results",
     "plot_comparison",
     "property_matrix",
     "property_matrix_display",
+    "raised_warnings",
     "robustness",
     "sample_efficiency",
     "write_report",

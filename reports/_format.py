@@ -29,9 +29,15 @@ class Section:
     description : str
         What the analysis measures and how it decides, thresholds included.
     table : pandas.DataFrame or None
-        Tidy table at full precision; None when the analysis could not run.
+        Tidy table at full precision (numbers, thresholds and pass flags in their own
+        columns); None when the analysis could not run.
     display : pandas.DataFrame or None
-        The same content as strings, for HTML, Markdown and LaTeX.
+        What the page shows, as strings: the table itself when short, otherwise a
+        per-metric roll-up.
+    details : pandas.DataFrame or None
+        The full table as strings, folded away (``<details>`` in HTML).
+    lines : list of str
+        Generated sentences shown under the table (the headline's best and worst).
     notes : list of str
         What is missing or was left out, and why.
     """
@@ -41,6 +47,8 @@ class Section:
     description: str
     table: pd.DataFrame | None = None
     display: pd.DataFrame | None = None
+    details: pd.DataFrame | None = None
+    lines: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 

@@ -14,34 +14,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-#: Columns a results table must have, in the order the harness writes them.
-REQUIRED_COLUMNS = (
-    "study",
-    "scenario",
-    "parameter",
-    "value",
-    "value_label",
-    "seed",
-    "n_samples",
-    "metric",
-    "family",
-    "sub_score",
-    "property",
-    "higher_is_better",
-    "ideal",
-    "score",
-    "seconds",
-    "metric_version",
-    "harness_version",
-)
-PROPERTIES = ("modularity", "compactness", "explicitness", "holistic")
-#: The properties a scenario states an ideal value for (holistic scores have none).
-IDEAL_PROPERTIES = PROPERTIES[:3]
+from reports.schema import CRITERIA, IDEAL_PROPERTIES, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS, TEXT_COLUMNS
+from metrics.registry import PROPERTIES
+
 #: Order of the families in tables and figure facets; unknown families follow, sorted.
 FAMILY_ORDER = ("intervention", "predictor", "information", "unsupervised", "custom")
 
-_TEXT_COLUMNS = ("study", "scenario", "parameter", "value_label", "metric", "family", "sub_score", "property",
-                 "metric_version", "harness_version")
 _REPRESENTATION = ["study", "scenario", "value", "seed", "n_samples"]
 #: Tolerance under which two ideal values count as equal.
 _IDEAL_TOLERANCE = 1e-9
@@ -57,14 +35,17 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     results : pandas.DataFrame
-        The tidy results table (see the module docstring for its columns).
+        The tidy results table (columns: :data:`reports.schema.RESULT_COLUMNS`).  A table
+        written before a column of :data:`reports.schema.OPTIONAL_COLUMN_DEFAULTS` existed
+        gets that column filled with its default.
 
     Returns
     -------
     pandas.DataFrame
         A copy with canonical dtypes: text columns as ``str``, ``value``, ``ideal``,
-        ``score`` and ``seconds`` as float64, ``seed`` and ``n_samples`` as int64,
-        ``higher_is_better`` as bool.
+        ``score`` and ``seconds`` as float64, ``seed``, ``n_samples`` and ``warnings`` as int64,
+        ``higher_is_better`` as bool.  ``attrs["filled_columns"]`` lists the optional
+        columns the table lacked and that were filled with their defaults.
 
     Raises
     ------
@@ -76,14 +57,22 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
     """
     if not isinstance(results, pd.DataFrame):
         raise TypeError(f"results must be a pandas DataFrame, got {type(results).__name__}")
-    missing = [column for column in REQUIRED_COLUMNS if column not in results.columns]
+    missing = [column for column in RESULT_COLUMNS
+               if column not in results.columns and column not in OPTIONAL_COLUMN_DEFAULTS]
     if missing:
         raise ValueError(f"results table lacks required columns: {', '.join(missing)}")
     if results.empty:
         raise ValueError("results table is empty: there is nothing to report")
     frame = results.copy()
-    for column in _TEXT_COLUMNS:
-        frame[column] = frame[column].astype(str)
+    filled = set(results.attrs.get("filled_columns", ()))
+    for column, default in OPTIONAL_COLUMN_DEFAULTS.items():
+        if column not in frame.columns:
+            frame[column] = default
+            filled.add(column)
+    frame.attrs["filled_columns"] = sorted(filled)
+    for column in TEXT_COLUMNS:
+        frame[column] = frame[column].fillna("").astype(str)
+    frame["warnings"] = pd.to_numeric(frame["warnings"], errors="raise").fillna(0).astype(np.int64)
     for column in ("value", "ideal", "score", "seconds"):
         frame[column] = pd.to_numeric(frame[column], errors="raise").astype(np.float64)
     for column in ("seed", "n_samples"):
@@ -100,6 +89,9 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
     unknown = sorted(set(frame["property"]) - set(PROPERTIES))
     if unknown:
         raise ValueError(f"results column 'property' has unknown values {unknown}; expected some of {PROPERTIES}")
+    unknown = sorted(set(frame["criterion"]) - set(CRITERIA) - {""})
+    if unknown:
+        raise ValueError(f"results column 'criterion' has unknown values {unknown}; expected some of {CRITERIA} or ''")
     return frame
 
 
@@ -139,7 +131,7 @@ def load_results(run_dir: str | Path) -> pd.DataFrame:
     if parquet.is_file():
         results = pd.read_parquet(parquet)
     elif csv.is_file():
-        results = pd.read_csv(csv, dtype={column: str for column in _TEXT_COLUMNS}, keep_default_na=False,
+        results = pd.read_csv(csv, dtype={column: str for column in TEXT_COLUMNS}, keep_default_na=False,
                               na_values={"ideal": ["", "nan", "NaN"]})
     else:
         raise FileNotFoundError(f"no results in {run_dir}: expected {parquet.name} or {csv.name}")
@@ -223,10 +215,24 @@ def representation_keys() -> list[str]:
     return list(_REPRESENTATION)
 
 
-def require_scenario(frame: pd.DataFrame, scenario: str, purpose: str) -> pd.DataFrame:
-    """The rows of ``scenario``; :class:`MissingDataError` naming ``purpose`` if there are none."""
-    rows = frame.loc[frame["scenario"] == scenario]
-    if rows.empty:
-        present = ", ".join(sorted(frame["scenario"].unique()))
-        raise MissingDataError(f"{purpose} needs the {scenario!r} scenario, which is not in the results (present: {present})")
-    return rows
+def scenarios_testing(frame: pd.DataFrame, criterion: str) -> list[str]:
+    """The scenarios whose rows declare that they test ``criterion`` (one of :data:`reports.schema.CRITERIA`)."""
+    if criterion not in CRITERIA:
+        raise ValueError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
+    return sorted(frame.loc[frame["criterion"] == criterion, "scenario"].unique())
+
+
+def require_criterion(frame: pd.DataFrame, criterion: str, purpose: str) -> pd.DataFrame:
+    """The rows of every scenario testing ``criterion``; :class:`MissingDataError` naming ``purpose`` if none.
+
+    A scenario is chosen by the ``criterion`` its rows declare, never by its name, so a
+    renamed or user-added scenario is measured.
+    """
+    scenarios = scenarios_testing(frame, criterion)
+    if not scenarios:
+        declared = sorted(set(frame["criterion"]) - {""})
+        raise MissingDataError(
+            f"{purpose} needs a scenario testing {criterion!r}; none in the results does "
+            f"(criteria present: {', '.join(declared) if declared else 'none'})"
+        )
+    return frame.loc[frame["scenario"].isin(scenarios)]

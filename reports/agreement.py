@@ -87,3 +87,24 @@ def agreement_matrix(table: pd.DataFrame) -> pd.DataFrame:
     for label in labels:
         matrix.loc[label, label] = 1.0
     return matrix
+
+
+def agreement_rollup(table: pd.DataFrame) -> pd.DataFrame:
+    """Per sub-score: median tau with the others, its closest and farthest partner, and undefined pairs.
+
+    Returns a display table (strings) with one row per sub-score of :func:`agreement`.
+    """
+    matrix = agreement_matrix(table)
+    rows = []
+    for label in matrix.index:
+        others = matrix.loc[label].drop(label)
+        defined = others.dropna()
+        row = {"Sub-score": label, "Median τ": "undefined" if defined.empty else f"{defined.median():.2f}"}
+        if defined.empty:
+            row["Closest (τ)"] = row["Farthest (τ)"] = "—"
+        else:
+            row["Closest (τ)"] = f"{defined.idxmax()} ({defined.max():.2f})"
+            row["Farthest (τ)"] = f"{defined.idxmin()} ({defined.min():.2f})"
+        row["Pairs without τ"] = str(int(others.isna().sum()))
+        rows.append(row)
+    return pd.DataFrame(rows)

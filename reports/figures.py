@@ -1,33 +1,57 @@
-"""Figures: scores against each scenario's parameter, faceted by metric family.
+"""Figures as small multiples: the atlas, one figure per scenario, efficiency, bounds, cost, agreement.
 
 As in Zaidi et al. (2022), Figures 4, 5, 7, 8 (scores against the swept parameter)
-and 9 (estimation error against n), each scenario gets one figure with one panel per
-metric family: the mean score over seeds of every sub-score against the parameter,
-a band of one standard deviation over seeds, and the ideal trajectory.  PID results
-(Tokui and Sato 2022, Figure 3b) get a bar chart.  Colours and styles: see
-:mod:`reports._style`.  Drawing uses matplotlib's object API on the Agg canvas and
-never touches pyplot's global state.
+and 9 (estimation error against n).  The atlas puts every sub-score (rows) against
+every scenario (columns), one figure per family; a scenario's figure has one panel
+per property, each line with its own colour and marker (:class:`reports._style.StyleRegistry`)
+and a compact legend beside its panel.  Scores are oriented so that higher is better
+(a lower-is-better sub-score is drawn as ``1 - score`` and labelled so), on a fixed
+[-0.05, 1.05] axis: a mean outside it is clipped to the edge, drawn with a red
+triangle and named in a note.  Bounds bars follow Tokui and Sato (2022), Figure 3b.
+Drawing uses matplotlib's object API on the Agg canvas and never touches pyplot's
+global state.
 """
 
 from __future__ import annotations
 
 import io
+import textwrap
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+from matplotlib.ticker import MaxNLocator
 
 from reports._style import (
-    IDEAL_COLOUR, LINESTYLES, PALETTE, add_legend, metric_colours, new_figure, paper_style, sub_score_markers,
+    COLUMN_WIDTH, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, legend_columns, paper_style,
 )
-from reports._table import at_largest_n, check_results, family_rank, ideal_table, score_label, seed_summary
+from reports._table import at_largest_n, check_results, family_rank, ideal_table, score_label, scenarios_testing
+from reports.schema import PROPERTIES
 
-#: Scenario whose figure is the sample-efficiency curve rather than scores.
-SAMPLE_SIZE_SCENARIO = "sample_size"
 #: A numeric parameter spanning at least this ratio is drawn on a log axis.
 LOG_AXIS_RATIO = 100.0
+#: The score axis; means beyond it are clipped and marked.
+SCORE_LIMITS = (-0.05, 1.05)
+#: Most sub-score rows in one atlas figure (a family with more is split).
+ATLAS_ROWS = 10
+#: Atlas geometry in inches: height of a row, room for the titles above, the ticks below, the labels left.
+ATLAS_ROW_INCHES, ATLAS_TOP_INCHES, ATLAS_BOTTOM_INCHES, ATLAS_LEFT_INCHES = 0.62, 0.75, 0.25, 1.1
+CLIP_MARKER = {"color": "#CC3311", "markersize": 4.0, "linestyle": "none", "zorder": 5}
+#: Height of one legend row at the paper style's legend font, in inches.
+LEGEND_ROW_INCHES = 0.12
+HATCHES = ("", "////", "....", "xxxx", "\\\\\\\\", "++++")
+
+
+@dataclass
+class Drawn:
+    """A figure and the notes its caption must carry (clipped values, ...)."""
+
+    figure: Figure
+    notes: list[str] = field(default_factory=list)
 
 
 def save(figure: Figure, directory: Path, key: str) -> bytes:
@@ -47,154 +71,283 @@ def _is_categorical(rows: pd.DataFrame) -> bool:
     return any(label != f"{value:g}" for value, label in pairs.itertuples(index=False))
 
 
-def _format_axis(ax, rows: pd.DataFrame, parameter: str) -> None:
+def _format_axis(ax, rows: pd.DataFrame, parameter: str, *, label: bool = True) -> None:
+    """Categorical labels, a log axis for wide ranges, integer ticks for integer parameters."""
     values = np.sort(rows["value"].unique())
     if _is_categorical(rows):
         labels = rows.drop_duplicates("value").set_index("value")["value_label"]
         ax.set_xticks(values, [labels[v] for v in values], rotation=30, ha="right")
     elif values.min() > 0 and values.max() / values.min() >= LOG_AXIS_RATIO:
         ax.set_xscale("log")
-    ax.set_xlabel(parameter)
+    elif np.allclose(values, np.round(values)):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if label:
+        ax.set_xlabel(parameter)
 
 
-def _flipped(rows: pd.DataFrame) -> set[tuple[str, str]]:
-    """The (metric, sub_score) pairs that are lower-is-better, drawn as ``1 - score``."""
-    lower = rows.loc[~rows["higher_is_better"], ["metric", "sub_score"]].drop_duplicates()
-    return set(lower.itertuples(index=False, name=None))
+def _label(metric: str, sub_score: str, higher_is_better: bool) -> str:
+    return score_label(metric, sub_score) + ("" if higher_is_better else " (1 − score)")
 
 
-def _label(metric: str, sub_score: str, flipped: set[tuple[str, str]]) -> str:
-    return score_label(metric, sub_score) + (" (1 − score)" if (metric, sub_score) in flipped else "")
+def _clip(ax, x: np.ndarray, mean: np.ndarray, label: str, where: pd.Series) -> tuple[np.ndarray, list[str]]:
+    """Means clipped to :data:`SCORE_LIMITS`, clipped points marked; a note per clipped curve."""
+    low, high = SCORE_LIMITS
+    outside = (mean < low) | (mean > high)
+    if not outside.any():
+        return mean, []
+    clipped = np.clip(mean, low, high)
+    ax.plot(x[mean > high], clipped[mean > high], marker="^", **CLIP_MARKER)
+    ax.plot(x[mean < low], clipped[mean < low], marker="v", **CLIP_MARKER)
+    extreme = int(np.argmax(np.abs(mean - clipped)))
+    return clipped, [f"{label} reaches {mean[extreme]:.2f} at {where.iloc[extreme]} (clipped, red triangle)."]
 
 
-def _draw_curves(ax, summary: pd.DataFrame, x: str, colours: dict, markers: dict, flipped: set) -> None:
-    for (metric, sub_score, prop), curve in summary.groupby(["metric", "sub_score", "property"]):
+def _draw_scores(ax, summary: pd.DataFrame, x: str, registry: StyleRegistry, *, clip: bool = True,
+                 markers: bool = True) -> list[str]:
+    """One line (mean) and band (± std) per sub-score; returns the clipping notes."""
+    notes = []
+    for (metric, sub_score, higher), curve in summary.groupby(["metric", "sub_score", "higher_is_better"]):
         curve = curve.sort_values(x)
-        colour = colours.get(metric, PALETTE[-1])
-        marker, fill = markers.get((metric, sub_score), ("o", "full"))
-        ax.plot(curve[x], curve["mean"], color=colour, linestyle=LINESTYLES.get(prop, "-"), marker=marker,
-                fillstyle=fill, label=_label(metric, sub_score, flipped))
-        ax.fill_between(curve[x], curve["mean"] - curve["std"], curve["mean"] + curve["std"], color=colour,
-                        alpha=0.15, linewidth=0)
+        style = registry(metric, sub_score)
+        label = _label(metric, sub_score, bool(higher))
+        xs, mean, std = curve[x].to_numpy(), curve["mean"].to_numpy(), curve["std"].to_numpy()
+        if clip:
+            shown, clipped = _clip(ax, xs, mean, label, curve.get("value_label", curve[x]))
+            notes += clipped
+            low, high = np.clip(mean - std, *SCORE_LIMITS), np.clip(mean + std, *SCORE_LIMITS)
+        else:
+            shown, low, high = mean, mean - std, mean + std
+        line = style.line() if markers else {**style.line(), "marker": None}
+        ax.plot(xs, shown, label=label, **line)
+        ax.fill_between(xs, low, high, color=style.colour, alpha=0.12, linewidth=0)
+    return notes
 
 
-def _draw_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str]) -> None:
-    for prop in properties:
-        line = ideals.loc[ideals["property"] == prop].sort_values("value")
-        if not line.empty:
-            ax.plot(line["value"], line["ideal"], color=IDEAL_COLOUR, linewidth=3.2, linestyle=LINESTYLES[prop],
-                    zorder=0, label=f"ideal {prop}")
+def _draw_ideal(ax, ideals: pd.DataFrame, prop: str, *, label: bool = True) -> None:
+    line = ideals.loc[ideals["property"] == prop].sort_values("value")
+    if line.empty:
+        return
+    ax.plot(line["value"], line["ideal"], label="ideal" if label else None, **IDEAL_STYLE)
 
 
-def _families(rows: pd.DataFrame) -> list[str]:
-    return sorted(rows["family"].unique(), key=family_rank)
+def _score_axis(ax) -> None:
+    ax.set_ylim(*SCORE_LIMITS)
+    ax.set_yticks([0.0, 0.5, 1.0])
 
 
-def _legend_labels(scores: pd.DataFrame, flipped: set, ideals: pd.DataFrame | None = None) -> list[str]:
-    pairs = scores[["metric", "sub_score"]].drop_duplicates()
-    labels = [_label(metric, sub_score, flipped) for metric, sub_score in pairs.itertuples(index=False)]
-    return labels + ([f"ideal {prop}" for prop in ideals["property"].unique()] if ideals is not None else [])
+def _side_legend(ax, panel_height: float) -> None:
+    """A legend beside the panel, in as many columns as it takes to stay within the panel's height."""
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return
+    order = sorted(range(len(labels)), key=lambda i: labels[i] != "ideal")  # the ideal first
+    rows = max(1, int((panel_height - 0.6) / LEGEND_ROW_INCHES))  # the axes is the panel less its title and ticks
+    ax.legend([handles[i] for i in order], [labels[i] for i in order], loc="center left", bbox_to_anchor=(1.01, 0.5),
+              frameon=False, ncol=legend_columns(len(labels), rows), handlelength=2.2, columnspacing=0.8,
+              borderaxespad=0.2, labelspacing=0.25)
 
 
-def _unit_interval(ax, means: pd.Series) -> None:
-    """Scores within [0, 1] get that scale (a spread band may leave the view)."""
-    if means.min() >= -0.05 and means.max() <= 1.05:
-        ax.set_ylim(-0.05, 1.05)
-        ax.set_yticks([0.0, 0.5, 1.0])
+def _summary(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Mean and std over seeds of the oriented score per ``keys`` (higher_is_better kept)."""
+    data = rows.assign(oriented=rows["score"].where(rows["higher_is_better"], 1.0 - rows["score"]))
+    summary = data.groupby(keys + ["higher_is_better"])["oriented"].agg(mean="mean", std="std").reset_index()
+    summary["std"] = summary["std"].fillna(0.0)
+    return summary
 
 
-def scenario_figure(results: pd.DataFrame, scenario: str, *, colours: dict | None = None) -> Figure:
-    """Scores of every sub-score against the parameter of ``scenario``, one panel per family.
+def scenario_figure(results: pd.DataFrame, scenario: str, *, registry: StyleRegistry | None = None) -> Drawn:
+    """Scores against the parameter of ``scenario``: one panel per property, legends beside the panels.
 
-    The scenario is drawn at its largest sample size; scores are oriented so that
-    higher is better (a lower-is-better sub-score is drawn as ``1 - score``).
+    The scenario is drawn at its largest sample size.
     """
-    colours = colours or metric_colours(results)
+    registry = registry or StyleRegistry(results)
     rows = at_largest_n(results.loc[results["scenario"] == scenario])
     if rows.empty:
         raise ValueError(f"no rows for scenario {scenario!r}")
-    summary = seed_summary(rows, ["value", "metric", "sub_score", "family", "property"])
+    summary = _summary(rows, ["value", "value_label", "metric", "sub_score", "property"])
     ideals = ideal_table(rows)
-    markers = sub_score_markers(results)
-    families = _families(rows)
-    flipped = _flipped(rows)
+    properties = [p for p in PROPERTIES if p in set(summary["property"])]
+    panel_height = 1.7
+    notes: list[str] = []
     with paper_style():
-        figure, axes = new_figure(len(families), legend_labels=_legend_labels(summary, flipped, ideals))
-        for ax, family in zip(axes, families):
-            shown = summary.loc[summary["family"] == family]
-            _draw_ideals(ax, ideals, [p for p in LINESTYLES if p in set(shown["property"])])
-            _draw_curves(ax, shown, "value", colours, markers, flipped)
-            _format_axis(ax, rows, rows["parameter"].iloc[0])
-            _unit_interval(ax, shown["mean"])
-            ax.set_title(family)
+        figure = Figure(figsize=(PAGE_WIDTH, panel_height * len(properties) + 0.5), layout="constrained")
+        axes = figure.subplots(len(properties), 1, squeeze=False, sharex=True)[:, 0]
+        for ax, prop in zip(axes, properties):
+            _draw_ideal(ax, ideals, prop)
+            notes += _draw_scores(ax, summary.loc[summary["property"] == prop], "value", registry)
+            _format_axis(ax, rows, rows["parameter"].iloc[0], label=ax is axes[-1])
+            _score_axis(ax)
+            ax.set_title(prop, loc="left")
             ax.set_ylabel("score")
-        add_legend(figure, axes)
-        figure.suptitle(f"{scenario} (n = {int(rows['n_samples'].max())}, {_count(int(summary['n_seeds'].max()), 'seed')})",
+            _side_legend(ax, panel_height)
+        seeds = int(rows["seed"].nunique())
+        figure.suptitle(f"{scenario} (n = {int(rows['n_samples'].max())}, {seeds} seed{'s' if seeds != 1 else ''})",
                         fontsize=8)
-    return figure
+    return Drawn(figure, notes)
 
 
-def efficiency_figure(efficiency: pd.DataFrame, *, colours: dict, markers: dict) -> Figure:
-    """Mean ``|score(n) - score(n_max)|`` against n, one panel per family (review Figure 9)."""
-    summary = efficiency.rename(columns={"mean_abs_difference": "mean", "std_abs_difference": "std"})
-    families = _families(summary)
+def atlas_figures(results: pd.DataFrame, registry: StyleRegistry) -> list[tuple[str, Drawn]]:
+    """Small multiples: rows = sub-scores, columns = scenarios, one figure per family (split past :data:`ATLAS_ROWS`).
+
+    Each panel: mean score ± one standard deviation over seeds against the scenario's
+    parameter at its largest n, and the ideal trajectory of the sub-score's property.
+    Scenarios testing sample efficiency are left out (their figure is the efficiency curve).
+    """
+    shown = results.loc[~results["scenario"].isin(scenarios_testing(results, "sample_efficiency"))]
+    shown = pd.concat([at_largest_n(own) for _, own in shown.groupby("scenario")])
+    scenarios = sorted(shown["scenario"].unique())
+    summary = _summary(shown, ["scenario", "value", "value_label", "metric", "sub_score", "family", "property"])
+    ideals = ideal_table(shown)
+    drawn = []
+    for family in sorted(summary["family"].unique(), key=family_rank):
+        own = summary.loc[summary["family"] == family]
+        scores = own[["metric", "sub_score", "property", "higher_is_better"]].drop_duplicates().sort_values(["metric", "sub_score"])
+        chunks = [scores.iloc[i:i + ATLAS_ROWS] for i in range(0, len(scores), ATLAS_ROWS)]
+        for number, chunk in enumerate(chunks, start=1):
+            name = family if len(chunks) == 1 else f"{family}_{number}"
+            drawn.append((name, _atlas(own, chunk, scenarios, ideals, shown, registry, name)))
+    return drawn
+
+
+def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], ideals: pd.DataFrame,
+           rows: pd.DataFrame, registry: StyleRegistry, title: str) -> Drawn:
+    """One atlas figure.  Margins are fixed in inches (no layout engine: hundreds of panels would take it minutes)."""
+    notes: list[str] = []
+    curves = dict(tuple(summary.groupby(["scenario", "metric", "sub_score"])))
+    ideals_of = dict(tuple(ideals.groupby("scenario")))
+    rows_of = dict(tuple(rows.groupby("scenario")))
+    height = ATLAS_ROW_INCHES * len(scores) + ATLAS_TOP_INCHES + ATLAS_BOTTOM_INCHES
     with paper_style():
-        figure, axes = new_figure(len(families), legend_labels=_legend_labels(summary, set()))
+        figure = Figure(figsize=(PAGE_WIDTH, height))
+        figure.subplots_adjust(left=ATLAS_LEFT_INCHES / PAGE_WIDTH, right=0.99, top=1 - ATLAS_TOP_INCHES / height,
+                               bottom=ATLAS_BOTTOM_INCHES / height, wspace=0.18, hspace=0.2)
+        # no sharex/sharey: with hundreds of panels every shared draw re-reads every sibling; limits are set instead
+        grid = figure.subplots(len(scores), len(scenarios), squeeze=False)
+        spans = {scenario: _span(rows_of[scenario]["value"]) for scenario in scenarios}
+        for i, (metric, sub_score, prop, higher) in enumerate(scores.itertuples(index=False)):
+            for j, scenario in enumerate(scenarios):
+                ax = grid[i, j]
+                _score_axis(ax)
+                ax.set_autoscale_on(False)
+                ax.set_xlim(*spans[scenario])
+                curve = curves.get((scenario, metric, sub_score))
+                if scenario in ideals_of:
+                    _draw_ideal(ax, ideals_of[scenario], prop, label=False)
+                if curve is not None:
+                    notes += [f"{scenario}: {note}" for note in _draw_scores(ax, curve, "value", registry, markers=False)]
+                ax.tick_params(labelsize=4, length=1.5, pad=1)
+                if i == 0:
+                    ax.set_title(_wrapped(scenario), fontsize=4.5)
+                if i == len(scores) - 1:
+                    _atlas_axis(ax, rows_of[scenario])
+                else:
+                    ax.tick_params(axis="x", labelbottom=False)
+                if j == 0:
+                    ax.set_ylabel(_label(metric, sub_score, bool(higher)).replace("/", "/\n").replace(" (", "\n("),
+                                  rotation=0, ha="right", va="center", fontsize=5,
+                                  color=registry(metric, sub_score).colour)
+                else:
+                    ax.tick_params(axis="y", labelleft=False)
+        figure.suptitle(f"atlas: {title}", fontsize=8, y=1 - 0.08 / height)
+    return Drawn(figure, notes)
+
+
+def _span(values: pd.Series) -> tuple[float, float]:
+    """The x range of a panel: the values with a 5 % margin (multiplicative on a log axis)."""
+    low, high = float(values.min()), float(values.max())
+    if low > 0 and high / low >= LOG_AXIS_RATIO:
+        return low / 1.3, high * 1.3
+    pad = 0.05 * (high - low) if high > low else 0.5
+    return low - pad, high + pad
+
+
+def _wrapped(name: str) -> str:
+    """A scenario name broken at underscores into lines of about ten characters (atlas column titles)."""
+    return textwrap.fill(name.replace("_", " "), width=10, break_long_words=False)
+
+
+def _atlas_axis(ax, rows: pd.DataFrame) -> None:
+    """The x axis of an atlas panel: at most three ticks; categorical values unlabelled (their names do not fit)."""
+    values = np.sort(rows["value"].unique())
+    if _is_categorical(rows):
+        ax.set_xticks(values, [""] * len(values))
+        return
+    if values.min() > 0 and values.max() / values.min() >= LOG_AXIS_RATIO:
+        ax.set_xscale("log")
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=3, integer=bool(np.allclose(values, np.round(values)))))
+    ax.tick_params(axis="x", labelsize=3.5)
+
+
+def efficiency_figure(efficiency: pd.DataFrame, *, registry: StyleRegistry) -> Drawn:
+    """Mean ``|score(n) - score(n_max)|`` against n, one panel per family (review Figure 9)."""
+    summary = efficiency.rename(columns={"mean_abs_difference": "mean", "std_abs_difference": "std"}).assign(
+        higher_is_better=True)
+    families = sorted(summary["family"].unique(), key=family_rank)
+    panel_height = 1.7
+    with paper_style():
+        figure = Figure(figsize=(PAGE_WIDTH, panel_height * len(families) + 0.5), layout="constrained")
+        axes = figure.subplots(len(families), 1, squeeze=False, sharex=True)[:, 0]
         for ax, family in zip(axes, families):
-            _draw_curves(ax, summary.loc[summary["family"] == family], "n", colours, markers, set())
+            _draw_scores(ax, summary.loc[summary["family"] == family], "n", registry, clip=False)
             ax.set_xscale("log")
-            ax.set_xlabel("n")
+            ax.set_xticks(sorted(summary["n"].unique()), [str(int(n)) for n in sorted(summary["n"].unique())])
             ax.set_ylabel("mean |s(n) − s(n_max)|")
-            ax.set_title(family)
-        add_legend(figure, axes)
+            ax.set_title(family, loc="left")
+            _side_legend(ax, panel_height)
+        axes[-1].set_xlabel("n")
         figure.suptitle(f"sample efficiency (n_max = {int(summary['n_max'].max())})", fontsize=8)
-    return figure
+    return Drawn(figure)
 
 
-#: Scenarios the PID bar chart shows when present: the Gaussian toy model of Tokui and
-#: Sato (2022, section 5.1), built for PID; otherwise every scenario with PID results.
-PID_SCENARIO_PREFIX = "gaussian_toy"
-
-
-HATCHES = ("", "////", "....", "xxxx", "\\\\\\\\", "++++")
-
-
-def _pid_terms(sub_scores: Sequence[str]) -> dict[str, tuple[str, str]]:
+def _bound_terms(sub_scores: Sequence[str]) -> dict[str, tuple[str, str]]:
     """Term -> (lower sub-score, upper sub-score); a term without bounds maps to itself twice."""
     terms: dict[str, tuple[str, str]] = {}
     for name in sorted(sub_scores):
-        for suffix in ("_lower", "_upper"):
-            if name.endswith(suffix) and f"{name[:-len(suffix)]}_lower" in sub_scores and f"{name[:-len(suffix)]}_upper" in sub_scores:
-                base = name[: -len(suffix)]
-                terms[base] = (f"{base}_lower", f"{base}_upper")
-                break
+        base = name.rsplit("_", 1)[0]
+        if name.endswith(("_lower", "_upper")) and {f"{base}_lower", f"{base}_upper"} <= set(sub_scores):
+            terms[base] = (f"{base}_lower", f"{base}_upper")
         else:
             terms[name] = (name, name)
     return terms
 
 
-def pid_figure(results: pd.DataFrame, *, metric: str = "pid", colour: str | None = None) -> Figure:
-    """PID terms per scenario and value, with the span between each term's bounds.
+def bounded_metrics(results: pd.DataFrame) -> list[str]:
+    """Metrics whose sub-scores come in ``<term>_lower`` / ``<term>_upper`` pairs (PID estimates)."""
+    sub_scores = results.groupby("metric")["sub_score"].unique()
+    return sorted(metric for metric, names in sub_scores.items()
+                  if any(lower != upper for lower, upper in _bound_terms(list(names)).values()))
+
+
+def bounds_figure(results: pd.DataFrame, metric: str, *, registry: StyleRegistry) -> Drawn:
+    """A bounded metric's terms per scenario and value, with the span between each term's bounds.
 
     As in Tokui and Sato (2022), Figure 3b: a term's bar is solid up to the mean (over
-    seeds) of its lower bound and pale from there up to the mean of its upper bound,
-    the range the term's value may take.  A sub-score without bounds (e.g. the total
-    information) is a solid bar with one standard deviation as error bar.  Bars take
-    the metric's colour and differ by hatching.  Only the ``gaussian_toy*`` scenarios
-    are drawn when the results have them.
+    seeds) of its lower bound and pale from there up to the mean of its upper bound.
+    A sub-score without bounds is a solid bar with one standard deviation as error
+    bar.  Only scenarios testing entanglement attacks are drawn when the metric has
+    them.  Where the results carry a column ``exact`` (the closed-form value, NaN
+    where unknown), it is drawn as a black tick on the bar.  Raw scores (no
+    orientation: the terms are information quantities).
     """
     rows = at_largest_n(results.loc[results["metric"] == metric])
     if rows.empty:
         raise ValueError(f"no rows for metric {metric!r}")
-    toy = rows["scenario"].str.startswith(PID_SCENARIO_PREFIX)
-    rows = rows.loc[toy] if toy.any() else rows
-    summary = seed_summary(rows, ["scenario", "value", "value_label", "sub_score"])
+    attacks = rows["scenario"].isin(scenarios_testing(results, "attacks"))
+    rows = rows.loc[attacks] if attacks.any() else rows
+    keys = ["scenario", "value", "value_label", "sub_score"]
+    summary = rows.groupby(keys)["score"].agg(mean="mean", std="std").reset_index().fillna({"std": 0.0})
+    if "exact" in rows.columns:
+        summary = summary.merge(rows.groupby(keys)["exact"].mean().reset_index(), on=keys, how="left")
     scenarios = sorted(summary["scenario"].unique())
-    terms = _pid_terms(set(summary["sub_score"]))
+    terms = _bound_terms(list(summary["sub_score"].unique()))
     width = 0.8 / len(terms)
-    colour = colour or metric_colours(results).get(metric, PALETTE[0])
+    colour = registry.metric(metric).colour
     with paper_style():
-        figure, axes = new_figure(len(scenarios), legend_labels=list(terms), columns=1)
+        figure = Figure(figsize=(PAGE_WIDTH, 1.6 * -(-len(scenarios) // 2) + 0.6), layout="constrained")
+        axes = list(figure.subplots(-(-len(scenarios) // 2), min(2, len(scenarios)), squeeze=False).flat)
+        for unused in axes[len(scenarios):]:
+            unused.set_visible(False)
         for ax, scenario in zip(axes, scenarios):
             shown = summary.loc[summary["scenario"] == scenario].set_index(["sub_score", "value"])
             values = np.sort(shown.index.get_level_values("value").unique())
@@ -210,46 +363,77 @@ def pid_figure(results: pd.DataFrame, *, metric: str = "pid", colour: str | None
                 else:
                     ax.bar(x, low, width, label=term, **style)
                     ax.bar(x, high - low, width, bottom=low, alpha=0.35, **style)
+                if "exact" in shown.columns:
+                    exact = shown["exact"].reindex([(lower, v) for v in values]).to_numpy()
+                    ax.plot(x, exact, marker="_", markersize=7, color="black", linestyle="none",
+                            label="closed form" if rank == 0 else None)
             ax.set_xticks(np.arange(len(values)), [labels[v] for v in values])
             ax.set_xlabel(rows.loc[rows["scenario"] == scenario, "parameter"].iloc[0])
             ax.set_ylabel(metric)
-            ax.set_title(scenario)
-        add_legend(figure, axes)
-    return figure
+            ax.set_title(scenario, loc="left")
+        handles, names = axes[0].get_legend_handles_labels()
+        figure.legend(handles, names, loc="outside lower center", frameon=False, ncol=min(len(names), 6))
+    return Drawn(figure)
 
 
-def cost_figure(by_n: pd.DataFrame, *, colours: dict) -> Figure:
-    """Median seconds per call against n on log-log axes, one line per metric."""
+def cost_figure(by_n: pd.DataFrame, *, registry: StyleRegistry) -> Drawn:
+    """Median seconds per call against n on log-log axes, one line per metric in its registry style."""
+    metrics = sorted(by_n["metric"].unique())
+    height = 3.2
     with paper_style():
-        figure, (ax,) = new_figure(1, legend_labels=sorted(by_n["metric"].unique()), columns=1)
-        for metric, curve in by_n.groupby("metric"):
-            ax.plot(curve["n"], curve["median_seconds"], color=colours.get(metric, PALETTE[-1]), marker="o", label=metric)
+        figure = Figure(figsize=(PAGE_WIDTH, height), layout="constrained")
+        ax = figure.subplots()
+        for metric in metrics:
+            curve = by_n.loc[by_n["metric"] == metric]
+            ax.plot(curve["n"], curve["median_seconds"], label=metric, **registry.metric(metric).line())
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("n")
         ax.set_ylabel("median seconds per call")
-        add_legend(figure, [ax])
-    return figure
+        ax.set_title("cost growth", loc="left")
+        _side_legend(ax, height - 0.6)
+    return Drawn(figure)
 
 
-def agreement_figure(matrix: pd.DataFrame) -> Figure:
-    """Kendall's tau (x100) between sub-scores as a heat map, as the review's Figure 3."""
+def agreement_figure(matrix: pd.DataFrame) -> Drawn:
+    """Kendall's tau between sub-scores as a heat map, as the review's Figure 3 (x100 in the cells); undefined ones hatched grey."""
     size = len(matrix)
-    side = min(7.0, max(3.5, 0.28 * size + 1.2))
+    side = min(PAGE_WIDTH, max(COLUMN_WIDTH, 0.2 * size + 1.6))
+    values = matrix.to_numpy(dtype=float)
     with paper_style():
         figure = Figure(figsize=(side, side), layout="constrained")
         ax = figure.subplots()
-        image = ax.imshow(matrix.to_numpy(dtype=float), cmap="RdBu", vmin=-1, vmax=1)
-        ax.set_xticks(range(size), matrix.columns, rotation=90)
-        ax.set_yticks(range(size), matrix.index)
-        if size <= 20:
-            for i, j in np.ndindex(size, size):
-                value = matrix.iat[i, j]
-                if np.isfinite(value):
-                    ax.text(j, i, f"{100 * value:.0f}", ha="center", va="center", fontsize=5,
-                            color="white" if abs(value) > 0.6 else "black")
-        figure.colorbar(image, ax=ax, shrink=0.7, label="Kendall's tau")
-    return figure
+        image = ax.imshow(np.ma.masked_invalid(values), cmap="RdBu", vmin=-1, vmax=1)
+        for i, j in zip(*np.nonzero(~np.isfinite(values))):
+            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#DDDDDD", edgecolor="#888888",
+                                   hatch="////", linewidth=0))
+        ax.set_xticks(range(size), matrix.columns, rotation=90, fontsize=5)
+        ax.set_yticks(range(size), matrix.index, fontsize=5)
+        if size <= 24:
+            for i, j in zip(*np.nonzero(np.isfinite(values))):
+                ax.text(j, i, f"{100 * values[i, j]:.0f}", ha="center", va="center", fontsize=3.5,
+                        color="white" if abs(values[i, j]) > 0.6 else "black")
+        title = ("Agreement: Kendall's τ-b between sub-scores' rankings; hatched grey: undefined (a constant score, "
+                 "or no representation both scored)")
+        ax.set_title(textwrap.fill(title, width=int(side * 14)),
+                     fontsize=7, loc="left")
+        figure.colorbar(image, ax=ax, shrink=0.6, label="Kendall's τ-b")
+    return Drawn(figure)
+
+
+def _label_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str]) -> None:
+    """Each distinct ideal trajectory once, in :data:`IDEAL_STYLE`, labelled at its end with the properties it is the ideal of."""
+    trajectories: dict[tuple, list[str]] = {}
+    for prop in properties:
+        line = ideals.loc[ideals["property"] == prop].sort_values("value")
+        if len(line) >= 2:
+            key = tuple(zip(line["value"].round(9), line["ideal"].round(9)))
+            trajectories.setdefault(key, []).append(prop)
+    for points, names in trajectories.items():
+        x, y = zip(*points)
+        ax.plot(x, y, **IDEAL_STYLE)
+        ax.annotate("ideal " + ", ".join(names), (x[-1], y[-1]), fontsize=5, color="#777777", xytext=(2, 0),
+                    textcoords="offset points", va="center")
 
 
 def plot_comparison(
@@ -265,8 +449,8 @@ def plot_comparison(
     Parameters
     ----------
     results : pandas.DataFrame
-        A results table.  Colours are assigned from all its metrics, so a metric has
-        the same colour as in the full report.
+        A results table.  Styles come from the registry of all its metrics
+        (:class:`reports._style.StyleRegistry`), so a sub-score looks as in the report.
     metrics, scenarios : sequence of str, optional
         Which to draw; default all.
     out_file : str or pathlib.Path
@@ -287,8 +471,7 @@ def plot_comparison(
         present), or when the selection leaves nothing to draw.
     """
     results = check_results(results)
-    colours = metric_colours(results)
-    markers = sub_score_markers(results)
+    registry = StyleRegistry(results)
     for name, chosen, column in (("metric", metrics, "metric"), ("scenario", scenarios, "scenario")):
         unknown = sorted(set(chosen or ()) - set(results[column]))
         if unknown:
@@ -302,27 +485,25 @@ def plot_comparison(
     if rows.empty:
         raise ValueError("the chosen metrics were not run on the chosen scenarios: nothing to draw")
     shown_scenarios = sorted(rows["scenario"].unique())
-    flipped = _flipped(rows)
-    labels = _legend_labels(rows, flipped, ideal_table(results.loc[results["scenario"].isin(shown_scenarios)]))
+    panel_height = 1.9
+    notes: list[str] = []
     with paper_style():
-        figure, axes = new_figure(len(shown_scenarios), legend_labels=labels)
+        figure = Figure(figsize=(PAGE_WIDTH, panel_height * len(shown_scenarios) + 0.4), layout="constrained")
+        axes = figure.subplots(len(shown_scenarios), 1, squeeze=False)[:, 0]
         for ax, scenario in zip(axes, shown_scenarios):
             own = rows.loc[rows["scenario"] == scenario]
-            summary = seed_summary(own, ["value", "metric", "sub_score", "family", "property"])
+            summary = _summary(own, ["value", "value_label", "metric", "sub_score", "property"])
             ideals = ideal_table(results.loc[results["scenario"] == scenario])
-            _draw_ideals(ax, ideals, [p for p in LINESTYLES if p in set(summary["property"])])
-            _draw_curves(ax, summary, "value", colours, markers, flipped)
+            _label_ideals(ax, ideals, [p for p in PROPERTIES if p in set(summary["property"])])
+            notes += _draw_scores(ax, summary, "value", registry)
             _format_axis(ax, own, own["parameter"].iloc[0])
-            _unit_interval(ax, summary["mean"])
-            ax.set_title(scenario)
+            _score_axis(ax)
+            ax.set_title(scenario, loc="left")
             ax.set_ylabel("score")
-        add_legend(figure, axes)
+            _side_legend(ax, panel_height)
+        if notes:
+            figure.text(0.0, 0.0, " ".join(notes), fontsize=5, ha="left", va="bottom", wrap=True)
     out_file = Path(out_file)
     out_file.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(out_file, format=format or out_file.suffix.lstrip(".") or "png", dpi=200)
     return out_file
-
-
-def _count(number: int, noun: str) -> str:
-    """``1 seed``, ``2 seeds``."""
-    return f"{number} {noun}{'' if number == 1 else 's'}"

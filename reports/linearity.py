@@ -14,24 +14,13 @@ from scipy import stats
 
 from reports._table import MissingDataError, check_results, at_largest_n, ideal_table, seed_summary
 
-DISPLAY_COLUMNS = {
-    "scenario": "Scenario",
-    "metric": "Metric",
-    "sub_score": "Sub-score",
-    "against": "Ideal of",
-    "n_values": "Values",
-    "n_levels": "Levels",
-    "r2": "R²",
-    "slope": "Slope",
-    "spearman": "Spearman",
-    "max_deviation": "Max |dev.|",
-    "at_value": "at",
-    "max_excess": "Max excess",
-    "linear": "Linear",
-    "monotone": "Monotone",
-}
-#: Default thresholds of ``linear`` (R²) and ``monotone`` (Spearman's rho).
-MIN_R2, MIN_RANK_CORRELATION = 0.9, 0.9
+#: Default thresholds of ``linear`` (R² and slope) and ``monotone`` (Spearman's rho).
+#: A linear response must also move: its slope against the ideal at least
+#: MIN_LINEAR_SLOPE (the score spans at least a quarter of the ideal's range), so a
+#: flat line (slope 0.05) with a high R² is not called linear.
+MIN_R2, MIN_LINEAR_SLOPE, MIN_RANK_CORRELATION = 0.9, 0.25, 0.9
+#: Why R² and rho are undefined for a constant score.
+CONSTANT_REASON = "constant score"
 #: Fewest distinct parameter values for a fit (two points always fit a line).
 MIN_VALUES = 3
 #: Fewest distinct ideal values for a trajectory; with fewer (e.g. the three cases of
@@ -50,11 +39,11 @@ def degraded_properties(ideals: pd.DataFrame) -> pd.DataFrame:
 def fit_line(ideal: np.ndarray, score: np.ndarray) -> dict[str, float]:
     """Affine fit ``score ~ intercept + slope * ideal``, its R², and Spearman's rho.
 
-    A constant score does not follow a varying ideal: its R², slope and rho are
-    defined as 0 (the formulas would give 0/0).
+    For a constant score the slope is 0 and R² and rho are undefined (0/0): they are
+    NaN, and the caller reports them as undefined (:data:`CONSTANT_REASON`).
     """
     if np.ptp(score) == 0:
-        return {"r2": 0.0, "slope": 0.0, "intercept": float(score[0]), "spearman": 0.0}
+        return {"r2": float("nan"), "slope": 0.0, "intercept": float(score[0]), "spearman": float("nan")}
     slope, intercept = np.polyfit(ideal, score, 1)
     r = np.corrcoef(ideal, score)[0, 1]
     return {
@@ -65,7 +54,7 @@ def fit_line(ideal: np.ndarray, score: np.ndarray) -> dict[str, float]:
     }
 
 
-def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2,
+def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2, min_slope: float = MIN_LINEAR_SLOPE,
               min_rank_correlation: float = MIN_RANK_CORRELATION) -> pd.DataFrame:
     """R², Spearman's rho and largest deviation of each sub-score against its ideal trajectory.
 
@@ -80,8 +69,11 @@ def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2,
     results : pandas.DataFrame
         A results table (validated by :func:`reports.check_results`).
     min_r2 : float, default 0.9
-        ``linear`` is true when the affine fit has ``R² >= min_r2`` and a positive
-        slope (the score rises with the ideal).
+        ``linear`` is true when the affine fit has ``R² >= min_r2`` and a slope of
+        at least ``min_slope``.
+    min_slope : float, default 0.25
+        The smallest slope of a linear response: the score must move with the ideal,
+        not lie flat (a constant score has R² undefined and slope 0).
     min_rank_correlation : float, default 0.9
         ``monotone`` is true when Spearman's rho is at least this.  Ties count against
         it: a step function over six equally spaced values has rho = 0.88.
@@ -93,9 +85,11 @@ def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2,
         ``against`` (the property whose ideal is the reference), ``n_values``,
         ``n_levels`` (distinct ideal values; below :data:`MIN_LEVELS` the scenario
         compares levels rather than a trajectory), ``r2``, ``slope``, ``intercept``,
-        ``spearman``, ``max_deviation`` (largest ``|mean score - ideal|``) and
+        ``spearman`` (``r2`` and ``spearman`` NaN for a constant score, with
+        ``undefined_reason`` saying so; empty otherwise), ``max_deviation`` (largest ``|mean score - ideal|``) and
         ``at_value`` (its value label), ``max_excess`` (largest ``score - ideal``: how
-        far the score overstates the property), ``linear``, ``monotone``.
+        far the score overstates the property), the thresholds ``min_r2``,
+        ``min_slope`` and ``min_rank_correlation``, ``linear``, ``monotone``.
 
     Raises
     ------
@@ -132,12 +126,16 @@ def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2,
                 "against": against, "n_values": len(curve), "n_levels": int(np.unique(ideal).size), **fit,
                 "max_deviation": float(deviation[worst]), "at_value": curve["value_label"].iloc[worst],
                 "max_excess": float(np.max(score - ideal)),
-                "linear": bool(fit["r2"] >= min_r2 and fit["slope"] > 0),
+                "undefined_reason": CONSTANT_REASON if np.isnan(fit["r2"]) else "",
+                "min_r2": float(min_r2), "min_slope": float(min_slope),
+                "min_rank_correlation": float(min_rank_correlation),
+                "linear": bool(fit["r2"] >= min_r2 and fit["slope"] >= min_slope),
                 "monotone": bool(fit["spearman"] >= min_rank_correlation),
             })
     table = pd.DataFrame(rows, columns=["scenario", "metric", "sub_score", "family", "property", "against", "n_values",
                                         "n_levels", "r2", "slope", "intercept", "spearman", "max_deviation", "at_value",
-                                        "max_excess", "linear", "monotone"])
+                                        "max_excess", "undefined_reason", "min_r2", "min_slope",
+                                        "min_rank_correlation", "linear", "monotone"])
     table = table.sort_values(["scenario", "metric", "sub_score", "against"]).reset_index(drop=True)
     table.attrs["notes"] = notes
     return table

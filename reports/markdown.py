@@ -1,4 +1,7 @@
-"""The report as Markdown (for a terminal or a pull request): the same sections as the HTML."""
+"""The report as Markdown (for a terminal or a pull request): the same sections as the HTML.
+
+Long tables appear as their per-metric roll-up; the full tables are in ``tables/``.
+"""
 
 from __future__ import annotations
 
@@ -25,9 +28,12 @@ def render_markdown(title: str, summary: Sequence[str], sections: Sequence[Secti
     """The whole report: summary lines, each section (table and notes), then the figures."""
     parts = [f"# {title}", "", *[f"- {line}" for line in summary], ""]
     for section in sections:
-        parts += [f"## {section.title}", "", section.description, ""]
+        parts += [f"## {section.title}", ""]
         if section.display is not None and not section.display.empty:
-            parts += [table_to_markdown(section.display), "", f"Table files: `tables/{section.key}.csv`, `tables/{section.key}.tex`.", ""]
+            parts += [table_to_markdown(section.display), ""]
+            parts += [*[f"- {_cell(line)}" for line in section.lines], ""] if section.lines else []
+            parts += [f"Table files: `tables/{section.key}.csv` (every row, full precision), `tables/{section.key}.tex`.", ""]
+        parts += [section.description, ""]
         if section.notes:
             parts += ["Notes:", "", *[f"- {_cell(note)}" for note in section.notes], ""]
     parts += ["## Figures", ""]

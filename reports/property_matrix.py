@@ -10,17 +10,20 @@ measurements, and are not regenerated.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 import pandas as pd
 
-from reports._format import ABSENT, NO, NOT_APPLICABLE, UNMEASURED, YES, format_number
-from reports._table import IDEAL_PROPERTIES, MissingDataError, check_results, family_rank
+from reports._format import ABSENT, NO, NOT_APPLICABLE, UNMEASURED, YES
+from reports._table import MissingDataError, check_results, family_rank, scenarios_testing
+from reports._verdict import Check, worst
 from reports.calibration import PERFECT_THRESHOLD, RANDOM_THRESHOLD, calibration
-from reports.linearity import MIN_LEVELS, MIN_R2, linearity
+from reports.linearity import MIN_LEVELS, MIN_LINEAR_SLOPE, MIN_R2, linearity
 from reports.robustness import MAX_DEVIATION, robustness
 from reports.sample_efficiency import sample_efficiency
+from reports.schema import IDEAL_PROPERTIES
 
 #: Characteristic -> column heading, in the review's order, then the additions.
 CHARACTERISTICS = {
@@ -40,18 +43,19 @@ MIN_RANK_CORRELATION, MIN_SLOPE = 0.8, 0.5
 DATA_N, DATA_TOLERANCE = 1000, 0.05
 #: Verdicts and their symbols in display tables.
 SYMBOLS = {"yes": YES, "no": NO, "n/a": NOT_APPLICABLE, "unmeasured": UNMEASURED, "absent": ABSENT}
-#: Robustness condition -> (scenarios, properties judged).  Under noise only
-#: modularity and compactness are judged (the review: robustness to noise "does not
-#: apply to explicitness metrics"), elsewhere every sub-score with a known ideal.
+#: Robustness characteristic -> (criterion of the scenarios read, properties judged).
+#: Under noise only modularity and compactness are judged (the review: robustness to
+#: noise "does not apply to explicitness metrics"), elsewhere every sub-score with a
+#: known ideal.
 _ROBUSTNESS = {
-    "robust_noise": (("noise",), ("modularity", "compactness")),
-    "robust_non_measured": (("partial",), IDEAL_PROPERTIES + ("holistic",)),
-    "nonlinear_relation": (("nonlinear",), IDEAL_PROPERTIES + ("holistic",)),
-    "follows_attacks": (
-        ("redundancy_attack", "synergy_attack", "gaussian_toy_redundancy", "gaussian_toy_synergy"),
-        IDEAL_PROPERTIES + ("holistic",),
-    ),
+    "robust_noise": ("noise", ("modularity", "compactness")),
+    "robust_non_measured": ("non_measured_factors", IDEAL_PROPERTIES + ("holistic",)),
+    "nonlinear_relation": ("nonlinearity", IDEAL_PROPERTIES + ("holistic",)),
+    "follows_attacks": ("attacks", IDEAL_PROPERTIES + ("holistic",)),
 }
+#: Columns of the tidy matrix.
+COLUMNS = ["metric", "family", "characteristic", "verdict", "passed", "statistic", "value", "comparison", "limit",
+           "margin", "number", "threshold", "evidence"]
 
 
 def _quietly(analysis: Callable[..., pd.DataFrame], results: pd.DataFrame, **options) -> pd.DataFrame:
@@ -61,9 +65,33 @@ def _quietly(analysis: Callable[..., pd.DataFrame], results: pd.DataFrame, **opt
         return pd.DataFrame()
 
 
-def _verdict(metric: str, characteristic: str, verdict: str, number: str = "", threshold: str = "", evidence: str = "") -> dict:
-    return {"metric": metric, "characteristic": characteristic, "verdict": verdict, "number": number,
-            "threshold": threshold, "evidence": evidence}
+def _verdict(metric: str, characteristic: str, verdict: str, checks: tuple[Check, ...] = (), evidence: str = "",
+             labels: tuple[str, ...] = (), joiners: tuple[str, ...] = ()) -> dict:
+    """One row of the tidy matrix.  Numbers are columns (the check closest to failing); texts are for display.
+
+    Without checks the verdict is ``verdict`` (n/a, unmeasured or absent); with checks it
+    is yes when every check passes, no otherwise.  ``labels`` prefix each check's text
+    (``"ρ "``, ``"slope "``); ``joiners`` separate consecutive checks (``", "`` by default).
+    """
+    row = {"metric": metric, "characteristic": characteristic, "verdict": verdict, "passed": np.nan,
+           "statistic": "", "value": np.nan, "comparison": "", "limit": np.nan, "margin": np.nan,
+           "number": "", "threshold": "", "evidence": evidence}
+    if checks:
+        decisive = worst(list(checks))
+        labels = labels or ("",) * len(checks)
+        row.update(
+            verdict="yes" if all(check.passed for check in checks) else "no",
+            passed=all(check.passed for check in checks), statistic=decisive.statistic, value=decisive.value,
+            comparison=decisive.comparison, limit=decisive.threshold, margin=decisive.margin,
+            number=_joined([f"{label}{check.value_text()}" for label, check in zip(labels, checks)], joiners),
+            threshold=_joined([check.rule_text() for check in checks], joiners),
+        )
+    return row
+
+
+def _joined(texts: list[str], joiners: tuple[str, ...]) -> str:
+    joiners = joiners or (", ",) * (len(texts) - 1)
+    return texts[0] + "".join(joiner + text for joiner, text in zip(joiners, texts[1:]))
 
 
 def _rows_of(table: pd.DataFrame, metric: str) -> pd.DataFrame:
@@ -78,6 +106,7 @@ def property_matrix(
     perfect_threshold: float = PERFECT_THRESHOLD,
     random_threshold: float = RANDOM_THRESHOLD,
     min_r2: float = MIN_R2,
+    min_linear_slope: float = MIN_LINEAR_SLOPE,
     max_deviation: float = MAX_DEVIATION,
     data_n: int = DATA_N,
     data_tolerance: float = DATA_TOLERANCE,
@@ -103,12 +132,15 @@ def property_matrix(
       modularity and compactness, are judged in their own column and left out here.
     * **calibrated**: every sub-score passes :func:`reports.calibration.calibration`.
     * **linear**: every sub-score's affine fit to its ideal trajectory (scenarios
-      with at least ``MIN_LEVELS`` ideal values) has R² >= ``min_r2``.
+      with at least ``MIN_LEVELS`` ideal values) has R² >= ``min_r2`` and slope >=
+      ``min_linear_slope`` (a flat line is no linear response; a constant score has
+      R² undefined and fails).
     * **robust to noise / non-measured factors / nonlinear relation, follows
-      entanglement attacks**: in the ``noise`` (alpha <= 0.5; modularity and
-      compactness only, ``n/a`` for other metrics), ``partial``, ``nonlinear`` and
-      attack scenarios, every judged sub-score stays within ``max_deviation`` of its
-      ideal (:func:`reports.robustness.robustness`).
+      entanglement attacks**: in the scenarios declaring the criterion ``noise``
+      (alpha <= 0.5; modularity and compactness only, ``n/a`` for other metrics),
+      ``non_measured_factors``, ``nonlinearity`` and ``attacks``, every judged
+      sub-score stays within ``max_deviation`` of its ideal
+      (:func:`reports.robustness.robustness`).
     * **data efficient**: every sub-score's mean ``|score(n) - score(n_max)|`` at
       ``n = data_n`` is at most ``data_tolerance`` (review 5.7: "All metrics provide a
       fair estimate of the disentanglement score [with] 1k samples except ...").
@@ -117,7 +149,7 @@ def property_matrix(
     ----------
     results : pandas.DataFrame
         A results table (validated by :func:`reports.check_results`).
-    min_rank_correlation, min_slope, perfect_threshold, random_threshold, min_r2, max_deviation, data_n, data_tolerance
+    min_rank_correlation, min_slope, perfect_threshold, random_threshold, min_r2, min_linear_slope, max_deviation, data_n, data_tolerance
         The thresholds above.
 
     Returns
@@ -125,37 +157,82 @@ def property_matrix(
     pandas.DataFrame
         Tidy: one row per (metric, characteristic) with ``family``, ``verdict``
         (yes, no, n/a, unmeasured: the results lack the scenario, absent: the metric
-        has no sub-score for the property), ``number`` (the deciding value(s), as
-        text), ``threshold`` and ``evidence`` (which sub-score and scenario decided).
+        has no sub-score for the property), ``passed`` (bool, NaN when not judged),
+        the numbers of the check closest to failing (``statistic``, ``value``
+        unrounded, NaN when undefined, ``comparison``, ``limit``, ``margin``: positive
+        when passing), and as text for display ``number`` (every deciding value, with
+        enough digits to show its verdict), ``threshold`` and ``evidence`` (which
+        sub-score and scenario decided).  Lower-is-better sub-scores are judged as
+        ``1 - score``.
 
     Notes
     -----
     Cost: runs the calibration, linearity, robustness and sample-efficiency analyses.
     """
     results = check_results(results)
-    tables = {
-        "calibration": _quietly(calibration, results, perfect_threshold=perfect_threshold, random_threshold=random_threshold),
-        "linearity": _quietly(linearity, results, min_r2=min_r2),
-        "robustness": _quietly(robustness, results, properties=IDEAL_PROPERTIES + ("holistic",), max_deviation=max_deviation),
-        "efficiency": _quietly(sample_efficiency, results),
-    }
-    lines = tables["linearity"]
-    if not lines.empty:  # the attacks have their own column; the property columns follow the review's experiments
-        lines = lines.loc[~lines["scenario"].isin(_ROBUSTNESS["follows_attacks"][0])]
+    thresholds = Thresholds(min_rank_correlation, min_slope, perfect_threshold, random_threshold, min_r2,
+                            min_linear_slope, max_deviation, data_n, data_tolerance)
+    tables = analysis_tables(results, thresholds)
     families = results.groupby("metric")["family"].first()
     properties = results.groupby("metric")["property"].agg(set)
     rows = []
     for metric in sorted(families.index, key=lambda m: (family_rank(families[m]), m)):
-        for prop in IDEAL_PROPERTIES:
-            rows.append(_property(metric, prop, properties[metric], lines, min_rank_correlation, min_slope, max_deviation))
-        rows.append(_calibrated(metric, tables["calibration"], perfect_threshold, random_threshold))
-        rows.append(_linear(metric, lines, min_r2))
-        for characteristic, (scenarios, judged) in _ROBUSTNESS.items():
-            rows.append(_robust(metric, characteristic, scenarios, judged, properties[metric], tables["robustness"], max_deviation))
-        rows.append(_efficient(metric, tables["efficiency"], data_n, data_tolerance))
+        rows += judge(metric, properties[metric], tables, thresholds)
     table = pd.DataFrame(rows)
     table.insert(1, "family", table["metric"].map(families))
-    return table
+    return table[COLUMNS]
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Every threshold of the verdicts (see :func:`property_matrix`)."""
+
+    min_rank_correlation: float = MIN_RANK_CORRELATION
+    min_slope: float = MIN_SLOPE
+    perfect_threshold: float = PERFECT_THRESHOLD
+    random_threshold: float = RANDOM_THRESHOLD
+    min_r2: float = MIN_R2
+    min_linear_slope: float = MIN_LINEAR_SLOPE
+    max_deviation: float = MAX_DEVIATION
+    data_n: int = DATA_N
+    data_tolerance: float = DATA_TOLERANCE
+
+
+def analysis_tables(results: pd.DataFrame, thresholds: Thresholds = Thresholds()) -> dict[str, pd.DataFrame]:
+    """The analyses the verdicts read (empty tables where the results cannot support one).
+
+    ``linearity`` leaves out the scenarios testing entanglement attacks: they have their
+    own characteristic, and the property columns follow the review's experiments.
+    """
+    tables = {
+        "calibration": _quietly(calibration, results, perfect_threshold=thresholds.perfect_threshold,
+                                random_threshold=thresholds.random_threshold),
+        "linearity": _quietly(linearity, results, min_r2=thresholds.min_r2, min_slope=thresholds.min_linear_slope),
+        "robustness": _quietly(robustness, results, properties=IDEAL_PROPERTIES + ("holistic",),
+                               max_deviation=thresholds.max_deviation),
+        "efficiency": _quietly(sample_efficiency, results),
+    }
+    if not tables["linearity"].empty:
+        lines = tables["linearity"]
+        tables["linearity"] = lines.loc[~lines["scenario"].isin(scenarios_testing(results, "attacks"))]
+    return tables
+
+
+def judge(metric: str, own: set[str], tables: dict[str, pd.DataFrame], thresholds: Thresholds) -> list[dict]:
+    """The rows of every characteristic of ``metric``, read from ``tables`` (see :func:`analysis_tables`).
+
+    Pass tables restricted to one sub-score to judge that sub-score alone; ``own`` is the
+    set of properties the judged sub-scores measure.
+    """
+    t = thresholds
+    rows = [_property(metric, prop, own, tables["linearity"], t.min_rank_correlation, t.min_slope, t.max_deviation)
+            for prop in IDEAL_PROPERTIES]
+    rows.append(_calibrated(metric, tables["calibration"], t.perfect_threshold, t.random_threshold))
+    rows.append(_linear(metric, tables["linearity"], t.min_r2, t.min_linear_slope))
+    for characteristic, (criterion, judged) in _ROBUSTNESS.items():
+        rows.append(_robust(metric, characteristic, criterion, judged, own, tables["robustness"], t.max_deviation))
+    rows.append(_efficient(metric, tables["efficiency"], t.data_n, t.data_tolerance))
+    return rows
 
 
 def _property(metric: str, prop: str, own: set[str], lines: pd.DataFrame, min_rho: float, min_slope: float,
@@ -168,77 +245,79 @@ def _property(metric: str, prop: str, own: set[str], lines: pd.DataFrame, min_rh
         return _verdict(metric, prop, "unmeasured", evidence=f"not scored on a scenario that degrades {prop}")
     trajectory = rows.loc[rows["n_levels"] >= MIN_LEVELS]
     levels = rows.loc[rows["n_levels"] < MIN_LEVELS]
-    numbers, thresholds, evidence, passed = [], [], [], True
+    checks, labels, joiners, evidence = [], [], [], []
     if not trajectory.empty:
-        worst = trajectory.loc[trajectory["spearman"].idxmin()]
+        lowest = trajectory.loc[trajectory["spearman"].fillna(-np.inf).idxmin()]
         flattest = trajectory.loc[trajectory["slope"].idxmin()]
-        passed &= bool(worst["spearman"] >= min_rho and flattest["slope"] >= min_slope)
-        numbers.append(f"ρ {format_number(worst['spearman'])}, slope {format_number(flattest['slope'])}")
-        thresholds.append(f"ρ ≥ {min_rho:g}, slope ≥ {min_slope:g}")
-        evidence.append(f"lowest ρ: {worst['sub_score']} in {worst['scenario']}; "
+        checks += [Check("ρ", float(lowest["spearman"]), ">=", min_rho, lowest["undefined_reason"]),
+                   Check("slope", float(flattest["slope"]), ">=", min_slope)]
+        labels += ["ρ ", "slope "]
+        joiners.append(", ")
+        evidence.append(f"lowest ρ: {lowest['sub_score']} in {lowest['scenario']}; "
                         f"lowest slope: {flattest['sub_score']} in {flattest['scenario']}")
     if not levels.empty:
         over = levels.loc[levels["max_excess"].idxmax()]
-        passed &= bool(over["max_excess"] <= max_excess)
-        numbers.append(f"excess {format_number(over['max_excess'])}")
-        thresholds.append(f"excess ≤ {max_excess:g}")
+        if checks:
+            joiners.append("; ")
+        checks.append(Check("excess", float(over["max_excess"]), "<=", max_excess))
+        labels.append("excess ")
         evidence.append(f"largest excess: {over['sub_score']} in {over['scenario']}")
-    return _verdict(metric, prop, "yes" if passed else "no", number="; ".join(numbers),
-                    threshold="; ".join(thresholds), evidence="; ".join(evidence))
+    return _verdict(metric, prop, "", tuple(checks), "; ".join(evidence), tuple(labels), tuple(joiners))
 
 
 def _calibrated(metric: str, table: pd.DataFrame, perfect_threshold: float, random_threshold: float) -> dict:
     rows = _rows_of(table, metric)
     if rows.empty:
-        return _verdict(metric, "calibrated", "unmeasured", evidence="no noise scenario at alpha = 0 and 1")
-    higher = rows["higher_is_better"].to_numpy(dtype=bool)
-    perfect = np.where(higher, rows["perfect_mean"], 1.0 - rows["perfect_mean"])
-    random = np.where(higher, rows["random_mean"], 1.0 - rows["random_mean"])
-    return _verdict(metric, "calibrated", "yes" if rows["calibrated"].all() else "no",
-                    number=f"{format_number(perfect.min())} / {format_number(random.max())}",
-                    threshold=f"perfect ≥ {perfect_threshold:g} / random ≤ {random_threshold:g}",
-                    evidence=f"worst perfect: {rows['sub_score'].iloc[int(perfect.argmin())]}; "
-                             f"worst random: {rows['sub_score'].iloc[int(random.argmax())]} (noise)")
+        return _verdict(metric, "calibrated", "unmeasured", evidence="no scenario testing noise, at alpha = 0 and 1")
+    low = rows.loc[rows["perfect_oriented"].idxmin()]
+    high = rows.loc[rows["random_oriented"].idxmax()]
+    checks = (Check("perfect", float(low["perfect_oriented"]), ">=", perfect_threshold),
+              Check("random", float(high["random_oriented"]), "<=", random_threshold))
+    return _verdict(metric, "calibrated", "", checks,
+                    f"worst perfect: {low['sub_score']} in {low['scenario']}; "
+                    f"worst random: {high['sub_score']} in {high['scenario']}", ("", ""), (" / ",))
 
 
-def _linear(metric: str, lines: pd.DataFrame, min_r2: float) -> dict:
+def _linear(metric: str, lines: pd.DataFrame, min_r2: float, min_slope: float) -> dict:
     rows = _rows_of(lines, metric)
     rows = rows.loc[rows["n_levels"] >= MIN_LEVELS] if not rows.empty else rows
     if rows.empty:
         return _verdict(metric, "linear", "unmeasured", evidence="no scenario with a varying ideal trajectory")
-    worst = rows.loc[rows["r2"].idxmin()]
-    return _verdict(metric, "linear", "yes" if rows["linear"].all() else "no",
-                    number=f"R² {format_number(worst['r2'])}", threshold=f"R² ≥ {min_r2:g}, slope > 0",
-                    evidence=f"{worst['sub_score']} in {worst['scenario']} against {worst['against']}")
+    lowest = rows.loc[rows["r2"].fillna(-np.inf).idxmin()]
+    flattest = rows.loc[rows["slope"].idxmin()]
+    checks = (Check("R²", float(lowest["r2"]), ">=", min_r2, lowest["undefined_reason"]),
+              Check("slope", float(flattest["slope"]), ">=", min_slope))
+    return _verdict(metric, "linear", "", checks,
+                    f"lowest R²: {lowest['sub_score']} in {lowest['scenario']} against {lowest['against']}; "
+                    f"lowest slope: {flattest['sub_score']} in {flattest['scenario']}", ("R² ", "slope "))
 
 
-def _robust(metric: str, characteristic: str, scenarios: tuple[str, ...], judged: tuple[str, ...], own: set[str],
+def _robust(metric: str, characteristic: str, criterion: str, judged: tuple[str, ...], own: set[str],
             table: pd.DataFrame, max_deviation: float) -> dict:
     if characteristic == "robust_noise" and not own & set(judged):
         return _verdict(metric, characteristic, "n/a", evidence="no modularity or compactness sub-score")
     rows = _rows_of(table, metric)
     if not rows.empty:
-        rows = rows.loc[rows["scenario"].isin(scenarios) & rows["property"].isin(judged)]
+        rows = rows.loc[(rows["criterion"] == criterion) & rows["property"].isin(judged)]
     if rows.empty:
         return _verdict(metric, characteristic, "unmeasured",
-                        evidence=f"no judged sub-score in {', '.join(scenarios)} (scenario absent or no ideal)")
-    deviation = np.maximum(rows["largest_drop"], rows["largest_excess"])  # the largest |score - ideal|
-    worst = rows.loc[deviation.idxmax()]
-    return _verdict(metric, characteristic, "yes" if rows["robust"].all() else "no",
-                    number=format_number(deviation.max()), threshold=f"|score − ideal| ≤ {max_deviation:g}",
-                    evidence=f"{worst['sub_score']} in {worst['scenario']} at {worst['at_value']}")
+                        evidence=f"no judged sub-score in a scenario testing {criterion} (none, or no ideal)")
+    farthest = rows.loc[rows["deviation"].idxmax()]
+    return _verdict(metric, characteristic, "", (Check("|score − ideal|", float(farthest["deviation"]), "<=",
+                                                       max_deviation),),
+                    f"{farthest['sub_score']} in {farthest['scenario']} at {farthest['at_value']}")
 
 
 def _efficient(metric: str, table: pd.DataFrame, data_n: int, tolerance: float) -> dict:
     rows = _rows_of(table, metric)
     rows = rows.loc[rows["n"] == data_n] if not rows.empty else rows
     if rows.empty:
-        return _verdict(metric, "data_efficient", "unmeasured", evidence=f"no sample_size result at n = {data_n}")
-    worst = rows.loc[rows["mean_abs_difference"].idxmax()]
-    return _verdict(metric, "data_efficient", "yes" if worst["mean_abs_difference"] <= tolerance else "no",
-                    number=format_number(worst["mean_abs_difference"], 3),
-                    threshold=f"mean |s(n) − s(n_max)| ≤ {tolerance:g} at n = {data_n}",
-                    evidence=f"{worst['sub_score']} (n_max = {int(worst['n_max'])})")
+        return _verdict(metric, "data_efficient", "unmeasured",
+                        evidence=f"no sample-efficiency result at n = {data_n}")
+    farthest = rows.loc[rows["mean_abs_difference"].idxmax()]
+    check = Check(f"mean |s({data_n}) − s(n_max)|", float(farthest["mean_abs_difference"]), "<=", tolerance, digits=3)
+    return _verdict(metric, "data_efficient", "", (check,),
+                    f"{farthest['sub_score']} in {farthest['scenario']} (n_max = {int(farthest['n_max'])})")
 
 
 def property_matrix_display(table: pd.DataFrame) -> pd.DataFrame:

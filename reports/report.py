@@ -1,7 +1,10 @@
 """Write the whole report of a results table: HTML, Markdown, CSV and LaTeX tables, figures.
 
 Reads only the results table: it never runs a metric.  An analysis the table cannot
-support (its scenario was not run) is replaced by a note saying what is missing.
+support (no scenario declares its criterion) is replaced by a note saying what is
+missing.  The page opens with the headline (every sub-score against every criterion),
+then the property matrix; long tables show a per-metric roll-up and fold their
+details away.
 """
 
 from __future__ import annotations
@@ -12,100 +15,172 @@ from typing import Callable
 
 import pandas as pd
 
-from reports._format import FigureFile, Section, display_table
-from reports._style import metric_colours, sub_score_markers
-from reports._table import MissingDataError, check_results
 from reports import figures
-from reports.agreement import agreement, agreement_matrix
-from reports.calibration import DISPLAY_COLUMNS as CALIBRATION_COLUMNS
+from reports._format import FigureFile, Section, display_table
+from reports._style import StyleRegistry
+from reports._table import MissingDataError, check_results, scenarios_testing
+from reports._verdict import Check
+from reports.agreement import agreement, agreement_matrix, agreement_rollup
 from reports.calibration import PERFECT_THRESHOLD, RANDOM_THRESHOLD, calibration
 from reports.cost import DISPLAY_COLUMNS as COST_COLUMNS
 from reports.cost import cost, cost_by_n
-from reports.linearity import DISPLAY_COLUMNS as LINEARITY_COLUMNS
-from reports.linearity import MIN_LEVELS, MIN_R2, linearity
+from reports.headline import headline, headline_display, headline_sentences
+from reports.html import render_html
+from reports.latex import to_latex
+from reports.linearity import MIN_LEVELS, MIN_LINEAR_SLOPE, MIN_R2, linearity
 from reports.linearity import MIN_RANK_CORRELATION as LINEARITY_MIN_RHO
+from reports.markdown import render_markdown
 from reports.property_matrix import (
     DATA_N, DATA_TOLERANCE, MIN_RANK_CORRELATION, MIN_SLOPE, property_matrix, property_matrix_display,
 )
-from reports.robustness import DISPLAY_COLUMNS as ROBUSTNESS_COLUMNS
+from reports.raised_warnings import raised_warnings, warnings_line
 from reports.robustness import DEFAULT_VALUE_RANGES, MAX_DEVIATION, robustness
-from reports.sample_efficiency import DISPLAY_COLUMNS as EFFICIENCY_COLUMNS
+from reports.rollup import rollup
 from reports.sample_efficiency import sample_efficiency
-from reports.html import render_html
-from reports.latex import to_latex
-from reports.markdown import render_markdown
+
+_NOISE_HIGH = DEFAULT_VALUE_RANGES["noise"][1]
+MARKS = ("✓ / ✗: passes / fails, with the number that decided, printed with enough digits to show why; "
+         "?: not measured (no scenario of the results tests it); n/a: does not apply; —: no sub-score for it; "
+         "undefined: the statistic cannot be computed (the reason follows).")
+HEADLINE_DESCRIPTION = (
+    "One row per sub-score, one column per criterion. " + MARKS + " Thresholds: follows its property's ideal: "
+    f"Spearman ρ ≥ {MIN_RANK_CORRELATION:g} and slope ≥ {MIN_SLOPE:g} on trajectories (excess ≤ {MAX_DEVIATION:g} "
+    f"on level comparisons); calibrated: perfect ≥ {PERFECT_THRESHOLD:g} and random ≤ {RANDOM_THRESHOLD:g}; linear: "
+    f"R² ≥ {MIN_R2:g} and slope ≥ {MIN_LINEAR_SLOPE:g}; robust (pooled over the scenarios testing noise, a "
+    f"nonlinear map and non-measured factors) and follows attacks: |score − ideal| ≤ "
+    f"{MAX_DEVIATION:g} (noise read on alpha ≤ {_NOISE_HIGH:g}); data efficient: mean |s({DATA_N}) − s(n_max)| ≤ "
+    f"{DATA_TOLERANCE:g}. Lower-is-better sub-scores, marked (1 − score), are judged and drawn as 1 − score in "
+    "every table and figure. Numbers, thresholds and pass flags: tables/headline.csv."
+)
+MATRIX_DESCRIPTION = (
+    "The review's Table 2 regenerated from measurements: one row per metric, each verdict pooled over its "
+    "sub-scores (the one closest to failing is shown; which one and where is in tables/property_matrix.csv). "
+    + MARKS + f" Modularity, compactness, explicitness: on trajectories (at least {MIN_LEVELS} levels) ρ ≥ "
+    f"{MIN_RANK_CORRELATION:g} and slope ≥ {MIN_SLOPE:g} against the ideal; on level comparisons excess ≤ "
+    f"{MAX_DEVIATION:g}. Robustness to noise is judged on modularity and compactness scores only. The review's "
+    "Discretization-free and Few hyper-parameters columns are design facts, not measurements, and are not regenerated."
+)
 
 
 def _section(key: str, title: str, description: str, compute: Callable[[], pd.DataFrame],
-             display: Callable[[pd.DataFrame], pd.DataFrame]) -> Section:
+             display: Callable[[pd.DataFrame], pd.DataFrame],
+             details: Callable[[pd.DataFrame], pd.DataFrame] | None = None) -> Section:
     try:
         table = compute()
     except MissingDataError as missing:
         return Section(key, title, description, notes=[f"Not computed: {missing}"])
-    return Section(key, title, description, table=table, display=display(table), notes=list(table.attrs.get("notes", [])))
+    return Section(key, title, description, table=table, display=display(table),
+                   details=details(table) if details is not None and not table.empty else None,
+                   notes=list(table.attrs.get("notes", [])))
 
 
-def _agreement_display(table: pd.DataFrame) -> pd.DataFrame:
-    matrix = agreement_matrix(table)
-    shown = matrix.apply(lambda column: column.map(lambda tau: "—" if pd.isna(tau) else f"{100 * tau:.0f}"))
-    return shown.reset_index().rename(columns={"index": "τ × 100"})
+def _checked(values: pd.Series, comparison: str, threshold: float, reasons: pd.Series | None = None) -> list[str]:
+    """Each value as its verdict would print it (enough digits, or ``undefined (reason)``)."""
+    reasons = reasons if reasons is not None else pd.Series([""] * len(values), index=values.index)
+    return [Check("", float(v), comparison, threshold, str(r)).value_text() for v, r in zip(values, reasons)]
 
 
-_NOISE_HIGH = DEFAULT_VALUE_RANGES["noise"][1]
-MATRIX_DESCRIPTION = (
-    "One row per metric. ✓ / ✗: the characteristic holds / fails, followed by the number that decided it "
-    "(the sub-score and scenario that decided are in tables/property_matrix.csv). — : the metric has no sub-score "
-    "for this property (the review's ✗). n/a: does not apply (robustness to noise is judged on modularity and "
-    "compactness scores only). ?: not measured, the results lack the scenario. "
-    f"Modularity, compactness, explicitness: in every scenario whose ideal for the property is a trajectory (at "
-    f"least {MIN_LEVELS} levels), Spearman ρ ≥ {MIN_RANK_CORRELATION:g} and slope ≥ {MIN_SLOPE:g} against the ideal; "
-    f"in scenarios comparing fewer levels (modular_not_compact), the score exceeds the ideal by at most "
-    f"{MAX_DEVIATION:g}. Calibrated: perfect ≥ {PERFECT_THRESHOLD:g} "
-    f"and random ≤ {RANDOM_THRESHOLD:g} on noise. Linear: R² ≥ {MIN_R2:g} on every trajectory. Robustness columns: within "
-    f"{MAX_DEVIATION:g} of the ideal (noise read on alpha ≤ {_NOISE_HIGH:g}). Data efficient: mean "
-    f"|s({DATA_N}) − s(n_max)| ≤ {DATA_TOLERANCE:g}. The review's Discretization-free and Few hyper-parameters "
-    "columns are design facts, not measurements, and are not regenerated."
-)
+def _calibration_details(table: pd.DataFrame) -> pd.DataFrame:
+    shown = table.assign(
+        perfect_text=_checked(table["perfect_oriented"], ">=", PERFECT_THRESHOLD),
+        random_text=_checked(table["random_oriented"], "<=", RANDOM_THRESHOLD),
+        metric=[m + ("" if h else " (1 − score)") for m, h in zip(table["metric"], table["higher_is_better"])],
+    )
+    return display_table(shown, {"metric": "Metric", "sub_score": "Sub-score", "scenario": "Scenario",
+                                 "property": "Property", "perfect_text": "Perfect", "perfect_std": "± (perfect)",
+                                 "random_text": "Random", "random_std": "± (random)", "n_seeds": "Seeds",
+                                 "calibrated": "Calibrated"})
+
+
+def _linearity_details(table: pd.DataFrame) -> pd.DataFrame:
+    shown = table.assign(r2_text=_checked(table["r2"], ">=", MIN_R2, table["undefined_reason"]),
+                         slope_text=_checked(table["slope"], ">=", MIN_LINEAR_SLOPE),
+                         rho_text=_checked(table["spearman"], ">=", LINEARITY_MIN_RHO, table["undefined_reason"]))
+    return display_table(shown, {"metric": "Metric", "sub_score": "Sub-score", "scenario": "Scenario",
+                                 "against": "Ideal of", "n_levels": "Levels", "r2_text": "R²", "slope_text": "Slope",
+                                 "rho_text": "Spearman", "max_deviation": "Max |dev.|", "at_value": "at",
+                                 "linear": "Linear", "monotone": "Monotone"})
+
+
+def _robustness_details(table: pd.DataFrame) -> pd.DataFrame:
+    shown = table.assign(deviation_text=_checked(table["deviation"], "<=", MAX_DEVIATION))
+    return display_table(shown, {"condition": "Condition", "scenario": "Scenario", "metric": "Metric",
+                                 "sub_score": "Sub-score", "property": "Property", "largest_drop": "Largest drop",
+                                 "largest_excess": "Largest excess", "deviation_text": "|score − ideal|",
+                                 "at_value": "at", "robust": "Robust"})
+
+
+def _efficiency_at_n(table: pd.DataFrame) -> pd.DataFrame:
+    at_n = table.loc[table["n"] == DATA_N]
+    return at_n.assign(passed=at_n["mean_abs_difference"] <= DATA_TOLERANCE)
+
+
+def _efficiency_rollup(table: pd.DataFrame) -> pd.DataFrame:
+    at_n = _efficiency_at_n(table)
+    if at_n.empty:
+        return pd.DataFrame()
+    return rollup(at_n, passed="passed", checks=[("mean_abs_difference", f"mean |s({DATA_N}) − s(n_max)|", "<=",
+                                                  DATA_TOLERANCE)], where=["sub_score", "scenario"], digits=3)
 
 
 def build_sections(results: pd.DataFrame) -> list[Section]:
-    """Every analysis of ``results`` (validated), in report order, property matrix first."""
+    """Every analysis of ``results`` (validated), in report order: headline, property matrix, details."""
+    headline_section = _section("headline", "Headline: every sub-score against every criterion", HEADLINE_DESCRIPTION,
+                                lambda: headline(results), headline_display)
+    if headline_section.table is not None:
+        headline_section.lines = headline_sentences(headline_section.table)
     return [
-        _section(
-            "property_matrix", "Property matrix (the review's Table 2, from measurements)", MATRIX_DESCRIPTION,
-            lambda: property_matrix(results), property_matrix_display,
-        ),
+        headline_section,
+        _section("property_matrix", "Property matrix (the review's Table 2, from measurements)", MATRIX_DESCRIPTION,
+                 lambda: property_matrix(results), property_matrix_display),
         _section(
             "calibration", "Calibration",
-            "Mean score (± standard deviation over seeds) at the perfect (alpha = 0) and fully random (alpha = 1) "
-            "ends of the noise scenario (Zaidi et al. 2022, sections 3 and 5.2). Calibrated: perfect ≥ "
-            f"{PERFECT_THRESHOLD:g} and random ≤ {RANDOM_THRESHOLD:g} (mirrored for lower-is-better scores).",
-            lambda: calibration(results), lambda t: display_table(t, CALIBRATION_COLUMNS),
+            "Mean score at the perfect (alpha = 0) and fully random (alpha = 1) ends of every scenario testing noise "
+            "(Zaidi et al. 2022, sections 3 and 5.2). Calibrated: perfect ≥ "
+            f"{PERFECT_THRESHOLD:g} and random ≤ {RANDOM_THRESHOLD:g}, lower-is-better scores read as 1 − score. "
+            "Per metric below; per sub-score in the folded table and tables/calibration.csv.",
+            lambda: calibration(results),
+            lambda t: rollup(t, passed="calibrated", checks=[("perfect_oriented", "perfect", ">=", PERFECT_THRESHOLD),
+                                                             ("random_oriented", "random", "<=", RANDOM_THRESHOLD)],
+                             where=["sub_score", "scenario"]),
+            _calibration_details,
         ),
         _section(
             "linearity", "Linearity",
-            "For each scenario whose ideal trajectory varies, each sub-score measuring the degraded property (and each "
-            "holistic one) against the ideal: R² and slope of the affine fit of the mean score on the ideal, Spearman "
-            "ρ, the largest |mean score − ideal| and the largest excess of the score over the ideal (Zaidi et al. 2022, "
-            f"section 3). Levels: distinct ideal values (below {MIN_LEVELS} the scenario compares levels, not a "
-            "trajectory, and R² says little). Linear: R² ≥ "
-            f"{MIN_R2:g} with a positive slope. Monotone: ρ ≥ {LINEARITY_MIN_RHO:g} (ties count against: a step "
-            "function scores 0.88 on six values).",
-            lambda: linearity(results), lambda t: display_table(t, LINEARITY_COLUMNS),
+            "Each sub-score against the ideal trajectory of the property it measures (holistic ones against every "
+            "varying ideal), in every scenario where that ideal varies: R² and slope of the affine fit of the mean "
+            "score on the ideal, Spearman ρ (Zaidi et al. 2022, section 3). Linear: R² ≥ "
+            f"{MIN_R2:g} and slope ≥ {MIN_LINEAR_SLOPE:g} (a flat line is no linear response; a constant score has "
+            f"R² and ρ undefined). Monotone: ρ ≥ {LINEARITY_MIN_RHO:g}. Levels: distinct ideal values (below "
+            f"{MIN_LEVELS} a scenario compares levels and R² says little). Per metric below; every fit in the folded "
+            "table and tables/linearity.csv.",
+            lambda: linearity(results),
+            lambda t: rollup(t, passed="linear", checks=[("r2", "R²", ">=", MIN_R2),
+                                                         ("slope", "slope", ">=", MIN_LINEAR_SLOPE)],
+                             where=["sub_score", "scenario"], reasons="undefined_reason"),
+            _linearity_details,
         ),
         _section(
             "robustness", "Robustness",
-            "Largest drop of modularity and compactness scores below their ideal under noise (alpha ≤ "
-            f"{_NOISE_HIGH:g}), the nonlinear tan map, partial factors and the entanglement attacks, and the largest "
-            "excess above it (which matters under attacks, where the ideal falls). Robust: both at most "
-            f"{MAX_DEVIATION:g}.",
-            lambda: robustness(results), lambda t: display_table(t, ROBUSTNESS_COLUMNS),
+            "Largest distance |score − ideal| (the larger of the drop below and the excess above the ideal) of "
+            "modularity and compactness scores in every scenario testing noise (alpha ≤ "
+            f"{_NOISE_HIGH:g}), a nonlinear map, non-measured factors or an entanglement attack. Robust: at most "
+            f"{MAX_DEVIATION:g}. Per metric below; per condition and sub-score in the folded table and "
+            "tables/robustness.csv.",
+            lambda: robustness(results),
+            lambda t: rollup(t, passed="robust", checks=[("deviation", "|score − ideal|", "<=", MAX_DEVIATION)],
+                             where=["sub_score", "scenario", "at_value"]),
+            _robustness_details,
         ),
         _section(
             "sample_efficiency", "Sample efficiency",
-            "Mean over seeds (± standard deviation) of |score(n) − score(n_max)| in the sample_size scenario "
-            "(Zaidi et al. 2022, section 5.7, Figure 9).",
-            lambda: sample_efficiency(results), lambda t: display_table(t, EFFICIENCY_COLUMNS, digits=3),
+            f"Mean over seeds of |score(n) − score(n_max)| in every scenario testing sample efficiency (Zaidi et al. "
+            f"2022, section 5.7, Figure 9). Data efficient: at most {DATA_TOLERANCE:g} at n = {DATA_N}. Per metric "
+            "below; every n in the folded table and tables/sample_efficiency.csv.",
+            lambda: sample_efficiency(results), _efficiency_rollup,
+            lambda t: display_table(t, {"metric": "Metric", "sub_score": "Sub-score", "scenario": "Scenario", "n": "n",
+                                        "mean_abs_difference": "Mean |s(n) − s(n_max)|", "std_abs_difference": "±",
+                                        "n_seeds": "Seeds"}, digits=4),
         ),
         _section(
             "cost", "Cost",
@@ -115,10 +190,12 @@ def build_sections(results: pd.DataFrame) -> list[Section]:
         ),
         _section(
             "agreement", "Agreement",
-            "Kendall's τ-b (× 100) between the rankings that two sub-scores give to the same representations "
-            "(every scenario, value, seed and sample size both scored), as in Zaidi et al. 2022, section 5.1, Figure 3. "
-            "Pairs with their p-values are in tables/agreement.csv.",
-            lambda: agreement(results), _agreement_display,
+            "Kendall's τ-b between the rankings that two sub-scores give to the same representations (every "
+            "scenario, value, seed and sample size both scored), as in Zaidi et al. 2022, section 5.1, Figure 3. Per "
+            "sub-score below: its median τ with the others and its closest and farthest partners; the full matrix "
+            "is drawn in figures/agreement_tau.png, and every pair with its p-value is in tables/agreement.csv. "
+            "τ is undefined for a score constant over the common representations.",
+            lambda: agreement(results), agreement_rollup,
         ),
     ]
 
@@ -129,56 +206,68 @@ def _file_stem(name: str) -> str:
 
 def build_figures(results: pd.DataFrame, sections: list[Section], directory: Path) -> list[FigureFile]:
     """Draw and write every figure the results support; return them in report order."""
-    colours, markers = metric_colours(results), sub_score_markers(results)
+    registry = StyleRegistry(results)
     tables = {section.key: section.table for section in sections}
     written = []
 
-    def keep(key: str, caption: str, figure) -> None:
-        written.append(FigureFile(key, caption, figures.save(figure, directory, key)))
+    def keep(key: str, caption: str, drawn: figures.Drawn) -> None:
+        notes = (" " + " ".join(drawn.notes)) if drawn.notes else ""
+        written.append(FigureFile(key, caption + notes, figures.save(drawn.figure, directory, key)))
 
-    for scenario in sorted(results["scenario"].unique()):
-        if scenario == figures.SAMPLE_SIZE_SCENARIO:
-            continue
+    for family, drawn in figures.atlas_figures(results, registry):
+        keep(f"atlas_{_file_stem(family)}", f"Atlas of the {family} family: rows are sub-scores, columns scenarios; "
+             "mean score ± one standard deviation over seeds against the swept parameter; the ideal trajectory "
+             "of the sub-score's property is the wide grey line.", drawn)
+    efficiency_scenarios = set(scenarios_testing(results, "sample_efficiency"))
+    for scenario in sorted(set(results["scenario"]) - efficiency_scenarios):
         parameter = results.loc[results["scenario"] == scenario, "parameter"].iloc[0]
         keep(_file_stem(scenario), f"{scenario}: mean score ± one standard deviation over seeds against {parameter}, "
-             "one panel per metric family; wide grey lines are the ideal trajectories.",
-             figures.scenario_figure(results, scenario, colours=colours))
+             "one panel per property, each sub-score with its own colour and marker; the ideal trajectory is the wide "
+             "grey line.",
+             figures.scenario_figure(results, scenario, registry=registry))
     if tables.get("sample_efficiency") is not None and not tables["sample_efficiency"].empty:
         keep("sample_size", "Sample efficiency: mean |score(n) − score(n_max)| ± one standard deviation over seeds.",
-             figures.efficiency_figure(tables["sample_efficiency"], colours=colours, markers=markers))
-    if (results["metric"] == "pid").any():
-        keep("pid_bars", "PID terms per scenario and value: solid up to the lower bound, pale up to the upper bound "
-             "(means over seeds; terms without bounds: mean ± one standard deviation).",
-             figures.pid_figure(results, colour=colours["pid"]))
+             figures.efficiency_figure(tables["sample_efficiency"], registry=registry))
+    for metric in figures.bounded_metrics(results):
+        keep(f"{_file_stem(metric)}_bars", f"{metric} terms per scenario and value: solid up to the lower bound, pale "
+             "up to the upper bound (means over seeds; terms without bounds: mean ± one standard deviation); "
+             "closed-form values, where the results carry them (column exact), as black ticks.",
+             figures.bounds_figure(results, metric, registry=registry))
     by_n = cost_by_n(results)
     if by_n.groupby("metric")["n"].nunique().max() >= 2:
-        keep("cost_growth", "Median seconds per call against the sample size (log-log).",
-             figures.cost_figure(by_n, colours=colours))
+        keep("cost_growth", "Median seconds per call against the sample size (log-log), one colour, marker and line "
+             "style per metric.", figures.cost_figure(by_n, registry=registry))
     if tables.get("agreement") is not None and not tables["agreement"].empty:
-        keep("agreement_tau", "Kendall's tau between sub-scores' rankings of the same representations.",
-             figures.agreement_figure(agreement_matrix(tables["agreement"])))
+        keep("agreement_tau", "Kendall's tau between sub-scores' rankings of the same representations; hatched grey "
+             "cells: undefined (a constant score, or no representation both scored).", figures.agreement_figure(agreement_matrix(tables["agreement"])))
     return written
 
 
-def _summary(results: pd.DataFrame) -> list[str]:
+def _summary(results: pd.DataFrame, warned: pd.DataFrame, warnings_recorded: bool) -> list[str]:
     n = results["n_samples"]
+    lower = sorted({score for score, higher in zip(results["metric"] + "/" + results["sub_score"],
+                                                    results["higher_is_better"]) if not higher})
     return [
-        f"Studies: {', '.join(sorted(results['study'].unique()))}; {len(results)} result rows.",
-        f"Scenarios ({results['scenario'].nunique()}): {', '.join(sorted(results['scenario'].unique()))}.",
-        f"Metrics ({results['metric'].nunique()}): {', '.join(sorted(results['metric'].unique()))}.",
-        f"Seeds per cell: up to {results['seed'].nunique()}; sample sizes: {n.min()} to {n.max()}.",
-        f"Harness versions: {', '.join(sorted(results['harness_version'].unique()))}.",
-    ]
+        f"Studies: {', '.join(sorted(results['study'].unique()))}; {results['scenario'].nunique()} scenarios, "
+        f"{results['metric'].nunique()} metrics, up to {results['seed'].nunique()} seeds per cell, sample sizes "
+        f"{n.min()} to {n.max()}; harness {', '.join(sorted(results['harness_version'].unique()))}.",
+        "Lower-is-better sub-scores, shown as 1 − score everywhere: " + (", ".join(lower) if lower else "none") + ".",
+        warnings_line(warned) if warnings_recorded else
+        "Warnings inside metric calls were not recorded (a table written before the warnings column).",
+    ] + (["No scenario of the results declares a criterion (a table written before the criterion column): "
+          "calibration, robustness and sample efficiency are not measured."] if set(results["criterion"]) == {""} else [])
 
 
 def write_report(results: pd.DataFrame, out_dir: str | Path) -> Path:
     """Write the report of ``results`` into ``out_dir`` and return the path of ``report.html``.
 
     Writes ``report.html`` (self-contained, figures embedded), ``report.md``,
-    ``tables/<analysis>.csv`` (tidy, full precision), ``tables/<analysis>.tex``
-    (booktabs) and ``figures/<name>.png`` / ``.svg``: one figure per scenario, the
-    sample-efficiency curve, PID bars, cost growth and the agreement heat map when
-    the results support them.
+    ``tables/<analysis>.csv`` (tidy, full precision: numbers, thresholds and pass
+    flags in their own columns), ``tables/<analysis>.tex`` (booktabs; long tables as
+    ``longtable``), ``tables/warnings.csv`` and ``figures/<name>.png`` / ``.svg``: the
+    atlas (one figure per family), one figure per scenario, the sample-efficiency
+    curve, bounds bars, cost growth and the agreement heat map when the results
+    support them.
 
     Parameters
     ----------
@@ -193,6 +282,7 @@ def write_report(results: pd.DataFrame, out_dir: str | Path) -> Path:
         When ``results`` breaks the results-table contract.
     """
     results = check_results(results)
+    warnings_recorded = "warnings" not in results.attrs["filled_columns"]
     out_dir = Path(out_dir)
     tables_dir = out_dir / "tables"
     tables_dir.mkdir(parents=True, exist_ok=True)
@@ -203,9 +293,11 @@ def write_report(results: pd.DataFrame, out_dir: str | Path) -> Path:
         section.table.to_csv(tables_dir / f"{section.key}.csv", index=False)
         (tables_dir / f"{section.key}.tex").write_text(
             to_latex(section.display, caption=section.title, label=section.key), encoding="utf-8")
+    warned = raised_warnings(results)
+    warned.to_csv(tables_dir / "warnings.csv", index=False)
     figure_files = build_figures(results, sections, out_dir / "figures")
     title = f"Disentanglement metrics report: {', '.join(sorted(results['study'].unique()))}"
-    summary = _summary(results)
+    summary = _summary(results, warned, warnings_recorded)
     (out_dir / "report.md").write_text(render_markdown(title, summary, sections, figure_files), encoding="utf-8")
     html_path = out_dir / "report.html"
     html_path.write_text(render_html(title, summary, sections, figure_files), encoding="utf-8")

@@ -16,34 +16,21 @@ import pandas as pd
 
 from reports._table import MissingDataError, check_results, at_largest_n, ideal_table, seed_summary
 
-#: Scenario -> the condition it tests, in report order.
+#: Criterion -> the condition it tests, in report order.  A scenario is judged under
+#: the condition its rows declare in the ``criterion`` column, whatever its name.
 CONDITIONS = {
     "noise": "noise",
-    "nonlinear": "nonlinear tan map",
-    "partial": "partial factors",
-    "redundancy_attack": "redundancy attack",
-    "synergy_attack": "synergy attack",
-    "gaussian_toy_redundancy": "redundancy attack (Gaussian toy)",
-    "gaussian_toy_synergy": "synergy attack (Gaussian toy)",
+    "nonlinearity": "nonlinear map",
+    "non_measured_factors": "non-measured factors",
+    "attacks": "entanglement attack",
 }
-#: Parameter range read per scenario.  Under noise, beyond alpha = 0.5 the noise
+#: Parameter range read per criterion.  Under noise, beyond alpha = 0.5 the noise
 #: variance exceeds the signal's and the code is mostly noise: calibration wants a
 #: null score there (review section 3), so robustness is judged on alpha <= 0.5.
 DEFAULT_VALUE_RANGES = {"noise": (0.0, 0.5)}
 
 #: Default largest tolerated |score - ideal|.
 MAX_DEVIATION = 0.2
-
-DISPLAY_COLUMNS = {
-    "condition": "Condition",
-    "metric": "Metric",
-    "sub_score": "Sub-score",
-    "property": "Property",
-    "largest_drop": "Largest drop",
-    "at_value": "at",
-    "largest_excess": "Largest excess",
-    "robust": "Robust",
-}
 
 
 def robustness(
@@ -56,7 +43,7 @@ def robustness(
 ) -> pd.DataFrame:
     """Largest drop of each sub-score below its ideal, per condition.
 
-    For each condition scenario present, each sub-score whose property is in
+    For each scenario whose ``criterion`` is one of ``conditions``, each sub-score whose property is in
     ``properties`` and whose ideal is known, the mean score over seeds (oriented so
     higher is better) is compared with the ideal at every value in range:
     ``drop = ideal - score``.
@@ -73,23 +60,24 @@ def robustness(
         at every value: the largest drop and the largest excess (``score - ideal``,
         which matters under attacks, where the ideal falls) are both at most this.
     conditions : Mapping[str, str], default :data:`CONDITIONS`
-        Scenario name -> condition label.
+        Criterion -> condition label.
     value_ranges : Mapping[str, tuple[float, float]], default ``{"noise": (0, 0.5)}``
-        Inclusive parameter range read per scenario; the others are read entirely.
+        Inclusive parameter range read per criterion; the others are read entirely.
 
     Returns
     -------
     pandas.DataFrame
-        One row per (scenario, metric, sub_score): condition, family, property,
+        One row per (scenario, metric, sub_score): criterion, condition, family, property,
         ``n_values``, ``largest_drop`` (negative when the score never falls below
         the ideal), ``at_value`` (label of the worst value), ``score_at`` and
-        ``ideal_at`` there, ``largest_excess`` and ``robust``.  ``attrs["notes"]``
-        lists the conditions absent from the results.
+        ``ideal_at`` there, ``largest_excess``, ``deviation`` (the larger of
+        drop and excess), ``max_deviation`` (the threshold) and ``robust``.
+        ``attrs["notes"]`` lists the conditions no scenario of the results tests.
 
     Raises
     ------
     MissingDataError
-        When none of the conditions is in the results.
+        When no scenario of the results tests one of the conditions.
 
     Notes
     -----
@@ -97,38 +85,47 @@ def robustness(
     drop.  Each scenario is read at its largest sample size.  Cost: one group-by.
     """
     frame = at_largest_n(check_results(results))
-    present = [scenario for scenario in conditions if scenario in set(frame["scenario"])]
-    if not present:
-        raise MissingDataError(f"robustness needs at least one of the scenarios {', '.join(conditions)}; none is in the results")
-    notes = [f"condition {conditions[s]!r} not measured: no {s!r} scenario in the results" for s in conditions if s not in present]
-    rows_in = frame.loc[frame["scenario"].isin(present) & frame["property"].isin(properties)]
+    tested = frame.loc[frame["criterion"].isin(list(conditions))]
+    if tested.empty:
+        raise MissingDataError(f"robustness needs a scenario testing one of {', '.join(conditions)}; "
+                               "no scenario of the results declares one")
+    declared = set(tested["criterion"])
+    notes = [f"condition {label!r} not measured: no scenario of the results tests {criterion!r}"
+             for criterion, label in conditions.items() if criterion not in declared]
+    criterion_of = tested.groupby("scenario")["criterion"].first()
+    rows_in = tested.loc[tested["property"].isin(properties)]
     ranged = []
     for scenario, rows in rows_in.groupby("scenario"):
-        low, high = value_ranges.get(scenario, (-np.inf, np.inf))
+        low, high = value_ranges.get(criterion_of[scenario], (-np.inf, np.inf))
         ranged.append(rows.loc[(rows["value"] >= low - 1e-12) & (rows["value"] <= high + 1e-12)])
     summary = seed_summary(pd.concat(ranged) if ranged else rows_in,
                            ["scenario", "value", "value_label", "metric", "sub_score", "family", "property"])
     summary = summary.merge(ideal_table(frame), on=["scenario", "value", "property"], how="left")
     unjudged = summary.loc[summary["ideal"].isna(), ["scenario", "metric", "sub_score"]].drop_duplicates()
-    notes += [f"{m}/{s} under {conditions[c]!r}: the scenario states no ideal for it" for c, m, s in unjudged.itertuples(index=False)]
+    notes += [f"{m}/{s} in {c!r}: the scenario states no ideal for it" for c, m, s in unjudged.itertuples(index=False)]
     summary = summary.loc[summary["ideal"].notna()]
     rows = []
     for (scenario, metric, sub_score, family, prop), curve in summary.groupby(["scenario", "metric", "sub_score", "family", "property"]):
         drop = (curve["ideal"] - curve["mean"]).to_numpy()
         worst = int(np.argmax(drop))
         excess = float(np.max(-drop))
+        criterion = criterion_of[scenario]
+        deviation = max(float(drop[worst]), excess)
         rows.append({
-            "scenario": scenario, "condition": conditions[scenario], "metric": metric, "sub_score": sub_score,
-            "family": family, "property": prop, "n_values": len(curve), "largest_drop": float(drop[worst]),
-            "at_value": curve["value_label"].iloc[worst], "score_at": float(curve["mean"].iloc[worst]),
-            "ideal_at": float(curve["ideal"].iloc[worst]), "largest_excess": excess,
-            "robust": bool(max(drop[worst], excess) <= max_deviation),
+            "scenario": scenario, "criterion": criterion, "condition": conditions[criterion], "metric": metric,
+            "sub_score": sub_score, "family": family, "property": prop, "n_values": len(curve),
+            "largest_drop": float(drop[worst]), "at_value": curve["value_label"].iloc[worst],
+            "score_at": float(curve["mean"].iloc[worst]), "ideal_at": float(curve["ideal"].iloc[worst]),
+            "largest_excess": excess, "deviation": deviation, "max_deviation": float(max_deviation),
+            "robust": bool(deviation <= max_deviation),
         })
-    columns = ["scenario", "condition", "metric", "sub_score", "family", "property", "n_values", "largest_drop",
-               "at_value", "score_at", "ideal_at", "largest_excess", "robust"]
+    columns = ["scenario", "criterion", "condition", "metric", "sub_score", "family", "property", "n_values",
+               "largest_drop", "at_value", "score_at", "ideal_at", "largest_excess", "deviation", "max_deviation",
+               "robust"]
     table = pd.DataFrame(rows, columns=columns)
-    order = {scenario: rank for rank, scenario in enumerate(conditions)}
-    table = table.sort_values(["scenario", "metric", "sub_score"], key=lambda c: c.map(order) if c.name == "scenario" else c)
+    order = {criterion: rank for rank, criterion in enumerate(conditions)}
+    table = table.assign(_order=table["criterion"].map(order))
+    table = table.sort_values(["_order", "scenario", "metric", "sub_score"]).drop(columns="_order")
     table = table.reset_index(drop=True)
     table.attrs["notes"] = notes
     return table

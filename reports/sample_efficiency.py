@@ -2,8 +2,8 @@
 
 Zaidi et al. (2022), section 5.7 and Figure 9: a representation is scored on the first
 100, 1k, 10k and all 100k samples; the quality of the estimate at n is the mean, over
-repetitions, of ``|score(n) - score(n_max)|``.  In the ``sample_size`` scenario the
-parameter value is n itself and the seed indexes the repetition.
+repetitions, of ``|score(n) - score(n_max)|``.  In a scenario declaring the criterion
+``sample_efficiency`` the parameter value is n itself and the seed indexes the repetition.
 """
 
 from __future__ import annotations
@@ -11,32 +11,24 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from reports._table import check_results, require_scenario
+from reports._table import check_results, require_criterion
 
-DISPLAY_COLUMNS = {
-    "metric": "Metric",
-    "sub_score": "Sub-score",
-    "n": "n",
-    "mean_abs_difference": "Mean |s(n) − s(n_max)|",
-    "std_abs_difference": "±",
-    "n_seeds": "Seeds",
-}
+#: Criterion of the scenarios read.
+CRITERION = "sample_efficiency"
 
 
-def sample_efficiency(results: pd.DataFrame, *, scenario: str = "sample_size") -> pd.DataFrame:
+def sample_efficiency(results: pd.DataFrame) -> pd.DataFrame:
     """Mean and spread over seeds of ``|score(n) - score(n_max)|``, per sub-score and n.
 
     Parameters
     ----------
     results : pandas.DataFrame
         A results table (validated by :func:`reports.check_results`).
-    scenario : str, default "sample_size"
-        The scenario whose parameter value is the sample size n.
 
     Returns
     -------
     pandas.DataFrame
-        One row per (metric, sub_score, n) with n below the largest one: family,
+        One row per (scenario, metric, sub_score, n) with n below the largest one: family,
         property, ``n_max``, ``mean_abs_difference``, ``std_abs_difference``
         (standard deviation over seeds, 0 for one seed) and ``n_seeds``.  A seed
         without a score at ``n_max`` has no reference and is left out (listed in
@@ -45,14 +37,15 @@ def sample_efficiency(results: pd.DataFrame, *, scenario: str = "sample_size") -
     Raises
     ------
     MissingDataError
-        When the scenario is absent.
+        When no scenario declares the criterion ``sample_efficiency``.
 
     Notes
     -----
     Differences of raw scores: orientation does not change them.  Cost: one merge.
     """
-    rows = require_scenario(check_results(results), scenario, "sample efficiency").assign(n=lambda f: f["value"].round().astype(np.int64))
-    keys = ["metric", "sub_score", "family", "property"]
+    rows = require_criterion(check_results(results), CRITERION, "sample efficiency")
+    rows = rows.assign(n=rows["value"].round().astype(np.int64))
+    keys = ["scenario", "metric", "sub_score", "family", "property"]
     n_max = rows.groupby(keys)["n"].transform("max")
     reference = rows.loc[rows["n"] == n_max, keys + ["seed", "n", "score"]].rename(columns={"n": "n_max", "score": "reference"})
     merged = rows.loc[rows["n"] < n_max].merge(reference, on=keys + ["seed"], how="left")
@@ -66,6 +59,6 @@ def sample_efficiency(results: pd.DataFrame, *, scenario: str = "sample_size") -
     )
     table["std_abs_difference"] = table["std_abs_difference"].fillna(0.0)
     table["n_max"] = table["n_max"].astype(np.int64)
-    table = table.sort_values(["metric", "sub_score", "n"]).reset_index(drop=True)
+    table = table.sort_values(["metric", "sub_score", "scenario", "n"]).reset_index(drop=True)
     table.attrs["notes"] = notes
     return table

@@ -157,7 +157,11 @@ def test_the_table_the_harness_writes_is_the_table_the_reports_read():
 def test_sample_size_rows_record_the_rows_each_metric_saw():
     frame = run_study(preset="quick", scenarios_=["sample_size"], metrics_=["mig"], seeds=1, progress=False)
     assert list(frame.sort_values("value")["n_samples"]) == [100, 1000, 10_000, 100_000]
+    from harness.execution.costs import estimated_seconds
     from harness.execution.runner import plan_study
 
-    costs = [cell.estimated_seconds for cell in plan_study(preset="quick", scenarios_=["sample_size"], metrics_=["mig"], seeds=1)]
-    assert costs == sorted(costs) and costs[-1] > 50 * costs[0]  # estimated at each prefix's size, not the full draw's
+    cells = plan_study(preset="quick", scenarios_=["sample_size"], metrics_=["misjed"], seeds=1)
+    assert [cell.n_samples for cell in cells] == [100_000] * 4  # every cell draws the full sample ...
+    # ... but is estimated at the size of the prefix it scores
+    assert [cell.estimated_seconds for cell in cells] == [estimated_seconds("misjed", n) for n in (100, 1000, 10_000, 100_000)]
+    assert cells[0].estimated_seconds < cells[-1].estimated_seconds / 100

@@ -44,15 +44,23 @@ SCENARIOS = {
 #: alpha = 0.6, then down to 0 for pure noise, so that they are both robust (alpha <= 0.5)
 #: and calibrated (0 at alpha = 1).
 LIN_NOISE_STRUCTURE = {0.0: 1.0, 0.2: 1.0, 0.4: 1.0, 0.6: 1.0, 0.8: 0.5, 1.0: 0.0}
+#: What each scenario declares it tests (the harness writes this from scenario metadata).
+CRITERION = {"noise": "noise", "nonlinear": "nonlinearity", "partial": "non_measured_factors",
+             "sample_size": "sample_efficiency", "gaussian_toy_attack": "attacks"}
+#: ``step`` warns twice in every call of the noise scenario (a count and a first message per row).
+STEP_WARNING = "ConvergenceWarning: did not converge"
 PID_TERMS = {"unique_lower": 0.6, "unique_upper": 0.8, "redundant_lower": 0.1, "redundant_upper": 0.2}
 
 
 def _row(scenario, value, label, seed, n, metric, family, sub_score, prop, ideal, score, seconds):
     parameter = SCENARIOS[scenario][0]
     return {
-        "study": "synthetic", "scenario": scenario, "parameter": parameter, "value": float(value), "value_label": label,
+        "study": "synthetic", "scenario": scenario, "parameter": parameter, "criterion": CRITERION.get(scenario, ""),
+        "value": float(value), "value_label": label,
         "seed": seed, "n_samples": n, "metric": metric, "family": family, "sub_score": sub_score, "property": prop,
         "higher_is_better": True, "ideal": ideal, "score": float(score), "seconds": float(seconds),
+        "warnings": 2 if (metric == "step" and scenario == "noise") else 0,
+        "first_warning": STEP_WARNING if (metric == "step" and scenario == "noise") else "",
         "metric_version": "1", "harness_version": "test",
     }
 
@@ -110,3 +118,24 @@ def synthetic_report(tmp_path_factory, synthetic_results):
     run_dir = tmp_path_factory.mktemp("synthetic_run")
     synthetic_results.to_parquet(run_dir / "results.parquet")
     return run_dir, write_report(synthetic_results, run_dir)
+
+
+def build_realistic_results(copies: int = 4) -> pd.DataFrame:
+    """A table the size of a real study: every metric of :func:`build_results` (but pid) ``copies`` times under new
+    names, and an entanglement attack (``my_attack``, mixing's trajectory declared as ``attacks``), so that every
+    criterion is covered by many metrics."""
+    base = build_results()
+    pid = base.loc[base["metric"] == "pid"]
+    others = base.loc[base["metric"] != "pid"]
+    attack = others.loc[others["scenario"] == "mixing"].assign(scenario="my_attack", criterion="attacks")
+    others = pd.concat([others, attack], ignore_index=True)
+    copied = [others.assign(metric=others["metric"] + f"_{index}") for index in range(copies)]
+    return pd.concat([*copied, pid], ignore_index=True)
+
+
+@pytest.fixture(scope="session")
+def realistic_report(tmp_path_factory):
+    """The report of :func:`build_realistic_results`, written once: the path of report.html."""
+    from reports import write_report
+
+    return write_report(build_realistic_results(), tmp_path_factory.mktemp("realistic_run"))

@@ -45,15 +45,34 @@ def test_lower_is_better_scores_are_mirrored(synthetic_results):
     flipped.loc[is_step, "higher_is_better"] = False
     step = _by_score(calibration(flipped))[("step", "step")]
     assert (step.perfect_mean, step.random_mean) == (0.0, 1.0)  # raw scores are reported
+    assert (step.perfect_oriented, step.random_oriented) == (1.0, 0.0)  # and judged as 1 - score
     assert step.calibrated
 
 
 def test_missing_scenario_or_end_is_reported(synthetic_results):
-    with pytest.raises(MissingDataError, match="needs the 'noise' scenario"):
+    with pytest.raises(MissingDataError, match="calibration needs a scenario testing 'noise'; none in the results does"):
         calibration(synthetic_results.loc[synthetic_results["scenario"] != "noise"])
     no_random_end = synthetic_results.loc[~((synthetic_results["scenario"] == "noise") & (synthetic_results["value"] == 1.0))]
     with pytest.raises(MissingDataError, match="random end \\(value 1\\)"):
         calibration(no_random_end)
+
+
+def test_a_renamed_noise_scenario_is_read(synthetic_results):
+    renamed = calibration(synthetic_results.replace({"scenario": {"noise": "my_noise"}}))
+    original = calibration(synthetic_results)
+    assert set(renamed["scenario"]) == {"my_noise"}
+    pd.testing.assert_frame_equal(renamed.drop(columns="scenario"), original.drop(columns="scenario"))
+
+
+def test_verdicts_are_decided_unrounded():
+    rows = []
+    for value, score in ((0.0, 0.8987), (1.0, 0.0)):
+        rows.append({"study": "s", "scenario": "noise", "parameter": "alpha", "criterion": "noise", "value": value,
+                     "value_label": f"{value:g}", "seed": 0, "n_samples": 100, "metric": "m", "family": "custom",
+                     "sub_score": "m", "property": "modularity", "higher_is_better": True, "ideal": 1.0,
+                     "score": score, "seconds": 0.1, "metric_version": "1", "harness_version": "t"})
+    row = calibration(pd.DataFrame(rows)).iloc[0]
+    assert not row.perfect_pass and not row.calibrated  # 0.8987 < 0.9, though it rounds to 0.90
 
 
 def test_a_sub_score_at_one_end_only_is_noted(synthetic_results):

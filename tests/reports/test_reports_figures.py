@@ -8,17 +8,22 @@ import pandas as pd
 import pytest
 
 from reports import check_results, plot_comparison
-from reports._style import IDEAL_COLOUR, PALETTE, metric_colours
+from reports._style import IDEAL_STYLE, PALETTE, StyleRegistry
 from reports.figures import scenario_figure
 
 
-def test_colours_are_per_metric_distinct_and_stable(synthetic_results):
-    colours = metric_colours(synthetic_results)
-    assert set(colours) == {"lin", "step", "uncal", "holo", "pid"}
+def test_registry_styles_are_per_metric_distinct_and_stable(synthetic_results):
+    registry = StyleRegistry(synthetic_results)
+    colours = {metric: registry.metric(metric).colour for metric in ("lin", "step", "uncal", "holo", "pid")}
     assert len(set(colours.values())) == 5 and set(colours.values()) <= set(PALETTE)
-    # a subset of the rows keeps every metric's colour as long as all metrics appear in it
-    subset = synthetic_results.loc[synthetic_results["seed"] == 0]
-    assert metric_colours(subset) == colours
+    # the sub-scores of one metric share its colour and differ in marker
+    lin = [registry("lin", s) for s in ("compactness", "explicitness", "modularity")]
+    assert {style.colour for style in lin} == {colours["lin"]} and len({style.marker for style in lin}) == 3
+    # a subset of the rows keeps every style as long as all metrics appear in it
+    subset = StyleRegistry(synthetic_results.loc[synthetic_results["seed"] == 0])
+    assert subset("lin", "modularity") == registry("lin", "modularity")
+    with pytest.raises(KeyError, match="no style for lin/nope"):
+        registry("lin", "nope")
 
 
 #: Machado, Oliveira and Fernandes (2009) simulation matrices at severity 1, on linear RGB.
@@ -44,31 +49,60 @@ def test_palette_stays_distinct_under_colour_vision_deficiencies(deficiency):
     lab = _cielab(np.clip(linear @ DEFICIENCIES[deficiency].T, 0.0, 1.0))
     distances = np.linalg.norm(lab[:, None, :] - lab[None, :, :], axis=-1)[np.triu_indices(len(PALETTE), 1)]
     assert distances.min() > 10.0  # CIE76 units; 2.3 is a just-noticeable difference
-    assert IDEAL_COLOUR not in PALETTE
+    assert IDEAL_STYLE["color"] not in PALETTE
 
 
-def test_scenario_figure_facets_by_family_and_draws_the_ideal(synthetic_results):
+def test_scenario_figure_has_a_panel_per_property_and_draws_the_ideal(synthetic_results):
     results = check_results(synthetic_results)
-    colours = metric_colours(results)
-    figure = scenario_figure(results, "noise", colours=colours)
+    registry = StyleRegistry(results)
+    figure = scenario_figure(results, "noise", registry=registry).figure
     axes = [ax for ax in figure.axes if ax.get_visible()]
-    assert [ax.get_title() for ax in axes] == ["intervention", "predictor", "information", "custom"]
-    predictor = axes[1]
-    lines = {line.get_label(): line for line in predictor.get_lines()}
-    assert {"lin/modularity", "lin/compactness", "lin/explicitness", "ideal explicitness"} <= set(lines)
-    assert all(mcolors.to_hex(lines[f"lin/{s}"].get_color()) == colours["lin"].lower()
-               for s in ("modularity", "compactness", "explicitness"))
+    assert [ax.get_title(loc="left") for ax in axes] == ["modularity", "compactness", "explicitness", "holistic"]
+    explicitness = {line.get_label(): line for line in axes[2].get_lines()}
+    assert {"lin/explicitness", "step", "ideal"} <= set(explicitness)
+    assert mcolors.to_hex(explicitness["lin/explicitness"].get_color()) == registry("lin", "explicitness").colour.lower()
     # the explicitness ideal is 1 - alpha; lin's mean explicitness is 0.98 (1 - alpha) + 0.01
-    ideal = lines["ideal explicitness"]
+    ideal = explicitness["ideal"]
     np.testing.assert_allclose(ideal.get_ydata(), 1 - np.asarray(ideal.get_xdata()))
-    np.testing.assert_allclose(lines["lin/explicitness"].get_ydata(), 0.98 * (1 - lines["lin/explicitness"].get_xdata()) + 0.01)
-    # width of one paper column
-    assert figure.get_size_inches()[0] == pytest.approx(3.5)
+    line = explicitness["lin/explicitness"]
+    np.testing.assert_allclose(line.get_ydata(), 0.98 * (1 - line.get_xdata()) + 0.01)
+    assert figure.get_size_inches()[0] == pytest.approx(7.0)  # A4 text width
+
+
+def test_no_two_lines_of_a_panel_share_colour_and_marker(synthetic_results):
+    many = pd.concat([synthetic_results.loc[synthetic_results["metric"] == "lin"].assign(metric=f"m{i:02d}")
+                      for i in range(12)], ignore_index=True)
+    figure = scenario_figure(check_results(many), "mixing").figure
+    for ax in figure.axes:
+        drawn = [(mcolors.to_hex(line.get_color()), line.get_marker()) for line in ax.get_lines()
+                 if line.get_label() != "ideal" and not line.get_label().startswith("_")]
+        assert len(drawn) == 12 and len(set(drawn)) == len(drawn)
+    # legends stay beside their panel, no taller than it
+    figure.canvas.draw()
+    for ax in figure.axes:
+        assert ax.get_legend().get_window_extent().height <= ax.get_window_extent().height * 1.05
+
+
+def test_out_of_range_means_are_clipped_marked_and_noted(synthetic_results):
+    high = synthetic_results.copy()
+    high.loc[(high["metric"] == "step") & (high["scenario"] == "noise") & (high["value"] == 0.0), "score"] = 1.27
+    drawn = scenario_figure(check_results(high), "noise")
+    assert drawn.notes == ["step reaches 1.27 at 0 (clipped, red triangle)."]
+    explicitness = [ax for ax in drawn.figure.axes if ax.get_title(loc="left") == "explicitness"][0]
+    step = {line.get_label(): line for line in explicitness.get_lines()}["step"]
+    assert max(step.get_ydata()) == pytest.approx(1.05)
+
+
+def test_integer_parameters_get_integer_ticks(synthetic_results):
+    figure = scenario_figure(check_results(synthetic_results), "partial").figure
+    figure.canvas.draw()
+    ticks = figure.axes[-1].get_xticks()
+    assert np.allclose(ticks, np.round(ticks))
 
 
 def test_categorical_parameter_uses_its_labels(synthetic_results):
-    figure = scenario_figure(check_results(synthetic_results), "modular_not_compact")
-    ticks = [label.get_text() for label in figure.axes[0].get_xticklabels()]
+    figure = scenario_figure(check_results(synthetic_results), "modular_not_compact").figure
+    ticks = [label.get_text() for label in figure.axes[-1].get_xticklabels()]
     assert ticks == ["cos_sin", "duplicate_2", "duplicate_4"]
 
 
@@ -95,19 +129,41 @@ def test_lower_is_better_scores_are_drawn_turned_and_say_so(synthetic_results):
     is_step = flipped["metric"] == "step"
     flipped.loc[is_step, "score"] = 1.0 - flipped.loc[is_step, "score"]
     flipped.loc[is_step, "higher_is_better"] = False
-    figure = scenario_figure(check_results(flipped), "noise")
-    information = [ax for ax in figure.axes if ax.get_title() == "information"][0]
-    line = {line.get_label(): line for line in information.get_lines()}["step (1 − score)"]
+    figure = scenario_figure(check_results(flipped), "noise").figure
+    explicitness = [ax for ax in figure.axes if ax.get_title(loc="left") == "explicitness"][0]
+    line = {line.get_label(): line for line in explicitness.get_lines()}["step (1 − score)"]
     np.testing.assert_array_equal(line.get_ydata(), [1, 1, 1, 0, 0, 0])  # the original step, not its mirror
 
 
-def test_metrics_sharing_a_colour_differ_in_marker(synthetic_results):
-    from reports._style import sub_score_markers
+def test_plot_draws_each_sub_score_in_its_registry_style(tmp_path, synthetic_results, monkeypatch):
+    from matplotlib.figure import Figure
 
-    many = pd.concat([synthetic_results.loc[synthetic_results["metric"] == "step"].assign(metric=f"m{i:02d}")
-                      for i in range(12)], ignore_index=True)
-    colours, markers = metric_colours(many), sub_score_markers(many)
-    # m00 and m10 share the first colour; their (marker, fill) differ
-    assert colours["m00"] == colours["m10"]
-    assert markers[("m00", "step")] != markers[("m10", "step")] and markers[("m10", "step")][1] == "none"
-    assert len({(colours[m], markers[(m, "step")]) for m in colours}) == 12
+    drawn = {}
+    original = Figure.savefig
+
+    def capture(self, *args, **kwargs):
+        for ax in self.axes:
+            for line in ax.get_lines():
+                drawn[line.get_label()] = (mcolors.to_hex(line.get_color()), line.get_marker(), line.get_linestyle())
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", capture)
+    plot_comparison(synthetic_results, metrics=["lin", "uncal"], scenarios=["mixing"], out_file=tmp_path / "c.png")
+    registry = StyleRegistry(check_results(synthetic_results))
+    for metric, sub_score, label in (("lin", "modularity", "lin/modularity"), ("uncal", "uncal", "uncal")):
+        style = registry(metric, sub_score)
+        assert drawn[label] == (style.colour.lower(), style.marker, style.linestyle)
+
+
+def test_bounds_figure_draws_closed_form_values_when_the_results_carry_them(synthetic_results):
+    from reports.figures import bounded_metrics, bounds_figure
+
+    results = check_results(synthetic_results)
+    assert bounded_metrics(results) == ["pid"]
+    registry = StyleRegistry(results)
+    without = bounds_figure(results, "pid", registry=registry).figure
+    assert not any(line.get_label() == "closed form" for ax in without.axes for line in ax.get_lines())
+    exact = results.assign(exact=np.where(results["metric"] == "pid", 0.5, np.nan))
+    with_exact = bounds_figure(exact, "pid", registry=registry).figure
+    ticks = [line for ax in with_exact.axes for line in ax.get_lines() if line.get_label() == "closed form"]
+    assert len(ticks) == 1 and np.allclose(ticks[0].get_ydata(), 0.5)

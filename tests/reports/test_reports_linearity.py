@@ -67,7 +67,9 @@ def test_threshold_options(synthetic_results):
 
 def test_constant_and_decreasing_scores():
     ideal = np.array([1.0, 0.5, 0.0])
-    assert fit_line(ideal, np.array([0.7, 0.7, 0.7])) == {"r2": 0.0, "slope": 0.0, "intercept": 0.7, "spearman": 0.0}
+    constant = fit_line(ideal, np.array([0.7, 0.7, 0.7]))  # R² and rho are 0/0: undefined, the slope is 0
+    assert np.isnan(constant["r2"]) and np.isnan(constant["spearman"])
+    assert (constant["slope"], constant["intercept"]) == (0.0, 0.7)
     reversed_fit = fit_line(ideal, 1.0 - ideal)
     assert reversed_fit["r2"] == pytest.approx(1.0) and reversed_fit["slope"] == pytest.approx(-1.0)
 

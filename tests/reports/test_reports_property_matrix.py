@@ -30,7 +30,7 @@ def test_perfectly_linear_metric_has_every_characteristic(matrix):
 
 def test_step_function_is_calibrated_but_not_linear(matrix):
     assert matrix[("step", "calibrated")].verdict == "yes"
-    assert matrix[("step", "linear")].verdict == "no" and matrix[("step", "linear")].number == "R² 0.77"
+    assert matrix[("step", "linear")].verdict == "no" and matrix[("step", "linear")].number == "R² 0.77, slope 1.29"
     # it still responds to explicitness: rho 0.88 >= 0.8 and slope 1.29 >= 0.5
     assert matrix[("step", "explicitness")].verdict == "yes"
     assert matrix[("step", "explicitness")].number == "ρ 0.88, slope 1.29"
@@ -89,7 +89,7 @@ def test_display_has_one_row_per_metric_with_symbols(synthetic_results):
     assert list(display["Metric"]) == ["uncal", "lin", "pid", "step", "holo"]
     assert list(display.columns[:5]) == ["Metric", "Family", "Modularity", "Compactness", "Explicitness"]
     row = display.set_index("Metric").loc["step"]
-    assert row["Calibrated"] == "✓ 1.00 / 0.00" and row["Linear"] == "✗ R² 0.77" and row["Modularity"] == "—"
+    assert row["Calibrated"] == "✓ 1.00 / 0.00" and row["Linear"] == "✗ R² 0.77, slope 1.29" and row["Modularity"] == "—"
     assert row["Robust to noise"] == "n/a" and row["Follows entanglement attacks"] == "?"
 
 
@@ -97,7 +97,7 @@ def test_attacks_have_their_own_column(synthetic_results):
     # lin ignores a redundancy attack whose ideal modularity falls from 1 to 0.2: that fails the attack column
     # only; the modularity column keeps following the review's experiments (mixing)
     attack = synthetic_results.loc[(synthetic_results["scenario"] == "mixing") & (synthetic_results["metric"] == "lin")].copy()
-    attack["scenario"] = "redundancy_attack"
+    attack["scenario"], attack["criterion"] = "redundancy_attack", "attacks"
     attack["ideal"] = np.where(attack["property"] == "explicitness", 1.0, 1.0 - 1.6 * attack["value"])
     attack["score"] = 1.0
     verdicts = _verdicts(property_matrix(pd.concat([synthetic_results, attack], ignore_index=True)))

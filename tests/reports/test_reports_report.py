@@ -11,9 +11,11 @@ import pytest
 
 from reports import calibration, load_results, write_report
 
-SECTIONS = ("property_matrix", "calibration", "linearity", "robustness", "sample_efficiency", "cost", "agreement")
+SECTIONS = ("headline", "property_matrix", "calibration", "linearity", "robustness", "sample_efficiency", "cost",
+            "agreement")
 SCENARIO_FIGURES = ("noise", "mixing", "nonlinear", "partial", "modular_not_compact", "gaussian_toy_attack")
-OTHER_FIGURES = ("sample_size", "pid_bars", "cost_growth", "agreement_tau")
+OTHER_FIGURES = ("atlas_intervention", "atlas_predictor", "atlas_information", "atlas_custom", "sample_size",
+                 "pid_bars", "cost_growth", "agreement_tau")
 
 
 class _Collector(HTMLParser):
@@ -71,14 +73,19 @@ def test_every_file_is_written(synthetic_report):
 
 
 def test_html_has_every_table_and_figure(parsed):
-    assert parsed.tables == [f"table-{key}" for key in SECTIONS]  # property matrix first
+    # the headline first, then the property matrix; folded details after their section's roll-up
+    assert [table for table in parsed.tables if table.startswith("table-")] == [f"table-{key}" for key in SECTIONS]
+    assert {"details-calibration", "details-linearity", "details-robustness", "details-sample_efficiency"} <= set(parsed.tables)
     assert sorted(parsed.figures) == sorted(f"figure-{key}" for key in SCENARIO_FIGURES + OTHER_FIGURES)
     assert len(parsed.images) == len(parsed.figures)
     for source in parsed.images:
         assert source.startswith("data:image/png;base64,")
         assert base64.b64decode(source.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
     assert parsed.external == []  # self-contained: opens offline
-    assert parsed.headers["table-calibration"][:4] == ["Metric", "Sub-score", "Property", "Perfect"]
+    assert parsed.headers["table-calibration"] == ["Metric", "Family", "Passing", "perfect ≥ 0.9", "random ≤ 0.1",
+                                                   "Worst at"]
+    assert parsed.headers["details-calibration"][:4] == ["Metric", "Sub-score", "Scenario", "Property"]
+    assert parsed.headers["table-headline"][:4] == ["Sub-score", "Measures", "Follows its property's ideal", "Calibrated"]
     assert "Robust to noise" in parsed.headers["table-property_matrix"]
 
 
@@ -86,12 +93,13 @@ def test_markdown_has_the_same_content(synthetic_report):
     run_dir, _ = synthetic_report
     text = (run_dir / "report.md").read_text(encoding="utf-8")
     headings = re.findall(r"^## (.+)$", text, flags=re.MULTILINE)
-    assert headings[0].startswith("Property matrix") and headings[-1] == "Figures" and len(headings) == len(SECTIONS) + 1
-    assert "| Metric | Sub-score | Property | Perfect | ± (perfect) | Random | ± (random) | Seeds | Calibrated |" in text
-    assert "| uncal | uncal | modularity | 0.85 | 0.00 | 0.35 | 0.00 | 3 | ✗ |" in text
+    assert headings[0].startswith("Headline") and headings[1].startswith("Property matrix")
+    assert headings[-1] == "Figures" and len(headings) == len(SECTIONS) + 1
+    assert "| Metric | Family | Passing | perfect ≥ 0.9 | random ≤ 0.1 | Worst at |" in text
+    assert "| uncal | intervention | 0 of 1 | ✗ 0.85 | ✗ 0.35 | uncal, noise |" in text
     for key in SCENARIO_FIGURES + OTHER_FIGURES:
         assert f"](figures/{key}.png)" in text
-    assert "condition 'redundancy attack' not measured" in text  # the robustness notes
+    assert "condition 'noise' not measured" not in text and "Warnings raised inside metric calls: step: 36 in 18 of 96 calls" in text
 
 
 def test_latex_tables_use_booktabs(synthetic_report):
@@ -102,7 +110,7 @@ def test_latex_tables_use_booktabs(synthetic_report):
         assert f"\\label{{tab:{key}}}" in tex
         assert "\\hline" not in tex and "✓" not in tex and "_" not in tex.replace("\\_", "").replace("tab:" + key, "")
     matrix = (run_dir / "tables" / "property_matrix.tex").read_text(encoding="utf-8")
-    assert "\\begin{table*}" in matrix and "\\resizebox{\\textwidth}{!}{%" in matrix and "$\\checkmark$" in matrix
+    assert "\\begin{table*}" in matrix and "\\begin{adjustbox}{max width=\\linewidth}" in matrix and "$\\checkmark$" in matrix
 
 
 def test_csv_tables_hold_the_full_precision_analyses(synthetic_report, synthetic_results):
@@ -110,8 +118,18 @@ def test_csv_tables_hold_the_full_precision_analyses(synthetic_report, synthetic
     written = pd.read_csv(run_dir / "tables" / "calibration.csv")
     expected = calibration(synthetic_results)
     pd.testing.assert_series_equal(written["perfect_mean"], expected["perfect_mean"], check_exact=False, rtol=1e-12)
-    matrix = pd.read_csv(run_dir / "tables" / "property_matrix.csv")
-    assert list(matrix.columns) == ["metric", "family", "characteristic", "verdict", "number", "threshold", "evidence"]
+    matrix = pd.read_csv(run_dir / "tables" / "property_matrix.csv", keep_default_na=False, na_values=[""])
+    assert list(matrix.columns) == ["metric", "family", "characteristic", "verdict", "passed", "statistic", "value",
+                                    "comparison", "limit", "margin", "number", "threshold", "evidence"]
+    assert matrix["value"].dtype == float and matrix["limit"].dtype == float  # numbers, not text
+    uncal = matrix.set_index(["metric", "characteristic"]).loc[("uncal", "calibrated")]
+    # 0.85 at the perfect end against >= 0.9 is the check closest to failing (relative margin -0.056 vs -2.5)
+    assert uncal["statistic"] == "random" and uncal["value"] == pytest.approx(0.35) and uncal["limit"] == 0.1
+    assert uncal["margin"] == pytest.approx(-0.25) and uncal["passed"] in (False, "False")
+    warned = pd.read_csv(run_dir / "tables" / "warnings.csv", keep_default_na=False)
+    # step warns twice in each of its 6 x 3 noise calls, out of 32 values x 3 seeds
+    assert warned.to_dict("records") == [{"metric": "step", "calls": 96, "calls_with_warnings": 18, "warnings": 36,
+                                          "first_warning": "ConvergenceWarning: did not converge"}]
 
 
 def test_regenerating_from_the_run_directory(synthetic_report):
@@ -126,12 +144,14 @@ def test_a_partial_table_says_what_is_missing(tmp_path, synthetic_results):
     html_path = write_report(only_mixing, tmp_path)
     collector = _Collector()
     collector.feed(html_path.read_text(encoding="utf-8"))
-    assert collector.tables == ["table-property_matrix", "table-linearity", "table-cost", "table-agreement"]
-    assert collector.figures == ["figure-mixing", "figure-agreement_tau"]
+    assert [t for t in collector.tables if t.startswith("table-")] == [
+        "table-headline", "table-property_matrix", "table-linearity", "table-cost", "table-agreement"]
+    assert collector.figures == ["figure-atlas_intervention", "figure-atlas_predictor", "figure-atlas_information",
+                                 "figure-mixing", "figure-agreement_tau"]
     text = (tmp_path / "report.md").read_text(encoding="utf-8")
-    assert "Not computed: calibration needs the 'noise' scenario, which is not in the results (present: mixing)" in text
-    assert "Not computed: sample efficiency needs the 'sample_size' scenario" in text
-    assert "Not computed: robustness needs at least one of the scenarios" in text
+    assert "Not computed: calibration needs a scenario testing 'noise'; none in the results does" in text
+    assert "Not computed: sample efficiency needs a scenario testing 'sample_efficiency'" in text
+    assert "Not computed: robustness needs a scenario testing one of noise" in text
     assert not (tmp_path / "tables" / "calibration.csv").exists()
 
 

@@ -31,12 +31,9 @@ def test_drops_of_the_synthetic_metrics(synthetic_results):
             assert row.largest_drop == pytest.approx(0.01) and row.largest_excess == pytest.approx(-0.01) and row.robust
     # only modularity and compactness sub-scores are judged by default
     assert set(table["property"]) == {"modularity", "compactness"}
-    assert table.attrs["notes"] == [
-        "condition 'redundancy attack' not measured: no 'redundancy_attack' scenario in the results",
-        "condition 'synergy attack' not measured: no 'synergy_attack' scenario in the results",
-        "condition 'redundancy attack (Gaussian toy)' not measured: no 'gaussian_toy_redundancy' scenario in the results",
-        "condition 'synergy attack (Gaussian toy)' not measured: no 'gaussian_toy_synergy' scenario in the results",
-    ]
+    # the PID toy tests attacks but states no ideal of modularity or compactness: nothing is judged there
+    assert "gaussian_toy_attack" not in set(table["scenario"])
+    assert table.attrs["notes"] == []
 
 
 def test_value_range_and_threshold_are_options(synthetic_results):
@@ -62,7 +59,8 @@ def _attack_table(score_of_alpha) -> pd.DataFrame:
     for alpha in (0.0, 0.5, 1.0):
         for seed in (0, 1):
             rows.append({
-                "study": "s", "scenario": "redundancy_attack", "parameter": "alpha", "value": alpha, "value_label": f"{alpha:g}",
+                "study": "s", "scenario": "my_attack", "parameter": "alpha", "criterion": "attacks", "value": alpha,
+                "value_label": f"{alpha:g}",
                 "seed": seed, "n_samples": 1000, "metric": "m", "family": "information", "sub_score": "m",
                 "property": "modularity", "higher_is_better": True, "ideal": 1.0 - 0.8 * alpha,
                 "score": score_of_alpha(alpha), "seconds": 0.1, "metric_version": "1", "harness_version": "t",
@@ -73,15 +71,19 @@ def _attack_table(score_of_alpha) -> pd.DataFrame:
 def test_a_score_blind_to_an_attack_is_not_robust():
     blind = robustness(_attack_table(lambda alpha: 1.0)).iloc[0]
     # the ideal falls to 0.2 at alpha = 1 while the score stays at 1: excess 0.8, never a drop
-    assert blind.condition == "redundancy attack"
+    assert blind.condition == "entanglement attack" and blind.criterion == "attacks"
     assert blind.largest_drop == pytest.approx(0.0) and blind.largest_excess == pytest.approx(0.8) and not blind.robust
     follows = robustness(_attack_table(lambda alpha: 1.0 - 0.7 * alpha)).iloc[0]
     assert follows.largest_excess == pytest.approx(0.1) and follows.largest_drop == pytest.approx(0.0) and follows.robust
 
 
 def test_without_any_condition_it_says_so(synthetic_results):
-    with pytest.raises(MissingDataError, match="at least one of the scenarios noise, nonlinear, partial"):
+    with pytest.raises(MissingDataError, match="needs a scenario testing one of noise, nonlinearity, "
+                                               "non_measured_factors, attacks; no scenario of the results declares one"):
         robustness(synthetic_results.loc[synthetic_results["scenario"] == "mixing"])
+    # a condition no scenario tests is named in the notes
+    without_noise = robustness(synthetic_results.loc[synthetic_results["criterion"] != "noise"])
+    assert without_noise.attrs["notes"] == ["condition 'noise' not measured: no scenario of the results tests 'noise'"]
 
 
 def test_a_score_without_an_ideal_is_noted(synthetic_results):
@@ -94,4 +96,15 @@ def test_a_score_without_an_ideal_is_noted(synthetic_results):
     rows = _rows(table)
     assert ("partial", "uncal", "uncal") not in rows and ("partial", "lin", "modularity") not in rows
     assert ("partial", "lin", "compactness") in rows
-    assert "uncal/uncal under 'partial factors': the scenario states no ideal for it" in table.attrs["notes"]
+    assert "uncal/uncal in 'partial': the scenario states no ideal for it" in table.attrs["notes"]
+
+
+def test_a_renamed_scenario_is_measured_by_its_criterion(synthetic_results):
+    renamed = synthetic_results.replace({"scenario": {"noise": "my_noise"}})
+    rows = _rows(robustness(renamed))
+    assert rows[("my_noise", "uncal", "uncal")].largest_drop == pytest.approx(0.35)  # read on alpha <= 0.5
+    assert rows[("my_noise", "uncal", "uncal")].condition == "noise"
+    # a scenario called noise that declares no criterion is not read as noise
+    undeclared = synthetic_results.assign(criterion=np.where(synthetic_results["scenario"] == "noise", "",
+                                                             synthetic_results["criterion"]))
+    assert "noise" not in set(robustness(undeclared)["scenario"])

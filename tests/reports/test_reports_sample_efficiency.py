@@ -43,5 +43,5 @@ def test_single_seed_has_zero_spread(synthetic_results):
 
 
 def test_missing_scenario_is_reported(synthetic_results):
-    with pytest.raises(MissingDataError, match="sample efficiency needs the 'sample_size' scenario"):
+    with pytest.raises(MissingDataError, match="sample efficiency needs a scenario testing 'sample_efficiency'"):
         sample_efficiency(synthetic_results.loc[synthetic_results["scenario"] == "noise"])

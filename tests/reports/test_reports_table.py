@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from reports import check_results, load_results
-from reports._table import REQUIRED_COLUMNS, ideal_table
+from reports._table import ideal_table
+from reports.schema import OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS
 
 
 def test_parquet_and_csv_load_to_the_same_table(tmp_path, synthetic_results):
@@ -68,8 +69,20 @@ def test_text_booleans_are_read(synthetic_results):
     assert check_results(text)["higher_is_better"].sum() == len(synthetic_results) // 2
 
 
-def test_required_columns_are_the_contract():
-    assert len(REQUIRED_COLUMNS) == 17 and REQUIRED_COLUMNS[0] == "study" and REQUIRED_COLUMNS[-1] == "harness_version"
+def test_an_older_table_gets_the_optional_columns_filled(synthetic_results):
+    older = synthetic_results.drop(columns=list(OPTIONAL_COLUMN_DEFAULTS))
+    checked = check_results(older)
+    assert list(checked.columns[-3:]) == list(OPTIONAL_COLUMN_DEFAULTS)
+    assert set(checked["criterion"]) == {""} and checked["warnings"].eq(0).all() and set(checked["first_warning"]) == {""}
+    assert set(RESULT_COLUMNS) <= set(checked.columns)
+    assert checked.attrs["filled_columns"] == sorted(OPTIONAL_COLUMN_DEFAULTS)
+    assert check_results(checked).attrs["filled_columns"] == sorted(OPTIONAL_COLUMN_DEFAULTS)  # remembered
+    assert check_results(synthetic_results).attrs["filled_columns"] == []
+
+
+def test_unknown_criterion_is_rejected(synthetic_results):
+    with pytest.raises(ValueError, match="'criterion' has unknown values \\['robustness'\\]"):
+        check_results(synthetic_results.assign(criterion="robustness"))
 
 
 def test_holistic_ideal_only_where_the_three_ideals_agree(synthetic_results):

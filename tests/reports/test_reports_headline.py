@@ -1,0 +1,44 @@
+"""The headline: one row per sub-score, verdicts as in the property matrix, sentences naming best and worst."""
+
+from __future__ import annotations
+
+import pytest
+
+from reports.headline import CRITERIA, headline, headline_display, headline_sentences
+
+
+@pytest.fixture(scope="module")
+def table(synthetic_results):
+    return headline(synthetic_results)
+
+
+def test_one_row_per_sub_score_and_criterion(table, synthetic_results):
+    sub_scores = synthetic_results[["metric", "sub_score"]].drop_duplicates()
+    assert len(table) == len(sub_scores) * len(CRITERIA)
+    display = headline_display(table)
+    assert list(display.columns) == ["Sub-score", "Measures", *CRITERIA.values()]
+    assert len(display) == len(sub_scores)
+
+
+def test_cells_match_the_analyses(table):
+    cells = table.set_index(["metric", "sub_score", "criterion"])
+    # uncal: 0.85 at the perfect end and 0.35 at the random end of noise
+    assert cells.loc[("uncal", "uncal", "calibrated"), "number"] == "0.85 / 0.35"
+    assert cells.loc[("uncal", "uncal", "calibrated"), "verdict"] == "no"
+    # lin's compactness follows its ideal; lin's explicitness has no robustness verdict (not judged under noise)
+    assert cells.loc[("lin", "compactness", "follows"), "verdict"] == "yes"
+    # the step function is not linear: R² 0.77 on noise
+    assert cells.loc[("step", "step", "linear"), "number"] == "R² 0.77, slope 1.29"
+    # seconds per call: uncal takes 0.01 s in every call
+    assert cells.loc[("uncal", "uncal", "cost"), "value"] == pytest.approx(0.01)
+
+
+def test_sentences_name_best_and_worst(table):
+    sentences = headline_sentences(table)
+    calibrated = next(s for s in sentences if s.startswith("Calibrated"))
+    # holo's random end is (1 + 1 + 0) / 3 = 0.67, 5.7 thresholds past 0.1; uncal's 0.35 is 2.5 past
+    assert calibrated.startswith("Calibrated (perfect ≥ 0.9 / random ≤ 0.1): 4 of 6 sub-scores pass")
+    assert "worst holo (1.00 / 0.67)" in calibrated
+    cost = next(s for s in sentences if s.startswith("Seconds per call"))
+    # lin takes 1e-3 n / 1000 s: its median over calls is 2e-3; step 1e-4 (n / 1000)^2, median 4e-4; uncal 0.01
+    assert cost.startswith("Seconds per call: fastest step") and "slowest uncal" in cost
