@@ -56,10 +56,12 @@ def jobs(text: str) -> int:
 def grid(text: str) -> tuple[str, list[int | float | str]]:
     """``"mixing=0.1,0.45"`` -> ``("mixing", [0.1, 0.45])``: a scenario's parameter values.
 
-    Each value is read as an integer, else a number, else kept as text (a categorical value such as
-    ``cos_sin``); a number written as Python writes a float (``repr``) is read back exactly.
+    The values follow the last ``=``, so a composed scenario's name keeps its own
+    (``redundancy_attack@noise=0.1=0,2`` is ``redundancy_attack@noise=0.1`` at 0 and 2).  Each value is
+    read as an integer, else a number, else kept as text (a categorical value such as ``cos_sin``); a
+    number written as Python writes a float (``repr``) is read back exactly.
     """
-    scenario, sep, values = text.partition("=")
+    scenario, sep, values = text.rpartition("=")
     if not sep or not scenario.strip():
         raise argparse.ArgumentTypeError(f"expected SCENARIO=V1,V2,... such as mixing=0.1,0.45, got {text!r}")
     items = [item.strip() for item in values.split(",") if item.strip()]

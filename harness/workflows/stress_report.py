@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 
 from harness.workflows.stress_result import StressCase, StressResult
 from harness.workflows.stress_space import CHOICE, ideal_at, parameter_range
-from reports._style import IDEAL_COLOUR, PALETTE, paper_style
+from reports._style import IDEAL_STYLE, PALETTE, paper_style
 from reports.figures import save
 from reports.text_table import markdown_table
 
@@ -113,7 +113,7 @@ def worst_case_figure(result: StressResult) -> Figure:
     with paper_style():
         figure = Figure(figsize=(3.5, 2.4), layout="constrained")
         ax = figure.subplots()
-        ax.plot(*_ideal_line(space, worst.property), color=IDEAL_COLOUR, linewidth=3, label="ideal")
+        ax.plot(*_ideal_line(space, worst.property), label="ideal", **IDEAL_STYLE)
         xs = np.array([position(m.point.value) for m in measured])
         means = np.array([m.oriented.mean() for m in measured])
         name = result.entry.name if worst.sub_score == result.entry.name else f"{result.entry.name}: {worst.sub_score}"

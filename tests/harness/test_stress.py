@@ -88,6 +88,19 @@ def test_a_reported_recipe_replayed_with_run_reproduces_its_scores_exactly(z_dif
     assert rows.sort_values("seed")["score"].tolist() == list(case.measurement.scores)
 
 
+def test_a_composed_scenario_is_searched_and_replayed_like_any_other(tmp_path):
+    composed = "redundancy_attack@noise=0.1"
+    result = stress("mig", scenarios_=[composed], contrast=[], budget=12, **FAST)
+    assert {m.point.scenario for m in result.measurements} == {composed} and result.cases
+    case = result.cases[0]
+    assert f"--grid {composed}=" in case.command
+    argv = shlex.split(case.command)
+    argv[argv.index("--out") + 1] = str(tmp_path / "replay")
+    assert main([*argv[3:], "--no-progress", "--jobs", "1"]) == 0
+    replay = pd.read_parquet(tmp_path / "replay" / "results.parquet")
+    assert replay.sort_values("seed")["score"].tolist() == list(case.measurement.scores)
+
+
 def test_outputs_name_the_case_the_recipe_and_the_contrast(z_diff_search):
     result, out = z_diff_search
     record = json.loads((out / "stress.json").read_text())
