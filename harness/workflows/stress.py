@@ -30,7 +30,8 @@ The search
 The departure, across seeds
     At a point, a sub-score's departure is ``mean over seeds of s' - ideal``, where ``s'`` is
     the score oriented so that higher is better (``1 - s`` for a lower-is-better sub-score) and
-    ``ideal`` the scenario's ideal for the sub-score's property (:func:`ideal_at`).  Its seed
+    ``ideal`` the scenario's ideal for the sub-score's property
+    (:func:`harness.workflows.stress_space.ideal_at`).  Its seed
     spread is the half-width of its 95 % Student-t confidence interval over the seeds.  A point
     is a *case* only beyond that spread: the interval excludes 0 and the departure is at least
     ``min_departure`` (a systematic departure of 0.01 is no failure worth reporting).  Cases are
