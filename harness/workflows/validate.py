@@ -35,8 +35,7 @@ import numpy as np
 import pandas as pd
 
 import metrics
-import reports
-from reports.text_table import markdown_table
+from reports.report_card import criterion_rankings, verdict_rows
 from harness.workflows.axioms import DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, check_axioms, make_probe
 from harness.execution.metric_refs import MetricEntry, OptionSweep
 from harness.execution.presets import PRESETS
@@ -45,106 +44,12 @@ from harness.execution.store import ResultStore
 from harness.workflows import stress as stress_search
 from harness.workflows.stress_defaults import DEFAULT_BUDGET
 from harness.workflows.stress_report import stress_section
+from harness.workflows.stress_result import StressResult
 from harness.workflows.user_metric import MetricLike, metadata_applied, metric_entry, reference_of
 from harness.errors import UnknownNameError, UsageError
 
 #: Seeds of the default battery (the ``quick`` preset otherwise): keeps ``validate`` to about a minute.
 DEFAULT_SEEDS = 1
-#: Sample size at which the card reads sample efficiency (the review's "1k samples", 5.7).
-EFFICIENCY_N = 1000
-
-
-def _oriented(values: pd.Series, higher: pd.Series) -> pd.Series:
-    return values.where(higher.astype(bool), 1.0 - values)
-
-
-def _criterion_values(results: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
-    """One number per (criterion, metric), computed from the analyses of :mod:`reports`.
-
-    * calibration: ``max(1 - perfect, random)`` over sub-scores, oriented scores at the
-      ends of ``noise`` (lower is better);
-    * linearity: lowest R² over sub-scores and scenarios, 0 where the slope is not
-      positive (higher is better);
-    * robustness: largest ``max(drop, excess)`` from the ideal over conditions (under
-      noise, modularity and compactness only, as in the property matrix; lower is better);
-    * sample efficiency: largest mean ``|s(n) - s(n_max)|`` at ``n = 1000`` (lower is better);
-    * cost: median seconds per call (lower is better).
-    """
-    values: list[pd.DataFrame] = []
-    notes: list[str] = []
-
-    def add(criterion: str, higher_is_better: bool, compute: Callable[[], pd.Series]) -> None:
-        try:
-            series = compute()
-        except reports.MissingDataError as error:
-            notes.append(f"{criterion}: not measured ({error})")
-            return
-        if series.empty:
-            notes.append(f"{criterion}: not measured (no sub-score qualifies)")
-            return
-        values.append(pd.DataFrame({"criterion": criterion, "metric": series.index, "value": series.to_numpy(),
-                                    "higher_is_better": higher_is_better}))
-
-    def calibration() -> pd.Series:
-        table = reports.calibration(results)
-        error = np.maximum(1.0 - _oriented(table["perfect_mean"], table["higher_is_better"]),
-                           _oriented(table["random_mean"], table["higher_is_better"]))
-        return error.groupby(table["metric"]).max()
-
-    def linearity() -> pd.Series:
-        table = reports.linearity(results)
-        return table["r2"].where(table["slope"] > 0, 0.0).groupby(table["metric"]).min()
-
-    def robustness() -> pd.Series:
-        table = reports.robustness(results, properties=("modularity", "compactness", "explicitness", "holistic"))
-        judged = (table["scenario"] != "noise") | table["property"].isin(["modularity", "compactness"])
-        table = table.loc[judged]
-        return np.maximum(table["largest_drop"], table["largest_excess"]).groupby(table["metric"]).max()
-
-    def efficiency() -> pd.Series:
-        table = reports.sample_efficiency(results)
-        table = table.loc[table["n"] == EFFICIENCY_N]
-        return table["mean_abs_difference"].groupby(table["metric"]).max()
-
-    def cost() -> pd.Series:
-        return reports.cost(results).set_index("metric")["median_seconds"]
-
-    add("calibration", False, calibration)
-    add("linearity", True, linearity)
-    add("robustness", False, robustness)
-    add("sample efficiency", False, efficiency)
-    add("cost", False, cost)
-    columns = ["criterion", "metric", "value", "higher_is_better"]
-    return (pd.concat(values, ignore_index=True) if values else pd.DataFrame(columns=columns)), notes
-
-
-MEASURES = {
-    "calibration": "max(1 − score of a perfect code, score of pure noise), noise α = 0 and 1",
-    "linearity": "lowest R² of the affine fit to the ideal trajectory (0 if the slope ≤ 0)",
-    "robustness": "largest |score − ideal| under the robustness conditions present",
-    "sample efficiency": f"largest mean |s(n) − s(n_max)| at n = {EFFICIENCY_N} (sample_size)",
-    "cost": "median seconds per call",
-}
-
-
-def rank_metric(values: pd.DataFrame, metric: str) -> pd.DataFrame:
-    """The metric's value, rank (1 = best, ties share the best rank) and the best other metric, per criterion."""
-    rows = []
-    for criterion, group in values.groupby("criterion", sort=False):
-        if metric not in set(group["metric"]):
-            continue
-        higher = bool(group["higher_is_better"].iloc[0])
-        ranks = group.set_index("metric")["value"].rank(ascending=not higher, method="min")
-        others = group.loc[group["metric"] != metric].sort_values("value", ascending=not higher)
-        own = float(group.loc[group["metric"] == metric, "value"].iloc[0])
-        rows.append({
-            "criterion": criterion,
-            "measure": MEASURES[criterion],
-            "value": own,
-            "rank": f"{int(ranks[metric])} of {len(group)}",
-            "best built-in": f"{others['metric'].iloc[0]} ({others['value'].iloc[0]:.3g})" if len(others) else "-",
-        })
-    return pd.DataFrame(rows, columns=["criterion", "measure", "value", "rank", "best built-in"])
 
 
 @dataclass
@@ -183,7 +88,7 @@ class ReportCard:
     axioms: list[AxiomResult]
     probe: str
     notes: list[str] = field(default_factory=list)
-    stress: stress_search.StressResult | None = None
+    stress: StressResult | None = None
 
     @property
     def axiom_table(self) -> pd.DataFrame:
@@ -195,38 +100,27 @@ class ReportCard:
         ])
 
     def to_markdown(self) -> str:
-        """The report card as Markdown."""
-        entry, battery = self.entry, self.battery
-        passed = sum(a.passed is True for a in self.axioms)
-        applicable = sum(a.passed is not None for a in self.axioms)
-        lines = [
-            f"# Report card: `{entry.name}`",
-            "",
-            f"- reference: `{self.reference}` (source version {entry.version})",
-            f"- claims: {entry.default_property}; {'higher' if entry.higher_is_better else 'lower'} is better; "
-            f"{'stochastic' if entry.stochastic else 'deterministic'}",
-            f"- battery: preset `{battery['preset']}`; scenarios {', '.join(battery['scenarios'])}; "
-            f"{battery['seeds']} seed(s); n = {battery['n_samples']}",
-            f"- compared with {len(battery['builtins'])} built-in metric(s): {', '.join(battery['builtins']) or 'none'}",
-            f"- axioms: {passed} of {applicable} applicable checks pass",
-            "",
-            "## Criteria (rank 1 = best, among every metric of the battery)",
-            "",
-            markdown_table(self.rankings) if not self.rankings.empty else "Nothing could be ranked (see notes).",
-            "",
-            "## Property-matrix verdicts (reports.property_matrix)",
-            "",
-            markdown_table(self.verdicts) if not self.verdicts.empty else "No verdicts.",
-            "",
-            f"## Axiom checks (probe: {self.probe})",
-            "",
-            markdown_table(self.axiom_table, digits=4),
-        ]
+        """The report card as Markdown (rendered by :func:`reports.report_card.report_card_markdown`), then the
+        stress search's section (:func:`harness.workflows.stress_report.stress_section`) when there is one."""
+        from reports.report_card import report_card_markdown
+
+        entry = self.entry
+        markdown = report_card_markdown(
+            name=entry.name,
+            reference=self.reference,
+            version=entry.version,
+            claims={"property": entry.default_property, "higher_is_better": entry.higher_is_better,
+                    "stochastic": entry.stochastic},
+            battery=self.battery,
+            rankings=self.rankings,
+            verdicts=self.verdicts,
+            axioms=self.axiom_table,
+            probe=self.probe,
+            notes=self.notes,
+        )
         if self.stress is not None:
-            lines += ["", *stress_section(self.stress)]
-        if self.notes:
-            lines += ["", "## Notes", "", *(f"- {note}" for note in self.notes)]
-        return "\n".join(lines) + "\n"
+            markdown += "\n" + "\n".join(stress_section(self.stress)) + "\n"
+        return markdown
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready content of the card (without the full results table)."""
@@ -255,16 +149,6 @@ class ReportCard:
         card = directory / "report_card.md"
         card.write_text(self.to_markdown())
         return card
-
-
-def _verdict_rows(results: pd.DataFrame, metric: str) -> pd.DataFrame:
-    matrix = reports.property_matrix(results)
-    builtins = matrix.loc[matrix["metric"] != metric]
-    passing = builtins.loc[builtins["verdict"] == "yes"].groupby("characteristic").size()
-    judged = builtins.loc[builtins["verdict"].isin(["yes", "no"])].groupby("characteristic").size()
-    own = matrix.loc[matrix["metric"] == metric, ["characteristic", "verdict", "number", "threshold", "evidence"]].copy()
-    own["built-ins passing"] = [f"{int(passing.get(c, 0))} of {int(judged.get(c, 0))}" for c in own["characteristic"]]
-    return own.reset_index(drop=True)
 
 
 def validate(
@@ -393,11 +277,7 @@ def validate(
             sweep = {option: values for own in own_options.values() for option, values in own.items()}
             frames.append(run_study(metrics_=[reference], metric_options={reference: sweep}, **study))
     results = pd.concat(frames, ignore_index=True)
-    values, notes = _criterion_values(results)
-    rankings = rank_metric(values, entry.name)
-    measured = set(values["criterion"])
-    notes += [f"{criterion}: no sub-score of {entry.name} is judged by it in this battery"
-              for criterion in MEASURES if criterion in measured and criterion not in set(rankings["criterion"])]
+    rankings, notes = criterion_rankings(results, entry.name)
     checked_on = make_probe(*probe, n=probe_samples, seed=seed)
     card = ReportCard(
         entry=entry,
@@ -407,7 +287,7 @@ def validate(
                  "n_samples": ", ".join(str(n) for n in sorted(results["n_samples"].unique()))},
         results=results,
         rankings=rankings,
-        verdicts=_verdict_rows(results, entry.name),
+        verdicts=verdict_rows(results, entry.name),
         axioms=check_axioms(reference, higher_is_better=entry.higher_is_better, stochastic=entry.stochastic,
                             probe=checked_on, seed=seed),
         probe=checked_on.label,

@@ -1,0 +1,207 @@
+"""The report card of one metric: its criteria ranked among a battery's metrics, its property-matrix verdicts,
+and its axiom checks, as Markdown.
+
+``python -m harness validate`` runs the battery and the axiom checks and hands the results
+here (:mod:`harness.workflows.validate`); everything measured about the results table is
+computed by the analyses of this package, so a card and a full report never disagree.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from reports._table import MissingDataError
+from reports.calibration import calibration
+from reports.cost import cost
+from reports.linearity import linearity
+from reports.property_matrix import property_matrix
+from reports.robustness import robustness
+from reports.sample_efficiency import sample_efficiency
+from reports.schema import PROPERTIES
+from reports.text_table import markdown_table
+
+#: Sample size at which the card reads sample efficiency (the review's "1k samples", 5.7).
+EFFICIENCY_N = 1000
+
+#: Criterion -> how the card's number is computed from the analyses.
+MEASURES = {
+    "calibration": "max(1 − score of a perfect code, score of pure noise), at the ends of the noise scenario",
+    "linearity": "lowest R² of the affine fit to the ideal trajectory (0 if the slope ≤ 0 or R² is undefined)",
+    "robustness": "largest |score − ideal| under the robustness conditions present",
+    "sample efficiency": f"largest mean |s(n) − s(n_max)| at n = {EFFICIENCY_N} (sample-size sweep)",
+    "cost": "median seconds per call",
+}
+
+
+def criterion_values(results: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """One number per (criterion, metric), from the analyses of :mod:`reports`.
+
+    * calibration: ``max(1 - perfect, random)`` over sub-scores, oriented scores at the
+      ends of the scenario declaring the ``noise`` criterion (lower is better);
+    * linearity: lowest R² over sub-scores and scenarios, 0 where the slope is not
+      positive or R² is undefined (a constant score is not a linear response; higher is
+      better);
+    * robustness: largest ``max(drop, excess)`` from the ideal over conditions (under
+      noise, modularity and compactness only, as in the property matrix; lower is better);
+    * sample efficiency: largest mean ``|s(n) - s(n_max)|`` at ``n = 1000`` (lower is better);
+    * cost: median seconds per call (lower is better).
+
+    Returns
+    -------
+    (pandas.DataFrame, list of str)
+        Columns ``criterion``, ``metric``, ``value``, ``higher_is_better``; and the
+        criteria that could not be measured, with the reason.
+    """
+    values: list[pd.DataFrame] = []
+    notes: list[str] = []
+
+    def add(criterion: str, higher_is_better: bool, compute: Callable[[], pd.Series]) -> None:
+        try:
+            series = compute()
+        except MissingDataError as error:
+            notes.append(f"{criterion}: not measured ({error})")
+            return
+        if series.empty:
+            notes.append(f"{criterion}: not measured (no sub-score qualifies)")
+            return
+        values.append(pd.DataFrame({"criterion": criterion, "metric": series.index, "value": series.to_numpy(),
+                                    "higher_is_better": higher_is_better}))
+
+    def calibration_error() -> pd.Series:
+        table = calibration(results)
+        error = np.maximum(1.0 - table["perfect_oriented"], table["random_oriented"])
+        return error.groupby(table["metric"]).max()
+
+    def lowest_r2() -> pd.Series:
+        table = linearity(results)
+        return table["r2"].where(table["slope"] > 0, 0.0).fillna(0.0).groupby(table["metric"]).min()
+
+    def largest_deviation() -> pd.Series:
+        table = robustness(results, properties=PROPERTIES)
+        judged = (table["criterion"] != "noise") | table["property"].isin(["modularity", "compactness"])
+        table = table.loc[judged]
+        return np.maximum(table["largest_drop"], table["largest_excess"]).groupby(table["metric"]).max()
+
+    def efficiency() -> pd.Series:
+        table = sample_efficiency(results)
+        table = table.loc[table["n"] == EFFICIENCY_N]
+        return table["mean_abs_difference"].groupby(table["metric"]).max()
+
+    add("calibration", False, calibration_error)
+    add("linearity", True, lowest_r2)
+    add("robustness", False, largest_deviation)
+    add("sample efficiency", False, efficiency)
+    add("cost", False, lambda: cost(results).set_index("metric")["median_seconds"])
+    columns = ["criterion", "metric", "value", "higher_is_better"]
+    return (pd.concat(values, ignore_index=True) if values else pd.DataFrame(columns=columns)), notes
+
+
+def rank_metric(values: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """The metric's value, rank (1 = best, ties share the best rank) and the best other metric, per criterion."""
+    rows = []
+    for criterion, group in values.groupby("criterion", sort=False):
+        if metric not in set(group["metric"]):
+            continue
+        higher = bool(group["higher_is_better"].iloc[0])
+        ranks = group.set_index("metric")["value"].rank(ascending=not higher, method="min")
+        others = group.loc[group["metric"] != metric].sort_values("value", ascending=not higher)
+        own = float(group.loc[group["metric"] == metric, "value"].iloc[0])
+        rows.append({
+            "criterion": criterion,
+            "measure": MEASURES[criterion],
+            "value": own,
+            "rank": f"{int(ranks[metric])} of {len(group)}",
+            "best built-in": f"{others['metric'].iloc[0]} ({others['value'].iloc[0]:.3g})" if len(others) else "-",
+        })
+    return pd.DataFrame(rows, columns=["criterion", "measure", "value", "rank", "best built-in"])
+
+
+def criterion_rankings(results: pd.DataFrame, metric: str) -> tuple[pd.DataFrame, list[str]]:
+    """The card's criteria table for ``metric`` and the notes on what was not measured or not ranked."""
+    values, notes = criterion_values(results)
+    rankings = rank_metric(values, metric)
+    measured = set(values["criterion"])
+    notes += [f"{criterion}: no sub-score of {metric} is judged by it in this battery"
+              for criterion in MEASURES if criterion in measured and criterion not in set(rankings["criterion"])]
+    return rankings, notes
+
+
+def verdict_rows(results: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """The metric's row of the property matrix, with how many of the other metrics pass each characteristic."""
+    matrix = property_matrix(results)
+    others = matrix.loc[matrix["metric"] != metric]
+    passing = others.loc[others["verdict"] == "yes"].groupby("characteristic").size()
+    judged = others.loc[others["verdict"].isin(["yes", "no"])].groupby("characteristic").size()
+    own = matrix.loc[matrix["metric"] == metric, ["characteristic", "verdict", "number", "threshold", "evidence"]].copy()
+    own["built-ins passing"] = [f"{int(passing.get(c, 0))} of {int(judged.get(c, 0))}" for c in own["characteristic"]]
+    return own.reset_index(drop=True)
+
+
+def report_card_markdown(
+    *,
+    name: str,
+    reference: str,
+    version: str,
+    claims: Mapping[str, Any],
+    battery: Mapping[str, Any],
+    rankings: pd.DataFrame,
+    verdicts: pd.DataFrame,
+    axioms: pd.DataFrame,
+    probe: str,
+    notes: Sequence[str] = (),
+    extra_sections: Sequence[str] = (),
+) -> str:
+    """The report card as Markdown.
+
+    Parameters
+    ----------
+    name, reference, version : str
+        The metric's name, import reference and source version.
+    claims : Mapping
+        ``property`` (str), ``higher_is_better`` and ``stochastic`` (bool).
+    battery : Mapping
+        ``preset``, ``scenarios``, ``builtins``, ``seeds``, ``n_samples`` of the run.
+    rankings, verdicts : pandas.DataFrame
+        :func:`criterion_rankings` and :func:`verdict_rows`.
+    axioms : pandas.DataFrame
+        One row per axiom check, with a ``result`` column (``pass``, ``FAIL`` or ``n/a``).
+    probe : str
+        The representation the axioms were checked on.
+    notes : sequence of str
+        What could not be measured, and why.
+    extra_sections : sequence of str
+        Further Markdown sections appended before the notes (e.g. a stress search).
+    """
+    passed = int((axioms["result"] == "pass").sum()) if len(axioms) else 0
+    applicable = int((axioms["result"] != "n/a").sum()) if len(axioms) else 0
+    lines = [
+        f"# Report card: `{name}`",
+        "",
+        f"- reference: `{reference}` (source version {version})",
+        f"- claims: {claims['property']}; {'higher' if claims['higher_is_better'] else 'lower'} is better; "
+        f"{'stochastic' if claims['stochastic'] else 'deterministic'}",
+        f"- battery: preset `{battery['preset']}`; scenarios {', '.join(battery['scenarios'])}; "
+        f"{battery['seeds']} seed(s); n = {battery['n_samples']}",
+        f"- compared with {len(battery['builtins'])} built-in metric(s): {', '.join(battery['builtins']) or 'none'}",
+        f"- axioms: {passed} of {applicable} applicable checks pass",
+        "",
+        "## Criteria (rank 1 = best, among every metric of the battery)",
+        "",
+        markdown_table(rankings) if not rankings.empty else "Nothing could be ranked (see notes).",
+        "",
+        "## Property-matrix verdicts (reports.property_matrix)",
+        "",
+        markdown_table(verdicts) if not verdicts.empty else "No verdicts.",
+        "",
+        f"## Axiom checks (probe: {probe})",
+        "",
+        markdown_table(axioms, digits=4),
+    ]
+    for section in extra_sections:
+        lines += ["", section.rstrip("\n")]
+    if notes:
+        lines += ["", "## Notes", "", *(f"- {note}" for note in notes)]
+    return "\n".join(lines) + "\n"

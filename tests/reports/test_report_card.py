@@ -1,0 +1,58 @@
+"""The report card's numbers, computed in reports/ from a results table (conftest.py's synthetic table)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from reports import check_results
+from reports.report_card import criterion_rankings, criterion_values, rank_metric, report_card_markdown, verdict_rows
+
+
+def _value(values: pd.DataFrame, criterion: str, metric: str) -> float:
+    return float(values.loc[(values["criterion"] == criterion) & (values["metric"] == metric), "value"].iloc[0])
+
+
+def test_criterion_values_of_the_synthetic_metrics(synthetic_results):
+    values, notes = criterion_values(synthetic_results)
+    # lin: 0.98 * ideal + 0.01 and 0 for pure noise (its modularity follows LIN_NOISE_STRUCTURE)
+    assert _value(values, "calibration", "lin") == pytest.approx(0.01, abs=1e-9)  # 1 - 0.99 at alpha 0, 0.01 at 1
+    assert _value(values, "linearity", "lin") == pytest.approx(1.0, abs=1e-9)  # exactly affine in the ideal
+    assert _value(values, "linearity", "step") < 0.9  # a step is not a line
+    assert {"calibration", "linearity", "robustness", "sample efficiency", "cost"} <= set(values["criterion"])
+    assert notes == []
+
+
+def test_an_undefined_r2_counts_as_not_linear(synthetic_results):
+    table = synthetic_results.copy()
+    constant = table["metric"] == "lin"
+    table.loc[constant, "score"] = 0.5  # a constant score: R² undefined, not linear
+    values, _ = criterion_values(check_results(table))
+    assert _value(values, "linearity", "lin") == 0.0
+
+
+def test_robustness_reads_the_noise_criterion_not_the_scenario_name(synthetic_results):
+    renamed = synthetic_results.assign(scenario=synthetic_results["scenario"].replace({"noise": "my_noise"}))
+    before, _ = criterion_values(synthetic_results)
+    after, _ = criterion_values(check_results(renamed))
+    for metric in ("lin", "uncal"):
+        assert _value(after, "robustness", metric) == pytest.approx(_value(before, "robustness", metric), abs=1e-12)
+        assert _value(after, "calibration", metric) == pytest.approx(_value(before, "calibration", metric), abs=1e-12)
+
+
+def test_ranks_and_the_rendered_card(synthetic_results):
+    values = pd.DataFrame({"criterion": ["cost"] * 3, "metric": ["a", "b", "c"], "value": [0.2, 0.1, 0.2],
+                           "higher_is_better": [False] * 3})
+    ranked = rank_metric(values, "a")
+    assert ranked["rank"].tolist() == ["2 of 3"] and ranked["best built-in"].tolist() == ["b (0.1)"]
+    rankings, notes = criterion_rankings(synthetic_results, "lin")
+    verdicts = verdict_rows(synthetic_results, "lin")
+    axioms = pd.DataFrame({"axiom": ["a1", "a2"], "measured": [0.0, np.nan], "result": ["pass", "n/a"]})
+    card = report_card_markdown(name="lin", reference="x.py:lin", version="1",
+                                claims={"property": "modularity", "higher_is_better": True, "stochastic": False},
+                                battery={"preset": "quick", "scenarios": ["noise"], "builtins": ["uncal"], "seeds": 3,
+                                         "n_samples": "2000"},
+                                rankings=rankings, verdicts=verdicts, axioms=axioms, probe="mixing = 0.2", notes=notes)
+    assert card.startswith("# Report card: `lin`") and "axioms: 1 of 1 applicable checks pass" in card
+    assert "## Criteria" in card and "## Property-matrix verdicts" in card and "| linearity" in card
