@@ -25,7 +25,7 @@ table { border-collapse: collapse; margin: .6em 0; font-size: .8em; }
 .scroll { overflow-x: auto; max-width: 100%; }
 th, td { padding: .2em .5em; text-align: left; border-bottom: 1px solid #e4e4e4; }
 td { white-space: normal; }
-#table-headline td { white-space: nowrap; }
+#table-headline td { white-space: normal; min-width: 5.5em; }
 *, *::before, *::after { box-sizing: border-box; }
 th { border-bottom: 2px solid #444; background: #f6f6f6; vertical-align: bottom; max-width: 11em; }
 .num { text-align: right; }

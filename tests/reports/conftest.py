@@ -123,14 +123,17 @@ def synthetic_report(tmp_path_factory, synthetic_results):
 def build_realistic_results(copies: int = 4) -> pd.DataFrame:
     """A table the size of a real study: every metric of :func:`build_results` (but pid) ``copies`` times under new
     names, and an entanglement attack (``my_attack``, mixing's trajectory declared as ``attacks``), so that every
-    criterion is covered by many metrics."""
+    criterion is covered by many metrics; one copy (``lin_flat``) scores a constant, whose undefined statistics
+    print the longest cells a real run has ("ρ undefined (constant score), slope 0.00")."""
     base = build_results()
     pid = base.loc[base["metric"] == "pid"]
     others = base.loc[base["metric"] != "pid"]
     attack = others.loc[others["scenario"] == "mixing"].assign(scenario="my_attack", criterion="attacks")
     others = pd.concat([others, attack], ignore_index=True)
     copied = [others.assign(metric=others["metric"] + f"_{index}") for index in range(copies)]
-    return pd.concat([*copied, pid], ignore_index=True)
+    lin = others.loc[others["metric"] == "lin"]
+    flat = lin.assign(metric="lin_flat", score=0.5)
+    return pd.concat([*copied, flat, pid], ignore_index=True)
 
 
 @pytest.fixture(scope="session")
