@@ -225,6 +225,11 @@ def test_a_repeated_search_resumes_from_its_store(tmp_path):
     pd.testing.assert_frame_equal(again.table(), first.table())
 
 
+def test_a_budget_in_seconds_stops_the_search():
+    spent = stress("mig", scenarios_=["noise"], contrast=[], budget_seconds=1e-9, **FAST)
+    assert spent.cells == 0 and spent.measurements == [] and spent.cases == []
+
+
 def test_cli_stress_writes_its_outputs(tmp_path, capsys):
     out = tmp_path / "stress"
     status = main(["stress", "modularity", "--scenarios", "noise", "--sample-sizes", "300", "--no-contrast",
