@@ -29,9 +29,9 @@ def pid_closed_form(
 
     Eq. 7 of Tokui and Sato (2022) applied to the exact I(v_k; z_l), I(v_k; z_\\l) and
     I(v_k; z) with the same ``code_choice`` and normalisation
-    (:func:`metrics._pid_bounds.closed_form_scores`), averaged over factors: the values the
-    estimates converge to as n grows.  ``estimation`` (``estimator``, ``neighbors``) does not
-    change the limit.  Empty where the normalisation depends on the sample.
+    (:func:`metrics._pid_bounds.closed_form_scores`), averaged over factors: the values a consistent
+    estimator's bounds converge to as n grows (``knn``, ``knn_full``, and ``gaussian`` on this
+    linear-Gaussian model), whatever ``estimation`` (``estimator``, ``neighbors``) is.  Empty where the normalisation depends on the sample.
     """
     scores = closed_form_scores(exact, discrete, bins=bins, normalize=normalize, code_choice=code_choice)
     return {name: float(np.mean(scores[name])) for name in PROPERTIES} if scores else {}

@@ -18,9 +18,9 @@ def unibound_closed_form(
     """:func:`unibound` computed from closed-form informations instead of estimates.
 
     Eq. 6 of Tokui and Sato (2022) on the exact I(v_k; z_l) and I(v_k; z_\\l), normalised
-    as :func:`unibound` does (:func:`metrics._pid_bounds.closed_form_scores`): the value the
-    estimate converges to as n grows.  ``estimation`` (``estimator``, ``neighbors``) does not
-    change the limit.  Empty where the normalisation depends on the sample.
+    as :func:`unibound` does (:func:`metrics._pid_bounds.closed_form_scores`): the value a
+    consistent estimator's score converges to as n grows, whatever ``estimation``
+    (``estimator``, ``neighbors``) is.  Empty where the normalisation depends on the sample.
     """
     scores = closed_form_scores(exact, discrete, bins=bins, normalize=normalize)
     return {"unibound": float(np.mean(scores["unique_lower"]))} if scores else {}
