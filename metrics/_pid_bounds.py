@@ -46,11 +46,12 @@ multivariate estimates per factor.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from metrics.estimators import (
+    NORMALIZATIONS,
     binned_entropy,
     check_estimator_options,
     information_denominator,
@@ -58,6 +59,7 @@ from metrics.estimators import (
     normalized,
     pairwise_information,
 )
+from metrics.options import check_choice, check_positive_int
 from metrics.shared import memoised
 
 CODE_CHOICES = ("argmax", "per_bound", "lower_bound")
@@ -123,6 +125,13 @@ class PIDBounds:
         out = {name: normalized(values, self.denominator) for name, values in self.bounds.items()}
         out["information"] = normalized(self.information_total, self.denominator)
         return out
+
+
+def _candidates(information_code: np.ndarray, code_choice: str) -> np.ndarray:
+    """``(K, candidates)`` codes each factor's bounds are read at: its most informative code, or every code."""
+    if code_choice == "argmax":
+        return np.argmax(information_code, axis=1)[:, None]
+    return np.tile(np.arange(information_code.shape[1]), (information_code.shape[0], 1))
 
 
 def _summarise(per_code: dict[str, np.ndarray], code_choice: str) -> dict[str, np.ndarray]:
@@ -200,7 +209,7 @@ def _pid_bounds(factors: np.ndarray, codes: np.ndarray, flags: tuple[bool, ...],
     pairwise = pairwise_information(factors, codes, flags, **options)
     best = np.argmax(pairwise, axis=1)
     rows = np.arange(factors.shape[1])
-    candidates = best[:, None] if code_choice == "argmax" else np.tile(np.arange(codes.shape[1]), (rows.size, 1))
+    candidates = _candidates(pairwise, code_choice)
     rest = np.array(
         [
             [mutual_information(factors[:, k], np.delete(codes, l, axis=1), discrete=flags[k], **options) for l in candidates[k]]
@@ -210,8 +219,59 @@ def _pid_bounds(factors: np.ndarray, codes: np.ndarray, flags: tuple[bool, ...],
     total = np.array([mutual_information(factors[:, k], codes, discrete=flags[k], **options) for k in rows])
     code = pairwise[rows[:, None], candidates]
     total = np.maximum(total, np.maximum(code.max(axis=1), rest.max(axis=1)))
-    per_code = bounds_from_information(code, rest, np.broadcast_to(total[:, None], code.shape))
-    bounds = _summarise(per_code, code_choice)
+    bounds = _summarise(bounds_from_information(code, rest, np.broadcast_to(total[:, None], code.shape)), code_choice)
     at_best = candidates == best[:, None]
     denominator = information_denominator(binned_entropy(factors, flags, bins), total, normalize)
     return PIDBounds(best, pairwise[rows, best], rest[at_best], total, bounds, denominator)
+
+
+def closed_form_scores(
+    exact: Mapping[str, Any], discrete: Sequence[bool] | None, *, bins: int, normalize: str, code_choice: str = "argmax"
+) -> dict[str, np.ndarray]:
+    """The per-factor normalised bounds :meth:`PIDBounds.scores` converges to, from closed-form informations.
+
+    Parameters
+    ----------
+    exact : Mapping
+        A scenario's closed-form quantities (:attr:`scenarios.base.Representation.exact`):
+        ``information_code`` and ``information_rest`` ``(K, L)``, I(v_k; z_l) and
+        I(v_k; z_\\l), and ``information_total`` ``(K,)``, I(v_k; z), in nats.
+    discrete : sequence of bool or None
+        Which factors are categorical (None: none).
+    bins, normalize, code_choice
+        The metric's options (see :func:`pid_bounds`).
+
+    Returns
+    -------
+    dict[str, numpy.ndarray]
+        :data:`BOUND_NAMES` and ``"information"`` -> ``(K,)`` values, exactly as
+        :meth:`PIDBounds.scores` defines them (the same code choice, eq. 7, normalisation);
+        empty when ``exact`` lacks the three informations or the divisor depends on the
+        sample.  The divisor is known in closed form under ``"none"`` (1) and under
+        ``"bounded"`` when every factor is continuous and I(v_k; z) >= log(bins): the
+        plug-in entropy of a factor binned into ``bins`` bins is at most log(bins), so
+        ``max(H(v_k), I(v_k; z)) = I(v_k; z)`` whatever the sample (the Gaussian toy model
+        holds I(v_k; z) = 2.308 nats > log 10 = 2.303).  ``"entropy"`` of a continuous
+        factor is its binned entropy, which depends on the sample's range: no closed form.
+    """
+    check_choice(normalize, "normalize", NORMALIZATIONS)
+    check_choice(code_choice, "code_choice", CODE_CHOICES)
+    check_positive_int(bins, "bins")
+    names = ("information_code", "information_rest", "information_total")
+    if any(name not in exact for name in names):
+        return {}
+    code, rest, total = (np.asarray(exact[name], dtype=np.float64) for name in names)
+    continuous = discrete is None or not any(bool(flag) for flag in discrete)
+    if normalize == "none":
+        denominator = np.ones_like(total)
+    elif normalize == "bounded" and continuous and bool(np.all(total >= np.log(bins))):
+        denominator = total
+    else:
+        return {}
+    candidates = _candidates(code, code_choice)
+    rows = np.arange(code.shape[0])[:, None]
+    at_code, at_rest = code[rows, candidates], rest[rows, candidates]
+    bounds = _summarise(bounds_from_information(at_code, at_rest, np.broadcast_to(total[:, None], at_code.shape)), code_choice)
+    out = {name: normalized(values, denominator) for name, values in bounds.items()}
+    out["information"] = normalized(total, denominator)
+    return out

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any, Mapping, Sequence
+
 import numpy as np
 
-from metrics._pid_bounds import BOUND_NAMES, pid_bounds
+from metrics._pid_bounds import BOUND_NAMES, closed_form_scores, pid_bounds
 from metrics.estimators import DEFAULT_ESTIMATOR, DEFAULT_NEIGHBORS
 from metrics.information import DEFAULT_BINS
 from metrics.registry import register_metric
@@ -14,11 +16,33 @@ DIRECTIONS = {name: name.startswith("unique") for name in BOUND_NAMES}
 """Unique information is better high; redundant and complementary information grow with entanglement."""
 
 
+def pid_closed_form(
+    exact: Mapping[str, Any],
+    discrete: Sequence[bool] | None = None,
+    *,
+    bins: int,
+    normalize: str,
+    code_choice: str,
+    **estimation: Any,
+) -> dict[str, float]:
+    """The PID bounds of :func:`pid` computed from closed-form informations instead of estimates.
+
+    Eq. 7 of Tokui and Sato (2022) applied to the exact I(v_k; z_l), I(v_k; z_\\l) and
+    I(v_k; z) with the same ``code_choice`` and normalisation
+    (:func:`metrics._pid_bounds.closed_form_scores`), averaged over factors: the values a consistent
+    estimator's bounds converge to as n grows (``knn``, ``knn_full``, and ``gaussian`` on this
+    linear-Gaussian model), whatever ``estimation`` (``estimator``, ``neighbors``) is.  Empty where the normalisation depends on the sample.
+    """
+    scores = closed_form_scores(exact, discrete, bins=bins, normalize=normalize, code_choice=code_choice)
+    return {name: float(np.mean(scores[name])) for name in PROPERTIES} if scores else {}
+
+
 @register_metric(
     "pid",
     family="information",
     properties=PROPERTIES,
     higher_is_better=DIRECTIONS,
+    closed_form=pid_closed_form,
 )
 def pid(
     factors,

@@ -60,6 +60,16 @@ class MetricSpec:
         by an older version are not silently reused.
     summary : str
         One-line description for ``python -m harness list``.
+    closed_form : callable or None
+        ``closed_form(exact, discrete=None, **options) -> {sub_score: value}``: what the
+        metric's sub-scores are, exactly, on a representation whose scenario knows its
+        information quantities in closed form (``exact`` is
+        :attr:`scenarios.base.Representation.exact`, e.g. the Gaussian toy model's
+        ``information_code``, ``information_rest``, ``information_total`` in nats);
+        ``discrete`` is one flag per factor (None: all continuous) and ``options`` the
+        metric's options as it is called with them.  It returns only the sub-scores it can
+        state (an empty mapping when ``exact`` lacks what it needs or an option makes the
+        value depend on the sample).  None: the metric states no closed form.
     """
 
     name: str
@@ -74,6 +84,7 @@ class MetricSpec:
     version: str = "1"
     summary: str = ""
     directions: Mapping[str, bool] = field(default_factory=dict)
+    closed_form: Callable[..., Mapping[str, float]] | None = None
 
     @property
     def sub_scores(self) -> tuple[str, ...]:
@@ -83,6 +94,25 @@ class MetricSpec:
     def higher_is_better_for(self, sub_score: str) -> bool:
         """Whether a larger value of ``sub_score`` means a better representation."""
         return self.directions.get(sub_score, self.higher_is_better)
+
+    def exact_scores(self, exact: Mapping[str, Any], discrete: Any = None, **options: Any) -> dict[str, float]:
+        """The sub-scores :attr:`closed_form` states for a scenario's ``exact`` quantities.
+
+        Empty when the metric has no closed form or ``exact`` is empty.  ``options`` are
+        the metric's options (its defaults for those not given).
+
+        Raises
+        ------
+        ValueError
+            When the closed form names a sub-score the metric does not report.
+        """
+        if self.closed_form is None or not exact:
+            return {}
+        values = self.closed_form(exact, discrete, **{**self.defaults, **options})
+        unknown = sorted(set(values) - set(self.properties))
+        if unknown:
+            raise ValueError(f"closed_form of metric {self.name!r} returned unknown sub-scores {unknown}")
+        return {sub_score: float(value) for sub_score, value in values.items()}
 
 
 _REGISTRY: dict[str, MetricSpec] = {}
@@ -99,6 +129,7 @@ def register_metric(
     defaults: Mapping[str, Any] | None = None,
     population: bool = False,
     version: str = "1",
+    closed_form: Callable[..., Mapping[str, float]] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator registering a built-in metric under ``name``.
 
@@ -119,6 +150,11 @@ def register_metric(
     defaults : Mapping[str, Any], optional
         Deprecated: the options are read from the function's signature.  When given, it
         must agree with the signature (a ValueError otherwise).
+    closed_form : callable, optional
+        ``closed_form(exact, discrete=None, **options) -> {sub_score: value}``, the metric's
+        exact sub-scores from a scenario's closed-form quantities (see
+        :attr:`MetricSpec.closed_form`).  The harness writes them in the results' ``exact``
+        column.  Every sub-score it returns must be one of ``properties``.
 
     Returns
     -------
@@ -134,6 +170,9 @@ def register_metric(
     for sub, prop in props.items():
         if prop not in PROPERTIES:
             raise ValueError(f"property of sub-score {sub!r} must be one of {PROPERTIES}, got {prop!r}")
+
+    if closed_form is not None and not callable(closed_form):
+        raise TypeError(f"closed_form of metric {name!r} must be callable, got {type(closed_form).__name__}")
 
     def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
         if name in _REGISTRY:
@@ -162,6 +201,7 @@ def register_metric(
             population=population,
             version=version,
             summary=summary,
+            closed_form=closed_form,
         )
         return entry
 

@@ -2,18 +2,35 @@
 
 from __future__ import annotations
 
+from typing import Any, Mapping, Sequence
+
 import numpy as np
 
-from metrics._pid_bounds import pid_bounds
+from metrics._pid_bounds import closed_form_scores, pid_bounds
 from metrics.estimators import DEFAULT_ESTIMATOR, DEFAULT_NEIGHBORS
 from metrics.information import DEFAULT_BINS
 from metrics.registry import register_metric
+
+
+def unibound_closed_form(
+    exact: Mapping[str, Any], discrete: Sequence[bool] | None = None, *, bins: int, normalize: str, **estimation: Any
+) -> dict[str, float]:
+    """:func:`unibound` computed from closed-form informations instead of estimates.
+
+    Eq. 6 of Tokui and Sato (2022) on the exact I(v_k; z_l) and I(v_k; z_\\l), normalised
+    as :func:`unibound` does (:func:`metrics._pid_bounds.closed_form_scores`): the value a
+    consistent estimator's score converges to as n grows, whatever ``estimation``
+    (``estimator``, ``neighbors``) is.  Empty where the normalisation depends on the sample.
+    """
+    scores = closed_form_scores(exact, discrete, bins=bins, normalize=normalize)
+    return {"unibound": float(np.mean(scores["unique_lower"]))} if scores else {}
 
 
 @register_metric(
     "unibound",
     family="information",
     properties="compactness",
+    closed_form=unibound_closed_form,
 )
 def unibound(
     factors,

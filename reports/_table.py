@@ -73,7 +73,7 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
     for column in TEXT_COLUMNS:
         frame[column] = frame[column].fillna("").astype(str)
     frame["warnings"] = pd.to_numeric(frame["warnings"], errors="raise").fillna(0).astype(np.int64)
-    for column in ("value", "ideal", "score", "seconds"):
+    for column in ("value", "ideal", "exact", "score", "seconds"):
         frame[column] = pd.to_numeric(frame[column], errors="raise").astype(np.float64)
     for column in ("seed", "n_samples"):
         frame[column] = pd.to_numeric(frame[column], errors="raise").astype(np.int64)

@@ -326,8 +326,8 @@ def bounds_figure(results: pd.DataFrame, metric: str, *, registry: StyleRegistry
     seeds) of its lower bound and pale from there up to the mean of its upper bound.
     A sub-score without bounds is a solid bar with one standard deviation as error
     bar.  Only scenarios testing entanglement attacks are drawn when the metric has
-    them.  Where the results carry a column ``exact`` (the closed-form value, NaN
-    where unknown), it is drawn as a black tick on the bar.  Raw scores (no
+    them.  Where the results' column ``exact`` holds closed-form values (NaN where
+    unknown), they are drawn as black ticks on the bars.  Raw scores (no
     orientation: the terms are information quantities).
     """
     rows = at_largest_n(results.loc[results["metric"] == metric])
@@ -337,7 +337,8 @@ def bounds_figure(results: pd.DataFrame, metric: str, *, registry: StyleRegistry
     rows = rows.loc[attacks] if attacks.any() else rows
     keys = ["scenario", "value", "value_label", "sub_score"]
     summary = rows.groupby(keys)["score"].agg(mean="mean", std="std").reset_index().fillna({"std": 0.0})
-    if "exact" in rows.columns:
+    closed_form = "exact" in rows.columns and bool(rows["exact"].notna().any())
+    if closed_form:
         summary = summary.merge(rows.groupby(keys)["exact"].mean().reset_index(), on=keys, how="left")
     scenarios = sorted(summary["scenario"].unique())
     terms = _bound_terms(list(summary["sub_score"].unique()))
@@ -363,7 +364,7 @@ def bounds_figure(results: pd.DataFrame, metric: str, *, registry: StyleRegistry
                 else:
                     ax.bar(x, low, width, label=term, **style)
                     ax.bar(x, high - low, width, bottom=low, alpha=0.35, **style)
-                if "exact" in shown.columns:
+                if closed_form:
                     exact = shown["exact"].reindex([(lower, v) for v in values]).to_numpy()
                     ax.plot(x, exact, marker="_", markersize=7, color="black", linestyle="none",
                             label="closed form" if rank == 0 else None)

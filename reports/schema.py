@@ -25,6 +25,10 @@ ideal
     The scenario's ideal value of that property at that value (NaN where it states none).
 score, seconds
     The (always finite) score and the seconds of the metric call.
+exact
+    The sub-score's closed-form value, where the scenario knows its information quantities
+    exactly (the Gaussian toy model) and the metric states its sub-score from them
+    (``register_metric(closed_form=...)``); NaN elsewhere, and in tables written before it.
 warnings, first_warning
     How many Python warnings the metric call raised, and the first one's text (``""`` if none).
 metric_version, harness_version
@@ -56,6 +60,7 @@ RESULT_COLUMNS = (
     "higher_is_better",
     "ideal",
     "score",
+    "exact",
     "seconds",
     "warnings",
     "first_warning",
@@ -64,7 +69,7 @@ RESULT_COLUMNS = (
 )
 
 #: Columns added after the first release, with the value a table written before them gets.
-OPTIONAL_COLUMN_DEFAULTS = {"criterion": "", "warnings": 0, "first_warning": ""}
+OPTIONAL_COLUMN_DEFAULTS = {"criterion": "", "exact": float("nan"), "warnings": 0, "first_warning": ""}
 
 #: Columns holding text (read from CSV as strings, never as numbers or NaN).
 TEXT_COLUMNS = (

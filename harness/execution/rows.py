@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
+import metrics
+from harness.execution.metric_refs import MetricEntry
 from harness.execution.plan import Cell
 from harness.version import __version__
 
@@ -17,6 +19,7 @@ def result_row(
     score: float,
     seconds: float,
     warnings: tuple[int, str] = (0, ""),
+    exact: float = float("nan"),
 ) -> dict[str, Any]:
     """A row with every column of :data:`reports.schema.RESULT_COLUMNS`.
 
@@ -24,6 +27,8 @@ def result_row(
     scenario's grid, its text going to ``value_label``.  ``n_samples`` is the number of
     rows the metric saw (the sample-size sweep scores prefixes of a larger draw).
     ``warnings`` is the number of warnings the metric call raised and the first one's text.
+    ``exact`` is the sub-score's closed-form value (:func:`closed_form_values`), NaN where
+    none is known.
     """
     scenario = cell.definition
     metric = cell.metric
@@ -44,9 +49,21 @@ def result_row(
         "higher_is_better": metric.higher_is_better_for(sub_score),
         "ideal": float(ideal),
         "score": float(score),
+        "exact": float(exact),
         "seconds": float(seconds),
         "warnings": int(warnings[0]),
         "first_warning": warnings[1],
         "metric_version": metric.version,
         "harness_version": __version__,
     }
+
+
+def closed_form_values(metric: MetricEntry, exact: Mapping[str, Any], discrete: Any) -> Mapping[str, float]:
+    """The metric's closed-form sub-scores for a scenario's ``exact`` quantities, with the cell's options.
+
+    Only a registered metric can state them (:meth:`metrics.MetricSpec.exact_scores`); a
+    user's metric, or a scenario without closed forms, gets an empty mapping.
+    """
+    if not metric.registered or metric.population or not exact:
+        return {}
+    return metrics.get(metric.target).exact_scores(exact, discrete, **metric.options)

@@ -22,7 +22,7 @@ from threadpoolctl import threadpool_limits
 
 import metrics
 from harness.execution.plan import Cell, Task
-from harness.execution.rows import result_row
+from harness.execution.rows import closed_form_values, result_row
 from harness.execution.seeds import identity_int, identity_seed
 from scenarios.base import value_label
 
@@ -97,6 +97,7 @@ def _representation_rows(cell: Cell, data: Any, cell_timeout: float | None) -> l
         )
 
     scores, seconds, caught = _timed(call, cell_timeout)
+    exact = closed_form_values(entry, data.exact, data.discrete)
     return [
         result_row(
             cell,
@@ -106,6 +107,7 @@ def _representation_rows(cell: Cell, data: Any, cell_timeout: float | None) -> l
             score=score,
             seconds=seconds,
             warnings=caught,
+            exact=exact.get(sub_score, np.nan),
         )
         for sub_score, score in scores.items()
     ]

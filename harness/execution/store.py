@@ -123,7 +123,7 @@ class ResultStore:
 def to_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     """Rows as a DataFrame with the canonical columns (:data:`reports.schema.RESULT_COLUMNS`) and dtypes."""
     frame = pd.DataFrame(rows, columns=list(RESULT_COLUMNS))
-    numeric = {"value": float, "seed": "int64", "n_samples": "int64", "higher_is_better": bool, "ideal": float,
+    numeric = {"value": float, "seed": "int64", "n_samples": "int64", "higher_is_better": bool, "ideal": float, "exact": float,
                "score": float, "seconds": float, "warnings": "int64"}
     return frame.astype({**{column: str for column in TEXT_COLUMNS}, **numeric})
 

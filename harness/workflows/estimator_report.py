@@ -1,17 +1,19 @@
 """Estimator report: estimated vs exact mutual information on the Gaussian toy model.
 
-Draws samples of the attacked Gaussian toy model of Tokui and Sato (2022, section 5.1;
-:mod:`scenarios.gaussian_toy`), estimates the three informations every PID bound is made
-of -- I(y_k; z_k), I(y_k; z_\\k) and I(y_k; z) -- with each estimator of
-:mod:`metrics.estimators`, and compares them with the exact values from covariance algebra
-across the attack strength ``alpha``.  Writes ``estimator_report.csv`` (one row per attack,
-alpha, quantity and estimator) and ``estimator_report.png`` / ``.svg`` (one panel per attack
-and quantity).  The histogram estimators handle one code column, so they appear only for
-I(y_k; z_k); the printed summary (:func:`error_summary`) says so in their other cells instead of
-showing a missing value.  Every estimator is drawn with its own marker and line style, and a panel
-where two estimators' curves lie within 1% of the panel's range of each other names them in a note,
-so a curve hidden under another (the histogram under Miller-Madow, which differ by the bias
-correction only) is still visible.
+Draws samples of the attacked Gaussian toy model of Tokui and Sato (2022, section 5.1), the
+registered scenarios ``gaussian_toy_redundancy`` and ``gaussian_toy_synergy``, through
+their public ``generate``; estimates the three informations every PID bound is made of --
+I(y_k; z_k), I(y_k; z_\\k) and I(y_k; z) -- with each estimator of
+:func:`metrics.estimators.mutual_information`; and compares them with the exact values the
+scenarios carry (``Representation.exact``) across the attack strength ``alpha``.  Writes
+``estimator_report.csv`` (one row per attack, alpha, quantity and estimator) and the figure
+:func:`reports.estimators.estimator_figure` draws, ``estimator_report.png`` / ``.svg``.  The
+histogram estimators handle one code column, so they appear only for I(y_k; z_k).
+
+The comparison is not a study of :func:`harness.execution.runner.run_study`: a study sweeps
+a scenario's registered grid with seeds derived from the cell's identity, while this report
+takes any ``alphas`` and a root ``seed``, and times each (quantity, estimator) on its own;
+the estimators are not metrics and registering them would put them in every default study.
 
 Run::
 
@@ -24,35 +26,26 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
-from metrics.estimators import ESTIMATORS, mutual_information
-from scenarios._attacks import ATTACKS
-from scenarios.gaussian_toy import ALPHAS, N_FACTORS, exact_information, sample
+import scenarios
 from harness.errors import UsageError
+from metrics.estimators import ESTIMATORS, mutual_information
 
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
-QUANTITIES = {"code": "I(y_k; z_k)", "rest": "I(y_k; z_\\k)", "total": "I(y_k; z)"}
+ATTACK_SCENARIOS = {"redundancy": "gaussian_toy_redundancy", "synergy": "gaussian_toy_synergy"}
+"""The attack each registered scenario applies (Tokui and Sato 2022, eqs. 9 and 10)."""
 SINGLE_COLUMN = ("histogram", "miller_madow")
-SINGLE_COLUMN_CELL = "n/a (one code column only)"
-"""What the summary shows for a quantity a single-column estimator cannot estimate."""
-STYLES = {
-    "knn": {"marker": "o", "linestyle": "-", "markersize": 4.0},
-    "knn_full": {"marker": "s", "linestyle": (0, (5, 2)), "markersize": 7.0, "markerfacecolor": "none"},
-    "gaussian": {"marker": "^", "linestyle": "-.", "markersize": 4.5},
-    "histogram": {"marker": "D", "linestyle": "--", "markersize": 7.0, "markerfacecolor": "none"},
-    "miller_madow": {"marker": "x", "linestyle": ":", "markersize": 5.0},
-}
-"""Marker and line style of each estimator: all distinct, and the second of each pair that can coincide
-(k-NN on one column, the two histogram estimators) drawn hollow and larger, so both stay visible."""
-OVERLAP_FRACTION = 0.01
-"""Two curves closer than this fraction of their panel's value range are named in an overlap note."""
+"""Estimators of one code column only."""
 COLUMNS = ["attack", "alpha", "quantity", "estimator", "estimate", "exact", "error", "seconds", "n", "seed", "factor"]
+MIN_SAMPLES = 10
+
+
+def default_alphas() -> tuple[float, ...]:
+    """The attack strengths the scenarios sweep (both share one grid)."""
+    return tuple(scenarios.get(ATTACK_SCENARIOS["redundancy"]).values)
 
 
 def _columns(quantity: str, factor: int, width: int) -> np.ndarray:
@@ -64,138 +57,67 @@ def _columns(quantity: str, factor: int, width: int) -> np.ndarray:
     return everything
 
 
+def _exact(exact: dict, quantity: str, factor: int) -> float:
+    """The closed form of one quantity from ``Representation.exact`` (the factor's own code is ``z_k``)."""
+    if quantity == "total":
+        return float(exact["information_total"][factor])
+    return float(exact[f"information_{quantity}"][factor, factor])
+
+
 def run(n: int, seed: int, alphas: Sequence[float], estimators: Sequence[str], factor: int = 0) -> pd.DataFrame:
     """The table of estimated vs exact information, one row per (attack, alpha, quantity, estimator).
 
     Each (attack, alpha) draws its own sample from ``numpy.random.SeedSequence([seed, attack
     index, alpha index])``, so a row does not depend on which other rows are computed.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For fewer than 10 samples, an unknown estimator or a factor the model lacks.
     """
-    if not 0 <= factor < N_FACTORS:
-        raise UsageError(f"factor must be in 0..{N_FACTORS - 1}, got {factor}")
+    if n < MIN_SAMPLES:
+        raise UsageError(f"n must be at least {MIN_SAMPLES}, got {n}")
     unknown = sorted(set(estimators) - set(ESTIMATORS))
     if unknown:
-        raise UsageError(f"unknown estimator(s) {unknown}; choose from {ESTIMATORS}")
+        raise UsageError(f"unknown estimator(s) {', '.join(unknown)}; choose from {', '.join(ESTIMATORS)}")
     rows = []
-    for attack_index, attack in enumerate(ATTACKS):
+    for attack_index, (attack, name) in enumerate(ATTACK_SCENARIOS.items()):
+        scenario = scenarios.get(name)
         for alpha_index, alpha in enumerate(alphas):
-            rng = np.random.default_rng(np.random.SeedSequence([seed, attack_index, alpha_index]))
-            factors, codes = sample(attack, alpha, n, rng)
-            exact = exact_information(attack, alpha)
-            truth = {
-                "code": exact["information_code"][factor, factor],
-                "rest": exact["information_rest"][factor, factor],
-                "total": exact["information_total"][factor],
-            }
-            for quantity in QUANTITIES:
+            try:
+                drawn = scenario.generate(alpha, n=n, seed=np.random.SeedSequence([seed, attack_index, alpha_index]))
+            except (ValueError, TypeError) as error:  # what generate raises for a value outside the scenario's range
+                raise UsageError(f"alpha {alpha!r}: {error}") from error
+            factors, codes = drawn.factors, drawn.codes
+            if not 0 <= factor < factors.shape[1]:
+                raise UsageError(f"factor must be in 0..{factors.shape[1] - 1}, got {factor}")
+            for quantity in ("code", "rest", "total"):
                 columns = _columns(quantity, factor, codes.shape[1])
+                truth = _exact(drawn.exact, quantity, factor)
                 for estimator in estimators:
                     if estimator in SINGLE_COLUMN and columns.size != 1:
                         continue
                     start = time.perf_counter()
                     estimate = mutual_information(factors[:, factor], codes[:, columns], estimator=estimator)
                     seconds = time.perf_counter() - start
-                    rows.append([attack, float(alpha), quantity, estimator, estimate, truth[quantity], estimate - truth[quantity], seconds, n, seed, factor])
+                    rows.append([attack, float(alpha), quantity, estimator, estimate, truth, estimate - truth, seconds, n, seed, factor])
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def error_summary(table: pd.DataFrame) -> pd.DataFrame:
-    """The largest |estimate - exact| per estimator (rows) and quantity (columns), as printed text.
+def write_estimator_report(out: Path, *, n: int = 5000, seed: int = 0, alphas: Sequence[float] | None = None,
+                           estimators: Sequence[str] = ESTIMATORS, factor: int = 0) -> tuple[pd.DataFrame, list[Path], list[str]]:
+    """Compute the table, write ``out/estimator_report.csv|png|svg``.
 
-    Values are rounded to 4 decimals; a quantity that a single-column estimator (histogram,
-    Miller-Madow) cannot estimate reads :data:`SINGLE_COLUMN_CELL` instead of a missing value.
+    ``alphas`` defaults to the scenarios' grid (:func:`default_alphas`).  Returns the table,
+    the files written and the figure's notes (curves hidden under another).
     """
-    largest = table.assign(abs_error=table["error"].abs()).groupby(["estimator", "quantity"])["abs_error"].max().unstack()
-    largest = largest.reindex(columns=[quantity for quantity in QUANTITIES if quantity in set(table["quantity"])])
-    text = pd.DataFrame("", index=largest.index, columns=largest.columns)
-    for estimator in largest.index:
-        for quantity in largest.columns:
-            value = largest.loc[estimator, quantity]
-            if not np.isnan(value):
-                text.loc[estimator, quantity] = f"{value:.4f}"
-            elif estimator in SINGLE_COLUMN:
-                text.loc[estimator, quantity] = SINGLE_COLUMN_CELL
-            else:
-                raise ValueError(f"table has no {quantity!r} rows for estimator {estimator!r}")
-    return text
+    from reports.estimators import estimator_figure
+    from reports.figures import save
 
-
-def overlapping_curves(cell: pd.DataFrame, fraction: float = OVERLAP_FRACTION) -> list[tuple[str, str, float]]:
-    """Pairs of estimators whose curves in one panel lie within ``fraction`` of the panel's value range.
-
-    ``cell`` holds the rows of one attack and quantity.  Returns ``(first, second, largest gap)`` in
-    the order the estimators appear.
-    """
-    if cell.empty:
-        return []
-    curves = {estimator: group.set_index("alpha")["estimate"].sort_index() for estimator, group in cell.groupby("estimator", sort=False)}
-    values = np.concatenate([cell["estimate"].to_numpy(), cell["exact"].to_numpy()])
-    tolerance = fraction * max(float(values.max() - values.min()), 1e-12)
-    names = list(curves)
-    pairs = []
-    for index, first in enumerate(names):
-        for second in names[index + 1:]:
-            if not curves[first].index.equals(curves[second].index):
-                continue
-            gap = float((curves[first] - curves[second]).abs().max())
-            if gap <= tolerance:
-                pairs.append((first, second, gap))
-    return pairs
-
-
-def draw(table: pd.DataFrame) -> Figure:
-    """The figure: one panel per attack (rows) and quantity (columns), estimators against the exact curve."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    attacks = list(dict.fromkeys(table["attack"]))
-    figure, axes = plt.subplots(len(attacks), len(QUANTITIES), figsize=(4.2 * len(QUANTITIES), 3.4 * len(attacks)), squeeze=False)
-    for row, attack in enumerate(attacks):
-        for column, (quantity, label) in enumerate(QUANTITIES.items()):
-            axis = axes[row, column]
-            cell = table[(table["attack"] == attack) & (table["quantity"] == quantity)]
-            exact = cell.drop_duplicates("alpha").sort_values("alpha")
-            axis.plot(exact["alpha"], exact["exact"], color="black", linewidth=2.5, label="exact")
-            for estimator, group in cell.groupby("estimator", sort=False):
-                group = group.sort_values("alpha")
-                axis.plot(group["alpha"], group["estimate"], linewidth=1.2, label=estimator, **STYLES[estimator])
-            notes = [f"{second} overlaps {first} (max gap {gap:.2g} nats)" for first, second, gap in overlapping_curves(cell)]
-            if notes:
-                # a legend with no entries, for its placement away from the curves (loc="best")
-                axis.legend(handles=[], title="\n".join(notes), title_fontsize=6.5, loc="best", framealpha=0.8)
-            axis.set_xscale("symlog", linthresh=0.25)
-            axis.set_title(f"{attack} attack: {label}", fontsize=10)
-            axis.set_xlabel("alpha")
-            axis.set_ylabel("nats")
-            axis.grid(alpha=0.3)
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    figure.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
-    n = int(table["n"].iloc[0])
-    figure.suptitle(f"Estimated vs exact mutual information, Gaussian toy model (K = {N_FACTORS}, sigma = 0.1, n = {n})")
-    figure.tight_layout(rect=(0, 0.06, 1, 0.95))
-    return figure
-
-
-def plot(table: pd.DataFrame, stem: Path) -> list[Path]:
-    """Draw the figure (:func:`draw`); save ``stem.png`` and ``stem.svg``."""
-    import matplotlib.pyplot as plt
-
-    figure = draw(table)
-    paths = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
-    for path in paths:
-        figure.savefig(path, dpi=120)
-    plt.close(figure)
-    return paths
-
-
-def write_estimator_report(out: Path, *, n: int = 5000, seed: int = 0, alphas: Sequence[float] = ALPHAS,
-                           estimators: Sequence[str] = ESTIMATORS, factor: int = 0) -> tuple[pd.DataFrame, list[Path]]:
-    """Compute the table, write ``out/estimator_report.csv|png|svg``; return the table and the files written."""
-    if n < 10:
-        raise UsageError(f"n must be at least 10, got {n}")
-    table = run(n, seed, alphas, estimators, factor)
+    table = run(n, seed, default_alphas() if alphas is None else alphas, estimators, factor)
     out.mkdir(parents=True, exist_ok=True)
     stem = out / "estimator_report"
     table.to_csv(stem.with_suffix(".csv"), index=False)
-    return table, [stem.with_suffix(".csv"), *plot(table, stem)]
+    drawn = estimator_figure(table, [name for name in ESTIMATORS if name in estimators])
+    save(drawn.figure, out, stem.name)
+    return table, [stem.with_suffix(suffix) for suffix in (".csv", ".png", ".svg")], drawn.notes

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from threadpoolctl import threadpool_limits
 
 from harness.cli import main
 from harness.workflows import estimator_report
+from reports import estimators as estimator_figures
 from scenarios.gaussian_toy import exact_information
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,7 +70,7 @@ def test_bad_arguments_and_help():
 
 def test_summary_says_why_single_column_estimators_have_no_rest_or_total(report):
     _, table = report
-    summary = estimator_report.error_summary(table)
+    summary = estimator_figures.error_summary(table, estimator_report.SINGLE_COLUMN)
     assert list(summary.columns) == ["code", "rest", "total"]
     assert summary.loc["histogram", "rest"] == summary.loc["histogram", "total"] == "n/a (one code column only)"
     for estimator in ("gaussian", "knn"):
@@ -97,30 +99,51 @@ def _panel(curves: dict[str, list[float]], alphas=(0.0, 1.0, 4.0), exact=(0.0, 0
 def test_overlapping_curves_are_named_and_only_those():
     # value range of the panel: 0 .. 2, so 1% of it is 0.02
     cell = _panel({"histogram": [1.0, 1.5, 2.0], "miller_madow": [0.99, 1.51, 1.985], "gaussian": [0.0, 0.5, 1.0]})
-    assert estimator_report.overlapping_curves(cell) == [("histogram", "miller_madow", pytest.approx(0.015))]
+    assert estimator_figures.overlapping_curves(cell) == [("histogram", "miller_madow", pytest.approx(0.015))]
     apart = _panel({"histogram": [1.0, 1.5, 2.0], "miller_madow": [0.97, 1.5, 2.0], "gaussian": [0.0, 0.5, 1.0]})
-    assert estimator_report.overlapping_curves(apart) == []
+    assert estimator_figures.overlapping_curves(apart) == []
 
 
 def test_figure_draws_every_estimator_distinguishably_and_notes_the_overlap():
-    import matplotlib.pyplot as plt
-
     from metrics.estimators import ESTIMATORS
-
-    assert set(estimator_report.STYLES) == set(ESTIMATORS)
 
     table = _panel({"knn": [0.0, 0.6, 1.1], "knn_full": [0.1, 0.4, 0.9], "gaussian": [0.05, 0.5, 1.05],
                     "histogram": [1.0, 1.5, 2.0], "miller_madow": [0.995, 1.5, 1.995]})
-    figure = estimator_report.draw(table)
-    try:
-        axis = figure.axes[0]
-        lines = {line.get_label(): line for line in axis.get_lines()}
-        styles = {name: (lines[name].get_marker(), str(lines[name].get_linestyle())) for name in estimator_report.STYLES}
-        assert len(set(style[0] for style in styles.values())) == 5
-        assert len(set(style[1] for style in styles.values())) >= 4
-        assert styles["histogram"][0] != styles["miller_madow"][0] and styles["histogram"][1] != styles["miller_madow"][1]
-        note = axis.get_legend().get_title().get_text()
-        assert "miller_madow overlaps histogram (max gap 0.005 nats)" in note
-        assert "knn" not in note
-    finally:
-        plt.close(figure)
+    drawn = estimator_figures.estimator_figure(table, ESTIMATORS)
+    axis = drawn.figure.axes[0]
+    lines = {line.get_label(): line for line in axis.get_lines()}
+    styles = {name: (lines[name].get_marker(), str(lines[name].get_linestyle()), lines[name].get_color()) for name in ESTIMATORS}
+    assert len(set(style[0] for style in styles.values())) == 5
+    assert len(set(style[1] for style in styles.values())) >= 4
+    assert len(set(style[2] for style in styles.values())) == 5
+    assert styles["histogram"][0] != styles["miller_madow"][0] and styles["histogram"][1] != styles["miller_madow"][1]
+    note = axis.get_legend().get_title().get_text()
+    assert note == "miller_madow on histogram"
+    assert drawn.notes == ["synergy attack, I(y_k; z_k): miller_madow overlaps histogram (max gap 0.005 nats)"]
+
+
+def test_figure_uses_the_shared_style():
+    from reports._style import FONT_SIZE, IDEAL_STYLE, PALETTE
+
+    table = _panel({"gaussian": [0.05, 0.5, 1.05], "knn": [0.0, 0.6, 1.1]})
+    drawn = estimator_figures.estimator_figure(table, ["knn", "gaussian"])
+    axis = drawn.figure.axes[0]
+    lines = {line.get_label(): line for line in axis.get_lines()}
+    assert lines["exact"].get_color() == IDEAL_STYLE["color"] and lines["exact"].get_linewidth() == IDEAL_STYLE["linewidth"]
+    assert lines["knn"].get_color() == PALETTE[0] and lines["gaussian"].get_color() == PALETTE[1]  # the order given, not the table's
+    assert axis.title.get_fontsize() == FONT_SIZE + 1
+
+
+def test_workflow_uses_public_apis_only():
+    """It reads the toy model through the registered scenarios, not the private attack module."""
+    tree = ast.parse(Path(estimator_report.__file__).read_text())
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not any(name.startswith("scenarios._") or name == "scenarios.gaussian_toy" for name in imported), imported
+    private = [node.names for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module == "scenarios"]
+    assert not any(alias.name.startswith("_") for names in private for alias in names)
+    assert "scenarios" in imported  # it does read the scenarios, through the package's public names
+
+
+def test_an_alpha_outside_the_scenarios_range_is_a_usage_error(tmp_path):
+    assert main(["estimators", "--out", str(tmp_path), "--n", "100", "--alphas", "-1", "--estimators", "gaussian"]) == 2

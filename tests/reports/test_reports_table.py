@@ -72,8 +72,9 @@ def test_text_booleans_are_read(synthetic_results):
 def test_an_older_table_gets_the_optional_columns_filled(synthetic_results):
     older = synthetic_results.drop(columns=list(OPTIONAL_COLUMN_DEFAULTS))
     checked = check_results(older)
-    assert list(checked.columns[-3:]) == list(OPTIONAL_COLUMN_DEFAULTS)
+    assert list(checked.columns[-len(OPTIONAL_COLUMN_DEFAULTS):]) == list(OPTIONAL_COLUMN_DEFAULTS)
     assert set(checked["criterion"]) == {""} and checked["warnings"].eq(0).all() and set(checked["first_warning"]) == {""}
+    assert checked["exact"].isna().all() and checked["exact"].dtype == np.float64
     assert set(RESULT_COLUMNS) <= set(checked.columns)
     assert checked.attrs["filled_columns"] == sorted(OPTIONAL_COLUMN_DEFAULTS)
     assert check_results(checked).attrs["filled_columns"] == sorted(OPTIONAL_COLUMN_DEFAULTS)  # remembered
