@@ -259,7 +259,7 @@ def sensitivity_rollup(table: pd.DataFrame) -> pd.DataFrame:
         records.append({
             "Metric": metric,
             "Options swept": "; ".join(f"{o} ∈ {{{v}}}" for o, v in zip(swept["option"], swept["values"])),
-            "Largest spread": f"{check.value_text()} ({check.rule_text()})",
+            "Largest spread": f"{check.value_text()} (≤ {check.threshold:g})",
             "Where": f"{worst_row['option']}, {worst_row['sub_score']}, {worst_row['worst_condition']}",
             "Insensitive": check.passed,
         })
