@@ -3,8 +3,8 @@
 Reads only the results table: it never runs a metric.  An analysis the table cannot
 support (no scenario declares its criterion) is replaced by a note saying what is
 missing.  The page opens with the headline (every sub-score against every criterion),
-then the property matrix and the sensitivity to swept options; long tables show a per-metric roll-up and fold their
-details away.
+then the property matrix and the sensitivity to swept options; long tables show a
+per-metric roll-up and fold their details away.
 """
 
 from __future__ import annotations
@@ -64,8 +64,8 @@ MATRIX_DESCRIPTION = (
     "free and few hyper-parameters are measured from option sweeps (see Sensitivity): the largest spread of a "
     f"sub-score across the values of bins (discretization-free) or of any swept option is at most "
     f"{SPREAD_THRESHOLD:g}; ? where the results hold no such sweep (the review's asserted values are not copied). "
-    "A swept metric is one row, judged on its variant at the default options; its other variants appear in the "
-    "sensitivity section only."
+    "A swept metric is one row, judged on its variant at the default options (when the sweep includes them; "
+    "otherwise each variant is a row of its own); its other variants appear in the sensitivity section only."
 )
 SENSITIVITY_DESCRIPTION = (
     "How far each metric's scores move across the values of each swept option (run --metric-option "

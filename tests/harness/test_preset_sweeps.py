@@ -13,10 +13,11 @@ def _metrics(cells) -> set[str]:
 
 
 def test_the_default_preset_plans_its_sweeps_as_variant_cells():
-    cells = plan_study(preset="default", scenarios_=["mixing"], metrics_=["mig", "sap", "jemmig"], seeds=1,
+    cells = plan_study(preset="default", scenarios_=["mixing"], metrics_=["mig", "dci_es", "jemmig"], seeds=1,
                        n_samples=100)
     assert _metrics(cells) == {"mig[bins=5]", "mig[bins=10]", "mig[bins=20]", "mig[bins=40]",
-                               "sap[max_leaves=auto]", "sap[max_leaves=4]", "sap[max_leaves=64]", "jemmig"}
+                               "dci_es[max_capacity_doublings=4]", "dci_es[max_capacity_doublings=6]",
+                               "dci_es[max_capacity_doublings=8]", "jemmig"}
     per_value = {cell.value for cell in cells}
     assert len(cells) == 8 * len(per_value)
     assert {dict(c.metric.options)["bins"] for c in cells if c.metric.variant_of == "mig"} == {5, 10, 20, 40}
