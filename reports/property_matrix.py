@@ -27,7 +27,9 @@ from reports.linearity import MIN_LEVELS, MIN_LINEAR_SLOPE, MIN_R2, linearity
 from reports.robustness import MAX_DEVIATION, robustness
 from reports.sample_efficiency import sample_efficiency
 from reports.schema import IDEAL_PROPERTIES
-from reports.sensitivity import DISCRETIZATION_OPTIONS, SPREAD_THRESHOLD, hyperparameter_verdicts, on_default_options
+from reports.sensitivity import (
+    DISCRETIZATION_OPTIONS, SPREAD_THRESHOLD, hyperparameter_verdicts, on_default_options, parse_variant,
+)
 
 #: Characteristic -> column heading, in the review's order, then the additions.
 CHARACTERISTICS = {
@@ -346,8 +348,13 @@ def _efficient(metric: str, table: pd.DataFrame, data_n: int, tolerance: float) 
 
 
 def _swept(metric: str, characteristic: str, verdicts: pd.DataFrame, max_spread: float) -> dict:
-    """A measured hyper-parameter column: the largest spread against ``max_spread``, or unmeasured."""
-    row = verdicts.loc[(verdicts["metric"] == metric) & (verdicts["characteristic"] == characteristic)]
+    """A measured hyper-parameter column: the largest spread against ``max_spread``, or unmeasured.
+
+    A variant kept as a row of its own (its sweep lacks the defaults) gets its metric's verdict.
+    """
+    variant = parse_variant(metric)
+    swept = variant[0] if variant is not None else metric
+    row = verdicts.loc[(verdicts["metric"] == swept) & (verdicts["characteristic"] == characteristic)]
     if row.empty or row["verdict"].iloc[0] == "unmeasured":
         return _verdict(metric, characteristic, "unmeasured", evidence=_UNSWEPT[characteristic])
     found = row.iloc[0]

@@ -106,3 +106,14 @@ def test_without_sweeps_the_section_says_how_to_get_it(synthetic_report):
     markdown = (run_dir / "report.md").read_text(encoding="utf-8")
     assert "Sensitivity to options" in markdown and "--metric-option mig:bins=5,10,20,40" in markdown
     assert not (run_dir / "tables" / "sensitivity.csv").exists()
+
+
+def test_variants_without_their_default_are_rows_with_their_metrics_verdict(synthetic_results):
+    lin = synthetic_results.loc[synthetic_results["metric"] == "lin"]
+    table = pd.concat([synthetic_results.loc[synthetic_results["metric"] != "lin"],
+                       lin.assign(metric="jemmig[bins=5]"), lin.assign(metric="jemmig[bins=40]")], ignore_index=True)
+    matrix = property_matrix(table).set_index(["metric", "characteristic"])
+    assert {"jemmig[bins=5]", "jemmig[bins=40]"} <= set(matrix.index.get_level_values("metric"))
+    for name in ("jemmig[bins=5]", "jemmig[bins=40]"):
+        assert matrix.loc[(name, "discretization_free"), "verdict"] == "yes"
+        assert matrix.loc[(name, "discretization_free"), "value"] == 0.0
