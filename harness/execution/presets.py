@@ -35,9 +35,10 @@ class Preset:
     grids : Mapping[str, tuple]
         Scenario name -> parameter values to run instead of the scenario's default grid.
     metric_options : Mapping[str, Mapping[str, tuple]]
-        Option sweeps (metric -> option -> values) run when the caller gives none; each
-        sweep includes the metric's default value, whose variant stands for the metric
-        in the report's other sections.  Sweeps of metrics outside the study are skipped.
+        Option sweeps (metric -> option -> values) run when the caller names neither
+        sweeps nor metrics (named metrics run plain); each sweep includes the metric's
+        default value, whose variant stands for the metric in the report's other
+        sections.  Sweeps of metrics outside the study (``excluded_metrics``) are skipped.
     description : str
         What the preset is for, and how long it takes.
     """

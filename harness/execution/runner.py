@@ -46,7 +46,8 @@ def plan_study(
     scenario_names = [canonical_reference(name) for name in scenario_names]
     default_metrics = [m for m in metrics.available(population=None) if m not in config.excluded_metrics]
     metric_names = _selected(metrics_ if metrics_ is not None else config.metrics, default_metrics, "metric")
-    sweeps = metric_options or {name: sweep for name, sweep in config.metric_options.items() if name in metric_names}
+    preset_sweeps = config.metric_options if metrics_ is None else {}
+    sweeps = metric_options or {name: sweep for name, sweep in preset_sweeps.items() if name in metric_names}
     entries = _swept([(name, resolve(name)) for name in metric_names], sweeps)
     cells = plan_cells(
         study=config.name,
@@ -141,8 +142,9 @@ def run_study(
         Option sweeps: metric (as named in ``metrics_``, or its name) -> option ->
         values, e.g. ``{"mig": {"bins": [5, 20]}}``.  The metric runs once per
         combination, as variants named ``mig[bins=5]``, ``mig[bins=20]`` in the results.
-        None or empty: the preset's sweeps (:attr:`Preset.metric_options`) of the metrics
-        in the study.
+        None or empty: the preset's sweeps (:attr:`Preset.metric_options`) when the preset
+        also chooses the metrics (``metrics_`` not given); a study of named metrics runs
+        them plain.
     progress : bool, default True
         Show a progress bar (one step per cell).
     log : callable
