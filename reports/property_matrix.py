@@ -4,8 +4,11 @@ Zaidi et al. (2022), Table 2 and section 6.2: "For a metric to possess a charact
 (✓), it has to be true by design and not disproven experimentally."  Here every ✓ or ✗
 is decided by a number measured in the results (by the other analyses of this package)
 and a threshold, and both are reported next to the verdict.  The review's columns
-"Discretization-free" and "Few hyper-parameters" are facts of design, not
-measurements, and are not regenerated.
+"Discretization-free" and "Few hyper-parameters" are measured from option sweeps
+(:mod:`reports.sensitivity`) where the results hold them, and are "unmeasured"
+otherwise: the review's asserted values are never copied in.  A swept metric's other
+columns are judged on its variant at the default options
+(:func:`reports.sensitivity.on_default_options`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ from reports.linearity import MIN_LEVELS, MIN_LINEAR_SLOPE, MIN_R2, linearity
 from reports.robustness import MAX_DEVIATION, robustness
 from reports.sample_efficiency import sample_efficiency
 from reports.schema import IDEAL_PROPERTIES
+from reports.sensitivity import (
+    DISCRETIZATION_OPTIONS, SPREAD_THRESHOLD, hyperparameter_verdicts, on_default_options, parse_variant,
+)
 
 #: Characteristic -> column heading, in the review's order, then the additions.
 CHARACTERISTICS = {
@@ -36,7 +42,15 @@ CHARACTERISTICS = {
     "robust_non_measured": "Robust to non-measured factors",
     "nonlinear_relation": "Nonlinear relation",
     "follows_attacks": "Follows entanglement attacks",
+    "discretization_free": "Discretization-free",
+    "few_hyperparameters": "Few hyper-parameters",
     "data_efficient": "Data efficient",
+}
+#: Measured characteristic -> evidence of an unmeasured verdict (what sweep would measure it).
+_UNSWEPT = {
+    "discretization_free": f"no {' or '.join(DISCRETIZATION_OPTIONS)} sweep in the results "
+                           "(run --metric-option METRIC:bins=5,10,20,40)",
+    "few_hyperparameters": "no option sweep in the results (run --metric-option METRIC:OPTION=V1,V2,...)",
 }
 #: Default thresholds of the property columns and of data efficiency.
 MIN_RANK_CORRELATION, MIN_SLOPE = 0.8, 0.5
@@ -110,6 +124,7 @@ def property_matrix(
     max_deviation: float = MAX_DEVIATION,
     data_n: int = DATA_N,
     data_tolerance: float = DATA_TOLERANCE,
+    max_spread: float = SPREAD_THRESHOLD,
 ) -> pd.DataFrame:
     """Every metric's characteristics, each with its verdict, deciding number and threshold.
 
@@ -141,6 +156,11 @@ def property_matrix(
       ``non_measured_factors``, ``nonlinearity`` and ``attacks``, every judged
       sub-score stays within ``max_deviation`` of its ideal
       (:func:`reports.robustness.robustness`).
+    * **discretization-free / few hyper-parameters**: from option sweeps
+      (:func:`reports.sensitivity.hyperparameter_verdicts`): the largest spread of any
+      sub-score across the values of ``bins`` (discretization-free), or of any swept
+      option (few hyper-parameters), averaged over seeds, is at most ``max_spread``.
+      ``unmeasured`` when the results hold no such sweep of the metric.
     * **data efficient**: every sub-score's mean ``|score(n) - score(n_max)|`` at
       ``n = data_n`` is at most ``data_tolerance`` (review 5.7: "All metrics provide a
       fair estimate of the disentanglement score [with] 1k samples except ...").
@@ -149,7 +169,7 @@ def property_matrix(
     ----------
     results : pandas.DataFrame
         A results table (validated by :func:`reports.check_results`).
-    min_rank_correlation, min_slope, perfect_threshold, random_threshold, min_r2, min_linear_slope, max_deviation, data_n, data_tolerance
+    min_rank_correlation, min_slope, perfect_threshold, random_threshold, min_r2, min_linear_slope, max_deviation, data_n, data_tolerance, max_spread
         The thresholds above.
 
     Returns
@@ -167,9 +187,15 @@ def property_matrix(
 
     Notes
     -----
-    Cost: runs the calibration, linearity, robustness and sample-efficiency analyses.
+    Cost: runs the calibration, linearity, robustness, sample-efficiency and
+    sensitivity analyses.  Option-sweep variants (``mig[bins=5]``) are not rows of their
+    own: a swept metric is one row, judged on its variant at the default options (see
+    :func:`reports.sensitivity.on_default_options`), with the sweeps read by the two
+    measured columns.
     """
     results = check_results(results)
+    measured = hyperparameter_verdicts(results, threshold=max_spread)
+    results = on_default_options(results)
     thresholds = Thresholds(min_rank_correlation, min_slope, perfect_threshold, random_threshold, min_r2,
                             min_linear_slope, max_deviation, data_n, data_tolerance)
     tables = analysis_tables(results, thresholds)
@@ -178,6 +204,7 @@ def property_matrix(
     rows = []
     for metric in sorted(families.index, key=lambda m: (family_rank(families[m]), m)):
         rows += judge(metric, properties[metric], tables, thresholds)
+        rows += [_swept(metric, characteristic, measured, max_spread) for characteristic in _UNSWEPT]
     table = pd.DataFrame(rows)
     table.insert(1, "family", table["metric"].map(families))
     return table[COLUMNS]
@@ -318,6 +345,21 @@ def _efficient(metric: str, table: pd.DataFrame, data_n: int, tolerance: float) 
     check = Check(f"mean |s({data_n}) − s(n_max)|", float(farthest["mean_abs_difference"]), "<=", tolerance, digits=3)
     return _verdict(metric, "data_efficient", "", (check,),
                     f"{farthest['sub_score']} in {farthest['scenario']} (n_max = {int(farthest['n_max'])})")
+
+
+def _swept(metric: str, characteristic: str, verdicts: pd.DataFrame, max_spread: float) -> dict:
+    """A measured hyper-parameter column: the largest spread against ``max_spread``, or unmeasured.
+
+    A variant kept as a row of its own (its sweep lacks the defaults) gets its metric's verdict.
+    """
+    variant = parse_variant(metric)
+    swept = variant[0] if variant is not None else metric
+    row = verdicts.loc[(verdicts["metric"] == swept) & (verdicts["characteristic"] == characteristic)]
+    if row.empty or row["verdict"].iloc[0] == "unmeasured":
+        return _verdict(metric, characteristic, "unmeasured", evidence=_UNSWEPT[characteristic])
+    found = row.iloc[0]
+    return _verdict(metric, characteristic, "", (Check("max spread", float(found["number"]), "<=", max_spread),),
+                    str(found["evidence"]))
 
 
 def property_matrix_display(table: pd.DataFrame) -> pd.DataFrame:

@@ -3,8 +3,8 @@
 Reads only the results table: it never runs a metric.  An analysis the table cannot
 support (no scenario declares its criterion) is replaced by a note saying what is
 missing.  The page opens with the headline (every sub-score against every criterion),
-then the property matrix; long tables show a per-metric roll-up and fold their
-details away.
+then the property matrix and the sensitivity to swept options; long tables show a
+per-metric roll-up and fold their details away.
 """
 
 from __future__ import annotations
@@ -37,6 +37,9 @@ from reports.raised_warnings import raised_warnings, warnings_line
 from reports.robustness import DEFAULT_VALUE_RANGES, MAX_DEVIATION, robustness
 from reports.rollup import rollup
 from reports.sample_efficiency import sample_efficiency
+from reports.sensitivity import (
+    SPREAD_THRESHOLD, on_default_options, option_sensitivity, sensitivity_details, sensitivity_rollup,
+)
 
 _NOISE_HIGH = DEFAULT_VALUE_RANGES["noise"][1]
 MARKS = ("✓ / ✗: passes / fails, with the number that decided, printed with enough digits to show why; "
@@ -57,9 +60,23 @@ MATRIX_DESCRIPTION = (
     "sub-scores (the one closest to failing is shown; which one and where is in tables/property_matrix.csv). "
     + MARKS + f" Modularity, compactness, explicitness: on trajectories (at least {MIN_LEVELS} levels) ρ ≥ "
     f"{MIN_RANK_CORRELATION:g} and slope ≥ {MIN_SLOPE:g} against the ideal; on level comparisons excess ≤ "
-    f"{MAX_DEVIATION:g}. Robustness to noise is judged on modularity and compactness scores only. The review's "
-    "Discretization-free and Few hyper-parameters columns are design facts, not measurements, and are not regenerated."
+    f"{MAX_DEVIATION:g}. Robustness to noise is judged on modularity and compactness scores only. Discretization-"
+    "free and few hyper-parameters are measured from option sweeps (see Sensitivity): the largest spread of a "
+    f"sub-score across the values of bins (discretization-free) or of any swept option is at most "
+    f"{SPREAD_THRESHOLD:g}; ? where the results hold no such sweep (the review's asserted values are not copied). "
+    "A swept metric is one row, judged on its variant at the default options (when the sweep includes them; "
+    "otherwise each variant is a row of its own); its other variants appear in the sensitivity section only."
 )
+SENSITIVITY_DESCRIPTION = (
+    "How far each metric's scores move across the values of each swept option (run --metric-option "
+    "METRIC:OPTION=V1,V2,...; the variants score the same draws with the same random state): on each draw, the "
+    "spread (largest minus smallest score) across the option's values, averaged over seeds per scenario, value, "
+    "sample size and setting of the other swept options; the largest over those conditions decides. Insensitive: "
+    f"at most {SPREAD_THRESHOLD:g} (a tenth of the [0, 1] score scale). Per metric below; per option and sub-score "
+    "in the folded table and tables/sensitivity.csv."
+)
+NO_SWEEP_NOTE = ("Not computed: the results hold no option sweep. Run with --metric-option METRIC:OPTION=V1,V2,... "
+                 "(e.g. --metric-option mig:bins=5,10,20,40) to measure how far a metric's scores move with it.")
 
 
 def _section(key: str, title: str, description: str, compute: Callable[[], pd.DataFrame],
@@ -123,8 +140,23 @@ def _efficiency_rollup(table: pd.DataFrame) -> pd.DataFrame:
                                                   DATA_TOLERANCE)], where=["sub_score", "scenario"], digits=3)
 
 
+def _sensitivity_section(results: pd.DataFrame) -> Section:
+    """The sensitivity section, or a note on how to get it when the results hold no option sweep."""
+    table = option_sensitivity(results)
+    if table.empty:
+        return Section("sensitivity", "Sensitivity to options", SENSITIVITY_DESCRIPTION, notes=[NO_SWEEP_NOTE])
+    return Section("sensitivity", "Sensitivity to options", SENSITIVITY_DESCRIPTION, table=table,
+                   display=sensitivity_rollup(table), details=sensitivity_details(table))
+
+
 def build_sections(results: pd.DataFrame) -> list[Section]:
-    """Every analysis of ``results`` (validated), in report order: headline, property matrix, details."""
+    """Every analysis of ``results`` (validated), in report order: headline, property matrix, sensitivity, details.
+
+    Option-sweep variants are read by the property matrix's measured columns and the
+    sensitivity section; every other section sees each swept metric at its default
+    options (:func:`reports.sensitivity.on_default_options`).
+    """
+    swept, results = results, on_default_options(results)
     headline_section = _section("headline", "Headline: every sub-score against every criterion", HEADLINE_DESCRIPTION,
                                 lambda: headline(results), headline_display)
     if headline_section.table is not None:
@@ -132,7 +164,8 @@ def build_sections(results: pd.DataFrame) -> list[Section]:
     return [
         headline_section,
         _section("property_matrix", "Property matrix (the review's Table 2, from measurements)", MATRIX_DESCRIPTION,
-                 lambda: property_matrix(results), property_matrix_display),
+                 lambda: property_matrix(swept), property_matrix_display),
+        _sensitivity_section(swept),
         _section(
             "calibration", "Calibration",
             "Mean score at the perfect (alpha = 0) and fully random (alpha = 1) ends of every scenario testing noise "
@@ -295,9 +328,10 @@ def write_report(results: pd.DataFrame, out_dir: str | Path) -> Path:
             to_latex(section.display, caption=section.title, label=section.key), encoding="utf-8")
     warned = raised_warnings(results)
     warned.to_csv(tables_dir / "warnings.csv", index=False)
-    figure_files = build_figures(results, sections, out_dir / "figures")
+    judged = on_default_options(results)
+    figure_files = build_figures(judged, sections, out_dir / "figures")
     title = f"Disentanglement metrics report: {', '.join(sorted(results['study'].unique()))}"
-    summary = _summary(results, warned, warnings_recorded)
+    summary = _summary(judged, warned, warnings_recorded)
     (out_dir / "report.md").write_text(render_markdown(title, summary, sections, figure_files), encoding="utf-8")
     html_path = out_dir / "report.html"
     html_path.write_text(render_html(title, summary, sections, figure_files), encoding="utf-8")

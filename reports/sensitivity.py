@@ -17,14 +17,23 @@ how far a metric's scores move across the values of each option:
 Scores are taken on their own scale, which is [0, 1] for every registered metric's scores
 that have an ideal; a spread is then a share of the whole scale.  Only variant rows are
 read (a metric's plain rows carry no option values).
+
+The other analyses judge a swept metric on one setting only, :func:`on_default_options`:
+the variant at the metric's registered defaults takes the metric's own name (``mig``),
+the other variants are left out of them and appear in the sensitivity section alone.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any, Callable, Mapping
 
 import numpy as np
 import pandas as pd
+
+import metrics
+from reports._format import display_table
+from reports._verdict import Check
 
 SPREAD_THRESHOLD = 0.1
 """Largest spread (on the [0, 1] score scale, mean over seeds) for which an option counts as not moving a metric:
@@ -36,7 +45,7 @@ DISCRETIZATION_OPTIONS = ("bins",)
 _VARIANT = re.compile(r"(?P<metric>[^\[\]]+)\[(?P<options>[^\[\]]+)\]")
 
 SENSITIVITY_COLUMNS = ("metric", "option", "values", "sub_score", "conditions", "mean_spread", "max_spread",
-                       "worst_condition", "verdict")
+                       "threshold", "worst_condition", "verdict")
 VERDICT_COLUMNS = ("metric", "characteristic", "verdict", "number", "threshold", "evidence")
 
 
@@ -79,6 +88,7 @@ def option_sensitivity(results: pd.DataFrame, *, threshold: float = SPREAD_THRES
         written), ``conditions`` (how many scenario x value x n x other-options conditions),
         ``mean_spread`` and ``max_spread`` (the spread over the option's values on each
         draw, averaged over seeds, then the mean and the largest over conditions),
+        ``threshold`` (the bound ``max_spread`` is compared with),
         ``worst_condition`` (``scenario = value_label (n = N)`` of the largest spread) and
         ``verdict``: ``"insensitive"`` when ``max_spread <= threshold``, else ``"sensitive"``.
         Empty when the table holds no sweep.
@@ -111,6 +121,7 @@ def option_sensitivity(results: pd.DataFrame, *, threshold: float = SPREAD_THRES
                     "conditions": len(conditions),
                     "mean_spread": float(conditions["spread"].mean()),
                     "max_spread": largest,
+                    "threshold": threshold,
                     "worst_condition": f"{worst['scenario']} = {worst['value_label']} (n = {int(worst['n_samples'])})",
                     "verdict": "insensitive" if largest <= threshold else "sensitive",
                 })
@@ -166,3 +177,98 @@ def hyperparameter_verdicts(results: pd.DataFrame, *, threshold: float = SPREAD_
                             f"{worst['max_spread']:.3g} on {worst['worst_condition']}",
             })
     return pd.DataFrame(records, columns=list(VERDICT_COLUMNS))
+
+
+def registered_defaults(metric: str) -> Mapping[str, Any] | None:
+    """A registered metric's default options; None for a metric the registry does not know (a user's)."""
+    return metrics.get(metric).defaults if metric in metrics.available(population=None) else None
+
+
+def _is_default(text: str, default: Any) -> bool:
+    """Whether an option value as written in a variant's name (``"10"``, ``"knn"``) is ``default``."""
+    if text == str(default):
+        return True
+    numeric = isinstance(default, (int, float, np.integer, np.floating)) and not isinstance(default, bool)
+    try:
+        return numeric and float(text) == float(default)
+    except ValueError:
+        return False
+
+
+def on_default_options(results: pd.DataFrame,
+                       defaults: Callable[[str], Mapping[str, Any] | None] = registered_defaults) -> pd.DataFrame:
+    """The results with each swept metric represented by its variant at the metric's default options.
+
+    How variants reach the headline, the property matrix and the other analyses:
+
+    * a metric that also has plain rows (run without a sweep) keeps them, and its variants
+      are dropped;
+    * otherwise the variant whose every swept option equals the metric's default (e.g.
+      ``mig[bins=10]``, as ``bins`` defaults to 10) is renamed to the metric (``mig``) and
+      the other variants are dropped;
+    * a sweep without its default value, or of a metric whose defaults are unknown (a
+      user's), keeps its variants under their own names, one row each.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        A tidy results table, possibly holding option-sweep variants.
+    defaults : callable, default :func:`registered_defaults`
+        Metric name -> its default options (None when unknown).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows kept, renamed as above (the same table when it holds no variant).
+    """
+    names = results["metric"].unique()
+    parsed = {name: parse_variant(name) for name in names}
+    plain = {name for name, variant in parsed.items() if variant is None}
+    renamed: dict[str, str] = {}
+    dropped: set[str] = set()
+    swept: dict[str, list[str]] = {}
+    for name, variant in parsed.items():
+        if variant is not None:
+            swept.setdefault(variant[0], []).append(name)
+    for metric, variant_names in swept.items():
+        known = defaults(metric)
+        at_default = [] if metric in plain or known is None else [
+            name for name in variant_names
+            if all(option in known and _is_default(text, known[option]) for option, text in parsed[name][1].items())]
+        if metric in plain or len(at_default) == 1:
+            dropped.update(name for name in variant_names if name not in at_default)
+            renamed.update({name: metric for name in at_default})
+    if not renamed and not dropped:
+        return results
+    kept = results.loc[~results["metric"].isin(dropped)].copy()
+    kept["metric"] = kept["metric"].replace(renamed)
+    return kept
+
+
+def sensitivity_rollup(table: pd.DataFrame) -> pd.DataFrame:
+    """One display row per metric of an :func:`option_sensitivity` table: what was swept, and its largest spread.
+
+    ``Largest spread`` is printed with enough digits to show its verdict against the
+    table's threshold; ``Where`` names the option, sub-score and condition of that spread.
+    """
+    records = []
+    for metric, group in table.groupby("metric", sort=True):
+        worst_row = group.loc[group["max_spread"].idxmax()]
+        check = Check("max spread", float(worst_row["max_spread"]), "<=", float(worst_row["threshold"]))
+        swept = group.drop_duplicates("option")
+        records.append({
+            "Metric": metric,
+            "Options swept": "; ".join(f"{o} ∈ {{{v}}}" for o, v in zip(swept["option"], swept["values"])),
+            "Largest spread": f"{check.value_text()} (≤ {check.threshold:g})",
+            "Where": f"{worst_row['option']}, {worst_row['sub_score']}, {worst_row['worst_condition']}",
+            "Insensitive": check.passed,
+        })
+    return display_table(pd.DataFrame(records), {name: name for name in
+                                                 ("Metric", "Options swept", "Largest spread", "Where", "Insensitive")})
+
+
+def sensitivity_details(table: pd.DataFrame) -> pd.DataFrame:
+    """Every (metric, option, sub-score) row of an :func:`option_sensitivity` table, as display text."""
+    return display_table(table, {"metric": "Metric", "option": "Option", "values": "Values", "sub_score": "Sub-score",
+                                 "conditions": "Conditions", "mean_spread": "Mean spread",
+                                 "max_spread": "Max spread", "worst_condition": "At", "verdict": "Verdict"}, digits=3)

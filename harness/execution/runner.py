@@ -56,7 +56,9 @@ def plan_study(
         _check_grid(name, values)
     default_metrics = [m for m in metrics.available(population=None) if m not in config.excluded_metrics]
     metric_names = _selected(metrics_ if metrics_ is not None else config.metrics, default_metrics, "metric")
-    entries = _swept([(name, resolve(name)) for name in metric_names], metric_options or {})
+    preset_sweeps = config.metric_options if metrics_ is None else {}
+    sweeps = metric_options or {name: sweep for name, sweep in preset_sweeps.items() if name in metric_names}
+    entries = _swept([(name, resolve(name)) for name in metric_names], sweeps)
     cells = plan_cells(
         study=config.name,
         scenario_names=scenario_names,
@@ -165,6 +167,9 @@ def run_study(
         Option sweeps: metric (as named in ``metrics_``, or its name) -> option ->
         values, e.g. ``{"mig": {"bins": [5, 20]}}``.  The metric runs once per
         combination, as variants named ``mig[bins=5]``, ``mig[bins=20]`` in the results.
+        None or empty: the preset's sweeps (:attr:`Preset.metric_options`) when the preset
+        also chooses the metrics (``metrics_`` not given); a study of named metrics runs
+        them plain.
     progress : bool, default True
         Show a progress bar (one step per cell).
     log : callable

@@ -94,7 +94,9 @@ def test_markdown_has_the_same_content(synthetic_report):
     text = (run_dir / "report.md").read_text(encoding="utf-8")
     headings = re.findall(r"^## (.+)$", text, flags=re.MULTILINE)
     assert headings[0].startswith("Headline") and headings[1].startswith("Property matrix")
-    assert headings[-1] == "Figures" and len(headings) == len(SECTIONS) + 1
+    # the table holds no option sweep: the sensitivity section is a note with no table
+    assert headings[2] == "Sensitivity to options"
+    assert headings[-1] == "Figures" and len(headings) == len(SECTIONS) + 2
     assert "| Metric | Family | Passing | perfect ≥ 0.9 | random ≤ 0.1 | Worst at |" in text
     assert "| uncal | intervention | 0 of 1 | ✗ 0.85 | ✗ 0.35 | uncal, noise |" in text
     for key in SCENARIO_FIGURES + OTHER_FIGURES:
