@@ -31,7 +31,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import pandas as pd
 
-import metrics
+from metrics.registry import available, get
 from reports._format import display_table
 from reports._verdict import Check
 
@@ -181,7 +181,7 @@ def hyperparameter_verdicts(results: pd.DataFrame, *, threshold: float = SPREAD_
 
 def registered_defaults(metric: str) -> Mapping[str, Any] | None:
     """A registered metric's default options; None for a metric the registry does not know (a user's)."""
-    return metrics.get(metric).defaults if metric in metrics.available(population=None) else None
+    return get(metric).defaults if metric in available(population=None) else None
 
 
 def _is_default(text: str, default: Any) -> bool:
