@@ -79,7 +79,10 @@ class Subsets:
 def subsets_of(labels: np.ndarray) -> Subsets:
     """Group samples by their row of ``labels`` (``(n,)`` or ``(n, m)`` integers, ``m`` may be 0)."""
     rows = labels.reshape(labels.shape[0], -1)
-    keys = np.unique(rows, axis=0, return_inverse=True)[1].ravel()
+    if rows.shape[1] == 1:  # one label per sample: the same keys as the row-wise unique, without its structured sort
+        keys = np.unique(rows[:, 0], return_inverse=True)[1]
+    else:
+        keys = np.unique(rows, axis=0, return_inverse=True)[1].ravel()
     members = np.argsort(keys, kind="stable")
     sizes = np.bincount(keys)
     starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
