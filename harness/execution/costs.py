@@ -5,7 +5,7 @@ prints a study's estimated CPU time per metric before anything runs.
 
 :data:`MEASURED_SECONDS` holds median CPU seconds (``time.process_time``, one BLAS
 thread) of one call of each built-in metric on the ``noise`` scenario at alpha = 0.2
-(10 factors, 10 codes) for a few sample sizes, as :func:`measure_costs` measures them::
+(8 factors, 8 codes) for a few sample sizes, as :func:`measure_costs` measures them::
 
     python -m harness.execution.costs            # prints a fresh table to paste here
 
@@ -24,18 +24,19 @@ from typing import Any, Mapping, Sequence
 #: Median CPU seconds per call, by metric and sample size (measured by :func:`measure_costs` on
 #: 2026-11-22, one BLAS thread, every metric of a draw in one :func:`metrics.shared_estimates`
 #: scope in registry order, as a task runs them; ``dci_gbt`` once, at n = 1000 only; ``udr`` on
-#: ``udr_population``).
+#: ``udr_population``).  The predictor and intervention metrics, whose cost does not depend on that
+#: scope, were also measured at n = 20000 (the paper's size), after the intervention speed-ups.
 MEASURED_SECONDS: Mapping[str, Mapping[int, float]] = {
-    'dci_es': {1000: 0.03269, 10000: 0.2753},
+    'dci_es': {1000: 0.02903, 10000: 0.2745, 20000: 0.5419},
     'dci_gbt': {1000: 10.92},
-    'dci_lasso': {1000: 0.1299, 10000: 0.1906},
-    'dci_rf': {1000: 1.032, 10000: 3.708},
+    'dci_lasso': {1000: 0.1187, 10000: 0.1586, 20000: 0.2055},
+    'dci_rf': {1000: 0.953, 10000: 3.439, 20000: 4.108},
     'dcimig': {1000: 0.00132, 10000: 0.004347},
-    'explicitness': {1000: 0.1851, 10000: 0.43},
+    'explicitness': {1000: 0.1545, 10000: 0.3719, 20000: 0.6062},
     'indin_at_k': {1000: 0.02848, 10000: 0.2714},
-    'infomec': {1000: 0.1163, 10000: 0.6132},
+    'infomec': {1000: 0.1075, 10000: 0.5519, 20000: 1.162},
     'informativeness': {1000: 0.0003009, 10000: 0.0008155},
-    'irs': {1000: 0.004402, 10000: 0.04222},
+    'irs': {1000: 0.002042, 10000: 0.01144, 20000: 0.02461},
     'jemmig': {1000: 0.0001782, 10000: 0.0003548},
     'mcc': {1000: 0.001083, 10000: 0.005768},
     'mig': {1000: 0.0002654, 10000: 0.0002446},
@@ -48,14 +49,14 @@ MEASURED_SECONDS: Mapping[str, Mapping[int, float]] = {
     'rmig': {1000: 0.0003531, 10000: 0.0008175},
     'sap': {1000: 0.0003483, 10000: 0.002405},
     'sepin_at_k': {1000: 0.01547, 10000: 0.1422},
-    'snc_nk': {1000: 0.0682, 10000: 0.5352},
+    'snc_nk': {1000: 0.06477, 10000: 0.5309, 20000: 1.066},
     'udr': {1000: 4.31, 10000: 34.25},
     'unibound': {1000: 0.0003842, 10000: 0.000252},
     'windin': {1000: 0.0002949, 10000: 0.0007173},
     'wsepin': {1000: 0.0001466, 10000: 0.0005036},
-    'z_diff': {1000: 0.4432, 10000: 0.5358},
-    'z_max_var': {1000: 0.0296, 10000: 0.1077},
-    'z_min_var': {1000: 0.02906, 10000: 0.09239},
+    'z_diff': {1000: 0.3462, 10000: 0.3984, 20000: 0.3936},
+    'z_max_var': {1000: 0.02251, 10000: 0.04126, 20000: 0.06868},
+    'z_min_var': {1000: 0.02534, 10000: 0.05635, 20000: 0.06816},
 }
 
 #: Assumed cost of a metric nobody measured (a user's): this many seconds per call at n = 1000,
