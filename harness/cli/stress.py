@@ -84,7 +84,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 def _stress(args: argparse.Namespace) -> int:
     from harness.execution.metric_refs import resolve
     from harness.workflows.stress import stress
-    from harness.workflows.stress_report import FIGURE_KEY, stress_section
+    from reports.stress import FIGURE_KEY, MARKDOWN
 
     out = args.out or Path("stress") / resolve(args.metric).name
     result = stress(
@@ -104,7 +104,7 @@ def _stress(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
         cell_timeout=args.cell_timeout,
     )
-    print("\n".join(stress_section(result, heading="#")))
+    print((Path(out) / MARKDOWN).read_text(), end="")
     figure = f", figures/{FIGURE_KEY}.png and .svg" if result.cases else ""
     print(f"written to {out}: stress.md, stress.json, measurements.csv{figure}")
     return 0

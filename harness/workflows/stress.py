@@ -44,7 +44,8 @@ What comes back
     replays it (``python -m harness run --grid ...`` reproduces its scores exactly), the
     metric's per-seed scores, the ideal, and the built-in metrics' scores on the same data for
     contrast; with ``out``, a Markdown summary, a JSON record, every measurement as CSV and a
-    figure of the worst case (:mod:`harness.workflows.stress_report`).
+    figure of the worst case (:mod:`reports.stress`, from the tables of
+    :mod:`harness.workflows.stress_tables`).
 """
 
 from __future__ import annotations
@@ -74,7 +75,9 @@ from harness.workflows.stress_space import (
     CHOICE, ParameterRange, Point, check_sample_sizes, exploration_points, ideal_at, parameter_range,
     searchable_scenarios,
 )
+from harness.workflows.stress_tables import stress_tables
 from harness.workflows.user_metric import MetricLike, reference_of
+from reports.stress import write_stress
 from scenarios.base import PROPERTIES, ParameterValue
 
 #: Share of the budget spent exploring; the rest refines.
@@ -212,7 +215,7 @@ def stress(
         i.e. every built-in but dci_gbt, less ``metric``); empty for none.
     out : path, optional
         Directory of the run store (``out/search``) and the outputs of
-        :func:`harness.workflows.stress_report.write_stress`.  Without it nothing is written.
+        :func:`reports.stress.write_stress`.  Without it nothing is written.
     jobs, backend, scheduler, cell_timeout
         As for :func:`harness.execution.runner.run_study`.
     log : callable
@@ -275,9 +278,7 @@ def stress(
     if store is not None and search.frames:
         ResultStore(store).write_tables(pd.concat(search.frames, ignore_index=True))
     if out is not None:
-        from harness.workflows.stress_report import write_stress
-
-        write_stress(result, out)
+        write_stress(stress_tables(result), out)
     return result
 
 

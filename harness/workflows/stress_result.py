@@ -123,11 +123,6 @@ class StressCase:
     command: str
     contrast: pd.DataFrame
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready content."""
-        return {**self.measurement.record(), "scores": list(self.measurement.scores), "command": self.command,
-                "contrast": self.contrast.to_dict(orient="records")}
-
 
 @dataclass
 class StressResult:
@@ -165,9 +160,3 @@ class StressResult:
     def table(self) -> pd.DataFrame:
         """Every measurement as a table (:meth:`Measurement.record` columns)."""
         return pd.DataFrame([measurement.record() for measurement in self.measurements])
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready content (without the measurements table)."""
-        return {"metric": self.entry.name, "reference": self.reference, "settings": self.settings,
-                "cells": self.cells, "seconds": self.seconds, "cases": [case.to_dict() for case in self.cases],
-                "notes": self.notes}

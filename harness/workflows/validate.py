@@ -35,7 +35,8 @@ import numpy as np
 import pandas as pd
 
 import metrics
-from reports.report_card import criterion_rankings, verdict_rows
+from reports.report_card import criterion_rankings, report_card_markdown, verdict_rows
+from reports.stress import stress_record, stress_section
 from harness.workflows.axioms import DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, check_axioms, make_probe
 from harness.execution.metric_refs import MetricEntry, OptionSweep
 from harness.execution.presets import PRESETS
@@ -43,8 +44,8 @@ from harness.execution.runner import run_study
 from harness.execution.store import ResultStore
 from harness.workflows import stress as stress_search
 from harness.workflows.stress_defaults import DEFAULT_BUDGET
-from harness.workflows.stress_report import stress_section
 from harness.workflows.stress_result import StressResult
+from harness.workflows.stress_tables import stress_tables
 from harness.workflows.user_metric import MetricLike, metadata_applied, metric_entry, reference_of
 from harness.errors import UnknownNameError, UsageError
 
@@ -100,12 +101,10 @@ class ReportCard:
         ])
 
     def to_markdown(self) -> str:
-        """The report card as Markdown (rendered by :func:`reports.report_card.report_card_markdown`), then the
-        stress search's section (:func:`harness.workflows.stress_report.stress_section`) when there is one."""
-        from reports.report_card import report_card_markdown
-
+        """The report card as Markdown (rendered by :func:`reports.report_card.report_card_markdown`), with the
+        stress search's section (:func:`reports.stress.stress_section`) when there is one."""
         entry = self.entry
-        markdown = report_card_markdown(
+        return report_card_markdown(
             name=entry.name,
             reference=self.reference,
             version=entry.version,
@@ -117,10 +116,8 @@ class ReportCard:
             axioms=self.axiom_table,
             probe=self.probe,
             notes=self.notes,
+            extra_sections=[stress_section(stress_tables(self.stress))] if self.stress is not None else [],
         )
-        if self.stress is not None:
-            markdown += "\n" + "\n".join(stress_section(self.stress)) + "\n"
-        return markdown
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready content of the card (without the full results table)."""
@@ -138,7 +135,7 @@ class ReportCard:
                        for a in self.axioms],
             "probe": self.probe,
             "notes": self.notes,
-            "stress": self.stress.to_dict() if self.stress is not None else None,
+            "stress": stress_record(stress_tables(self.stress)) if self.stress is not None else None,
         }
 
     def write(self, out: str | Path) -> Path:
