@@ -31,7 +31,7 @@ from joblib import Parallel, delayed
 from threadpoolctl import threadpool_limits
 
 from metrics._sampling import as_generator, derive_seeds, train_test_indices
-from metrics.validation import check_positive_int
+from metrics.options import check_positive_int
 
 COMPLETENESS_WEIGHTINGS = ("importance", "uniform")
 EXPLICITNESS_BASELINES = ("mean", "random_guess")

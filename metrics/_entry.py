@@ -14,7 +14,8 @@ import inspect
 from typing import Any, Callable, Iterable, Mapping
 
 from metrics.shared import memoised, shared_estimates
-from metrics.validation import check_discrete, check_pair, check_population, check_random_state
+from metrics.options import check_random_state
+from metrics.validation import check_discrete, check_pair, check_population
 
 #: Arguments every metric may take besides its options.
 CALL_ARGUMENTS = ("discrete", "random_state")

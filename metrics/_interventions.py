@@ -46,7 +46,7 @@ import numpy as np
 
 from metrics._sampling import as_generator, check_real
 from metrics.information import to_labels
-from metrics.validation import check_positive_int
+from metrics.options import check_positive_int
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from metrics.validation import check_random_state
+from metrics.options import check_random_state
 
 _SEED_BOUND = 2**31 - 1  # scikit-learn accepts seeds in [0, 2**32); stay well inside
 

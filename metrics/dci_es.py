@@ -10,7 +10,7 @@ from sklearn.tree import DecisionTreeRegressor
 from metrics._dci import unit_range
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
 from metrics.registry import register_metric
-from metrics.validation import check_positive_int
+from metrics.options import check_positive_int
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from sklearn.ensemble import RandomForestRegressor
 from metrics._dci import regression_explicitness, run_dci, unit_range
 from metrics._sampling import require_varying_factors
 from metrics.registry import register_metric
-from metrics.validation import check_positive_int
+from metrics.options import check_positive_int
 
 DEFAULT_LEAF_SIZES = (1, 10, 100)
 

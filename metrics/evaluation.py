@@ -10,7 +10,8 @@ import numpy as np
 
 from metrics._entry import accepts
 from metrics.registry import MetricSpec, get
-from metrics.validation import check_random_state, check_representation
+from metrics.options import check_random_state
+from metrics.validation import check_representation
 
 MetricLike = str | MetricSpec | Callable[..., Any]
 

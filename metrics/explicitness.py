@@ -12,7 +12,7 @@ from metrics._dci import unit_range
 from metrics._sampling import as_generator, check_real, require_varying_factors, train_test_indices
 from metrics.information import DEFAULT_BINS, to_labels
 from metrics.registry import register_metric
-from metrics.validation import check_positive_int
+from metrics.options import check_positive_int
 
 CLASSIFIERS = ("one_vs_rest", "multinomial")
 SCALINGS = ("standard", "minmax")

@@ -10,7 +10,7 @@ from sklearn.linear_model import LogisticRegression
 
 from metrics.information import DEFAULT_BINS, entropy, factor_code_information, normalized_mutual_information, to_labels
 from metrics.registry import register_metric
-from metrics.validation import check_positive_int
+from metrics.options import check_positive_int
 
 PRUNINGS = ("information", "range", "none")
 

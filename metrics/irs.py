@@ -8,7 +8,7 @@ from metrics._interventions import subsets_of
 from metrics._sampling import check_real
 from metrics.information import DEFAULT_BINS, to_labels
 from metrics.registry import register_metric
-from metrics.validation import check_positive_int
+from metrics.options import check_positive_int
 
 
 def _deviation(values: np.ndarray, center: np.ndarray, quantile: float) -> np.ndarray:

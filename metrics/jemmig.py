@@ -7,7 +7,7 @@ import numpy as np
 from metrics.gap import best_and_second
 from metrics.information import DEFAULT_BINS, factor_code_information
 from metrics.registry import register_metric
-from metrics.validation import check_positive_int
+from metrics.options import check_positive_int
 
 
 @register_metric(

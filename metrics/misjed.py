@@ -8,7 +8,7 @@ from scipy.spatial import cKDTree
 from metrics._knn import standardize
 from metrics.information import DEFAULT_BINS, Labels, discretize, entropy, information_table
 from metrics.registry import register_metric
-from metrics.validation import check_positive_int
+from metrics.options import check_positive_int
 
 DEFAULT_MEAN_NEIGHBORS = 10
 

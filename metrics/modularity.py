@@ -7,7 +7,7 @@ from scipy.stats import chi2
 
 from metrics.information import DEFAULT_BINS, InformationTable, factor_code_information
 from metrics.registry import register_metric
-from metrics.validation import check_positive_int
+from metrics.options import check_positive_int
 
 
 @register_metric(

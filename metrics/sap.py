@@ -12,7 +12,7 @@ from metrics._sampling import as_generator, check_fraction, check_real, derive_s
 from metrics.gap import best_and_second
 from metrics.information import encode_categories
 from metrics.registry import register_metric
-from metrics.validation import check_positive_int
+from metrics.options import check_positive_int
 
 
 def _squared_correlations(factors: np.ndarray, codes: np.ndarray) -> np.ndarray:

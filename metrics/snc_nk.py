@@ -10,7 +10,7 @@ from metrics._matching import matched_codes
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
 from metrics.information import DEFAULT_BINS, factor_code_information, to_labels
 from metrics.registry import register_metric
-from metrics.validation import check_positive_int
+from metrics.options import check_positive_int
 
 CLASSIFIERS = ("tree", "mlp")
 

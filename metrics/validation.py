@@ -13,7 +13,6 @@ import numpy as np
 from scipy import sparse
 
 from metrics._columns import column_range
-from metrics.options import check_positive_int, check_random_state  # noqa: F401  (re-exported: metric modules import them from here)
 
 #: Largest absolute value accepted in factors or codes.  Beyond it, differences and
 #: squares overflow float64 in the metrics' arithmetic (variances, regressions).

@@ -10,7 +10,7 @@ from metrics._interventions import Subsets, chance_rescaled, choose_subsets, deg
 from metrics._sampling import as_generator
 from metrics.information import DEFAULT_BINS
 from metrics.registry import register_metric
-from metrics.validation import check_positive_int
+from metrics.options import check_positive_int
 
 _CHUNK_POINTS = 512  # points whose pairs are held in memory at once
 

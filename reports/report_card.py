@@ -8,6 +8,8 @@ computed by the analyses of this package, so a card and a full report never disa
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -205,3 +207,12 @@ def report_card_markdown(
     if notes:
         lines += ["", "## Notes", "", *(f"- {note}" for note in notes)]
     return "\n".join(lines) + "\n"
+
+
+def write_report_card(directory: Path, markdown: str, record: Mapping[str, Any]) -> Path:
+    """Write ``report_card.md`` and ``report_card.json`` (``record``, JSON-ready) into ``directory``; return the Markdown path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "report_card.json").write_text(json.dumps(record, indent=1, default=str) + "\n")
+    card = directory / "report_card.md"
+    card.write_text(markdown)
+    return card

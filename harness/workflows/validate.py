@@ -26,7 +26,6 @@ The checks and their tolerances are documented in :mod:`harness.workflows.axioms
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -140,12 +139,11 @@ class ReportCard:
 
     def write(self, out: str | Path) -> Path:
         """Write ``report_card.md``, ``report_card.json`` and the results table into ``out``; return the Markdown path."""
+        from reports.report_card import write_report_card
+
         directory = Path(out)
         ResultStore(directory).write_tables(self.results)
-        (directory / "report_card.json").write_text(json.dumps(self.to_dict(), indent=1, default=str) + "\n")
-        card = directory / "report_card.md"
-        card.write_text(self.to_markdown())
-        return card
+        return write_report_card(directory, self.to_markdown(), self.to_dict())
 
 
 def validate(
