@@ -26,6 +26,7 @@ table { border-collapse: collapse; margin: .6em 0; font-size: .8em; }
 th, td { padding: .2em .5em; text-align: left; border-bottom: 1px solid #e4e4e4; }
 td { white-space: normal; }
 #table-headline td { white-space: normal; min-width: 5.5em; }
+#table-property_matrix { font-size: .72em; }
 *, *::before, *::after { box-sizing: border-box; }
 th { border-bottom: 2px solid #444; background: #f6f6f6; vertical-align: bottom; max-width: 11em; }
 .num { text-align: right; }

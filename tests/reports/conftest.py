@@ -133,7 +133,12 @@ def build_realistic_results(copies: int = 4) -> pd.DataFrame:
     copied = [others.assign(metric=others["metric"] + f"_{index}") for index in range(copies)]
     lin = others.loc[others["metric"] == "lin"]
     flat = lin.assign(metric="lin_flat", score=0.5)
-    return pd.concat([*copied, flat, pid], ignore_index=True)
+    # a swept registered metric (mig over bins), so that the sensitivity columns hold measured verdicts
+    compact = lin.loc[lin["sub_score"] == "compactness"]
+    swept = [compact.assign(metric=f"mig[bins={bins}]", family="information", sub_score="mig",
+                            score=compact["score"] - shift)
+             for bins, shift in ((5, 0.3), (10, 0.0), (20, 0.05), (40, 0.1))]
+    return pd.concat([*copied, flat, *swept, pid], ignore_index=True)
 
 
 @pytest.fixture(scope="session")
