@@ -99,7 +99,7 @@ PRESETS: dict[str, Preset] = {
             grids=MappingProxyType({"sample_size": (100, 1000, 10000)}),
             metric_options=DEFAULT_SWEEPS,
             description="every scenario and metric but dci_gbt, 2 seeds, n = 1000, sample_size up to n = 10000, "
-            "MIG swept over bins and DCI-ES over its probe capacity (under 10 minutes on 2 cores)",
+            "MIG swept over bins and DCI-ES over its probe capacity (about 3 minutes on 2 cores)",
         ),
         Preset(
             name="paper",
