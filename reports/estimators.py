@@ -96,13 +96,22 @@ def overlapping_curves(cell: pd.DataFrame, fraction: float = OVERLAP_FRACTION) -
     return pairs
 
 
+def mean_over_draws(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per attack, quantity, estimator and alpha: the estimate averaged over the draws (seeds), in table order."""
+    return table.groupby(["attack", "quantity", "estimator", "alpha"], sort=False, as_index=False).agg(
+        estimate=("estimate", "mean"), exact=("exact", "first"), n=("n", "first"))
+
+
 def estimator_figure(table: pd.DataFrame, estimators: Sequence[str] | None = None) -> Drawn:
     """One panel per attack (rows) and quantity (columns): each estimator against the exact curve.
 
     ``estimators`` fixes the styles' order (default: as the table lists them), so an
     estimator looks the same whichever others a run compares.  The overlap notes go in the
-    figure's ``notes`` as well as in their panels.
+    figure's ``notes`` as well as in their panels.  Several draws (seeds) of one alpha are
+    drawn as their mean estimate (:func:`mean_over_draws`).
     """
+    draws = table["seed"].nunique() if "seed" in table else 1
+    table = mean_over_draws(table)
     order = list(estimators) if estimators is not None else list(dict.fromkeys(table["estimator"]))
     styles = estimator_styles(order)
     attacks = list(dict.fromkeys(table["attack"]))
@@ -133,5 +142,6 @@ def estimator_figure(table: pd.DataFrame, estimators: Sequence[str] | None = Non
         handles, labels = axes[0, 0].get_legend_handles_labels()
         figure.legend(handles, labels, loc="outside lower center", ncol=len(labels), frameon=False)
         n = int(table["n"].iloc[0])
-        figure.suptitle(f"Estimated vs exact mutual information, Gaussian toy model (n = {n})")
+        of_draws = f", mean of {draws} draws" if draws > 1 else ""
+        figure.suptitle(f"Estimated vs exact mutual information, Gaussian toy model (n = {n}{of_draws})")
     return Drawn(figure, notes)

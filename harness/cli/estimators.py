@@ -5,26 +5,38 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness.cli._args import positive_int
+from harness.cli._args import jobs, positive_int
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Register the ``estimators`` command."""
+    from harness.execution.backends import BACKENDS
+
     parser = commands.add_parser(
         "estimators",
         help="compare the mutual-information estimators with the Gaussian toy model's exact values",
         description=(
             "Compare the mutual-information estimators of metrics.estimators with the exact values of the "
             "Gaussian toy model of Tokui and Sato (2022) under the redundancy and synergy attacks. "
-            "Writes estimator_report.csv, estimator_report.png and estimator_report.svg into --out."
+            "Runs as a study (one variant of a probe metric per estimator) whose cells are kept in OUT/study, "
+            "so a rerun into the same --out reuses the finished ones; each draw's seed derives from its cell's "
+            "identity (scenario, seed index, --n), as in every study. "
+            "Writes estimator_report.csv, estimator_report.png and estimator_report.svg into --out; the table's "
+            "seconds are those of one probe call, covering all three quantities of an estimator."
         ),
     )
     parser.add_argument("--out", required=True, type=Path, help="output directory (created if missing)")
     parser.add_argument("--n", type=positive_int, default=5000, help="samples per attack and alpha, at least 10 (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=0, help="root seed (default: %(default)s)")
+    parser.add_argument("--seeds", type=positive_int, default=1,
+                        help="independent draws per alpha; their seeds derive from each cell's identity, so there "
+                        "is no root seed (default: %(default)s)")
     parser.add_argument("--alphas", type=float, nargs="+", help="attack strengths (default: the toy model's grid)")
     parser.add_argument("--estimators", nargs="+", metavar="ESTIMATOR", help="estimators to compare (default: all)")
     parser.add_argument("--factor", type=int, default=0, help="factor k (all give the same exact values; default: %(default)s)")
+    parser.add_argument("--jobs", type=jobs, default=1,
+                        help="parallel worker processes, -1 for all cores (default: %(default)s, so the timings "
+                        "are not shared with other workers); estimates do not depend on it")
+    parser.add_argument("--backend", choices=BACKENDS, default="loky", help="where cells run, as for 'run' (default: %(default)s)")
     parser.set_defaults(handler=estimators)
 
 
@@ -35,7 +47,8 @@ def estimators(args: argparse.Namespace) -> int:
     from reports.estimators import error_summary
 
     table, written, notes = write_estimator_report(
-        args.out, n=args.n, seed=args.seed, alphas=args.alphas, estimators=args.estimators or ESTIMATORS, factor=args.factor,
+        args.out, n=args.n, seeds=args.seeds, alphas=args.alphas, estimators=args.estimators or ESTIMATORS, factor=args.factor,
+        jobs=args.jobs, backend=args.backend,
     )
     print("largest |estimate - exact| (nats) over attacks and alphas:")
     print(error_summary(table, SINGLE_COLUMN).to_string())
