@@ -63,9 +63,11 @@ def test_errors_are_estimate_minus_exact_and_small_for_the_gaussian_estimator(re
 def test_bad_arguments_and_help():
     assert main(["estimators", "--out", "x", "--estimators", "magic"]) == 2
     with pytest.raises(ValueError, match="factor must be in"):
-        estimator_report.run(100, 0, [0.0], ["gaussian"], factor=7)
+        estimator_report.run(100, 1, [0.0], ["gaussian"], factor=7)
+    assert main(["estimators", "--out", "x", "--seeds", "0"]) == 2
     result = subprocess.run([sys.executable, "-m", "harness", "estimators", "--help"], cwd=ROOT, capture_output=True, text=True, check=True)
     assert "--out" in result.stdout and "Gaussian toy model" in result.stdout
+    assert "--seeds" in result.stdout and "--seed " not in result.stdout and "identity" in result.stdout
 
 
 def test_summary_says_why_single_column_estimators_have_no_rest_or_total(report):
@@ -88,6 +90,45 @@ def test_printed_summary_has_no_nan(tmp_path, capsys):
     assert "nan" not in printed.lower()
     (line,) = [line for line in printed.splitlines() if line.startswith("miller_madow")]
     assert line.count("n/a (one code column only)") == 2
+
+
+def test_cells_go_through_the_study_and_a_rerun_reuses_them(report, capsys):
+    out, table = report
+    results = pd.read_csv(out / "study" / "results.csv")
+    assert set(results["metric"]) == {f"mutual_information_probe[estimator={name},factor=0]" for name in ("gaussian", "knn", "histogram")}
+    assert set(results["scenario"]) == {"gaussian_toy_redundancy", "gaussian_toy_synergy"}
+    with threadpool_limits(limits=1):
+        status = main(["estimators", "--out", str(out), "--n", "1500", "--alphas", "0", "1", "4", "--estimators", "gaussian", "knn", "histogram"])
+    assert status == 0
+    # 2 attacks x 3 alphas x 3 estimators, none recomputed
+    assert "skipping 18 finished cell(s)" in capsys.readouterr().out
+    pd.testing.assert_frame_equal(pd.read_csv(out / "estimator_report.csv"), table)
+
+
+def test_seeds_are_independent_draws_of_each_alpha(tmp_path):
+    with threadpool_limits(limits=1):
+        status = main(["estimators", "--out", str(tmp_path), "--n", "300", "--alphas", "1", "--estimators", "gaussian", "--seeds", "2"])
+    assert status == 0
+    table = pd.read_csv(tmp_path / "estimator_report.csv")
+    assert len(table) == 2 * 3 * 2  # attacks x quantities x seeds
+    for _, rows in table.groupby(["attack", "quantity"]):
+        assert sorted(rows["seed"]) == [0, 1]
+        assert rows["estimate"].nunique() == 2
+        assert rows["exact"].nunique() == 1
+
+
+def test_probe_on_a_gaussian_channel():
+    # y ~ N(0, 1), z_0 = y + e with var(e) = 1/4: I(y; z_0) = 0.5 log(1 + 4); z_1 is independent noise
+    rng = np.random.default_rng(5)
+    y = rng.standard_normal((20000, 2))
+    codes = np.column_stack([y[:, 0] + 0.5 * rng.standard_normal(20000), rng.standard_normal(20000)])
+    values = estimator_report.mutual_information_probe(y, codes, estimator="gaussian", factor=0)
+    assert values["code"] == pytest.approx(0.5 * np.log(5), abs=0.02)
+    assert values["rest"] == pytest.approx(0.0, abs=0.01)
+    assert values["total"] == pytest.approx(0.5 * np.log(5), abs=0.02)
+    assert set(estimator_report.mutual_information_probe(y, codes, estimator="histogram")) == {"code"}
+    with pytest.raises(ValueError, match="factor must be in 0..1, got 2"):
+        estimator_report.mutual_information_probe(y, codes, factor=2)
 
 
 def _panel(curves: dict[str, list[float]], alphas=(0.0, 1.0, 4.0), exact=(0.0, 0.5, 1.0)) -> pd.DataFrame:
