@@ -31,7 +31,7 @@ The default run (n = 5000, 7 values of alpha, one seed, factor 0) takes well und
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -120,7 +120,7 @@ def _check(n: int, seeds: int, alphas: Sequence[float], estimators: Sequence[str
 
 
 def run(n: int, seeds: int, alphas: Sequence[float], estimators: Sequence[str], factor: int = 0, *,
-        out: Path | None = None, jobs: int = 1, backend: str = "loky", log=print) -> pd.DataFrame:
+        out: Path | None = None, jobs: int = 1, backend: str = "loky", log: Callable[[str], object] = print) -> pd.DataFrame:
     """The table of estimated vs exact information (:data:`COLUMNS`), computed as a study.
 
     Runs :data:`PROBE` through :func:`harness.execution.runner.run_study` on both attack
@@ -170,7 +170,7 @@ def run(n: int, seeds: int, alphas: Sequence[float], estimators: Sequence[str], 
 
 def write_estimator_report(out: Path, *, n: int = 5000, seeds: int = 1, alphas: Sequence[float] | None = None,
                            estimators: Sequence[str] = ESTIMATORS, factor: int = 0, jobs: int = 1,
-                           backend: str = "loky", log=print) -> tuple[pd.DataFrame, list[Path], list[str]]:
+                           backend: str = "loky", log: Callable[[str], object] = print) -> tuple[pd.DataFrame, list[Path], list[str]]:
     """Run the study into ``out/study``, write ``out/estimator_report.csv|png|svg``.
 
     ``alphas`` defaults to the scenarios' grid (:func:`default_alphas`).  Returns the table,
