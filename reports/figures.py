@@ -29,7 +29,7 @@ from matplotlib.ticker import MaxNLocator
 from reports._style import (
     COLUMN_WIDTH, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, legend_columns, paper_style,
 )
-from reports._table import at_largest_n, check_results, family_rank, ideal_table, score_label, scenarios_testing
+from reports._table import at_largest_n, check_results, family_rank, ideal_table, score_label, scenarios_testing, seed_summary
 from reports.schema import PROPERTIES
 
 #: A numeric parameter spanning at least this ratio is drawn on a log axis.
@@ -149,10 +149,7 @@ def _side_legend(ax, panel_height: float) -> None:
 
 def _summary(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Mean and std over seeds of the oriented score per ``keys`` (higher_is_better kept)."""
-    data = rows.assign(oriented=rows["score"].where(rows["higher_is_better"], 1.0 - rows["score"]))
-    summary = data.groupby(keys + ["higher_is_better"])["oriented"].agg(mean="mean", std="std").reset_index()
-    summary["std"] = summary["std"].fillna(0.0)
-    return summary
+    return seed_summary(rows, keys + ["higher_is_better"])
 
 
 def scenario_figure(results: pd.DataFrame, scenario: str, *, registry: StyleRegistry | None = None) -> Drawn:

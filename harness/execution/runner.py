@@ -186,12 +186,15 @@ def run_study(
     """
     if cell_timeout is not None and not cell_timeout > 0:
         raise UsageError(f"cell_timeout must be a number of seconds > 0, got {cell_timeout!r}")
+    if cell_timeout is not None and backend == "threading":
+        raise UsageError("a cell time limit forks a process per metric call, which is unsafe from threads: "
+                         "use --backend loky, sequential or dask with --cell-timeout")
     cells = plan_study(preset=preset, scenarios_=scenarios_, metrics_=metrics_, seeds=seeds, n_samples=n_samples,
                        metric_options=metric_options, grids=grids)
     keys = [cell.key for cell in cells]
     store = ResultStore(out) if out is not None else None
     done = set(store.cells()) if store is not None else set()
-    pending = [cell for cell in cells if cell.key not in done]
+    pending = [cell for cell, key in zip(cells, keys) if key not in done]
     finished = len(cells) - len(pending)
     if finished:
         log(f"skipping {finished} finished cell(s) found in {out}; computing {len(pending)}")

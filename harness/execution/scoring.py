@@ -44,6 +44,8 @@ def run_task(task: Task, cell_timeout: float | None = None) -> list[Outcome]:
     cell_timeout : float, optional
         Seconds a metric call may take; past it the call is stopped (it runs in a forked
         child process) and the cell recorded as failed.  None: no limit, in process.
+        Each child fills and discards its own copy of the shared estimates, so with a
+        limit the metrics of a draw no longer share them (slower, same scores).
 
     Returns
     -------

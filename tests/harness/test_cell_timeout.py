@@ -65,3 +65,9 @@ def test_cell_timeout_on_the_command_line(slow_metric, tmp_path, capsys):
     assert "timed out after 1 s" in capsys.readouterr().err
     assert main(["run", "--cell-timeout", "0", "--no-report"]) == 2
     assert main(["run", "--cell-timeout", "soon", "--no-report"]) == 2
+
+
+def test_a_cell_time_limit_is_refused_on_the_threading_backend():
+    with pytest.raises(ValueError, match="unsafe from threads"):
+        run_study(preset="quick", scenarios_=["noise"], metrics_=["mig"], seeds=1, n_samples=200, cell_timeout=5.0,
+                  backend="threading", jobs=2, progress=False)
