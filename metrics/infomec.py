@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 
-from metrics.information import DEFAULT_BINS, entropy, factor_code_information, normalized_mutual_information, to_labels
+from metrics.information import DEFAULT_BINS, factor_code_information, normalized_mutual_information, to_labels
 from metrics.registry import register_metric
 from metrics.options import check_positive_int
 
@@ -149,6 +149,6 @@ def infomec(
         infoc = float(np.mean(_concentration(pruned, axis=1)))
     else:
         infom = infoc = 0.0
-    prior = entropy(factor_labels)
+    prior = table.factor_entropy  # H(v_k) of the same binned factors
     infoe = float(np.mean([_explicitness(codes, factor_labels.codes[:, k], prior[k], inverse_penalty) for k in range(factors.shape[1])]))
     return {"infom": infom, "infoc": infoc, "infoe": infoe}

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as np
 
-from metrics.information import DEFAULT_BINS, factor_code_information
+from metrics.information import DEFAULT_BINS, factor_code_information, normalized_mutual_information
 from metrics.registry import register_metric
 from metrics.options import check_positive_int
 
@@ -67,9 +66,6 @@ def minimality_sufficiency(factors, codes, *, discrete=None, bins: int = DEFAULT
     """
     check_positive_int(bins, "bins", minimum=2)
     table = factor_code_information(factors, codes, discrete, bins)
-    mi = table.mutual_information
-    code_entropy = np.broadcast_to(table.code_entropy[None, :], mi.shape)
-    factor_entropy = np.broadcast_to(table.factor_entropy[:, None], mi.shape)
-    per_code = np.divide(mi, code_entropy, out=np.zeros_like(mi), where=code_entropy > 0).max(axis=0)
-    per_factor = np.divide(mi, factor_entropy, out=np.zeros_like(mi), where=factor_entropy > 0).max(axis=1)
+    per_code = normalized_mutual_information(table, "code").max(axis=0)
+    per_factor = normalized_mutual_information(table, "factor").max(axis=1)
     return {"minimality": float(per_code.mean()), "sufficiency": float(per_factor.mean())}
