@@ -5,9 +5,13 @@ prints a study's estimated CPU time per metric before anything runs.
 
 :data:`MEASURED_SECONDS` holds median CPU seconds (``time.process_time``, one BLAS
 thread) of one call of each built-in metric on the ``noise`` scenario at alpha = 0.2
-(8 factors, 8 codes) for a few sample sizes, as :func:`measure_costs` measures them::
+(8 factors, 8 codes) for a few sample sizes, as :func:`measure_costs` measures them: as a
+task runs them, every metric of a draw in one :func:`metrics.shared_estimates` scope, so a
+metric whose estimates an earlier one computed is charged for what it adds.  The variants
+the presets sweep (``z_diff[batch_size=50]``) have their own rows where their options change
+the cost by more than :data:`VARIANT_TOLERANCE`; the others are charged their metric's cost::
 
-    python -m harness.execution.costs            # prints a fresh table to paste here
+    python -m harness.execution.costs            # prints a fresh table to paste here (a few minutes)
 
 Between and beyond the measured sizes the cost is interpolated linearly in log-log
 space (extrapolated with the slope of the two largest sizes, never below linear
@@ -17,6 +21,7 @@ same order; the estimate is meant to tell minutes from days, not to the second.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from typing import Any, Mapping, Sequence
@@ -63,20 +68,28 @@ MEASURED_SECONDS: Mapping[str, Mapping[int, float]] = {
 #: growing linearly with n.
 UNKNOWN_SECONDS_AT_1000 = 0.05
 
+#: A variant of an option sweep gets its own row in :data:`MEASURED_SECONDS` only where its cost
+#: differs from its metric's by more than this fraction at some measured size.
+VARIANT_TOLERANCE = 0.25
 
-def estimated_seconds(metric: str, n_samples: int, *, registered: bool = True) -> float:
+
+def estimated_seconds(metric: str, n_samples: int, *, registered: bool = True, variant_of: str = "") -> float:
     """Estimated CPU seconds of one call of ``metric`` on ``n_samples`` samples.
 
     Parameters
     ----------
     metric : str
-        Registered name (an unknown name gets the default cost of an unmeasured metric).
+        Registered name, or a variant's name (``z_diff[batch_size=50]``).  An unknown
+        name gets the default cost of an unmeasured metric.
     n_samples : int
         Samples of the representation.
     registered : bool, default True
         False for a user's metric, which is never in the table.
+    variant_of : str, optional
+        For a variant, the metric it is a variant of: its cost is used where the variant's
+        own is not in the table (only variants whose options change the cost are).
     """
-    table = MEASURED_SECONDS.get(metric) if registered else None
+    table = (MEASURED_SECONDS.get(metric) or MEASURED_SECONDS.get(variant_of)) if registered else None
     if not table:
         return UNKNOWN_SECONDS_AT_1000 * n_samples / 1000
     sizes = sorted(table)
@@ -120,18 +133,35 @@ def study_estimate(cells: Sequence[Any]) -> list[dict[str, Any]]:
     return sorted(totals.values(), key=lambda record: -record["cpu_hours"])
 
 
-def measure_costs(metric_names: Sequence[str], sizes: Sequence[int] = (1000, 10000), repeats: int = 3) -> dict[str, dict[int, float]]:
-    """Measure median CPU seconds per call of each metric at each sample size.
+def measure_costs(
+    entries: Sequence[Any],
+    sizes: Sequence[int] = (1000, 10000, 20000),
+    population_sizes: Sequence[int] = (1000, 10000),
+    repeats: int = 3,
+) -> dict[str, dict[int, float]]:
+    """Measure median CPU seconds per call of each metric at each sample size, as a task runs them.
+
+    For each size and repeat one data draw is generated and every entry is called on it,
+    in the given order, inside one :func:`metrics.shared_estimates` scope (a fresh scope
+    per repeat): a metric whose estimates an earlier one already computed is charged only
+    for what it adds, as in a study.
 
     Parameters
     ----------
-    metric_names : sequence of str
-        Registered representation metrics (population metrics are measured on the
-        ``udr_population`` scenario instead).
+    entries : sequence of harness.execution.metric_refs.MetricEntry
+        Registered metrics and variants, in the order a task runs them.  Population metrics
+        are measured on the ``udr_population`` scenario, the others on ``noise`` at 0.2.
     sizes : sequence of int
-        Sample sizes.
+        Sample sizes of the representation metrics.
+    population_sizes : sequence of int
+        Sample sizes of the population metrics (a population call costs far more).
     repeats : int
-        Calls per (metric, size); the median is kept.
+        Calls per (entry, size); the median is kept.
+
+    Returns
+    -------
+    dict
+        Entry name -> {size: median CPU seconds}.
     """
     import numpy as np
     from threadpoolctl import threadpool_limits
@@ -139,31 +169,66 @@ def measure_costs(metric_names: Sequence[str], sizes: Sequence[int] = (1000, 100
     import metrics
     import scenarios
 
-    table: dict[str, dict[int, float]] = {}
+    timings: dict[str, dict[int, list[float]]] = {}
     with threadpool_limits(limits=1):
-        for size in sizes:
-            data = scenarios.get("noise").generate(0.2, n=size, seed=0)
-            population = scenarios.get("udr_population").generate(0.5, n=size, seed=0)
-            for name in metric_names:
-                spec = metrics.get(name)
-                timings = []
-                for repeat in range(repeats):
-                    started = time.process_time()
-                    if spec.population:
-                        metrics.evaluate_population(name, list(population.members), random_state=repeat)
-                    else:
-                        metrics.evaluate(name, data.factors, data.codes, discrete=data.discrete,
-                                         random_state=repeat if spec.stochastic else None)
-                    timings.append(time.process_time() - started)
-                table.setdefault(name, {})[size] = float(np.median(timings))
-    return table
+        for population, chosen_sizes in ((False, sizes), (True, population_sizes)):
+            group = [entry for entry in entries if entry.population == population]
+            for size, repeat in itertools.product(chosen_sizes if group else (), range(repeats)):
+                if population:
+                    members = list(scenarios.get("udr_population").generate(0.5, n=size, seed=0).members)
+                else:
+                    data = scenarios.get("noise").generate(0.2, n=size, seed=0)
+                with metrics.shared_estimates():
+                    for entry in group:
+                        random_state = repeat if entry.stochastic else None
+                        started = time.process_time()
+                        if population:
+                            metrics.evaluate_population(entry.target, members, random_state=repeat, **dict(entry.options))
+                        else:
+                            metrics.evaluate(entry.target, data.factors, data.codes, discrete=data.discrete,
+                                             random_state=random_state, **dict(entry.options))
+                        timings.setdefault(entry.name, {}).setdefault(size, []).append(time.process_time() - started)
+    return {name: {size: float(np.median(values)) for size, values in row.items()} for name, row in timings.items()}
+
+
+def cost_table_entries() -> list[Any]:
+    """What ``python -m harness.execution.costs`` measures: every registered metric but
+    ``dci_gbt``, each followed by the variants the presets sweep it over, in registry order."""
+    import metrics
+    from harness.execution.metric_refs import registered_entry, variants
+    from harness.execution.presets import PRESETS
+
+    entries = []
+    for name in metrics.available(population=None):
+        if name == "dci_gbt":
+            continue
+        entry = registered_entry(name)
+        entries.append(entry)
+        for preset in PRESETS.values():
+            entries.extend(variant for variant in variants(entry, preset.metric_options.get(name, {}))
+                           if variant.name not in {known.name for known in entries})
+    return entries
+
+
+def distinct_variant_costs(table: Mapping[str, Mapping[int, float]], entries: Sequence[Any],
+                           tolerance: float = VARIANT_TOLERANCE) -> dict[str, Mapping[int, float]]:
+    """The table without the variants whose cost is within ``tolerance`` (relative) of their
+    metric's at every size: those are estimated with their metric's cost."""
+    kept = {}
+    for entry in entries:
+        row = table[entry.name]
+        base = table.get(entry.variant_of) if entry.variant_of else None
+        if base is None or any(abs(row[size] - base[size]) > tolerance * base[size] for size in row):
+            kept[entry.name] = row
+    return kept
 
 
 if __name__ == "__main__":  # pragma: no cover - a measuring tool, run by hand
-    import metrics as _metrics
-
-    measured = measure_costs(_metrics.available(population=None))
+    _entries = cost_table_entries()
+    _table = distinct_variant_costs(measure_costs(_entries), _entries)
+    from harness.execution.metric_refs import registered_entry as _registered_entry
+    _table.update(measure_costs([_registered_entry("dci_gbt")], sizes=(1000,), repeats=1))
     print("MEASURED_SECONDS: Mapping[str, Mapping[int, float]] = {")
-    for _name, _row in sorted(measured.items()):
+    for _name, _row in sorted(_table.items()):
         print(f"    {_name!r}: {{{', '.join(f'{n}: {s:.4g}' for n, s in sorted(_row.items()))}}},")
     print("}")

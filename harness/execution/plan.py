@@ -88,7 +88,8 @@ class Cell:
     def estimated_seconds(self) -> float:
         """The cell's estimated CPU seconds (see :mod:`harness.execution.costs`)."""
         rows = self.definition.rows_at(self.value, self.n_samples)
-        return estimated_seconds(self.metric.variant_of or self.metric.name, rows, registered=self.metric.registered)
+        return estimated_seconds(self.metric.name, rows, registered=self.metric.registered,
+                                 variant_of=self.metric.variant_of)
 
 
 @dataclass(frozen=True)

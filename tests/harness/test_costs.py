@@ -1,0 +1,57 @@
+"""The cost table: variants charged their own measured cost where it differs, measured as a task runs them."""
+
+from __future__ import annotations
+
+import pytest
+
+import harness.execution.costs as costs
+from harness.execution.costs import (
+    cost_table_entries,
+    distinct_variant_costs,
+    estimated_seconds,
+    measure_costs,
+)
+from harness.execution.metric_refs import registered_entry, variants
+from harness.execution.presets import PRESETS
+from harness.execution.runner import plan_study
+
+
+def test_a_variant_with_its_own_row_is_charged_its_own_cost(monkeypatch):
+    monkeypatch.setattr(costs, "MEASURED_SECONDS", {"z_diff": {1000: 0.4, 10000: 0.4},
+                                                    "z_diff[batch_size=50]": {1000: 0.1, 10000: 0.1}})
+    assert estimated_seconds("z_diff[batch_size=50]", 1000, variant_of="z_diff") == pytest.approx(0.1)
+    assert estimated_seconds("z_diff[batch_size=200]", 1000, variant_of="z_diff") == pytest.approx(0.4)
+    assert estimated_seconds("z_diff[batch_size=200]", 1000) == pytest.approx(costs.UNKNOWN_SECONDS_AT_1000)
+
+
+def test_planned_cells_use_the_variant_rows():
+    cells = plan_study(preset="paper", scenarios_=["noise"], metrics_=["z_diff"], seeds=1,
+                       metric_options={"z_diff": {"batch_size": [50, 200]}})
+    by_name = {cell.metric.name: cell.estimated_seconds for cell in cells if cell.value == cells[0].value}
+    expected = {name: estimated_seconds(name, cells[0].n_samples, variant_of="z_diff") for name in by_name}
+    assert by_name == expected
+    if "z_diff[batch_size=50]" in costs.MEASURED_SECONDS:  # the table lists it: batch 50 costs a quarter of 200
+        assert by_name["z_diff[batch_size=50]"] < by_name["z_diff[batch_size=200]"]
+
+
+def test_variants_within_tolerance_are_dropped_from_the_table():
+    base = registered_entry("mig")
+    cheap, same = variants(base, {"bins": [5, 10]})
+    table = {"mig": {1000: 1.0, 10000: 2.0}, cheap.name: {1000: 0.5, 10000: 2.0}, same.name: {1000: 1.1, 10000: 1.9}}
+    kept = distinct_variant_costs(table, [base, cheap, same], tolerance=0.25)
+    assert set(kept) == {"mig", cheap.name}
+
+
+def test_the_measured_entries_cover_every_swept_variant_of_the_presets():
+    names = {entry.name for entry in cost_table_entries()}
+    assert "dci_gbt" not in names and "mig" in names
+    for preset in PRESETS.values():
+        for metric, sweep in preset.metric_options.items():
+            assert {variant.name for variant in variants(registered_entry(metric), sweep)} <= names
+
+
+def test_measure_costs_shares_estimates_within_a_repeat():
+    # unibound reuses the k-NN estimates pid computed on the same draw: charged far less than pid
+    table = measure_costs([registered_entry("pid"), registered_entry("unibound")], sizes=(400,), repeats=1)
+    assert set(table) == {"pid", "unibound"} and set(table["pid"]) == {400}
+    assert table["unibound"][400] < table["pid"][400] / 5
