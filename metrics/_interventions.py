@@ -47,6 +47,7 @@ import numpy as np
 from metrics._sampling import as_generator, check_real
 from metrics.information import to_labels
 from metrics.options import check_positive_int
+from metrics.shared import memoised
 
 
 @dataclass(frozen=True)
@@ -101,17 +102,19 @@ def subsets_of(labels: np.ndarray) -> Subsets:
     return Subsets(members, starts, sizes, keys)
 
 
-def factor_subsets(labels: np.ndarray, all_but_one: bool) -> list[Subsets]:
-    """Per factor ``k``: samples grouped by label ``k``, or by every label but ``k``."""
-    return [subsets_of(np.delete(labels, k, axis=1) if all_but_one else labels[:, k]) for k in range(labels.shape[1])]
+def _factor_subsets(labels: np.ndarray, all_but_one: bool) -> tuple[list[Subsets], int | None]:
+    """Per factor ``k``: samples grouped by label ``k``, or by every label but ``k``.
 
-
-def _unfixable(subsets: Sequence[Subsets]) -> int | None:
-    """The first factor without a subset of at least 2 samples, or None."""
-    for k, groups in enumerate(subsets):
+    Stops at the first factor with no subset of at least 2 samples and returns its index
+    with the subsets found before it (None when every factor has one).
+    """
+    subsets = []
+    for k in range(labels.shape[1]):
+        groups = subsets_of(np.delete(labels, k, axis=1) if all_but_one else labels[:, k])
         if not np.any(groups.sizes >= 2):
-            return k
-    return None
+            return subsets, k
+        subsets.append(groups)
+    return subsets, None
 
 
 def fixable_subsets(
@@ -119,7 +122,10 @@ def fixable_subsets(
 ) -> list[Subsets]:
     """Per-factor subsets, re-binning continuous factors more coarsely if data are too sparse.
 
-    See the module notes.  ``all_but_one`` groups by every factor but ``k`` (Z-max).
+    See the module notes.  ``all_but_one`` groups by every factor but ``k`` (Z-max).  A
+    binning is abandoned at its first factor without a subset of 2 samples.  Inside
+    :func:`metrics.shared_estimates` the subsets are computed once per factor array and
+    options (Z-min Variance and Z-diff share them at equal ``bins``).
 
     Raises
     ------
@@ -128,13 +134,10 @@ def fixable_subsets(
     """
     bins = check_positive_int(bins, "bins", minimum=2)
     flags = np.zeros(factors.shape[1], bool) if discrete is None else np.asarray(discrete, bool)
-    for coarser in range(bins, 1, -1):
-        subsets = factor_subsets(to_labels(factors, flags, coarser).codes, all_but_one)
-        failing = _unfixable(subsets)
-        if failing is None:
-            return subsets
-        if flags.all():
-            break
+    subsets, failing = memoised("intervention_subsets", (factors,), (tuple(flags.tolist()), bins, all_but_one),
+                                lambda: _coarsest_fixable(factors, flags, bins, all_but_one))
+    if failing is None:
+        return subsets
     if all_but_one:
         problem = f"share the values of every factor but factor {failing}, so it can never vary alone"
     else:
@@ -143,6 +146,20 @@ def fixable_subsets(
         f"{metric}: no two of the {factors.shape[0]} samples {problem}, even with continuous factors cut into "
         "2 bins; add samples, merge the categories of discrete factors or drop factors"
     )
+
+
+def _coarsest_fixable(
+    factors: np.ndarray, flags: np.ndarray, bins: int, all_but_one: bool
+) -> tuple[list[Subsets], int | None]:
+    """The subsets at the finest binning from ``bins`` down to 2 where every factor has a
+    subset of 2 samples; else the factor that fails at the last binning tried."""
+    for coarser in range(bins, 1, -1):
+        subsets, failing = _factor_subsets(to_labels(factors, flags, coarser).codes, all_but_one)
+        if failing is None:
+            return subsets, None
+        if flags.all():
+            break
+    return subsets, failing
 
 
 def choose_subsets(subsets: Subsets, count: int, rng: np.random.Generator) -> np.ndarray:

@@ -193,3 +193,21 @@ def test_registered_metadata():
         assert dict(spec.properties) == {name: "modularity"}
     spec = metrics.get("irs")
     assert spec.family == "intervention" and not spec.stochastic and dict(spec.properties) == {"irs": "holistic"}
+
+
+def test_voters_sharing_subsets_in_one_scope_score_as_alone():
+    rng = np.random.default_rng(7)
+    factors = rng.uniform(size=(1500, 4))
+    codes = factors + 0.1 * rng.normal(size=factors.shape)
+    alone = {name: metrics.evaluate(name, factors, codes, random_state=2, bins=6) for name in VOTERS}
+    with metrics.shared_estimates():
+        shared = {name: metrics.evaluate(name, factors, codes, random_state=2, bins=6) for name in VOTERS}
+    assert shared == alone
+
+
+def test_an_unfixable_factor_is_named_after_the_coarsest_binning():
+    factors = np.column_stack([np.arange(6.0), np.arange(6.0) % 2])  # factor 0 takes six distinct values
+    with pytest.raises(ValueError, match="factor 0, so it can never be fixed"):
+        fixable_subsets(factors, [True, True], 10, all_but_one=False, metric="test")
+    subsets = fixable_subsets(factors, [False, True], 10, all_but_one=False, metric="test")  # 2 bins group factor 0
+    assert all(np.any(groups.sizes >= 2) for groups in subsets)
