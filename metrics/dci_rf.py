@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Sequence
 
 import numpy as np
 from sklearn.ensemble import RandomForestRegressor
-from sklearn.metrics import r2_score
 
 from metrics._dci import regression_explicitness, run_dci, unit_range
 from metrics._sampling import require_varying_factors
@@ -16,41 +16,10 @@ from metrics.options import check_positive_int
 DEFAULT_LEAF_SIZES = (1, 10, 100)
 
 
-def _out_of_bag_r2(forest: RandomForestRegressor, features: np.ndarray, target: np.ndarray) -> float:
-    """The out-of-bag R^2 of a fitted forest, bit for bit what ``oob_score=True`` gives.
-
-    Each training point is predicted by the mean of the trees whose bootstrap
-    sample missed it, summed tree by tree as scikit-learn does (adding 0 for the
-    other trees changes no bit); a point that every bootstrap sample drew
-    (possible with few trees and few points) is, as there, predicted 0.  Each tree
-    predicts every training point, which costs less than scikit-learn's copying of
-    each tree's out-of-bag rows.
-
-    Parameters
-    ----------
-    forest : sklearn.ensemble.RandomForestRegressor
-        Fitted with ``bootstrap=True`` on ``features``.
-    features : numpy.ndarray
-        ``(n, L)`` float32 C-contiguous training codes (the trees' own input type).
-    target : numpy.ndarray
-        ``(n,)`` training targets.
-    """
-    total = np.zeros(target.size)
-    counts = np.zeros(target.size, dtype=np.int64)
-    for tree, in_bag in zip(forest.estimators_, forest.estimators_samples_):
-        out_of_bag = np.ones(target.size, dtype=bool)
-        out_of_bag[in_bag] = False
-        total += np.where(out_of_bag, tree.predict(features, check_input=False), 0.0)
-        counts += out_of_bag
-    return float(r2_score(target, total / np.maximum(counts, 1)))
-
-
 def _fit_forest(n_estimators: int, leaf_sizes: tuple[int, ...], tree_samples: int):
     """A factor fit that grows one forest per leaf size and keeps the best out-of-bag one."""
 
     def fit(codes_train: np.ndarray, target: np.ndarray, codes_test: np.ndarray, seed: int):
-        # The trees split float32 values: converting once spares a conversion per fit.
-        features = np.ascontiguousarray(codes_train, dtype=np.float32)
         best, best_score = None, -np.inf
         for leaf in leaf_sizes:
             forest = RandomForestRegressor(
@@ -58,12 +27,17 @@ def _fit_forest(n_estimators: int, leaf_sizes: tuple[int, ...], tree_samples: in
                 min_samples_leaf=leaf,
                 max_features=1.0,
                 max_samples=min(tree_samples, target.size),
+                oob_score=True,
                 random_state=seed,
                 n_jobs=1,
-            ).fit(features, target)
-            score = _out_of_bag_r2(forest, features, target)
-            if score > best_score:
-                best, best_score = forest, score
+            )
+            with warnings.catch_warnings():
+                # With few trees a few samples are never out of bag; the out-of-bag
+                # score is then computed on the others, which is all selection needs.
+                warnings.filterwarnings("ignore", message="Some inputs do not have OOB scores")
+                forest.fit(codes_train, target)
+            if forest.oob_score_ > best_score:
+                best, best_score = forest, forest.oob_score_
         return best.feature_importances_, best.predict(codes_test)
 
     return fit
