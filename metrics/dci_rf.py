@@ -32,8 +32,10 @@ def _fit_forest(n_estimators: int, leaf_sizes: tuple[int, ...], tree_samples: in
                 n_jobs=1,
             )
             with warnings.catch_warnings():
-                # With few trees a few samples are never out of bag; the out-of-bag
-                # score is then computed on the others, which is all selection needs.
+                # With few trees and few samples a sample can be in every bootstrap
+                # sample; scikit-learn then counts it in the out-of-bag R^2 with a
+                # prediction of 0 (about 1e-4 of the samples with 20 trees once
+                # n_train <= tree_samples, none in practice at n = 20000).
                 warnings.filterwarnings("ignore", message="Some inputs do not have OOB scores")
                 forest.fit(codes_train, target)
             if forest.oob_score_ > best_score:
@@ -165,10 +167,13 @@ def dci_rf(
       plus out-of-bag and held-out predictions, about O(K n_estimators
       tree_samples log(tree_samples) L).  Once ``n_train`` exceeds ``tree_samples``
       only the out-of-bag predictions grow with ``n`` (about 15 % of the call at
-      n = 20000); growing the trees is the rest.  Median 4 s at n = 20000, K = L = 8
-      (``noise``), one BLAS thread; 3.6 s on average over the scenario grid, from
-      0.3 s (2 factors) to 8.6 s (24 codes).  The review's implementation (a 10-fold
-      cross-validated grid) was measured at 400 to 900 s per call.
+      n = 20000); growing the trees is the rest (the leaf-size-1 forests half of
+      it, the size-100 ones a fifth).  Halving ``n_estimators`` or
+      ``tree_samples``, or dropping leaf size 1, about halves the call.  Median 4 s
+      at n = 20000, K = L = 8 (``noise``), one BLAS thread; 3.6 s on average over
+      the scenario grid, from 0.3 s (2 factors) to 8.6 s (24 codes).  The review's
+      implementation (a 10-fold cross-validated grid) was measured at 400 to 900 s
+      per call.
     """
     if isinstance(leaf_sizes, (str, bytes)) or not isinstance(leaf_sizes, Sequence) or not leaf_sizes:
         raise TypeError(f"leaf_sizes must be a non-empty sequence of positive ints, got {leaf_sizes!r}")
