@@ -85,6 +85,21 @@ def check_estimator_options(estimator: str, neighbors: int, bins: int) -> None:
     check_positive_int(bins, "bins", minimum=2)
 
 
+def estimate_options(estimator: str, neighbors: int, bins: int) -> tuple[str, int | None, int | None]:
+    """The options an estimate depends on, as a key of :func:`metrics.shared.memoised`.
+
+    ``neighbors`` matters to the k-NN estimators only and ``bins`` to the histogram ones,
+    so that metric variants differing in an option their estimator ignores (RMIG and
+    UniBound swept over ``bins`` under ``knn``, whose ``bins`` sets only the entropy of the
+    normalisation) share one estimate inside :func:`metrics.shared_estimates`.
+    """
+    return (
+        estimator,
+        neighbors if estimator in ("knn", "knn_full") else None,
+        bins if estimator in _HISTOGRAM else None,
+    )
+
+
 def _as_target(factor_column: Any) -> np.ndarray:
     target = np.asarray(factor_column, dtype=np.float64)
     if target.ndim == 2 and target.shape[1] == 1:
@@ -247,14 +262,15 @@ def pairwise_information(
     discrete factors use.  Cost at N = 1e4, 8 x 8 (``knn``): about 1.1 s on one idle core,
     nearly all of it the 64 joint-space k-d tree queries.  Inside
     :func:`metrics.shared_estimates` the matrix is computed once per ``factors``, ``codes``
-    and options (UniBound, the PID bounds and RMIG share it).
+    and the options it depends on (:func:`estimate_options`; UniBound, the PID bounds and
+    RMIG share it, whatever their ``bins`` under ``knn``).
     """
     check_estimator_options(estimator, neighbors, bins)
     flags = tuple(bool(flag) for flag in discrete) if discrete is not None else (False,) * factors.shape[1]
     return memoised(
         "pairwise_information",
         (factors, codes),
-        (flags, estimator, neighbors, bins),
+        (flags, estimate_options(estimator, neighbors, bins)),
         lambda: _pairwise_information(factors, codes, flags, estimator, neighbors, bins),
     )
 
