@@ -62,11 +62,13 @@ def _count_sorted(values: np.ndarray, radius: np.ndarray, order: np.ndarray | No
     equal to ``v_i +- radius``, which under the strict radius of :func:`kraskov` are mostly
     the ``k``-th neighbour itself (otherwise half the samples need a correction).  All the
     work is done in sorted order, the counts put back in the samples' order once.
-    ``order`` is the stable argsort of ``values`` when the caller already has it
-    (:class:`Column`), so a column used in many estimates is sorted once.
+    ``order`` is an argsort of ``values`` when the caller already has it (:class:`Column`),
+    so a column used in many estimates is sorted once.  Any sorting order gives the same
+    counts: a sample's count depends on its value and radius only, not on where it sits
+    among equal values, so the (SIMD, about 6x faster) unstable sort is used.
     """
     if order is None:
-        order = np.argsort(values, kind="stable")
+        order = np.argsort(values)
     ordered, spread = values[order], radius[order]
     last = ordered.size - 1
     high = np.searchsorted(ordered, ordered + spread, side="left")  # first index beyond the ball
@@ -116,7 +118,7 @@ def _strict(radius: np.ndarray) -> np.ndarray:
 class Column:
     """A continuous ``(n, d)`` variable prepared once for many :func:`kraskov_prepared` calls.
 
-    Holds the standardised values and, for one column, their stable sort order, which is
+    Holds the standardised values and, for one column, their sort order, which is
     all the marginal count of :func:`kraskov` needs; a factor or code paired with ``L`` or
     ``K`` others is thus standardised and sorted once instead of once per pair.
     """
@@ -125,7 +127,7 @@ class Column:
 
     def __init__(self, values: np.ndarray) -> None:
         self.values = standardize(values)
-        self.order = np.argsort(self.values[:, 0], kind="stable") if self.values.shape[1] == 1 else None
+        self.order = np.argsort(self.values[:, 0]) if self.values.shape[1] == 1 else None
 
     def count_within(self, radius: np.ndarray) -> np.ndarray:
         """:func:`count_within` of the standardised values."""
