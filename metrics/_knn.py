@@ -27,7 +27,7 @@ Conventions shared by both:
   a zero radius and a meaningless count.
 * Cost: one k-d tree query in the joint space and one radius count per marginal,
   ``O(N log N)`` for low dimensions; 1-D counts use sorting instead of a tree.  The
-  joint-space query dominates (about 12 ms at N = 1e4 in 2-D); callers that pair one
+  joint-space query dominates (about 7 ms of an 11 ms estimate at N = 1e4 in 2-D); callers that pair one
   variable with many others prepare it once (:class:`Column`), and tied samples are
   counted on the joint tree already built rather than on a second one.  In more
   than ~6 dimensions k-d trees degrade towards ``O(N^2)`` and the estimators are biased
