@@ -27,7 +27,7 @@ Conventions shared by both:
   a zero radius and a meaningless count.
 * Cost: one k-d tree query in the joint space and one radius count per marginal,
   ``O(N log N)`` for low dimensions; 1-D counts use sorting instead of a tree.  The
-  joint-space query dominates (about 12 ms at N = 1e4 in 2-D); callers that pair one
+  joint-space query dominates (about 7 ms of an 11 ms estimate at N = 1e4 in 2-D); callers that pair one
   variable with many others prepare it once (:class:`Column`), and tied samples are
   counted on the joint tree already built rather than on a second one.  In more
   than ~6 dimensions k-d trees degrade towards ``O(N^2)`` and the estimators are biased
@@ -56,29 +56,37 @@ def _count_sorted(values: np.ndarray, radius: np.ndarray, order: np.ndarray | No
     Uses binary search on the sorted column, then corrects the boundaries so that the
     comparison is made on the rounded difference ``fl(v_j - v_i)``, exactly as a k-d tree
     compares distances; otherwise samples lying exactly on the radius (ties) could be
-    miscounted through the rounding of ``v_i +- radius``.  ``order`` is the stable argsort
-    of ``values`` when the caller already has it (:class:`Column`), so a column used in
-    many estimates is sorted once.
+    miscounted through the rounding of ``v_i +- radius``.  The corrections reach the one
+    boundary where the rounded difference crosses the radius (it is monotone in ``v_j``)
+    from any start, so the start only sets how many are needed: it excludes the samples
+    equal to ``v_i +- radius``, which under the strict radius of :func:`kraskov` are mostly
+    the ``k``-th neighbour itself (otherwise half the samples need a correction).  All the
+    work is done in sorted order, the counts put back in the samples' order once.
+    ``order`` is an argsort of ``values`` when the caller already has it (:class:`Column`),
+    so a column used in many estimates is sorted once.  Any sorting order gives the same
+    counts: a sample's count depends on its value and radius only, not on where it sits
+    among equal values, so the (SIMD, about 6x faster) unstable sort is used.
     """
     if order is None:
-        order = np.argsort(values, kind="stable")
-    ordered = values[order]
+        order = np.argsort(values)
+    ordered, spread = values[order], radius[order]
     last = ordered.size - 1
-    high, low = np.empty(values.size, np.int64), np.empty(values.size, np.int64)
-    high[order] = np.searchsorted(ordered, ordered + radius[order], side="right")  # first index beyond the ball
-    low[order] = np.searchsorted(ordered, ordered - radius[order], side="left")  # first index inside the ball
+    high = np.searchsorted(ordered, ordered + spread, side="left")  # first index beyond the ball
+    low = np.searchsorted(ordered, ordered - spread, side="right")  # first index inside the ball
     while True:  # move boundaries over whole runs of equal values until the comparison is exact
-        above = ordered[np.minimum(high, last)] - values <= radius
-        grow_high = np.flatnonzero((high <= last) & above)
-        shrink_high = np.flatnonzero((high > 0) & (ordered[np.maximum(high - 1, 0)] - values > radius))
-        grow_low = np.flatnonzero((low > 0) & (values - ordered[np.maximum(low - 1, 0)] <= radius))
-        shrink_low = np.flatnonzero((low <= last) & (values - ordered[np.minimum(low, last)] > radius))
+        grow_high = np.flatnonzero((high <= last) & (ordered[np.minimum(high, last)] - ordered <= spread))
+        shrink_high = np.flatnonzero((high > 0) & (ordered[np.maximum(high - 1, 0)] - ordered > spread))
+        grow_low = np.flatnonzero((low > 0) & (ordered - ordered[np.maximum(low - 1, 0)] <= spread))
+        shrink_low = np.flatnonzero((low <= last) & (ordered - ordered[np.minimum(low, last)] > spread))
         if not (grow_high.size or shrink_high.size or grow_low.size or shrink_low.size):
-            return high - low - 1
+            break
         high[grow_high] = np.searchsorted(ordered, ordered[high[grow_high]], side="right")
         high[shrink_high] = np.searchsorted(ordered, ordered[high[shrink_high] - 1], side="left")
         low[grow_low] = np.searchsorted(ordered, ordered[low[grow_low] - 1], side="left")
         low[shrink_low] = np.searchsorted(ordered, ordered[low[shrink_low]], side="right")
+    counts = np.empty(ordered.size, np.int64)
+    counts[order] = high - low - 1
+    return counts
 
 
 def count_within(points: np.ndarray, radius: np.ndarray) -> np.ndarray:
@@ -86,6 +94,20 @@ def count_within(points: np.ndarray, radius: np.ndarray) -> np.ndarray:
     if points.shape[1] == 1:
         return _count_sorted(points[:, 0], radius)
     return cKDTree(points).query_ball_point(points, radius, p=np.inf, return_length=True) - 1
+
+
+def _kth_distance(tree: cKDTree, neighbors: int) -> np.ndarray:
+    """Max-norm distance from each point of ``tree`` to its ``neighbors``-th other point (itself excluded).
+
+    The points are queried in the tree's own order (``tree.indices``), so that consecutive
+    queries visit the same leaves (about 10 % faster in 2-D than the samples' order); each
+    query's answer does not depend on the order, and the distances are put back in the
+    samples' order.
+    """
+    inside = tree.indices
+    distance = np.empty(tree.n)
+    distance[inside] = tree.query(tree.data[inside], k=[neighbors + 1], p=np.inf)[0][:, 0]
+    return distance
 
 
 def _strict(radius: np.ndarray) -> np.ndarray:
@@ -96,7 +118,7 @@ def _strict(radius: np.ndarray) -> np.ndarray:
 class Column:
     """A continuous ``(n, d)`` variable prepared once for many :func:`kraskov_prepared` calls.
 
-    Holds the standardised values and, for one column, their stable sort order, which is
+    Holds the standardised values and, for one column, their sort order, which is
     all the marginal count of :func:`kraskov` needs; a factor or code paired with ``L`` or
     ``K`` others is thus standardised and sorted once instead of once per pair.
     """
@@ -105,7 +127,7 @@ class Column:
 
     def __init__(self, values: np.ndarray) -> None:
         self.values = standardize(values)
-        self.order = np.argsort(self.values[:, 0], kind="stable") if self.values.shape[1] == 1 else None
+        self.order = np.argsort(self.values[:, 0]) if self.values.shape[1] == 1 else None
 
     def count_within(self, radius: np.ndarray) -> np.ndarray:
         """:func:`count_within` of the standardised values."""
@@ -128,12 +150,14 @@ def kraskov_prepared(x: Column, y: Column, neighbors: int) -> float:
 
     Cost: one k-d tree on the joint space, built without median balancing (faster to
     build; the neighbour distances, hence the estimate, do not depend on the tree's
-    shape), one ``k``-neighbour query, and one sorted radius count per 1-D marginal.
+    shape), one ``k``-neighbour query in the tree's order, and one sorted radius count per
+    1-D marginal: about 25 ms at N = 20000 in 2-D on one core (30 ms before the query was
+    made in tree order and the counts started beside their boundary).
     """
     joint = np.hstack([x.values, y.values])
     n = joint.shape[0]
     tree = cKDTree(joint, balanced_tree=False)
-    distance = tree.query(joint, k=[neighbors + 1], p=np.inf)[0][:, 0]
+    distance = _kth_distance(tree, neighbors)
     tied = distance == 0
     k_i = np.full(n, float(neighbors))
     if tied.any():
@@ -171,7 +195,7 @@ def ross(labels: np.ndarray, y: np.ndarray, neighbors: int) -> float:
         k = int(k_i[members[0]])
         points = y[members]
         tree = cKDTree(points, balanced_tree=False)
-        within[members] = tree.query(points, k=[k + 1], p=np.inf)[0][:, 0]
+        within[members] = _kth_distance(tree, k)
         tied = within[members] == 0
         if tied.any():
             k_i[members[tied]] = tree.query_ball_point(points[tied], 0.0, p=np.inf, return_length=True) - 1

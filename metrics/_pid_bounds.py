@@ -54,6 +54,7 @@ from metrics.estimators import (
     NORMALIZATIONS,
     binned_entropy,
     check_estimator_options,
+    estimate_options,
     information_denominator,
     mutual_information,
     normalized,
@@ -187,7 +188,9 @@ def pid_bounds(
     Cost: ``K L`` single-code estimates and ``2 K`` multi-code estimates (``"argmax"``) or
     ``K (L + 1)`` (the other choices).  Inside :func:`metrics.shared_estimates` the bounds are
     computed once per ``factors``, ``codes`` and options (UniBound and the PID bounds share
-    them, RMIG the single-code estimates).
+    them, RMIG the single-code estimates), and the estimates once per the options they depend
+    on (:func:`metrics.estimators.estimate_options` and ``code_choice``: not ``normalize``,
+    nor ``bins`` under ``knn``).
     """
     check_estimator_options(estimator, neighbors, bins)
     if code_choice not in CODE_CHOICES:
@@ -205,6 +208,29 @@ def pid_bounds(
 def _pid_bounds(factors: np.ndarray, codes: np.ndarray, flags: tuple[bool, ...], *, estimator: str, neighbors: int,
                 bins: int, normalize: str, code_choice: str) -> PIDBounds:
     """The body of :func:`pid_bounds` (checked options, one flag per factor)."""
+    best, candidates, code, rest, total = memoised(
+        "pid_information",
+        (factors, codes),
+        (flags, estimate_options(estimator, neighbors, bins), code_choice),
+        lambda: _pid_information(factors, codes, flags, estimator=estimator, neighbors=neighbors, bins=bins, code_choice=code_choice),
+    )
+    bounds = _summarise(bounds_from_information(code, rest, np.broadcast_to(total[:, None], code.shape)), code_choice)
+    at_best = candidates == best[:, None]
+    denominator = information_denominator(binned_entropy(factors, flags, bins), total, normalize)
+    return PIDBounds(best, code[at_best], rest[at_best], total, bounds, denominator)
+
+
+def _pid_information(factors: np.ndarray, codes: np.ndarray, flags: tuple[bool, ...], *, estimator: str, neighbors: int,
+                     bins: int, code_choice: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The estimates behind :func:`pid_bounds`, which do not depend on its normalisation.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(K,)`` most informative code of each factor, ``(K, candidates)`` codes the bounds
+        are read at, ``(K, candidates)`` I(v_k; z_l) and I(v_k; z_\\l) at those codes, and
+        ``(K,)`` I(v_k; z) raised to the largest of them (see :func:`pid_bounds`).
+    """
     options = {"estimator": estimator, "neighbors": neighbors, "bins": bins}
     pairwise = pairwise_information(factors, codes, flags, **options)
     best = np.argmax(pairwise, axis=1)
@@ -219,10 +245,7 @@ def _pid_bounds(factors: np.ndarray, codes: np.ndarray, flags: tuple[bool, ...],
     total = np.array([mutual_information(factors[:, k], codes, discrete=flags[k], **options) for k in rows])
     code = pairwise[rows[:, None], candidates]
     total = np.maximum(total, np.maximum(code.max(axis=1), rest.max(axis=1)))
-    bounds = _summarise(bounds_from_information(code, rest, np.broadcast_to(total[:, None], code.shape)), code_choice)
-    at_best = candidates == best[:, None]
-    denominator = information_denominator(binned_entropy(factors, flags, bins), total, normalize)
-    return PIDBounds(best, pairwise[rows, best], rest[at_best], total, bounds, denominator)
+    return best, candidates, code, rest, total
 
 
 def closed_form_scores(

@@ -17,9 +17,15 @@ def conditional_mean(factors: np.ndarray, codes: np.ndarray, neighbors: int) -> 
     """E[z | x] at every sample: the mean code of its ``neighbors`` nearest samples in factor space.
 
     Factors are standardised and distances are Euclidean; the sample itself is included.
+    The factors are standardised once and queried in the tree's own order (each query's
+    answer, ties among equidistant samples included, depends on the tree only, not on the
+    order of the queries), which keeps consecutive queries in the same leaves.
     """
     neighbors = min(neighbors, factors.shape[0])
-    index = cKDTree(standardize(factors)).query(standardize(factors), k=neighbors)[1].reshape(factors.shape[0], neighbors)
+    tree = cKDTree(standardize(factors))
+    inside = tree.indices
+    index = np.empty((factors.shape[0], neighbors), np.intp)
+    index[inside] = tree.query(tree.data[inside], k=neighbors)[1].reshape(factors.shape[0], neighbors)
     return codes[index].mean(axis=1)
 
 

@@ -72,7 +72,7 @@ def rmig(
     * With a single code the runner-up information is 0.  A constant factor contributes 0.
     * Do and Tran's JEMMIG is the registered ``jemmig`` read as ``1 - score``.
     * Cost: ``K L`` single-code estimates (:func:`metrics.estimators.pairwise_information`):
-      about 1.1 s at N = 1e4 and 16 s at N = 1e5 for 8 x 8 under ``knn`` on one idle core.
+      about 0.7 s at N = 1e4 and 8 s at N = 1e5 for 8 x 8 under ``knn`` on one core.
     """
     flags = tuple(discrete) if discrete is not None else (False,) * factors.shape[1]
     information = pairwise_information(factors, codes, flags, estimator=estimator, neighbors=neighbors, bins=bins)

@@ -47,8 +47,8 @@ def windin(
       a code that depends on the others only through the encoder noise is penalised too.
     * Range: at most 1 under ``"bounded"``; negative when codes share more than they carry.
     * Every code uninformative: 0.
-    * Cost: ``2 L`` estimates: about 0.35 s at N = 1e4 and 4.5 s at N = 1e5 for 8 x 8
-      under ``knn`` on one idle core.
+    * Cost: ``2 L`` estimates: about 0.21 s at N = 1e4 and 2.5 s at N = 1e5 for 8 x 8
+      under ``knn`` on one core.
     """
     terms = code_information(factors, codes, estimator=estimator, neighbors=neighbors, bins=bins, normalize=normalize, separability=False)
     return float(np.sum(terms.weights() * terms.score("independence")))

@@ -60,8 +60,8 @@ def wsepin(
       information); ``"bounded"`` then divides by it and the code scores 1, ``"entropy"``
       can exceed 1.
     * Every code uninformative: 0.
-    * Cost: ``3 L`` estimates: about 0.5 s at N = 1e4 and 7 s at N = 1e5 for 8 x 8 under
-      ``knn`` on one idle core.
+    * Cost: ``3 L`` estimates: about 0.33 s at N = 1e4 and 4 s at N = 1e5 for 8 x 8 under
+      ``knn`` on one core.
     """
     terms = code_information(factors, codes, estimator=estimator, neighbors=neighbors, bins=bins, normalize=normalize)
     return float(np.sum(terms.weights() * terms.score("separability")))

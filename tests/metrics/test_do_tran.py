@@ -117,6 +117,21 @@ def test_misjed_with_the_code_as_its_own_mean_is_pairwise_information():
     assert metrics.evaluate("misjed", factors, codes, neighbors=1)["misjed"] == pytest.approx(expected, abs=1e-12)
 
 
+def test_misjed_conditional_mean_is_the_mean_over_a_plain_tree_query_ties_included():
+    """Querying in the tree's order returns each sample's own neighbours, even among equidistant ones."""
+    from scipy.spatial import cKDTree
+
+    from metrics._knn import standardize
+    from metrics.misjed import conditional_mean
+
+    rng = np.random.default_rng(8)
+    codes = rng.random((1500, 3))
+    for factors in (rng.random((1500, 3)), rng.integers(0, 3, (1500, 3)).astype(float)):  # continuous; many ties
+        standard = standardize(factors)
+        index = cKDTree(standard).query(standard, k=10)[1]
+        np.testing.assert_array_equal(conditional_mean(factors, codes, 10), codes[index].mean(axis=1))
+
+
 def test_misjed_orders_pairs_as_the_paper_says():
     """0 <= MISJED(informative, informative) < MISJED(informative, noisy) < MISJED(noisy, noisy)."""
     rng = np.random.default_rng(6)

@@ -174,11 +174,13 @@ def test_bad_inputs_are_named(kwargs, error, message):
 def test_one_dimensional_counts_agree_with_brute_force_on_ties():
     rng = np.random.default_rng(14)
     for values in (rng.standard_normal(200), np.round(rng.standard_normal(200), 1), 0.1 * rng.integers(0, 4, 200)):
-        radius = np.abs(values[rng.integers(0, 200, 200)] - values)  # radii that land exactly on samples
-        brute = (np.abs(values[None, :] - values[:, None]) <= radius[:, None]).sum(axis=1) - 1
-        np.testing.assert_array_equal(count_within(values[:, None], radius), brute)
-        two = np.column_stack([values, np.zeros(200)])
-        np.testing.assert_array_equal(count_within(two, radius), brute)
+        on_samples = np.abs(values[rng.integers(0, 200, 200)] - values)  # radii that land exactly on samples
+        # and one ulp inside or outside them (the strict radius of the Kraskov estimator)
+        for radius in (on_samples, np.nextafter(on_samples, 0.0), np.nextafter(on_samples, np.inf)):
+            brute = (np.abs(values[None, :] - values[:, None]) <= radius[:, None]).sum(axis=1) - 1
+            np.testing.assert_array_equal(count_within(values[:, None], radius), brute)
+            two = np.column_stack([values, np.zeros(200)])
+            np.testing.assert_array_equal(count_within(two, radius), brute)
 
 
 def test_normalisations():

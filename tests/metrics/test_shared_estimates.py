@@ -97,3 +97,17 @@ def test_a_caller_modifying_its_result_does_not_change_later_results(draw):
         expected = first.copy()
         first[:] = -1.0
         np.testing.assert_array_equal(metrics.estimators.pairwise_information(factors, codes), expected)
+
+
+def test_variants_differing_in_options_their_estimator_ignores_share_estimates(draw, estimate_counter):
+    # The paper preset sweeps RMIG and UniBound over bins: under knn bins sets only the
+    # normalising entropy, and normalize never changes an estimate.
+    factors, codes = draw
+    variants = [("pid", {}), ("pid", {"normalize": "none"}), ("rmig", {"bins": 5}), ("rmig", {"bins": 20}),
+                ("unibound", {"bins": 5}), ("unibound", {"bins": 40, "normalize": "entropy"})]
+    alone = [metrics.evaluate(name, factors, codes, **options) for name, options in variants]
+    estimate_counter[0] = 0
+    with metrics.shared_estimates():
+        inside = [metrics.evaluate(name, factors, codes, **options) for name, options in variants]
+    assert inside == alone
+    assert estimate_counter[0] == K * L + 2 * K
