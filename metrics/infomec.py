@@ -10,7 +10,7 @@ from sklearn.linear_model import LogisticRegression
 
 from metrics.information import DEFAULT_BINS, factor_code_information, normalized_mutual_information, to_labels
 from metrics.registry import register_metric
-from metrics.options import check_positive_int
+from metrics.options import check_choice, check_number, check_positive_int
 
 PRUNINGS = ("information", "range", "none")
 
@@ -39,12 +39,20 @@ def _concentration(nmi: np.ndarray, axis: int) -> np.ndarray:
     return (ratio - 1.0 / size) / (1.0 - 1.0 / size)
 
 
-def _explicitness(codes: np.ndarray, labels: np.ndarray, prior_entropy: float, inverse_penalty: float) -> float:
-    """``1 - log-loss(logistic regression on codes) / H(v)`` on the same rows, floored at 0."""
+def _standardized(codes: np.ndarray) -> np.ndarray:
+    """Codes centred and divided by their standard deviation (constant codes centred only).
+
+    Not :func:`metrics._knn.standardize`, which divides by the deviation of the centred
+    codes: equal in exact arithmetic, not bit for bit, and the scores keep these bits.
+    """
+    scale = codes.std(axis=0)
+    return (codes - codes.mean(axis=0)) / np.where(scale > 0, scale, 1.0)
+
+
+def _explicitness(standardized: np.ndarray, labels: np.ndarray, prior_entropy: float, inverse_penalty: float) -> float:
+    """``1 - log-loss(logistic regression on standardised codes) / H(v)`` on the same rows, floored at 0."""
     if prior_entropy <= 0:
         return 0.0
-    scale = codes.std(axis=0)
-    standardized = (codes - codes.mean(axis=0)) / np.where(scale > 0, scale, 1.0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         model = LogisticRegression(C=inverse_penalty, max_iter=100).fit(standardized, labels)
@@ -133,12 +141,10 @@ def infomec(
       iterations each).
     """
     check_positive_int(bins, "bins", minimum=2)
-    if pruning not in PRUNINGS:
-        raise ValueError(f"pruning must be one of {PRUNINGS}, got {pruning!r}")
-    if isinstance(pruning_threshold, bool) or not isinstance(pruning_threshold, (int, float)) or not 0 <= pruning_threshold < 1:
-        raise ValueError(f"pruning_threshold must be a number in [0, 1), got {pruning_threshold!r}")
-    if isinstance(inverse_penalty, bool) or not isinstance(inverse_penalty, (int, float)) or not inverse_penalty > 0:
-        raise ValueError(f"inverse_penalty must be a positive number, got {inverse_penalty!r}")
+    check_choice(pruning, "pruning", PRUNINGS)
+    if check_number(pruning_threshold, "pruning_threshold", minimum=0.0) >= 1:
+        raise ValueError(f"pruning_threshold must be below 1, got {pruning_threshold!r}")
+    check_number(inverse_penalty, "inverse_penalty", minimum=0.0, strict=True)
     factor_labels = to_labels(factors, discrete, bins)
     table = factor_code_information(factors, codes, discrete, bins)
     nmi = normalized_mutual_information(table, "factor")
@@ -150,5 +156,6 @@ def infomec(
     else:
         infom = infoc = 0.0
     prior = table.factor_entropy  # H(v_k) of the same binned factors
-    infoe = float(np.mean([_explicitness(codes, factor_labels.codes[:, k], prior[k], inverse_penalty) for k in range(factors.shape[1])]))
+    standardized = _standardized(codes)  # once for the K regressions
+    infoe = float(np.mean([_explicitness(standardized, factor_labels.codes[:, k], prior[k], inverse_penalty) for k in range(factors.shape[1])]))
     return {"infom": infom, "infoc": infoc, "infoe": infoe}

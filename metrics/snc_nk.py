@@ -10,7 +10,7 @@ from metrics._matching import matched_codes
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
 from metrics.information import DEFAULT_BINS, factor_code_information, to_labels
 from metrics.registry import register_metric
-from metrics.options import check_positive_int
+from metrics.options import check_choice, check_positive_int
 
 CLASSIFIERS = ("tree", "mlp")
 
@@ -33,16 +33,23 @@ def _single_code_accuracy(code: np.ndarray, labels: np.ndarray, classes: int, tr
     return float(np.mean(class_of_bin[bins[test]] == labels[test]))
 
 
-def _classifier_accuracy(classifier: str, codes: np.ndarray, labels: np.ndarray, train: np.ndarray, test: np.ndarray, leaves: int, seed: int) -> float:
-    """Held-out accuracy of a classifier of ``labels`` on all columns of ``codes``."""
+def _standardized_split(codes: np.ndarray, train: np.ndarray, test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Training and held-out rows of ``codes`` standardised with the training rows' mean and deviation."""
+    scale = codes[train].std(axis=0)
+    standardized = (codes - codes[train].mean(axis=0)) / np.where(scale > 0, scale, 1.0)
+    return standardized[train], standardized[test]
+
+
+def _classifier_accuracy(
+    classifier: str, split: tuple[np.ndarray, np.ndarray], labels: np.ndarray, train: np.ndarray, test: np.ndarray, leaves: int, seed: int
+) -> float:
+    """Held-out accuracy of a classifier of ``labels`` on the standardised ``split`` codes (see :func:`_standardized_split`)."""
     if classifier == "tree":
         model = DecisionTreeClassifier(max_leaf_nodes=leaves, random_state=seed)
     else:
         model = MLPClassifier(hidden_layer_sizes=(256,), max_iter=200, early_stopping=True, random_state=seed)
-    scale = codes[train].std(axis=0)
-    standardized = (codes - codes[train].mean(axis=0)) / np.where(scale > 0, scale, 1.0)
-    model.fit(standardized[train], labels[train])
-    return float(np.mean(model.predict(standardized[test]) == labels[test]))
+    model.fit(split[0], labels[train])
+    return float(np.mean(model.predict(split[1]) == labels[test]))
 
 
 @register_metric(
@@ -139,8 +146,7 @@ def snc_nk(
     * Cost: one MI matrix, ``K`` binnings and ``2K`` trees.
     """
     check_positive_int(bins, "bins", minimum=2)
-    if classifier not in CLASSIFIERS:
-        raise ValueError(f"classifier must be one of {CLASSIFIERS}, got {classifier!r}")
+    check_choice(classifier, "classifier", CLASSIFIERS)
     if max_leaves != "auto":
         check_positive_int(max_leaves, "max_leaves", minimum=2)
     require_varying_factors(factors, "snc_nk")
@@ -150,6 +156,7 @@ def snc_nk(
     train, test = train_test_indices(factors.shape[0], test_size, rng, "snc_nk")
     seeds = derive_seeds(rng, 2 * factors.shape[1])
     snc, nk = np.zeros(factors.shape[1]), np.zeros(factors.shape[1])
+    all_codes = _standardized_split(codes, train, test)  # once for the K classifiers on all codes
     for k in np.flatnonzero(matched >= 0):
         target = np.unique(labels.codes[:, k], return_inverse=True)[1]
         classes = int(target.max()) + 1
@@ -158,10 +165,13 @@ def snc_nk(
         snc[k] = (accuracy - chance) / (1.0 - chance)
         leaves = 4 * classes if max_leaves == "auto" else int(max_leaves)
         majority = np.bincount(target[test], minlength=classes).max() / test.size
-        full = max(majority, _classifier_accuracy(classifier, codes, target, train, test, leaves, seeds[2 * k]))
+        full = max(majority, _classifier_accuracy(classifier, all_codes, target, train, test, leaves, seeds[2 * k]))
         others = np.delete(codes, matched[k], axis=1)
         if others.shape[1]:
-            knocked = max(majority, _classifier_accuracy(classifier, others, target, train, test, leaves, seeds[2 * k + 1]))
+            # standardised on their own: cut from all_codes, a lone remaining column would differ in its
+            # last bits (numpy sums one contiguous column pairwise, the columns of a matrix row by row)
+            split = _standardized_split(others, train, test)
+            knocked = max(majority, _classifier_accuracy(classifier, split, target, train, test, leaves, seeds[2 * k + 1]))
         else:
             knocked = majority
         nk[k] = (full - knocked) / (1.0 - majority) if majority < 1 else 0.0

@@ -7,7 +7,7 @@ import pytest
 from sklearn.tree import DecisionTreeRegressor
 
 import metrics
-from metrics.dci_es import _prefix_predictions, explicitness_from_curve, loss_capacity_curve
+from metrics.dci_es import _prefix_predictions, _probe_losses, explicitness_from_curve, loss_capacity_curve
 
 
 def test_tree_prefixes_are_the_smaller_trees(rng):
@@ -53,3 +53,30 @@ def test_bad_reference_loss_is_named(rng):
     values = rng.random((50, 2))
     with pytest.raises(ValueError, match="reference_loss"):
         metrics.evaluate("dci_es", values, values, reference_loss=1.5)
+
+
+def test_a_capacity_sweep_shares_one_fit_per_factor_with_the_same_scores(rng, monkeypatch):
+    factors = rng.random((3000, 3))
+    codes = factors @ rng.normal(size=(3, 4)) + 0.05 * rng.normal(size=(3000, 4))
+    sweep = (2, 4, 6, 8)
+    alone = {m: metrics.evaluate("dci_es", factors, codes, random_state=5, max_capacity_doublings=m) for m in sweep}
+    fits = []
+    original = DecisionTreeRegressor.fit
+    monkeypatch.setattr(DecisionTreeRegressor, "fit", lambda self, *a, **k: fits.append(self.max_leaf_nodes) or original(self, *a, **k))
+    with metrics.shared_estimates():
+        shared = {m: metrics.evaluate("dci_es", factors, codes, random_state=5, max_capacity_doublings=m) for m in sweep}
+    assert shared == alone
+    assert fits == [256] * 3  # one tree per factor for the whole sweep
+    # a generator's state moves on between calls: nothing is shared, every call fits its own trees
+    with metrics.shared_estimates():
+        for m in sweep[:2]:
+            metrics.evaluate("dci_es", factors, codes, random_state=np.random.default_rng(5), max_capacity_doublings=m)
+    assert len(fits) == 3 + 2 * 3
+
+
+def test_curves_cut_from_the_grown_trees_equal_curves_of_trees_grown_to_size(rng):
+    factors = rng.random((2000, 2))
+    codes = np.c_[factors + 0.1 * rng.normal(size=(2000, 2)), rng.random(2000)]
+    for m in (2, 5, 8):
+        curve = loss_capacity_curve(factors, codes, random_state=3, max_capacity_doublings=m)
+        np.testing.assert_array_equal(curve.losses, _probe_losses(factors, codes, 3, m, 0.25))
