@@ -43,9 +43,11 @@ class Labels:
     Attributes
     ----------
     codes : numpy.ndarray
-        ``(n, d)`` int64 array; column ``j`` takes values in ``0 .. n_bins[j] - 1``.
-        This module stores it column-major (each column contiguous), the layout
-        :func:`joint_counts` reads fastest; any layout gives the same results.
+        ``(n, d)`` integer array; column ``j`` takes values in ``0 .. n_bins[j] - 1``.
+        This module makes it int32 (half the memory of int64: at ``n = 1e5`` and 10
+        columns, 4 MB a matrix) and column-major (each column contiguous), the layout
+        :func:`joint_counts` reads fastest; any integer dtype and layout give the same
+        results.
     n_bins : numpy.ndarray
         ``(d,)`` number of categories of each column.
     """
@@ -67,7 +69,7 @@ def discretize(values: np.ndarray, bins: int = DEFAULT_BINS) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        ``(n, d)`` int64 bin indices in ``0 .. bins - 1`` (see the module's edge rule),
+        ``(n, d)`` int32 bin indices in ``0 .. bins - 1`` (see the module's edge rule),
         column-major.
     """
     bins = check_positive_int(bins, "bins")
@@ -77,7 +79,7 @@ def discretize(values: np.ndarray, bins: int = DEFAULT_BINS) -> np.ndarray:
     scale = np.divide(bins, span, out=np.zeros_like(span), where=span > 0)
     n, d = values.shape
     wide_low, wide_scale = np.tile(low, ROWS_PER_FOLD), np.tile(scale, ROWS_PER_FOLD)
-    index = np.empty((d, n), dtype=np.int64).T  # column-major: the counting reads whole columns
+    index = np.empty((d, n), dtype=np.int32).T  # column-major: the counting reads whole columns
     buffer = np.empty(min(n, _CHUNK_ROWS) * d)
     for start in range(0, n, _CHUNK_ROWS):  # cache-sized blocks, one pass each
         block = values[start : start + _CHUNK_ROWS]
@@ -97,7 +99,7 @@ def discretize(values: np.ndarray, bins: int = DEFAULT_BINS) -> np.ndarray:
 def encode_categories(values: np.ndarray) -> Labels:
     """Label each column's distinct values ``0, 1, ...`` in sorted order."""
     values = np.asarray(values, dtype=np.float64)
-    codes = np.empty(values.shape[::-1], dtype=np.int64).T  # column-major, as discretize's
+    codes = np.empty(values.shape[::-1], dtype=np.int32).T  # column-major, as discretize's
     n_bins = np.empty(values.shape[1], dtype=np.int64)
     for j in range(values.shape[1]):
         uniques, codes[:, j] = np.unique(values[:, j], return_inverse=True)
@@ -168,7 +170,7 @@ def _group_code(labels: Labels, group: list[int], rows: slice, out: np.ndarray) 
     codes = labels.codes[rows]
     if len(group) == 1:
         return codes[:, group[0]]
-    np.multiply(codes[:, group[0]], labels.n_bins[group[1]], out=out)
+    np.multiply(codes[:, group[0]], labels.n_bins[group[1]], out=out, dtype=np.int64)
     out += codes[:, group[1]]
     for column in group[2:]:
         out *= labels.n_bins[column]
@@ -212,10 +214,10 @@ def _grouped_counts(a: Labels, groups_a: list[list[int]], b: Labels, groups_b: l
         row = 0
         for group, cells in zip(groups_a, cells_a):
             a_code = _group_code(a, group, rows, a_out)
-            scaled = {size: np.multiply(a_code, size, out=out) for size, out in zip(sizes_b, scaled_out)}
+            scaled = {size: np.multiply(a_code, size, out=out, dtype=np.int64) for size, out in zip(sizes_b, scaled_out)}
             column = 0
             for b_code, size in zip(b_codes, cells_b):
-                np.add(scaled[size], b_code, out=index)
+                np.add(scaled[size], b_code, out=index, dtype=np.int64)
                 table[row : row + cells, column : column + size] += np.bincount(index, minlength=cells * size).reshape(cells, size)
                 column += size
             row += cells
