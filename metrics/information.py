@@ -170,10 +170,10 @@ def _group_code(labels: Labels, group: list[int], rows: slice, out: np.ndarray) 
     codes = labels.codes[rows]
     if len(group) == 1:
         return codes[:, group[0]]
-    np.multiply(codes[:, group[0]], labels.n_bins[group[1]], out=out, dtype=np.int64)
+    np.multiply(codes[:, group[0]], int(labels.n_bins[group[1]]), out=out, casting="same_kind")
     out += codes[:, group[1]]
     for column in group[2:]:
-        out *= labels.n_bins[column]
+        out *= int(labels.n_bins[column])
         out += codes[:, column]
     return out
 
@@ -202,18 +202,20 @@ def _grouped_counts(a: Labels, groups_a: list[list[int]], b: Labels, groups_b: l
     cells_a, cells_b = _group_cells(a, groups_a), _group_cells(b, groups_b)
     sizes_b = sorted(set(cells_b))
     table = np.zeros((sum(cells_a), sum(cells_b)), dtype=np.int64)
-    # Reused by every block of rows: b's combined labels, a's for one group, that label
-    # scaled by each group size of b, and the index counted.
+    # Reused by every block of rows: b's combined labels and a's for one group (int32:
+    # a group's combined labels number at most _GROUP_CELLS), a's scaled by each group
+    # size of b and the index counted (int64, as bincount takes).
     block_rows = max(1, min(n, _COUNT_VALUES // (len(groups_b) + len(sizes_b) + 2)))
-    buffers = np.empty((len(groups_b) + len(sizes_b) + 2, block_rows), dtype=np.int64)
+    combined = np.empty((len(groups_b) + 1, block_rows), dtype=np.int32)
+    indices = np.empty((len(sizes_b) + 1, block_rows), dtype=np.int64)
     for start in range(0, n, block_rows):
         rows = slice(start, min(start + block_rows, n))
-        block = buffers[:, : rows.stop - rows.start]
-        b_codes = [_group_code(b, group, rows, out) for group, out in zip(groups_b, block)]
-        a_out, index, scaled_out = block[len(groups_b)], block[len(groups_b) + 1], block[len(groups_b) + 2 :]
+        count = rows.stop - rows.start
+        b_codes = [_group_code(b, group, rows, out[:count]) for group, out in zip(groups_b, combined)]
+        index, scaled_out = indices[0, :count], indices[1:, :count]
         row = 0
         for group, cells in zip(groups_a, cells_a):
-            a_code = _group_code(a, group, rows, a_out)
+            a_code = _group_code(a, group, rows, combined[-1, :count])
             scaled = {size: np.multiply(a_code, size, out=out, dtype=np.int64) for size, out in zip(sizes_b, scaled_out)}
             column = 0
             for b_code, size in zip(b_codes, cells_b):
