@@ -239,6 +239,12 @@ def joint_counts(a: Labels, b: Labels) -> np.ndarray:
     :data:`_COUNT_VALUES` values of combined labels and :data:`_TABLE_CELLS` grouped
     counts (``a``'s groups are counted in chunks; a single group may exceed it).
 
+    Cost (one CPU, the shared 2-core machine): 6.6 ms at ``n = 1e5`` for 10 x 10
+    columns of 10 bins (25 bincounts of ``n`` values, in two blocks of rows), against
+    19.6 ms for the sparse one-hot product it replaced; columns of more than
+    :data:`_GROUP_CELLS` categories (bins > 11) are counted one pair at a time, about
+    2 ns per sample and column pair (20 bins: 18 ms, against 37 ms).
+
     Returns
     -------
     numpy.ndarray
@@ -356,7 +362,10 @@ def factor_code_information(
     Continuous factors and all codes are discretised into ``bins`` equal-width bins;
     discrete factors keep their categories.  Inside :func:`metrics.shared_estimates` the
     table is computed once per ``factors``, ``codes`` and options (MIG, MIG-sup, JEMMIG,
-    Modularity and DCIMIG share it).
+    Modularity and DCIMIG share it).  Cost at ``n = 1e5``, 10 factors x 10 codes of 10
+    bins, one CPU: about 2 ms to bin each matrix (its column ranges shared with
+    validation) and 6.6 ms to count (:func:`joint_counts`); the whole ``metrics.mig.mig``
+    call, validation included, about 13.5 ms.
     """
     flags = None if discrete is None else tuple(bool(flag) for flag in discrete)
     return memoised(
