@@ -138,7 +138,7 @@ _TABLE_CELLS = 1 << 18
 """Most counts of grouped tables held at once (2 MiB of int64; one group of ``a`` at least)."""
 
 _COUNT_VALUES = 1 << 19
-"""Most int64 values of one counting block's combined codes and indices (4 MiB)."""
+"""Most values of one counting block's buffers (combined labels in int32, indices in int64): at most 4 MiB."""
 
 
 def _column_groups(n_bins: np.ndarray) -> list[list[int]]:
