@@ -7,6 +7,13 @@ foundation); the whole ``metrics.mig.mig`` call, validation and binning included
 least 40x faster than the loop (issue 13, item 4).  The review's own code takes about
 12 s for one MIG at that size.
 
+Measured (CPU seconds, BLAS on one thread, the shared 2-core machine at load ~2):
+whole ``mig`` call 13.5 ms against a 0.73 s loop, 54x (before the grouped bincount
+counting and int32 column-major labels: 32 ms against 0.99 s, 31x; the loop itself got
+faster because sklearn reads the new labels faster); MI matrix 6.5 ms, 112x.  On a
+quiet 16-core Sapphire Rapids VM the whole call took 14 to 25 ms against a 1.36 to
+1.48 s loop, 60x to 97x (before: 43 to 46 ms against 1.54 to 1.59 s, 34x to 36x).
+
 Run with timing: ``pytest tests/benchmarks --benchmark-enable``.  Under the default
 ``--benchmark-disable`` (CI) the bodies run once as correctness smoke tests and the
 speed ratio, which needs repeated timings, is not asserted.

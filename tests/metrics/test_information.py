@@ -89,6 +89,33 @@ def test_joint_counts_are_contingency_tables(rng):
             assert (counts[i, j] == expected).all()
 
 
+def _pairwise_counts(a: Labels, b: Labels) -> np.ndarray:
+    """The contingency tables counted one column pair at a time, zero-padded like joint_counts'."""
+    counts = np.zeros((a.n_bins.size, b.n_bins.size, a.n_bins.max(), b.n_bins.max()), dtype=np.int64)
+    for i in range(a.n_bins.size):
+        for j in range(b.n_bins.size):
+            np.add.at(counts[i, j], (a.codes[:, i], b.codes[:, j]), 1)
+    return counts
+
+
+@pytest.mark.parametrize("table_cells, count_values", [(information._TABLE_CELLS, information._COUNT_VALUES), (500, 64)])
+def test_grouped_counting_equals_pair_by_pair_counting(rng, monkeypatch, table_cells, count_values):
+    # Groups of one (300 categories, 12 bins), two (10 x 10) and several (2 x 2 x ...)
+    # columns, in chunks of a's groups and blocks of rows when the limits are small.
+    monkeypatch.setattr(information, "_TABLE_CELLS", table_cells)
+    monkeypatch.setattr(information, "_COUNT_VALUES", count_values)
+    n = 1000
+    factors = np.c_[rng.integers(0, 300, n), rng.random((n, 3)), rng.integers(0, 2, (n, 3)), rng.random(n)]
+    codes = np.c_[factors[:, 1:4] + 0.1 * rng.random((n, 3)), rng.random((n, 2))]
+    a = to_labels(factors, discrete=[True, False, False, False, True, True, True, False], bins=10)
+    b, b_twelve, b_two = to_labels(codes, bins=10), to_labels(codes, bins=12), to_labels(codes, bins=2)
+    for left, right in [(a, b), (b, a), (a, a), (a, b_twelve), (b_two, a), (b_two, b_two)]:
+        expected = _pairwise_counts(left, right)
+        assert (joint_counts(left, right) == expected).all()
+        row_major = Labels(np.ascontiguousarray(left.codes), left.n_bins)  # any layout of the labels
+        assert (joint_counts(row_major, right) == expected).all()
+
+
 def test_identical_columns_share_all_their_entropy(rng):
     values = rng.random((5000, 3))
     table = factor_code_information(values, values)
