@@ -76,6 +76,9 @@ UNKNOWN_SECONDS_AT_1000 = 0.05
 #: differs from its metric's by more than this fraction at some measured size.
 VARIANT_TOLERANCE = 0.25
 
+#: ... and by more than this many seconds (smaller differences are timing noise, 0.002 CPU-hours a paper study).
+VARIANT_MIN_SECONDS = 0.001
+
 
 def estimated_seconds(metric: str, n_samples: int, *, registered: bool = True, variant_of: str = "") -> float:
     """Estimated CPU seconds of one call of ``metric`` on ``n_samples`` samples.
@@ -195,41 +198,57 @@ def measure_costs(
     return {name: {size: float(np.median(values)) for size, values in row.items()} for name, row in timings.items()}
 
 
-def cost_table_entries() -> list[Any]:
-    """What ``python -m harness.execution.costs`` measures: every registered metric but
-    ``dci_gbt``, each followed by the variants the presets sweep it over, in registry order."""
+def cost_table_passes() -> list[list[Any]]:
+    """What ``python -m harness.execution.costs`` measures, one list per kind of task.
+
+    First every registered metric but ``dci_gbt`` at its defaults, in registry order; then,
+    for each preset that sweeps options, the same metrics as that preset's tasks run them:
+    each swept metric replaced by its variants (so the first variant of a sweep pays for the
+    estimates the others share, as it does in a study).
+    """
     import metrics
     from harness.execution.metric_refs import registered_entry, variants
     from harness.execution.presets import PRESETS
 
-    entries = []
-    for name in metrics.available(population=None):
-        if name == "dci_gbt":
-            continue
-        entry = registered_entry(name)
-        entries.append(entry)
-        for preset in PRESETS.values():
-            entries.extend(variant for variant in variants(entry, preset.metric_options.get(name, {}))
-                           if variant.name not in {known.name for known in entries})
-    return entries
+    base = [registered_entry(name) for name in metrics.available(population=None) if name != "dci_gbt"]
+    passes = [base]
+    for preset in PRESETS.values():
+        if preset.metric_options:
+            passes.append([variant for entry in base if not entry.population
+                           for variant in variants(entry, preset.metric_options.get(entry.name, {}))])
+    return passes
+
+
+def measure_cost_table(passes: Sequence[Sequence[Any]], **options: Any) -> dict[str, dict[int, float]]:
+    """Every metric's cost from the first pass, every variant's from the first later pass
+    that runs it (:func:`measure_costs` with ``options`` on each pass)."""
+    table = measure_costs(passes[0], **options)
+    for entries in passes[1:]:
+        swept = [entry.name for entry in entries if entry.variant_of and entry.name not in table]
+        if swept:
+            measured = measure_costs(entries, **options)
+            table.update({name: measured[name] for name in swept})
+    return table
 
 
 def distinct_variant_costs(table: Mapping[str, Mapping[int, float]], entries: Sequence[Any],
                            tolerance: float = VARIANT_TOLERANCE) -> dict[str, Mapping[int, float]]:
-    """The table without the variants whose cost is within ``tolerance`` (relative) of their
-    metric's at every size: those are estimated with their metric's cost."""
+    """The table without the variants whose cost is within ``tolerance`` (relative) or
+    :data:`VARIANT_MIN_SECONDS` of their metric's at every size: those are estimated with
+    their metric's cost."""
     kept = {}
     for entry in entries:
         row = table[entry.name]
         base = table.get(entry.variant_of) if entry.variant_of else None
-        if base is None or any(abs(row[size] - base[size]) > tolerance * base[size] for size in row):
+        if base is None or any(
+                abs(row[size] - base[size]) > max(tolerance * base[size], VARIANT_MIN_SECONDS) for size in row):
             kept[entry.name] = row
     return kept
 
 
 if __name__ == "__main__":  # pragma: no cover - a measuring tool, run by hand
-    _entries = cost_table_entries()
-    _table = distinct_variant_costs(measure_costs(_entries), _entries)
+    _passes = cost_table_passes()
+    _table = distinct_variant_costs(measure_cost_table(_passes), [entry for group in _passes for entry in group])
     from harness.execution.metric_refs import registered_entry as _registered_entry
     _table.update(measure_costs([_registered_entry("dci_gbt")], sizes=(1000,), repeats=1))
     print("MEASURED_SECONDS: Mapping[str, Mapping[int, float]] = {")

@@ -6,9 +6,10 @@ import pytest
 
 import harness.execution.costs as costs
 from harness.execution.costs import (
-    cost_table_entries,
+    cost_table_passes,
     distinct_variant_costs,
     estimated_seconds,
+    measure_cost_table,
     measure_costs,
 )
 from harness.execution.metric_refs import registered_entry, variants
@@ -40,10 +41,14 @@ def test_variants_within_tolerance_are_dropped_from_the_table():
     table = {"mig": {1000: 1.0, 10000: 2.0}, cheap.name: {1000: 0.5, 10000: 2.0}, same.name: {1000: 1.1, 10000: 1.9}}
     kept = distinct_variant_costs(table, [base, cheap, same], tolerance=0.25)
     assert set(kept) == {"mig", cheap.name}
+    tiny = {"mig": {1000: 1e-4}, cheap.name: {1000: 5e-4}, same.name: {1000: 1e-4}}  # within timing noise
+    assert set(distinct_variant_costs(tiny, [base, cheap, same])) == {"mig"}
 
 
-def test_the_measured_entries_cover_every_swept_variant_of_the_presets():
-    names = {entry.name for entry in cost_table_entries()}
+def test_the_measured_passes_cover_every_swept_variant_of_the_presets():
+    passes = cost_table_passes()
+    assert not any(entry.variant_of for entry in passes[0])  # first every metric at its defaults
+    names = {entry.name for group in passes for entry in group}
     assert "dci_gbt" not in names and "mig" in names
     for preset in PRESETS.values():
         for metric, sweep in preset.metric_options.items():
@@ -55,3 +60,12 @@ def test_measure_costs_shares_estimates_within_a_repeat():
     table = measure_costs([registered_entry("pid"), registered_entry("unibound")], sizes=(400,), repeats=1)
     assert set(table) == {"pid", "unibound"} and set(table["pid"]) == {400}
     assert table["unibound"][400] < table["pid"][400] / 5
+
+
+def test_a_sweeps_first_variant_pays_for_what_the_others_share():
+    # as a task of a sweep runs them: no plain dci_es before its variants, so [4] grows the trees [6] reuses
+    base = registered_entry("dci_es")
+    swept = variants(base, {"max_capacity_doublings": [4, 6]})
+    table = measure_cost_table([[base], swept], sizes=(600,), repeats=1)
+    assert set(table) == {"dci_es", *(entry.name for entry in swept)}
+    assert table[swept[1].name][600] < table[swept[0].name][600] / 5
