@@ -65,7 +65,7 @@ DEFAULT_SWEEPS = MappingProxyType({
     "dci_es": MappingProxyType({"max_capacity_doublings": SWEPT_CAPACITY_DOUBLINGS}),
 })
 #: The paper preset's sweeps: bins for the binned metrics whose cost allows it (not explicitness or misjed,
-#: whose four variants would add 10 CPU-hours: sweep them with --metric-option), the batch size for Z-diff and
+#: whose three extra variants would add about 7 CPU-hours together: sweep them with --metric-option), the batch size for Z-diff and
 #: bins for Z-min/Z-max Variance, the estimator for RMIG, DCI-ES's probe capacity.  SAP's ``max_leaves`` is not swept: it
 #: sets trees for discrete factors only, and the scenarios' factors are continuous (it would measure nothing).
 PAPER_SWEEPS = MappingProxyType({
