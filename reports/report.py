@@ -218,7 +218,10 @@ def build_sections(results: pd.DataFrame) -> list[Section]:
         _section(
             "cost", "Cost",
             "Median wall-clock seconds per metric call, and the exponent b of its growth with the sample size "
-            "(least-squares slope of log seconds on log n: cost ~ n^b). Timings depend on the machine and its load.",
+            "(least-squares slope of log seconds on log n: cost ~ n^b). Timings depend on the machine and its load. "
+            "The metrics of one data draw share estimates (binned tables, k-NN estimates): the first to need one pays "
+            "for it and the others are charged only what they add (UniBound and RMIG after the PID bounds, for "
+            "example), so a metric run alone can cost more; a swept metric is charged its dearest variant per draw.",
             lambda: cost(results), lambda t: display_table(t, COST_COLUMNS, digits=3, scientific=True),
         ),
         _section(

@@ -33,6 +33,7 @@ import pandas as pd
 
 from metrics.registry import available, get
 from reports._format import display_table
+from reports._table import representation_keys
 from reports._verdict import Check
 
 SPREAD_THRESHOLD = 0.1
@@ -207,7 +208,9 @@ def on_default_options(results: pd.DataFrame,
       ``mig[bins=10]``, as ``bins`` defaults to 10) is renamed to the metric (``mig``) and
       the other variants are dropped;
     * a sweep without its default value, or of a metric whose defaults are unknown (a
-      user's), keeps its variants under their own names, one row each.
+      user's), keeps its variants under their own names, one row each;
+    * a renamed variant's ``seconds`` become the largest of its sweep's on the same draw
+      (the variants share estimates within a draw, so the first pays for the others).
 
     Parameters
     ----------
@@ -242,6 +245,26 @@ def on_default_options(results: pd.DataFrame,
         return results
     kept = results.loc[~results["metric"].isin(dropped)].copy()
     kept["metric"] = kept["metric"].replace(renamed)
+    return _with_sweep_seconds(kept, results, {metric: swept[metric] for metric in renamed.values()})
+
+
+def _with_sweep_seconds(kept: pd.DataFrame, results: pd.DataFrame, sweeps: Mapping[str, list[str]]) -> pd.DataFrame:
+    """``kept`` with each renamed metric's seconds the largest of its variants' on the same draw.
+
+    The variants of a sweep run on one draw share what they can (binned tables, k-NN
+    estimates, DCI-ES's probe trees): the first pays for it and the others are charged
+    only what they add, so the default variant alone can look nearly free.  The largest
+    of the variants' seconds is what one call of the metric costs.
+    """
+    if not sweeps:
+        return kept
+    keys = representation_keys() + ["metric"]
+    base_of = {variant: metric for metric, variants in sweeps.items() for variant in variants}
+    variant_rows = results.loc[results["metric"].isin(list(base_of)), keys + ["seconds"]]
+    longest = variant_rows.assign(metric=variant_rows["metric"].map(base_of)).groupby(keys)["seconds"].max()
+    renamed = kept["metric"].isin(list(sweeps))
+    at = pd.MultiIndex.from_frame(kept.loc[renamed, keys])
+    kept.loc[renamed, "seconds"] = longest.reindex(at).to_numpy()
     return kept
 
 

@@ -117,3 +117,15 @@ def test_variants_without_their_default_are_rows_with_their_metrics_verdict(synt
     for name in ("jemmig[bins=5]", "jemmig[bins=40]"):
         assert matrix.loc[(name, "discretization_free"), "verdict"] == "yes"
         assert matrix.loc[(name, "discretization_free"), "value"] == 0.0
+
+
+def test_a_swept_metric_costs_its_dearest_variant_on_each_draw(synthetic_results):
+    # the first variant of a sweep pays for estimates the others reuse: the default one alone can look free
+    rows = synthetic_results.loc[synthetic_results["metric"] == "lin"]
+    paid = rows.assign(metric="mig[bins=5]", seconds=2.0 + rows["seed"] + 10 * rows["value"])  # one value per call
+    reused = rows.assign(metric="mig[bins=10]", seconds=1e-4)
+    kept = on_default_options(pd.concat([paid, reused, rows.assign(metric="sap")], ignore_index=True))
+    mig = kept.loc[kept["metric"] == "mig"]
+    assert len(mig) == len(rows) and (mig["score"].to_numpy() == reused["score"].to_numpy()).all()
+    assert (mig["seconds"].to_numpy() == paid["seconds"].to_numpy()).all()  # the same draw's dearest variant
+    assert (kept.loc[kept["metric"] == "sap", "seconds"].to_numpy() == rows["seconds"].to_numpy()).all()
