@@ -9,7 +9,9 @@ A task is the unit of work handed to a backend: the pending cells of one data dr
 the draw is generated once and estimates shared between metrics are computed once
 (:func:`harness.execution.scoring.run_task`).  A metric whose estimated cost exceeds
 :data:`OWN_TASK_SECONDS` gets a task of its own, so one slow metric does not hold the
-cheap ones of its draw back.  Tasks are ordered longest first.
+cheap ones of its draw back; in a family whose metrics share estimates
+(:data:`SHARING_FAMILIES`) the whole family of the draw goes with it instead, so that the
+others still reuse what it computes.  Tasks are ordered longest first.
 """
 
 from __future__ import annotations
@@ -28,7 +30,12 @@ from harness.errors import UsageError
 STUDY_FORMAT = "3"  # bump when the meaning of a cell changes for every metric (2: rows gained criterion and warnings; 3: exact)
 
 OWN_TASK_SECONDS = 5.0
-"""A cell estimated to take longer than this runs in a task of its own."""
+"""A cell estimated to take longer than this runs in a task of its own (or of its sharing family's)."""
+
+SHARING_FAMILIES = ("information", "intervention")
+"""Families whose metrics reuse each other's estimates within a draw (binned tables and k-NN
+estimates; intervention subsets), and so are never split apart (the PID bounds at n = 100000
+estimate over 5 s; alone in a task, UniBound, RMIG and the others would recompute them)."""
 
 
 @dataclass(frozen=True)
@@ -156,8 +163,15 @@ def plan_tasks(cells: Sequence[Cell]) -> list[Task]:
         draws.setdefault(cell.data_identity, []).append(cell)
     tasks: list[Task] = []
     for draw in draws.values():
-        cheap = [cell for cell in draw if cell.estimated_seconds <= OWN_TASK_SECONDS]
-        tasks.extend(Task((cell,)) for cell in draw if cell.estimated_seconds > OWN_TASK_SECONDS)
-        if cheap:
-            tasks.append(Task(tuple(cheap)))
+        apart = {_split_group(cell) for cell in draw if cell.estimated_seconds > OWN_TASK_SECONDS}
+        groups: dict[Any, list[Cell]] = {}
+        for cell in draw:  # in the draw's order, so each task runs its metrics in the study's order
+            group = _split_group(cell)
+            groups.setdefault(group if group in apart else None, []).append(cell)
+        tasks.extend(Task(tuple(group)) for group in groups.values())
     return sorted(tasks, key=lambda task: -task.estimated_seconds)
+
+
+def _split_group(cell: Cell) -> str:
+    """What goes into a task with ``cell`` when one of them is expensive: its sharing family, or itself."""
+    return f"family:{cell.metric.family}" if cell.metric.family in SHARING_FAMILIES else f"cell:{cell.key}"
