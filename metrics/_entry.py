@@ -60,7 +60,7 @@ def representation_entry(function: Callable[..., Any], name: str, options: Mappi
     @functools.wraps(function)
     def entry(factors: Any, codes: Any, **arguments: Any) -> Any:
         check_option_names(name, arguments, options, call_arguments)
-        with shared_estimates():
+        with shared_estimates(one_call=True):
             factor_matrix, code_matrix = memoised("validated", (factors, codes), (), lambda: check_pair(factors, codes), private_copy=False)
             if "discrete" in call_arguments:
                 arguments["discrete"] = check_discrete(arguments.get("discrete"), factor_matrix.shape[1])

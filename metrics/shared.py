@@ -28,12 +28,21 @@ T = TypeVar("T")
 _STORE: ContextVar[dict[Hashable, tuple[tuple[Any, ...], Any]] | None] = ContextVar("metrics_shared_estimates", default=None)
 
 
+_ACROSS_CALLS: ContextVar[bool] = ContextVar("metrics_shared_across_calls", default=False)
+
+
 @contextmanager
-def shared_estimates() -> Iterator[None]:
+def shared_estimates(*, one_call: bool = False) -> Iterator[None]:
     """Share estimates between the metric calls made inside the ``with`` block.
 
     Re-entrant: a nested scope uses the enclosing one's store.  The store is local to
     the current thread (a :class:`contextvars.ContextVar`).
+
+    Parameters
+    ----------
+    one_call : bool, default False
+        True for the scope a registered metric call opens for itself when none encloses
+        it (:func:`shared_across_calls` is then False inside it).
 
     Examples
     --------
@@ -43,11 +52,19 @@ def shared_estimates() -> Iterator[None]:
     if _STORE.get() is not None:
         yield
         return
-    token = _STORE.set({})
+    token, across = _STORE.set({}), _ACROSS_CALLS.set(not one_call)
     try:
         yield
     finally:
+        _ACROSS_CALLS.reset(across)
         _STORE.reset(token)
+
+
+def shared_across_calls() -> bool:
+    """Whether what is computed now may be reused by later metric calls (a scope opened
+    with :func:`shared_estimates` encloses this call), so computing more than this call
+    needs can pay off."""
+    return _STORE.get() is not None and _ACROSS_CALLS.get()
 
 
 def memoised(kind: str, arrays: tuple[Any, ...], options: Hashable, compute: Callable[[], T], *, private_copy: bool = True) -> T:

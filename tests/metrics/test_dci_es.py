@@ -72,6 +72,10 @@ def test_a_capacity_sweep_shares_one_fit_per_factor_with_the_same_scores(rng, mo
         for m in sweep[:2]:
             metrics.evaluate("dci_es", factors, codes, random_state=np.random.default_rng(5), max_capacity_doublings=m)
     assert len(fits) == 3 + 2 * 3
+    # a lone call (no scope of the caller's) grows only the capacity it asks for
+    fits.clear()
+    assert metrics.evaluate("dci_es", factors, codes, random_state=5, max_capacity_doublings=4) == alone[4]
+    assert fits == [16] * 3
 
 
 def test_curves_cut_from_the_grown_trees_equal_curves_of_trees_grown_to_size(rng):

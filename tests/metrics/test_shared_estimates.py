@@ -111,3 +111,15 @@ def test_variants_differing_in_options_their_estimator_ignores_share_estimates(d
         inside = [metrics.evaluate(name, factors, codes, **options) for name, options in variants]
     assert inside == alone
     assert estimate_counter[0] == K * L + 2 * K
+
+
+
+def test_only_a_callers_scope_counts_as_shared_across_calls():
+    from metrics.shared import shared_across_calls
+
+    assert not shared_across_calls()
+    with metrics.shared_estimates(one_call=True):  # the scope a lone registered call opens for itself
+        assert not shared_across_calls()
+    with metrics.shared_estimates():
+        with metrics.shared_estimates(one_call=True):  # a call inside the caller's scope joins it
+            assert shared_across_calls()
