@@ -17,6 +17,7 @@ import itertools
 import json
 import sys
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, Sequence
@@ -84,6 +85,10 @@ class MetricEntry:
 
     def fingerprint(self) -> str:
         """Identity of the computation: changes when the version or an option changes."""
+        return self._fingerprint
+
+    @cached_property
+    def _fingerprint(self) -> str:  # computed once per entry: every cell of a plan asks for it
         payload = json.dumps([self.target, self.version, dict(self.options)], sort_keys=True, default=repr)
         return hashlib.sha256(payload.encode()).hexdigest()[:16]
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Mapping, Sequence
 
 from harness.execution.costs import estimated_seconds
@@ -41,6 +42,9 @@ estimate over 5 s; alone in a task, UniBound, RMIG and the others would recomput
 @dataclass(frozen=True)
 class Cell:
     """One unit of result: a metric on one generated representation or population.
+
+    Its identities, key and estimate are computed once per object (a plan holds many
+    cells; the paper preset 705,200).
 
     ``kind`` is the scenario's: ``"representation"`` (one code matrix, any metric but
     population ones) or ``"population"`` (several code matrices, population metrics).
@@ -67,7 +71,7 @@ class Cell:
         """The scenario the reference resolves to (cached per process)."""
         return scenario_for(self.scenario)
 
-    @property
+    @cached_property
     def data_identity(self) -> tuple[object, ...]:
         """What determines the generated data: the scenario's name (not where a user's file lies), version, value."""
         scenario = self.definition
@@ -86,12 +90,12 @@ class Cell:
         scenario = self.definition
         return (*self._prefix, scenario.name, scenario.version, self.seed, self.n_samples)
 
-    @property
+    @cached_property
     def key(self) -> str:
         """Stable identity of the cell's computation."""
         return cell_key(self.data_identity, self.metric)
 
-    @property
+    @cached_property
     def estimated_seconds(self) -> float:
         """The cell's estimated CPU seconds (see :mod:`harness.execution.costs`)."""
         rows = self.definition.rows_at(self.value, self.n_samples)
@@ -105,7 +109,7 @@ class Task:
 
     cells: tuple[Cell, ...]
 
-    @property
+    @cached_property
     def estimated_seconds(self) -> float:
         """Estimated CPU seconds of all the task's cells."""
         return sum(cell.estimated_seconds for cell in self.cells)
