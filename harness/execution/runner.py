@@ -216,8 +216,7 @@ def run_study(
         frame = to_frame([row for key in keys for row in collected[key]])
         failed = pd.DataFrame(failures, columns=list(FAILURE_COLUMNS))
     else:
-        frame = store.table(keys)
-        failed = store.failures(keys)
+        frame, failed = store.results(keys)
         store.write_tables(frame, failed)
     _announce_warnings(frame, log)
     if len(failed):

@@ -161,3 +161,16 @@ def test_results_files_get_the_users_normal_permissions(tmp_path):
     assert expected == 0o644
     for name in ("results.parquet", "results.csv", "cells.jsonl"):
         assert stat.S_IMODE((tmp_path / "run" / name).stat().st_mode) == expected, name
+
+
+def test_a_run_reads_its_cells_file_once_to_resume_and_once_for_its_tables(tmp_path, monkeypatch):
+    from harness.execution.runner import run_study
+    from harness.execution.store import ResultStore
+
+    reads = []
+    original = ResultStore._records
+    monkeypatch.setattr(ResultStore, "_records", lambda self: reads.append(1) or original(self))
+    frame = run_study(preset="quick", scenarios_=["noise"], metrics_=["mig"], seeds=1, n_samples=300, out=tmp_path,
+                      progress=False)
+    assert len(reads) == 2 and len(frame) > 0
+    assert ResultStore(tmp_path).results()[0].equals(frame)
