@@ -99,6 +99,8 @@ def subsets_of(labels: np.ndarray) -> Subsets:
     members = np.argsort(keys, kind="stable")
     sizes = np.bincount(keys)
     starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    for array in (members, starts, sizes, keys):  # read-only: one draw's metrics share them uncopied
+        array.setflags(write=False)
     return Subsets(members, starts, sizes, keys)
 
 
@@ -135,7 +137,7 @@ def fixable_subsets(
     bins = check_positive_int(bins, "bins", minimum=2)
     flags = np.zeros(factors.shape[1], bool) if discrete is None else np.asarray(discrete, bool)
     subsets, failing = memoised("intervention_subsets", (factors,), (tuple(flags.tolist()), bins, all_but_one),
-                                lambda: _coarsest_fixable(factors, flags, bins, all_but_one))
+                                lambda: _coarsest_fixable(factors, flags, bins, all_but_one), private_copy=False)
     if failing is None:
         return subsets
     if all_but_one:
