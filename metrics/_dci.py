@@ -31,7 +31,7 @@ from joblib import Parallel, delayed
 from threadpoolctl import threadpool_limits
 
 from metrics._sampling import as_generator, derive_seeds, train_test_indices
-from metrics.options import check_positive_int
+from metrics.options import check_choice, check_positive_int
 
 COMPLETENESS_WEIGHTINGS = ("importance", "uniform")
 EXPLICITNESS_BASELINES = ("mean", "random_guess")
@@ -173,8 +173,7 @@ def run_dci(
     dict
         ``{"modularity", "compactness", "explicitness"}``.
     """
-    if completeness_weighting not in COMPLETENESS_WEIGHTINGS:
-        raise ValueError(f"completeness_weighting must be one of {COMPLETENESS_WEIGHTINGS}, got {completeness_weighting!r}")
+    check_choice(completeness_weighting, "completeness_weighting", COMPLETENESS_WEIGHTINGS)
     n_jobs = check_positive_int(n_jobs, "n_jobs")
     rng = as_generator(random_state)
     train, test = train_test_indices(codes.shape[0], test_size, rng, metric)

@@ -193,8 +193,7 @@ def pid_bounds(
     nor ``bins`` under ``knn``).
     """
     check_estimator_options(estimator, neighbors, bins)
-    if code_choice not in CODE_CHOICES:
-        raise ValueError(f"code_choice must be one of {CODE_CHOICES}, got {code_choice!r}")
+    check_choice(code_choice, "code_choice", CODE_CHOICES)
     flags = tuple(bool(flag) for flag in discrete) if discrete is not None else (False,) * factors.shape[1]
     return memoised(
         "pid_bounds",

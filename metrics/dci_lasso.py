@@ -9,7 +9,7 @@ from sklearn.model_selection import KFold
 from metrics._dci import regression_explicitness, run_dci, unit_range
 from metrics._sampling import check_fraction, require_varying_factors
 from metrics.registry import register_metric
-from metrics.options import check_positive_int
+from metrics.options import check_choice, check_positive_int
 
 REVIEW_ALPHAS = (1e-4, 1e-3, 1e-2, 0.1, 0.2, 0.4, 0.8, 1.0)
 """The fixed penalty grid of the review's public code (``dci.py``, ``_fit_lasso``)."""
@@ -196,10 +196,8 @@ def dci_lasso(
     check_positive_int(n_alphas, "n_alphas")
     check_positive_int(folds, "folds", minimum=2)
     check_fraction(alpha_ratio, "alpha_ratio")
-    if alpha_grid not in ALPHA_GRIDS:
-        raise ValueError(f"alpha_grid must be one of {ALPHA_GRIDS}, got {alpha_grid!r}")
-    if selection_rows not in SELECTION_ROWS:
-        raise ValueError(f"selection_rows must be one of {SELECTION_ROWS}, got {selection_rows!r}")
+    check_choice(alpha_grid, "alpha_grid", ALPHA_GRIDS)
+    check_choice(selection_rows, "selection_rows", SELECTION_ROWS)
     require_varying_factors(factors, "dci_lasso")
     codes, targets = unit_range(codes), unit_range(factors)
     if selection_rows == "all":

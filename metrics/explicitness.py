@@ -12,7 +12,7 @@ from metrics._dci import unit_range
 from metrics._sampling import as_generator, check_real, require_varying_factors, train_test_indices
 from metrics.information import DEFAULT_BINS, to_labels
 from metrics.registry import register_metric
-from metrics.options import check_positive_int
+from metrics.options import check_choice, check_positive_int
 
 CLASSIFIERS = ("one_vs_rest", "multinomial")
 SCALINGS = ("standard", "minmax")
@@ -176,12 +176,10 @@ def explicitness(
       faster.  Median 0.58 s at n = 20000, K = L = 8.
     """
     check_positive_int(bins, "bins", minimum=2)
-    if classifier not in CLASSIFIERS:
-        raise ValueError(f"classifier must be one of {CLASSIFIERS}, got {classifier!r}")
+    check_choice(classifier, "classifier", CLASSIFIERS)
     if check_real(C, "C") <= 0:
         raise ValueError(f"C must be positive, got {C!r}")
-    if scaling not in SCALINGS:
-        raise ValueError(f"scaling must be one of {SCALINGS}, got {scaling!r}")
+    check_choice(scaling, "scaling", SCALINGS)
     require_varying_factors(factors, "explicitness")
     rng = as_generator(random_state)
     labels = to_labels(factors, discrete, bins).codes

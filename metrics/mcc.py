@@ -7,6 +7,7 @@ from scipy.stats import rankdata
 
 from metrics._matching import matched_mean
 from metrics._sampling import as_generator, train_test_indices
+from metrics.options import check_choice
 from metrics.registry import register_metric
 
 CORRELATIONS = ("pearson", "spearman")
@@ -152,10 +153,8 @@ def mcc(
     * Cost: one ``K x L`` correlation product, one Hungarian assignment and, for the
       weak score, two symmetric eigendecompositions and one SVD; O(n (K + L)^2).
     """
-    if correlation not in CORRELATIONS:
-        raise ValueError(f"correlation must be one of {CORRELATIONS}, got {correlation!r}")
-    if alignment not in ALIGNMENTS:
-        raise ValueError(f"alignment must be one of {ALIGNMENTS}, got {alignment!r}")
+    check_choice(correlation, "correlation", CORRELATIONS)
+    check_choice(alignment, "alignment", ALIGNMENTS)
     rank = correlation == "spearman"
     strong_inputs = (_ranks(factors), _ranks(codes)) if rank else (factors, codes)
     strong = matched_mean(_column_correlations(*strong_inputs))

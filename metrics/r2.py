@@ -8,7 +8,7 @@ from sklearn.neighbors import KNeighborsRegressor
 
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
 from metrics.registry import register_metric
-from metrics.options import check_positive_int
+from metrics.options import check_choice, check_positive_int
 
 REGRESSORS = ("linear", "knn", "boosting")
 
@@ -105,8 +105,7 @@ def r2(
       ``L / n``; held out it is floored at 0).
     * Cost (linear): one least-squares solve, O(n L^2).
     """
-    if regressor not in REGRESSORS:
-        raise ValueError(f"regressor must be one of {REGRESSORS}, got {regressor!r}")
+    check_choice(regressor, "regressor", REGRESSORS)
     check_positive_int(neighbors, "neighbors")
     require_varying_factors(factors, "r2")
     rng = as_generator(random_state)

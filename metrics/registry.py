@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from metrics._entry import CALL_ARGUMENTS, population_entry, representation_entry
+from metrics.options import check_choice
 
 FAMILIES = ("intervention", "predictor", "information", "unsupervised")
 PROPERTIES = ("modularity", "compactness", "explicitness", "holistic")
@@ -164,8 +165,7 @@ def register_metric(
         signature, so ``metrics.mig.mig(factors, codes)`` checks its inputs as
         :func:`metrics.evaluate` does.
     """
-    if family not in FAMILIES:
-        raise ValueError(f"family must be one of {FAMILIES}, got {family!r}")
+    check_choice(family, "family", FAMILIES)
     props = {name: properties} if isinstance(properties, str) else dict(properties)
     for sub, prop in props.items():
         if prop not in PROPERTIES:
