@@ -227,7 +227,7 @@ def _row(entry: MetricEntry, sub_score: str, score: float, seconds: float, error
         "metric": entry.name,
         "sub_score": sub_score,
         "property": entry.property_of(sub_score),
-        "higher_is_better": entry.higher_is_better,
+        "higher_is_better": entry.higher_is_better_for(sub_score),
         "score": score,
         "seconds": seconds,
         "error": error,
