@@ -206,8 +206,9 @@ def evaluate_representation(
     names = list(metric_names) if metric_names is not None else metrics.available()
     entries = [resolve(name) for name in names]
     rows = []
-    for entry in entries:
-        rows.extend(_score_rows(entry, factors, codes, discrete, random_state))
+    with metrics.shared_estimates():  # one representation: its k-NN and binned estimates are computed once
+        for entry in entries:
+            rows.extend(_score_rows(entry, factors, codes, discrete, random_state))
     return pd.DataFrame(rows, columns=list(SCORE_COLUMNS))
 
 

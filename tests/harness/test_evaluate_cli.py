@@ -161,3 +161,16 @@ def test_help(capsys):
     with pytest.raises(SystemExit) as exited:
         main(["evaluate", "--help"])
     assert exited.value.code == 0 and ".npz" in capsys.readouterr().out
+
+
+def test_each_sub_score_has_its_own_direction_and_shared_estimates_change_no_score():
+    rng = np.random.default_rng(3)
+    factors = rng.uniform(size=(400, 2))
+    codes = factors + 0.1 * rng.normal(size=factors.shape)
+    table = evaluate_representation(factors, codes, metric_names=["pid", "unibound", "rmig"])
+    direction = dict(zip(table["sub_score"], table["higher_is_better"]))
+    assert not direction["redundant_lower"] and not direction["complementary_upper"] and direction["unique_lower"]
+    alone = {name: metrics.evaluate(name, factors, codes, random_state=0) for name in ("pid", "unibound", "rmig")}
+    for name, scores in alone.items():
+        rows = table.loc[table["metric"] == name].set_index("sub_score")["score"]
+        assert {sub: rows[sub] for sub in scores} == scores
