@@ -23,6 +23,7 @@ from reports.property_matrix import property_matrix
 from reports.robustness import robustness
 from reports.sample_efficiency import sample_efficiency
 from reports.schema import PROPERTIES
+from reports.sensitivity import on_default_options
 from reports.text_table import markdown_table
 
 #: Sample size at which the card reads sample efficiency (the review's "1k samples", 5.7).
@@ -51,12 +52,16 @@ def criterion_values(results: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     * sample efficiency: largest mean ``|s(n) - s(n_max)|`` at ``n = 1000`` (lower is better);
     * cost: median seconds per call (lower is better).
 
+    A metric swept over options is judged on its variant at its default options, as in
+    the property matrix (:func:`reports.sensitivity.on_default_options`).
+
     Returns
     -------
     (pandas.DataFrame, list of str)
         Columns ``criterion``, ``metric``, ``value``, ``higher_is_better``; and the
         criteria that could not be measured, with the reason.
     """
+    results = on_default_options(results)
     values: list[pd.DataFrame] = []
     notes: list[str] = []
 

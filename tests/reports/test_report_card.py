@@ -41,6 +41,15 @@ def test_robustness_reads_the_noise_criterion_not_the_scenario_name(synthetic_re
         assert _value(after, "calibration", metric) == pytest.approx(_value(before, "calibration", metric), abs=1e-12)
 
 
+def test_a_swept_metric_is_ranked_once_on_its_default_variant(synthetic_results):
+    # validate may run option sweeps: a metric's own variants must not compete with it
+    variant = synthetic_results.loc[synthetic_results["metric"] == "lin"].assign(metric="lin[bins=5]")
+    swept, _ = criterion_values(check_results(pd.concat([synthetic_results, variant], ignore_index=True)))
+    plain, _ = criterion_values(synthetic_results)
+    assert "lin[bins=5]" not in set(swept["metric"])
+    pd.testing.assert_frame_equal(swept.reset_index(drop=True), plain.reset_index(drop=True))
+
+
 def test_ranks_and_the_rendered_card(synthetic_results):
     values = pd.DataFrame({"criterion": ["cost"] * 3, "metric": ["a", "b", "c"], "value": [0.2, 0.1, 0.2],
                            "higher_is_better": [False] * 3})
