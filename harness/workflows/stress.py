@@ -67,6 +67,7 @@ from harness.execution.runner import run_study
 from harness.execution.scenario_refs import canonical_reference, scenario_for
 from harness.execution.seeds import identity_seed
 from harness.execution.store import ResultStore
+from reports.schema import FAILURE_COLUMNS
 from harness.workflows.stress_defaults import (
     DEFAULT_BUDGET, DEFAULT_MIN_DEPARTURE, DEFAULT_SAMPLE_SIZES, DEFAULT_SEEDS, DEFAULT_TOP,
 )
@@ -276,7 +277,9 @@ def stress(
         notes=list(dict.fromkeys(search.notes)),
     )
     if store is not None and search.frames:
-        ResultStore(store).write_tables(pd.concat(search.frames, ignore_index=True))
+        failures = pd.DataFrame([failure for frame in search.frames for failure in frame.attrs.get("failures", [])],
+                                columns=list(FAILURE_COLUMNS))
+        ResultStore(store).write_tables(pd.concat(search.frames, ignore_index=True), failures)
     if out is not None:
         write_stress(stress_tables(result), out)
     return result

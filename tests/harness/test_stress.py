@@ -280,3 +280,24 @@ def test_run_grid_rejects_what_it_cannot_run(tmp_path, capsys):
     assert main([*base, "--grid", "mixing="]) == 2
     assert main([*base, "--grid", "mixing=0.1,0.45"]) == 0
     assert "4 cells" in capsys.readouterr().out  # 2 values x the default preset's 2 seeds
+
+
+def test_the_search_store_keeps_its_failed_cells(tmp_path):
+    path = tmp_path / "flaky.py"
+    path.write_text(textwrap.dedent('''
+        from metrics.describe import describe_metric
+
+
+        @describe_metric(property="modularity")
+        def flaky(factors, codes):
+            """Fails on about half of the draws (by the first code value), scores 0.5 elsewhere."""
+            if codes[0, 0] > codes[1, 0]:
+                raise ValueError("flaky metric")
+            return 0.5
+        '''))
+    out = tmp_path / "stress"
+    result = stress(f"{path}:flaky", scenarios_=["mixing"], contrast=[], budget=12, out=out, **FAST)
+    failed = [note for note in result.notes if "flaky metric" in note]
+    assert failed, "the metric failed on some draws"
+    table = pd.read_csv(out / "search" / "failures.csv")
+    assert len(table) == len(failed) and set(table["error"]) == {"ValueError: flaky metric"}
