@@ -1,4 +1,4 @@
-"""Execution backends: where tasks run, yielding each finished cell as its task completes.
+"""Execution backends: where tasks run, yielding each task's finished cells as it completes.
 
 ``loky`` (local worker processes, the default), ``threading`` and ``sequential`` run
 tasks through joblib.  ``dask`` submits them natively to a ``dask.distributed`` cluster
@@ -44,7 +44,7 @@ def execute(
     scheduler: str | None = None,
     cell_timeout: float | None = None,
 ) -> Iterator[Any]:
-    """Run tasks, yielding every cell's ``(key, rows, failure)`` as its task finishes.
+    """Run tasks, yielding each task's list of ``(key, rows, failure)``, one per cell, as it finishes.
 
     Parameters
     ----------
@@ -78,12 +78,12 @@ def execute(
                 for index, task in enumerate(tasks)
             ]
             for future in as_completed(futures, loop=client.loop):
-                yield from future.result()
+                yield future.result()
                 future.release()
         return
     if jobs == 1 or backend == "sequential" or len(tasks) == 1:
         for task in tasks:
-            yield from run_task(task, cell_timeout)
+            yield run_task(task, cell_timeout)
         return
     from joblib import Parallel, delayed, parallel_config
 
@@ -91,7 +91,7 @@ def execute(
         for outcomes in Parallel(return_as="generator_unordered", batch_size=1, pre_dispatch="n_jobs")(
             delayed(run_task)(task, cell_timeout) for task in tasks
         ):
-            yield from outcomes
+            yield outcomes
 
 
 @contextmanager

@@ -202,14 +202,15 @@ def run_study(
     failures: list[dict[str, Any]] = []
     bar = tqdm(total=len(pending), desc="cells", unit="cell", disable=not progress or not pending)
     try:
-        for key, rows, failure in execute(plan_tasks(pending), jobs=jobs, backend=backend, scheduler=scheduler,
-                                          cell_timeout=cell_timeout):
+        for outcomes in execute(plan_tasks(pending), jobs=jobs, backend=backend, scheduler=scheduler,
+                                cell_timeout=cell_timeout):
             if store is not None:
-                store.append(key, rows, failure)
-            collected[key] = rows
-            if failure is not None:
-                failures.append(failure)
-            bar.update(1)
+                store.append_many(outcomes)  # one lock and one fsync per task
+            for key, rows, failure in outcomes:
+                collected[key] = rows
+                if failure is not None:
+                    failures.append(failure)
+            bar.update(len(outcomes))
     finally:
         bar.close()
     if store is None:

@@ -19,7 +19,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 import pandas as pd
 
@@ -57,17 +57,28 @@ class ResultStore:
         record (the cell's identity and the error), so it is reported, not retried
         until its metric's version or options change.
         """
-        record: dict[str, Any] = {"key": key, "rows": rows}
-        if failure is not None:
-            record["failure"] = failure
-        line = (json.dumps(record, allow_nan=True) + "\n").encode()
+        self.append_many([(key, rows, failure)])
+
+    def append_many(self, outcomes: Sequence[tuple[str, list[dict[str, Any]], dict[str, Any] | None]]) -> None:
+        """Persist finished cells ``(key, rows, failure)`` durably, one line each, with one
+        lock, one write and one fsync (a task's cells; a write cut short leaves a partial
+        last line, which is dropped on reading, so only whole cells are ever read back)."""
+        if not outcomes:
+            return
+        lines = []
+        for key, rows, failure in outcomes:
+            record: dict[str, Any] = {"key": key, "rows": rows}
+            if failure is not None:
+                record["failure"] = failure
+            lines.append(json.dumps(record, allow_nan=True) + "\n")
+        data = "".join(lines).encode()
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             self._repair_tail(fd)
             written = 0
-            while written < len(line):  # a regular-file write may be short (full disk, signal)
-                written += os.write(fd, line[written:])
+            while written < len(data):  # a regular-file write may be short (full disk, signal)
+                written += os.write(fd, data[written:])
             os.fsync(fd)
         finally:
             os.close(fd)

@@ -174,3 +174,24 @@ def test_a_run_reads_its_cells_file_once_to_resume_and_once_for_its_tables(tmp_p
                       progress=False)
     assert len(reads) == 2 and len(frame) > 0
     assert ResultStore(tmp_path).results()[0].equals(frame)
+
+
+def test_a_task_is_persisted_with_one_sync_and_every_cell_is_read_back(tmp_path, monkeypatch):
+    from harness.execution.plan import plan_tasks
+    from harness.execution.runner import plan_study, run_study
+    from harness.execution.store import ResultStore
+
+    study = dict(preset="quick", scenarios_=["noise"], metrics_=["mig", "sap"], seeds=1, n_samples=300)
+    syncs = []
+    original = os.fsync
+    def counted(fd):  # the syncs of the cells file (the tables are synced when written too)
+        if os.readlink(f"/proc/self/fd/{fd}").endswith("cells.jsonl"):
+            syncs.append(fd)
+        original(fd)
+
+    monkeypatch.setattr(os, "fsync", counted)
+    frame = run_study(**study, out=tmp_path, progress=False)
+    cells = plan_study(**study)
+    assert len(syncs) == len(plan_tasks(cells)) < len(cells)
+    assert set(ResultStore(tmp_path).cells()) == {cell.key for cell in cells}
+    assert ResultStore(tmp_path).results()[0].equals(frame)
