@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import rankdata
 
+from metrics._linear import affine_predictions
 from metrics._matching import matched_mean
 from metrics._sampling import as_generator, train_test_indices
 from metrics.options import check_choice
@@ -68,10 +69,7 @@ def _cca_aligned(factors: np.ndarray, codes: np.ndarray, train: np.ndarray, test
 
 def _affine_aligned(factors: np.ndarray, codes: np.ndarray, train: np.ndarray, test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Held-out factors and their least-squares affine prediction from the codes (fitted on ``train``)."""
-    design = np.column_stack([codes[train], np.ones(train.size)])
-    weights, *_ = np.linalg.lstsq(design, factors[train], rcond=None)
-    predicted = np.column_stack([codes[test], np.ones(test.size)]) @ weights
-    return factors[test], predicted
+    return factors[test], affine_predictions(codes[train], factors[train], codes[test])
 
 
 @register_metric(

@@ -6,6 +6,7 @@ import numpy as np
 from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.neighbors import KNeighborsRegressor
 
+from metrics._linear import affine_predictions, standardized_split
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
 from metrics.registry import register_metric
 from metrics.options import check_choice, check_positive_int
@@ -13,20 +14,11 @@ from metrics.options import check_choice, check_positive_int
 REGRESSORS = ("linear", "knn", "boosting")
 
 
-def _standardized(train: np.ndarray, test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Centre and scale both parts by the training mean and standard deviation (constant columns stay 0)."""
-    mean, scale = train.mean(axis=0), train.std(axis=0)
-    scale = np.where(scale > 0, scale, 1.0)
-    return (train - mean) / scale, (test - mean) / scale
-
-
 def _predictions(regressor: str, codes_train: np.ndarray, targets: np.ndarray, codes_test: np.ndarray, neighbors: int, seeds: list[int]) -> np.ndarray:
     """``(n_test, K)`` held-out predictions of every factor."""
     if regressor == "linear":
-        design = np.column_stack([codes_train, np.ones(codes_train.shape[0])])
-        weights, *_ = np.linalg.lstsq(design, targets, rcond=None)
-        return np.column_stack([codes_test, np.ones(codes_test.shape[0])]) @ weights
-    train, test = _standardized(codes_train, codes_test)
+        return affine_predictions(codes_train, targets, codes_test)
+    train, test = standardized_split(codes_train, codes_test)
     if regressor == "knn":
         return KNeighborsRegressor(n_neighbors=min(neighbors, train.shape[0])).fit(train, targets).predict(test).reshape(test.shape[0], -1)
     return np.column_stack(

@@ -6,6 +6,7 @@ import numpy as np
 from sklearn.neural_network import MLPClassifier
 from sklearn.tree import DecisionTreeClassifier
 
+from metrics._linear import standardized_split
 from metrics._matching import matched_codes
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
 from metrics.information import DEFAULT_BINS, factor_code_information, to_labels
@@ -33,17 +34,10 @@ def _single_code_accuracy(code: np.ndarray, labels: np.ndarray, classes: int, tr
     return float(np.mean(class_of_bin[bins[test]] == labels[test]))
 
 
-def _standardized_split(codes: np.ndarray, train: np.ndarray, test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Training and held-out rows of ``codes`` standardised with the training rows' mean and deviation."""
-    scale = codes[train].std(axis=0)
-    standardized = (codes - codes[train].mean(axis=0)) / np.where(scale > 0, scale, 1.0)
-    return standardized[train], standardized[test]
-
-
 def _classifier_accuracy(
     classifier: str, split: tuple[np.ndarray, np.ndarray], labels: np.ndarray, train: np.ndarray, test: np.ndarray, leaves: int, seed: int
 ) -> float:
-    """Held-out accuracy of a classifier of ``labels`` on the standardised ``split`` codes (see :func:`_standardized_split`)."""
+    """Held-out accuracy of a classifier of ``labels`` on the standardised ``split`` codes (see :func:`metrics._linear.standardized_split`)."""
     if classifier == "tree":
         model = DecisionTreeClassifier(max_leaf_nodes=leaves, random_state=seed)
     else:
@@ -156,7 +150,7 @@ def snc_nk(
     train, test = train_test_indices(factors.shape[0], test_size, rng, "snc_nk")
     seeds = derive_seeds(rng, 2 * factors.shape[1])
     snc, nk = np.zeros(factors.shape[1]), np.zeros(factors.shape[1])
-    all_codes = _standardized_split(codes, train, test)  # once for the K classifiers on all codes
+    all_codes = standardized_split(codes[train], codes[test])  # once for the K classifiers on all codes
     for k in np.flatnonzero(matched >= 0):
         target = np.unique(labels.codes[:, k], return_inverse=True)[1]
         classes = int(target.max()) + 1
@@ -170,7 +164,7 @@ def snc_nk(
         if others.shape[1]:
             # standardised on their own: cut from all_codes, a lone remaining column would differ in its
             # last bits (numpy sums one contiguous column pairwise, the columns of a matrix row by row)
-            split = _standardized_split(others, train, test)
+            split = standardized_split(others[train], others[test])
             knocked = max(majority, _classifier_accuracy(classifier, split, target, train, test, leaves, seeds[2 * k + 1]))
         else:
             knocked = majority
