@@ -144,9 +144,11 @@ def family_rank(family: str) -> str:
     return f"{index:02d} {family}"
 
 
-def score_label(metric: str, sub_score: str) -> str:
-    """How a sub-score is named in tables and legends: ``mig`` or ``dci_rf/modularity``."""
-    return metric if sub_score == metric else f"{metric}/{sub_score}"
+def score_label(metric: str, sub_score: str, higher_is_better: bool = True) -> str:
+    """How a sub-score is named in tables and legends: ``mig`` or ``dci_rf/modularity``, and
+    ``pid/redundant_lower (1 − score)`` for a lower-is-better one, drawn and judged as 1 − score."""
+    name = metric if sub_score == metric else f"{metric}/{sub_score}"
+    return name if higher_is_better else f"{name} (1 − score)"
 
 
 def oriented_score(frame: pd.DataFrame) -> pd.Series:

@@ -85,10 +85,6 @@ def _format_axis(ax, rows: pd.DataFrame, parameter: str, *, label: bool = True) 
         ax.set_xlabel(parameter)
 
 
-def _label(metric: str, sub_score: str, higher_is_better: bool) -> str:
-    return score_label(metric, sub_score) + ("" if higher_is_better else " (1 − score)")
-
-
 def _clip(ax, x: np.ndarray, mean: np.ndarray, label: str, where: pd.Series) -> tuple[np.ndarray, list[str]]:
     """Means clipped to :data:`SCORE_LIMITS`, clipped points marked; a note per clipped curve."""
     low, high = SCORE_LIMITS
@@ -109,7 +105,7 @@ def _draw_scores(ax, summary: pd.DataFrame, x: str, registry: StyleRegistry, *, 
     for (metric, sub_score, higher), curve in summary.groupby(["metric", "sub_score", "higher_is_better"]):
         curve = curve.sort_values(x)
         style = registry(metric, sub_score)
-        label = _label(metric, sub_score, bool(higher))
+        label = score_label(metric, sub_score, bool(higher))
         xs, mean, std = curve[x].to_numpy(), curve["mean"].to_numpy(), curve["std"].to_numpy()
         if clip:
             shown, clipped = _clip(ax, xs, mean, label, curve.get("value_label", curve[x]))
@@ -240,7 +236,7 @@ def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], id
                 else:
                     ax.tick_params(axis="x", labelbottom=False)
                 if j == 0:
-                    ax.set_ylabel(_label(metric, sub_score, bool(higher)).replace("/", "/\n").replace(" (", "\n("),
+                    ax.set_ylabel(score_label(metric, sub_score, bool(higher)).replace("/", "/\n").replace(" (", "\n("),
                                   rotation=0, ha="right", va="center", fontsize=5,
                                   color=registry(metric, sub_score).colour)
                 else:

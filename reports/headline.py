@@ -120,8 +120,7 @@ _SYMBOLS = {"yes": YES, "no": NO, "n/a": NOT_APPLICABLE, "unmeasured": UNMEASURE
 def headline_display(table: pd.DataFrame) -> pd.DataFrame:
     """The headline as text: one row per sub-score, a mark and the deciding number per criterion."""
     cells = table.assign(cell=[f"{_SYMBOLS[v]} {n}".strip() for v, n in zip(table["verdict"], table["number"])])
-    labels = [score_label(m, s) + ("" if h else " (1 − score)")
-              for m, s, h in zip(cells["metric"], cells["sub_score"], cells["higher_is_better"])]
+    labels = [score_label(m, s, h) for m, s, h in zip(cells["metric"], cells["sub_score"], cells["higher_is_better"])]
     cells = cells.assign(score=labels)
     order = list(dict.fromkeys(labels))
     wide = cells.pivot(index="score", columns="criterion", values="cell").reindex(order)

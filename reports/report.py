@@ -18,7 +18,7 @@ import pandas as pd
 from reports import figures
 from reports._format import FigureFile, Section, display_table
 from reports._style import StyleRegistry
-from reports._table import MissingDataError, check_results, scenarios_testing
+from reports._table import MissingDataError, check_results, scenarios_testing, score_label
 from reports._verdict import Check
 from reports.agreement import agreement, agreement_matrix, agreement_rollup
 from reports.calibration import PERFECT_THRESHOLD, RANDOM_THRESHOLD, calibration
@@ -101,7 +101,7 @@ def _calibration_details(table: pd.DataFrame) -> pd.DataFrame:
     shown = table.assign(
         perfect_text=_checked(table["perfect_oriented"], ">=", PERFECT_THRESHOLD),
         random_text=_checked(table["random_oriented"], "<=", RANDOM_THRESHOLD),
-        metric=[m + ("" if h else " (1 − score)") for m, h in zip(table["metric"], table["higher_is_better"])],
+        metric=[score_label(m, m, h) for m, h in zip(table["metric"], table["higher_is_better"])],
     )
     return display_table(shown, {"metric": "Metric", "sub_score": "Sub-score", "scenario": "Scenario",
                                  "property": "Property", "perfect_text": "Perfect", "perfect_std": "± (perfect)",

@@ -233,8 +233,7 @@ def worst_case_figure(tables: StressTables) -> Figure:
     builtins = _closest_builtins(tables.contrast.loc[tables.contrast["case"] == 1], case["property"])
     along = tables.along.sort_values("position")
     worst = along.loc[along["worst"].astype(bool)].iloc[0]
-    name = score_label(tables.summary["metric"], case["sub_score"])
-    name = name if case["higher_is_better"] else f"1 − {name}"
+    name = score_label(tables.summary["metric"], case["sub_score"], bool(case["higher_is_better"]))
     with paper_style():
         figure = Figure(figsize=(COLUMN_WIDTH, 2.6), layout="constrained")
         if builtins.empty:

@@ -119,7 +119,7 @@ def test_figure_lines_are_told_apart_and_the_departure_is_labelled(tables):
 def test_lower_is_better_scores_are_labelled_as_oriented(tables):
     flipped = replace(tables, cases=tables.cases.assign(higher_is_better=False))
     (legend,) = worst_case_figure(flipped).legends
-    assert legend.get_texts()[0].get_text() == "1 − toy"
+    assert legend.get_texts()[0].get_text() == "toy (1 − score)"
 
 
 def test_bad_tables_are_named(tables):
