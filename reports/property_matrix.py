@@ -24,7 +24,7 @@ from reports._table import MissingDataError, check_results, family_rank, scenari
 from reports._verdict import Check, worst
 from reports.calibration import PERFECT_THRESHOLD, RANDOM_THRESHOLD, calibration
 from reports.linearity import MIN_LEVELS, MIN_LINEAR_SLOPE, MIN_R2, linearity
-from reports.robustness import MAX_DEVIATION, robustness
+from reports.robustness import JUDGED_PROPERTIES, MAX_DEVIATION, robustness
 from reports.sample_efficiency import sample_efficiency
 from reports.schema import IDEAL_PROPERTIES
 from reports.sensitivity import (
@@ -57,15 +57,14 @@ MIN_RANK_CORRELATION, MIN_SLOPE = 0.8, 0.5
 DATA_N, DATA_TOLERANCE = 1000, 0.05
 #: Verdicts and their symbols in display tables.
 SYMBOLS = {"yes": YES, "no": NO, "n/a": NOT_APPLICABLE, "unmeasured": UNMEASURED, "absent": ABSENT}
-#: Robustness characteristic -> (criterion of the scenarios read, properties judged).
-#: Under noise only modularity and compactness are judged (the review: robustness to
-#: noise "does not apply to explicitness metrics"), elsewhere every sub-score with a
-#: known ideal.
+#: Robustness characteristic -> criterion of the scenarios read; the properties judged there are
+#: :data:`reports.robustness.JUDGED_PROPERTIES`'s (modularity and compactness under noise, every
+#: sub-score with a known ideal elsewhere).
 _ROBUSTNESS = {
-    "robust_noise": ("noise", ("modularity", "compactness")),
-    "robust_non_measured": ("non_measured_factors", IDEAL_PROPERTIES + ("holistic",)),
-    "nonlinear_relation": ("nonlinearity", IDEAL_PROPERTIES + ("holistic",)),
-    "follows_attacks": ("attacks", IDEAL_PROPERTIES + ("holistic",)),
+    "robust_noise": "noise",
+    "robust_non_measured": "non_measured_factors",
+    "nonlinear_relation": "nonlinearity",
+    "follows_attacks": "attacks",
 }
 #: Columns of the tidy matrix.
 COLUMNS = ["metric", "family", "characteristic", "verdict", "passed", "statistic", "value", "comparison", "limit",
@@ -228,21 +227,29 @@ class Thresholds:
 def analysis_tables(results: pd.DataFrame, thresholds: Thresholds = Thresholds()) -> dict[str, pd.DataFrame]:
     """The analyses the verdicts read (empty tables where the results cannot support one).
 
-    ``linearity`` leaves out the scenarios testing entanglement attacks: they have their
-    own characteristic, and the property columns follow the review's experiments.
+    ``linearity`` is :func:`verdict_linearity`'s (no entanglement attacks); ``robustness``
+    judges the properties of :data:`reports.robustness.JUDGED_PROPERTIES`.
     """
-    tables = {
+    return {
         "calibration": _quietly(calibration, results, perfect_threshold=thresholds.perfect_threshold,
                                 random_threshold=thresholds.random_threshold),
-        "linearity": _quietly(linearity, results, min_r2=thresholds.min_r2, min_slope=thresholds.min_linear_slope),
-        "robustness": _quietly(robustness, results, properties=IDEAL_PROPERTIES + ("holistic",),
-                               max_deviation=thresholds.max_deviation),
+        "linearity": _quietly(verdict_linearity, results, min_r2=thresholds.min_r2,
+                              min_slope=thresholds.min_linear_slope),
+        "robustness": _quietly(robustness, results, max_deviation=thresholds.max_deviation),
         "efficiency": _quietly(sample_efficiency, results),
     }
-    if not tables["linearity"].empty:
-        lines = tables["linearity"]
-        tables["linearity"] = lines.loc[~lines["scenario"].isin(scenarios_testing(results, "attacks"))]
-    return tables
+
+
+def verdict_linearity(results: pd.DataFrame, **options) -> pd.DataFrame:
+    """:func:`reports.linearity.linearity` without the scenarios testing entanglement attacks.
+
+    The fits the verdicts read (and the report card ranks): the attacks have their own
+    characteristic, and the property columns follow the review's experiments.
+    ``options`` go to :func:`reports.linearity.linearity`, which raises
+    :class:`reports.MissingDataError` where the results cannot support it.
+    """
+    lines = linearity(results, **options)
+    return lines.loc[~lines["scenario"].isin(scenarios_testing(results, "attacks"))]
 
 
 def judge(metric: str, own: set[str], tables: dict[str, pd.DataFrame], thresholds: Thresholds) -> list[dict]:
@@ -256,8 +263,9 @@ def judge(metric: str, own: set[str], tables: dict[str, pd.DataFrame], threshold
             for prop in IDEAL_PROPERTIES]
     rows.append(_calibrated(metric, tables["calibration"], t.perfect_threshold, t.random_threshold))
     rows.append(_linear(metric, tables["linearity"], t.min_r2, t.min_linear_slope))
-    for characteristic, (criterion, judged) in _ROBUSTNESS.items():
-        rows.append(_robust(metric, characteristic, criterion, judged, own, tables["robustness"], t.max_deviation))
+    for characteristic, criterion in _ROBUSTNESS.items():
+        rows.append(_robust(metric, characteristic, criterion, JUDGED_PROPERTIES[criterion], own, tables["robustness"],
+                            t.max_deviation))
     rows.append(_efficient(metric, tables["efficiency"], t.data_n, t.data_tolerance))
     return rows
 

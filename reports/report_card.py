@@ -18,11 +18,10 @@ import pandas as pd
 from reports._table import MissingDataError
 from reports.calibration import calibration
 from reports.cost import cost
-from reports.linearity import linearity
-from reports.property_matrix import property_matrix
-from reports.robustness import robustness
+from reports.linearity import MIN_LEVELS
+from reports.property_matrix import property_matrix, verdict_linearity
+from reports.robustness import CONDITIONS, ROBUSTNESS_CRITERIA, robustness
 from reports.sample_efficiency import sample_efficiency
-from reports.schema import PROPERTIES
 from reports.sensitivity import on_default_options
 from reports.text_table import markdown_table
 
@@ -33,7 +32,9 @@ EFFICIENCY_N = 1000
 MEASURES = {
     "calibration": "max(1 − score of a perfect code, score of pure noise), at the ends of the noise scenario",
     "linearity": "lowest R² of the affine fit to the ideal trajectory (0 if the slope ≤ 0 or R² is undefined)",
-    "robustness": "largest |score − ideal| under the robustness conditions present",
+    "robustness": "largest |score − ideal| under noise (modularity, compactness), a nonlinear map and "
+                  "non-measured factors (every sub-score)",
+    "entanglement attacks": "largest |score − ideal| under entanglement attacks (the ideal falls with the attack)",
     "sample efficiency": f"largest mean |s(n) − s(n_max)| at n = {EFFICIENCY_N} (sample-size sweep)",
     "cost": "median seconds per call",
 }
@@ -44,11 +45,15 @@ def criterion_values(results: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
 
     * calibration: ``max(1 - perfect, random)`` over sub-scores, oriented scores at the
       ends of the scenario declaring the ``noise`` criterion (lower is better);
-    * linearity: lowest R² over sub-scores and scenarios, 0 where the slope is not
-      positive or R² is undefined (a constant score is not a linear response; higher is
-      better);
-    * robustness: largest ``max(drop, excess)`` from the ideal over conditions (under
-      noise, modularity and compactness only, as in the property matrix; lower is better);
+    * linearity: lowest R² over sub-scores and the scenarios the Linear verdict reads
+      (ideal trajectories of at least ``MIN_LEVELS`` values, no entanglement attacks), 0
+      where the slope is not positive or R² is undefined (a constant score is not a
+      linear response; higher is better);
+    * robustness: largest ``max(drop, excess)`` from the ideal under noise, a nonlinear
+      map and non-measured factors, judging the properties of
+      :data:`reports.robustness.JUDGED_PROPERTIES` (lower is better);
+    * entanglement attacks: the same under the attacks, whose ideal falls with the
+      attack (lower is better);
     * sample efficiency: largest mean ``|s(n) - s(n_max)|`` at ``n = 1000`` (lower is better);
     * cost: median seconds per call (lower is better).
 
@@ -83,14 +88,16 @@ def criterion_values(results: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
         return error.groupby(table["metric"]).max()
 
     def lowest_r2() -> pd.Series:
-        table = linearity(results)
+        table = verdict_linearity(results)
+        table = table.loc[table["n_levels"] >= MIN_LEVELS]  # trajectories, as the Linear verdict reads them
         return table["r2"].where(table["slope"] > 0, 0.0).fillna(0.0).groupby(table["metric"]).min()
 
-    def largest_deviation() -> pd.Series:
-        table = robustness(results, properties=PROPERTIES)
-        judged = (table["criterion"] != "noise") | table["property"].isin(["modularity", "compactness"])
-        table = table.loc[judged]
-        return np.maximum(table["largest_drop"], table["largest_excess"]).groupby(table["metric"]).max()
+    def largest_deviation(criteria: Sequence[str]) -> pd.Series:
+        if not results["criterion"].isin(criteria).any():
+            raise MissingDataError("no scenario of the results tests " + ", ".join(CONDITIONS[c] for c in criteria))
+        table = robustness(results)
+        table = table.loc[table["criterion"].isin(criteria)]
+        return table["deviation"].groupby(table["metric"]).max()
 
     def efficiency() -> pd.Series:
         table = sample_efficiency(results)
@@ -99,7 +106,8 @@ def criterion_values(results: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
 
     add("calibration", False, calibration_error)
     add("linearity", True, lowest_r2)
-    add("robustness", False, largest_deviation)
+    add("robustness", False, lambda: largest_deviation(ROBUSTNESS_CRITERIA))
+    add("entanglement attacks", False, lambda: largest_deviation(("attacks",)))
     add("sample efficiency", False, efficiency)
     add("cost", False, lambda: cost(results).set_index("metric")["median_seconds"])
     columns = ["criterion", "metric", "value", "higher_is_better"]

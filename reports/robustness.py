@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from reports._table import MissingDataError, check_results, at_largest_n, ideal_table, seed_summary
+from reports.schema import IDEAL_PROPERTIES
 
 #: Criterion -> the condition it tests, in report order.  A scenario is judged under
 #: the condition its rows declare in the ``criterion`` column, whatever its name.
@@ -24,6 +25,22 @@ CONDITIONS = {
     "non_measured_factors": "non-measured factors",
     "attacks": "entanglement attack",
 }
+_EVERY_PROPERTY = IDEAL_PROPERTIES + ("holistic",)
+#: Criterion -> the properties whose sub-scores are judged there: the one rule of the Robustness section,
+#: the property matrix, the headline and the report card.  Under noise only modularity and compactness
+#: (review section 3: "metrics that measure compactness or modularity should be tolerant to noise, while
+#: explicitness metrics should reflect the amount of noise"; Table 2: robustness to noise "does not apply
+#: to explicitness metrics"); elsewhere every sub-score whose ideal the scenario states.
+JUDGED_PROPERTIES = {
+    "noise": ("modularity", "compactness"),
+    "nonlinearity": _EVERY_PROPERTY,
+    "non_measured_factors": _EVERY_PROPERTY,
+    "attacks": _EVERY_PROPERTY,
+}
+#: The criteria of being robust (the score stays at its ideal while the condition varies).  Under an
+#: entanglement attack the ideal itself falls and a score must follow it: a verdict of its own
+#: ("Follows entanglement attacks"), reported beside robustness, never pooled into it.
+ROBUSTNESS_CRITERIA = ("noise", "nonlinearity", "non_measured_factors")
 #: Parameter range read per criterion.  Under noise, beyond alpha = 0.5 the noise
 #: variance exceeds the signal's and the code is mostly noise: calibration wants a
 #: null score there (review section 3), so robustness is judged on alpha <= 0.5.
@@ -36,15 +53,15 @@ MAX_DEVIATION = 0.2
 def robustness(
     results: pd.DataFrame,
     *,
-    properties: tuple[str, ...] = ("modularity", "compactness"),
+    properties: tuple[str, ...] | None = None,
     max_deviation: float = MAX_DEVIATION,
     conditions: Mapping[str, str] = CONDITIONS,
     value_ranges: Mapping[str, tuple[float, float]] = DEFAULT_VALUE_RANGES,
 ) -> pd.DataFrame:
     """Largest drop of each sub-score below its ideal, per condition.
 
-    For each scenario whose ``criterion`` is one of ``conditions``, each sub-score whose property is in
-    ``properties`` and whose ideal is known, the mean score over seeds (oriented so
+    For each scenario whose ``criterion`` is one of ``conditions``, each sub-score whose property is
+    judged there and whose ideal is known, the mean score over seeds (oriented so
     higher is better) is compared with the ideal at every value in range:
     ``drop = ideal - score``.
 
@@ -52,8 +69,10 @@ def robustness(
     ----------
     results : pandas.DataFrame
         A results table (validated by :func:`reports.check_results`).
-    properties : tuple of str, default ("modularity", "compactness")
-        Which sub-scores to judge.  Holistic sub-scores can be judged only where the
+    properties : tuple of str, optional
+        Which sub-scores to judge under every condition.  By default the rule of
+        :data:`JUDGED_PROPERTIES`: modularity and compactness under noise, every
+        property elsewhere.  Holistic sub-scores can be judged only where the
         scenario's three ideals agree (see :func:`reports._table.ideal_table`).
     max_deviation : float, default 0.2
         ``robust`` is true when the score stays within ``max_deviation`` of its ideal
@@ -81,6 +100,10 @@ def robustness(
 
     Notes
     -----
+    A sub-score is judged in a scenario only where the scenario states its ideal at every
+    value read (``attrs["notes"]`` names the others): a holistic score's ideal exists where
+    the three ideals agree, which under an entanglement attack is only the unattacked
+    point, and a verdict from that point alone would say nothing about the attack.
     A score that is not calibrated at the perfect end carries that offset into every
     drop.  Each scenario is read at its largest sample size.  Cost: one group-by.
     """
@@ -93,7 +116,10 @@ def robustness(
     notes = [f"condition {label!r} not measured: no scenario of the results tests {criterion!r}"
              for criterion, label in conditions.items() if criterion not in declared]
     criterion_of = tested.groupby("scenario")["criterion"].first()
-    rows_in = tested.loc[tested["property"].isin(properties)]
+    judged = pd.Series(False, index=tested.index)
+    for criterion, rows in tested.groupby("criterion"):
+        judged[rows.index] = rows["property"].isin(properties or JUDGED_PROPERTIES.get(criterion, _EVERY_PROPERTY))
+    rows_in = tested.loc[judged]
     ranged = []
     for scenario, rows in rows_in.groupby("scenario"):
         low, high = value_ranges.get(criterion_of[scenario], (-np.inf, np.inf))
@@ -101,9 +127,16 @@ def robustness(
     summary = seed_summary(pd.concat(ranged) if ranged else rows_in,
                            ["scenario", "value", "value_label", "metric", "sub_score", "family", "property"])
     summary = summary.merge(ideal_table(frame), on=["scenario", "value", "property"], how="left")
-    unjudged = summary.loc[summary["ideal"].isna(), ["scenario", "metric", "sub_score"]].drop_duplicates()
-    notes += [f"{m}/{s} in {c!r}: the scenario states no ideal for it" for c, m, s in unjudged.itertuples(index=False)]
-    summary = summary.loc[summary["ideal"].notna()]
+    # a sub-score is judged on its whole curve or not at all: where the ideal is stated at some values only (a
+    # holistic score under an attack: its three ideals agree only where there is no attack), the values left
+    # would not test the condition
+    keys = ["scenario", "metric", "sub_score"]
+    unjudged = summary.loc[summary["ideal"].isna(), keys].drop_duplicates()
+    notes += [f"{scenario!r} states no ideal for {', '.join(rows['metric'] + '/' + rows['sub_score'])} at some or all "
+              "of its values (a holistic score needs the three ideals to agree): not judged there"
+              for scenario, rows in unjudged.groupby("scenario", sort=False)]
+    judged = summary.merge(unjudged, on=keys, how="left", indicator=True)["_merge"].eq("left_only").to_numpy()
+    summary = summary.loc[judged]
     rows = []
     for (scenario, metric, sub_score, family, prop), curve in summary.groupby(["scenario", "metric", "sub_score", "family", "property"]):
         drop = (curve["ideal"] - curve["mean"]).to_numpy()

@@ -147,3 +147,9 @@ def realistic_report(tmp_path_factory):
     from reports import write_report
 
     return write_report(build_realistic_results(), tmp_path_factory.mktemp("realistic_run"))
+
+
+@pytest.fixture(scope="session")
+def realistic_results() -> pd.DataFrame:
+    """:func:`build_realistic_results` with one copy of each metric: every criterion, attacks included."""
+    return build_realistic_results(copies=1)

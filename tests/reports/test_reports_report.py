@@ -96,7 +96,12 @@ def test_markdown_has_the_same_content(synthetic_report):
     assert headings[0].startswith("Headline") and headings[1].startswith("Property matrix")
     # the table holds no option sweep: the sensitivity section is a note with no table
     assert headings[2] == "Sensitivity to options"
-    assert headings[-1] == "Figures" and len(headings) == len(SECTIONS) + 2
+    # the sensitivity note, the entanglement attacks (the PID toy states no ideal for its holistic terms: notes
+    # saying so, no table) and the figures come on top of the sections with tables
+    assert headings[-1] == "Figures" and len(headings) == len(SECTIONS) + 3
+    attacks = text.split("## Entanglement attacks", 1)[1].split("\n## ", 1)[0]
+    assert "'gaussian_toy_attack' states no ideal for pid/redundant_lower, pid/redundant_upper, pid/unique_lower" in attacks
+    assert "| Metric |" not in attacks and not (run_dir / "tables" / "attacks.tex").exists()
     assert "| Metric | Family | Passing | perfect ≥ 0.9 | random ≤ 0.1 | Worst at |" in text
     assert "| uncal | intervention | 0 of 1 | ✗ 0.85 | ✗ 0.35 | uncal, noise |" in text
     for key in SCENARIO_FIGURES + OTHER_FIGURES:
