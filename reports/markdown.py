@@ -9,19 +9,33 @@ from typing import Sequence
 
 import pandas as pd
 
-from reports._format import FigureFile, Section
+from reports._format import FigureFile, Section, format_number
 
 
 def _cell(text: object) -> str:
     return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
-def table_to_markdown(display: pd.DataFrame) -> str:
-    """A pipe table; ``|`` in cells is escaped so that columns never shift."""
-    header = "| " + " | ".join(_cell(c) for c in display.columns) + " |"
-    rule = "| " + " | ".join("---" for _ in display.columns) + " |"
-    body = ["| " + " | ".join(_cell(c) for c in row) + " |" for row in display.itertuples(index=False)]
-    return "\n".join([header, rule, *body])
+def table_to_markdown(display: pd.DataFrame, *, aligned: bool = False) -> str:
+    """A pipe table of text cells; ``|`` in cells is escaped so that columns never shift.
+
+    With ``aligned``, every column is padded to its widest cell (for a terminal).
+    """
+    header = [_cell(column) for column in display.columns]
+    body = [[_cell(cell) for cell in row] for row in display.itertuples(index=False, name=None)]
+    widths = [max(3, *(len(text) for text in column)) if aligned else 0 for column in zip(header, *body)]
+    rows = [header, ["-" * max(width, 3) for width in widths], *body]
+    return "\n".join("| " + " | ".join(text.ljust(width) for text, width in zip(row, widths)) + " |" for row in rows)
+
+
+def markdown_table(frame: pd.DataFrame, *, digits: int = 4) -> str:
+    """``frame`` as an aligned pipe table, its numbers formatted as in the report.
+
+    Floats to ``digits`` decimals (scientific notation below that), booleans as ✓ / ✗ and
+    NaN as — (:func:`reports._format.format_number`).
+    """
+    shown = frame.apply(lambda column: column.map(lambda cell: format_number(cell, digits, scientific=True)))
+    return table_to_markdown(shown.reset_index(drop=True) if not frame.empty else frame, aligned=True)
 
 
 def render_markdown(title: str, summary: Sequence[str], sections: Sequence[Section], figures: Sequence[FigureFile]) -> str:

@@ -23,7 +23,7 @@ from reports.property_matrix import property_matrix, verdict_linearity
 from reports.robustness import CONDITIONS, ROBUSTNESS_CRITERIA, robustness
 from reports.sample_efficiency import sample_efficiency
 from reports.sensitivity import on_default_options
-from reports.text_table import markdown_table
+from reports.markdown import markdown_table
 
 #: Sample size at which the card reads sample efficiency (the review's "1k samples", 5.7).
 EFFICIENCY_N = 1000

@@ -26,7 +26,7 @@ from matplotlib.figure import Figure
 from reports._style import COLUMN_WIDTH, IDEAL_STYLE, PALETTE, paper_style
 from reports._table import score_label
 from reports.figures import save
-from reports.text_table import markdown_table
+from reports.markdown import markdown_table
 
 #: Files :func:`write_stress` writes into its directory.
 MARKDOWN, JSON, MEASUREMENTS, FIGURE_KEY = "stress.md", "stress.json", "measurements.csv", "worst_case"

@@ -116,7 +116,7 @@ def dry_run(args: argparse.Namespace) -> int:
     from harness.execution.costs import study_estimate
     from harness.execution.plan import plan_tasks
     from harness.execution.runner import plan_study
-    from reports.text_table import markdown_table
+    from reports.markdown import markdown_table
 
     cells = plan_study(preset=args.preset, scenarios_=args.scenarios, metrics_=args.metrics, seeds=args.seeds,
                        n_samples=args.n_samples, metric_options=option_sweeps(args.metric_option), grids=_grids(args))

@@ -37,7 +37,7 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from reports.text_table import markdown_table
+from reports.markdown import markdown_table
 from harness.errors import UsageError
 
 from harness.workflows.baseline_format import CELL_KEYS, DEFAULT_ATOL, DEFAULT_RTOL, FORMAT

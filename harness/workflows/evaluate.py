@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 import metrics
-from reports.text_table import markdown_table
+from reports.markdown import markdown_table
 from harness.execution.metric_refs import MetricEntry, resolve
 from metrics.validation import as_real_matrix, check_pair
 from harness.errors import UsageError
