@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
 from reports._format import display_table, format_number
-from reports.latex import escape, to_latex
-from reports.markdown import table_to_markdown
+from reports.latex import LONG_ROWS, escape, to_latex
+from reports.markdown import markdown_table, table_to_markdown
 
 
 def test_latex_escapes_specials_and_translates_symbols():
@@ -25,9 +27,27 @@ def test_latex_table_alignment_and_rules():
     assert "dci\\_rf & --- & $\\times$ \\\\" in lines
 
 
+def test_a_long_table_keeps_numbers_right_aligned():
+    rows = LONG_ROWS + 1
+    display = pd.DataFrame({"Metric": [f"metric_{i}" for i in range(rows)], "Score": [f"{i / rows:.2f}" for i in range(rows)],
+                            "Where": ["a long description of where it failed"] * rows})
+    tex = to_latex(display, caption="Long", label="long")
+    spec = re.search(r"\\begin\{longtable\}\{(.*)\}", tex).group(1)
+    columns = re.findall(r"p\{[0-9.]+\\linewidth\}|r|l", spec)
+    assert columns[1] == "r" and columns[0].startswith("p") and columns[2].startswith("p"), spec
+    # the wrapping columns share what the numbers leave of the line
+    assert sum(float(width) for width in re.findall(r"p\{([0-9.]+)\\linewidth\}", spec)) < 0.95
+
+
 def test_markdown_escapes_pipes():
     text = table_to_markdown(pd.DataFrame({"a|b": ["x|y"], "c": ["1"]}))
     assert text.splitlines() == ["| a\\|b | c |", "| --- | --- |", "| x\\|y | 1 |"]
+
+
+def test_terminal_tables_are_aligned_and_format_like_the_report():
+    text = markdown_table(pd.DataFrame({"name": ["mig", "a|b"], "ok": [True, False], "x": [0.5, np.nan]}), digits=2)
+    assert text.splitlines() == ["| name | ok  | x    |", "| ---- | --- | ---- |", "| mig  | ✓   | 0.50 |",
+                                 "| a\\|b | ✗   | —    |"]
 
 
 def test_number_formatting():
