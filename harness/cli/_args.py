@@ -48,6 +48,11 @@ def positive_float(text: str) -> float:
     return _number(text, float, lambda value: 0 < value < float("inf"), "a finite number > 0")
 
 
+def non_negative_float(text: str) -> float:
+    """A finite number >= 0 (tolerances)."""
+    return _number(text, float, lambda value: 0 <= value < float("inf"), "a finite number >= 0")
+
+
 def jobs(text: str) -> int:
     """A number of workers >= 1, or -1 for all cores."""
     return _number(text, int, lambda value: value >= 1 or value == -1, "a number of workers >= 1, or -1 for all cores")

@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 
+from harness.cli._args import csv_list, non_negative_float
+
 EXIT_DRIFT = 1
-
-
-def _tolerance(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {text!r}")
-    return value
 
 
 def _metric_tolerance(text: str) -> tuple[str, tuple[float, float]]:
@@ -24,15 +15,14 @@ def _metric_tolerance(text: str) -> tuple[str, tuple[float, float]]:
     parts = numbers.split(",")
     if not sep or not metric.strip() or not 1 <= len(parts) <= 2:
         raise argparse.ArgumentTypeError(f"expected METRIC=ATOL or METRIC=ATOL,RTOL such as mig=1e-3,0.01; got {text!r}")
-    atol = _tolerance(parts[0])
-    rtol = _tolerance(parts[1]) if len(parts) == 2 else 0.0
+    atol = non_negative_float(parts[0])
+    rtol = non_negative_float(parts[1]) if len(parts) == 2 else 0.0
     return metric.strip(), (atol, rtol)
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Add ``baseline save`` and ``baseline check`` to the command line."""
     from harness.workflows.baseline_format import DEFAULT_ATOL, DEFAULT_RTOL
-    from harness.cli._args import csv_list
 
     baseline = commands.add_parser(
         "baseline",
@@ -58,8 +48,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     )
     check.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run directory written by 'run' or 'validate'")
     check.add_argument("--against", type=Path, required=True, metavar="FILE", help="baseline file written by 'baseline save'")
-    check.add_argument("--atol", type=_tolerance, default=DEFAULT_ATOL, help="absolute tolerance (default: %(default)g)")
-    check.add_argument("--rtol", type=_tolerance, default=DEFAULT_RTOL, help="relative tolerance (default: %(default)g)")
+    check.add_argument("--atol", type=non_negative_float, default=DEFAULT_ATOL, help="absolute tolerance (default: %(default)g)")
+    check.add_argument("--rtol", type=non_negative_float, default=DEFAULT_RTOL, help="relative tolerance (default: %(default)g)")
     check.add_argument("--metric-tolerance", type=_metric_tolerance, action="append", default=[], metavar="METRIC=ATOL[,RTOL]",
                        help="tolerance of one metric, overriding --atol/--rtol (repeatable)")
     check.add_argument("--metrics", type=csv_list, help="compare only these metrics (default: all)")
