@@ -16,8 +16,7 @@ from harness.execution.metric_refs import MetricEntry, OptionSweep, resolve, var
 from harness.execution.plan import Cell, plan_cells, plan_tasks
 from harness.execution.presets import PRESETS, Preset
 from harness.execution.scenario_refs import canonical_reference, scenario_for
-from harness.execution.store import FAILURES_CSV, ResultStore, to_frame
-from reports.schema import FAILURE_COLUMNS
+from harness.execution.store import FAILURES_CSV, ResultStore, record_of, tables_of
 from scenarios.base import ParameterValue
 
 
@@ -193,31 +192,24 @@ def run_study(
                        metric_options=metric_options, grids=grids)
     keys = [cell.key for cell in cells]
     store = ResultStore(out) if out is not None else None
-    done = set(store.cells()) if store is not None else set()
-    pending = [cell for cell, key in zip(cells, keys) if key not in done]
+    records = store.records() if store is not None else {}  # read once: to resume here, for the tables below
+    pending = [cell for cell, key in zip(cells, keys) if key not in records]
     finished = len(cells) - len(pending)
     if finished:
         log(f"skipping {finished} finished cell(s) found in {out}; computing {len(pending)}")
-    collected: dict[str, list[dict[str, Any]]] = {}
-    failures: list[dict[str, Any]] = []
     bar = tqdm(total=len(pending), desc="cells", unit="cell", disable=not progress or not pending)
     try:
         for outcomes in execute(plan_tasks(pending), jobs=jobs, backend=backend, scheduler=scheduler,
                                 cell_timeout=cell_timeout):
             if store is not None:
                 store.append_many(outcomes)  # one lock and one fsync per task
-            for key, rows, failure in outcomes:
-                collected[key] = rows
-                if failure is not None:
-                    failures.append(failure)
+            for outcome in outcomes:
+                records.setdefault(outcome[0], record_of(*outcome))  # as on disk, a key's first record wins
             bar.update(len(outcomes))
     finally:
         bar.close()
-    if store is None:
-        frame = to_frame([row for key in keys for row in collected[key]])
-        failed = pd.DataFrame(failures, columns=list(FAILURE_COLUMNS))
-    else:
-        frame, failed = store.results(keys)
+    frame, failed = tables_of(records, keys)
+    if store is not None:
         store.write_tables(frame, failed)
     _announce_warnings(frame, log)
     if len(failed):

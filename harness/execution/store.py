@@ -19,7 +19,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import pandas as pd
 
@@ -65,13 +65,7 @@ class ResultStore:
         last line, which is dropped on reading, so only whole cells are ever read back)."""
         if not outcomes:
             return
-        lines = []
-        for key, rows, failure in outcomes:
-            record: dict[str, Any] = {"key": key, "rows": rows}
-            if failure is not None:
-                record["failure"] = failure
-            lines.append(json.dumps(record, allow_nan=True) + "\n")
-        data = "".join(lines).encode()
+        data = "".join(json.dumps(record_of(*outcome), allow_nan=True) + "\n" for outcome in outcomes).encode()
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
@@ -83,7 +77,9 @@ class ResultStore:
         finally:
             os.close(fd)
 
-    def _records(self) -> dict[str, dict[str, Any]]:
+    def records(self) -> dict[str, dict[str, Any]]:
+        """Every complete cell's record on disk (``key``, ``rows``, and ``failure`` for a failed cell), by key;
+        the first of a key's records wins."""
         if not self.path.exists():
             return {}
         found: dict[str, dict[str, Any]] = {}
@@ -100,7 +96,7 @@ class ResultStore:
 
     def cells(self) -> dict[str, list[dict[str, Any]]]:
         """Every complete cell on disk, by key (first occurrence wins); failed cells have no rows."""
-        return {key: record["rows"] for key, record in self._records().items()}
+        return {key: record["rows"] for key, record in self.records().items()}
 
     def failures(self, keys: Iterable[str] | None = None) -> pd.DataFrame:
         """The failed cells (all, or those among ``keys``): their identity and the error."""
@@ -113,8 +109,7 @@ class ResultStore:
     def results(self, keys: Iterable[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
         """:meth:`table` and :meth:`failures` of the same cells, from one read of the file
         (a study of the paper preset appends hundreds of thousands of cells)."""
-        selected = _selected(self._records(), keys)
-        return to_frame([row for record in selected for row in record["rows"]]), _failure_table(selected)
+        return tables_of(self.records(), keys)
 
     def write_tables(self, frame: pd.DataFrame, failures: pd.DataFrame | None = None) -> tuple[Path, Path]:
         """Atomically (re)write ``results.parquet`` and ``results.csv``, and ``failures.csv``
@@ -131,13 +126,16 @@ class ResultStore:
         return parquet, csv
 
 
-def _selected(records: dict[str, dict[str, Any]], keys: Iterable[str] | None) -> list[dict[str, Any]]:
-    """The records of ``keys`` that are on disk, in that order (all records when None)."""
-    return list(records.values()) if keys is None else [records[key] for key in keys if key in records]
+def record_of(key: str, rows: list[dict[str, Any]], failure: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A finished cell as the store keeps it: its key, its rows, and the failure record of a failed cell."""
+    return {"key": key, "rows": rows} if failure is None else {"key": key, "rows": rows, "failure": failure}
 
 
-def _failure_table(records: list[dict[str, Any]]) -> pd.DataFrame:
-    return pd.DataFrame([record["failure"] for record in records if "failure" in record], columns=list(FAILURE_COLUMNS))
+def tables_of(records: Mapping[str, dict[str, Any]], keys: Iterable[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The tidy table and the failure table of the ``keys`` among ``records`` (all when None), in order."""
+    selected = list(records.values()) if keys is None else [records[key] for key in keys if key in records]
+    failed = pd.DataFrame([record["failure"] for record in selected if "failure" in record], columns=list(FAILURE_COLUMNS))
+    return to_frame([row for record in selected for row in record["rows"]]), failed
 
 
 def to_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
