@@ -44,9 +44,9 @@ from typing import Sequence
 
 import numpy as np
 
-from metrics._sampling import as_generator, check_real
+from metrics._sampling import as_generator
 from metrics.information import to_labels
-from metrics.options import check_positive_int
+from metrics.options import check_positive_int, check_real
 from metrics.shared import memoised
 
 

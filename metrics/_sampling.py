@@ -9,11 +9,9 @@ it, so a metric is bit-for-bit deterministic given its ``random_state``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from metrics.options import check_random_state
+from metrics.options import check_fraction, check_random_state
 
 _SEED_BOUND = 2**31 - 1  # scikit-learn accepts seeds in [0, 2**32); stay well inside
 
@@ -36,23 +34,6 @@ def as_generator(random_state: int | np.random.Generator | None) -> np.random.Ge
 def derive_seeds(rng: np.random.Generator, count: int) -> list[int]:
     """``count`` integer seeds for scikit-learn estimators, drawn from ``rng``."""
     return [int(s) for s in rng.integers(_SEED_BOUND, size=count)]
-
-
-def check_real(value: Any, name: str) -> float:
-    """Return ``value`` as a finite float, or raise a TypeError/ValueError naming it."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a real number, got {value!r}")
-    if not np.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value!r}")
-    return float(value)
-
-
-def check_fraction(value: Any, name: str) -> float:
-    """Return ``value`` as a float strictly between 0 and 1, or raise naming it."""
-    number = check_real(value, name)
-    if not 0.0 < number < 1.0:
-        raise ValueError(f"{name} must be strictly between 0 and 1, got {value!r}")
-    return number
 
 
 def train_test_indices(n: int, test_size: float, rng: np.random.Generator, metric: str) -> tuple[np.ndarray, np.ndarray]:

@@ -6,10 +6,10 @@ import numpy as np
 from sklearn.ensemble import GradientBoostingClassifier
 
 from metrics._dci import run_dci, unit_range
-from metrics._sampling import check_real, require_varying_factors
+from metrics._sampling import require_varying_factors
 from metrics.information import DEFAULT_BINS, to_labels
 from metrics.registry import register_metric
-from metrics.options import check_positive_int
+from metrics.options import check_positive_int, check_real
 
 
 def _fit_boosting(n_estimators: int, max_depth: int, learning_rate: float):

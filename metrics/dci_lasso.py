@@ -7,9 +7,9 @@ from sklearn.linear_model import Lasso, LassoCV
 from sklearn.model_selection import KFold
 
 from metrics._dci import regression_explicitness, run_dci, unit_range
-from metrics._sampling import check_fraction, require_varying_factors
+from metrics._sampling import require_varying_factors
 from metrics.registry import register_metric
-from metrics.options import check_choice, check_positive_int
+from metrics.options import check_choice, check_fraction, check_positive_int
 
 REVIEW_ALPHAS = (1e-4, 1e-3, 1e-2, 0.1, 0.2, 0.4, 0.8, 1.0)
 """The fixed penalty grid of the review's public code (``dci.py``, ``_fit_lasso``)."""

@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from metrics._interventions import subsets_of
-from metrics._sampling import check_real
 from metrics.information import DEFAULT_BINS, to_labels
 from metrics.registry import register_metric
-from metrics.options import check_positive_int
+from metrics.options import check_positive_int, check_real
 
 
 def _deviation(values: np.ndarray, center: np.ndarray, quantile: float) -> np.ndarray:

@@ -30,6 +30,35 @@ def check_positive_int(value: Any, name: str, *, minimum: int = 1) -> int:
     return int(value)
 
 
+def _is_real(value: Any) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_real(value: Any, name: str) -> float:
+    """Return ``value`` as a finite float, or raise naming ``name``.
+
+    Raises
+    ------
+    TypeError
+        For a bool or anything that is not a real number.
+    ValueError
+        For NaN or an infinity.
+    """
+    if not _is_real(value):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return float(value)
+
+
+def check_fraction(value: Any, name: str) -> float:
+    """Return ``value`` as a float strictly between 0 and 1, or raise naming ``name`` (see :func:`check_real`)."""
+    number = check_real(value, name)
+    if not 0.0 < number < 1.0:
+        raise ValueError(f"{name} must be strictly between 0 and 1, got {value!r}")
+    return number
+
+
 def check_number(value: Any, name: str, *, minimum: float, strict: bool = False, optional: bool = False) -> float | None:
     """Return ``value`` as a finite float >= ``minimum`` (> ``minimum`` when ``strict``), or raise.
 
@@ -37,16 +66,18 @@ def check_number(value: Any, name: str, *, minimum: float, strict: bool = False,
 
     Raises
     ------
+    TypeError
+        For a bool or a non-number.
     ValueError
-        For a bool, a non-number, a non-finite number or one out of range.
+        For a non-finite number or one out of range.
     """
     if optional and value is None:
         return None
-    real = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
-    in_range = real and math.isfinite(value) and (value > minimum if strict else value >= minimum)
-    if not in_range:
-        bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
-        accepted = f"None or a finite number {bound}" if optional else f"a finite number {bound}"
+    bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
+    accepted = f"None or a finite number {bound}" if optional else f"a finite number {bound}"
+    if not _is_real(value):
+        raise TypeError(f"{name} must be {accepted}, got {value!r}")
+    if not (math.isfinite(value) and (value > minimum if strict else value >= minimum)):
         raise ValueError(f"{name} must be {accepted}, got {value!r}")
     return float(value)
 

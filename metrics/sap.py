@@ -8,11 +8,11 @@ import numpy as np
 from sklearn.metrics import balanced_accuracy_score
 from sklearn.tree import DecisionTreeClassifier
 
-from metrics._sampling import as_generator, check_fraction, check_real, derive_seeds, require_varying_factors, train_test_indices
+from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
 from metrics.gap import best_and_second
 from metrics.information import encode_categories
 from metrics.registry import register_metric
-from metrics.options import check_positive_int
+from metrics.options import check_fraction, check_positive_int, check_real
 
 
 def _squared_correlations(factors: np.ndarray, codes: np.ndarray) -> np.ndarray:

@@ -151,12 +151,12 @@ def test_sampled_comparisons_are_deterministic_given_random_state():
         ({"penalty": -1.0}, ValueError, "penalty must be None"),
         ({"n_comparisons": 2}, ValueError, r"n_comparisons must be at most the number of other members \(1\)"),
         ({"n_comparisons": 0}, ValueError, "n_comparisons must be at least 1"),
-        ({"informative_threshold": float("nan")}, ValueError, "informative_threshold must be a finite number"),
+        ({"informative_threshold": float("nan")}, ValueError, "informative_threshold must be a finite number >= 0"),
         ({"kl": [[1.0, 1.0]]}, ValueError, r"kl must hold one array per member \(2\)"),
         ({"kl": [[1.0], [1.0, 1.0]]}, ValueError, r"kl\[0\] must hold one value per latent \(2\), got 1"),
         ({"kl": [[1.0, -1.0], [1.0, 1.0]]}, ValueError, r"kl\[0\] must be non-negative \(a KL divergence\), got -1"),
         ({"kl": 3.0}, TypeError, r"kl must be a sequence of per-latent KL arrays, one per member, got float"),
-        ({"penalty": True}, ValueError, "penalty must be None"),
+        ({"penalty": True}, TypeError, "penalty must be None"),  # a bool is not a number: a type error, as everywhere
         ({"kl": [[1.0, np.nan], [1.0, 1.0]]}, ValueError, r"kl\[0\] contains 1 non-finite"),
     ],
 )
