@@ -262,8 +262,9 @@ def stress(
         log(f"stress {entry.name}: budget spent after {search.cells} cells")
     measurements = search.all_measurements()
     chosen = top_cases(measurements, min_departure=min_departure, top=top)
-    cases = [StressCase(measurement, replay_command(measurement.point, reference, seeds),
-                        _contrast(search, measurement.point, compared)) for measurement in chosen]
+    contrasts = _contrasts(search, [measurement.point for measurement in chosen], compared)
+    cases = [StressCase(measurement, replay_command(measurement.point, reference, seeds), contrasts[measurement.point])
+             for measurement in chosen]
     result = StressResult(
         entry=entry,
         reference=reference,
@@ -374,18 +375,33 @@ def replay_command(point: Point, reference: str, seeds: int, out: str = "runs/st
             f"--out {shlex.quote(out)} --no-report")
 
 
-def _contrast(search: _Search, point: Point, compared: Sequence[str]) -> pd.DataFrame:
-    """The contrast metrics' mean scores at ``point`` with their ideals and departures."""
-    columns = ["metric", "sub_score", "property", "mean_score", "ideal", "departure"]
+_CONTRAST_COLUMNS = ["metric", "sub_score", "property", "mean_score", "ideal", "departure"]
+
+
+def _contrasts(search: _Search, points: Sequence[Point], compared: Sequence[str]) -> dict[Point, pd.DataFrame]:
+    """The contrast metrics' mean scores at each of ``points``, with their ideals and departures.
+
+    One study run per sample size scores every point (a point shared by two cases is scored once).
+    """
+    distinct = list(dict.fromkeys(points))
     if not compared:
-        return pd.DataFrame(columns=columns)
-    frame = search.run([point], point.n_samples, compared)
+        return {point: pd.DataFrame(columns=_CONTRAST_COLUMNS) for point in distinct}
+    by_size: dict[int, list[Point]] = {}
+    for point in distinct:
+        by_size.setdefault(point.n_samples, []).append(point)
+    frames = {size: search.run(group, size, compared) for size, group in by_size.items()}
+    return {point: _contrast_at(frames[point.n_samples], point) for point in distinct}
+
+
+def _contrast_at(frame: pd.DataFrame, point: Point) -> pd.DataFrame:
+    rows_at = frame.loc[(frame["scenario"] == point.scenario) & (frame["value_label"] == point.label)
+                        & (frame["n_samples"] == point.n_samples)]
     ideal = ideal_at(point.scenario, point.value)
     rows = []
-    for (metric, sub_score), group in frame.groupby(["metric", "sub_score"], sort=True):
+    for (metric, sub_score), group in rows_at.groupby(["metric", "sub_score"], sort=True):
         prop, higher = group["property"].iloc[0], bool(group["higher_is_better"].iloc[0])
         mean = float(group["score"].mean())
         target = ideal.get(prop, math.nan)
         rows.append({"metric": metric, "sub_score": sub_score, "property": prop, "mean_score": mean,
                      "ideal": target, "departure": (mean if higher else 1.0 - mean) - target})
-    return pd.DataFrame(rows, columns=columns)
+    return pd.DataFrame(rows, columns=_CONTRAST_COLUMNS)

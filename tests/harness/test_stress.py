@@ -301,3 +301,21 @@ def test_the_search_store_keeps_its_failed_cells(tmp_path):
     assert failed, "the metric failed on some draws"
     table = pd.read_csv(out / "search" / "failures.csv")
     assert len(table) == len(failed) and set(table["error"]) == {"ValueError: flaky metric"}
+
+
+def test_the_contrast_runs_once_per_sample_size(monkeypatch):
+    from harness.workflows import stress as stress_module
+
+    runs = []
+    original = stress_module._Search.run
+    monkeypatch.setattr(stress_module._Search, "run",
+                        lambda self, points, size, names: runs.append((len(points), tuple(names))) or
+                        original(self, points, size, names))
+    result = stress("mig", scenarios_=["noise", "mixing"], contrast=["modularity"], budget=12, top=3, **FAST)
+    contrast_runs = [run for run in runs if run[1] == ("modularity",)]
+    points = {case.measurement.point for case in result.cases}
+    assert len(result.cases) >= 2 and len(contrast_runs) == 1 and contrast_runs[0][0] == len(points)
+    for case in result.cases:  # each case holds the contrast of its own point
+        assert list(case.contrast["metric"]) == ["modularity"]
+        assert case.contrast["ideal"].iloc[0] == pytest.approx(ideal_at(case.measurement.point.scenario,
+                                                                        case.measurement.point.value)["modularity"])
