@@ -43,7 +43,8 @@ from reports.sensitivity import (
 
 _NOISE_HIGH = DEFAULT_VALUE_RANGES["noise"][1]
 MARKS = ("✓ / ✗: passes / fails, with the number that decided, printed with enough digits to show why; "
-         "?: not measured (no scenario of the results tests it); n/a: does not apply; —: no sub-score for it; "
+         "?: not measured (no scenario of the results tests it, or none states an ideal for the sub-score, as for "
+         "a holistic score under an attack); n/a: does not apply; —: no sub-score for it; "
          "undefined: the statistic cannot be computed (the reason follows).")
 HEADLINE_DESCRIPTION = (
     "One row per sub-score, one column per criterion. " + MARKS + " Thresholds: follows its property's ideal: "
