@@ -143,8 +143,8 @@ def dci_rf(
       the review's code grows forests of 10 trees in a 10-fold cross-validated grid
       over ``max_depth`` and ``max_features``; here 20 trees per forest and the
       out-of-bag selection above (``n_estimators=10`` halves the cost and moves
-      scores by 0.004 on average, at most 0.055 at n = 20000, over the default
-      scenario grid; two seeds differ by up to 0.022 there).
+      scores by 0.004 on average, at most 0.055 at n = 20000, over every
+      scenario's grid; two seeds differ by up to 0.022 there).
     * Explicitness calibration.  The review writes ``1 - 6 MSE`` (section 4.3.1),
       which maps a *random guess* (an independent uniform draw, MSE 1/6) to 0; but
       a forest that learns nothing predicts the mean (MSE 1/12), so codes
