@@ -15,8 +15,9 @@ the cost by more than :data:`VARIANT_TOLERANCE`; the others are charged their me
 
 Between and beyond the measured sizes the cost is interpolated linearly in log-log
 space (extrapolated with the slope of the two largest sizes, never below linear
-growth).  Scenarios with other shapes (8 x 8 attacks, 3 x 3 populations) cost about the
-same order; the estimate is meant to tell minutes from days, not to the second.
+growth), and the planner scales a cell by its representation's shape, ``K L / 64``
+(:func:`harness.execution.plan.shape_factor`; populations are not scaled).  The estimate
+is meant to tell minutes from days, not to the second.
 """
 
 from __future__ import annotations
@@ -78,6 +79,10 @@ MEASURED_SECONDS: Mapping[str, Mapping[int, float]] = {
     'z_min_var': {1000: 0.02489, 10000: 0.05077, 20000: 0.05522},
     'z_min_var[bins=5]': {1000: 0.03981, 10000: 0.05312, 20000: 0.06292},
 }
+
+#: The representation shape (factors, codes) the costs are measured on; a cell on another shape is scaled by
+#: ``K L / 64`` (:func:`harness.execution.plan.shape_factor`).
+MEASURED_SHAPE = (8, 8)
 
 #: Assumed cost of a metric nobody measured (a user's): this many seconds per call at n = 1000,
 #: growing linearly with n.

@@ -38,3 +38,36 @@ def test_a_draw_of_cheap_metrics_is_one_task():
     tasks = plan_tasks(cells)
     assert len(tasks) == len({cell.data_identity for cell in cells})
     assert all(len(task.cells) == 4 for task in tasks)
+
+
+def test_a_cell_is_estimated_for_its_representations_shape():
+    from harness.execution.costs import estimated_seconds
+
+    def cell_of(scenario, value, metric="dci_rf"):
+        cells = plan_study(preset="quick", scenarios_=[scenario], metrics_=[metric], seeds=1, n_samples=2000,
+                           grids={scenario: [value]})
+        return cells[0]
+
+    plain = estimated_seconds("dci_rf", 2000)
+    assert cell_of("noise", 0.2).estimated_seconds == plain  # 8 factors x 8 codes, as measured
+    assert cell_of("redundancy_attack", 1.0).estimated_seconds == 2 * plain  # 8 x 16: [z, alpha U z + eps]
+    assert cell_of("categorical", 4).estimated_seconds == plain / 4  # 4 x 4
+    assert cell_of("dead_codes", 16).estimated_seconds == 3 * plain  # 8 x 24
+    population = cell_of("udr_population", 0.5, metric="udr")
+    assert population.estimated_seconds == estimated_seconds("udr", population.n_samples)  # not scaled
+
+
+def test_a_scenario_that_cannot_draw_is_estimated_as_measured(monkeypatch):
+    from harness.execution import plan
+
+    class Broken:
+        name, version, min_samples = "broken", "1", 2
+
+        def label(self, value):
+            return str(value)
+
+        def generate(self, value, *, n, seed):
+            raise RuntimeError("no data today")
+
+    monkeypatch.setattr(plan, "_SHAPE_FACTORS", {})
+    assert plan.shape_factor(Broken(), 1) == 1.0
