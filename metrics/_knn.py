@@ -24,7 +24,9 @@ Conventions shared by both:
   "Estimating mutual information for discrete-continuous mixtures"): when the ``k``-th
   neighbour distance is 0, ``k`` is replaced by the number of samples at distance 0 and
   the marginal counts include the samples at distance 0.  Without this rule a tie gives
-  a zero radius and a meaningless count.
+  a zero radius and a meaningless count.  On heavily tied data (quantised codes) the
+  points with at least ``k`` identical others are read off the repeated rows instead of
+  queried in a k-d tree full of identical points (same numbers, 3 to 5x faster).
 * Cost: one k-d tree query in the joint space and one radius count per marginal,
   ``O(N log N)`` for low dimensions; 1-D counts use sorting instead of a tree.  The
   joint-space query dominates (about 7 ms of an 11 ms estimate at N = 1e4 in 2-D); callers that pair one
@@ -110,6 +112,12 @@ def _kth_distance(tree: cKDTree, neighbors: int) -> np.ndarray:
     return distance
 
 
+def _copies(points: np.ndarray) -> np.ndarray:
+    """For each row, how many rows (itself included) are equal to it."""
+    _, inverse, counts = np.unique(points, axis=0, return_inverse=True, return_counts=True)
+    return counts[inverse.reshape(-1)]
+
+
 def _strict(radius: np.ndarray) -> np.ndarray:
     """Inclusive radius equivalent to the strict ``< radius`` (0 stays 0: ties are counted)."""
     return np.where(radius > 0, np.nextafter(radius, 0.0), 0.0)
@@ -120,14 +128,25 @@ class Column:
 
     Holds the standardised values and, for one column, their sort order, which is
     all the marginal count of :func:`kraskov` needs; a factor or code paired with ``L`` or
-    ``K`` others is thus standardised and sorted once instead of once per pair.
+    ``K`` others is thus standardised and sorted once instead of once per pair.  Whether
+    two samples are equal (:attr:`repeats`) is found once, when first asked.
     """
 
-    __slots__ = ("values", "order")
+    __slots__ = ("values", "order", "_repeats")
 
     def __init__(self, values: np.ndarray) -> None:
         self.values = standardize(values)
         self.order = np.argsort(self.values[:, 0]) if self.values.shape[1] == 1 else None
+        self._repeats: bool | None = None
+
+    @property
+    def repeats(self) -> bool:
+        """Whether two samples are equal (only then can a joint space holding this variable repeat a point)."""
+        if self._repeats is None:
+            first = self.values[self.order, 0] if self.order is not None else np.sort(self.values[:, 0])
+            self._repeats = bool(np.any(first[1:] == first[:-1])) and (
+                self.order is not None or np.unique(self.values, axis=0).shape[0] < self.values.shape[0])
+        return self._repeats
 
     def count_within(self, radius: np.ndarray) -> np.ndarray:
         """:func:`count_within` of the standardised values."""
@@ -157,11 +176,22 @@ def kraskov_prepared(x: Column, y: Column, neighbors: int) -> float:
     joint = np.hstack([x.values, y.values])
     n = joint.shape[0]
     tree = cKDTree(joint, balanced_tree=False)
-    distance = _kth_distance(tree, neighbors)
-    tied = distance == 0
     k_i = np.full(n, float(neighbors))
-    if tied.any():
-        k_i[tied] = tree.query_ball_point(joint[tied], 0.0, p=np.inf, return_length=True) - 1
+    copies = _copies(joint) if x.repeats and y.repeats else None
+    if copies is not None and np.any(copies > neighbors):
+        # A point with at least ``neighbors`` identical others has its k-th neighbour at distance 0 and ``copies - 1``
+        # samples at distance 0: read off the repeated rows instead of asking a k-d tree full of identical points
+        # (3 to 5x slower per query on quantised codes).  The same numbers: a max-norm distance is 0 exactly when
+        # the rows are equal, and the other points get the tree's answer, whatever order they are asked in.
+        tied = copies > neighbors
+        distance = np.zeros(n)
+        distance[~tied] = tree.query(joint[~tied], k=[neighbors + 1], p=np.inf)[0][:, 0] if not tied.all() else 0.0
+        k_i[tied] = copies[tied] - 1
+    else:
+        distance = _kth_distance(tree, neighbors)
+        tied = distance == 0
+        if tied.any():
+            k_i[tied] = tree.query_ball_point(joint[tied], 0.0, p=np.inf, return_length=True) - 1
     radius = _strict(distance)
     n_x, n_y = x.count_within(radius), y.count_within(radius)
     return float(np.mean(digamma(k_i) + digamma(n) - digamma(n_x + 1) - digamma(n_y + 1)))

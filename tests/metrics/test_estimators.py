@@ -8,7 +8,7 @@ from scipy import integrate, stats
 from scipy.special import digamma
 from threadpoolctl import threadpool_limits
 
-from metrics._knn import count_within
+from metrics._knn import count_within, kraskov, standardize
 from metrics.estimators import information_denominator, mutual_information, normalized, pairwise_information
 from metrics.information import factor_code_information
 
@@ -93,6 +93,35 @@ def test_ties_follow_the_mixture_rule():
     per_point = digamma(99) + digamma(400) - 2 * digamma(100)
     assert mutual_information(values, values) == pytest.approx(per_point, abs=1e-12)
     assert per_point == pytest.approx(np.log(4), abs=0.02)
+
+
+def _brute_force_kraskov(x: np.ndarray, y: np.ndarray, k: int) -> float:
+    """Kraskov et al. with the tie rule of Gao et al. (2017), every distance computed: the engine's reference."""
+    x, y = standardize(x[:, None]), standardize(y[:, None])
+    dx, dy = np.abs(x - x.T), np.abs(y - y.T)
+    joint = np.maximum(dx, dy)
+    n = x.shape[0]
+    eps = np.sort(joint, axis=1)[:, k]  # column 0 is the point itself
+    k_i = np.where(eps > 0, k, (joint == 0).sum(axis=1) - 1).astype(float)
+    def count(d):  # others strictly inside eps, or at distance 0 when eps is 0
+        inside = np.where(eps[:, None] > 0, d < eps[:, None], d == 0)
+        return inside.sum(axis=1) - 1
+    return float(np.mean(digamma(k_i) + digamma(n) - digamma(count(dx) + 1) - digamma(count(dy) + 1)))
+
+
+@pytest.mark.parametrize("case", ["quantised", "partly repeated", "continuous", "one quantised"])
+def test_kraskov_counts_ties_as_a_brute_force_count_does(case):
+    rng = np.random.default_rng(11)
+    x, y = rng.random(400), rng.random(400)
+    if case == "quantised":  # most points have more than k identical others: read off the repeated rows
+        x, y = np.round(3 * x), np.round(3 * (x + y))
+    elif case == "partly repeated":  # some rows repeated fewer than k times, some more
+        source = rng.integers(0, 400, 150)
+        x[:150], y[:150] = x[source % 20], y[source % 20]
+    elif case == "one quantised":
+        x = np.round(4 * x)
+    for k in (1, 3, 5):
+        assert kraskov(x[:, None], y[:, None], k) == _brute_force_kraskov(x, y, k), (case, k)
 
 
 def test_deterministic_code_reaches_the_kraskov_ceiling():
