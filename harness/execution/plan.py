@@ -126,7 +126,7 @@ def shape_factor(scenario: Any, value: ParameterValue) -> float:
 
     Most metrics compare every factor with every code (MI matrices, k-NN estimates per pair) or fit one model per
     factor on every code, so their cost grows about with ``K L``: one seed of the paper preset measured 1.7x its
-    8 x 8 estimate on the attacks (8 x 16) and 0.3x on ``categorical`` (4 x 4), 0.77 to 1.23x with this factor.
+    8 x 8 estimate on the attacks (8 x 16) and 0.3x on ``categorical`` (4 x 4), 0.64 to 1.30x with this factor.
     ``K`` and ``L`` are read from a small draw (once per scenario and value); a scenario that cannot draw one is
     estimated as 8 x 8 (its run reports the error).
     """
