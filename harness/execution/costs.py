@@ -9,7 +9,9 @@ thread) of one call of each built-in metric on the ``noise`` scenario at alpha =
 task runs them, every metric of a draw in one :func:`metrics.shared_estimates` scope, so a
 metric whose estimates an earlier one computed is charged for what it adds.  The variants
 the presets sweep (``z_diff[batch_size=50]``) have their own rows where their options change
-the cost by more than :data:`VARIANT_TOLERANCE`; the others are charged their metric's cost::
+the cost by more than :data:`VARIANT_TOLERANCE`; the others are charged their metric's cost.  A variant row
+measured after a sibling (:func:`follower_variants`) holds only what it adds to that sibling's work, so a variant
+that runs first on a draw is charged at least its metric's cost::
 
     python -m harness.execution.costs            # prints a fresh table to paste here (a few minutes)
 
@@ -22,6 +24,7 @@ is meant to tell minutes from days, not to the second.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import time
@@ -96,7 +99,8 @@ VARIANT_TOLERANCE = 0.25
 VARIANT_MIN_SECONDS = 0.001
 
 
-def estimated_seconds(metric: str, n_samples: int, *, registered: bool = True, variant_of: str = "") -> float:
+def estimated_seconds(metric: str, n_samples: int, *, registered: bool = True, variant_of: str = "",
+                      after_sibling: bool = True) -> float:
     """Estimated CPU seconds of one call of ``metric`` on ``n_samples`` samples.
 
     Parameters
@@ -111,10 +115,40 @@ def estimated_seconds(metric: str, n_samples: int, *, registered: bool = True, v
     variant_of : str, optional
         For a variant, the metric it is a variant of: its cost is used where the variant's
         own is not in the table (only variants whose options change the cost are).
+    after_sibling : bool, default True
+        Whether another variant of the same metric runs before this one on the same draw.
+        A variant row measured after a sibling (:func:`follower_variants`: ``dci_es``'s
+        larger capacities reuse the trees the first one grew) holds only what it adds; a
+        variant that runs first pays at least its metric's cost.
     """
+    if registered and not after_sibling and metric in follower_variants() and variant_of in MEASURED_SECONDS:
+        return max(_interpolated(MEASURED_SECONDS[metric], n_samples), _interpolated(MEASURED_SECONDS[variant_of], n_samples))
     table = (MEASURED_SECONDS.get(metric) or MEASURED_SECONDS.get(variant_of)) if registered else None
     if not table:
         return UNKNOWN_SECONDS_AT_1000 * n_samples / 1000
+    return _interpolated(table, n_samples)
+
+
+@functools.lru_cache(maxsize=1)
+def follower_variants() -> frozenset[str]:
+    """The variant rows of :data:`MEASURED_SECONDS` measured after another variant of their metric in the same
+    draw (:func:`cost_table_passes` order), whose cost therefore assumes that sibling ran first."""
+    passes = cost_table_passes()
+    seen = {entry.name for entry in passes[0]}
+    followers = set()
+    for entries in passes[1:]:
+        first_of: dict[str, str] = {}
+        for entry in entries:
+            if entry.variant_of:
+                first_of.setdefault(entry.variant_of, entry.name)
+                if entry.name not in seen and first_of[entry.variant_of] != entry.name:
+                    followers.add(entry.name)
+            seen.add(entry.name)
+    return frozenset(name for name in followers if name in MEASURED_SECONDS)
+
+
+def _interpolated(table: Mapping[int, float], n_samples: int) -> float:
+    """A measured row's cost at ``n_samples``: log-log interpolation, extrapolated never below linear growth."""
     sizes = sorted(table)
     if len(sizes) == 1:
         return table[sizes[0]] * n_samples / sizes[0]

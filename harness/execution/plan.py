@@ -61,6 +61,7 @@ class Cell:
     n_samples: int
     metric: MetricEntry
     kind: str = "representation"
+    after_sibling: bool = True  # another variant of the same metric runs before it on the draw (for the estimate)
 
     @property
     def _prefix(self) -> tuple[object, ...]:
@@ -101,7 +102,7 @@ class Cell:
         shape (:func:`shape_factor`)."""
         rows = self.definition.rows_at(self.value, self.n_samples)
         seconds = estimated_seconds(self.metric.name, rows, registered=self.metric.registered,
-                                    variant_of=self.metric.variant_of)
+                                    variant_of=self.metric.variant_of, after_sibling=self.after_sibling)
         return seconds * (shape_factor(self.definition, self.value) if self.kind == "representation" else 1.0)
 
 
@@ -173,12 +174,15 @@ def plan_cells(
         n = scenario.default_n if scenario.default_n is not None else n_samples
         if n < scenario.min_samples:
             raise UsageError(f"scenario {name!r} needs at least {scenario.min_samples} samples; got --n-samples {n}")
+        variants_seen = [entry.variant_of for entry in entries]
+        after_sibling = [bool(own) and own in variants_seen[:position] for position, own in enumerate(variants_seen)]
         grid = tuple(grids[name]) if grids and name in grids else scenario.values
         for value in grid:
             scenario.check_value(value)
         for index, value in enumerate(grid):
             for seed in range(seeds):
-                cells.extend(Cell(study, name, value, index, seed, n, entry, scenario.kind) for entry in entries)
+                cells.extend(Cell(study, name, value, index, seed, n, entry, scenario.kind, follows)
+                             for entry, follows in zip(entries, after_sibling))
     return cells
 
 

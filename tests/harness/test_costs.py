@@ -69,3 +69,30 @@ def test_a_sweeps_first_variant_pays_for_what_the_others_share():
     table = measure_cost_table([[base], swept], sizes=(600,), repeats=1)
     assert set(table) == {"dci_es", *(entry.name for entry in swept)}
     assert table[swept[1].name][600] < table[swept[0].name][600] / 5
+
+
+def test_a_variant_measured_after_a_sibling_pays_its_metric_when_it_runs_first():
+    # dci_es's larger capacities reuse the probe trees the first variant of a draw grew: their rows hold only what
+    # they add, z_diff[batch_size=50] was measured first of its sweep (a cost of its own)
+    followers = costs.follower_variants()
+    assert {"dci_es[max_capacity_doublings=6]", "dci_es[max_capacity_doublings=8]"} <= followers
+    assert "z_diff[batch_size=50]" not in followers and "mig[bins=5]" not in followers
+    base = estimated_seconds("dci_es", 20000)
+
+    def estimates(values):
+        cells = plan_study(preset="quick", scenarios_=["noise"], metrics_=["dci_es"], seeds=1, n_samples=20000,
+                           metric_options={"dci_es": {"max_capacity_doublings": values}})
+        return {cell.metric.name: cell.estimated_seconds for cell in cells if cell.value == cells[0].value}
+
+    user = estimates([6, 8])  # no capacity 4 first: [6] grows the trees
+    assert user["dci_es[max_capacity_doublings=6]"] == pytest.approx(base)
+    assert user["dci_es[max_capacity_doublings=8]"] == pytest.approx(
+        estimated_seconds("dci_es[max_capacity_doublings=8]", 20000, variant_of="dci_es"))
+    preset = estimates([4, 6, 8])  # as the presets sweep it, and as the table was measured
+    assert preset["dci_es[max_capacity_doublings=6]"] < base / 10
+    assert preset["dci_es[max_capacity_doublings=4]"] == pytest.approx(base)
+    # a variant measured first of its sweep keeps its own, lower cost when it runs alone
+    alone = plan_study(preset="quick", scenarios_=["noise"], metrics_=["z_diff"], seeds=1, n_samples=20000,
+                       metric_options={"z_diff": {"batch_size": [50]}})[0]
+    assert alone.estimated_seconds == pytest.approx(estimated_seconds("z_diff[batch_size=50]", 20000, variant_of="z_diff"))
+    assert alone.estimated_seconds < estimated_seconds("z_diff", 20000)
