@@ -14,12 +14,14 @@ global state.
 
 from __future__ import annotations
 
+import functools
 import io
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
+import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
@@ -55,14 +57,20 @@ class Drawn:
 
 
 def save(figure: Figure, directory: Path, key: str) -> bytes:
-    """Write ``key.png`` (200 dpi) and ``key.svg`` under ``directory``; return the PNG bytes."""
+    """Write ``key.png`` (200 dpi) and ``key.svg`` under ``directory``; return the PNG bytes.
+
+    Both files depend only on the figure: the SVG has no date and its element ids are
+    salted with ``key`` (matplotlib salts them with a random uuid otherwise), so a
+    report redrawn from the same results is the same byte for byte.
+    """
     directory.mkdir(parents=True, exist_ok=True)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=200)
     png = buffer.getvalue()
     figure.set_layout_engine("none")  # keep the layout just computed; the SVG needs no second pass
     (directory / f"{key}.png").write_bytes(png)
-    figure.savefig(directory / f"{key}.svg", format="svg", metadata={"Date": None})
+    with matplotlib.rc_context({"svg.hashsalt": key}):
+        figure.savefig(directory / f"{key}.svg", format="svg", metadata={"Date": None})
     return png
 
 
@@ -186,20 +194,26 @@ def atlas_figures(results: pd.DataFrame, registry: StyleRegistry) -> list[tuple[
     parameter at its largest n, and the ideal trajectory of the sub-score's property.
     Scenarios testing sample efficiency are left out (their figure is the efficiency curve).
     """
+    return [(name, draw()) for name, draw in atlas_drawers(results, registry)]
+
+
+def atlas_drawers(results: pd.DataFrame, registry: StyleRegistry) -> list[tuple[str, Callable[[], Drawn]]]:
+    """:func:`atlas_figures` not drawn yet: (name, a picklable call that draws it), holding only the rows it draws."""
     shown = results.loc[~results["scenario"].isin(scenarios_testing(results, "sample_efficiency"))]
     shown = pd.concat([at_largest_n(own) for _, own in shown.groupby("scenario")])
     scenarios = sorted(shown["scenario"].unique())
     summary = _summary(shown, ["scenario", "value", "value_label", "metric", "sub_score", "family", "property"])
     ideals = ideal_table(shown)
-    drawn = []
+    axis_values = shown[["scenario", "value", "value_label"]].drop_duplicates()  # all an atlas axis reads
+    drawers = []
     for family in sorted(summary["family"].unique(), key=family_rank):
         own = summary.loc[summary["family"] == family]
         scores = own[["metric", "sub_score", "property", "higher_is_better"]].drop_duplicates().sort_values(["metric", "sub_score"])
         chunks = [scores.iloc[i:i + ATLAS_ROWS] for i in range(0, len(scores), ATLAS_ROWS)]
         for number, chunk in enumerate(chunks, start=1):
             name = family if len(chunks) == 1 else f"{family}_{number}"
-            drawn.append((name, _atlas(own, chunk, scenarios, ideals, shown, registry, name)))
-    return drawn
+            drawers.append((name, functools.partial(_atlas, own, chunk, scenarios, ideals, axis_values, registry, name)))
+    return drawers
 
 
 def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], ideals: pd.DataFrame,

@@ -10,6 +10,7 @@ per-metric roll-up and fold their details away.
 from __future__ import annotations
 
 import re
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -262,43 +263,54 @@ def _file_stem(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
 
 
-def build_figures(results: pd.DataFrame, sections: list[Section], directory: Path) -> list[FigureFile]:
-    """Draw and write every figure the results support; return them in report order."""
+def build_figures(results: pd.DataFrame, sections: list[Section], directory: Path, *, jobs: int = 1) -> list[FigureFile]:
+    """Draw and write every figure the results support; return them in report order.
+
+    With ``jobs`` other than 1 the figures are drawn and written by that many worker processes (-1: every core),
+    each sent only the rows its figure draws; the files are the same byte for byte.
+    """
     registry = StyleRegistry(results)
     tables = {section.key: section.table for section in sections}
-    written = []
-
-    def keep(key: str, caption: str, drawn: figures.Drawn) -> None:
-        notes = (" " + " ".join(drawn.notes)) if drawn.notes else ""
-        written.append(FigureFile(key, caption + notes, figures.save(drawn.figure, directory, key)))
-
-    for family, drawn in figures.atlas_figures(results, registry):
-        keep(f"atlas_{_file_stem(family)}", f"Atlas of the {family} family: rows are sub-scores, columns scenarios; "
-             "mean score ± one standard deviation over seeds against the swept parameter; the ideal trajectory "
-             "of the sub-score's property is the wide grey line.", drawn)
+    todo: list[tuple[str, str, Callable[[], figures.Drawn]]] = []
+    for family, draw in figures.atlas_drawers(results, registry):
+        todo.append((f"atlas_{_file_stem(family)}", f"Atlas of the {family} family: rows are sub-scores, columns "
+                     "scenarios; mean score ± one standard deviation over seeds against the swept parameter; the ideal "
+                     "trajectory of the sub-score's property is the wide grey line.", draw))
     efficiency_scenarios = set(scenarios_testing(results, "sample_efficiency"))
-    for scenario in sorted(set(results["scenario"]) - efficiency_scenarios):
-        parameter = results.loc[results["scenario"] == scenario, "parameter"].iloc[0]
-        keep(_file_stem(scenario), f"{scenario}: mean score ± one standard deviation over seeds against {parameter}, "
-             "one panel per property, each sub-score with its own colour and marker; the ideal trajectory is the wide "
-             "grey line.",
-             figures.scenario_figure(results, scenario, registry=registry))
+    for scenario, rows in results.groupby("scenario", sort=True):
+        if scenario in efficiency_scenarios:
+            continue
+        todo.append((_file_stem(scenario), f"{scenario}: mean score ± one standard deviation over seeds against "
+                     f"{rows['parameter'].iloc[0]}, one panel per property, each sub-score with its own colour and marker; "
+                     "the ideal trajectory is the wide grey line.",
+                     partial(figures.scenario_figure, rows, scenario, registry=registry)))
     if tables.get("sample_efficiency") is not None and not tables["sample_efficiency"].empty:
-        keep("sample_size", "Sample efficiency: mean |score(n) − score(n_max)| ± one standard deviation over seeds.",
-             figures.efficiency_figure(tables["sample_efficiency"], registry=registry))
+        todo.append(("sample_size", "Sample efficiency: mean |score(n) − score(n_max)| ± one standard deviation over "
+                     "seeds.", partial(figures.efficiency_figure, tables["sample_efficiency"], registry=registry)))
     for metric in figures.bounded_metrics(results):
-        keep(f"{_file_stem(metric)}_bars", f"{metric} terms per scenario and value: solid up to the lower bound, pale "
-             "up to the upper bound (means over seeds; terms without bounds: mean ± one standard deviation); "
-             "closed-form values, where the results carry them (column exact), as black ticks.",
-             figures.bounds_figure(results, metric, registry=registry))
+        todo.append((f"{_file_stem(metric)}_bars", f"{metric} terms per scenario and value: solid up to the lower bound, "
+                     "pale up to the upper bound (means over seeds; terms without bounds: mean ± one standard deviation); "
+                     "closed-form values, where the results carry them (column exact), as black ticks.",
+                     partial(figures.bounds_figure, results.loc[results["metric"] == metric], metric, registry=registry)))
     by_n = cost_by_n(results)
     if by_n.groupby("metric")["n"].nunique().max() >= 2:
-        keep("cost_growth", "Median seconds per call against the sample size (log-log), one colour, marker and line "
-             "style per metric.", figures.cost_figure(by_n, registry=registry))
+        todo.append(("cost_growth", "Median seconds per call against the sample size (log-log), one colour, marker and "
+                     "line style per metric.", partial(figures.cost_figure, by_n, registry=registry)))
     if tables.get("agreement") is not None and not tables["agreement"].empty:
-        keep("agreement_tau", "Kendall's tau between sub-scores' rankings of the same representations; hatched grey "
-             "cells: undefined (a constant score, or no representation both scored).", figures.agreement_figure(agreement_matrix(tables["agreement"])))
-    return written
+        todo.append(("agreement_tau", "Kendall's tau between sub-scores' rankings of the same representations; hatched "
+                     "grey cells: undefined (a constant score, or no representation both scored).",
+                     partial(figures.agreement_figure, agreement_matrix(tables["agreement"]))))
+    if jobs == 1 or len(todo) < 2:
+        return [_draw_and_save(key, caption, draw, directory) for key, caption, draw in todo]
+    from joblib import Parallel, delayed
+
+    return Parallel(n_jobs=jobs)(delayed(_draw_and_save)(key, caption, draw, directory) for key, caption, draw in todo)
+
+
+def _draw_and_save(key: str, caption: str, draw: Callable[[], figures.Drawn], directory: Path) -> FigureFile:
+    drawn = draw()
+    notes = (" " + " ".join(drawn.notes)) if drawn.notes else ""
+    return FigureFile(key, caption + notes, figures.save(drawn.figure, directory, key))
 
 
 def _summary(results: pd.DataFrame, warned: pd.DataFrame, warnings_recorded: bool) -> list[str]:
@@ -316,7 +328,7 @@ def _summary(results: pd.DataFrame, warned: pd.DataFrame, warnings_recorded: boo
           "calibration, robustness and sample efficiency are not measured."] if set(results["criterion"]) == {""} else [])
 
 
-def write_report(results: pd.DataFrame, out_dir: str | Path) -> Path:
+def write_report(results: pd.DataFrame, out_dir: str | Path, *, jobs: int = 1) -> Path:
     """Write the report of ``results`` into ``out_dir`` and return the path of ``report.html``.
 
     Writes ``report.html`` (self-contained, figures embedded), ``report.md``,
@@ -333,6 +345,8 @@ def write_report(results: pd.DataFrame, out_dir: str | Path) -> Path:
         A results table (validated here; see :func:`reports.load_results`).
     out_dir : str or pathlib.Path
         The run directory; created if needed.
+    jobs : int, default 1
+        Worker processes drawing the figures (-1: every core); the files do not depend on it.
 
     Raises
     ------
@@ -355,7 +369,7 @@ def write_report(results: pd.DataFrame, out_dir: str | Path) -> Path:
     warned = raised_warnings(results)
     warned.to_csv(tables_dir / "warnings.csv", index=False)
     judged = on_default_options(results)
-    figure_files = build_figures(judged, sections, out_dir / "figures")
+    figure_files = build_figures(judged, sections, out_dir / "figures", jobs=jobs)
     title = f"Disentanglement metrics report: {', '.join(sorted(results['study'].unique()))}"
     summary = _summary(judged, warned, warnings_recorded)
     (out_dir / "report.md").write_text(render_markdown(title, summary, sections, figure_files), encoding="utf-8")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from harness.cli._args import jobs
+
 
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Register the ``report`` command."""
@@ -15,6 +17,9 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "tables/*.csv, tables/*.tex and figures/*.png|svg in DIR. No metric is run.",
     )
     parser.add_argument("directory", type=Path, metavar="DIR", help="a run directory written by 'run'")
+    parser.add_argument("--jobs", type=jobs, default=-1,
+                        help="worker processes drawing the figures, -1 for all cores (default: %(default)s); "
+                        "the files do not depend on it")
     parser.set_defaults(handler=report)
 
 
@@ -23,6 +28,6 @@ def report(args: argparse.Namespace) -> int:
     import reports
     from harness.workflows.run_results import load_run_results
 
-    html = reports.write_report(load_run_results(args.directory), args.directory)
+    html = reports.write_report(load_run_results(args.directory), args.directory, jobs=args.jobs)
     print(f"report: {html}")
     return 0

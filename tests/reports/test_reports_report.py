@@ -170,3 +170,15 @@ def test_text_is_escaped(tmp_path, synthetic_results):
     assert "\\<b\\>" not in (tmp_path / "report.md").read_text(encoding="utf-8")
     assert "x\\|y" in (tmp_path / "report.md").read_text(encoding="utf-8")
     assert "x$|$y\\_\\&" in (tmp_path / "tables" / "cost.tex").read_text(encoding="utf-8")
+
+
+def test_the_report_does_not_depend_on_the_number_of_workers(synthetic_report, synthetic_results, tmp_path):
+    """Figures drawn by worker processes are the same files, byte for byte (SVG ids are salted by figure, not at
+    random), and so is every other file."""
+    run_dir, html_path = synthetic_report  # drawn with jobs=1
+    again = write_report(synthetic_results, tmp_path, jobs=2)
+    written = sorted(path.relative_to(run_dir) for path in (run_dir / "figures").iterdir())
+    assert len(written) == 2 * (len(SCENARIO_FIGURES) + len(OTHER_FIGURES))
+    for name in written:
+        assert (tmp_path / name).read_bytes() == (run_dir / name).read_bytes(), name
+    assert again.read_text(encoding="utf-8") == html_path.read_text(encoding="utf-8")
