@@ -208,11 +208,12 @@ def atlas_drawers(results: pd.DataFrame, registry: StyleRegistry) -> list[tuple[
     drawers = []
     for family in sorted(summary["family"].unique(), key=family_rank):
         own = summary.loc[summary["family"] == family]
+        columns = [scenario for scenario in scenarios if scenario in set(own["scenario"])]  # no empty column
         scores = own[["metric", "sub_score", "property", "higher_is_better"]].drop_duplicates().sort_values(["metric", "sub_score"])
         chunks = [scores.iloc[i:i + ATLAS_ROWS] for i in range(0, len(scores), ATLAS_ROWS)]
         for number, chunk in enumerate(chunks, start=1):
             name = family if len(chunks) == 1 else f"{family}_{number}"
-            drawers.append((name, functools.partial(_atlas, own, chunk, scenarios, ideals, axis_values, registry, name)))
+            drawers.append((name, functools.partial(_atlas, own, chunk, columns, ideals, axis_values, registry, name)))
     return drawers
 
 
