@@ -9,7 +9,7 @@ import pytest
 
 from reports import check_results, plot_comparison
 from reports._style import IDEAL_STYLE, PALETTE, StyleRegistry
-from reports.figures import scenario_figure
+from reports.figures import atlas_figures, scenario_figure
 
 
 def test_registry_styles_are_per_metric_distinct_and_stable(synthetic_results):
@@ -167,3 +167,11 @@ def test_bounds_figure_draws_closed_form_values_when_the_results_carry_them(synt
     with_exact = bounds_figure(exact, "pid", registry=registry).figure
     ticks = [line for ax in with_exact.axes for line in ax.get_lines() if line.get_label() == "closed form"]
     assert len(ticks) == 1 and np.allclose(ticks[0].get_ydata(), 0.5)
+
+
+def test_an_atlas_has_no_column_for_a_scenario_its_family_never_scored(synthetic_results):
+    # the PID toy is scored by pid (information) only: the intervention atlas (uncal) has one column fewer
+    atlases = dict(atlas_figures(synthetic_results, StyleRegistry(synthetic_results)))
+    titles = {family: {ax.get_title() for ax in drawn.figure.axes} - {""} for family, drawn in atlases.items()}
+    assert "gaussian\ntoy attack" in titles["information"]
+    assert "gaussian\ntoy attack" not in titles["intervention"] and len(titles["intervention"]) == 5
