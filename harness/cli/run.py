@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_report:
         import reports
 
-        html = reports.write_report(frame, out, jobs=args.jobs)
+        html = reports.write_report(frame, out, jobs=1 if args.backend == "sequential" else args.jobs)
         print(f"report: {html} (also report.md, tables/, figures/)")
     return EXIT_FAILED_CELLS if frame.attrs.get("failures") else 0
 
