@@ -98,18 +98,24 @@ def count_within(points: np.ndarray, radius: np.ndarray) -> np.ndarray:
     return cKDTree(points).query_ball_point(points, radius, p=np.inf, return_length=True) - 1
 
 
-def _kth_distance(tree: cKDTree, neighbors: int) -> np.ndarray:
-    """Max-norm distance from each point of ``tree`` to its ``neighbors``-th other point (itself excluded).
+def query_in_tree_order(tree: cKDTree, k: int | list[int], p: float = 2.0) -> tuple[np.ndarray, np.ndarray]:
+    """``tree.query`` of every point of ``tree`` itself, in the samples' order: ``(distances, indices)``.
 
     The points are queried in the tree's own order (``tree.indices``), so that consecutive
     queries visit the same leaves (about 10 % faster in 2-D than the samples' order); each
-    query's answer does not depend on the order, and the distances are put back in the
-    samples' order.
+    query's answer (ties among equidistant points included) depends on the tree only, not
+    on the order of the queries, and the answers are put back in the samples' order.
     """
     inside = tree.indices
-    distance = np.empty(tree.n)
-    distance[inside] = tree.query(tree.data[inside], k=[neighbors + 1], p=np.inf)[0][:, 0]
-    return distance
+    distances, indices = tree.query(tree.data[inside], k=k, p=p)
+    in_order_distances, in_order_indices = np.empty_like(distances), np.empty_like(indices)
+    in_order_distances[inside], in_order_indices[inside] = distances, indices
+    return in_order_distances, in_order_indices
+
+
+def _kth_distance(tree: cKDTree, neighbors: int) -> np.ndarray:
+    """Max-norm distance from each point of ``tree`` to its ``neighbors``-th other point (itself excluded)."""
+    return query_in_tree_order(tree, [neighbors + 1], p=np.inf)[0][:, 0]
 
 
 def _copies(points: np.ndarray) -> np.ndarray:
@@ -185,7 +191,8 @@ def kraskov_prepared(x: Column, y: Column, neighbors: int) -> float:
         # the rows are equal, and the other points get the tree's answer, whatever order they are asked in.
         tied = copies > neighbors
         distance = np.zeros(n)
-        distance[~tied] = tree.query(joint[~tied], k=[neighbors + 1], p=np.inf)[0][:, 0] if not tied.all() else 0.0
+        if not tied.all():
+            distance[~tied] = tree.query(joint[~tied], k=[neighbors + 1], p=np.inf)[0][:, 0]
         k_i[tied] = copies[tied] - 1
     else:
         distance = _kth_distance(tree, neighbors)

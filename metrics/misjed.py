@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial import cKDTree
 
-from metrics._knn import standardize
+from metrics._knn import query_in_tree_order, standardize
 from metrics.information import DEFAULT_BINS, Labels, discretize, entropy, information_table
 from metrics.registry import register_metric
 from metrics.options import check_positive_int
@@ -17,15 +17,11 @@ def conditional_mean(factors: np.ndarray, codes: np.ndarray, neighbors: int) -> 
     """E[z | x] at every sample: the mean code of its ``neighbors`` nearest samples in factor space.
 
     Factors are standardised and distances are Euclidean; the sample itself is included.
-    The factors are standardised once and queried in the tree's own order (each query's
-    answer, ties among equidistant samples included, depends on the tree only, not on the
-    order of the queries), which keeps consecutive queries in the same leaves.
+    The factors are standardised once and queried in the tree's own order
+    (:func:`metrics._knn.query_in_tree_order`).
     """
     neighbors = min(neighbors, factors.shape[0])
-    tree = cKDTree(standardize(factors))
-    inside = tree.indices
-    index = np.empty((factors.shape[0], neighbors), np.intp)
-    index[inside] = tree.query(tree.data[inside], k=neighbors)[1].reshape(factors.shape[0], neighbors)
+    index = query_in_tree_order(cKDTree(standardize(factors)), neighbors)[1].reshape(factors.shape[0], neighbors)
     return codes[index].mean(axis=1)
 
 
