@@ -133,18 +133,26 @@ def estimated_seconds(metric: str, n_samples: int, *, registered: bool = True, v
 def follower_variants() -> frozenset[str]:
     """The variant rows of :data:`MEASURED_SECONDS` measured after another variant of their metric in the same
     draw (:func:`cost_table_passes` order), whose cost therefore assumes that sibling ran first."""
-    passes = cost_table_passes()
-    seen = {entry.name for entry in passes[0]}
     followers = set()
-    for entries in passes[1:]:
+    for entries, measured in variant_passes(cost_table_passes()):
         first_of: dict[str, str] = {}
         for entry in entries:
-            if entry.variant_of:
-                first_of.setdefault(entry.variant_of, entry.name)
-                if entry.name not in seen and first_of[entry.variant_of] != entry.name:
-                    followers.add(entry.name)
-            seen.add(entry.name)
+            if entry.variant_of and first_of.setdefault(entry.variant_of, entry.name) != entry.name and entry.name in measured:
+                followers.add(entry.name)
     return frozenset(name for name in followers if name in MEASURED_SECONDS)
+
+
+def variant_passes(passes: Sequence[Sequence[Any]]) -> list[tuple[Sequence[Any], list[str]]]:
+    """The passes after the first that measure a variant no earlier pass ran, each with the names of those variants
+    (a variant's cost is taken from the first pass that runs it)."""
+    seen = {entry.name for entry in passes[0]}
+    found = []
+    for entries in passes[1:]:
+        new = [entry.name for entry in entries if entry.variant_of and entry.name not in seen]
+        seen.update(entry.name for entry in entries)
+        if new:
+            found.append((entries, new))
+    return found
 
 
 def _interpolated(table: Mapping[int, float], n_samples: int) -> float:
@@ -273,11 +281,9 @@ def measure_cost_table(passes: Sequence[Sequence[Any]], **options: Any) -> dict[
     """Every metric's cost from the first pass, every variant's from the first later pass
     that runs it (:func:`measure_costs` with ``options`` on each pass)."""
     table = measure_costs(passes[0], **options)
-    for entries in passes[1:]:
-        swept = [entry.name for entry in entries if entry.variant_of and entry.name not in table]
-        if swept:
-            measured = measure_costs(entries, **options)
-            table.update({name: measured[name] for name in swept})
+    for entries, swept in variant_passes(passes):
+        measured = measure_costs(entries, **options)
+        table.update({name: measured[name] for name in swept})
     return table
 
 
