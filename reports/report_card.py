@@ -8,6 +8,7 @@ computed by the analyses of this package, so a card and a full report never disa
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -92,10 +93,14 @@ def criterion_values(results: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
         table = table.loc[table["n_levels"] >= MIN_LEVELS]  # trajectories, as the Linear verdict reads them
         return table["r2"].where(table["slope"] > 0, 0.0).fillna(0.0).groupby(table["metric"]).min()
 
+    @functools.cache
+    def deviations() -> pd.DataFrame:  # one robustness table for both criteria
+        return robustness(results)
+
     def largest_deviation(criteria: Sequence[str]) -> pd.Series:
         if not results["criterion"].isin(criteria).any():
             raise MissingDataError("no scenario of the results tests " + ", ".join(CONDITIONS[c] for c in criteria))
-        table = robustness(results)
+        table = deviations()
         table = table.loc[table["criterion"].isin(criteria)]
         return table["deviation"].groupby(table["metric"]).max()
 
