@@ -55,7 +55,8 @@ def load_array(reference: str | Path, role: str) -> np.ndarray:
     ------
     ValueError
         Missing file, unknown extension, unreadable content, missing ``.npz`` key,
-        non-numeric CSV cells, arrays that are not 1-D or 2-D, NaN or infinite values.
+        non-numeric CSV cells, arrays of strings or complex numbers, arrays that are not
+        1-D or 2-D, NaN or infinite values.
     """
     text = str(reference)
     key = None
@@ -79,7 +80,7 @@ def load_array(reference: str | Path, role: str) -> np.ndarray:
         array = array.reshape(-1, 1)
     try:
         return as_real_matrix(array, f"{role} ({path.name})")
-    except ValueError as error:  # the user's file holds something other than a finite real matrix
+    except (TypeError, ValueError) as error:  # the user's file holds something other than a finite real matrix
         raise UsageError(str(error)) from None
 
 

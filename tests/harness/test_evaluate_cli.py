@@ -91,11 +91,17 @@ def test_one_dimensional_array_is_one_column(tmp_path):
         ("other.npz:c", "npz", "has no array 'c'"),
         ("cube.npy", "cube", "must be a 2-D array"),
         ("broken.npy", "not an array", "cannot read factors file"),
+        ("words.npy", "strings", "must be numeric, got an array of strings"),
+        ("complex.npy", "complex", "must be real-valued, got complex numbers"),
     ],
 )
 def test_bad_files_are_clear_errors(tmp_path, name, content, message):
     path = tmp_path / name.split(":")[0]
-    if content == "npz":
+    if content == "strings":
+        np.save(path, np.array([["a", "b"], ["c", "d"]]))
+    elif content == "complex":
+        np.save(path, np.ones((3, 2), dtype=complex))
+    elif content == "npz":
         np.savez(path, a=np.ones((3, 2)), b=np.ones((3, 2)))
     elif content == "cube":
         np.save(path, np.ones((3, 2, 2)))
@@ -149,6 +155,13 @@ def test_cli_errors_are_one_line_exit_2(grid, tmp_path, extra, message, capsys, 
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_codes_of_strings_are_one_line_exit_2(grid, tmp_path, capsys):
+    np.save(tmp_path / "labels.npy", np.array([["a"], ["b"]] * 50))
+    assert main(["evaluate", "--factors", str(grid / "factors.npy"), "--codes", str(tmp_path / "labels.npy")]) == 2
+    err = capsys.readouterr().err
+    assert "codes (labels.npy) must be numeric" in err and "Traceback" not in err and err.count("\n") == 1
 
 
 def test_mismatched_rows_name_both_arrays(grid, tmp_path, capsys):
