@@ -115,6 +115,8 @@ def _read_csv(path: Path, role: str) -> np.ndarray:
         raise UsageError(f"{role} file {str(path)!r} is empty")
     header = None if all(_is_number(cell) for cell in first) else 0
     frame = pd.read_csv(path, header=header)
+    if frame.empty:
+        raise UsageError(f"{role} file {str(path)!r} has a header row but no data rows")
     bad = [column for column in frame.columns if not pd.api.types.is_numeric_dtype(frame[column])]
     if bad:
         column = frame[bad[0]]

@@ -87,6 +87,7 @@ def test_one_dimensional_array_is_one_column(tmp_path):
         ("data.txt", "1,2\n3,4\n", "must end in .npy, .npz, .csv"),
         ("bad.csv", "1,2\n3,oops\n", "non-numeric value 'oops' in column 1 (data row 1)"),
         ("nan.csv", "1,2\n3,nan\n", "non-finite value"),
+        ("header.csv", "a,b\n", "has a header row but no data rows"),
         ("other.npz", "npz", "holds several arrays (a, b); pick one with other.npz:KEY"),
         ("other.npz:c", "npz", "has no array 'c'"),
         ("cube.npy", "cube", "must be a 2-D array"),
