@@ -129,7 +129,9 @@ def load_baseline(path: str | Path) -> Baseline:
     Raises
     ------
     ValueError
-        When the file is missing, is not JSON, or is not a baseline of this format.
+        When the file is missing, is not JSON, is not a baseline of this format, or
+        holds a cell with a missing or malformed field (a NaN or text score, a
+        fractional sample size, ...).
     """
     path = Path(path)
     if not path.is_file():
@@ -140,11 +142,46 @@ def load_baseline(path: str | Path) -> Baseline:
         raise UsageError(f"baseline file {str(path)!r} is not valid JSON: {error}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise UsageError(f"{str(path)!r} is not a baseline (expected \"format\": \"{FORMAT}\")")
-    cells = pd.DataFrame(data.get("cells", []))
+    records = data.get("cells", [])
+    if not isinstance(records, list) or not all(isinstance(cell, dict) for cell in records):
+        raise UsageError(f"baseline {str(path)!r}: \"cells\" must be a list of objects, one per cell")
+    cells = pd.DataFrame(records)
     missing = [column for column in (*CELL_KEYS, "mean", "std", "seeds") if column not in cells.columns]
     if cells.empty or missing:
         raise UsageError(f"baseline {str(path)!r} has no cells or lacks fields: {', '.join(missing) or 'cells'}")
+    for index, cell in enumerate(records):
+        problem = _cell_problem(cell)
+        if problem:
+            raise UsageError(f"baseline {str(path)!r}, cell {index} ({cell.get('metric')!r} on {cell.get('scenario')!r} = "
+                             f"{cell.get('value_label')!r}): {problem}")
     return Baseline(cells, dict(data.get("metric_versions", {})), tuple(data.get("harness_versions", ())), path)
+
+
+_TEXT_FIELDS = tuple(key for key in CELL_KEYS if key not in ("value", "n_samples"))
+
+
+def _cell_problem(cell: Mapping[str, Any]) -> str:
+    """What is wrong with one cell of a baseline file ("" when nothing is): a NaN mean would
+    otherwise make its cell look absent from the baseline, and pass every check."""
+
+    def number(value: object) -> bool:
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+    def count(value: object) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+    for key in _TEXT_FIELDS:
+        if not isinstance(cell.get(key), str):
+            return f"field {key!r} must be text, got {cell.get(key)!r}"
+    for key in ("value", "mean", "std"):
+        if not number(cell.get(key)):
+            return f"field {key!r} must be a finite number, got {cell.get(key)!r}"
+    if cell["std"] < 0:
+        return f"field 'std' must be >= 0, got {cell['std']!r}"
+    for key in ("n_samples", "seeds"):
+        if not count(cell.get(key)):
+            return f"field {key!r} must be a whole number >= 1, got {cell.get(key)!r}"
+    return ""
 
 
 @dataclass

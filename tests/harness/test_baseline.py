@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 
 import numpy as np
@@ -134,6 +135,34 @@ def test_bad_input_is_exit_2(runs, tmp_path, capsys):
     assert main(["baseline", "save", str(tmp_path / "no_run"), "--to", str(tmp_path / "b.json")]) == 2
     with pytest.raises(ValueError, match="tolerances must be"):
         check_baseline(runs / "run", runs / "baseline.json", atol=-1.0)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("mean", float("nan"), "field 'mean' must be a finite number, got nan"),
+        ("mean", "0.5", "field 'mean' must be a finite number, got '0.5'"),
+        ("std", -0.1, "field 'std' must be >= 0"),
+        ("n_samples", None, "field 'n_samples' must be a whole number >= 1, got None"),
+        ("seeds", 1.5, "field 'seeds' must be a whole number >= 1"),
+        ("metric", 3, "field 'metric' must be text"),
+    ],
+)
+def test_a_corrupted_cell_is_a_one_line_error_naming_it(runs, tmp_path, field, value, message, capsys):
+    data = json.loads((runs / "baseline.json").read_text())
+    data["cells"][3][field] = value  # a NaN mean made the cell look absent from the baseline: the check passed
+    (tmp_path / "corrupted.json").write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=re.escape(message)):
+        load_baseline(tmp_path / "corrupted.json")
+    assert main(["baseline", "check", str(runs / "run"), "--against", str(tmp_path / "corrupted.json")]) == 2
+    err = capsys.readouterr().err
+    assert "cell 3 (" in err and message in err and err.count("\n") == 1
+
+
+def test_cells_that_are_not_a_list_of_objects_are_a_one_line_error(runs, tmp_path, capsys):
+    (tmp_path / "dict.json").write_text(json.dumps({"format": "disentanglement-harness-baseline/1", "cells": {"a": 1}}))
+    assert main(["baseline", "check", str(runs / "run"), "--against", str(tmp_path / "dict.json")]) == 2
+    assert "must be a list of objects" in capsys.readouterr().err
 
 
 def test_cli_save_writes_the_same_baseline(runs, tmp_path, capsys):
