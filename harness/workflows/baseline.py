@@ -28,6 +28,7 @@ tolerance is tight.  :func:`assert_matches_baseline` is the one-line pytest help
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 from dataclasses import dataclass, field
@@ -274,7 +275,7 @@ def check_baseline(
     ------
     ValueError
         For negative tolerances, an unreadable baseline or run, or a ``metrics``
-        selection naming no metric of either side.
+        selection naming a metric of neither side.
     """
     per_metric = dict(per_metric or {})
     for name, pair in [("global", (atol, rtol)), *per_metric.items()]:
@@ -289,6 +290,10 @@ def check_baseline(
         known = set(current["metric"]) | set(expected["metric"])
         if not selected & known:
             raise UsageError(f"none of the metrics {sorted(selected)} is in the run or the baseline (known: {', '.join(sorted(known))})")
+        unknown = sorted(selected - known)
+        if unknown:  # a misspelled name would silently leave its metric unchecked
+            raise UsageError(f"metric {unknown[0]!r} is in neither the run nor the baseline{_closest(unknown[0], known)}; "
+                             f"they hold: {', '.join(sorted(known))}")
         current = current.loc[current["metric"].isin(selected)]
         expected = expected.loc[expected["metric"].isin(selected)]
     merged = _align(expected, current)
@@ -300,6 +305,12 @@ def check_baseline(
     merged["status"] = np.where(merged["baseline"].isna(), "new", status)
     notes = _version_notes(reference.metric_versions, results, merged)
     return BaselineCheck(merged, allow_missing=allow_missing, notes=notes)
+
+
+def _closest(name: str, known: Iterable[str]) -> str:
+    """`` (did you mean X?)`` for the names of ``known`` closest to ``name``, or ""."""
+    close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.6)
+    return f" (did you mean {' or '.join(close)}?)" if close else ""
 
 
 def _align(expected: pd.DataFrame, current: pd.DataFrame) -> pd.DataFrame:

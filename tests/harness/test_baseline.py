@@ -97,6 +97,15 @@ def test_tolerances_global_and_per_metric(runs, flags, status, capsys):
     assert main(argv) == status
 
 
+def test_a_misspelled_metric_selection_is_an_error_not_a_silent_pass(runs, capsys):
+    # 'diagonl' used to be dropped: only mig was compared and the drifted 'diagonal' passed unchecked
+    argv = ["baseline", "check", str(runs / "drifted"), "--against", str(runs / "baseline.json"), "--metrics", "mig,diagonl"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "metric 'diagonl' is in neither the run nor the baseline (did you mean diagonal?)" in err
+    assert err.count("\n") == 1
+
+
 def test_relative_tolerance_scales_with_the_baseline(runs):
     means = load_baseline(runs / "baseline.json").cells.query("metric == 'diagonal'")["mean"].abs()
     # drift 0.01 <= rtol * |mean| for every cell exactly when rtol >= 0.01 / min |mean|
