@@ -193,13 +193,15 @@ class BaselineCheck:
     ----------
     table : pandas.DataFrame
         One row per cell of either side: :data:`CELL_KEYS`, ``baseline``, ``current``
-        (mean scores), ``difference`` (current - baseline), ``tolerance`` and
+        (mean scores), ``baseline_seeds``, ``current_seeds`` (how many seeds each mean
+        averages), ``difference`` (current - baseline), ``tolerance`` and
         ``status``: ``"ok"``, ``"drifted"``, ``"missing"`` (in the baseline, not in
         the run) or ``"new"`` (in the run only; never a failure).
     allow_missing : bool
         Whether missing cells are tolerated.
     notes : list of str
-        Version changes between the baseline and the run.
+        Version changes between the baseline and the run, and cells whose means
+        average different numbers of seeds on the two sides.
     """
 
     table: pd.DataFrame
@@ -303,7 +305,7 @@ def check_baseline(
     status = np.where(merged["difference"].abs() > merged["tolerance"], "drifted", "ok")
     status = np.where(merged["current"].isna(), "missing", status)
     merged["status"] = np.where(merged["baseline"].isna(), "new", status)
-    notes = _version_notes(reference.metric_versions, results, merged)
+    notes = _version_notes(reference.metric_versions, results, merged) + _seed_notes(merged)
     return BaselineCheck(merged, allow_missing=allow_missing, notes=notes)
 
 
@@ -316,8 +318,8 @@ def _closest(name: str, known: Iterable[str]) -> str:
 def _align(expected: pd.DataFrame, current: pd.DataFrame) -> pd.DataFrame:
     """Outer join of baseline and run cells on their identity (values matched to 12 digits)."""
     keys = [key for key in CELL_KEYS if key != "value"]
-    left = expected[[*CELL_KEYS, "mean"]].rename(columns={"mean": "baseline"})
-    right = current[[*CELL_KEYS, "mean"]].rename(columns={"mean": "current"})
+    left = expected[[*CELL_KEYS, "mean", "seeds"]].rename(columns={"mean": "baseline", "seeds": "baseline_seeds"})
+    right = current[[*CELL_KEYS, "mean", "seeds"]].rename(columns={"mean": "current", "seeds": "current_seeds"})
     for side in (left, right):
         side["_value"] = side["value"].astype(float).round(12)
         side["n_samples"] = side["n_samples"].astype(np.int64)
@@ -325,7 +327,7 @@ def _align(expected: pd.DataFrame, current: pd.DataFrame) -> pd.DataFrame:
             if key != "n_samples":
                 side[key] = side[key].astype(str)
     merged = left.drop(columns="value").merge(right.drop(columns="value"), on=[*keys, "_value"], how="outer")
-    merged = merged.rename(columns={"_value": "value"})[[*CELL_KEYS, "baseline", "current"]]
+    merged = merged.rename(columns={"_value": "value"})[[*CELL_KEYS, "baseline", "current", "baseline_seeds", "current_seeds"]]
     return merged.sort_values(list(CELL_KEYS)).reset_index(drop=True)
 
 
@@ -337,6 +339,19 @@ def _version_notes(versions: Mapping[str, str], results: pd.DataFrame, compared:
         if before is not None and after is not None and before != after:
             notes.append(f"metric {metric!r} changed version {before} -> {after}; drift may be intended")
     return notes
+
+
+def _seed_notes(compared: pd.DataFrame) -> list[str]:
+    """A note when cells of both sides average different numbers of seeds: their means then
+    differ by sampling noise even when no metric changed, which reads as drift."""
+    both = compared.dropna(subset=["baseline_seeds", "current_seeds"])
+    differ = both.loc[both["baseline_seeds"] != both["current_seeds"]]
+    if differ.empty:
+        return []
+    pairs = differ.groupby(["baseline_seeds", "current_seeds"]).size().sort_values(ascending=False, kind="stable")
+    counts = ", ".join(f"{int(b)} in the baseline, {int(c)} in the run" for b, c in pairs.index)
+    return [f"{len(differ)} of {len(both)} compared cells average a different number of seeds ({counts}): "
+            "their means differ by sampling noise even where no metric changed; rerun with the baseline's --seeds"]
 
 
 def assert_matches_baseline(run: Results, baseline: str | Path, **options: Any) -> BaselineCheck:

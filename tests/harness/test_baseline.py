@@ -126,6 +126,17 @@ def test_one_perturbed_cell_is_the_only_one_named(runs):
     assert_matches_baseline(results, runs / "baseline.json", atol=0.0011)  # passes within tolerance
 
 
+def test_a_run_of_fewer_seeds_is_flagged_as_the_likely_cause_of_drift(runs, capsys):
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    one_seed = results[results.seed == 0]  # the baseline averages 2 seeds: every mean moves, no metric changed
+    check = check_baseline(one_seed, runs / "baseline.json")
+    assert not check.passed
+    assert set(check.table["baseline_seeds"]) == {2} and set(check.table["current_seeds"]) == {1}
+    assert ("24 of 24 compared cells average a different number of seeds (2 in the baseline, 1 in the run)"
+            in check.report())
+    assert not any("seeds" in note for note in check_baseline(runs / "rerun", runs / "baseline.json").notes)
+
+
 def test_missing_cells_fail_unless_allowed(runs, capsys):
     results = pd.read_parquet(runs / "run" / "results.parquet")
     noise_only = results[results.scenario == "noise"]
