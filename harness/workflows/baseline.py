@@ -200,8 +200,9 @@ class BaselineCheck:
     allow_missing : bool
         Whether missing cells are tolerated.
     notes : list of str
-        Version changes between the baseline and the run, and cells whose means
-        average different numbers of seeds on the two sides.
+        Version changes between the baseline and the run, cells whose means average
+        different numbers of seeds on the two sides, metrics found on one side only,
+        and per-metric tolerances that match no metric.
     """
 
     table: pd.DataFrame
@@ -287,9 +288,9 @@ def check_baseline(
     results = _results(run)
     current = summarize(results)
     expected = reference.cells
+    known = set(current["metric"]) | set(expected["metric"])
     if metrics is not None:
         selected = set(metrics)
-        known = set(current["metric"]) | set(expected["metric"])
         if not selected & known:
             raise UsageError(f"none of the metrics {sorted(selected)} is in the run or the baseline (known: {', '.join(sorted(known))})")
         unknown = sorted(selected - known)
@@ -306,6 +307,7 @@ def check_baseline(
     status = np.where(merged["current"].isna(), "missing", status)
     merged["status"] = np.where(merged["baseline"].isna(), "new", status)
     notes = _version_notes(reference.metric_versions, results, merged) + _seed_notes(merged)
+    notes += _coverage_notes(merged, per_metric, known)
     return BaselineCheck(merged, allow_missing=allow_missing, notes=notes)
 
 
@@ -352,6 +354,25 @@ def _seed_notes(compared: pd.DataFrame) -> list[str]:
     counts = ", ".join(f"{int(b)} in the baseline, {int(c)} in the run" for b, c in pairs.index)
     return [f"{len(differ)} of {len(both)} compared cells average a different number of seeds ({counts}): "
             "their means differ by sampling noise even where no metric changed; rerun with the baseline's --seeds"]
+
+
+def _coverage_notes(compared: pd.DataFrame, per_metric: Tolerances, known: set[str]) -> list[str]:
+    """Notes naming the metrics found on one side only (a metric renamed by an option sweep,
+    ``mig`` -> ``mig[bins=20]``, reads as all its cells missing and as many new ones), and the
+    per-metric tolerances that apply to no metric (a misspelled name leaves its metric at the
+    global tolerance)."""
+    status = compared.groupby("metric")["status"].agg(set)
+    notes = []
+    new = [metric for metric, found in status.items() if found == {"new"}]
+    gone = [metric for metric, found in status.items() if found == {"missing"}]
+    if new:
+        notes.append(f"metric(s) in the run only, not compared: {', '.join(new)}")
+    if gone:
+        notes.append(f"metric(s) of the baseline absent from the run: {', '.join(gone)}")
+    for name in sorted(set(per_metric) - known):
+        notes.append(f"the tolerance given for {name!r} applies to no metric of the run or the baseline"
+                     f"{_closest(name, known)}")
+    return notes
 
 
 def assert_matches_baseline(run: Results, baseline: str | Path, **options: Any) -> BaselineCheck:

@@ -137,6 +137,20 @@ def test_a_run_of_fewer_seeds_is_flagged_as_the_likely_cause_of_drift(runs, caps
     assert not any("seeds" in note for note in check_baseline(runs / "rerun", runs / "baseline.json").notes)
 
 
+def test_metrics_on_one_side_only_and_unmatched_tolerances_are_named(runs):
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    swept = results.assign(metric=results["metric"].replace({"mig": "mig[bins=20]"}))  # as --metric-option names it
+    check = check_baseline(swept, runs / "baseline.json", per_metric={"diagonl": (0.1, 0.0)})
+    assert check.summary() == "baseline check FAILED: 36 cells (12 ok, 12 missing, 12 new)"
+    assert "metric(s) in the run only, not compared: mig[bins=20]" in check.notes
+    assert "metric(s) of the baseline absent from the run: mig" in check.notes
+    assert ("the tolerance given for 'diagonl' applies to no metric of the run or the baseline (did you mean diagonal?)"
+            in check.notes)
+    assert not [note for note in check_baseline(runs / "rerun", runs / "baseline.json").notes if "metric(s)" in note]
+    selected = check_baseline(runs / "rerun", runs / "baseline.json", metrics=["mig"], per_metric={"diagonal": (0.1, 0.0)})
+    assert not selected.notes  # a tolerance for a metric left out by the selection still names a real metric
+
+
 def test_missing_cells_fail_unless_allowed(runs, capsys):
     results = pd.read_parquet(runs / "run" / "results.parquet")
     noise_only = results[results.scenario == "noise"]
