@@ -40,6 +40,8 @@ import pandas as pd
 
 from reports.markdown import markdown_table
 from harness.errors import UsageError
+from harness.execution.store import FAILURES_CSV
+from reports.schema import FAILURE_COLUMNS
 
 from harness.workflows.baseline_format import CELL_KEYS, DEFAULT_ATOL, DEFAULT_RTOL, FORMAT
 
@@ -202,7 +204,7 @@ class BaselineCheck:
     notes : list of str
         Version changes between the baseline and the run, cells whose means average
         different numbers of seeds on the two sides, metrics found on one side only,
-        and per-metric tolerances that match no metric.
+        per-metric tolerances that match no metric, and the run's failed cells.
     """
 
     table: pd.DataFrame
@@ -307,7 +309,7 @@ def check_baseline(
     status = np.where(merged["current"].isna(), "missing", status)
     merged["status"] = np.where(merged["baseline"].isna(), "new", status)
     notes = _version_notes(reference.metric_versions, results, merged) + _seed_notes(merged)
-    notes += _coverage_notes(merged, per_metric, known)
+    notes += _coverage_notes(merged, per_metric, known) + _failure_notes(run, set(merged["metric"]))
     return BaselineCheck(merged, allow_missing=allow_missing, notes=notes)
 
 
@@ -373,6 +375,24 @@ def _coverage_notes(compared: pd.DataFrame, per_metric: Tolerances, known: set[s
         notes.append(f"the tolerance given for {name!r} applies to no metric of the run or the baseline"
                      f"{_closest(name, known)}")
     return notes
+
+
+def _failure_notes(run: Results, compared: set[str]) -> list[str]:
+    """A note when cells of the run failed (``DIR/failures.csv``, or the ``failures`` a
+    :func:`~harness.execution.runner.run_study` table carries): the baseline cells they would
+    have scored show as missing, and the error says why."""
+    if isinstance(run, pd.DataFrame):
+        failed = pd.DataFrame(run.attrs.get("failures", []), columns=list(FAILURE_COLUMNS))
+    else:
+        path = Path(run) / FAILURES_CSV
+        failed = pd.read_csv(path, dtype=str, keep_default_na=False) if path.is_file() else pd.DataFrame(columns=list(FAILURE_COLUMNS))
+    failed = failed.loc[failed["metric"].isin(compared)]
+    if failed.empty:
+        return []
+    first = failed.iloc[0]
+    return [f"{len(failed)} cell(s) of the run failed and have no scores, so the baseline cells they would score are "
+            f"missing or average fewer seeds; first: {first['metric']} on {first['scenario']} = {first['value_label']} (seed {first['seed']}): "
+            f"{first['error']}"]
 
 
 def assert_matches_baseline(run: Results, baseline: str | Path, **options: Any) -> BaselineCheck:

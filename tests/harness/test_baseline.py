@@ -151,6 +151,24 @@ def test_metrics_on_one_side_only_and_unmatched_tolerances_are_named(runs):
     assert not selected.notes  # a tolerance for a metric left out by the selection still names a real metric
 
 
+def test_cells_that_failed_in_the_run_are_explained(runs, tmp_path):
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    failing = (results.scenario == "noise") & (results.value == 1.0) & (results.metric == "mig")
+    (tmp_path / "run").mkdir()
+    results[~failing].to_parquet(tmp_path / "run" / "results.parquet")
+    pd.DataFrame([{"scenario": "noise", "value_label": "1", "seed": seed, "n_samples": 300, "metric": "mig",
+                   "error": "ValueError: no two samples share a bin"} for seed in (0, 1)]).to_csv(tmp_path / "run" / "failures.csv", index=False)
+    check = check_baseline(tmp_path / "run", runs / "baseline.json")
+    assert check.summary() == "baseline check FAILED: 24 cells (23 ok, 1 missing)"
+    expected = ("2 cell(s) of the run failed and have no scores, so the baseline cells they would score are missing or "
+                "average fewer seeds; first: mig on noise = 1 (seed 0): ValueError: no two samples share a bin")
+    assert expected in check.notes
+    in_memory = results[~failing].copy()
+    in_memory.attrs["failures"] = pd.read_csv(tmp_path / "run" / "failures.csv").to_dict("records")  # as run_study returns it
+    assert expected in check_baseline(in_memory, runs / "baseline.json").notes
+    assert not any("failed" in note for note in check_baseline(in_memory, runs / "baseline.json", metrics=["diagonal"]).notes)
+
+
 def test_missing_cells_fail_unless_allowed(runs, capsys):
     results = pd.read_parquet(runs / "run" / "results.parquet")
     noise_only = results[results.scenario == "noise"]
