@@ -165,6 +165,15 @@ def test_codes_of_strings_are_one_line_exit_2(grid, tmp_path, capsys):
     assert "codes (labels.npy) must be numeric" in err and "Traceback" not in err and err.count("\n") == 1
 
 
+def test_out_under_a_plain_file_is_one_line_exit_2(grid, tmp_path, capsys):
+    (tmp_path / "notes").write_text("a file, not a folder")
+    argv = ["evaluate", "--factors", str(grid / "factors.npy"), "--codes", str(grid / "codes.npy"), "--metrics", "mig",
+            "--out", str(tmp_path / "notes" / "scores.csv")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "File exists" in err and "Traceback" not in err and err.count("\n") == 1
+
+
 def test_mismatched_rows_name_both_arrays(grid, tmp_path, capsys):
     np.save(tmp_path / "short.npy", np.ones((10, 2)))
     assert main(["evaluate", "--factors", str(grid / "factors.npy"), "--codes", str(tmp_path / "short.npy")]) == 2
