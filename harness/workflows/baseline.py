@@ -138,7 +138,7 @@ def load_baseline(path: str | Path) -> Baseline:
     """
     path = Path(path)
     if not path.is_file():
-        raise UsageError(f"baseline file {str(path)!r} does not exist")
+        raise UsageError(f"baseline file {str(path)!r} {'is a directory' if path.is_dir() else 'does not exist'}")
     try:
         data = json.loads(path.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as error:

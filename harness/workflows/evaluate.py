@@ -64,7 +64,7 @@ def load_array(reference: str | Path, role: str) -> np.ndarray:
         text, key = text.rsplit(":", 1)
     path = Path(text).expanduser()
     if not path.is_file():
-        raise UsageError(f"{role} file {str(path)!r} does not exist")
+        raise UsageError(f"{role} file {str(path)!r} {'is a directory' if path.is_dir() else 'does not exist'}")
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise UsageError(f"{role} file {str(path)!r} must end in {', '.join(FORMATS)}; got {suffix or 'no extension'!r}")

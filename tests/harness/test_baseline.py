@@ -182,6 +182,9 @@ def test_bad_input_is_exit_2(runs, tmp_path, capsys):
     assert main(["baseline", "check", str(runs / "run"), "--against", str(tmp_path / "bad.json")]) == 2
     assert "is not a baseline" in capsys.readouterr().err
     assert main(["baseline", "check", str(runs / "run"), "--against", str(tmp_path / "none.json")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert main(["baseline", "check", str(runs / "run"), "--against", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
     assert main(["baseline", "check", str(runs / "run"), "--against", "x", "--metric-tolerance", "mig"]) == 2
     assert "expected METRIC=ATOL" in capsys.readouterr().err
     assert main(["baseline", "save", str(tmp_path / "no_run"), "--to", str(tmp_path / "b.json")]) == 2

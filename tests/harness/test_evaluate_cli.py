@@ -84,6 +84,7 @@ def test_one_dimensional_array_is_one_column(tmp_path):
     ("name", "content", "message"),
     [
         ("missing.npy", None, "does not exist"),
+        ("folder.npy", "folder", "is a directory"),
         ("data.txt", "1,2\n3,4\n", "must end in .npy, .npz, .csv"),
         ("bad.csv", "1,2\n3,oops\n", "non-numeric value 'oops' in column 1 (data row 1)"),
         ("nan.csv", "1,2\n3,nan\n", "non-finite value"),
@@ -98,7 +99,9 @@ def test_one_dimensional_array_is_one_column(tmp_path):
 )
 def test_bad_files_are_clear_errors(tmp_path, name, content, message):
     path = tmp_path / name.split(":")[0]
-    if content == "strings":
+    if content == "folder":
+        path.mkdir()
+    elif content == "strings":
         np.save(path, np.array([["a", "b"], ["c", "d"]]))
     elif content == "complex":
         np.save(path, np.ones((3, 2), dtype=complex))
