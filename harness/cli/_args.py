@@ -141,7 +141,7 @@ def add_study_selection(parser: argparse.ArgumentParser, *, metrics_help: str) -
     parser.add_argument(
         "--jobs", type=jobs, default=-1,
         help="parallel worker processes (for the cells, then the report's figures; none with --backend "
-        "sequential), -1 for all cores (default: %(default)s); scores and files do not depend on it",
+        "sequential), -1 for all cores (default: %(default)s); scores do not depend on it",
     )
     parser.add_argument(
         "--cell-timeout", type=positive_float, metavar="SECONDS",
