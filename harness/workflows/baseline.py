@@ -203,7 +203,8 @@ class BaselineCheck:
         Whether missing cells are tolerated.
     notes : list of str
         Version changes between the baseline and the run, cells whose means average
-        different numbers of seeds on the two sides, metrics found on one side only,
+        different numbers of seeds on the two sides, different sample sizes on the two
+        sides, metrics found on one side only,
         per-metric tolerances that match no metric, and the run's failed cells.
     """
 
@@ -308,7 +309,7 @@ def check_baseline(
     status = np.where(merged["difference"].abs() > merged["tolerance"], "drifted", "ok")
     status = np.where(merged["current"].isna(), "missing", status)
     merged["status"] = np.where(merged["baseline"].isna(), "new", status)
-    notes = _version_notes(reference.metric_versions, results, merged) + _seed_notes(merged)
+    notes = _version_notes(reference.metric_versions, results, merged) + _seed_notes(merged) + _sample_size_notes(merged)
     notes += _coverage_notes(merged, per_metric, known) + _failure_notes(run, set(merged["metric"]))
     return BaselineCheck(merged, allow_missing=allow_missing, notes=notes)
 
@@ -356,6 +357,22 @@ def _seed_notes(compared: pd.DataFrame) -> list[str]:
     counts = ", ".join(f"{int(b)} in the baseline, {int(c)} in the run" for b, c in pairs.index)
     return [f"{len(differ)} of {len(both)} compared cells average a different number of seeds ({counts}): "
             "their means differ by sampling noise even where no metric changed; rerun with the baseline's --seeds"]
+
+
+def _sample_size_notes(compared: pd.DataFrame) -> list[str]:
+    """A note when a scenario of both sides is scored at different sample sizes: such cells are
+    never compared, so a run at another ``--n-samples`` reads as every cell missing and as many new ones."""
+    differ = []
+    for scenario, cells in compared.groupby("scenario", sort=True):
+        sizes = [sorted(set(cells.loc[cells[side].notna(), "n_samples"])) for side in ("baseline", "current")]
+        if sizes[0] and sizes[1] and sizes[0] != sizes[1]:
+            differ.append((scenario, *(", ".join(map(str, side)) for side in sizes)))
+    if not differ:
+        return []
+    scenario, before, after = differ[0]
+    return [f"{len(differ)} scenario(s) were scored at other sample sizes than in the baseline (first: {scenario}, "
+            f"baseline n = {before}, run n = {after}): cells of different sample sizes are never compared; "
+            "rerun with the baseline's --n-samples"]
 
 
 def _coverage_notes(compared: pd.DataFrame, per_metric: Tolerances, known: set[str]) -> list[str]:

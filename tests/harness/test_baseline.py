@@ -137,6 +137,18 @@ def test_a_run_of_fewer_seeds_is_flagged_as_the_likely_cause_of_drift(runs, caps
     assert not any("seeds" in note for note in check_baseline(runs / "rerun", runs / "baseline.json").notes)
 
 
+def test_a_run_at_another_sample_size_is_named_as_the_cause_of_missing_cells(runs):
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    check = check_baseline(results.assign(n_samples=500), runs / "baseline.json")
+    assert check.summary() == "baseline check FAILED: 48 cells (24 missing, 24 new)"
+    assert ("2 scenario(s) were scored at other sample sizes than in the baseline (first: mixing, baseline n = 300, "
+            "run n = 500): cells of different sample sizes are never compared; rerun with the baseline's --n-samples"
+            ) in check.notes
+    assert not [note for note in check_baseline(runs / "rerun", runs / "baseline.json").notes if "n = " in note]
+    noise_only = results[results.scenario == "noise"]  # a scenario absent from the run is missing, not resized
+    assert not [note for note in check_baseline(noise_only, runs / "baseline.json").notes if "n = " in note]
+
+
 def test_metrics_on_one_side_only_and_unmatched_tolerances_are_named(runs):
     results = pd.read_parquet(runs / "run" / "results.parquet")
     swept = results.assign(metric=results["metric"].replace({"mig": "mig[bins=20]"}))  # as --metric-option names it
