@@ -109,7 +109,13 @@ def metric_option(text: str) -> tuple[str, str, list[Any]]:
     items = [item.strip() for item in values.split(",") if item.strip()]
     if not sep or not colon or not metric.strip() or not name.strip() or not items:
         raise argparse.ArgumentTypeError(f"expected METRIC:OPTION=VALUE[,VALUE...] such as mig:bins=5,20, got {text!r}")
-    return metric.strip(), name.strip(), [option_value(item) for item in items]
+    parsed = [option_value(item) for item in items]
+    seen: set[str] = set()
+    for item, value in zip(items, parsed):  # each value is one variant: twice would plan the same cells twice
+        if repr(value) in seen:
+            raise argparse.ArgumentTypeError(f"{text!r} lists the value {item} twice")
+        seen.add(repr(value))
+    return metric.strip(), name.strip(), parsed
 
 
 def option_sweeps(options: Sequence[tuple[str, str, list[Any]]] | None) -> dict[str, dict[str, list[Any]]]:
