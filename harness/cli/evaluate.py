@@ -35,8 +35,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 def _evaluate(args: argparse.Namespace) -> int:
     from harness.workflows.evaluate import (
-        categorical_looking, check_score_file, evaluate_representation, format_scores, load_array, parse_discrete,
-        write_scores,
+        categorical_looking, check_score_file, constant_columns, evaluate_representation, format_scores, load_array,
+        parse_discrete, write_scores,
     )
 
     check_score_file(args.out)  # before any metric runs
@@ -46,6 +46,11 @@ def _evaluate(args: argparse.Namespace) -> int:
     table = evaluate_representation(factors, codes, metric_names=args.metrics, discrete=discrete, random_state=args.seed)
     print(f"{factors.shape[0]} samples, {factors.shape[1]} factors "
           f"({sum(discrete)} discrete), {codes.shape[1]} codes")
+    constant = constant_columns(factors)
+    if constant:
+        columns = ",".join(map(str, constant))
+        print(f"hint: factor column(s) {columns} hold a single value; drop them: some metrics score a constant factor 0 "
+              "and average it in (mig), others refuse it (dci_lasso, sap)")
     hint = categorical_looking(factors, discrete)
     if hint:
         columns = ",".join(map(str, hint))

@@ -154,16 +154,25 @@ def parse_discrete(text: str | None, n_factors: int) -> tuple[bool, ...]:
 
 
 def categorical_looking(factors: np.ndarray, discrete: Sequence[bool], max_categories: int = 20) -> list[int]:
-    """Indices of continuous-flagged factor columns holding at most ``max_categories`` integer values.
+    """Indices of continuous-flagged factor columns holding 2 to ``max_categories`` integer values.
 
     Such columns are probably categorical; the CLI suggests marking them discrete.
     """
     found = []
     for index in range(factors.shape[1]):
         column = factors[:, index]
-        if not discrete[index] and np.all(column == np.round(column)) and np.unique(column).size <= max_categories:
+        if not discrete[index] and np.all(column == np.round(column)) and 2 <= np.unique(column).size <= max_categories:
             found.append(index)
     return found
+
+
+def constant_columns(array: np.ndarray) -> list[int]:
+    """Indices of the columns holding a single value.
+
+    A constant factor has nothing to disentangle: some metrics score it 0 and average it in
+    (MIG), others refuse it (DCI, SAP); the CLI suggests dropping it.
+    """
+    return [int(index) for index in np.flatnonzero(np.all(array == array[0], axis=0))]
 
 
 def evaluate_representation(

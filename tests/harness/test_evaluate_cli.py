@@ -135,6 +135,18 @@ def test_markdown_output_and_hint_for_integer_factors(grid, tmp_path, capsys):
     assert out.read_text().startswith("| metric | sub_score |")
 
 
+def test_a_constant_factor_gets_its_own_hint_not_the_categorical_one(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    factors = np.column_stack([rng.random(200), rng.random(200), np.ones(200)])  # e.g. dSprites' single colour
+    np.save(tmp_path / "factors.npy", factors)
+    np.save(tmp_path / "codes.npy", factors[:, :2])
+    assert main(["evaluate", "--factors", str(tmp_path / "factors.npy"), "--codes", str(tmp_path / "codes.npy"),
+                 "--metrics", "mig", "--out", str(tmp_path / "scores.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "hint: factor column(s) 2 hold a single value; drop them" in out
+    assert "--discrete 2" not in out  # it used to be suggested as a categorical factor
+
+
 def test_discrete_flags():
     assert parse_discrete(None, 3) == (False, False, False)
     assert parse_discrete("all", 2) == (True, True)
