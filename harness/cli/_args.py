@@ -43,6 +43,11 @@ def positive_int(text: str) -> int:
     return _number(text, int, lambda value: value >= 1, "a whole number >= 1")
 
 
+def non_negative_int(text: str) -> int:
+    """A whole number >= 0 (seeds)."""
+    return _number(text, int, lambda value: value >= 0, "a whole number >= 0")
+
+
 def positive_float(text: str) -> float:
     """A finite number > 0 (seconds, tolerances)."""
     return _number(text, float, lambda value: 0 < value < float("inf"), "a finite number > 0")

@@ -10,7 +10,7 @@ EXIT_METRIC_FAILED = 1
 
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Add ``evaluate`` to the command line."""
-    from harness.cli._args import csv_list
+    from harness.cli._args import csv_list, non_negative_int
 
     parser = commands.add_parser(
         "evaluate",
@@ -27,7 +27,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         "or 'all' (default: none)")
     parser.add_argument("--metrics", type=csv_list,
                         help="comma-separated metric names, or module:function / file.py:function (default: every metric)")
-    parser.add_argument("--seed", type=int, default=0, help="random_state of stochastic metrics (default: %(default)s)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="random_state of stochastic metrics (default: %(default)s)")
     parser.add_argument("--out", type=Path, default=Path("scores.csv"),
                         help="score table to write: .csv, .json or .md (default: %(default)s)")
     parser.set_defaults(handler=_evaluate)

@@ -163,6 +163,7 @@ def test_discrete_flags():
         (["--discrete", "9"], "discrete factor index 9 is out of range"),
         (["--out", "scores.xlsx"], "--out must end in .csv, .json, .md"),
         (["--metrics", "nope"], "unknown metric 'nope'"),
+        (["--seed", "-1"], "--seed: expected a whole number >= 0, got -1"),  # was: every stochastic metric FAILED, exit 1
     ],
 )
 def test_cli_errors_are_one_line_exit_2(grid, tmp_path, extra, message, capsys, monkeypatch):
