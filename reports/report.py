@@ -304,6 +304,7 @@ def build_figures(results: pd.DataFrame, sections: list[Section], directory: Pat
         return [_draw_and_save(key, caption, draw, directory) for key, caption, draw in todo]
     from joblib import Parallel, delayed
 
+    directory = Path(directory).absolute()  # reused workers keep the directory they started in, not the caller's
     return Parallel(n_jobs=jobs)(delayed(_draw_and_save)(key, caption, draw, directory) for key, caption, draw in todo)
 
 

@@ -29,7 +29,8 @@ DEBUG_ENVIRONMENT_VARIABLE = "HARNESS_DEBUG"
 COMMANDS = (run, listing, report, validate, baseline, evaluate, plot, estimators, stress)
 """The command modules, in the order ``--help`` lists them."""
 
-_USER_FILE_ERRORS = (FileNotFoundError, PermissionError, IsADirectoryError, NotADirectoryError)
+_USER_FILE_ERRORS = (FileNotFoundError, FileExistsError, PermissionError, IsADirectoryError, NotADirectoryError)
+"""A path the user named that cannot be read or written (``FileExistsError``: an output under a plain file)."""
 
 
 def build_parser() -> Parser:

@@ -43,6 +43,11 @@ def positive_int(text: str) -> int:
     return _number(text, int, lambda value: value >= 1, "a whole number >= 1")
 
 
+def non_negative_int(text: str) -> int:
+    """A whole number >= 0 (seeds)."""
+    return _number(text, int, lambda value: value >= 0, "a whole number >= 0")
+
+
 def positive_float(text: str) -> float:
     """A finite number > 0 (seconds, tolerances)."""
     return _number(text, float, lambda value: 0 < value < float("inf"), "a finite number > 0")
@@ -109,7 +114,13 @@ def metric_option(text: str) -> tuple[str, str, list[Any]]:
     items = [item.strip() for item in values.split(",") if item.strip()]
     if not sep or not colon or not metric.strip() or not name.strip() or not items:
         raise argparse.ArgumentTypeError(f"expected METRIC:OPTION=VALUE[,VALUE...] such as mig:bins=5,20, got {text!r}")
-    return metric.strip(), name.strip(), [option_value(item) for item in items]
+    parsed = [option_value(item) for item in items]
+    seen: set[str] = set()
+    for item, value in zip(items, parsed):  # each value is one variant: twice would plan the same cells twice
+        if repr(value) in seen:
+            raise argparse.ArgumentTypeError(f"{text!r} lists the value {item} twice")
+        seen.add(repr(value))
+    return metric.strip(), name.strip(), parsed
 
 
 def option_sweeps(options: Sequence[tuple[str, str, list[Any]]] | None) -> dict[str, dict[str, list[Any]]]:
@@ -141,7 +152,7 @@ def add_study_selection(parser: argparse.ArgumentParser, *, metrics_help: str) -
     parser.add_argument(
         "--jobs", type=jobs, default=-1,
         help="parallel worker processes (for the cells, then the report's figures; none with --backend "
-        "sequential), -1 for all cores (default: %(default)s); scores and files do not depend on it",
+        "sequential), -1 for all cores (default: %(default)s); scores do not depend on it",
     )
     parser.add_argument(
         "--cell-timeout", type=positive_float, metavar="SECONDS",

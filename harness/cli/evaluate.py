@@ -10,7 +10,7 @@ EXIT_METRIC_FAILED = 1
 
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Add ``evaluate`` to the command line."""
-    from harness.cli._args import csv_list
+    from harness.cli._args import csv_list, non_negative_int
 
     parser = commands.add_parser(
         "evaluate",
@@ -27,7 +27,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         "or 'all' (default: none)")
     parser.add_argument("--metrics", type=csv_list,
                         help="comma-separated metric names, or module:function / file.py:function (default: every metric)")
-    parser.add_argument("--seed", type=int, default=0, help="random_state of stochastic metrics (default: %(default)s)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="random_state of stochastic metrics (default: %(default)s)")
     parser.add_argument("--out", type=Path, default=Path("scores.csv"),
                         help="score table to write: .csv, .json or .md (default: %(default)s)")
     parser.set_defaults(handler=_evaluate)
@@ -35,8 +35,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 def _evaluate(args: argparse.Namespace) -> int:
     from harness.workflows.evaluate import (
-        categorical_looking, check_score_file, evaluate_representation, format_scores, load_array, parse_discrete,
-        write_scores,
+        categorical_looking, check_score_file, constant_columns, evaluate_representation, format_scores, load_array,
+        parse_discrete, write_scores,
     )
 
     check_score_file(args.out)  # before any metric runs
@@ -46,6 +46,11 @@ def _evaluate(args: argparse.Namespace) -> int:
     table = evaluate_representation(factors, codes, metric_names=args.metrics, discrete=discrete, random_state=args.seed)
     print(f"{factors.shape[0]} samples, {factors.shape[1]} factors "
           f"({sum(discrete)} discrete), {codes.shape[1]} codes")
+    constant = constant_columns(factors)
+    if constant:
+        columns = ",".join(map(str, constant))
+        print(f"hint: factor column(s) {columns} hold a single value; drop them: some metrics score a constant factor 0 "
+              "and average it in (mig), others refuse it (dci_lasso, sap)")
     hint = categorical_looking(factors, discrete)
     if hint:
         columns = ",".join(map(str, hint))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness.cli._args import csv_list, jobs, positive_float, positive_int
+from harness.cli._args import csv_list, jobs, non_negative_int, positive_float, positive_int
 
 
 def _sample_sizes(text: str) -> list[int]:
@@ -56,7 +56,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         help="also stop after this many seconds (the search is then not reproducible)")
     parser.add_argument("--seeds", type=positive_int, default=DEFAULT_SEEDS,
                         help="draws of every point, at least 2 (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the search (default: %(default)s)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the search (default: %(default)s)")
     parser.add_argument("--sample-sizes", type=_sample_sizes, default=list(DEFAULT_SAMPLE_SIZES),
                         metavar="N1,N2,...",
                         help=f"sample sizes searched (default: {','.join(map(str, DEFAULT_SAMPLE_SIZES))})")

@@ -25,7 +25,7 @@ PROPERTY_CHOICES = "modularity, compactness, explicitness or holistic"
 
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Add ``validate`` to the command line."""
-    from harness.cli._args import add_study_selection, positive_int
+    from harness.cli._args import add_study_selection, non_negative_int, positive_int
     from harness.execution.presets import PRESETS
 
     parser = commands.add_parser(
@@ -63,7 +63,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         "computed once (default: %(default)s)")
     parser.add_argument("--probe", type=_probe, help="SCENARIO:VALUE the axioms are checked on (default: mixing:0.2)")
     parser.add_argument("--probe-samples", type=positive_int, help="samples of the probe (default: 2000)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the probe and of the metric there (default: %(default)s)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the probe and of the metric there (default: %(default)s)")
     parser.add_argument("--stress", action="store_true",
                         help="also search --scenarios (default: every representation scenario but sample_size) for "
                         "where the metric departs most from its ideal, and add the cases to the card (see 'stress')")

@@ -28,6 +28,7 @@ tolerance is tight.  :func:`assert_matches_baseline` is the one-line pytest help
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 from dataclasses import dataclass, field
@@ -39,6 +40,8 @@ import pandas as pd
 
 from reports.markdown import markdown_table
 from harness.errors import UsageError
+from harness.execution.store import FAILURES_CSV
+from reports.schema import FAILURE_COLUMNS
 
 from harness.workflows.baseline_format import CELL_KEYS, DEFAULT_ATOL, DEFAULT_RTOL, FORMAT
 
@@ -129,22 +132,59 @@ def load_baseline(path: str | Path) -> Baseline:
     Raises
     ------
     ValueError
-        When the file is missing, is not JSON, or is not a baseline of this format.
+        When the file is missing, is not JSON, is not a baseline of this format, or
+        holds a cell with a missing or malformed field (a NaN or text score, a
+        fractional sample size, ...).
     """
     path = Path(path)
     if not path.is_file():
-        raise UsageError(f"baseline file {str(path)!r} does not exist")
+        raise UsageError(f"baseline file {str(path)!r} {'is a directory' if path.is_dir() else 'does not exist'}")
     try:
         data = json.loads(path.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise UsageError(f"baseline file {str(path)!r} is not valid JSON: {error}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise UsageError(f"{str(path)!r} is not a baseline (expected \"format\": \"{FORMAT}\")")
-    cells = pd.DataFrame(data.get("cells", []))
+    records = data.get("cells", [])
+    if not isinstance(records, list) or not all(isinstance(cell, dict) for cell in records):
+        raise UsageError(f"baseline {str(path)!r}: \"cells\" must be a list of objects, one per cell")
+    cells = pd.DataFrame(records)
     missing = [column for column in (*CELL_KEYS, "mean", "std", "seeds") if column not in cells.columns]
     if cells.empty or missing:
         raise UsageError(f"baseline {str(path)!r} has no cells or lacks fields: {', '.join(missing) or 'cells'}")
+    for index, cell in enumerate(records):
+        problem = _cell_problem(cell)
+        if problem:
+            raise UsageError(f"baseline {str(path)!r}, cell {index} ({cell.get('metric')!r} on {cell.get('scenario')!r} = "
+                             f"{cell.get('value_label')!r}): {problem}")
     return Baseline(cells, dict(data.get("metric_versions", {})), tuple(data.get("harness_versions", ())), path)
+
+
+_TEXT_FIELDS = tuple(key for key in CELL_KEYS if key not in ("value", "n_samples"))
+
+
+def _cell_problem(cell: Mapping[str, Any]) -> str:
+    """What is wrong with one cell of a baseline file ("" when nothing is): a NaN mean would
+    otherwise make its cell look absent from the baseline, and pass every check."""
+
+    def number(value: object) -> bool:
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+    def count(value: object) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+    for key in _TEXT_FIELDS:
+        if not isinstance(cell.get(key), str):
+            return f"field {key!r} must be text, got {cell.get(key)!r}"
+    for key in ("value", "mean", "std"):
+        if not number(cell.get(key)):
+            return f"field {key!r} must be a finite number, got {cell.get(key)!r}"
+    if cell["std"] < 0:
+        return f"field 'std' must be >= 0, got {cell['std']!r}"
+    for key in ("n_samples", "seeds"):
+        if not count(cell.get(key)):
+            return f"field {key!r} must be a whole number >= 1, got {cell.get(key)!r}"
+    return ""
 
 
 @dataclass
@@ -155,13 +195,17 @@ class BaselineCheck:
     ----------
     table : pandas.DataFrame
         One row per cell of either side: :data:`CELL_KEYS`, ``baseline``, ``current``
-        (mean scores), ``difference`` (current - baseline), ``tolerance`` and
+        (mean scores), ``baseline_seeds``, ``current_seeds`` (how many seeds each mean
+        averages), ``difference`` (current - baseline), ``tolerance`` and
         ``status``: ``"ok"``, ``"drifted"``, ``"missing"`` (in the baseline, not in
         the run) or ``"new"`` (in the run only; never a failure).
     allow_missing : bool
         Whether missing cells are tolerated.
     notes : list of str
-        Version changes between the baseline and the run.
+        Version changes between the baseline and the run, cells whose means average
+        different numbers of seeds on the two sides, different sample sizes on the two
+        sides, metrics found on one side only,
+        per-metric tolerances that match no metric, and the run's failed cells.
     """
 
     table: pd.DataFrame
@@ -237,7 +281,7 @@ def check_baseline(
     ------
     ValueError
         For negative tolerances, an unreadable baseline or run, or a ``metrics``
-        selection naming no metric of either side.
+        selection naming a metric of neither side.
     """
     per_metric = dict(per_metric or {})
     for name, pair in [("global", (atol, rtol)), *per_metric.items()]:
@@ -247,11 +291,15 @@ def check_baseline(
     results = _results(run)
     current = summarize(results)
     expected = reference.cells
+    known = set(current["metric"]) | set(expected["metric"])
     if metrics is not None:
         selected = set(metrics)
-        known = set(current["metric"]) | set(expected["metric"])
         if not selected & known:
             raise UsageError(f"none of the metrics {sorted(selected)} is in the run or the baseline (known: {', '.join(sorted(known))})")
+        unknown = sorted(selected - known)
+        if unknown:  # a misspelled name would silently leave its metric unchecked
+            raise UsageError(f"metric {unknown[0]!r} is in neither the run nor the baseline{_closest(unknown[0], known)}; "
+                             f"they hold: {', '.join(sorted(known))}")
         current = current.loc[current["metric"].isin(selected)]
         expected = expected.loc[expected["metric"].isin(selected)]
     merged = _align(expected, current)
@@ -261,15 +309,22 @@ def check_baseline(
     status = np.where(merged["difference"].abs() > merged["tolerance"], "drifted", "ok")
     status = np.where(merged["current"].isna(), "missing", status)
     merged["status"] = np.where(merged["baseline"].isna(), "new", status)
-    notes = _version_notes(reference.metric_versions, results, merged)
+    notes = _version_notes(reference.metric_versions, results, merged) + _seed_notes(merged) + _sample_size_notes(merged)
+    notes += _coverage_notes(merged, per_metric, known) + _failure_notes(run, set(merged["metric"]))
     return BaselineCheck(merged, allow_missing=allow_missing, notes=notes)
+
+
+def _closest(name: str, known: Iterable[str]) -> str:
+    """`` (did you mean X?)`` for the names of ``known`` closest to ``name``, or ""."""
+    close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.6)
+    return f" (did you mean {' or '.join(close)}?)" if close else ""
 
 
 def _align(expected: pd.DataFrame, current: pd.DataFrame) -> pd.DataFrame:
     """Outer join of baseline and run cells on their identity (values matched to 12 digits)."""
     keys = [key for key in CELL_KEYS if key != "value"]
-    left = expected[[*CELL_KEYS, "mean"]].rename(columns={"mean": "baseline"})
-    right = current[[*CELL_KEYS, "mean"]].rename(columns={"mean": "current"})
+    left = expected[[*CELL_KEYS, "mean", "seeds"]].rename(columns={"mean": "baseline", "seeds": "baseline_seeds"})
+    right = current[[*CELL_KEYS, "mean", "seeds"]].rename(columns={"mean": "current", "seeds": "current_seeds"})
     for side in (left, right):
         side["_value"] = side["value"].astype(float).round(12)
         side["n_samples"] = side["n_samples"].astype(np.int64)
@@ -277,7 +332,7 @@ def _align(expected: pd.DataFrame, current: pd.DataFrame) -> pd.DataFrame:
             if key != "n_samples":
                 side[key] = side[key].astype(str)
     merged = left.drop(columns="value").merge(right.drop(columns="value"), on=[*keys, "_value"], how="outer")
-    merged = merged.rename(columns={"_value": "value"})[[*CELL_KEYS, "baseline", "current"]]
+    merged = merged.rename(columns={"_value": "value"})[[*CELL_KEYS, "baseline", "current", "baseline_seeds", "current_seeds"]]
     return merged.sort_values(list(CELL_KEYS)).reset_index(drop=True)
 
 
@@ -289,6 +344,72 @@ def _version_notes(versions: Mapping[str, str], results: pd.DataFrame, compared:
         if before is not None and after is not None and before != after:
             notes.append(f"metric {metric!r} changed version {before} -> {after}; drift may be intended")
     return notes
+
+
+def _seed_notes(compared: pd.DataFrame) -> list[str]:
+    """A note when cells of both sides average different numbers of seeds: their means then
+    differ by sampling noise even when no metric changed, which reads as drift."""
+    both = compared.dropna(subset=["baseline_seeds", "current_seeds"])
+    differ = both.loc[both["baseline_seeds"] != both["current_seeds"]]
+    if differ.empty:
+        return []
+    pairs = differ.groupby(["baseline_seeds", "current_seeds"]).size().sort_values(ascending=False, kind="stable")
+    counts = ", ".join(f"{int(b)} in the baseline, {int(c)} in the run" for b, c in pairs.index)
+    return [f"{len(differ)} of {len(both)} compared cells average a different number of seeds ({counts}): "
+            "their means differ by sampling noise even where no metric changed; rerun with the baseline's --seeds"]
+
+
+def _sample_size_notes(compared: pd.DataFrame) -> list[str]:
+    """A note when a scenario of both sides is scored at different sample sizes: such cells are
+    never compared, so a run at another ``--n-samples`` reads as every cell missing and as many new ones."""
+    differ = []
+    for scenario, cells in compared.groupby("scenario", sort=True):
+        sizes = [sorted(set(cells.loc[cells[side].notna(), "n_samples"])) for side in ("baseline", "current")]
+        if sizes[0] and sizes[1] and sizes[0] != sizes[1]:
+            differ.append((scenario, *(", ".join(map(str, side)) for side in sizes)))
+    if not differ:
+        return []
+    scenario, before, after = differ[0]
+    return [f"{len(differ)} scenario(s) were scored at other sample sizes than in the baseline (first: {scenario}, "
+            f"baseline n = {before}, run n = {after}): cells of different sample sizes are never compared; "
+            "rerun with the baseline's --n-samples"]
+
+
+def _coverage_notes(compared: pd.DataFrame, per_metric: Tolerances, known: set[str]) -> list[str]:
+    """Notes naming the metrics found on one side only (a metric renamed by an option sweep,
+    ``mig`` -> ``mig[bins=20]``, reads as all its cells missing and as many new ones), and the
+    per-metric tolerances that apply to no metric (a misspelled name leaves its metric at the
+    global tolerance)."""
+    status = compared.groupby("metric")["status"].agg(set)
+    notes = []
+    new = [metric for metric, found in status.items() if found == {"new"}]
+    gone = [metric for metric, found in status.items() if found == {"missing"}]
+    if new:
+        notes.append(f"metric(s) in the run only, not compared: {', '.join(new)}")
+    if gone:
+        notes.append(f"metric(s) of the baseline absent from the run: {', '.join(gone)}")
+    for name in sorted(set(per_metric) - known):
+        notes.append(f"the tolerance given for {name!r} applies to no metric of the run or the baseline"
+                     f"{_closest(name, known)}")
+    return notes
+
+
+def _failure_notes(run: Results, compared: set[str]) -> list[str]:
+    """A note when cells of the run failed (``DIR/failures.csv``, or the ``failures`` a
+    :func:`~harness.execution.runner.run_study` table carries): the baseline cells they would
+    have scored show as missing, and the error says why."""
+    if isinstance(run, pd.DataFrame):
+        failed = pd.DataFrame(run.attrs.get("failures", []), columns=list(FAILURE_COLUMNS))
+    else:
+        path = Path(run) / FAILURES_CSV
+        failed = pd.read_csv(path, dtype=str, keep_default_na=False) if path.is_file() else pd.DataFrame(columns=list(FAILURE_COLUMNS))
+    failed = failed.loc[failed["metric"].isin(compared)]
+    if failed.empty:
+        return []
+    first = failed.iloc[0]
+    return [f"{len(failed)} cell(s) of the run failed and have no scores, so the baseline cells they would score are "
+            f"missing or average fewer seeds; first: {first['metric']} on {first['scenario']} = {first['value_label']} (seed {first['seed']}): "
+            f"{first['error']}"]
 
 
 def assert_matches_baseline(run: Results, baseline: str | Path, **options: Any) -> BaselineCheck:

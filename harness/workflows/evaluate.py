@@ -55,7 +55,8 @@ def load_array(reference: str | Path, role: str) -> np.ndarray:
     ------
     ValueError
         Missing file, unknown extension, unreadable content, missing ``.npz`` key,
-        non-numeric CSV cells, arrays that are not 1-D or 2-D, NaN or infinite values.
+        non-numeric CSV cells, arrays of strings or complex numbers, arrays that are not
+        1-D or 2-D, NaN or infinite values.
     """
     text = str(reference)
     key = None
@@ -63,7 +64,7 @@ def load_array(reference: str | Path, role: str) -> np.ndarray:
         text, key = text.rsplit(":", 1)
     path = Path(text).expanduser()
     if not path.is_file():
-        raise UsageError(f"{role} file {str(path)!r} does not exist")
+        raise UsageError(f"{role} file {str(path)!r} {'is a directory' if path.is_dir() else 'does not exist'}")
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise UsageError(f"{role} file {str(path)!r} must end in {', '.join(FORMATS)}; got {suffix or 'no extension'!r}")
@@ -79,7 +80,7 @@ def load_array(reference: str | Path, role: str) -> np.ndarray:
         array = array.reshape(-1, 1)
     try:
         return as_real_matrix(array, f"{role} ({path.name})")
-    except ValueError as error:  # the user's file holds something other than a finite real matrix
+    except (TypeError, ValueError) as error:  # the user's file holds something other than a finite real matrix
         raise UsageError(str(error)) from None
 
 
@@ -114,6 +115,8 @@ def _read_csv(path: Path, role: str) -> np.ndarray:
         raise UsageError(f"{role} file {str(path)!r} is empty")
     header = None if all(_is_number(cell) for cell in first) else 0
     frame = pd.read_csv(path, header=header)
+    if frame.empty:
+        raise UsageError(f"{role} file {str(path)!r} has a header row but no data rows")
     bad = [column for column in frame.columns if not pd.api.types.is_numeric_dtype(frame[column])]
     if bad:
         column = frame[bad[0]]
@@ -151,16 +154,25 @@ def parse_discrete(text: str | None, n_factors: int) -> tuple[bool, ...]:
 
 
 def categorical_looking(factors: np.ndarray, discrete: Sequence[bool], max_categories: int = 20) -> list[int]:
-    """Indices of continuous-flagged factor columns holding at most ``max_categories`` integer values.
+    """Indices of continuous-flagged factor columns holding 2 to ``max_categories`` integer values.
 
     Such columns are probably categorical; the CLI suggests marking them discrete.
     """
     found = []
     for index in range(factors.shape[1]):
         column = factors[:, index]
-        if not discrete[index] and np.all(column == np.round(column)) and np.unique(column).size <= max_categories:
+        if not discrete[index] and np.all(column == np.round(column)) and 2 <= np.unique(column).size <= max_categories:
             found.append(index)
     return found
+
+
+def constant_columns(array: np.ndarray) -> list[int]:
+    """Indices of the columns holding a single value.
+
+    A constant factor has nothing to disentangle: some metrics score it 0 and average it in
+    (MIG), others refuse it (DCI, SAP); the CLI suggests dropping it.
+    """
+    return [int(index) for index in np.flatnonzero(np.all(array == array[0], axis=0))]
 
 
 def evaluate_representation(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 
 import numpy as np
@@ -96,6 +97,15 @@ def test_tolerances_global_and_per_metric(runs, flags, status, capsys):
     assert main(argv) == status
 
 
+def test_a_misspelled_metric_selection_is_an_error_not_a_silent_pass(runs, capsys):
+    # 'diagonl' used to be dropped: only mig was compared and the drifted 'diagonal' passed unchecked
+    argv = ["baseline", "check", str(runs / "drifted"), "--against", str(runs / "baseline.json"), "--metrics", "mig,diagonl"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "metric 'diagonl' is in neither the run nor the baseline (did you mean diagonal?)" in err
+    assert err.count("\n") == 1
+
+
 def test_relative_tolerance_scales_with_the_baseline(runs):
     means = load_baseline(runs / "baseline.json").cells.query("metric == 'diagonal'")["mean"].abs()
     # drift 0.01 <= rtol * |mean| for every cell exactly when rtol >= 0.01 / min |mean|
@@ -116,6 +126,61 @@ def test_one_perturbed_cell_is_the_only_one_named(runs):
     assert_matches_baseline(results, runs / "baseline.json", atol=0.0011)  # passes within tolerance
 
 
+def test_a_run_of_fewer_seeds_is_flagged_as_the_likely_cause_of_drift(runs, capsys):
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    one_seed = results[results.seed == 0]  # the baseline averages 2 seeds: every mean moves, no metric changed
+    check = check_baseline(one_seed, runs / "baseline.json")
+    assert not check.passed
+    assert set(check.table["baseline_seeds"]) == {2} and set(check.table["current_seeds"]) == {1}
+    assert ("24 of 24 compared cells average a different number of seeds (2 in the baseline, 1 in the run)"
+            in check.report())
+    assert not any("seeds" in note for note in check_baseline(runs / "rerun", runs / "baseline.json").notes)
+
+
+def test_a_run_at_another_sample_size_is_named_as_the_cause_of_missing_cells(runs):
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    check = check_baseline(results.assign(n_samples=500), runs / "baseline.json")
+    assert check.summary() == "baseline check FAILED: 48 cells (24 missing, 24 new)"
+    assert ("2 scenario(s) were scored at other sample sizes than in the baseline (first: mixing, baseline n = 300, "
+            "run n = 500): cells of different sample sizes are never compared; rerun with the baseline's --n-samples"
+            ) in check.notes
+    assert not [note for note in check_baseline(runs / "rerun", runs / "baseline.json").notes if "n = " in note]
+    noise_only = results[results.scenario == "noise"]  # a scenario absent from the run is missing, not resized
+    assert not [note for note in check_baseline(noise_only, runs / "baseline.json").notes if "n = " in note]
+
+
+def test_metrics_on_one_side_only_and_unmatched_tolerances_are_named(runs):
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    swept = results.assign(metric=results["metric"].replace({"mig": "mig[bins=20]"}))  # as --metric-option names it
+    check = check_baseline(swept, runs / "baseline.json", per_metric={"diagonl": (0.1, 0.0)})
+    assert check.summary() == "baseline check FAILED: 36 cells (12 ok, 12 missing, 12 new)"
+    assert "metric(s) in the run only, not compared: mig[bins=20]" in check.notes
+    assert "metric(s) of the baseline absent from the run: mig" in check.notes
+    assert ("the tolerance given for 'diagonl' applies to no metric of the run or the baseline (did you mean diagonal?)"
+            in check.notes)
+    assert not [note for note in check_baseline(runs / "rerun", runs / "baseline.json").notes if "metric(s)" in note]
+    selected = check_baseline(runs / "rerun", runs / "baseline.json", metrics=["mig"], per_metric={"diagonal": (0.1, 0.0)})
+    assert not selected.notes  # a tolerance for a metric left out by the selection still names a real metric
+
+
+def test_cells_that_failed_in_the_run_are_explained(runs, tmp_path):
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    failing = (results.scenario == "noise") & (results.value == 1.0) & (results.metric == "mig")
+    (tmp_path / "run").mkdir()
+    results[~failing].to_parquet(tmp_path / "run" / "results.parquet")
+    pd.DataFrame([{"scenario": "noise", "value_label": "1", "seed": seed, "n_samples": 300, "metric": "mig",
+                   "error": "ValueError: no two samples share a bin"} for seed in (0, 1)]).to_csv(tmp_path / "run" / "failures.csv", index=False)
+    check = check_baseline(tmp_path / "run", runs / "baseline.json")
+    assert check.summary() == "baseline check FAILED: 24 cells (23 ok, 1 missing)"
+    expected = ("2 cell(s) of the run failed and have no scores, so the baseline cells they would score are missing or "
+                "average fewer seeds; first: mig on noise = 1 (seed 0): ValueError: no two samples share a bin")
+    assert expected in check.notes
+    in_memory = results[~failing].copy()
+    in_memory.attrs["failures"] = pd.read_csv(tmp_path / "run" / "failures.csv").to_dict("records")  # as run_study returns it
+    assert expected in check_baseline(in_memory, runs / "baseline.json").notes
+    assert not any("failed" in note for note in check_baseline(in_memory, runs / "baseline.json", metrics=["diagonal"]).notes)
+
+
 def test_missing_cells_fail_unless_allowed(runs, capsys):
     results = pd.read_parquet(runs / "run" / "results.parquet")
     noise_only = results[results.scenario == "noise"]
@@ -129,6 +194,9 @@ def test_bad_input_is_exit_2(runs, tmp_path, capsys):
     assert main(["baseline", "check", str(runs / "run"), "--against", str(tmp_path / "bad.json")]) == 2
     assert "is not a baseline" in capsys.readouterr().err
     assert main(["baseline", "check", str(runs / "run"), "--against", str(tmp_path / "none.json")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert main(["baseline", "check", str(runs / "run"), "--against", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
     assert main(["baseline", "check", str(runs / "run"), "--against", "x", "--metric-tolerance", "mig"]) == 2
     assert "expected METRIC=ATOL" in capsys.readouterr().err
     assert main(["baseline", "save", str(tmp_path / "no_run"), "--to", str(tmp_path / "b.json")]) == 2
@@ -136,9 +204,44 @@ def test_bad_input_is_exit_2(runs, tmp_path, capsys):
         check_baseline(runs / "run", runs / "baseline.json", atol=-1.0)
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("mean", float("nan"), "field 'mean' must be a finite number, got nan"),
+        ("mean", "0.5", "field 'mean' must be a finite number, got '0.5'"),
+        ("std", -0.1, "field 'std' must be >= 0"),
+        ("n_samples", None, "field 'n_samples' must be a whole number >= 1, got None"),
+        ("seeds", 1.5, "field 'seeds' must be a whole number >= 1"),
+        ("metric", 3, "field 'metric' must be text"),
+    ],
+)
+def test_a_corrupted_cell_is_a_one_line_error_naming_it(runs, tmp_path, field, value, message, capsys):
+    data = json.loads((runs / "baseline.json").read_text())
+    data["cells"][3][field] = value  # a NaN mean made the cell look absent from the baseline: the check passed
+    (tmp_path / "corrupted.json").write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=re.escape(message)):
+        load_baseline(tmp_path / "corrupted.json")
+    assert main(["baseline", "check", str(runs / "run"), "--against", str(tmp_path / "corrupted.json")]) == 2
+    err = capsys.readouterr().err
+    assert "cell 3 (" in err and message in err and err.count("\n") == 1
+
+
+def test_cells_that_are_not_a_list_of_objects_are_a_one_line_error(runs, tmp_path, capsys):
+    (tmp_path / "dict.json").write_text(json.dumps({"format": "disentanglement-harness-baseline/1", "cells": {"a": 1}}))
+    assert main(["baseline", "check", str(runs / "run"), "--against", str(tmp_path / "dict.json")]) == 2
+    assert "must be a list of objects" in capsys.readouterr().err
+
+
 def test_cli_save_writes_the_same_baseline(runs, tmp_path, capsys):
     assert main(["baseline", "save", str(runs / "run"), "--to", str(tmp_path / "again.json")]) == 0
     assert (tmp_path / "again.json").read_text() == (runs / "baseline.json").read_text()
+
+
+def test_saving_under_a_plain_file_is_one_line_exit_2(runs, tmp_path, capsys):
+    (tmp_path / "notes").write_text("a file, not a folder")
+    assert main(["baseline", "save", str(runs / "run"), "--to", str(tmp_path / "notes" / "b.json")]) == 2
+    err = capsys.readouterr().err
+    assert "File exists" in err and "notes" in err and "Traceback" not in err and err.count("\n") == 1
 
 
 @pytest.mark.parametrize(

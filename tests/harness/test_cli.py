@@ -39,6 +39,9 @@ def test_run_writes_results(tmp_path, capsys):
         (["run", "--scenarios", "nope", "--no-report"], "unknown scenario 'nope'"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
         (["report", "/nonexistent/run"], "/nonexistent/run"),
+        # a negative seed printed a traceback (validate) or failed every stochastic metric (evaluate)
+        (["validate", "m.py:f", "--seed", "-1"], "--seed: expected a whole number >= 0, got -1"),
+        (["stress", "mig", "--seed", "-1"], "--seed: expected a whole number >= 0, got -1"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(argv, message, capsys, tmp_path):

@@ -84,18 +84,28 @@ def test_one_dimensional_array_is_one_column(tmp_path):
     ("name", "content", "message"),
     [
         ("missing.npy", None, "does not exist"),
+        ("folder.npy", "folder", "is a directory"),
         ("data.txt", "1,2\n3,4\n", "must end in .npy, .npz, .csv"),
         ("bad.csv", "1,2\n3,oops\n", "non-numeric value 'oops' in column 1 (data row 1)"),
         ("nan.csv", "1,2\n3,nan\n", "non-finite value"),
+        ("header.csv", "a,b\n", "has a header row but no data rows"),
         ("other.npz", "npz", "holds several arrays (a, b); pick one with other.npz:KEY"),
         ("other.npz:c", "npz", "has no array 'c'"),
         ("cube.npy", "cube", "must be a 2-D array"),
         ("broken.npy", "not an array", "cannot read factors file"),
+        ("words.npy", "strings", "must be numeric, got an array of strings"),
+        ("complex.npy", "complex", "must be real-valued, got complex numbers"),
     ],
 )
 def test_bad_files_are_clear_errors(tmp_path, name, content, message):
     path = tmp_path / name.split(":")[0]
-    if content == "npz":
+    if content == "folder":
+        path.mkdir()
+    elif content == "strings":
+        np.save(path, np.array([["a", "b"], ["c", "d"]]))
+    elif content == "complex":
+        np.save(path, np.ones((3, 2), dtype=complex))
+    elif content == "npz":
         np.savez(path, a=np.ones((3, 2)), b=np.ones((3, 2)))
     elif content == "cube":
         np.save(path, np.ones((3, 2, 2)))
@@ -125,6 +135,18 @@ def test_markdown_output_and_hint_for_integer_factors(grid, tmp_path, capsys):
     assert out.read_text().startswith("| metric | sub_score |")
 
 
+def test_a_constant_factor_gets_its_own_hint_not_the_categorical_one(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    factors = np.column_stack([rng.random(200), rng.random(200), np.ones(200)])  # e.g. dSprites' single colour
+    np.save(tmp_path / "factors.npy", factors)
+    np.save(tmp_path / "codes.npy", factors[:, :2])
+    assert main(["evaluate", "--factors", str(tmp_path / "factors.npy"), "--codes", str(tmp_path / "codes.npy"),
+                 "--metrics", "mig", "--out", str(tmp_path / "scores.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "hint: factor column(s) 2 hold a single value; drop them" in out
+    assert "--discrete 2" not in out  # it used to be suggested as a categorical factor
+
+
 def test_discrete_flags():
     assert parse_discrete(None, 3) == (False, False, False)
     assert parse_discrete("all", 2) == (True, True)
@@ -141,6 +163,7 @@ def test_discrete_flags():
         (["--discrete", "9"], "discrete factor index 9 is out of range"),
         (["--out", "scores.xlsx"], "--out must end in .csv, .json, .md"),
         (["--metrics", "nope"], "unknown metric 'nope'"),
+        (["--seed", "-1"], "--seed: expected a whole number >= 0, got -1"),  # was: every stochastic metric FAILED, exit 1
     ],
 )
 def test_cli_errors_are_one_line_exit_2(grid, tmp_path, extra, message, capsys, monkeypatch):
@@ -149,6 +172,22 @@ def test_cli_errors_are_one_line_exit_2(grid, tmp_path, extra, message, capsys, 
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_codes_of_strings_are_one_line_exit_2(grid, tmp_path, capsys):
+    np.save(tmp_path / "labels.npy", np.array([["a"], ["b"]] * 50))
+    assert main(["evaluate", "--factors", str(grid / "factors.npy"), "--codes", str(tmp_path / "labels.npy")]) == 2
+    err = capsys.readouterr().err
+    assert "codes (labels.npy) must be numeric" in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_out_under_a_plain_file_is_one_line_exit_2(grid, tmp_path, capsys):
+    (tmp_path / "notes").write_text("a file, not a folder")
+    argv = ["evaluate", "--factors", str(grid / "factors.npy"), "--codes", str(grid / "codes.npy"), "--metrics", "mig",
+            "--out", str(tmp_path / "notes" / "scores.csv")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "File exists" in err and "Traceback" not in err and err.count("\n") == 1
 
 
 def test_mismatched_rows_name_both_arrays(grid, tmp_path, capsys):

@@ -27,6 +27,14 @@ def test_the_flag_parses_numbers_words_and_references():
             metric_option(bad)
 
 
+def test_a_value_given_twice_is_refused_naming_it(capsys):
+    with pytest.raises(argparse.ArgumentTypeError, match="'mig:bins=5,20,5' lists the value 5 twice"):
+        metric_option("mig:bins=5,20,5")
+    # it used to plan the same cells twice and say "check for repeated scenario or metric names"
+    assert main(["run", "--scenarios", "noise", "--metrics", "mig", "--metric-option", "mig:bins=5, 5", "--no-report"]) == 2
+    assert "lists the value 5 twice" in capsys.readouterr().err
+
+
 def test_an_option_given_twice_is_refused():
     assert option_sweeps([("mig", "bins", [5]), ("mig", "normalization", ["code"])]) == {
         "mig": {"bins": [5], "normalization": ["code"]}}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import metrics
 from harness.execution.metric_refs import registered_entry, variants
 from harness.execution.presets import PRESETS
@@ -51,3 +53,14 @@ def test_every_preset_sweep_is_a_valid_option_and_includes_the_default():
             defaults = metrics.get(metric).defaults
             for option, values in sweep.items():
                 assert defaults[option] in values, (preset.name, metric, option)
+
+
+def test_the_readme_presets_table_names_every_sweep_of_every_preset():
+    """A baseline of a preset's run holds its variants (``mig[bins=5]``), not ``mig``: the table must say so."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    for preset in PRESETS.values():
+        row = next(line for line in readme.splitlines() if line.startswith(f"| `{preset.name}` |"))
+        for metric, options in preset.metric_options.items():
+            assert f"`{metric}`" in row, f"README's {preset.name} row does not name its sweep of {metric}"
+            for option, values in options.items():
+                assert f"`{option}`" in row and all(str(value) in row for value in values), (preset.name, metric, option)

@@ -182,3 +182,16 @@ def test_the_report_does_not_depend_on_the_number_of_workers(synthetic_report, s
     for name in written:
         assert (tmp_path / name).read_bytes() == (run_dir / name).read_bytes(), name
     assert again.read_text(encoding="utf-8") == html_path.read_text(encoding="utf-8")
+
+
+def test_figures_drawn_by_workers_land_in_a_relative_out_dir_after_a_chdir(synthetic_results, tmp_path, monkeypatch):
+    """joblib's reusable workers keep the directory they started in: a relative ``out_dir`` given after a chdir
+    put the figures there (a test of ``report card`` left ``card/figures`` in the repository)."""
+    (tmp_path / "first").mkdir()
+    (tmp_path / "second").mkdir()
+    monkeypatch.chdir(tmp_path / "first")
+    write_report(synthetic_results, "warm", jobs=2)  # starts the workers here
+    monkeypatch.chdir(tmp_path / "second")
+    write_report(synthetic_results, "run", jobs=2)
+    assert len(list((tmp_path / "second" / "run" / "figures").iterdir())) == 2 * (len(SCENARIO_FIGURES) + len(OTHER_FIGURES))
+    assert not (tmp_path / "first" / "run").exists()
