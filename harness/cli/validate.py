@@ -9,7 +9,8 @@ from harness.errors import UsageError
 
 
 def _probe(text: str) -> tuple[str, float | str]:
-    scenario, sep, value = text.partition(":")
+    """``SCENARIO:VALUE`` split at the last colon, so that SCENARIO may be ``path/to/file.py:name``."""
+    scenario, sep, value = text.rpartition(":")
     if not sep or not scenario or not value:
         raise argparse.ArgumentTypeError(f"expected SCENARIO:VALUE such as mixing:0.2, got {text!r}")
     try:
@@ -61,7 +62,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--builtins-dir", type=Path, default=Path("validation") / "builtins",
                         help="run directory caching the built-in metrics' scores, shared by validations so that they are "
                         "computed once (default: %(default)s)")
-    parser.add_argument("--probe", type=_probe, help="SCENARIO:VALUE the axioms are checked on (default: mixing:0.2)")
+    parser.add_argument("--probe", type=_probe, help="SCENARIO:VALUE the axioms are checked on, SCENARIO a representation "
+                        "scenario named as in --scenarios (default: mixing:0.2)")
     parser.add_argument("--probe-samples", type=positive_int, help="samples of the probe (default: 2000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the probe and of the metric there (default: %(default)s)")
     parser.add_argument("--stress", action="store_true",

@@ -49,7 +49,8 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 import metrics
-import scenarios
+from harness.errors import UsageError
+from harness.execution.scenario_refs import scenario_for
 from harness.workflows.user_metric import MetricLike, metric_entry
 
 #: Default probe: (scenario, parameter value).
@@ -107,10 +108,37 @@ class Probe:
 
 
 def make_probe(scenario: str = DEFAULT_PROBE[0], value: Any = DEFAULT_PROBE[1], *, n: int = PROBE_SAMPLES, seed: int = 0) -> Probe:
-    """Generate the probe representation from a registered scenario."""
-    generator = scenarios.get(scenario)
-    data = generator.generate(value, n=n, seed=seed)
-    return Probe(data.factors, data.codes, data.discrete, f"{scenario} at {generator.parameter} = {value}, n = {n}, seed {seed}")
+    """Generate the probe representation.
+
+    Parameters
+    ----------
+    scenario : str
+        A representation scenario: a registered name, a composition
+        ``TRANSFORM@BASE=VALUE`` or a user's ``path/to/file.py:name``
+        (:func:`harness.execution.scenario_refs.scenario_for`).
+    value : parameter value
+        Checked by the scenario before anything is generated.
+    n, seed : int
+        Samples and seed.  A scenario that fixes its own draw size (``sample_size``, whose
+        value is the number of rows) is drawn as a study draws it; the label gives the
+        rows the probe has.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For an unknown scenario (with suggestions), a population scenario, or a value or
+        sample size the scenario does not accept.
+    """
+    generator = scenario_for(scenario)
+    if generator.kind != "representation":
+        raise UsageError(f"the axioms' probe must be a representation scenario; {scenario!r} is a {generator.kind} scenario")
+    draw = generator.default_n if generator.default_n is not None else n  # as a study draws it
+    try:
+        data = generator.generate(value, n=draw, seed=seed)
+    except (TypeError, ValueError) as error:  # the value or the sample size, said by the scenario
+        raise UsageError(f"probe {scenario}:{value}: {error}") from None
+    rows = data.factors.shape[0]
+    return Probe(data.factors, data.codes, data.discrete, f"{scenario} at {generator.parameter} = {generator.label(value)}, n = {rows}, seed {seed}")
 
 
 Judgement = tuple[float, bool | None, str]

@@ -236,8 +236,9 @@ def validate(
     Raises
     ------
     ValueError
-        For a bad reference or metadata, a name that collides with a built-in, or an
-        unknown preset; the user's metric's own exceptions propagate unchanged.
+        For a bad reference or metadata, a name that collides with a built-in, an
+        unknown preset, or a bad probe (all before the battery runs); the user's
+        metric's own exceptions propagate unchanged.
 
     Notes
     -----
@@ -255,6 +256,7 @@ def validate(
     compared = list(builtins) if builtins is not None else list(config.metrics or metrics.available())
     if entry.name in metrics.available(population=None):
         raise UsageError(f"metric name {entry.name!r} is a built-in metric's name; give yours another with --name")
+    checked_on = make_probe(*probe, n=probe_samples, seed=seed)  # a bad probe is said before the battery runs
     study = dict(preset=preset, scenarios_=scenarios_, seeds=seeds, n_samples=n_samples, jobs=jobs,
                  cell_timeout=cell_timeout, progress=progress, log=log)
     own_keys = {reference, entry.name}
@@ -273,7 +275,6 @@ def validate(
             frames.append(run_study(metrics_=[reference], metric_options={reference: sweep}, **study))
     results = pd.concat(frames, ignore_index=True)
     rankings, notes = criterion_rankings(results, entry.name)
-    checked_on = make_probe(*probe, n=probe_samples, seed=seed)
     card = ReportCard(
         entry=entry,
         reference=reference,

@@ -235,3 +235,29 @@ def test_help(capsys):
     with pytest.raises(SystemExit) as exited:
         main(["validate", "--help"])
     assert exited.value.code == 0 and "report card" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("probe", "message"), [
+    ("nosie:0.2", "unknown scenario 'nosie' (did you mean noise?)"),
+    ("mixing:5", "probe mixing:5.0: alpha must be in [0, 0.5], got 5.0"),
+    ("mixing:abc", "alpha must be a number in [0, 0.5], got 'abc'"),
+    ("udr_population:0.5", "the axioms' probe must be a representation scenario; 'udr_population' is a population scenario"),
+])
+def test_a_bad_probe_is_one_line_before_the_battery_runs(metric_files, tmp_path, capsys, probe, message):
+    status = main(["validate", f"{metric_files / 'rank_metric.py'}:rank_metric", "--metrics", "mig", "--probe", probe,
+                   "--out", str(tmp_path / "card"), "--builtins-dir", str(tmp_path / "cache"), "--no-progress", "--jobs", "1"])
+    captured = capsys.readouterr()
+    assert status == 2 and message in captured.err and "Traceback" not in captured.err
+    assert len(captured.err.strip().splitlines()) == 1
+    assert not (tmp_path / "cache").exists() and not (tmp_path / "card").exists()  # nothing ran
+
+
+def test_probe_may_be_a_composition_or_a_sample_size(metric_files):
+    from harness.cli.validate import _probe
+
+    assert _probe("redundancy_attack@noise=0.1:2") == ("redundancy_attack@noise=0.1", 2.0)
+    assert _probe("my_scenarios.py:leaky:0.25") == ("my_scenarios.py:leaky", 0.25)  # split at the last colon
+    composed = make_probe("redundancy_attack@noise=0.1", 2.0, n=300)
+    assert composed.codes.shape == (300, 16) and composed.label.startswith("redundancy_attack@noise=0.1 at alpha = 2")
+    prefix = make_probe("sample_size", 100.0, n=300)  # the value is the number of rows
+    assert prefix.codes.shape[0] == 100 and prefix.label == "sample_size at n = 100, n = 100, seed 0"
