@@ -261,3 +261,22 @@ def test_probe_may_be_a_composition_or_a_sample_size(metric_files):
     assert composed.codes.shape == (300, 16) and composed.label.startswith("redundancy_attack@noise=0.1 at alpha = 2")
     prefix = make_probe("sample_size", 100.0, n=300)  # the value is the number of rows
     assert prefix.codes.shape[0] == 100 and prefix.label == "sample_size at n = 100, n = 100, seed 0"
+
+
+def test_a_metric_raising_on_the_probe_fails_every_check_and_still_gets_a_card(tmp_path, capsys):
+    metric_file = tmp_path / "unfinished.py"
+    metric_file.write_text("def unfinished(factors, codes):\n    raise RuntimeError('not implemented yet')\n")
+    results = check_axioms(f"{metric_file}:unfinished")
+    assert [a.axiom for a in results] == ["permute_codes", "permute_samples", "flip_sign", "rescale", "monotone",
+                                          "duplicate_code", "determinism", "chance"]
+    assert all(a.passed is False and np.isnan(a.measured) for a in results)
+    assert all(a.detail == "the metric raised RuntimeError on the probe itself: not implemented yet" for a in results)
+    assert [a.tolerance for a in results][-2:] == [1e-12, 0.05]
+    lower = check_axioms(f"{metric_file}:unfinished", higher_is_better=False)
+    assert lower[-1].passed is None and all(a.passed is False for a in lower[:-1])  # chance stays n/a
+    status = main(["validate", f"{metric_file}:unfinished", "--scenarios", "noise", "--metrics", "mig", "--seeds", "1",
+                   "--n-samples", "300", "--probe-samples", "300", "--out", str(tmp_path / "card"),
+                   "--builtins-dir", str(tmp_path / "cache"), "--no-progress", "--jobs", "1"])
+    captured = capsys.readouterr()
+    assert status == 0 and "Traceback" not in captured.err and "internal error" not in captured.err
+    assert "axioms: 0 of 8 applicable checks pass" in (tmp_path / "card" / "report_card.md").read_text()
