@@ -35,6 +35,7 @@ import pandas as pd
 
 import metrics
 from reports.report_card import criterion_rankings, report_card_markdown, verdict_rows
+from reports.schema import FAILURE_COLUMNS
 from reports.stress import stress_record, stress_section
 from harness.workflows.axioms import DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, check_axioms, make_probe
 from harness.execution.metric_refs import MetricEntry, OptionSweep
@@ -75,6 +76,9 @@ class ReportCard:
         The axiom checks.
     notes : list of str
         What could not be measured, and why.
+    failures : pandas.DataFrame
+        The battery's failed cells (columns :data:`reports.schema.FAILURE_COLUMNS`), the
+        metric's and the built-ins'; written to ``failures.csv`` and listed in the card.
     stress : StressResult, optional
         The stress search's findings (``validate(stress=True)``).
     """
@@ -88,6 +92,7 @@ class ReportCard:
     axioms: list[AxiomResult]
     probe: str
     notes: list[str] = field(default_factory=list)
+    failures: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=list(FAILURE_COLUMNS)))
     stress: StressResult | None = None
 
     @property
@@ -116,6 +121,8 @@ class ReportCard:
             probe=self.probe,
             notes=self.notes,
             extra_sections=[stress_section(stress_tables(self.stress))] if self.stress is not None else [],
+            failures=self.failures,
+            results=self.results,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -134,15 +141,17 @@ class ReportCard:
                        for a in self.axioms],
             "probe": self.probe,
             "notes": self.notes,
+            "failures": self.failures.to_dict(orient="records"),
             "stress": stress_record(stress_tables(self.stress)) if self.stress is not None else None,
         }
 
     def write(self, out: str | Path) -> Path:
-        """Write ``report_card.md``, ``report_card.json`` and the results table into ``out``; return the Markdown path."""
+        """Write ``report_card.md``, ``report_card.json``, the results table and, when cells failed,
+        ``failures.csv`` into ``out``; return the Markdown path."""
         from reports.report_card import write_report_card
 
         directory = Path(out)
-        ResultStore(directory).write_tables(self.results)
+        ResultStore(directory).write_tables(self.results, self.failures)
         return write_report_card(directory, self.to_markdown(), self.to_dict())
 
 
@@ -273,8 +282,10 @@ def validate(
         if own_options:
             sweep = {option: values for own in own_options.values() for option, values in own.items()}
             frames.append(run_study(metrics_=[reference], metric_options={reference: sweep}, **study))
+    failures = pd.DataFrame([failure for frame in frames for failure in frame.attrs.get("failures", [])],
+                            columns=list(FAILURE_COLUMNS))
     results = pd.concat(frames, ignore_index=True)
-    rankings, notes = criterion_rankings(results, entry.name)
+    rankings, notes = criterion_rankings(results, entry.name, failures)
     card = ReportCard(
         entry=entry,
         reference=reference,
@@ -288,6 +299,7 @@ def validate(
                             probe=checked_on, seed=seed),
         probe=checked_on.label,
         notes=notes,
+        failures=failures,
     )
     if stress:
         with metadata_applied(reference, entry):

@@ -280,3 +280,32 @@ def test_a_metric_raising_on_the_probe_fails_every_check_and_still_gets_a_card(t
     captured = capsys.readouterr()
     assert status == 0 and "Traceback" not in captured.err and "internal error" not in captured.err
     assert "axioms: 0 of 8 applicable checks pass" in (tmp_path / "card" / "report_card.md").read_text()
+
+
+def test_cells_the_metric_failed_are_in_the_card_and_failures_csv(tmp_path):
+    metric_file = tmp_path / "fragile.py"
+    metric_file.write_text(textwrap.dedent('''
+        import numpy as np
+        from scipy.stats import spearmanr
+
+
+        def fragile(factors, codes):
+            k = factors.shape[1]
+            score = float(np.abs(spearmanr(factors, codes).statistic[:k, k:]).max(axis=1).mean())
+            if score < 0.3:
+                raise ValueError("too little signal to score")
+            return score
+    '''))
+    out = tmp_path / "card"
+    card = validate(f"{metric_file}:fragile", property="explicitness", out=out, log=lambda _: None, **BATTERY)
+    # noise at alpha = 0.8 and 1 leaves rank correlations of about 0.24 and 0.06: those two cells fail
+    assert sorted(card.failures["value_label"]) == ["0.8", "1"] and set(card.failures["metric"]) == {"fragile"}
+    written = pd.read_csv(out / "failures.csv", dtype={"value_label": str})
+    assert sorted(written["value_label"]) == ["0.8", "1"]
+    markdown = (out / "report_card.md").read_text()
+    assert "- failed cells: 2 of 12 cells of `fragile` (raised or timed out" in markdown
+    assert markdown.count("ValueError: too little signal to score") >= 2 and "## Failed cells" in markdown
+    assert any(note.startswith("calibration:") and "2 of its cells in the scenarios it reads failed" in note
+               for note in card.notes)
+    saved = json.loads((out / "report_card.json").read_text())
+    assert [f["value_label"] for f in saved["failures"]] == list(card.failures["value_label"])
