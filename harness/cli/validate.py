@@ -104,5 +104,6 @@ def _validate(args: argparse.Namespace) -> int:
                                          ("stress_budget", args.stress_budget)) if value is not None},
     )
     print(card.to_markdown())
-    print(f"report card: {out / 'report_card.md'} (also report_card.json, results.parquet, results.csv)")
+    written = ["report_card.json", "results.parquet", "results.csv"] + (["failures.csv"] if len(card.failures) else [])
+    print(f"report card: {out / 'report_card.md'} (also {', '.join(written)})")
     return 0

@@ -280,6 +280,8 @@ def test_a_metric_raising_on_the_probe_fails_every_check_and_still_gets_a_card(t
     captured = capsys.readouterr()
     assert status == 0 and "Traceback" not in captured.err and "internal error" not in captured.err
     assert "axioms: 0 of 8 applicable checks pass" in (tmp_path / "card" / "report_card.md").read_text()
+    assert captured.out.rstrip().endswith("(also report_card.json, results.parquet, results.csv, failures.csv)")
+    assert (tmp_path / "card" / "failures.csv").exists()
 
 
 def test_cells_the_metric_failed_are_in_the_card_and_failures_csv(tmp_path):
