@@ -236,6 +236,12 @@ def monotone_reparametrised(codes: np.ndarray, alpha: float = MONOTONE_ALPHA) ->
     return np.where(span > 0, tan_map(unit, alpha), codes)
 
 
+def axiom_calls(stochastic: bool) -> int:
+    """How many times :func:`check_axioms` calls the metric: the probe, each check, and the
+    extra random states that measure a stochastic metric's spread."""
+    return 1 + len(STATEMENTS) + (NOISE_SEEDS - 1 if stochastic else 0)
+
+
 def check_axioms(
     metric: MetricLike,
     *,

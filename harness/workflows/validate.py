@@ -37,7 +37,7 @@ import metrics
 from reports.report_card import criterion_rankings, report_card_markdown, verdict_rows
 from reports.schema import FAILURE_COLUMNS
 from reports.stress import stress_record, stress_section
-from harness.workflows.axioms import DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, check_axioms, make_probe
+from harness.workflows.axioms import DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, axiom_calls, check_axioms, make_probe
 from harness.execution.metric_refs import MetricEntry, OptionSweep
 from harness.execution.presets import PRESETS
 from harness.execution.runner import run_study
@@ -286,6 +286,8 @@ def validate(
                             columns=list(FAILURE_COLUMNS))
     results = pd.concat(frames, ignore_index=True)
     rankings, notes = criterion_rankings(results, entry.name, failures)
+    limit = "; the cell time limit applies to the battery only" if cell_timeout is not None else ""
+    log(f"axiom checks: {axiom_calls(entry.stochastic)} calls of {entry.name} on the probe ({checked_on.label}){limit}")
     card = ReportCard(
         entry=entry,
         reference=reference,

@@ -311,3 +311,13 @@ def test_cells_the_metric_failed_are_in_the_card_and_failures_csv(tmp_path):
                for note in card.notes)
     saved = json.loads((out / "report_card.json").read_text())
     assert [f["value_label"] for f in saved["failures"]] == list(card.failures["value_label"])
+
+
+def test_validate_says_when_it_starts_the_axiom_checks(metric_files):
+    # the axioms run after the battery's progress bars, unbounded by the cell time limit: a slow metric
+    # must not leave the terminal silent without saying what it is doing
+    said = []
+    validate(f"{metric_files / 'diagonal.py'}:subsampled", stochastic=True, scenarios_=["noise"], builtins=[], seeds=1,
+             n_samples=200, probe_samples=300, progress=False, cell_timeout=30, log=said.append)
+    assert said[-1] == ("axiom checks: 13 calls of subsampled on the probe (mixing at alpha = 0.2, n = 300, seed 0); "
+                        "the cell time limit applies to the battery only")
