@@ -99,3 +99,20 @@ def test_failed_cells_are_counted_listed_and_named_in_the_notes(synthetic_result
                                    rankings=rankings, verdicts=verdict_rows(results, "lin"), axioms=axioms, probe="p",
                                    failures=failures.iloc[:0], results=results)
     assert "failed cells" not in without and "## Failed cells" not in without
+
+
+def test_a_lower_is_better_card_says_its_scores_are_read_as_one_minus_score(synthetic_results):
+    # calibration's "score of pure noise" is 0.06 for a lower-is-better metric scoring 0.94 there: the card says so
+    rankings, notes = criterion_rankings(synthetic_results, "lin")
+    axioms = pd.DataFrame({"axiom": ["a1"], "measured": [0.0], "result": ["pass"]})
+
+    def card(higher_is_better: bool) -> str:
+        return report_card_markdown(name="lin", reference="x.py:lin", version="1",
+                                    claims={"property": "modularity", "higher_is_better": higher_is_better, "stochastic": False},
+                                    battery={"preset": "quick", "scenarios": ["noise"], "builtins": [], "seeds": 3,
+                                             "n_samples": "2000"},
+                                    rankings=rankings, verdicts=verdict_rows(synthetic_results, "lin"), axioms=axioms,
+                                    probe="p", notes=notes)
+
+    assert "- claims: modularity; lower is better (criteria and verdicts read 1 − score, as the reports do); deterministic" in card(False)
+    assert "- claims: modularity; higher is better; deterministic" in card(True) and "1 − score," not in card(True)
