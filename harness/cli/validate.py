@@ -57,7 +57,13 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--name", help="name of your metric in the results (default: the function's name)")
     parser.add_argument("--preset", help=f"scenario battery: {', '.join(PRESETS)} (default: quick's scenarios and "
                         "sample size with 1 seed)")
-    add_study_selection(parser, metrics_help="comma-separated built-in metrics to compare with (default: the preset's)")
+    add_study_selection(
+        parser, metrics_help="comma-separated built-in metrics to compare with (default: the preset's)",
+        jobs_help="parallel worker processes for the battery's cells, -1 for all cores (default: %(default)s); "
+        "scores do not depend on it",
+        cell_timeout_help="stop a metric call of the battery that runs longer than this and record its cell as failed "
+        "(default: no limit); the axiom checks on the probe run without a limit",
+    )
     parser.add_argument("--out", type=Path, help="output directory of the report card (default: validation/NAME)")
     parser.add_argument("--builtins-dir", type=Path, default=Path("validation") / "builtins",
                         help="run directory caching the built-in metrics' scores, shared by validations so that they are "

@@ -237,6 +237,18 @@ def test_help(capsys):
     assert exited.value.code == 0 and "report card" in capsys.readouterr().out
 
 
+def test_help_describes_what_jobs_and_cell_timeout_do_in_validate(capsys):
+    # validate draws no figures and has no --backend; its time limit does not bound the axiom checks
+    with pytest.raises(SystemExit):
+        main(["validate", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "report's figures" not in text and "--backend" not in text
+    assert "the axiom checks on the probe run without a limit" in text
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    assert "report's figures" in " ".join(capsys.readouterr().out.split())  # run keeps its own wording
+
+
 @pytest.mark.parametrize(("probe", "message"), [
     ("nosie:0.2", "unknown scenario 'nosie' (did you mean noise?)"),
     ("mixing:5", "probe mixing:5.0: alpha must be in [0, 0.5], got 5.0"),
