@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from harness.errors import UsageError
@@ -81,6 +82,12 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_validate)
 
 
+def _status(line: str) -> None:
+    """A status line (cells reused, failures, the axiom checks starting) goes to stderr, with the progress bars,
+    so that stdout is the report card alone (``validate ... > card.md``)."""
+    print(line, file=sys.stderr)
+
+
 def _validate(args: argparse.Namespace) -> int:
     from harness.cli._args import study_options
     from harness.workflows.user_metric import metric_entry, reference_of
@@ -106,6 +113,7 @@ def _validate(args: argparse.Namespace) -> int:
         seed=args.seed,
         **study_options(args),
         stress=args.stress,
+        log=_status,
         **{key: value for key, value in (("probe", args.probe), ("probe_samples", args.probe_samples),
                                          ("stress_budget", args.stress_budget)) if value is not None},
     )

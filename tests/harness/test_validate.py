@@ -333,3 +333,22 @@ def test_validate_says_when_it_starts_the_axiom_checks(metric_files):
              n_samples=200, probe_samples=300, progress=False, cell_timeout=30, log=said.append)
     assert said[-1] == ("axiom checks: 13 calls of subsampled on the probe (mixing at alpha = 0.2, n = 300, seed 0); "
                         "the cell time limit applies to the battery only")
+
+
+def test_cli_stdout_is_the_card_and_status_lines_go_to_stderr(tmp_path, capsys):
+    metric_file = tmp_path / "fragile.py"
+    metric_file.write_text("import numpy as np\n"
+                           "def fragile(factors, codes):\n"
+                           "    if abs(np.corrcoef(factors[:, 0], codes[:, 0])[0, 1]) < 0.5:\n"
+                           "        raise ValueError('no signal to score')\n"
+                           "    return 1.0\n")
+    argv = ["validate", f"{metric_file}:fragile", "--scenarios", "noise", "--metrics", "mig", "--seeds", "1",
+            "--n-samples", "300", "--probe-samples", "300", "--out", str(tmp_path / "card"),
+            "--builtins-dir", str(tmp_path / "cache"), "--no-progress", "--jobs", "1"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    card = (tmp_path / "card" / "report_card.md").read_text()
+    assert captured.out.startswith(card)  # `validate ... > card.md` keeps the card alone, then the line naming the files
+    assert "warning: 2 cell(s) failed" in captured.err and "axiom checks: 9 calls of fragile" in captured.err
+    assert main(argv) == 0
+    assert "skipping 6 finished cell(s)" in capsys.readouterr().err  # noise has 6 values: the built-ins' cache, on the second run
