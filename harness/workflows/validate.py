@@ -265,6 +265,9 @@ def validate(
     compared = list(builtins) if builtins is not None else list(config.metrics or metrics.available())
     if entry.name in metrics.available(population=None):
         raise UsageError(f"metric name {entry.name!r} is a built-in metric's name; give yours another with --name")
+    if any(mark in entry.name for mark in "[],"):  # METRIC[OPTION=V] names a variant; a comma splits name lists
+        raise UsageError(f"metric name {entry.name!r} holds '[', ']' or ',', which name option-sweep variants and "
+                         "separate --metrics lists; give it another with --name")
     checked_on = make_probe(*probe, n=probe_samples, seed=seed)  # a bad probe is said before the battery runs
     study = dict(preset=preset, scenarios_=scenarios_, seeds=seeds, n_samples=n_samples, jobs=jobs,
                  cell_timeout=cell_timeout, progress=progress, log=log)

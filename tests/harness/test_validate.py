@@ -352,3 +352,13 @@ def test_cli_stdout_is_the_card_and_status_lines_go_to_stderr(tmp_path, capsys):
     assert "warning: 2 cell(s) failed" in captured.err and "axiom checks: 9 calls of fragile" in captured.err
     assert main(argv) == 0
     assert "skipping 6 finished cell(s)" in capsys.readouterr().err  # noise has 6 values: the built-ins' cache, on the second run
+
+
+@pytest.mark.parametrize("name", ["mig[bins=5]", "mine[x=1]", "a,b"])
+def test_a_name_that_reads_as_a_variant_or_a_list_is_refused_before_the_battery(metric_files, name, monkeypatch):
+    # the card reads METRIC[OPTION=V] as an option-sweep variant: 'mig[bins=5]' got a card with nothing ranked
+    import harness.workflows.validate as validate_module
+
+    monkeypatch.setattr(validate_module, "run_study", lambda **_: pytest.fail("the battery ran"))
+    with pytest.raises(ValueError, match="name option-sweep variants"):
+        validate(f"{metric_files / 'rank_metric.py'}:rank_metric", name=name, **BATTERY)
