@@ -200,8 +200,8 @@ def validate(
         Scenarios of the battery: names, compositions (``redundancy_attack@noise=0.2``) or
         references to your own (``path/to/file.py:name``), as in :func:`harness.run_study`.
     builtins : sequence of str, optional
-        Registered metrics to compare with (default: the preset's, i.e. every one).
-        An empty sequence compares with none.
+        Registered metrics to compare with (default: the preset's, i.e. every one but
+        those it excludes, ``dci_gbt``).  An empty sequence compares with none.
     seeds, n_samples : int, optional
         Seeds per value and sample size of the battery.
     out : path, optional
@@ -262,7 +262,8 @@ def validate(
     if preset not in PRESETS:
         raise UnknownNameError("preset", preset, PRESETS)
     config = PRESETS[preset]
-    compared = list(builtins) if builtins is not None else list(config.metrics or metrics.available())
+    compared = (list(builtins) if builtins is not None else list(config.metrics) if config.metrics
+                else [name for name in metrics.available() if name not in config.excluded_metrics])
     if entry.name in metrics.available(population=None):
         raise UsageError(f"metric name {entry.name!r} is a built-in metric's name; give yours another with --name")
     if any(mark in entry.name for mark in "[],"):  # METRIC[OPTION=V] names a variant; a comma splits name lists

@@ -362,3 +362,20 @@ def test_a_name_that_reads_as_a_variant_or_a_list_is_refused_before_the_battery(
     monkeypatch.setattr(validate_module, "run_study", lambda **_: pytest.fail("the battery ran"))
     with pytest.raises(ValueError, match="name option-sweep variants"):
         validate(f"{metric_files / 'rank_metric.py'}:rank_metric", name=name, **BATTERY)
+
+
+def test_without_builtins_the_battery_compares_with_the_presets_metrics(metric_files, monkeypatch):
+    # README: "dci_gbt is left out unless named, as in the quick preset" (it costs more than the others together)
+    import metrics
+    import harness.workflows.validate as validate_module
+
+    studied = []
+
+    def no_battery(**study):
+        studied.append(list(study["metrics_"]))
+        raise KeyboardInterrupt  # stop before anything runs
+
+    monkeypatch.setattr(validate_module, "run_study", no_battery)
+    with pytest.raises(KeyboardInterrupt):
+        validate(f"{metric_files / 'rank_metric.py'}:rank_metric", progress=False, log=lambda _: None)
+    assert studied[0] == [name for name in metrics.available() if name != "dci_gbt"]
