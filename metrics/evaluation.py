@@ -35,6 +35,8 @@ def _as_scores(result: Any, name: str) -> dict[str, float]:
     scores: dict[str, float] = {}
     for key, value in items:
         try:
+            if isinstance(value, (str, bytes, bool, np.bool_)):  # float() would read "0.5" and True as numbers
+                raise TypeError
             number = float(value)
         except (TypeError, ValueError):
             raise TypeError(f"metric {name!r} returned a non-numeric score for {key!r}: {value!r}") from None

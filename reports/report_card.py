@@ -139,13 +139,40 @@ def rank_metric(values: pd.DataFrame, metric: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["criterion", "measure", "value", "rank", "best built-in"])
 
 
-def criterion_rankings(results: pd.DataFrame, metric: str) -> tuple[pd.DataFrame, list[str]]:
-    """The card's criteria table for ``metric`` and the notes on what was not measured or not ranked."""
+#: Criterion -> the scenario criteria (``criterion`` column) whose cells it reads; None: every scenario.
+READS = {
+    "calibration": ("noise",),
+    "linearity": None,
+    "robustness": ROBUSTNESS_CRITERIA,
+    "entanglement attacks": ("attacks",),
+    "sample efficiency": ("sample_efficiency",),
+    "cost": None,
+}
+
+
+def criterion_rankings(
+    results: pd.DataFrame, metric: str, failures: pd.DataFrame | None = None
+) -> tuple[pd.DataFrame, list[str]]:
+    """The card's criteria table for ``metric`` and the notes on what was not measured or not ranked.
+
+    ``failures`` (records of :data:`reports.schema.FAILURE_COLUMNS`): a criterion not ranked
+    for ``metric`` has its note say how many of the metric's cells failed in the scenarios
+    it reads, since those cells have no score to judge.
+    """
     values, notes = criterion_values(results)
     rankings = rank_metric(values, metric)
     measured = set(values["criterion"])
-    notes += [f"{criterion}: no sub-score of {metric} is judged by it in this battery"
-              for criterion in MEASURES if criterion in measured and criterion not in set(rankings["criterion"])]
+    own_failed = failures.loc[failures["metric"] == metric] if failures is not None else pd.DataFrame(columns=["scenario"])
+    criterion_of = results.drop_duplicates("scenario").set_index("scenario")["criterion"]
+    for criterion in MEASURES:
+        if criterion not in measured or criterion in set(rankings["criterion"]):
+            continue
+        note = f"{criterion}: no sub-score of {metric} is judged by it in this battery"
+        read = READS[criterion]
+        failed = own_failed if read is None else own_failed.loc[own_failed["scenario"].map(criterion_of).isin(read)]
+        if len(failed):
+            note += f" ({len(failed)} of its cells in the scenarios it reads failed: see Failed cells)"
+        notes.append(note)
     return rankings, notes
 
 
@@ -158,6 +185,41 @@ def verdict_rows(results: pd.DataFrame, metric: str) -> pd.DataFrame:
     own = matrix.loc[matrix["metric"] == metric, ["characteristic", "verdict", "number", "threshold", "evidence"]].copy()
     own["built-ins passing"] = [f"{int(passing.get(c, 0))} of {int(judged.get(c, 0))}" for c in own["characteristic"]]
     return own.reset_index(drop=True)
+
+
+#: Failed cells listed in the card (every one is in ``failures.csv``).
+SHOWN_FAILURES = 20
+
+
+def failure_summary(failures: pd.DataFrame, results: pd.DataFrame | None, metric: str) -> str | None:
+    """One line: how many of ``metric``'s cells (and of the others') failed; None when none did.
+
+    ``failures`` holds the records of :data:`reports.schema.FAILURE_COLUMNS`; a cell is one
+    (scenario, value, seed, sample size) of a metric, scored or failed.  With ``results``,
+    the line also says out of how many cells.
+    """
+    if failures.empty:
+        return None
+    own_failed = int((failures["metric"] == metric).sum())
+    out_of = ""
+    if results is not None:
+        scored = results.loc[results["metric"] == metric].drop_duplicates(["scenario", "value", "seed", "n_samples"])
+        out_of = f" of {own_failed + len(scored)}"
+    others = len(failures) - own_failed
+    line = f"{own_failed}{out_of} cells of `{metric}`" if own_failed else f"none of `{metric}`'s cells"
+    if others:
+        line += f", {others} cell(s) of the other metrics"
+    return (f"failed cells: {line} (raised or timed out, so no score; listed under *Failed cells*); "
+            "criteria and verdicts read only the cells scored")
+
+
+def failure_section(failures: pd.DataFrame, metric: str) -> str:
+    """The *Failed cells* section: ``metric``'s failures first, at most :data:`SHOWN_FAILURES` rows."""
+    ordered = pd.concat([failures.loc[failures["metric"] == metric], failures.loc[failures["metric"] != metric]])
+    lines = ["## Failed cells", "", markdown_table(ordered.head(SHOWN_FAILURES))]
+    if len(ordered) > SHOWN_FAILURES:
+        lines += ["", f"... and {len(ordered) - SHOWN_FAILURES} more (every one in `failures.csv`)."]
+    return "\n".join(lines)
 
 
 def report_card_markdown(
@@ -173,6 +235,8 @@ def report_card_markdown(
     probe: str,
     notes: Sequence[str] = (),
     extra_sections: Sequence[str] = (),
+    failures: pd.DataFrame | None = None,
+    results: pd.DataFrame | None = None,
 ) -> str:
     """The report card as Markdown.
 
@@ -194,6 +258,10 @@ def report_card_markdown(
         What could not be measured, and why.
     extra_sections : sequence of str
         Further Markdown sections appended before the notes (e.g. a stress search).
+    failures, results : pandas.DataFrame, optional
+        The battery's failed cells (:data:`reports.schema.FAILURE_COLUMNS`) and its results
+        table: when cells failed, a header line counts them (:func:`failure_summary`) and a
+        *Failed cells* section lists them.
     """
     passed = int((axioms["result"] == "pass").sum()) if len(axioms) else 0
     applicable = int((axioms["result"] != "n/a").sum()) if len(axioms) else 0
@@ -201,12 +269,18 @@ def report_card_markdown(
         f"# Report card: `{name}`",
         "",
         f"- reference: `{reference}` (source version {version})",
-        f"- claims: {claims['property']}; {'higher' if claims['higher_is_better'] else 'lower'} is better; "
+        f"- claims: {claims['property']}; "
+        f"{'higher is better' if claims['higher_is_better'] else 'lower is better (criteria and verdicts read 1 − score, as the reports do)'}; "
         f"{'stochastic' if claims['stochastic'] else 'deterministic'}",
         f"- battery: preset `{battery['preset']}`; scenarios {', '.join(battery['scenarios'])}; "
         f"{battery['seeds']} seed(s); n = {battery['n_samples']}",
         f"- compared with {len(battery['builtins'])} built-in metric(s): {', '.join(battery['builtins']) or 'none'}",
         f"- axioms: {passed} of {applicable} applicable checks pass",
+    ]
+    failed = failures if failures is not None else pd.DataFrame()
+    summary = failure_summary(failed, results, name)
+    lines += [f"- {summary}"] if summary else []
+    lines += [
         "",
         "## Criteria (rank 1 = best, among every metric of the battery)",
         "",
@@ -220,6 +294,8 @@ def report_card_markdown(
         "",
         markdown_table(axioms, digits=4),
     ]
+    if not failed.empty:
+        lines += ["", failure_section(failed, name)]
     for section in extra_sections:
         lines += ["", section.rstrip("\n")]
     if notes:

@@ -108,3 +108,11 @@ def test_markers_must_precede_a_fenced_block_and_outputs_name_an_example_above_t
     examples, outputs = readme_examples.parse("<!-- readme-example: a -->\n```bash\necho x\necho y\n```\n\n<!-- readme-output: a last-line -->\n```\ny\n```\n")
     assert [example.lines for example in examples] == [("echo x", "echo y")]
     assert outputs[0].last_line and outputs[0].lines == ("y",)
+
+
+def test_every_source_path_the_readme_names_exists():
+    # a reader follows `harness/workflows/axioms.py` to read the checks' tolerances; a moved module leaves a dead pointer
+    import re
+
+    named = set(re.findall(r"`((?:harness|metrics|scenarios|reports|tests)/[\w/]+\.py)`", README.read_text()))
+    assert named and not sorted(path for path in named if not (ROOT / path).is_file())

@@ -133,9 +133,15 @@ def option_sweeps(options: Sequence[tuple[str, str, list[Any]]] | None) -> dict[
     return sweeps
 
 
-def add_study_selection(parser: argparse.ArgumentParser, *, metrics_help: str) -> None:
+JOBS_HELP = ("parallel worker processes (for the cells, then the report's figures; none with --backend "
+             "sequential), -1 for all cores (default: %(default)s); scores do not depend on it")
+CELL_TIMEOUT_HELP = "stop a metric call that runs longer than this and record its cell as failed (default: no limit)"
+
+
+def add_study_selection(parser: argparse.ArgumentParser, *, metrics_help: str, jobs_help: str = JOBS_HELP,
+                        cell_timeout_help: str = CELL_TIMEOUT_HELP) -> None:
     """The options that choose a study's cells: --scenarios, --metrics, --metric-option, --seeds, --n-samples, --jobs,
-    --cell-timeout."""
+    --cell-timeout (a command without figures or backends words the last two its own way)."""
     parser.add_argument(
         "--scenarios", type=csv_list,
         help="comma-separated scenario names, compositions TRANSFORM@BASE=VALUE (e.g. redundancy_attack@noise=0.2; "
@@ -149,12 +155,5 @@ def add_study_selection(parser: argparse.ArgumentParser, *, metrics_help: str) -
     )
     parser.add_argument("--seeds", type=positive_int, help="independent draws per parameter value (default: the preset's)")
     parser.add_argument("--n-samples", type=positive_int, help="samples per representation (default: the preset's)")
-    parser.add_argument(
-        "--jobs", type=jobs, default=-1,
-        help="parallel worker processes (for the cells, then the report's figures; none with --backend "
-        "sequential), -1 for all cores (default: %(default)s); scores do not depend on it",
-    )
-    parser.add_argument(
-        "--cell-timeout", type=positive_float, metavar="SECONDS",
-        help="stop a metric call that runs longer than this and record its cell as failed (default: no limit)",
-    )
+    parser.add_argument("--jobs", type=jobs, default=-1, help=jobs_help)
+    parser.add_argument("--cell-timeout", type=positive_float, metavar="SECONDS", help=cell_timeout_help)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from harness.errors import UsageError
 
 
 def _probe(text: str) -> tuple[str, float | str]:
-    scenario, sep, value = text.partition(":")
+    """``SCENARIO:VALUE`` split at the last colon, so that SCENARIO may be ``path/to/file.py:name``."""
+    scenario, sep, value = text.rpartition(":")
     if not sep or not scenario or not value:
         raise argparse.ArgumentTypeError(f"expected SCENARIO:VALUE such as mixing:0.2, got {text!r}")
     try:
@@ -56,12 +58,19 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--name", help="name of your metric in the results (default: the function's name)")
     parser.add_argument("--preset", help=f"scenario battery: {', '.join(PRESETS)} (default: quick's scenarios and "
                         "sample size with 1 seed)")
-    add_study_selection(parser, metrics_help="comma-separated built-in metrics to compare with (default: the preset's)")
+    add_study_selection(
+        parser, metrics_help="comma-separated built-in metrics to compare with (default: the preset's)",
+        jobs_help="parallel worker processes for the battery's cells, -1 for all cores (default: %(default)s); "
+        "scores do not depend on it",
+        cell_timeout_help="stop a metric call of the battery that runs longer than this and record its cell as failed "
+        "(default: no limit); the axiom checks on the probe run without a limit",
+    )
     parser.add_argument("--out", type=Path, help="output directory of the report card (default: validation/NAME)")
     parser.add_argument("--builtins-dir", type=Path, default=Path("validation") / "builtins",
                         help="run directory caching the built-in metrics' scores, shared by validations so that they are "
                         "computed once (default: %(default)s)")
-    parser.add_argument("--probe", type=_probe, help="SCENARIO:VALUE the axioms are checked on (default: mixing:0.2)")
+    parser.add_argument("--probe", type=_probe, help="SCENARIO:VALUE the axioms are checked on, SCENARIO a representation "
+                        "scenario named as in --scenarios (default: mixing:0.2)")
     parser.add_argument("--probe-samples", type=positive_int, help="samples of the probe (default: 2000)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the probe and of the metric there (default: %(default)s)")
     parser.add_argument("--stress", action="store_true",
@@ -71,6 +80,12 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         help="cells of the metric per scenario in the stress search (default: stress's)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     parser.set_defaults(handler=_validate)
+
+
+def _status(line: str) -> None:
+    """A status line (cells reused, failures, the axiom checks starting) goes to stderr, with the progress bars,
+    so that stdout is the report card alone (``validate ... > card.md``)."""
+    print(line, file=sys.stderr)
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -98,9 +113,11 @@ def _validate(args: argparse.Namespace) -> int:
         seed=args.seed,
         **study_options(args),
         stress=args.stress,
+        log=_status,
         **{key: value for key, value in (("probe", args.probe), ("probe_samples", args.probe_samples),
                                          ("stress_budget", args.stress_budget)) if value is not None},
     )
     print(card.to_markdown())
-    print(f"report card: {out / 'report_card.md'} (also report_card.json, results.parquet, results.csv)")
+    written = ["report_card.json", "results.parquet", "results.csv"] + (["failures.csv"] if len(card.failures) else [])
+    print(f"report card: {out / 'report_card.md'} (also {', '.join(written)})")
     return 0

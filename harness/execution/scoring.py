@@ -73,7 +73,7 @@ def _score_cell(cell: Cell, data: Any, cell_timeout: float | None) -> Outcome:
             "scenario": cell.definition.name,
             "value_label": value_label(cell.value),
             "seed": cell.seed,
-            "n_samples": cell.n_samples,
+            "n_samples": data.factors.shape[0],  # the rows the metric saw, as its rows would say (sample_size: a prefix)
             "metric": cell.metric.name,
             "error": str(error) if isinstance(error, CellTimeout) else f"{type(error).__name__}: {error}",
         }

@@ -49,7 +49,8 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 import metrics
-import scenarios
+from harness.errors import UsageError
+from harness.execution.scenario_refs import scenario_for
 from harness.workflows.user_metric import MetricLike, metric_entry
 
 #: Default probe: (scenario, parameter value).
@@ -65,6 +66,18 @@ RESCALE_EXPONENTS = 6
 
 Scores = dict[str, float]
 
+#: Each check, in the order they run, and what it asserts.
+STATEMENTS = {
+    "permute_codes": "invariant to permuting code columns",
+    "permute_samples": "invariant to permuting samples",
+    "flip_sign": "invariant to flipping a code's sign",
+    "rescale": "invariant to positive rescaling of codes",
+    "monotone": "invariant to a strictly monotone map of each code",
+    "duplicate_code": "no reward for duplicating a code",
+    "determinism": "same seed, same score",
+    "chance": "chance-level (0) score on independent codes",
+}
+
 
 @dataclass(frozen=True)
 class AxiomResult:
@@ -78,8 +91,9 @@ class AxiomResult:
         What must hold.
     measured : float
         The measured number (see the module docstring for each check); NaN when the
-        metric raised on the transformed data (then ``passed`` is False and ``detail``
-        holds the error), infinite when it returned other sub-scores.
+        metric raised on the transformed data, or on the probe itself (then every check
+        has it), with ``passed`` False and ``detail`` holding the error; infinite when it
+        returned other sub-scores.
     tolerance : float
         The pass/fail threshold for ``measured``.
     passed : bool or None
@@ -107,10 +121,37 @@ class Probe:
 
 
 def make_probe(scenario: str = DEFAULT_PROBE[0], value: Any = DEFAULT_PROBE[1], *, n: int = PROBE_SAMPLES, seed: int = 0) -> Probe:
-    """Generate the probe representation from a registered scenario."""
-    generator = scenarios.get(scenario)
-    data = generator.generate(value, n=n, seed=seed)
-    return Probe(data.factors, data.codes, data.discrete, f"{scenario} at {generator.parameter} = {value}, n = {n}, seed {seed}")
+    """Generate the probe representation.
+
+    Parameters
+    ----------
+    scenario : str
+        A representation scenario: a registered name, a composition
+        ``TRANSFORM@BASE=VALUE`` or a user's ``path/to/file.py:name``
+        (:func:`harness.execution.scenario_refs.scenario_for`).
+    value : parameter value
+        Checked by the scenario before anything is generated.
+    n, seed : int
+        Samples and seed.  A scenario that fixes its own draw size (``sample_size``, whose
+        value is the number of rows) is drawn as a study draws it; the label gives the
+        rows the probe has.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For an unknown scenario (with suggestions), a population scenario, or a value or
+        sample size the scenario does not accept.
+    """
+    generator = scenario_for(scenario)
+    if generator.kind != "representation":
+        raise UsageError(f"the axioms' probe must be a representation scenario; {scenario!r} is a {generator.kind} scenario")
+    draw = generator.default_n if generator.default_n is not None else n  # as a study draws it
+    try:
+        data = generator.generate(value, n=draw, seed=seed)
+    except (TypeError, ValueError) as error:  # the value or the sample size, said by the scenario
+        raise UsageError(f"probe {scenario}:{value}: {error}") from None
+    rows = data.factors.shape[0]
+    return Probe(data.factors, data.codes, data.discrete, f"{scenario} at {generator.parameter} = {generator.label(value)}, n = {rows}, seed {seed}")
 
 
 Judgement = tuple[float, bool | None, str]
@@ -195,6 +236,12 @@ def monotone_reparametrised(codes: np.ndarray, alpha: float = MONOTONE_ALPHA) ->
     return np.where(span > 0, tan_map(unit, alpha), codes)
 
 
+def axiom_calls(stochastic: bool) -> int:
+    """How many times :func:`check_axioms` calls the metric: the probe, each check, and the
+    extra random states that measure a stochastic metric's spread."""
+    return 1 + len(STATEMENTS) + (NOISE_SEEDS - 1 if stochastic else 0)
+
+
 def check_axioms(
     metric: MetricLike,
     *,
@@ -225,7 +272,9 @@ def check_axioms(
     Returns
     -------
     list of AxiomResult
-        In the order of the module docstring's table.
+        In the order of the module docstring's table.  A metric that raises on the
+        untransformed probe fails every check with its error (nothing is raised), so
+        ``validate`` still writes the card of a metric under development.
 
     Notes
     -----
@@ -241,35 +290,47 @@ def check_axioms(
             return metrics.evaluate(function, factors, codes, discrete=probe.discrete, random_state=random_state)
 
     factors, codes = probe.factors, probe.codes
-    base = score(factors, codes)
-    spread = 0.0
-    if entry.stochastic:
-        draws = [base] + [score(factors, codes, seed + k) for k in range(1, NOISE_SEEDS)]
-        spread = max(max(d[key] for d in draws) - min(d[key] for d in draws) for key in base)
+    try:
+        base = score(factors, codes)
+        spread = 0.0
+        if entry.stochastic:
+            draws = [base] + [score(factors, codes, seed + k) for k in range(1, NOISE_SEEDS)]
+            spread = max(max(d[key] for d in draws) - min(d[key] for d in draws) for key in base)
+    except Exception as error:  # nothing to compare with: every check fails with the metric's own error
+        return _all_failed(f"the metric raised {type(error).__name__} on the probe itself: {error}",
+                           entry.higher_is_better, atol, chance_tolerance)
     tolerance = atol + NOISE_FACTOR * spread
     rng = np.random.default_rng(seed)
     rows = rng.permutation(factors.shape[0])
     invariant = _invariance_judge(base)
     checks = [
-        ("permute_codes", "invariant to permuting code columns", lambda: (factors, permuted_codes(codes, rng)), invariant, tolerance),
-        ("permute_samples", "invariant to permuting samples", lambda: (factors[rows], codes[rows]), invariant, tolerance),
-        ("flip_sign", "invariant to flipping a code's sign", lambda: (factors, flipped_signs(codes)), invariant, tolerance),
-        ("rescale", "invariant to positive rescaling of codes", lambda: (factors, rescaled(codes, rng)), invariant, tolerance),
-        ("monotone", "invariant to a strictly monotone map of each code", lambda: (factors, monotone_reparametrised(codes)),
-         invariant, tolerance),
-        ("duplicate_code", "no reward for duplicating a code", lambda: (factors, np.column_stack([codes, codes[:, :1]])),
+        ("permute_codes", lambda: (factors, permuted_codes(codes, rng)), invariant, tolerance),
+        ("permute_samples", lambda: (factors[rows], codes[rows]), invariant, tolerance),
+        ("flip_sign", lambda: (factors, flipped_signs(codes)), invariant, tolerance),
+        ("rescale", lambda: (factors, rescaled(codes, rng)), invariant, tolerance),
+        ("monotone", lambda: (factors, monotone_reparametrised(codes)), invariant, tolerance),
+        ("duplicate_code", lambda: (factors, np.column_stack([codes, codes[:, :1]])),
          _no_gain_judge(base, entry.higher_is_better), tolerance),
-        ("determinism", "same seed, same score", lambda: (factors, codes), invariant, DETERMINISM_TOLERANCE),
-        ("chance", "chance-level (0) score on independent codes", lambda: (factors, codes[rng.permutation(codes.shape[0])]),
-         _chance_judge(entry.higher_is_better), chance_tolerance + NOISE_FACTOR * spread),
+        ("determinism", lambda: (factors, codes), invariant, DETERMINISM_TOLERANCE),
+        ("chance", lambda: (factors, codes[rng.permutation(codes.shape[0])]), _chance_judge(entry.higher_is_better),
+         chance_tolerance + NOISE_FACTOR * spread),
     ]
     results = []
-    for axiom, statement, transformed, judge, threshold in checks:
+    for axiom, transformed, judge, threshold in checks:
         try:
             measured, passed, detail = judge(score(*transformed()), threshold)
         except Exception as error:  # a metric crashing on transformed data fails that check, the others still run
             measured, passed, detail = float("nan"), False, f"the metric raised {type(error).__name__}: {error}"
         if entry.stochastic:
             detail = f"{detail}; seed spread {spread:.3g}"
-        results.append(AxiomResult(axiom, statement, measured, threshold, passed, detail))
+        results.append(AxiomResult(axiom, STATEMENTS[axiom], measured, threshold, passed, detail))
     return results
+
+
+def _all_failed(detail: str, higher_is_better: bool, atol: float, chance_tolerance: float) -> list[AxiomResult]:
+    """Every check failed for one reason (the metric raised on the untransformed probe); chance stays n/a when
+    lower is better."""
+    thresholds = {"determinism": DETERMINISM_TOLERANCE, "chance": chance_tolerance}
+    return [AxiomResult(axiom, statement, float("nan"), thresholds.get(axiom, atol),
+                        None if axiom == "chance" and not higher_is_better else False, detail)
+            for axiom, statement in STATEMENTS.items()]

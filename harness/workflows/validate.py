@@ -35,8 +35,9 @@ import pandas as pd
 
 import metrics
 from reports.report_card import criterion_rankings, report_card_markdown, verdict_rows
+from reports.schema import FAILURE_COLUMNS
 from reports.stress import stress_record, stress_section
-from harness.workflows.axioms import DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, check_axioms, make_probe
+from harness.workflows.axioms import DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, axiom_calls, check_axioms, make_probe
 from harness.execution.metric_refs import MetricEntry, OptionSweep
 from harness.execution.presets import PRESETS
 from harness.execution.runner import run_study
@@ -75,6 +76,9 @@ class ReportCard:
         The axiom checks.
     notes : list of str
         What could not be measured, and why.
+    failures : pandas.DataFrame
+        The battery's failed cells (columns :data:`reports.schema.FAILURE_COLUMNS`), the
+        metric's and the built-ins'; written to ``failures.csv`` and listed in the card.
     stress : StressResult, optional
         The stress search's findings (``validate(stress=True)``).
     """
@@ -88,6 +92,7 @@ class ReportCard:
     axioms: list[AxiomResult]
     probe: str
     notes: list[str] = field(default_factory=list)
+    failures: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=list(FAILURE_COLUMNS)))
     stress: StressResult | None = None
 
     @property
@@ -116,6 +121,8 @@ class ReportCard:
             probe=self.probe,
             notes=self.notes,
             extra_sections=[stress_section(stress_tables(self.stress))] if self.stress is not None else [],
+            failures=self.failures,
+            results=self.results,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -134,15 +141,17 @@ class ReportCard:
                        for a in self.axioms],
             "probe": self.probe,
             "notes": self.notes,
+            "failures": self.failures.to_dict(orient="records"),
             "stress": stress_record(stress_tables(self.stress)) if self.stress is not None else None,
         }
 
     def write(self, out: str | Path) -> Path:
-        """Write ``report_card.md``, ``report_card.json`` and the results table into ``out``; return the Markdown path."""
+        """Write ``report_card.md``, ``report_card.json``, the results table and, when cells failed,
+        ``failures.csv`` into ``out``; return the Markdown path."""
         from reports.report_card import write_report_card
 
         directory = Path(out)
-        ResultStore(directory).write_tables(self.results)
+        ResultStore(directory).write_tables(self.results, self.failures)
         return write_report_card(directory, self.to_markdown(), self.to_dict())
 
 
@@ -191,8 +200,8 @@ def validate(
         Scenarios of the battery: names, compositions (``redundancy_attack@noise=0.2``) or
         references to your own (``path/to/file.py:name``), as in :func:`harness.run_study`.
     builtins : sequence of str, optional
-        Registered metrics to compare with (default: the preset's, i.e. every one).
-        An empty sequence compares with none.
+        Registered metrics to compare with (default: the preset's, i.e. every one but
+        those it excludes, ``dci_gbt``).  An empty sequence compares with none.
     seeds, n_samples : int, optional
         Seeds per value and sample size of the battery.
     out : path, optional
@@ -236,8 +245,9 @@ def validate(
     Raises
     ------
     ValueError
-        For a bad reference or metadata, a name that collides with a built-in, or an
-        unknown preset; the user's metric's own exceptions propagate unchanged.
+        For a bad reference or metadata, a name that collides with a built-in, an
+        unknown preset, or a bad probe (all before the battery runs); the user's
+        metric's own exceptions propagate unchanged.
 
     Notes
     -----
@@ -252,9 +262,14 @@ def validate(
     if preset not in PRESETS:
         raise UnknownNameError("preset", preset, PRESETS)
     config = PRESETS[preset]
-    compared = list(builtins) if builtins is not None else list(config.metrics or metrics.available())
+    compared = (list(builtins) if builtins is not None else list(config.metrics) if config.metrics
+                else [name for name in metrics.available() if name not in config.excluded_metrics])
     if entry.name in metrics.available(population=None):
         raise UsageError(f"metric name {entry.name!r} is a built-in metric's name; give yours another with --name")
+    if any(mark in entry.name for mark in "[],"):  # METRIC[OPTION=V] names a variant; a comma splits name lists
+        raise UsageError(f"metric name {entry.name!r} holds '[', ']' or ',', which name option-sweep variants and "
+                         "separate --metrics lists; give it another with --name")
+    checked_on = make_probe(*probe, n=probe_samples, seed=seed)  # a bad probe is said before the battery runs
     study = dict(preset=preset, scenarios_=scenarios_, seeds=seeds, n_samples=n_samples, jobs=jobs,
                  cell_timeout=cell_timeout, progress=progress, log=log)
     own_keys = {reference, entry.name}
@@ -271,9 +286,12 @@ def validate(
         if own_options:
             sweep = {option: values for own in own_options.values() for option, values in own.items()}
             frames.append(run_study(metrics_=[reference], metric_options={reference: sweep}, **study))
+    failures = pd.DataFrame([failure for frame in frames for failure in frame.attrs.get("failures", [])],
+                            columns=list(FAILURE_COLUMNS))
     results = pd.concat(frames, ignore_index=True)
-    rankings, notes = criterion_rankings(results, entry.name)
-    checked_on = make_probe(*probe, n=probe_samples, seed=seed)
+    rankings, notes = criterion_rankings(results, entry.name, failures)
+    limit = "; the cell time limit applies to the battery only" if cell_timeout is not None else ""
+    log(f"axiom checks: {axiom_calls(entry.stochastic)} calls of {entry.name} on the probe ({checked_on.label}){limit}")
     card = ReportCard(
         entry=entry,
         reference=reference,
@@ -287,6 +305,7 @@ def validate(
                             probe=checked_on, seed=seed),
         probe=checked_on.label,
         notes=notes,
+        failures=failures,
     )
     if stress:
         with metadata_applied(reference, entry):

@@ -165,3 +165,20 @@ def test_sample_size_rows_record_the_rows_each_metric_saw():
     # ... but is estimated at the size of the prefix it scores
     assert [cell.estimated_seconds for cell in cells] == [estimated_seconds("misjed", n) for n in (100, 1000, 10_000, 100_000)]
     assert cells[0].estimated_seconds < cells[-1].estimated_seconds / 100
+
+
+def test_a_failed_cell_records_the_rows_its_metric_saw(tmp_path):
+    # sample_size draws 100000 rows and scores a prefix: a failure at n = 100 happened on 100 rows
+    metric_file = tmp_path / "small_sample_hater.py"
+    metric_file.write_text(
+        "def small_sample_hater(factors, codes):\n"
+        "    if len(factors) < 500:\n"
+        "        raise ValueError('needs 500 rows')\n"
+        "    return 1.0\n"
+    )
+    messages = []
+    frame = run_study(preset="quick", scenarios_=["sample_size"], grids={"sample_size": [100, 1000]},
+                      metrics_=[f"{metric_file}:small_sample_hater"], seeds=1, progress=False, log=messages.append)
+    assert [(f["value_label"], f["n_samples"]) for f in frame.attrs["failures"]] == [("100", 100)]
+    assert "(seed 0, n = 100)" in messages[-1]
+    assert list(frame["n_samples"]) == [1000]

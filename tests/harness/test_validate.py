@@ -235,3 +235,147 @@ def test_help(capsys):
     with pytest.raises(SystemExit) as exited:
         main(["validate", "--help"])
     assert exited.value.code == 0 and "report card" in capsys.readouterr().out
+
+
+def test_help_describes_what_jobs_and_cell_timeout_do_in_validate(capsys):
+    # validate draws no figures and has no --backend; its time limit does not bound the axiom checks
+    with pytest.raises(SystemExit):
+        main(["validate", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "report's figures" not in text and "--backend" not in text
+    assert "the axiom checks on the probe run without a limit" in text
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    assert "report's figures" in " ".join(capsys.readouterr().out.split())  # run keeps its own wording
+
+
+@pytest.mark.parametrize(("probe", "message"), [
+    ("nosie:0.2", "unknown scenario 'nosie' (did you mean noise?)"),
+    ("mixing:5", "probe mixing:5.0: alpha must be in [0, 0.5], got 5.0"),
+    ("mixing:abc", "alpha must be a number in [0, 0.5], got 'abc'"),
+    ("udr_population:0.5", "the axioms' probe must be a representation scenario; 'udr_population' is a population scenario"),
+])
+def test_a_bad_probe_is_one_line_before_the_battery_runs(metric_files, tmp_path, capsys, probe, message):
+    status = main(["validate", f"{metric_files / 'rank_metric.py'}:rank_metric", "--metrics", "mig", "--probe", probe,
+                   "--out", str(tmp_path / "card"), "--builtins-dir", str(tmp_path / "cache"), "--no-progress", "--jobs", "1"])
+    captured = capsys.readouterr()
+    assert status == 2 and message in captured.err and "Traceback" not in captured.err
+    assert len(captured.err.strip().splitlines()) == 1
+    assert not (tmp_path / "cache").exists() and not (tmp_path / "card").exists()  # nothing ran
+
+
+def test_probe_may_be_a_composition_or_a_sample_size(metric_files):
+    from harness.cli.validate import _probe
+
+    assert _probe("redundancy_attack@noise=0.1:2") == ("redundancy_attack@noise=0.1", 2.0)
+    assert _probe("my_scenarios.py:leaky:0.25") == ("my_scenarios.py:leaky", 0.25)  # split at the last colon
+    composed = make_probe("redundancy_attack@noise=0.1", 2.0, n=300)
+    assert composed.codes.shape == (300, 16) and composed.label.startswith("redundancy_attack@noise=0.1 at alpha = 2")
+    prefix = make_probe("sample_size", 100.0, n=300)  # the value is the number of rows
+    assert prefix.codes.shape[0] == 100 and prefix.label == "sample_size at n = 100, n = 100, seed 0"
+
+
+def test_a_metric_raising_on_the_probe_fails_every_check_and_still_gets_a_card(tmp_path, capsys):
+    metric_file = tmp_path / "unfinished.py"
+    metric_file.write_text("def unfinished(factors, codes):\n    raise RuntimeError('not implemented yet')\n")
+    results = check_axioms(f"{metric_file}:unfinished")
+    assert [a.axiom for a in results] == ["permute_codes", "permute_samples", "flip_sign", "rescale", "monotone",
+                                          "duplicate_code", "determinism", "chance"]
+    assert all(a.passed is False and np.isnan(a.measured) for a in results)
+    assert all(a.detail == "the metric raised RuntimeError on the probe itself: not implemented yet" for a in results)
+    assert [a.tolerance for a in results][-2:] == [1e-12, 0.05]
+    lower = check_axioms(f"{metric_file}:unfinished", higher_is_better=False)
+    assert lower[-1].passed is None and all(a.passed is False for a in lower[:-1])  # chance stays n/a
+    status = main(["validate", f"{metric_file}:unfinished", "--scenarios", "noise", "--metrics", "mig", "--seeds", "1",
+                   "--n-samples", "300", "--probe-samples", "300", "--out", str(tmp_path / "card"),
+                   "--builtins-dir", str(tmp_path / "cache"), "--no-progress", "--jobs", "1"])
+    captured = capsys.readouterr()
+    assert status == 0 and "Traceback" not in captured.err and "internal error" not in captured.err
+    assert "axioms: 0 of 8 applicable checks pass" in (tmp_path / "card" / "report_card.md").read_text()
+    assert captured.out.rstrip().endswith("(also report_card.json, results.parquet, results.csv, failures.csv)")
+    assert (tmp_path / "card" / "failures.csv").exists()
+
+
+def test_cells_the_metric_failed_are_in_the_card_and_failures_csv(tmp_path):
+    metric_file = tmp_path / "fragile.py"
+    metric_file.write_text(textwrap.dedent('''
+        import numpy as np
+        from scipy.stats import spearmanr
+
+
+        def fragile(factors, codes):
+            k = factors.shape[1]
+            score = float(np.abs(spearmanr(factors, codes).statistic[:k, k:]).max(axis=1).mean())
+            if score < 0.3:
+                raise ValueError("too little signal to score")
+            return score
+    '''))
+    out = tmp_path / "card"
+    card = validate(f"{metric_file}:fragile", property="explicitness", out=out, log=lambda _: None, **BATTERY)
+    # noise at alpha = 0.8 and 1 leaves rank correlations of about 0.24 and 0.06: those two cells fail
+    assert sorted(card.failures["value_label"]) == ["0.8", "1"] and set(card.failures["metric"]) == {"fragile"}
+    written = pd.read_csv(out / "failures.csv", dtype={"value_label": str})
+    assert sorted(written["value_label"]) == ["0.8", "1"]
+    markdown = (out / "report_card.md").read_text()
+    assert "- failed cells: 2 of 12 cells of `fragile` (raised or timed out" in markdown
+    assert markdown.count("ValueError: too little signal to score") >= 2 and "## Failed cells" in markdown
+    assert any(note.startswith("calibration:") and "2 of its cells in the scenarios it reads failed" in note
+               for note in card.notes)
+    saved = json.loads((out / "report_card.json").read_text())
+    assert [f["value_label"] for f in saved["failures"]] == list(card.failures["value_label"])
+
+
+def test_validate_says_when_it_starts_the_axiom_checks(metric_files):
+    # the axioms run after the battery's progress bars, unbounded by the cell time limit: a slow metric
+    # must not leave the terminal silent without saying what it is doing
+    said = []
+    validate(f"{metric_files / 'diagonal.py'}:subsampled", stochastic=True, scenarios_=["noise"], builtins=[], seeds=1,
+             n_samples=200, probe_samples=300, progress=False, cell_timeout=30, log=said.append)
+    assert said[-1] == ("axiom checks: 13 calls of subsampled on the probe (mixing at alpha = 0.2, n = 300, seed 0); "
+                        "the cell time limit applies to the battery only")
+
+
+def test_cli_stdout_is_the_card_and_status_lines_go_to_stderr(tmp_path, capsys):
+    metric_file = tmp_path / "fragile.py"
+    metric_file.write_text("import numpy as np\n"
+                           "def fragile(factors, codes):\n"
+                           "    if abs(np.corrcoef(factors[:, 0], codes[:, 0])[0, 1]) < 0.5:\n"
+                           "        raise ValueError('no signal to score')\n"
+                           "    return 1.0\n")
+    argv = ["validate", f"{metric_file}:fragile", "--scenarios", "noise", "--metrics", "mig", "--seeds", "1",
+            "--n-samples", "300", "--probe-samples", "300", "--out", str(tmp_path / "card"),
+            "--builtins-dir", str(tmp_path / "cache"), "--no-progress", "--jobs", "1"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    card = (tmp_path / "card" / "report_card.md").read_text()
+    assert captured.out.startswith(card)  # `validate ... > card.md` keeps the card alone, then the line naming the files
+    assert "warning: 2 cell(s) failed" in captured.err and "axiom checks: 9 calls of fragile" in captured.err
+    assert main(argv) == 0
+    assert "skipping 6 finished cell(s)" in capsys.readouterr().err  # noise has 6 values: the built-ins' cache, on the second run
+
+
+@pytest.mark.parametrize("name", ["mig[bins=5]", "mine[x=1]", "a,b"])
+def test_a_name_that_reads_as_a_variant_or_a_list_is_refused_before_the_battery(metric_files, name, monkeypatch):
+    # the card reads METRIC[OPTION=V] as an option-sweep variant: 'mig[bins=5]' got a card with nothing ranked
+    import harness.workflows.validate as validate_module
+
+    monkeypatch.setattr(validate_module, "run_study", lambda **_: pytest.fail("the battery ran"))
+    with pytest.raises(ValueError, match="name option-sweep variants"):
+        validate(f"{metric_files / 'rank_metric.py'}:rank_metric", name=name, **BATTERY)
+
+
+def test_without_builtins_the_battery_compares_with_the_presets_metrics(metric_files, monkeypatch):
+    # README: "dci_gbt is left out unless named, as in the quick preset" (it costs more than the others together)
+    import metrics
+    import harness.workflows.validate as validate_module
+
+    studied = []
+
+    def no_battery(**study):
+        studied.append(list(study["metrics_"]))
+        raise KeyboardInterrupt  # stop before anything runs
+
+    monkeypatch.setattr(validate_module, "run_study", no_battery)
+    with pytest.raises(KeyboardInterrupt):
+        validate(f"{metric_files / 'rank_metric.py'}:rank_metric", progress=False, log=lambda _: None)
+    assert studied[0] == [name for name in metrics.available() if name != "dci_gbt"]

@@ -62,6 +62,20 @@ def test_registered_metric_rejects_unknown_options(rng):
         metrics.evaluate("mig", values, values, bogus=1)
 
 
+@pytest.mark.parametrize("returned", ["0.5", b"0.5", True, np.bool_(False), {"modularity": "1"}])
+def test_callable_returning_text_or_a_truth_value_is_an_error(rng, returned):
+    # float() reads "0.5" and True as numbers: a metric returning the wrong type would be scored silently
+    values = rng.random((5, 2))
+    with pytest.raises(TypeError, match="returned a non-numeric score"):
+        metrics.evaluate(lambda f, c: returned, values, values)
+
+
+def test_callable_returning_a_numpy_number_is_a_score(rng):
+    values = rng.random((5, 2))
+    assert metrics.evaluate(lambda f, c: np.float32(0.25), values, values) == {"<lambda>": 0.25}
+    assert metrics.evaluate(lambda f, c: {"a": np.int64(1)}, values, values) == {"a": 1.0}
+
+
 def test_callable_returning_nan_is_an_error(rng):
     values = rng.random((5, 2))
     with pytest.raises(ValueError, match="non-finite score"):

@@ -66,3 +66,53 @@ def test_ranks_and_the_rendered_card(synthetic_results):
                                 rankings=rankings, verdicts=verdicts, axioms=axioms, probe="mixing = 0.2", notes=notes)
     assert card.startswith("# Report card: `lin`") and "axioms: 1 of 1 applicable checks pass" in card
     assert "## Criteria" in card and "## Property-matrix verdicts" in card and "| linearity" in card
+
+
+def test_failed_cells_are_counted_listed_and_named_in_the_notes(synthetic_results):
+    # lin failed at the pure-noise end of the noise scenario: calibration cannot judge it, and the card says why
+    noise_end = (synthetic_results["metric"] == "lin") & (synthetic_results["scenario"] == "noise") & (synthetic_results["value"] == 1.0)
+    dropped = synthetic_results.loc[noise_end].drop_duplicates(["scenario", "value", "seed", "n_samples"])
+    failures = pd.DataFrame({"scenario": dropped["scenario"], "value_label": dropped["value_label"], "seed": dropped["seed"],
+                             "n_samples": dropped["n_samples"], "metric": "lin", "error": "ValueError: no signal"})
+    assert len(failures) > 0
+    results = check_results(synthetic_results.loc[~noise_end])
+    cells = len(synthetic_results.loc[synthetic_results["metric"] == "lin"].drop_duplicates(["scenario", "value", "seed", "n_samples"]))
+    rankings, notes = criterion_rankings(results, "lin", failures)
+    assert "calibration" not in set(rankings["criterion"])
+    assert (f"calibration: no sub-score of lin is judged by it in this battery ({len(failures)} of its cells in the "
+            "scenarios it reads failed: see Failed cells)") in notes
+    assert not any("cost" in note for note in notes)  # lin is still ranked on cost
+    axioms = pd.DataFrame({"axiom": ["a1"], "measured": [0.0], "result": ["pass"]})
+    card = report_card_markdown(name="lin", reference="x.py:lin", version="1",
+                                claims={"property": "modularity", "higher_is_better": True, "stochastic": False},
+                                battery={"preset": "quick", "scenarios": ["noise"], "builtins": ["uncal"], "seeds": 3,
+                                         "n_samples": "2000"},
+                                rankings=rankings, verdicts=verdict_rows(results, "lin"), axioms=axioms, probe="p",
+                                notes=notes, failures=failures, results=results)
+    assert f"- failed cells: {len(failures)} of {cells} cells of `lin` (raised or timed out" in card
+    section = card.split("## Failed cells", 1)[1].split("##", 1)[0]
+    assert section.count("ValueError: no signal") == len(failures)
+    without = report_card_markdown(name="lin", reference="x.py:lin", version="1",
+                                   claims={"property": "modularity", "higher_is_better": True, "stochastic": False},
+                                   battery={"preset": "quick", "scenarios": ["noise"], "builtins": [], "seeds": 3,
+                                            "n_samples": "2000"},
+                                   rankings=rankings, verdicts=verdict_rows(results, "lin"), axioms=axioms, probe="p",
+                                   failures=failures.iloc[:0], results=results)
+    assert "failed cells" not in without and "## Failed cells" not in without
+
+
+def test_a_lower_is_better_card_says_its_scores_are_read_as_one_minus_score(synthetic_results):
+    # calibration's "score of pure noise" is 0.06 for a lower-is-better metric scoring 0.94 there: the card says so
+    rankings, notes = criterion_rankings(synthetic_results, "lin")
+    axioms = pd.DataFrame({"axiom": ["a1"], "measured": [0.0], "result": ["pass"]})
+
+    def card(higher_is_better: bool) -> str:
+        return report_card_markdown(name="lin", reference="x.py:lin", version="1",
+                                    claims={"property": "modularity", "higher_is_better": higher_is_better, "stochastic": False},
+                                    battery={"preset": "quick", "scenarios": ["noise"], "builtins": [], "seeds": 3,
+                                             "n_samples": "2000"},
+                                    rankings=rankings, verdicts=verdict_rows(synthetic_results, "lin"), axioms=axioms,
+                                    probe="p", notes=notes)
+
+    assert "- claims: modularity; lower is better (criteria and verdicts read 1 − score, as the reports do); deterministic" in card(False)
+    assert "- claims: modularity; higher is better; deterministic" in card(True) and "1 − score," not in card(True)
