@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 from pathlib import Path
 
 from harness.errors import UsageError
@@ -40,9 +41,12 @@ def _plot(args: argparse.Namespace) -> int:
     out = args.out if args.out is not None else args.run_dir / f"comparison.{fmt}"
     results = load_run_results(args.run_dir)
     for column, requested in (("metric", args.metrics), ("scenario", args.scenarios)):
-        unknown = sorted(set(requested or ()) - set(results[column]))
+        known = sorted(results[column].unique())
+        unknown = sorted(set(requested or ()) - set(known))
         if unknown:
-            raise UsageError(f"unknown {column}(s) {unknown}; the results have {sorted(results[column].unique())}")
+            close = sorted({match for name in unknown for match in difflib.get_close_matches(name, known, n=3, cutoff=0.6)})
+            hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+            raise UsageError(f"unknown {column}(s) {unknown}{hint}; the results have {known}")
     path = reports.plot_comparison(results, metrics=args.metrics, scenarios=args.scenarios, out_file=out, format=fmt)
     print(f"figure written to {path}")
     return 0

@@ -68,3 +68,12 @@ def test_help(capsys):
     with pytest.raises(SystemExit) as exited:
         main(["plot", "--help"])
     assert exited.value.code == 0 and "RUN_DIR" in capsys.readouterr().out
+
+
+def test_a_misspelled_name_gets_the_closest_ones(run_dir, capsys):
+    # the README: "a misspelled name gets the closest known ones"
+    assert main(["plot", str(run_dir), "--metrics", "mgi", "--scenarios", "noise"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown metric(s) ['mgi'] (did you mean mig?)" in err and err.count("\n") == 1
+    assert main(["plot", str(run_dir), "--scenarios", "nois"]) == 2
+    assert "(did you mean noise?)" in capsys.readouterr().err
