@@ -37,6 +37,9 @@ def _plot(args: argparse.Namespace) -> int:
     suffix = args.out.suffix.lower().lstrip(".") if args.out is not None else ""
     if args.format is None and args.out is not None and suffix not in FORMATS:
         raise UsageError(f"cannot tell the format of {str(args.out)!r}: end it in .png, .svg or .pdf, or pass --format")
+    if args.format is not None and suffix in FORMATS and suffix != args.format:
+        raise UsageError(f"--format {args.format} contradicts --out {str(args.out)!r}: a {args.format.upper()} file "
+                         f"would be named .{suffix}; change one of them")
     fmt = args.format or suffix or "png"
     out = args.out if args.out is not None else args.run_dir / f"comparison.{fmt}"
     results = load_run_results(args.run_dir)

@@ -51,6 +51,7 @@ def test_more_scenarios_make_more_panels(run_dir, tmp_path):
         (["--scenarios", "rotation"], "unknown scenario(s) ['rotation']"),
         (["--out", "figure.txt"], "cannot tell the format of"),
         (["--format", "gif"], "invalid choice: 'gif'"),
+        (["--format", "pdf", "--out", "figure.png"], "--format pdf contradicts --out 'figure.png'"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(run_dir, argv, message, capsys):
@@ -77,3 +78,11 @@ def test_a_misspelled_name_gets_the_closest_ones(run_dir, capsys):
     assert "unknown metric(s) ['mgi'] (did you mean mig?)" in err and err.count("\n") == 1
     assert main(["plot", str(run_dir), "--scenarios", "nois"]) == 2
     assert "(did you mean noise?)" in capsys.readouterr().err
+
+
+def test_format_and_suffix_that_disagree_write_nothing(run_dir, tmp_path):
+    # a PDF written to figure.png would not open as a PNG
+    out = tmp_path / "figure.png"
+    assert main(["plot", str(run_dir), "--format", "pdf", "--out", str(out)]) == 2
+    assert not out.exists()
+    assert main(["plot", str(run_dir), "--format", "pdf", "--out", str(tmp_path / "figure.PDF")]) == 0
