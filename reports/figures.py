@@ -461,7 +461,8 @@ def plot_comparison(
         A results table.  Styles come from the registry of all its metrics
         (:class:`reports._style.StyleRegistry`), so a sub-score looks as in the report.
     metrics, scenarios : sequence of str, optional
-        Which to draw; default all.
+        Which to draw; default all.  The panels follow the order of ``scenarios``
+        (default: sorted by name).
     out_file : str or pathlib.Path
         Where to write the figure.
     format : str, optional
@@ -493,7 +494,9 @@ def plot_comparison(
     rows = at_largest_n(rows)
     if rows.empty:
         raise ValueError("the chosen metrics were not run on the chosen scenarios: nothing to draw")
-    shown_scenarios = sorted(rows["scenario"].unique())
+    present = set(rows["scenario"])
+    shown_scenarios = list(dict.fromkeys(scenarios)) if scenarios is not None else sorted(present)
+    shown_scenarios = [scenario for scenario in shown_scenarios if scenario in present]
     panel_height = 1.9
     notes: list[str] = []
     with paper_style():

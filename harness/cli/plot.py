@@ -24,7 +24,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run directory written by 'run' or 'validate'")
     parser.add_argument("--metrics", type=csv_list, help="comma-separated metrics to draw (default: all in the run)")
-    parser.add_argument("--scenarios", type=csv_list, help="comma-separated scenarios to draw (default: all in the run)")
+    parser.add_argument("--scenarios", type=csv_list, help="comma-separated scenarios to draw, one panel each in this order (default: all in the run, "
+                        "sorted)")
     parser.add_argument("--format", choices=FORMATS, help="figure format (default: from --out's suffix, else png)")
     parser.add_argument("--out", type=Path, help="figure file (default: RUN_DIR/comparison.FORMAT)")
     parser.set_defaults(handler=_plot)

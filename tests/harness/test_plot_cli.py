@@ -86,3 +86,13 @@ def test_format_and_suffix_that_disagree_write_nothing(run_dir, tmp_path):
     assert main(["plot", str(run_dir), "--format", "pdf", "--out", str(out)]) == 2
     assert not out.exists()
     assert main(["plot", str(run_dir), "--format", "pdf", "--out", str(tmp_path / "figure.PDF")]) == 0
+
+
+def test_panels_follow_the_order_of_scenarios(run_dir, tmp_path):
+    # an author lays out a figure in the order they name the scenarios, not alphabetically
+    for order in ("noise,mixing", "mixing,noise"):
+        out = tmp_path / f"{order}.svg"
+        assert main(["plot", str(run_dir), "--metrics", "mig", "--scenarios", order, "--out", str(out)]) == 0
+        svg = out.read_text()
+        first, second = order.split(",")
+        assert 0 < svg.index(f"<!-- {first} -->") < svg.index(f"<!-- {second} -->")  # the panel titles
