@@ -29,7 +29,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 
 from reports._style import (
-    COLUMN_WIDTH, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, legend_columns, paper_style,
+    COLUMN_WIDTH, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, legend_columns, paper_style, wrap_label,
 )
 from reports._table import at_largest_n, check_results, family_rank, ideal_table, score_label, scenarios_testing, seed_summary
 from reports.schema import PROPERTIES
@@ -42,6 +42,8 @@ SCORE_LIMITS = (-0.05, 1.05)
 ATLAS_ROWS = 10
 #: Atlas geometry in inches: height of a row, room for the titles above, the ticks below, the labels left.
 ATLAS_ROW_INCHES, ATLAS_TOP_INCHES, ATLAS_BOTTOM_INCHES, ATLAS_LEFT_INCHES = 0.62, 0.75, 0.25, 1.1
+#: Longest line of an atlas row label, in characters (what fits in :data:`ATLAS_LEFT_INCHES` at its font).
+ATLAS_LABEL_CHARACTERS = 20
 CLIP_MARKER = {"color": "#CC3311", "markersize": 4.0, "linestyle": "none", "zorder": 5}
 #: Height of one legend row at the paper style's legend font, in inches.
 LEGEND_ROW_INCHES = 0.12
@@ -145,9 +147,11 @@ def _side_legend(ax, panel_height: float) -> None:
     if not handles:
         return
     order = sorted(range(len(labels)), key=lambda i: labels[i] != "ideal")  # the ideal first
+    labels = [wrap_label(label) for label in labels]  # a long name would push the legend off the figure
     rows = max(1, int((panel_height - 0.6) / LEGEND_ROW_INCHES))  # the axes is the panel less its title and ticks
+    lines = sum(label.count("\n") + 1 for label in labels)
     ax.legend([handles[i] for i in order], [labels[i] for i in order], loc="center left", bbox_to_anchor=(1.01, 0.5),
-              frameon=False, ncol=legend_columns(len(labels), rows), handlelength=2.2, columnspacing=0.8,
+              frameon=False, ncol=legend_columns(lines, rows), handlelength=2.2, columnspacing=0.8,
               borderaxespad=0.2, labelspacing=0.25)
 
 
@@ -251,7 +255,8 @@ def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], id
                 else:
                     ax.tick_params(axis="x", labelbottom=False)
                 if j == 0:
-                    ax.set_ylabel(score_label(metric, sub_score, bool(higher)).replace("/", "/\n").replace(" (", "\n("),
+                    label = score_label(metric, sub_score, bool(higher)).replace("/", "/\n").replace(" (", "\n(")
+                    ax.set_ylabel("\n".join(wrap_label(line, ATLAS_LABEL_CHARACTERS) for line in label.split("\n")),
                                   rotation=0, ha="right", va="center", fontsize=5,
                                   color=registry(metric, sub_score).colour)
                 else:
@@ -416,16 +421,16 @@ def agreement_figure(matrix: pd.DataFrame) -> Drawn:
         for i, j in zip(*np.nonzero(~np.isfinite(values))):
             ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#DDDDDD", edgecolor="#888888",
                                    hatch="////", linewidth=0))
-        ax.set_xticks(range(size), matrix.columns, rotation=90, fontsize=5)
-        ax.set_yticks(range(size), matrix.index, fontsize=5)
+        ax.set_xticks(range(size), [wrap_label(label) for label in matrix.columns], rotation=90, fontsize=5)
+        ax.set_yticks(range(size), [wrap_label(label) for label in matrix.index], fontsize=5)
         if size <= 24:
             for i, j in zip(*np.nonzero(np.isfinite(values))):
                 ax.text(j, i, f"{100 * values[i, j]:.0f}", ha="center", va="center", fontsize=3.5,
                         color="white" if abs(values[i, j]) > 0.6 else "black")
         title = ("Agreement: Kendall's τ-b between sub-scores' rankings; hatched grey: undefined (a constant score, "
                  "or no representation both scored)")
-        ax.set_title(textwrap.fill(title, width=int(side * 14)),
-                     fontsize=7, loc="left")
+        # above the figure, not the axes: long tick labels push the axes right and a left-aligned title off the figure
+        figure.suptitle(textwrap.fill(title, width=int(side * 14)), fontsize=7, x=0.02, ha="left")
         figure.colorbar(image, ax=ax, shrink=0.6, label="Kendall's τ-b")
     return Drawn(figure)
 

@@ -175,3 +175,39 @@ def test_an_atlas_has_no_column_for_a_scenario_its_family_never_scored(synthetic
     titles = {family: {ax.get_title() for ax in drawn.figure.axes} - {""} for family, drawn in atlases.items()}
     assert "gaussian\ntoy attack" in titles["information"]
     assert "gaussian\ntoy attack" not in titles["intervention"] and len(titles["intervention"]) == 5
+
+
+LONG_NAME = "a_very_long_metric_name_for_rank_correlation_between_factors_and_codes[power=0.5]"
+
+
+def _inside_the_figure(figure, artists) -> bool:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "constrained_layout not applied because axes sizes collapsed to zero"
+        figure.draw_without_rendering()
+    page = figure.bbox
+    boxes = [artist.get_window_extent() for artist in artists]
+    return all(box.x0 >= page.x0 - 1 and box.x1 <= page.x1 + 1 for box in boxes)
+
+
+def test_a_long_metric_name_stays_inside_every_figure(synthetic_results):
+    # a user metric's name (or a variant's) longer than the page pushed the legend, the atlas labels and the
+    # agreement's title off the figure, and collapsed the scenario figure's layout
+    from reports.agreement import agreement, agreement_matrix
+    from reports.figures import agreement_figure
+
+    renamed = {"holo": LONG_NAME, "uncal": LONG_NAME.replace("0.5", "2"), "lin": LONG_NAME.replace("0.5", "4")}
+    results = check_results(synthetic_results.replace({"metric": renamed}))
+    registry = StyleRegistry(results)
+    figure = scenario_figure(results, "noise", registry=registry).figure
+    legends = [ax.get_legend() for ax in figure.axes if ax.get_legend() is not None]
+    assert any("power=0.5]" in text.get_text() for legend in legends for text in legend.get_texts())
+    assert _inside_the_figure(figure, legends)
+    # legends never dominate: every panel keeps more than half the width
+    assert min(ax.get_window_extent().width for ax in figure.axes) > 0.5 * figure.bbox.width
+    custom = dict(atlas_figures(results, registry))["custom"].figure  # holo's family
+    assert _inside_the_figure(custom, [ax.yaxis.label for ax in custom.axes if ax.get_ylabel()])
+    heat = agreement_figure(agreement_matrix(agreement(results))).figure
+    assert _inside_the_figure(heat, [heat._suptitle, *heat.axes[0].get_yticklabels()])
+
