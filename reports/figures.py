@@ -47,6 +47,10 @@ ATLAS_LABEL_CHARACTERS = 20
 CLIP_MARKER = {"color": "#CC3311", "markersize": 4.0, "linestyle": "none", "zorder": 5}
 #: Height of one legend row at the paper style's legend font, in inches.
 LEGEND_ROW_INCHES = 0.12
+#: Width of a legend entry's handle and spacing, and of one character of its label, at that font, in inches.
+LEGEND_HANDLE_INCHES, LEGEND_CHARACTER_INCHES = 0.45, 0.05
+#: Characters of a 5-point note per inch of figure width.
+NOTE_CHARACTERS_PER_INCH = 24
 HATCHES = ("", "////", "....", "xxxx", "\\\\\\\\", "++++")
 
 
@@ -450,6 +454,14 @@ def _label_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str]) -> None:
                     textcoords="offset points", va="center")
 
 
+def _legend_grid(labels: Sequence[str]) -> tuple[int, float]:
+    """Columns of a legend of ``labels`` spanning :data:`PAGE_WIDTH`, and its height in inches."""
+    longest = max((len(line) for label in labels for line in label.split("\n")), default=1)
+    columns = max(1, min(len(labels), int(PAGE_WIDTH / (LEGEND_HANDLE_INCHES + LEGEND_CHARACTER_INCHES * longest))))
+    lines = sum(label.count("\n") + 1 for label in labels)
+    return columns, LEGEND_ROW_INCHES * (-(-lines // columns) + 1)
+
+
 def plot_comparison(
     results: pd.DataFrame,
     *,
@@ -459,6 +471,9 @@ def plot_comparison(
     format: str | None = None,
 ) -> Path:
     """Compare chosen metrics on chosen scenarios in one figure, one panel per scenario.
+
+    One legend below the panels, in as many columns as fit the width, serves them all;
+    notes on clipped means sit above the panels.
 
     Parameters
     ----------
@@ -503,23 +518,34 @@ def plot_comparison(
     shown_scenarios = list(dict.fromkeys(scenarios)) if scenarios is not None else sorted(present)
     shown_scenarios = [scenario for scenario in shown_scenarios if scenario in present]
     panel_height = 1.9
+    entries = rows[["metric", "sub_score", "higher_is_better"]].drop_duplicates()
+    labels = [wrap_label(score_label(*entry)) for entry in entries.itertuples(index=False)]
+    columns, legend_height = _legend_grid(labels)
     notes: list[str] = []
     with paper_style():
-        figure = Figure(figsize=(PAGE_WIDTH, panel_height * len(shown_scenarios) + 0.4), layout="constrained")
+        figure = Figure(figsize=(PAGE_WIDTH, panel_height * len(shown_scenarios) + 0.4 + legend_height),
+                        layout="constrained")
         axes = figure.subplots(len(shown_scenarios), 1, squeeze=False)[:, 0]
         for ax, scenario in zip(axes, shown_scenarios):
             own = rows.loc[rows["scenario"] == scenario]
             summary = _summary(own, ["value", "value_label", "metric", "sub_score", "property"])
             ideals = ideal_table(results.loc[results["scenario"] == scenario])
             _label_ideals(ax, ideals, [p for p in PROPERTIES if p in set(summary["property"])])
-            notes += _draw_scores(ax, summary, "value", registry)
+            notes += [f"{scenario}: {note}" for note in _draw_scores(ax, summary, "value", registry)]
             _format_axis(ax, own, own["parameter"].iloc[0])
             _score_axis(ax)
             ax.set_title(scenario, loc="left")
             ax.set_ylabel("score")
-            _side_legend(ax, panel_height)
-        if notes:
-            figure.text(0.0, 0.0, " ".join(notes), fontsize=5, ha="left", va="bottom", wrap=True)
+        # one legend for every panel, below them (a sub-score looks the same in each), as many columns as fit the width
+        shown = {}
+        for ax in axes:
+            for handle, label in zip(*ax.get_legend_handles_labels()):
+                shown.setdefault(label, handle)
+        figure.legend(list(shown.values()), [wrap_label(label) for label in shown], loc="outside lower center",
+                      frameon=False, ncol=columns, handlelength=2.2, columnspacing=1.2, labelspacing=0.25)
+        if notes:  # above the panels, in the layout: a note drawn over the panels or the legend would hide them
+            figure.suptitle(textwrap.fill(" ".join(notes), width=int(PAGE_WIDTH * NOTE_CHARACTERS_PER_INCH)),
+                            fontsize=5, x=0.01, ha="left")
     out_file = Path(out_file)
     out_file.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(out_file, format=format or out_file.suffix.lstrip(".") or "png", dpi=200)

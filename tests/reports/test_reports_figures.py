@@ -211,3 +211,36 @@ def test_a_long_metric_name_stays_inside_every_figure(synthetic_results):
     heat = agreement_figure(agreement_matrix(agreement(results))).figure
     assert _inside_the_figure(heat, [heat._suptitle, *heat.axes[0].get_yticklabels()])
 
+
+def test_plot_of_every_metric_shows_every_legend_entry_inside_the_figure(tmp_path, monkeypatch, synthetic_results):
+    # plot RUN_DIR without --metrics: fifty sub-scores in a legend beside each panel ran off the page (about ten
+    # shown, the rest cut) and collapsed the layout
+    import warnings
+
+    from matplotlib.figure import Figure
+
+    results = check_results(pd.concat([synthetic_results.assign(metric=synthetic_results["metric"] + f"_{copy}")
+                                       for copy in range(10)], ignore_index=True))
+    captured = {}
+    original = Figure.savefig
+
+    def capture(self, *args, **kwargs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # "constrained_layout not applied"
+            done = original(self, *args, **kwargs)
+        captured["figure"] = self
+        return done
+
+    monkeypatch.setattr(Figure, "savefig", capture)
+    plot_comparison(results, scenarios=["noise", "mixing"], out_file=tmp_path / "all.png")
+    figure = captured["figure"]
+    shown = results.loc[results["scenario"].isin(["noise", "mixing"]), ["metric", "sub_score"]].drop_duplicates()
+    legends = [*figure.legends, *(ax.get_legend() for ax in figure.axes if ax.get_legend() is not None)]
+    texts = [text for legend in legends for text in legend.get_texts()]
+    assert len({text.get_text() for text in texts}) == len(shown) > 40
+    figure.draw_without_rendering()  # extents at the figure's own dpi
+    page = figure.bbox
+    for text in texts:
+        box = text.get_window_extent()
+        assert page.x0 <= box.x0 and box.x1 <= page.x1 and page.y0 <= box.y0 and box.y1 <= page.y1, text.get_text()
+    assert min(ax.get_window_extent().width for ax in figure.axes) > 0.5 * page.width  # legends never dominate
