@@ -109,6 +109,9 @@ def metric_option(text: str) -> tuple[str, str, list[Any]]:
     items = [item.strip() for item in values.split(",") if item.strip()]
     if not sep or not colon or not metric.strip() or not name.strip() or not items:
         raise argparse.ArgumentTypeError(f"expected METRIC:OPTION=VALUE[,VALUE...] such as mig:bins=5,20, got {text!r}")
+    repeated = sorted({item for item in items if items.count(item) > 1})
+    if repeated:
+        raise argparse.ArgumentTypeError(f"{text!r} lists {', '.join(repeated)} more than once; name each value once")
     return metric.strip(), name.strip(), [option_value(item) for item in items]
 
 

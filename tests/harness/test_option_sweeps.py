@@ -27,6 +27,15 @@ def test_the_flag_parses_numbers_words_and_references():
             metric_option(bad)
 
 
+def test_a_value_given_twice_is_refused_by_name(capsys):
+    # it was refused later as "the study plans the same cell twice; check for repeated scenario or metric names"
+    with pytest.raises(argparse.ArgumentTypeError, match="'mig:bins=5,20,5' lists 5 more than once"):
+        metric_option("mig:bins=5,20,5")
+    assert main(["run", "--scenarios", "noise", "--metrics", "mig", "--metric-option", "mig:bins=5, 5", "--dry-run"]) == 2
+    err = capsys.readouterr().err
+    assert "lists 5 more than once" in err and err.count("\n") == 1
+
+
 def test_an_option_given_twice_is_refused():
     assert option_sweeps([("mig", "bins", [5]), ("mig", "normalization", ["code"])]) == {
         "mig": {"bins": [5], "normalization": ["code"]}}
