@@ -473,7 +473,8 @@ def plot_comparison(
     """Compare chosen metrics on chosen scenarios in one figure, one panel per scenario.
 
     One legend below the panels, in as many columns as fit the width, serves them all;
-    notes on clipped means sit above the panels.
+    notes on clipped means sit above the panels.  A scenario is drawn at its largest
+    sample size, except one testing sample efficiency, whose values are sample sizes.
 
     Parameters
     ----------
@@ -511,7 +512,8 @@ def plot_comparison(
         rows = rows.loc[rows["metric"].isin(metrics)]
     if scenarios is not None:
         rows = rows.loc[rows["scenario"].isin(scenarios)]
-    rows = at_largest_n(rows)
+    sweeps_n = rows["scenario"].isin(scenarios_testing(rows, "sample_efficiency"))  # its values are the sample sizes
+    rows = pd.concat([at_largest_n(rows.loc[~sweeps_n]), rows.loc[sweeps_n]])
     if rows.empty:
         raise ValueError("the chosen metrics were not run on the chosen scenarios: nothing to draw")
     present = set(rows["scenario"])

@@ -244,3 +244,19 @@ def test_plot_of_every_metric_shows_every_legend_entry_inside_the_figure(tmp_pat
         box = text.get_window_extent()
         assert page.x0 <= box.x0 and box.x1 <= page.x1 and page.y0 <= box.y0 and box.y1 <= page.y1, text.get_text()
     assert min(ax.get_window_extent().width for ax in figure.axes) > 0.5 * page.width  # legends never dominate
+
+
+def test_plot_draws_a_sample_efficiency_scenario_along_its_sample_sizes(tmp_path, synthetic_results, monkeypatch):
+    # its values are sample sizes: kept at the largest n, the panel showed one point at n = 100000
+    from matplotlib.figure import Figure
+
+    drawn = {}
+    original = Figure.savefig
+
+    def capture(self, *args, **kwargs):
+        drawn.update({line.get_label(): line.get_xdata() for ax in self.axes for line in ax.get_lines()})
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", capture)
+    plot_comparison(synthetic_results, metrics=["step"], scenarios=["sample_size"], out_file=tmp_path / "n.png")
+    np.testing.assert_array_equal(drawn["step"], [100, 1000, 10000, 100000])
