@@ -133,11 +133,31 @@ def _draw_scores(ax, summary: pd.DataFrame, x: str, registry: StyleRegistry, *, 
     return notes
 
 
-def _draw_ideal(ax, ideals: pd.DataFrame, prop: str, *, label: bool = True) -> None:
-    line = ideals.loc[ideals["property"] == prop].sort_values("value")
-    if line.empty:
-        return
-    ax.plot(line["value"], line["ideal"], label="ideal" if label else None, **IDEAL_STYLE)
+def _ideal_points(ideals: pd.DataFrame, prop: str, values: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    """The ideal of ``prop`` at every one of ``values`` (NaN where the scenario states none), sorted by value.
+
+    A composed scenario may state an ideal at some values only (``redundancy_attack@leaky=0.25``: modularity
+    at alpha = 0); the NaN between them breaks the line instead of joining values the scenario says nothing of.
+    """
+    line = ideals.loc[ideals["property"] == prop].set_index("value")["ideal"]
+    line = line.reindex(sorted(set(values) | set(line.index)))
+    return line.index.to_numpy(dtype=float), line.to_numpy(dtype=float)
+
+
+def _plot_ideal(ax, x: np.ndarray, y: np.ndarray, label: str | None) -> None:
+    """The ideal in :data:`IDEAL_STYLE`; a value whose neighbours have no ideal is a square (a line of one point is invisible)."""
+    ax.plot(x, y, label=label, **IDEAL_STYLE)
+    known = np.isfinite(y)
+    isolated = known & ~np.r_[False, known[:-1]] & ~np.r_[known[1:], False]
+    if isolated.any():
+        ax.plot(x[isolated], y[isolated], linestyle="none", marker="s", markersize=5, markeredgewidth=0,
+                color=IDEAL_STYLE["color"], zorder=IDEAL_STYLE["zorder"])
+
+
+def _draw_ideal(ax, ideals: pd.DataFrame, prop: str, values: Sequence[float], *, label: bool = True) -> None:
+    x, y = _ideal_points(ideals, prop, values)
+    if np.isfinite(y).any():
+        _plot_ideal(ax, x, y, "ideal" if label else None)
 
 
 def _score_axis(ax) -> None:
@@ -182,7 +202,7 @@ def scenario_figure(results: pd.DataFrame, scenario: str, *, registry: StyleRegi
         figure = Figure(figsize=(PAGE_WIDTH, panel_height * len(properties) + 0.5), layout="constrained")
         axes = figure.subplots(len(properties), 1, squeeze=False, sharex=True)[:, 0]
         for ax, prop in zip(axes, properties):
-            _draw_ideal(ax, ideals, prop)
+            _draw_ideal(ax, ideals, prop, rows["value"].unique())
             notes += _draw_scores(ax, summary.loc[summary["property"] == prop], "value", registry)
             _format_axis(ax, rows, rows["parameter"].iloc[0], label=ax is axes[-1])
             _score_axis(ax)
@@ -248,7 +268,7 @@ def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], id
                 ax.set_xlim(*spans[scenario])
                 curve = curves.get((scenario, metric, sub_score))
                 if scenario in ideals_of:
-                    _draw_ideal(ax, ideals_of[scenario], prop, label=False)
+                    _draw_ideal(ax, ideals_of[scenario], prop, rows_of[scenario]["value"].unique(), label=False)
                 if curve is not None:
                     notes += [f"{scenario}: {note}" for note in _draw_scores(ax, curve, "value", registry, markers=False)]
                 ax.tick_params(labelsize=4, length=1.5, pad=1)
@@ -439,18 +459,20 @@ def agreement_figure(matrix: pd.DataFrame) -> Drawn:
     return Drawn(figure)
 
 
-def _label_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str]) -> None:
+def _label_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str], values: Sequence[float]) -> None:
     """Each distinct ideal trajectory once, in :data:`IDEAL_STYLE`, labelled at its end with the properties it is the ideal of."""
     trajectories: dict[tuple, list[str]] = {}
     for prop in properties:
-        line = ideals.loc[ideals["property"] == prop].sort_values("value")
-        if len(line) >= 2:
-            key = tuple(zip(line["value"].round(9), line["ideal"].round(9)))
+        x, y = _ideal_points(ideals, prop, values)
+        if np.isfinite(y).any():
+            key = tuple((round(a, 9), round(b, 9) if np.isfinite(b) else None) for a, b in zip(x, y))
             trajectories.setdefault(key, []).append(prop)
     for points, names in trajectories.items():
-        x, y = zip(*points)
-        ax.plot(x, y, **IDEAL_STYLE)
-        ax.annotate("ideal " + ", ".join(names), (x[-1], y[-1]), fontsize=5, color="#777777", xytext=(2, 0),
+        x = np.array([a for a, _ in points])
+        y = np.array([np.nan if b is None else b for _, b in points])
+        _plot_ideal(ax, x, y, None)
+        last = np.flatnonzero(np.isfinite(y))[-1]
+        ax.annotate("ideal " + ", ".join(names), (x[last], y[last]), fontsize=5, color="#777777", xytext=(2, 0),
                     textcoords="offset points", va="center")
 
 
@@ -532,7 +554,7 @@ def plot_comparison(
             own = rows.loc[rows["scenario"] == scenario]
             summary = _summary(own, ["value", "value_label", "metric", "sub_score", "property"])
             ideals = ideal_table(results.loc[results["scenario"] == scenario])
-            _label_ideals(ax, ideals, [p for p in PROPERTIES if p in set(summary["property"])])
+            _label_ideals(ax, ideals, [p for p in PROPERTIES if p in set(summary["property"])], own["value"].unique())
             notes += [f"{scenario}: {note}" for note in _draw_scores(ax, summary, "value", registry)]
             _format_axis(ax, own, own["parameter"].iloc[0])
             _score_axis(ax)

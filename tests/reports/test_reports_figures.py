@@ -260,3 +260,39 @@ def test_plot_draws_a_sample_efficiency_scenario_along_its_sample_sizes(tmp_path
     monkeypatch.setattr(Figure, "savefig", capture)
     plot_comparison(synthetic_results, metrics=["step"], scenarios=["sample_size"], out_file=tmp_path / "n.png")
     np.testing.assert_array_equal(drawn["step"], [100, 1000, 10000, 100000])
+
+
+def _partly_stated(synthetic_results) -> pd.DataFrame:
+    """``noise`` as a composed scenario that states modularity's ideal at alpha = 0 and 1 only."""
+    results = synthetic_results.loc[synthetic_results["scenario"] == "noise"].copy()
+    results["scenario"] = "redundancy_attack@noise=0.2"
+    unstated = (results["property"] == "modularity") & ~results["value"].isin([0.0, 1.0])
+    results.loc[unstated, "ideal"] = np.nan
+    return check_results(results)
+
+
+def test_an_ideal_stated_at_some_values_only_is_drawn_there_only(synthetic_results, tmp_path, monkeypatch):
+    # a composition states an ideal where its parts determine it (redundancy_attack@leaky=0.25: modularity at
+    # alpha = 0 only): the one-point line was invisible though the legend said "ideal", and two stated values
+    # were joined across the values the scenario says nothing of
+    from matplotlib.figure import Figure
+
+    results = _partly_stated(synthetic_results)
+    figure = scenario_figure(results, "redundancy_attack@noise=0.2").figure
+    panel = [ax for ax in figure.axes if ax.get_title(loc="left") == "modularity"][0]
+    grey = [line for line in panel.get_lines() if line.get_color() == IDEAL_STYLE["color"]]
+    line = [line for line in grey if line.get_linestyle() != "None"][0]
+    assert np.isnan(line.get_ydata()[1:-1]).all() and np.isfinite(line.get_ydata()[[0, -1]]).all()
+    squares = [line for line in grey if line.get_marker() == "s"]
+    assert len(squares) == 1 and list(squares[0].get_xdata()) == [0.0, 1.0]
+
+    annotations = []
+    original = Figure.savefig
+
+    def capture(self, *args, **kwargs):
+        annotations.extend(text.get_text() for ax in self.axes for text in ax.texts)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", capture)
+    plot_comparison(results, metrics=["uncal"], out_file=tmp_path / "p.png")
+    assert "ideal modularity" in annotations
