@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 import harness.execution.scoring
@@ -96,3 +97,19 @@ def test_panels_follow_the_order_of_scenarios(run_dir, tmp_path):
         svg = out.read_text()
         first, second = order.split(",")
         assert 0 < svg.index(f"<!-- {first} -->") < svg.index(f"<!-- {second} -->")  # the panel titles
+
+
+def test_a_variant_of_a_two_option_sweep_can_be_chosen(run_dir, tmp_path, capsys):
+    # --metric-option mig:bins=5,20 --metric-option mig:normalization=factor,code names variants with a comma
+    # inside the brackets, which --metrics split into 'mig[bins=5' and 'normalization=code]'
+    from harness.workflows.run_results import load_run_results
+
+    results = load_run_results(run_dir)
+    swept = results.loc[results["metric"] == "mig"]
+    variants = [swept.assign(metric=f"mig[bins={bins},normalization=code]") for bins in (5, 20)]
+    (tmp_path / "swept").mkdir()
+    pd.concat([results, *variants], ignore_index=True).to_parquet(tmp_path / "swept" / "results.parquet")
+    out = tmp_path / "variants.png"
+    chosen = "mig[bins=5,normalization=code], mig[bins=20,normalization=code]"
+    assert main(["plot", str(tmp_path / "swept"), "--metrics", chosen, "--out", str(out)]) == 0, capsys.readouterr().err
+    assert out.read_bytes().startswith(MAGIC["png"])
