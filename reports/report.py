@@ -304,6 +304,8 @@ def build_figures(results: pd.DataFrame, sections: list[Section], directory: Pat
         return [_draw_and_save(key, caption, draw, directory) for key, caption, draw in todo]
     from joblib import Parallel, delayed
 
+    # absolute: a reused worker keeps the working directory it started in, which may not be the caller's now
+    directory = directory.absolute()
     return Parallel(n_jobs=jobs)(delayed(_draw_and_save)(key, caption, draw, directory) for key, caption, draw in todo)
 
 

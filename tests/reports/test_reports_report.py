@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -182,3 +183,13 @@ def test_the_report_does_not_depend_on_the_number_of_workers(synthetic_report, s
     for name in written:
         assert (tmp_path / name).read_bytes() == (run_dir / name).read_bytes(), name
     assert again.read_text(encoding="utf-8") == html_path.read_text(encoding="utf-8")
+
+
+def test_figures_are_written_in_the_run_directory_after_a_change_of_directory(synthetic_results, tmp_path, monkeypatch):
+    """Worker processes are reused and keep the working directory they started in: a relative run directory given
+    after a chdir (a notebook, a test) had its figures written under the old directory instead."""
+    first = write_report(synthetic_results, tmp_path / "first", jobs=2).parent  # starts or reuses the workers here
+    monkeypatch.chdir(tmp_path)
+    write_report(synthetic_results, Path("second"), jobs=2)
+    drawn = sorted(path.name for path in (first / "figures").iterdir())
+    assert drawn and sorted(path.name for path in (tmp_path / "second" / "figures").iterdir()) == drawn
