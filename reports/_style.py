@@ -14,6 +14,7 @@ sub-scores share both colour and marker.  The ideal trajectory is one distinct s
 from __future__ import annotations
 
 import contextlib
+import re
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -30,6 +31,8 @@ IDEAL_STYLE = {"color": "#BBBBBB", "linewidth": 4.0, "linestyle": "-", "solid_ca
 #: Width of one column of a two-column paper and of an A4 text block, in inches.
 COLUMN_WIDTH, PAGE_WIDTH = 3.5, 7.0
 FONT_SIZE = 7
+#: Longest line of a legend entry, in characters: a longer name is broken (:func:`wrap_label`).
+LABEL_CHARACTERS = 36
 
 
 @dataclass(frozen=True)
@@ -107,3 +110,21 @@ def paper_style() -> Iterator[None]:
 def legend_columns(entries: int, rows_available: int) -> int:
     """Legend columns so that ``entries`` fit in ``rows_available`` rows (at least one column)."""
     return max(1, -(-entries // max(1, rows_available)))
+
+
+def wrap_label(label: str, width: int = LABEL_CHARACTERS) -> str:
+    """``label`` broken into lines of at most ``width`` characters after ``/``, ``_``, ``,`` or ``[``, or before `` (``.
+
+    A user metric's or a variant's name can be longer than a figure is wide; unbroken, it
+    pushes the legend or the axis labels off the figure.  A piece longer than ``width``
+    (no break inside it) keeps a line of its own.
+    """
+    if len(label) <= width:
+        return label
+    lines = [""]
+    for piece in re.split(r"(?<=[/_,\[])|(?= \()", label):
+        if lines[-1] and len(lines[-1]) + len(piece.rstrip()) > width:
+            lines.append(piece.lstrip())
+        else:
+            lines[-1] += piece
+    return "\n".join(line.rstrip() for line in lines)

@@ -146,8 +146,11 @@ def family_rank(family: str) -> str:
 
 def score_label(metric: str, sub_score: str, higher_is_better: bool = True) -> str:
     """How a sub-score is named in tables and legends: ``mig`` or ``dci_rf/modularity``, and
-    ``pid/redundant_lower (1 − score)`` for a lower-is-better one, drawn and judged as 1 − score."""
-    name = metric if sub_score == metric else f"{metric}/{sub_score}"
+    ``pid/redundant_lower (1 − score)`` for a lower-is-better one, drawn and judged as 1 − score.
+
+    A variant of an option sweep is named like its metric: ``mig[bins=5]``, not ``mig[bins=5]/mig``.
+    """
+    name = metric if sub_score in (metric, metric.split("[", 1)[0]) else f"{metric}/{sub_score}"
     return name if higher_is_better else f"{name} (1 − score)"
 
 

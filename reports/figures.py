@@ -29,7 +29,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 
 from reports._style import (
-    COLUMN_WIDTH, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, legend_columns, paper_style,
+    COLUMN_WIDTH, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, legend_columns, paper_style, wrap_label,
 )
 from reports._table import at_largest_n, check_results, family_rank, ideal_table, score_label, scenarios_testing, seed_summary
 from reports.schema import PROPERTIES
@@ -42,9 +42,15 @@ SCORE_LIMITS = (-0.05, 1.05)
 ATLAS_ROWS = 10
 #: Atlas geometry in inches: height of a row, room for the titles above, the ticks below, the labels left.
 ATLAS_ROW_INCHES, ATLAS_TOP_INCHES, ATLAS_BOTTOM_INCHES, ATLAS_LEFT_INCHES = 0.62, 0.75, 0.25, 1.1
+#: Longest line of an atlas row label, in characters (what fits in :data:`ATLAS_LEFT_INCHES` at its font).
+ATLAS_LABEL_CHARACTERS = 20
 CLIP_MARKER = {"color": "#CC3311", "markersize": 4.0, "linestyle": "none", "zorder": 5}
 #: Height of one legend row at the paper style's legend font, in inches.
 LEGEND_ROW_INCHES = 0.12
+#: Width of a legend entry's handle and spacing, and of one character of its label, at that font, in inches.
+LEGEND_HANDLE_INCHES, LEGEND_CHARACTER_INCHES = 0.45, 0.05
+#: Characters of a 5-point note per inch of figure width.
+NOTE_CHARACTERS_PER_INCH = 24
 HATCHES = ("", "////", "....", "xxxx", "\\\\\\\\", "++++")
 
 
@@ -127,11 +133,31 @@ def _draw_scores(ax, summary: pd.DataFrame, x: str, registry: StyleRegistry, *, 
     return notes
 
 
-def _draw_ideal(ax, ideals: pd.DataFrame, prop: str, *, label: bool = True) -> None:
-    line = ideals.loc[ideals["property"] == prop].sort_values("value")
-    if line.empty:
-        return
-    ax.plot(line["value"], line["ideal"], label="ideal" if label else None, **IDEAL_STYLE)
+def _ideal_points(ideals: pd.DataFrame, prop: str, values: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    """The ideal of ``prop`` at every one of ``values`` (NaN where the scenario states none), sorted by value.
+
+    A composed scenario may state an ideal at some values only (``redundancy_attack@leaky=0.25``: modularity
+    at alpha = 0); the NaN between them breaks the line instead of joining values the scenario says nothing of.
+    """
+    line = ideals.loc[ideals["property"] == prop].set_index("value")["ideal"]
+    line = line.reindex(sorted(set(values) | set(line.index)))
+    return line.index.to_numpy(dtype=float), line.to_numpy(dtype=float)
+
+
+def _plot_ideal(ax, x: np.ndarray, y: np.ndarray, label: str | None) -> None:
+    """The ideal in :data:`IDEAL_STYLE`; a value whose neighbours have no ideal is a square (a line of one point is invisible)."""
+    ax.plot(x, y, label=label, **IDEAL_STYLE)
+    known = np.isfinite(y)
+    isolated = known & ~np.r_[False, known[:-1]] & ~np.r_[known[1:], False]
+    if isolated.any():
+        ax.plot(x[isolated], y[isolated], linestyle="none", marker="s", markersize=5, markeredgewidth=0,
+                color=IDEAL_STYLE["color"], zorder=IDEAL_STYLE["zorder"])
+
+
+def _draw_ideal(ax, ideals: pd.DataFrame, prop: str, values: Sequence[float], *, label: bool = True) -> None:
+    x, y = _ideal_points(ideals, prop, values)
+    if np.isfinite(y).any():
+        _plot_ideal(ax, x, y, "ideal" if label else None)
 
 
 def _score_axis(ax) -> None:
@@ -145,9 +171,11 @@ def _side_legend(ax, panel_height: float) -> None:
     if not handles:
         return
     order = sorted(range(len(labels)), key=lambda i: labels[i] != "ideal")  # the ideal first
+    labels = [wrap_label(label) for label in labels]  # a long name would push the legend off the figure
     rows = max(1, int((panel_height - 0.6) / LEGEND_ROW_INCHES))  # the axes is the panel less its title and ticks
+    lines = sum(label.count("\n") + 1 for label in labels)
     ax.legend([handles[i] for i in order], [labels[i] for i in order], loc="center left", bbox_to_anchor=(1.01, 0.5),
-              frameon=False, ncol=legend_columns(len(labels), rows), handlelength=2.2, columnspacing=0.8,
+              frameon=False, ncol=legend_columns(lines, rows), handlelength=2.2, columnspacing=0.8,
               borderaxespad=0.2, labelspacing=0.25)
 
 
@@ -174,7 +202,7 @@ def scenario_figure(results: pd.DataFrame, scenario: str, *, registry: StyleRegi
         figure = Figure(figsize=(PAGE_WIDTH, panel_height * len(properties) + 0.5), layout="constrained")
         axes = figure.subplots(len(properties), 1, squeeze=False, sharex=True)[:, 0]
         for ax, prop in zip(axes, properties):
-            _draw_ideal(ax, ideals, prop)
+            _draw_ideal(ax, ideals, prop, rows["value"].unique())
             notes += _draw_scores(ax, summary.loc[summary["property"] == prop], "value", registry)
             _format_axis(ax, rows, rows["parameter"].iloc[0], label=ax is axes[-1])
             _score_axis(ax)
@@ -240,7 +268,7 @@ def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], id
                 ax.set_xlim(*spans[scenario])
                 curve = curves.get((scenario, metric, sub_score))
                 if scenario in ideals_of:
-                    _draw_ideal(ax, ideals_of[scenario], prop, label=False)
+                    _draw_ideal(ax, ideals_of[scenario], prop, rows_of[scenario]["value"].unique(), label=False)
                 if curve is not None:
                     notes += [f"{scenario}: {note}" for note in _draw_scores(ax, curve, "value", registry, markers=False)]
                 ax.tick_params(labelsize=4, length=1.5, pad=1)
@@ -251,7 +279,8 @@ def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], id
                 else:
                     ax.tick_params(axis="x", labelbottom=False)
                 if j == 0:
-                    ax.set_ylabel(score_label(metric, sub_score, bool(higher)).replace("/", "/\n").replace(" (", "\n("),
+                    label = score_label(metric, sub_score, bool(higher)).replace("/", "/\n").replace(" (", "\n(")
+                    ax.set_ylabel("\n".join(wrap_label(line, ATLAS_LABEL_CHARACTERS) for line in label.split("\n")),
                                   rotation=0, ha="right", va="center", fontsize=5,
                                   color=registry(metric, sub_score).colour)
                 else:
@@ -416,33 +445,43 @@ def agreement_figure(matrix: pd.DataFrame) -> Drawn:
         for i, j in zip(*np.nonzero(~np.isfinite(values))):
             ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#DDDDDD", edgecolor="#888888",
                                    hatch="////", linewidth=0))
-        ax.set_xticks(range(size), matrix.columns, rotation=90, fontsize=5)
-        ax.set_yticks(range(size), matrix.index, fontsize=5)
+        ax.set_xticks(range(size), [wrap_label(label) for label in matrix.columns], rotation=90, fontsize=5)
+        ax.set_yticks(range(size), [wrap_label(label) for label in matrix.index], fontsize=5)
         if size <= 24:
             for i, j in zip(*np.nonzero(np.isfinite(values))):
                 ax.text(j, i, f"{100 * values[i, j]:.0f}", ha="center", va="center", fontsize=3.5,
                         color="white" if abs(values[i, j]) > 0.6 else "black")
         title = ("Agreement: Kendall's τ-b between sub-scores' rankings; hatched grey: undefined (a constant score, "
                  "or no representation both scored)")
-        ax.set_title(textwrap.fill(title, width=int(side * 14)),
-                     fontsize=7, loc="left")
+        # above the figure, not the axes: long tick labels push the axes right and a left-aligned title off the figure
+        figure.suptitle(textwrap.fill(title, width=int(side * 14)), fontsize=7, x=0.02, ha="left")
         figure.colorbar(image, ax=ax, shrink=0.6, label="Kendall's τ-b")
     return Drawn(figure)
 
 
-def _label_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str]) -> None:
+def _label_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str], values: Sequence[float]) -> None:
     """Each distinct ideal trajectory once, in :data:`IDEAL_STYLE`, labelled at its end with the properties it is the ideal of."""
     trajectories: dict[tuple, list[str]] = {}
     for prop in properties:
-        line = ideals.loc[ideals["property"] == prop].sort_values("value")
-        if len(line) >= 2:
-            key = tuple(zip(line["value"].round(9), line["ideal"].round(9)))
+        x, y = _ideal_points(ideals, prop, values)
+        if np.isfinite(y).any():
+            key = tuple((round(a, 9), round(b, 9) if np.isfinite(b) else None) for a, b in zip(x, y))
             trajectories.setdefault(key, []).append(prop)
     for points, names in trajectories.items():
-        x, y = zip(*points)
-        ax.plot(x, y, **IDEAL_STYLE)
-        ax.annotate("ideal " + ", ".join(names), (x[-1], y[-1]), fontsize=5, color="#777777", xytext=(2, 0),
+        x = np.array([a for a, _ in points])
+        y = np.array([np.nan if b is None else b for _, b in points])
+        _plot_ideal(ax, x, y, None)
+        last = np.flatnonzero(np.isfinite(y))[-1]
+        ax.annotate("ideal " + ", ".join(names), (x[last], y[last]), fontsize=5, color="#777777", xytext=(2, 0),
                     textcoords="offset points", va="center")
+
+
+def _legend_grid(labels: Sequence[str]) -> tuple[int, float]:
+    """Columns of a legend of ``labels`` spanning :data:`PAGE_WIDTH`, and its height in inches."""
+    longest = max((len(line) for label in labels for line in label.split("\n")), default=1)
+    columns = max(1, min(len(labels), int(PAGE_WIDTH / (LEGEND_HANDLE_INCHES + LEGEND_CHARACTER_INCHES * longest))))
+    lines = sum(label.count("\n") + 1 for label in labels)
+    return columns, LEGEND_ROW_INCHES * (-(-lines // columns) + 1)
 
 
 def plot_comparison(
@@ -455,13 +494,18 @@ def plot_comparison(
 ) -> Path:
     """Compare chosen metrics on chosen scenarios in one figure, one panel per scenario.
 
+    One legend below the panels, in as many columns as fit the width, serves them all;
+    notes on clipped means sit above the panels.  A scenario is drawn at its largest
+    sample size, except one testing sample efficiency, whose values are sample sizes.
+
     Parameters
     ----------
     results : pandas.DataFrame
         A results table.  Styles come from the registry of all its metrics
         (:class:`reports._style.StyleRegistry`), so a sub-score looks as in the report.
     metrics, scenarios : sequence of str, optional
-        Which to draw; default all.
+        Which to draw; default all.  The panels follow the order of ``scenarios``
+        (default: sorted by name).
     out_file : str or pathlib.Path
         Where to write the figure.
     format : str, optional
@@ -490,28 +534,42 @@ def plot_comparison(
         rows = rows.loc[rows["metric"].isin(metrics)]
     if scenarios is not None:
         rows = rows.loc[rows["scenario"].isin(scenarios)]
-    rows = at_largest_n(rows)
+    sweeps_n = rows["scenario"].isin(scenarios_testing(rows, "sample_efficiency"))  # its values are the sample sizes
+    rows = pd.concat([at_largest_n(rows.loc[~sweeps_n]), rows.loc[sweeps_n]])
     if rows.empty:
         raise ValueError("the chosen metrics were not run on the chosen scenarios: nothing to draw")
-    shown_scenarios = sorted(rows["scenario"].unique())
+    present = set(rows["scenario"])
+    shown_scenarios = list(dict.fromkeys(scenarios)) if scenarios is not None else sorted(present)
+    shown_scenarios = [scenario for scenario in shown_scenarios if scenario in present]
     panel_height = 1.9
+    entries = rows[["metric", "sub_score", "higher_is_better"]].drop_duplicates()
+    labels = [wrap_label(score_label(*entry)) for entry in entries.itertuples(index=False)]
+    columns, legend_height = _legend_grid(labels)
     notes: list[str] = []
     with paper_style():
-        figure = Figure(figsize=(PAGE_WIDTH, panel_height * len(shown_scenarios) + 0.4), layout="constrained")
+        figure = Figure(figsize=(PAGE_WIDTH, panel_height * len(shown_scenarios) + 0.4 + legend_height),
+                        layout="constrained")
         axes = figure.subplots(len(shown_scenarios), 1, squeeze=False)[:, 0]
         for ax, scenario in zip(axes, shown_scenarios):
             own = rows.loc[rows["scenario"] == scenario]
             summary = _summary(own, ["value", "value_label", "metric", "sub_score", "property"])
             ideals = ideal_table(results.loc[results["scenario"] == scenario])
-            _label_ideals(ax, ideals, [p for p in PROPERTIES if p in set(summary["property"])])
-            notes += _draw_scores(ax, summary, "value", registry)
+            _label_ideals(ax, ideals, [p for p in PROPERTIES if p in set(summary["property"])], own["value"].unique())
+            notes += [f"{scenario}: {note}" for note in _draw_scores(ax, summary, "value", registry)]
             _format_axis(ax, own, own["parameter"].iloc[0])
             _score_axis(ax)
             ax.set_title(scenario, loc="left")
             ax.set_ylabel("score")
-            _side_legend(ax, panel_height)
-        if notes:
-            figure.text(0.0, 0.0, " ".join(notes), fontsize=5, ha="left", va="bottom", wrap=True)
+        # one legend for every panel, below them (a sub-score looks the same in each), as many columns as fit the width
+        shown = {}
+        for ax in axes:
+            for handle, label in zip(*ax.get_legend_handles_labels()):
+                shown.setdefault(label, handle)
+        figure.legend(list(shown.values()), [wrap_label(label) for label in shown], loc="outside lower center",
+                      frameon=False, ncol=columns, handlelength=2.2, columnspacing=1.2, labelspacing=0.25)
+        if notes:  # above the panels, in the layout: a note drawn over the panels or the legend would hide them
+            figure.suptitle(textwrap.fill(" ".join(notes), width=int(PAGE_WIDTH * NOTE_CHARACTERS_PER_INCH)),
+                            fontsize=5, x=0.01, ha="left")
     out_file = Path(out_file)
     out_file.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(out_file, format=format or out_file.suffix.lstrip(".") or "png", dpi=200)

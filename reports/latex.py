@@ -34,12 +34,15 @@ WIDE_COLUMNS = 8
 LONG_ROWS = 30
 #: The line width (pt) of LaTeX's article class, against which longtable columns are sized.
 _LINE_POINTS = 345.0
-_PATTERN = re.compile("|".join(re.escape(key) for key in sorted({**_SPECIAL, **_SYMBOLS}, key=len, reverse=True)))
+#: A hyphen that is a number's sign (``-1.00``, ``(-0.15)``), not one inside a word or a range (``k-NN``, ``9-10``,
+#: ``1e-04``): typeset as a minus sign, which text mode would print as a short hyphen.
+_NEGATIVE = r"(?<![\w.])-(?=\.?\d)"
+_PATTERN = re.compile("|".join([_NEGATIVE] + [re.escape(key) for key in sorted({**_SPECIAL, **_SYMBOLS}, key=len, reverse=True)]))
 
 
 def escape(text: str) -> str:
-    """``text`` with LaTeX special characters escaped and report symbols translated."""
-    table = {**_SPECIAL, **_SYMBOLS}
+    """``text`` with LaTeX special characters escaped, report symbols translated and negative numbers given a minus sign."""
+    table = {**_SPECIAL, **_SYMBOLS, "-": "$-$"}
     return _PATTERN.sub(lambda match: table[match.group(0)], str(text))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 from pathlib import Path
 
 from harness.errors import UsageError
@@ -23,7 +24,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run directory written by 'run' or 'validate'")
     parser.add_argument("--metrics", type=csv_list, help="comma-separated metrics to draw (default: all in the run)")
-    parser.add_argument("--scenarios", type=csv_list, help="comma-separated scenarios to draw (default: all in the run)")
+    parser.add_argument("--scenarios", type=csv_list, help="comma-separated scenarios to draw, one panel each in this order (default: all in the run, "
+                        "sorted)")
     parser.add_argument("--format", choices=FORMATS, help="figure format (default: from --out's suffix, else png)")
     parser.add_argument("--out", type=Path, help="figure file (default: RUN_DIR/comparison.FORMAT)")
     parser.set_defaults(handler=_plot)
@@ -36,13 +38,19 @@ def _plot(args: argparse.Namespace) -> int:
     suffix = args.out.suffix.lower().lstrip(".") if args.out is not None else ""
     if args.format is None and args.out is not None and suffix not in FORMATS:
         raise UsageError(f"cannot tell the format of {str(args.out)!r}: end it in .png, .svg or .pdf, or pass --format")
+    if args.format is not None and suffix in FORMATS and suffix != args.format:
+        raise UsageError(f"--format {args.format} contradicts --out {str(args.out)!r}: a {args.format.upper()} file "
+                         f"would be named .{suffix}; change one of them")
     fmt = args.format or suffix or "png"
     out = args.out if args.out is not None else args.run_dir / f"comparison.{fmt}"
     results = load_run_results(args.run_dir)
     for column, requested in (("metric", args.metrics), ("scenario", args.scenarios)):
-        unknown = sorted(set(requested or ()) - set(results[column]))
+        known = sorted(results[column].unique())
+        unknown = sorted(set(requested or ()) - set(known))
         if unknown:
-            raise UsageError(f"unknown {column}(s) {unknown}; the results have {sorted(results[column].unique())}")
+            close = sorted({match for name in unknown for match in difflib.get_close_matches(name, known, n=3, cutoff=0.6)})
+            hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+            raise UsageError(f"unknown {column}(s) {unknown}{hint}; the results have {known}")
     path = reports.plot_comparison(results, metrics=args.metrics, scenarios=args.scenarios, out_file=out, format=fmt)
     print(f"figure written to {path}")
     return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 import harness.execution.scoring
@@ -51,6 +52,7 @@ def test_more_scenarios_make_more_panels(run_dir, tmp_path):
         (["--scenarios", "rotation"], "unknown scenario(s) ['rotation']"),
         (["--out", "figure.txt"], "cannot tell the format of"),
         (["--format", "gif"], "invalid choice: 'gif'"),
+        (["--format", "pdf", "--out", "figure.png"], "--format pdf contradicts --out 'figure.png'"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(run_dir, argv, message, capsys):
@@ -68,3 +70,46 @@ def test_help(capsys):
     with pytest.raises(SystemExit) as exited:
         main(["plot", "--help"])
     assert exited.value.code == 0 and "RUN_DIR" in capsys.readouterr().out
+
+
+def test_a_misspelled_name_gets_the_closest_ones(run_dir, capsys):
+    # the README: "a misspelled name gets the closest known ones"
+    assert main(["plot", str(run_dir), "--metrics", "mgi", "--scenarios", "noise"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown metric(s) ['mgi'] (did you mean mig?)" in err and err.count("\n") == 1
+    assert main(["plot", str(run_dir), "--scenarios", "nois"]) == 2
+    assert "(did you mean noise?)" in capsys.readouterr().err
+
+
+def test_format_and_suffix_that_disagree_write_nothing(run_dir, tmp_path):
+    # a PDF written to figure.png would not open as a PNG
+    out = tmp_path / "figure.png"
+    assert main(["plot", str(run_dir), "--format", "pdf", "--out", str(out)]) == 2
+    assert not out.exists()
+    assert main(["plot", str(run_dir), "--format", "pdf", "--out", str(tmp_path / "figure.PDF")]) == 0
+
+
+def test_panels_follow_the_order_of_scenarios(run_dir, tmp_path):
+    # an author lays out a figure in the order they name the scenarios, not alphabetically
+    for order in ("noise,mixing", "mixing,noise"):
+        out = tmp_path / f"{order}.svg"
+        assert main(["plot", str(run_dir), "--metrics", "mig", "--scenarios", order, "--out", str(out)]) == 0
+        svg = out.read_text()
+        first, second = order.split(",")
+        assert 0 < svg.index(f"<!-- {first} -->") < svg.index(f"<!-- {second} -->")  # the panel titles
+
+
+def test_a_variant_of_a_two_option_sweep_can_be_chosen(run_dir, tmp_path, capsys):
+    # --metric-option mig:bins=5,20 --metric-option mig:normalization=factor,code names variants with a comma
+    # inside the brackets, which --metrics split into 'mig[bins=5' and 'normalization=code]'
+    from harness.workflows.run_results import load_run_results
+
+    results = load_run_results(run_dir)
+    swept = results.loc[results["metric"] == "mig"]
+    variants = [swept.assign(metric=f"mig[bins={bins},normalization=code]") for bins in (5, 20)]
+    (tmp_path / "swept").mkdir()
+    pd.concat([results, *variants], ignore_index=True).to_parquet(tmp_path / "swept" / "results.parquet")
+    out = tmp_path / "variants.png"
+    chosen = "mig[bins=5,normalization=code], mig[bins=20,normalization=code]"
+    assert main(["plot", str(tmp_path / "swept"), "--metrics", chosen, "--out", str(out)]) == 0, capsys.readouterr().err
+    assert out.read_bytes().startswith(MAGIC["png"])

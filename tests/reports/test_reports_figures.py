@@ -175,3 +175,124 @@ def test_an_atlas_has_no_column_for_a_scenario_its_family_never_scored(synthetic
     titles = {family: {ax.get_title() for ax in drawn.figure.axes} - {""} for family, drawn in atlases.items()}
     assert "gaussian\ntoy attack" in titles["information"]
     assert "gaussian\ntoy attack" not in titles["intervention"] and len(titles["intervention"]) == 5
+
+
+LONG_NAME = "a_very_long_metric_name_for_rank_correlation_between_factors_and_codes[power=0.5]"
+
+
+def _inside_the_figure(figure, artists) -> bool:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "constrained_layout not applied because axes sizes collapsed to zero"
+        figure.draw_without_rendering()
+    page = figure.bbox
+    boxes = [artist.get_window_extent() for artist in artists]
+    return all(box.x0 >= page.x0 - 1 and box.x1 <= page.x1 + 1 for box in boxes)
+
+
+def test_a_long_metric_name_stays_inside_every_figure(synthetic_results):
+    # a user metric's name (or a variant's) longer than the page pushed the legend, the atlas labels and the
+    # agreement's title off the figure, and collapsed the scenario figure's layout
+    from reports.agreement import agreement, agreement_matrix
+    from reports.figures import agreement_figure
+
+    renamed = {"holo": LONG_NAME, "uncal": LONG_NAME.replace("0.5", "2"), "lin": LONG_NAME.replace("0.5", "4")}
+    results = check_results(synthetic_results.replace({"metric": renamed}))
+    registry = StyleRegistry(results)
+    figure = scenario_figure(results, "noise", registry=registry).figure
+    legends = [ax.get_legend() for ax in figure.axes if ax.get_legend() is not None]
+    assert any("power=0.5]" in text.get_text() for legend in legends for text in legend.get_texts())
+    assert _inside_the_figure(figure, legends)
+    # legends never dominate: every panel keeps more than half the width
+    assert min(ax.get_window_extent().width for ax in figure.axes) > 0.5 * figure.bbox.width
+    custom = dict(atlas_figures(results, registry))["custom"].figure  # holo's family
+    assert _inside_the_figure(custom, [ax.yaxis.label for ax in custom.axes if ax.get_ylabel()])
+    heat = agreement_figure(agreement_matrix(agreement(results))).figure
+    assert _inside_the_figure(heat, [heat._suptitle, *heat.axes[0].get_yticklabels()])
+
+
+def test_plot_of_every_metric_shows_every_legend_entry_inside_the_figure(tmp_path, monkeypatch, synthetic_results):
+    # plot RUN_DIR without --metrics: fifty sub-scores in a legend beside each panel ran off the page (about ten
+    # shown, the rest cut) and collapsed the layout
+    import warnings
+
+    from matplotlib.figure import Figure
+
+    results = check_results(pd.concat([synthetic_results.assign(metric=synthetic_results["metric"] + f"_{copy}")
+                                       for copy in range(10)], ignore_index=True))
+    captured = {}
+    original = Figure.savefig
+
+    def capture(self, *args, **kwargs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # "constrained_layout not applied"
+            done = original(self, *args, **kwargs)
+        captured["figure"] = self
+        return done
+
+    monkeypatch.setattr(Figure, "savefig", capture)
+    plot_comparison(results, scenarios=["noise", "mixing"], out_file=tmp_path / "all.png")
+    figure = captured["figure"]
+    shown = results.loc[results["scenario"].isin(["noise", "mixing"]), ["metric", "sub_score"]].drop_duplicates()
+    legends = [*figure.legends, *(ax.get_legend() for ax in figure.axes if ax.get_legend() is not None)]
+    texts = [text for legend in legends for text in legend.get_texts()]
+    assert len({text.get_text() for text in texts}) == len(shown) > 40
+    figure.draw_without_rendering()  # extents at the figure's own dpi
+    page = figure.bbox
+    for text in texts:
+        box = text.get_window_extent()
+        assert page.x0 <= box.x0 and box.x1 <= page.x1 and page.y0 <= box.y0 and box.y1 <= page.y1, text.get_text()
+    assert min(ax.get_window_extent().width for ax in figure.axes) > 0.5 * page.width  # legends never dominate
+
+
+def test_plot_draws_a_sample_efficiency_scenario_along_its_sample_sizes(tmp_path, synthetic_results, monkeypatch):
+    # its values are sample sizes: kept at the largest n, the panel showed one point at n = 100000
+    from matplotlib.figure import Figure
+
+    drawn = {}
+    original = Figure.savefig
+
+    def capture(self, *args, **kwargs):
+        drawn.update({line.get_label(): line.get_xdata() for ax in self.axes for line in ax.get_lines()})
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", capture)
+    plot_comparison(synthetic_results, metrics=["step"], scenarios=["sample_size"], out_file=tmp_path / "n.png")
+    np.testing.assert_array_equal(drawn["step"], [100, 1000, 10000, 100000])
+
+
+def _partly_stated(synthetic_results) -> pd.DataFrame:
+    """``noise`` as a composed scenario that states modularity's ideal at alpha = 0 and 1 only."""
+    results = synthetic_results.loc[synthetic_results["scenario"] == "noise"].copy()
+    results["scenario"] = "redundancy_attack@noise=0.2"
+    unstated = (results["property"] == "modularity") & ~results["value"].isin([0.0, 1.0])
+    results.loc[unstated, "ideal"] = np.nan
+    return check_results(results)
+
+
+def test_an_ideal_stated_at_some_values_only_is_drawn_there_only(synthetic_results, tmp_path, monkeypatch):
+    # a composition states an ideal where its parts determine it (redundancy_attack@leaky=0.25: modularity at
+    # alpha = 0 only): the one-point line was invisible though the legend said "ideal", and two stated values
+    # were joined across the values the scenario says nothing of
+    from matplotlib.figure import Figure
+
+    results = _partly_stated(synthetic_results)
+    figure = scenario_figure(results, "redundancy_attack@noise=0.2").figure
+    panel = [ax for ax in figure.axes if ax.get_title(loc="left") == "modularity"][0]
+    grey = [line for line in panel.get_lines() if line.get_color() == IDEAL_STYLE["color"]]
+    line = [line for line in grey if line.get_linestyle() != "None"][0]
+    assert np.isnan(line.get_ydata()[1:-1]).all() and np.isfinite(line.get_ydata()[[0, -1]]).all()
+    squares = [line for line in grey if line.get_marker() == "s"]
+    assert len(squares) == 1 and list(squares[0].get_xdata()) == [0.0, 1.0]
+
+    annotations = []
+    original = Figure.savefig
+
+    def capture(self, *args, **kwargs):
+        annotations.extend(text.get_text() for ax in self.axes for text in ax.texts)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", capture)
+    plot_comparison(results, metrics=["uncal"], out_file=tmp_path / "p.png")
+    assert "ideal modularity" in annotations

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from reports import check_results, load_results
-from reports._table import ideal_table
+from reports._table import ideal_table, score_label
 from reports.schema import OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS
 
 
@@ -101,3 +101,11 @@ def test_conflicting_ideals_are_an_error(synthetic_results):
     broken.loc[row, "ideal"] = 0.5
     with pytest.raises(ValueError, match="disagree on the ideal explicitness of scenario 'noise'"):
         ideal_table(check_results(broken))
+
+
+def test_a_variant_is_named_like_its_metric_in_legends_and_tables():
+    # a single-score metric swept with --metric-option read "mig[bins=5]/mig" in every legend and table
+    assert score_label("mig[bins=5]", "mig") == "mig[bins=5]"
+    assert score_label("mig", "mig") == "mig"
+    assert score_label("dci_rf[n_estimators=10]", "modularity") == "dci_rf[n_estimators=10]/modularity"
+    assert score_label("pid[estimator=knn]", "redundant_lower", False) == "pid[estimator=knn]/redundant_lower (1 − score)"

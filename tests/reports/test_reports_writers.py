@@ -57,3 +57,11 @@ def test_number_formatting():
     assert format_number(np.float64(0.12345), digits=3) == "0.123"
     table = display_table(pd.DataFrame({"x": [0.5], "y": ["s"], "z": [np.int64(2)]}), {"y": "Y", "x": "X"})
     assert table.columns.tolist() == ["Y", "X"] and table.iloc[0].tolist() == ["s", "0.50"]
+
+
+def test_latex_negative_numbers_get_a_minus_sign_and_hyphens_stay():
+    # text mode prints "-1.00" with a hyphen, shorter and higher than a minus sign (DCI-ES, Kendall's tau)
+    assert escape("✓ 0.94 / -1.00") == "$\\checkmark$ 0.94 / $-$1.00"
+    assert escape("complementary_lower (-0.15)") == "complementary\\_lower ($-$0.15)"
+    assert escape("-.5 in [-1, 1]") == "$-$.5 in [$-$1, 1]"
+    assert escape("k-NN, eqs. 9-10, 4.10e-04, dci-es-2") == "k-NN, eqs. 9-10, 4.10e-04, dci-es-2"
