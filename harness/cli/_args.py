@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from typing import Any, Callable, Sequence
 
 from harness.errors import UsageError
@@ -20,8 +21,12 @@ class Parser(argparse.ArgumentParser):
 
 
 def csv_list(text: str) -> list[str]:
-    """``"a, b,c"`` -> ``["a", "b", "c"]``; an empty list is an error."""
-    items = [item.strip() for item in text.split(",") if item.strip()]
+    """``"a, b,c"`` -> ``["a", "b", "c"]``; an empty list is an error.
+
+    A comma inside brackets does not split: ``mig[bins=5,normalization=code]`` is one name (a variant of an
+    option sweep over two options).
+    """
+    items = [item.strip() for item in re.split(r",(?![^\[\]]*\])", text) if item.strip()]
     if not items:
         raise argparse.ArgumentTypeError("expected a comma-separated list of names")
     return items
