@@ -12,6 +12,13 @@ import difflib
 from typing import Iterable
 
 
+def did_you_mean(names: Iterable[str], known: Iterable[str]) -> str:
+    """`` (did you mean X or Y?)``: the names of ``known`` closest to any of ``names`` (closest first), or "" when none is close."""
+    known = sorted(known)
+    close = dict.fromkeys(match for name in names for match in difflib.get_close_matches(name, known, n=3, cutoff=0.6))
+    return f" (did you mean {' or '.join(close)}?)" if close else ""
+
+
 class UsageError(ValueError):
     """A problem with the user's input (a bad option value, file or name), not a bug."""
 
@@ -21,10 +28,8 @@ class UnknownNameError(UsageError, KeyError):
 
     def __init__(self, kind: str, name: str, known: Iterable[str]) -> None:
         known = sorted(known)
-        close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
-        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
-        super().__init__(f"unknown {kind} {name!r}{hint}; known {kind}s: {', '.join(known)}")
-        self.kind, self.name, self.suggestions = kind, name, tuple(close)
+        super().__init__(f"unknown {kind} {name!r}{did_you_mean([name], known)}; known {kind}s: {', '.join(known)}")
+        self.kind, self.name = kind, name
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0])

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 from pathlib import Path
 
-from harness.errors import UsageError
+from harness.errors import UsageError, did_you_mean
 
 FORMATS = ("png", "svg", "pdf")
 
@@ -48,9 +47,7 @@ def _plot(args: argparse.Namespace) -> int:
         known = sorted(results[column].unique())
         unknown = sorted(set(requested or ()) - set(known))
         if unknown:
-            close = sorted({match for name in unknown for match in difflib.get_close_matches(name, known, n=3, cutoff=0.6)})
-            hint = f" (did you mean {' or '.join(close)}?)" if close else ""
-            raise UsageError(f"unknown {column}(s) {unknown}{hint}; the results have {known}")
+            raise UsageError(f"unknown {column}(s) {unknown}{did_you_mean(unknown, known)}; the results have {known}")
     path = reports.plot_comparison(results, metrics=args.metrics, scenarios=args.scenarios, out_file=out, format=fmt)
     print(f"figure written to {path}")
     return 0

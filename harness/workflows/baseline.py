@@ -28,7 +28,6 @@ tolerance is tight.  :func:`assert_matches_baseline` is the one-line pytest help
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 from dataclasses import dataclass, field
@@ -39,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from reports.markdown import markdown_table
-from harness.errors import UsageError
+from harness.errors import UsageError, did_you_mean
 from harness.execution.store import FAILURES_CSV
 from reports.schema import FAILURE_COLUMNS
 
@@ -298,7 +297,7 @@ def check_baseline(
             raise UsageError(f"none of the metrics {sorted(selected)} is in the run or the baseline (known: {', '.join(sorted(known))})")
         unknown = sorted(selected - known)
         if unknown:  # a misspelled name would silently leave its metric unchecked
-            raise UsageError(f"metric {unknown[0]!r} is in neither the run nor the baseline{_closest(unknown[0], known)}; "
+            raise UsageError(f"metric {unknown[0]!r} is in neither the run nor the baseline{did_you_mean(unknown[:1], known)}; "
                              f"they hold: {', '.join(sorted(known))}")
         current = current.loc[current["metric"].isin(selected)]
         expected = expected.loc[expected["metric"].isin(selected)]
@@ -312,12 +311,6 @@ def check_baseline(
     notes = _version_notes(reference.metric_versions, results, merged) + _seed_notes(merged) + _sample_size_notes(merged)
     notes += _coverage_notes(merged, per_metric, known) + _failure_notes(run, set(merged["metric"]))
     return BaselineCheck(merged, allow_missing=allow_missing, notes=notes)
-
-
-def _closest(name: str, known: Iterable[str]) -> str:
-    """`` (did you mean X?)`` for the names of ``known`` closest to ``name``, or ""."""
-    close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.6)
-    return f" (did you mean {' or '.join(close)}?)" if close else ""
 
 
 def _align(expected: pd.DataFrame, current: pd.DataFrame) -> pd.DataFrame:
@@ -390,7 +383,7 @@ def _coverage_notes(compared: pd.DataFrame, per_metric: Tolerances, known: set[s
         notes.append(f"metric(s) of the baseline absent from the run: {', '.join(gone)}")
     for name in sorted(set(per_metric) - known):
         notes.append(f"the tolerance given for {name!r} applies to no metric of the run or the baseline"
-                     f"{_closest(name, known)}")
+                     f"{did_you_mean([name], known)}")
     return notes
 
 
