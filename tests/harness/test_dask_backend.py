@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 from dask.distributed import Client
 
+from harness.execution import backends
 from harness.execution.backends import dask_client
 from harness.cli import main
 from harness.execution.runner import execute, run_study
@@ -31,6 +32,7 @@ def scheduler():
     """The address of a real LocalCluster started by :func:`dask_client`, as a scheduler
     that a later run did not start and must leave running."""
     with dask_client(workers=2) as client:
+        client.wait_for_workers(2, timeout=120)  # dask_client yields once its first worker is up
         yield client.scheduler.address
 
 
@@ -64,6 +66,14 @@ def test_cli_on_a_running_scheduler_matches_jobs_1_bit_for_bit(scheduler, sequen
     pd.testing.assert_frame_equal(dask_table, one_table, check_exact=True)
     pd.testing.assert_frame_equal(one_table, sequential.drop(columns="seconds"), check_exact=True)
     assert _worker_environment(scheduler)["threads"] == [1, 1]  # the cluster the run did not start is still up
+
+
+def test_a_local_cluster_whose_workers_do_not_start_is_a_clear_error(monkeypatch):
+    # the local cluster is handed over once its first worker is up; if none comes up, say so instead of waiting forever
+    monkeypatch.setattr(backends, "WORKER_START_TIMEOUT", 0.001)
+    with pytest.raises(RuntimeError, match="no worker of the local Dask cluster started within 0.001 s"):
+        with dask_client(workers=1):
+            pass
 
 
 def test_unreachable_scheduler_is_a_clear_error():
