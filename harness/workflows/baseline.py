@@ -236,9 +236,30 @@ class BaselineCheck:
         lines = [self.summary(), *(f"note: {note}" for note in self.notes)]
         if not self.passed:
             shown = self.failures[["status", "scenario", "value_label", "n_samples", "metric", "sub_score",
-                                   "baseline", "current", "difference", "tolerance"]]
+                                   "baseline", "current", "difference", "tolerance"]].copy()
+            pairs = [_difference_against(d, t) for d, t in zip(shown["difference"], shown["tolerance"])]
+            shown["difference"], shown["tolerance"] = (list(column) for column in zip(*pairs))
             lines += ["", markdown_table(shown.rename(columns={"value_label": "value", "n_samples": "n"}), digits=6)]
         return "\n".join(lines)
+
+
+#: Fewest significant digits of a drift table's differences and tolerances.
+DRIFT_DIGITS = 3
+
+
+def _difference_against(difference: float, tolerance: float) -> tuple[str | float, str]:
+    """A failing cell's difference and tolerance as text, with the same number of significant digits, the fewest
+    (at least :data:`DRIFT_DIGITS`) at which the printed ``|difference|`` exceeds the printed tolerance when the
+    unrounded one does: 1.0000004e-06 against 1.0000000e-06, never 1.00e-06 against 1.00e-06.  A missing cell's difference stays
+    NaN (the table prints it as —).
+    """
+    if not math.isfinite(difference):
+        return difference, f"{tolerance:#.{DRIFT_DIGITS}g}"
+    for digits in range(DRIFT_DIGITS, 18):
+        shown = f"{difference:#.{digits}g}", f"{tolerance:#.{digits}g}"
+        if (abs(float(shown[0])) > float(shown[1])) == (abs(difference) > tolerance):
+            return shown
+    return shown
 
 
 def check_baseline(

@@ -83,6 +83,19 @@ def test_perturbed_metric_fails_exit_1_naming_its_cells(runs, capsys):
     assert any("changed version" in note for note in check.notes)  # the source hash moved
 
 
+def test_a_drift_just_beyond_the_tolerance_is_printed_beyond_it(runs):
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    cell = (results.scenario == "noise") & (results.value == 0.4) & (results.metric == "mig")
+    results.loc[cell, "score"] += 1.0000004e-6  # beyond the default atol of 1e-6, by less than 6 decimals show
+    check = check_baseline(results, runs / "baseline.json")
+    assert check.summary() == "baseline check FAILED: 24 cells (23 ok, 1 drifted)"
+    row = next(line for line in check.report().splitlines() if line.startswith("| drifted"))
+    difference, tolerance = (cell.strip() for cell in row.strip("|").split("|")[-2:])
+    assert (difference, tolerance) == ("1.0000004e-06", "1.0000000e-06")  # 6 decimals printed 0.000001 for both
+    within = check_baseline(results, runs / "baseline.json", atol=1.1e-6)
+    assert within.passed
+
+
 @pytest.mark.parametrize(
     ("flags", "status"),
     [
@@ -122,7 +135,7 @@ def test_one_perturbed_cell_is_the_only_one_named(runs):
         assert_matches_baseline(results, runs / "baseline.json")
     drifted = [line for line in str(failure.value).splitlines() if line.startswith("| drifted")]
     assert len(drifted) == 1 and "| mixing" in drifted[0] and "| 0.3 " in drifted[0] and "| mig " in drifted[0]
-    assert "0.001000" in drifted[0]
+    assert "| 0.00100 " in drifted[0] and "| 1.00e-06 " in drifted[0]  # difference and tolerance in significant digits
     assert_matches_baseline(results, runs / "baseline.json", atol=0.0011)  # passes within tolerance
 
 
