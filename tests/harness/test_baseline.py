@@ -194,6 +194,25 @@ def test_cells_that_failed_in_the_run_are_explained(runs, tmp_path):
     assert not any("failed" in note for note in check_baseline(in_memory, runs / "baseline.json", metrics=["diagonal"]).notes)
 
 
+def test_a_run_whose_every_cell_failed_reports_the_failures_exit_1(runs, tmp_path, capsys):
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    (tmp_path / "run").mkdir()
+    results.iloc[:0].to_parquet(tmp_path / "run" / "results.parquet")  # as run writes it when no cell scored
+    cells = results.drop_duplicates(["scenario", "value_label", "seed", "metric"])
+    pd.DataFrame({"scenario": cells["scenario"], "value_label": cells["value_label"], "seed": cells["seed"],
+                  "n_samples": cells["n_samples"], "metric": cells["metric"],
+                  "error": "ValueError: bins must be at least 2, got 0"}).to_csv(tmp_path / "run" / "failures.csv", index=False)
+    for flags in ([], ["--allow-missing"]):  # no cell compared: never a pass
+        assert main(["baseline", "check", str(tmp_path / "run"), "--against", str(runs / "baseline.json"), *flags]) == 1
+        captured = capsys.readouterr()
+        assert captured.out.startswith("baseline check FAILED: 24 cells (24 missing)") and not captured.err
+        assert f"{len(cells)} cell(s) of the run failed" in captured.out
+        assert "ValueError: bins must be at least 2, got 0" in captured.out
+    (tmp_path / "run" / "failures.csv").unlink()  # an empty table without failures is still nothing to check
+    assert main(["baseline", "check", str(tmp_path / "run"), "--against", str(runs / "baseline.json")]) == 2
+    assert "results table is empty" in capsys.readouterr().err
+
+
 def test_missing_cells_fail_unless_allowed(runs, capsys):
     results = pd.read_parquet(runs / "run" / "results.parquet")
     noise_only = results[results.scenario == "noise"]
