@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness.cli._args import csv_list, non_negative_float
+from harness.cli._args import csv_list, non_negative_float, writable_output
 
 EXIT_DRIFT = 1
 
@@ -62,7 +62,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 def _save(args: argparse.Namespace) -> int:
     from harness.workflows.baseline import save_baseline
 
-    path = save_baseline(args.run_dir, args.to)
+    path = save_baseline(args.run_dir, writable_output(args.to, "--to"))
     print(f"baseline of {args.run_dir} written to {path}")
     return 0
 

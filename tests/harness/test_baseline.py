@@ -273,7 +273,7 @@ def test_saving_under_a_plain_file_is_one_line_exit_2(runs, tmp_path, capsys):
     (tmp_path / "notes").write_text("a file, not a folder")
     assert main(["baseline", "save", str(runs / "run"), "--to", str(tmp_path / "notes" / "b.json")]) == 2
     err = capsys.readouterr().err
-    assert "File exists" in err and "notes" in err and "Traceback" not in err and err.count("\n") == 1
+    assert "--to" in err and "notes is not a directory" in err and "Traceback" not in err and err.count("\n") == 1
 
 
 @pytest.mark.parametrize(
