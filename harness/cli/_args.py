@@ -199,7 +199,8 @@ def add_study_selection(parser: argparse.ArgumentParser, *, metrics_help: str, j
     parser.add_argument(
         "--metric-option", type=metric_option, action="append", metavar="METRIC:OPTION=V1,V2",
         help="run METRIC at each value of OPTION, as variants named METRIC[OPTION=V] in the results "
-        "(repeatable; several options of one metric run every combination), e.g. mig:bins=5,10,20",
+        "(repeatable; several options of one metric run every combination), e.g. mig:bins=5,10,20; a value the "
+        "metric refuses is an error before anything runs",
     )
     parser.add_argument("--seeds", type=positive_int, help="independent draws per parameter value (default: the preset's)")
     parser.add_argument("--n-samples", type=positive_int, help="samples per representation (default: the preset's)")
