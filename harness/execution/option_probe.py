@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import json
 import warnings
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -59,34 +59,35 @@ def _default_options(entry: MetricEntry) -> dict[str, Any]:
     return dict(metrics.get(entry.target).defaults) if entry.registered else {}
 
 
-def _options_key(options: dict[str, Any]) -> str:
-    return json.dumps(options, sort_keys=True, default=repr)
+#: Outcome of each probe call made in this process (see :func:`_outcome`), by metric, version, options and probe.
+_OUTCOMES: dict[tuple[str, str, str, tuple[int, int, int]], str] = {}
 
 
-def _outcome(entry: MetricEntry, options_key: str, shape: tuple[int, int, int]) -> str:
-    """``""`` when the metric scores the probe of ``shape`` at these options, ``"Type: message"`` for the
-    ValueError or TypeError it raises, and ``"other"`` for anything else (never a reason to reject)."""
-    return _cached_outcome(entry.target, entry.registered, entry.population, entry.stochastic, entry.version,
-                           options_key, shape)
+def _outcome(entry: MetricEntry, options: Mapping[str, Any], shape: tuple[int, int, int]) -> str:
+    """``""`` when the metric scores the probe of ``shape`` at ``options``, ``"Type: message"`` for the
+    ValueError or TypeError it raises, and ``"other"`` for anything else (never a reason to reject).
+    Each call is made once per process."""
+    key = (entry.target, entry.version, json.dumps(dict(options), sort_keys=True, default=repr), shape)
+    if key not in _OUTCOMES:
+        _OUTCOMES[key] = _call(entry, options, shape)
+    return _OUTCOMES[key]
 
 
-@functools.lru_cache(maxsize=None)
-def _cached_outcome(target: str, registered: bool, population: bool, stochastic: bool, version: str,
-                    options_key: str, shape: tuple[int, int, int]) -> str:
-    options = json.loads(options_key)
+def _call(entry: MetricEntry, options: Mapping[str, Any], shape: tuple[int, int, int]) -> str:
+    """One call of ``entry``'s metric at ``options`` on the probe of ``shape``; its outcome as :func:`_outcome`'s."""
     factors, codes = probe_representation(*shape)
-    function = target if registered else load_callable(target)
+    function = entry.target if entry.registered else load_callable(entry.target)
     state = np.random.get_state()  # a user function drawing from numpy's global generator leaves it as it was
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            if population:  # population metrics (UDR) grow fast with the codes: a few of them, on few rows
+            if entry.population:  # population metrics (UDR) grow fast with the codes: a few of them, on few rows
                 first = codes[:POPULATION_ROWS, :POPULATION_CODES]
                 members = [first, first[:, ::-1], np.tanh(first)]
                 metrics.evaluate_population(function, members, random_state=PROBE_SEED, **options)
             else:
                 metrics.evaluate(function, factors, codes,
-                                 random_state=PROBE_SEED if stochastic or not registered else None, **options)
+                                 random_state=PROBE_SEED if entry.stochastic or not entry.registered else None, **options)
     except (ValueError, TypeError) as error:
         return f"{type(error).__name__}: {' '.join(str(error).split())}"
     except Exception:  # noqa: BLE001 - a metric may fail in any way on the probe; that is the cells' business
@@ -98,7 +99,7 @@ def _cached_outcome(target: str, registered: bool, population: bool, stochastic:
 
 def rejection(entry: MetricEntry) -> str:
     """Why the metric rejects the options of variant ``entry`` whatever the data (``""`` when it does not)."""
-    default, given = _options_key(_default_options(entry)), _options_key(dict(entry.options))
+    default, given = _default_options(entry), dict(entry.options)
     messages = set()
     for shape in PROBE_SHAPES:
         if _outcome(entry, default, shape) != "":

@@ -94,7 +94,7 @@ def test_the_probe_changes_no_score_no_cell_and_no_global_random_state(user_metr
     sweeps = {"mig": {"bins": [5, 20]}, f"{user_metric}:windowed": {"window": [50, 150]}}
     study = dict(scenarios_=["mixing"], metrics_=["mig", f"{user_metric}:windowed"], seeds=1, n_samples=300,
                  progress=False, log=lambda message: None, jobs=1, backend="sequential")
-    option_probe._cached_outcome.cache_clear()
+    option_probe._OUTCOMES.clear()
     np.random.seed(7)
     before = np.random.get_state()[1].copy()
     probed = run_study(metric_options=sweeps, **study)
@@ -107,7 +107,7 @@ def test_the_probe_changes_no_score_no_cell_and_no_global_random_state(user_metr
     assert keys == plain_keys
     assert probed.drop(columns="seconds").equals(plain.drop(columns="seconds"))
     monkeypatch.undo()
-    option_probe._cached_outcome.cache_clear()
+    option_probe._OUTCOMES.clear()
     np.random.seed(7)
     option_probe.check_option_values(variants(resolve(f"{user_metric}:windowed"), {"window": [50]}))
     assert (np.random.get_state()[1] == before).all()  # the user function's draw was undone
@@ -125,8 +125,9 @@ def test_only_the_users_values_are_probed(monkeypatch):
 
 def test_a_valid_variant_costs_one_call_on_the_small_probe(monkeypatch):
     calls = []
-    original = option_probe._cached_outcome.__wrapped__
-    monkeypatch.setattr(option_probe, "_cached_outcome", lambda *key: calls.append(key[-1]) or original(*key))
+    original = option_probe._call
+    monkeypatch.setattr(option_probe, "_call", lambda entry, options, shape: calls.append(shape) or original(entry, options, shape))
+    option_probe._OUTCOMES.clear()
     for entry in variants(registered_entry("mig"), {"bins": [5, 40]}):
         assert option_probe.rejection(entry) == ""
-    assert calls == [option_probe.PROBE_SHAPES[0]] * 4  # default and variant, on probe A only
+    assert calls == [option_probe.PROBE_SHAPES[0]] * 3  # the defaults once, each variant once, on probe A only
