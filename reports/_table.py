@@ -29,7 +29,7 @@ class MissingDataError(ValueError):
     """An analysis cannot run because the results lack what it needs; the message says what."""
 
 
-def check_results(results: pd.DataFrame) -> pd.DataFrame:
+def check_results(results: pd.DataFrame, *, allow_empty: bool = False) -> pd.DataFrame:
     """Validate a results table and return a normalised copy.
 
     Parameters
@@ -38,6 +38,9 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
         The tidy results table (columns: :data:`reports.schema.RESULT_COLUMNS`).  A table
         written before a column of :data:`reports.schema.OPTIONAL_COLUMN_DEFAULTS` existed
         gets that column filled with its default.
+    allow_empty : bool, default False
+        Accept a table with the columns but no rows (a run whose every cell failed), for a
+        reader that has something to say about it (``baseline check``); a report has not.
 
     Returns
     -------
@@ -52,8 +55,8 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
     TypeError
         When ``results`` is not a DataFrame.
     ValueError
-        When the table is empty, lacks required columns, has a non-finite score,
-        value or seconds, an unknown property, or an unreadable boolean.
+        When the table is empty (unless ``allow_empty``), lacks required columns, has a
+        non-finite score, value or seconds, an unknown property, or an unreadable boolean.
     """
     if not isinstance(results, pd.DataFrame):
         raise TypeError(f"results must be a pandas DataFrame, got {type(results).__name__}")
@@ -61,7 +64,7 @@ def check_results(results: pd.DataFrame) -> pd.DataFrame:
                if column not in results.columns and column not in OPTIONAL_COLUMN_DEFAULTS]
     if missing:
         raise ValueError(f"results table lacks required columns: {', '.join(missing)}")
-    if results.empty:
+    if results.empty and not allow_empty:
         raise ValueError("results table is empty: there is nothing to report")
     frame = results.copy()
     filled = set(results.attrs.get("filled_columns", ()))
@@ -106,13 +109,15 @@ def _as_bool(column: pd.Series) -> pd.Series:
     return text.map(mapping).astype(bool)
 
 
-def load_results(run_dir: str | Path) -> pd.DataFrame:
+def load_results(run_dir: str | Path, *, allow_empty: bool = False) -> pd.DataFrame:
     """Read ``run_dir/results.parquet`` (or ``results.csv`` when there is no Parquet file).
 
     Parameters
     ----------
     run_dir : str or pathlib.Path
         A run directory written by the harness.
+    allow_empty : bool, default False
+        Accept a table without rows (see :func:`check_results`).
 
     Returns
     -------
@@ -135,7 +140,7 @@ def load_results(run_dir: str | Path) -> pd.DataFrame:
                               na_values={"ideal": ["", "nan", "NaN"]})
     else:
         raise FileNotFoundError(f"no results in {run_dir}: expected {parquet.name} or {csv.name}")
-    return check_results(results)
+    return check_results(results, allow_empty=allow_empty)
 
 
 def family_rank(family: str) -> str:

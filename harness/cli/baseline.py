@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness.cli._args import csv_list, non_negative_float
+from harness.cli._args import csv_list, non_negative_float, writable_output
 
 EXIT_DRIFT = 1
 
@@ -44,7 +44,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         help="compare a run directory with a baseline (exit 1 on drift)",
         description="Compare RUN_DIR with the baseline --against, cell by cell. Exit status 0 when every cell is "
         "within tolerance, 1 when a cell drifted or a baseline cell is missing from the run (then the failing "
-        "cells are printed, largest change first), 2 for bad input.",
+        "cells are printed, largest change first) or when every cell of the run failed (then its first error is "
+        "printed), 2 for bad input.",
     )
     check.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run directory written by 'run' or 'validate'")
     check.add_argument("--against", type=Path, required=True, metavar="FILE", help="baseline file written by 'baseline save'")
@@ -61,7 +62,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 def _save(args: argparse.Namespace) -> int:
     from harness.workflows.baseline import save_baseline
 
-    path = save_baseline(args.run_dir, args.to)
+    path = save_baseline(args.run_dir, writable_output(args.to, "--to"))
     print(f"baseline of {args.run_dir} written to {path}")
     return 0
 

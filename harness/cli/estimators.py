@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness.cli._args import jobs, positive_int
+from harness.cli._args import jobs, positive_int, writable_output
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -47,7 +47,7 @@ def estimators(args: argparse.Namespace) -> int:
     from reports.estimators import error_summary
 
     table, written, notes = write_estimator_report(
-        args.out, n=args.n, seeds=args.seeds, alphas=args.alphas, estimators=args.estimators or ESTIMATORS, factor=args.factor,
+        writable_output(args.out, "--out", directory=True), n=args.n, seeds=args.seeds, alphas=args.alphas, estimators=args.estimators or ESTIMATORS, factor=args.factor,
         jobs=args.jobs, backend=args.backend,
     )
     print("largest |estimate - exact| (nats) over attacks and alphas:")

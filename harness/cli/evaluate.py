@@ -34,12 +34,13 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
+    from harness.cli._args import writable_output
     from harness.workflows.evaluate import (
         categorical_looking, check_score_file, constant_columns, evaluate_representation, format_scores, load_array,
         parse_discrete, write_scores,
     )
 
-    check_score_file(args.out)  # before any metric runs
+    writable_output(check_score_file(args.out), "--out")  # before any metric runs
     factors = load_array(args.factors, "factors")
     codes = load_array(args.codes, "codes")
     discrete = parse_discrete(args.discrete, factors.shape[1])

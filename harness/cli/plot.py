@@ -32,6 +32,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 def _plot(args: argparse.Namespace) -> int:
     import reports
+    from harness.cli._args import writable_output
     from harness.workflows.run_results import load_run_results
 
     suffix = args.out.suffix.lower().lstrip(".") if args.out is not None else ""
@@ -41,7 +42,7 @@ def _plot(args: argparse.Namespace) -> int:
         raise UsageError(f"--format {args.format} contradicts --out {str(args.out)!r}: a {args.format.upper()} file "
                          f"would be named .{suffix}; change one of them")
     fmt = args.format or suffix or "png"
-    out = args.out if args.out is not None else args.run_dir / f"comparison.{fmt}"
+    out = writable_output(args.out, "--out") if args.out is not None else args.run_dir / f"comparison.{fmt}"
     results = load_run_results(args.run_dir)
     for column, requested in (("metric", args.metrics), ("scenario", args.scenarios)):
         known = sorted(results[column].unique())

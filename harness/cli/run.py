@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness.cli._args import add_study_selection, grid, option_sweeps, study_options
+from harness.cli._args import add_study_selection, grid, option_sweeps, study_options, writable_output
 from harness.errors import UsageError
 from harness.execution.backends import BACKENDS
 from harness.execution.presets import PRESETS
@@ -72,9 +72,7 @@ def run(args: argparse.Namespace) -> int:
         return dry_run(args)
     if args.scheduler is not None and args.backend != "dask":
         raise UsageError(f"--scheduler is only used with --backend dask, not --backend {args.backend}")
-    out = args.out or Path("runs") / args.preset
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out} exists and is not a directory")
+    out = writable_output(args.out or Path("runs") / args.preset, "--out", directory=True)
     frame = run_study(
         preset=args.preset,
         metrics_=args.metrics,

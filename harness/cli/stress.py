@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness.cli._args import csv_list, jobs, non_negative_int, positive_float, positive_int
+from harness.cli._args import csv_list, jobs, non_negative_int, positive_float, positive_int, writable_output
 
 
 def _sample_sizes(text: str) -> list[int]:
@@ -86,7 +86,7 @@ def _stress(args: argparse.Namespace) -> int:
     from harness.workflows.stress import stress
     from reports.stress import FIGURE_KEY, MARKDOWN
 
-    out = args.out or Path("stress") / resolve(args.metric).name
+    out = writable_output(args.out or Path("stress") / resolve(args.metric).name, "--out", directory=True)
     result = stress(
         args.metric,
         scenarios_=args.scenarios,

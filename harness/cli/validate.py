@@ -89,7 +89,7 @@ def _status(line: str) -> None:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from harness.cli._args import study_options
+    from harness.cli._args import study_options, writable_output
     from harness.workflows.user_metric import metric_entry, reference_of
     from harness.workflows.validate import validate
 
@@ -98,7 +98,8 @@ def _validate(args: argparse.Namespace) -> int:
     if args.property is not None and args.property not in metrics.PROPERTIES:
         raise UsageError(f"--property must be one of {', '.join(metrics.PROPERTIES)}; got {args.property!r}")
     name = metric_entry(reference_of(args.metric), name=args.name).name
-    out = args.out or Path("validation") / name
+    out = writable_output(args.out or Path("validation") / name, "--out", directory=True)
+    writable_output(args.builtins_dir, "--builtins-dir", directory=True)
     card = validate(
         args.metric,
         property=args.property,

@@ -227,7 +227,8 @@ def variants(entry: MetricEntry, sweep: OptionSweep) -> list[MetricEntry]:
     Each variant keeps the metric's other options (its defaults) and records the
     metric it is a variant of.  Options are checked by name here (a registered metric's
     defaults, a user function's keyword parameters); their values are checked by the
-    metric when it runs (a bad value fails its cells with the metric's message).
+    metric itself, which :func:`harness.execution.option_probe.check_option_values` calls on
+    small probes before a study with the user's sweeps runs.
 
     Raises
     ------

@@ -13,6 +13,7 @@ import scenarios
 from harness.errors import UnknownNameError, UsageError
 from harness.execution.backends import execute
 from harness.execution.metric_refs import MetricEntry, OptionSweep, resolve, variants
+from harness.execution.option_probe import check_option_values
 from harness.execution.plan import Cell, plan_cells, plan_tasks
 from harness.execution.presets import PRESETS, Preset
 from harness.execution.scenario_refs import canonical_reference, scenario_for
@@ -37,8 +38,10 @@ def plan_study(
     harness.errors.UnknownNameError
         For an unknown preset, scenario or metric (the message suggests close names).
     harness.errors.UsageError
-        For an empty selection, a study with no cells, a cell planned twice, or a grid that is empty, out of
-        its scenario's range or for a scenario the study does not run.
+        For an empty selection, a study with no cells, a cell planned twice, a grid that is empty, out of
+        its scenario's range or for a scenario the study does not run, or an option value of
+        ``metric_options`` that its metric rejects whatever the data (each swept variant is called once on small
+        probe representations: :mod:`harness.execution.option_probe`).
     """
     if preset not in PRESETS:
         raise UnknownNameError("preset", preset, PRESETS)
@@ -58,6 +61,8 @@ def plan_study(
     preset_sweeps = config.metric_options if metrics_ is None else {}
     sweeps = metric_options or {name: sweep for name, sweep in preset_sweeps.items() if name in metric_names}
     entries = _swept([(name, resolve(name)) for name in metric_names], sweeps)
+    if metric_options:  # the user's values, before anything runs (a preset's own sweeps are valid)
+        check_option_values(entries)
     cells = plan_cells(
         study=config.name,
         scenario_names=scenario_names,

@@ -48,14 +48,27 @@ Results = pd.DataFrame | str | Path
 Tolerances = Mapping[str, tuple[float, float]]
 
 
-def _results(run: Results) -> pd.DataFrame:
+def _results(run: Results, *, allow_empty: bool = False) -> pd.DataFrame:
     """A results table from a DataFrame or a run directory, checked against the one schema
-    (:func:`reports.check_results`, :func:`reports.load_results`)."""
+    (:func:`reports.check_results`, :func:`reports.load_results`; ``allow_empty`` accepts one without rows)."""
     import reports
 
     from harness.workflows.run_results import load_run_results
 
-    return reports.check_results(run) if isinstance(run, pd.DataFrame) else load_run_results(run)
+    if isinstance(run, pd.DataFrame):
+        return reports.check_results(run, allow_empty=allow_empty)
+    return load_run_results(run, allow_empty=allow_empty)
+
+
+def _run_failures(run: Results) -> pd.DataFrame:
+    """The failed cells of a run (columns :data:`reports.schema.FAILURE_COLUMNS`): ``DIR/failures.csv``, or the
+    ``failures`` a :func:`~harness.execution.runner.run_study` table carries."""
+    if isinstance(run, pd.DataFrame):
+        return pd.DataFrame(run.attrs.get("failures", []), columns=list(FAILURE_COLUMNS))
+    path = Path(run) / FAILURES_CSV
+    if not path.is_file():
+        return pd.DataFrame(columns=list(FAILURE_COLUMNS))
+    return pd.read_csv(path, dtype=str, keep_default_na=False)
 
 
 def summarize(results: pd.DataFrame) -> pd.DataFrame:
@@ -200,6 +213,9 @@ class BaselineCheck:
         the run) or ``"new"`` (in the run only; never a failure).
     allow_missing : bool
         Whether missing cells are tolerated.
+    unscored : bool
+        Whether the run scored no cell at all (every one failed): the check then fails even
+        when missing cells are tolerated.
     notes : list of str
         Version changes between the baseline and the run, cells whose means average
         different numbers of seeds on the two sides, different sample sizes on the two
@@ -210,6 +226,7 @@ class BaselineCheck:
     table: pd.DataFrame
     allow_missing: bool = False
     notes: list[str] = field(default_factory=list)
+    unscored: bool = False
 
     @property
     def failures(self) -> pd.DataFrame:
@@ -221,8 +238,8 @@ class BaselineCheck:
 
     @property
     def passed(self) -> bool:
-        """True when no cell drifted (and none is missing, unless allowed)."""
-        return self.failures.empty
+        """True when the run scored cells, none drifted and none is missing (unless allowed)."""
+        return self.failures.empty and not self.unscored
 
     def summary(self) -> str:
         """One line: how many cells were compared and how many failed."""
@@ -232,13 +249,34 @@ class BaselineCheck:
         return f"baseline check {verdict}: {len(self.table)} cells ({', '.join(parts)})"
 
     def report(self) -> str:
-        """The summary, the version notes and, on failure, the table of failing cells."""
+        """The summary, the notes and the table of failing cells, if any."""
         lines = [self.summary(), *(f"note: {note}" for note in self.notes)]
-        if not self.passed:
+        if not self.failures.empty:
             shown = self.failures[["status", "scenario", "value_label", "n_samples", "metric", "sub_score",
-                                   "baseline", "current", "difference", "tolerance"]]
+                                   "baseline", "current", "difference", "tolerance"]].copy()
+            pairs = [_difference_against(d, t) for d, t in zip(shown["difference"], shown["tolerance"])]
+            shown["difference"], shown["tolerance"] = (list(column) for column in zip(*pairs))
             lines += ["", markdown_table(shown.rename(columns={"value_label": "value", "n_samples": "n"}), digits=6)]
         return "\n".join(lines)
+
+
+#: Fewest significant digits of a drift table's differences and tolerances.
+DRIFT_DIGITS = 3
+
+
+def _difference_against(difference: float, tolerance: float) -> tuple[str | float, str]:
+    """A failing cell's difference and tolerance as text, with the same number of significant digits, the fewest
+    (at least :data:`DRIFT_DIGITS`) at which the printed ``|difference|`` exceeds the printed tolerance when the
+    unrounded one does: 1.0000004e-06 against 1.0000000e-06, never 1.00e-06 against 1.00e-06.  A missing cell's difference stays
+    NaN (the table prints it as —).
+    """
+    if not math.isfinite(difference):
+        return difference, f"{tolerance:#.{DRIFT_DIGITS}g}"
+    for digits in range(DRIFT_DIGITS, 18):
+        shown = f"{difference:#.{digits}g}", f"{tolerance:#.{digits}g}"
+        if (abs(float(shown[0])) > float(shown[1])) == (abs(difference) > tolerance):
+            return shown
+    return shown
 
 
 def check_baseline(
@@ -287,7 +325,8 @@ def check_baseline(
         if len(pair) != 2 or not all(math.isfinite(t) and t >= 0 for t in pair):
             raise UsageError(f"tolerances must be two finite numbers >= 0 (atol, rtol); got {pair!r} for {name}")
     reference = baseline if isinstance(baseline, Baseline) else load_baseline(baseline)
-    results = _results(run)
+    failed = _run_failures(run)
+    results = _results(run, allow_empty=not failed.empty)  # every cell failed: each is missing, the note says why
     current = summarize(results)
     expected = reference.cells
     known = set(current["metric"]) | set(expected["metric"])
@@ -309,8 +348,10 @@ def check_baseline(
     status = np.where(merged["current"].isna(), "missing", status)
     merged["status"] = np.where(merged["baseline"].isna(), "new", status)
     notes = _version_notes(reference.metric_versions, results, merged) + _seed_notes(merged) + _sample_size_notes(merged)
-    notes += _coverage_notes(merged, per_metric, known) + _failure_notes(run, set(merged["metric"]))
-    return BaselineCheck(merged, allow_missing=allow_missing, notes=notes)
+    if not results.empty:  # else every failure is the story, whichever metric it is of
+        failed = failed.loc[failed["metric"].isin(merged["metric"])]
+    notes += _coverage_notes(merged, per_metric, known) + _failure_notes(failed)
+    return BaselineCheck(merged, allow_missing=allow_missing, notes=notes, unscored=results.empty)
 
 
 def _align(expected: pd.DataFrame, current: pd.DataFrame) -> pd.DataFrame:
@@ -387,16 +428,9 @@ def _coverage_notes(compared: pd.DataFrame, per_metric: Tolerances, known: set[s
     return notes
 
 
-def _failure_notes(run: Results, compared: set[str]) -> list[str]:
-    """A note when cells of the run failed (``DIR/failures.csv``, or the ``failures`` a
-    :func:`~harness.execution.runner.run_study` table carries): the baseline cells they would
+def _failure_notes(failed: pd.DataFrame) -> list[str]:
+    """A note when cells of the run failed (:func:`_run_failures`): the baseline cells they would
     have scored show as missing, and the error says why."""
-    if isinstance(run, pd.DataFrame):
-        failed = pd.DataFrame(run.attrs.get("failures", []), columns=list(FAILURE_COLUMNS))
-    else:
-        path = Path(run) / FAILURES_CSV
-        failed = pd.read_csv(path, dtype=str, keep_default_na=False) if path.is_file() else pd.DataFrame(columns=list(FAILURE_COLUMNS))
-    failed = failed.loc[failed["metric"].isin(compared)]
     if failed.empty:
         return []
     first = failed.iloc[0]

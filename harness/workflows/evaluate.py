@@ -202,8 +202,10 @@ def evaluate_representation(
     -------
     pandas.DataFrame
         One row per sub-score, columns :data:`SCORE_COLUMNS`.  A metric that raises
-        on these data gets one row with ``score`` NaN and its error message in
-        ``error`` (the others still run); ``error`` is empty otherwise.
+        on these data gets the same rows, each with its sub-score's property, ``score``
+        NaN and the error message in ``error`` (the others still run); ``error`` is empty
+        otherwise.  A user's function, whose sub-scores are known only from what it
+        returns, fails in one row named after it.
 
     Raises
     ------
@@ -230,7 +232,8 @@ def _score_rows(entry: MetricEntry, factors, codes, discrete, random_state) -> l
         scores = metrics.evaluate(entry.callable(), factors, codes, discrete=discrete, random_state=random_state)
     except Exception as error:  # one metric failing on these data must not stop the others
         seconds = time.perf_counter() - started
-        return [_row(entry, entry.name, float("nan"), seconds, f"{type(error).__name__}: {error}")]
+        message = f"{type(error).__name__}: {error}"
+        return [_row(entry, sub, float("nan"), seconds, message) for sub in entry.properties]
     seconds = time.perf_counter() - started
     return [_row(entry, sub, score, seconds, "") for sub, score in scores.items()]
 

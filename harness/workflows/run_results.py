@@ -8,8 +8,9 @@ from typing import Any
 from harness.errors import UsageError
 
 
-def load_run_results(directory: str | Path) -> Any:
-    """The validated results table of a run directory (:func:`reports.load_results`).
+def load_run_results(directory: str | Path, *, allow_empty: bool = False) -> Any:
+    """The validated results table of a run directory (:func:`reports.load_results`; ``allow_empty`` accepts a
+    table without rows, that of a run whose every cell failed).
 
     Raises
     ------
@@ -22,7 +23,7 @@ def load_run_results(directory: str | Path) -> Any:
     import reports
 
     try:
-        return reports.load_results(directory)
+        return reports.load_results(directory, allow_empty=allow_empty)
     except FileNotFoundError:
         raise
     except (ValueError, OSError, UnicodeDecodeError) as error:  # pyarrow's and pandas' parse errors derive from these

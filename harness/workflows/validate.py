@@ -38,7 +38,8 @@ from reports.report_card import criterion_rankings, report_card_markdown, verdic
 from reports.schema import FAILURE_COLUMNS
 from reports.stress import stress_record, stress_section
 from harness.workflows.axioms import DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, axiom_calls, check_axioms, make_probe
-from harness.execution.metric_refs import MetricEntry, OptionSweep
+from harness.execution.metric_refs import MetricEntry, OptionSweep, variants
+from harness.execution.option_probe import check_option_values
 from harness.execution.presets import PRESETS
 from harness.execution.runner import run_study
 from harness.execution.store import ResultStore
@@ -275,6 +276,8 @@ def validate(
     own_keys = {reference, entry.name}
     own_options = {key: sweep for key, sweep in (metric_options or {}).items() if key in own_keys}
     builtin_options = {key: sweep for key, sweep in (metric_options or {}).items() if key not in own_keys}
+    own_sweep = {option: values for own in own_options.values() for option, values in own.items()}
+    check_option_values(variants(entry, own_sweep))  # a bad value of yours is said before the battery runs
     frames = []
     if compared:
         cache = builtins_dir if builtins_dir is not None else Path(out) / "builtins" if out is not None else None
@@ -283,9 +286,8 @@ def validate(
         raise UsageError(f"option sweeps name metric(s) not in the study: {', '.join(sorted(builtin_options))}")
     with metadata_applied(reference, entry):
         frames.append(run_study(metrics_=[reference], **study))
-        if own_options:
-            sweep = {option: values for own in own_options.values() for option, values in own.items()}
-            frames.append(run_study(metrics_=[reference], metric_options={reference: sweep}, **study))
+        if own_sweep:
+            frames.append(run_study(metrics_=[reference], metric_options={reference: own_sweep}, **study))
     failures = pd.DataFrame([failure for frame in frames for failure in frame.attrs.get("failures", [])],
                             columns=list(FAILURE_COLUMNS))
     results = pd.concat(frames, ignore_index=True)

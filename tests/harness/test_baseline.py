@@ -83,6 +83,19 @@ def test_perturbed_metric_fails_exit_1_naming_its_cells(runs, capsys):
     assert any("changed version" in note for note in check.notes)  # the source hash moved
 
 
+def test_a_drift_just_beyond_the_tolerance_is_printed_beyond_it(runs):
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    cell = (results.scenario == "noise") & (results.value == 0.4) & (results.metric == "mig")
+    results.loc[cell, "score"] += 1.0000004e-6  # beyond the default atol of 1e-6, by less than 6 decimals show
+    check = check_baseline(results, runs / "baseline.json")
+    assert check.summary() == "baseline check FAILED: 24 cells (23 ok, 1 drifted)"
+    row = next(line for line in check.report().splitlines() if line.startswith("| drifted"))
+    difference, tolerance = (cell.strip() for cell in row.strip("|").split("|")[-2:])
+    assert (difference, tolerance) == ("1.0000004e-06", "1.0000000e-06")  # 6 decimals printed 0.000001 for both
+    within = check_baseline(results, runs / "baseline.json", atol=1.1e-6)
+    assert within.passed
+
+
 @pytest.mark.parametrize(
     ("flags", "status"),
     [
@@ -122,7 +135,7 @@ def test_one_perturbed_cell_is_the_only_one_named(runs):
         assert_matches_baseline(results, runs / "baseline.json")
     drifted = [line for line in str(failure.value).splitlines() if line.startswith("| drifted")]
     assert len(drifted) == 1 and "| mixing" in drifted[0] and "| 0.3 " in drifted[0] and "| mig " in drifted[0]
-    assert "0.001000" in drifted[0]
+    assert "| 0.00100 " in drifted[0] and "| 1.00e-06 " in drifted[0]  # difference and tolerance in significant digits
     assert_matches_baseline(results, runs / "baseline.json", atol=0.0011)  # passes within tolerance
 
 
@@ -179,6 +192,25 @@ def test_cells_that_failed_in_the_run_are_explained(runs, tmp_path):
     in_memory.attrs["failures"] = pd.read_csv(tmp_path / "run" / "failures.csv").to_dict("records")  # as run_study returns it
     assert expected in check_baseline(in_memory, runs / "baseline.json").notes
     assert not any("failed" in note for note in check_baseline(in_memory, runs / "baseline.json", metrics=["diagonal"]).notes)
+
+
+def test_a_run_whose_every_cell_failed_reports_the_failures_exit_1(runs, tmp_path, capsys):
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    (tmp_path / "run").mkdir()
+    results.iloc[:0].to_parquet(tmp_path / "run" / "results.parquet")  # as run writes it when no cell scored
+    cells = results.drop_duplicates(["scenario", "value_label", "seed", "metric"])
+    pd.DataFrame({"scenario": cells["scenario"], "value_label": cells["value_label"], "seed": cells["seed"],
+                  "n_samples": cells["n_samples"], "metric": cells["metric"],
+                  "error": "ValueError: bins must be at least 2, got 0"}).to_csv(tmp_path / "run" / "failures.csv", index=False)
+    for flags in ([], ["--allow-missing"]):  # no cell compared: never a pass
+        assert main(["baseline", "check", str(tmp_path / "run"), "--against", str(runs / "baseline.json"), *flags]) == 1
+        captured = capsys.readouterr()
+        assert captured.out.startswith("baseline check FAILED: 24 cells (24 missing)") and not captured.err
+        assert f"{len(cells)} cell(s) of the run failed" in captured.out
+        assert "ValueError: bins must be at least 2, got 0" in captured.out
+    (tmp_path / "run" / "failures.csv").unlink()  # an empty table without failures is still nothing to check
+    assert main(["baseline", "check", str(tmp_path / "run"), "--against", str(runs / "baseline.json")]) == 2
+    assert "results table is empty" in capsys.readouterr().err
 
 
 def test_missing_cells_fail_unless_allowed(runs, capsys):
@@ -241,7 +273,7 @@ def test_saving_under_a_plain_file_is_one_line_exit_2(runs, tmp_path, capsys):
     (tmp_path / "notes").write_text("a file, not a folder")
     assert main(["baseline", "save", str(runs / "run"), "--to", str(tmp_path / "notes" / "b.json")]) == 2
     err = capsys.readouterr().err
-    assert "File exists" in err and "notes" in err and "Traceback" not in err and err.count("\n") == 1
+    assert "--to" in err and "notes is not a directory" in err and "Traceback" not in err and err.count("\n") == 1
 
 
 @pytest.mark.parametrize(

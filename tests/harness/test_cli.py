@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -98,3 +99,72 @@ def test_validate_help_lists_exactly_the_registered_properties():
     from harness.cli.validate import PROPERTY_CHOICES
 
     assert PROPERTY_CHOICES == ", ".join(metrics.PROPERTIES[:-1]) + " or " + metrics.PROPERTIES[-1]
+
+
+@pytest.fixture
+def arrays(tmp_path):
+    """Factors and codes files, and a user metric file, for commands that would run metrics."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    factors = rng.random((200, 3))
+    np.save(tmp_path / "factors.npy", factors)
+    np.save(tmp_path / "codes.npy", factors + 0.1 * rng.standard_normal((200, 3)))
+    (tmp_path / "metric.py").write_text("def first(factors, codes):\n    return float(abs(codes[0, 0]))\n")
+    return tmp_path
+
+
+OUTPUT_COMMANDS = {
+    "evaluate": (["evaluate", "--factors", "{d}/factors.npy", "--codes", "{d}/codes.npy", "--metrics", "mig,dci_lasso",
+                  "--out", "{out}/scores.csv"], "--out"),
+    "run": (["run", "--preset", "quick", "--metrics", "mig", "--n-samples", "200", "--jobs", "1", "--no-progress",
+             "--out", "{out}/run"], "--out"),
+    "validate": (["validate", "{d}/metric.py:first", "--metrics", "mig", "--n-samples", "200", "--jobs", "1",
+                  "--no-progress", "--out", "{out}/card"], "--out"),
+    "validate-builtins": (["validate", "{d}/metric.py:first", "--metrics", "mig", "--n-samples", "200", "--jobs", "1",
+                           "--no-progress", "--out", "{d}/card", "--builtins-dir", "{out}/builtins"], "--builtins-dir"),
+    "stress": (["stress", "mig", "--scenarios", "noise", "--budget", "4", "--no-contrast", "--jobs", "1",
+                "--out", "{out}/stress"], "--out"),
+    "estimators": (["estimators", "--n", "200", "--alphas", "0", "--out", "{out}/estimators"], "--out"),
+    "plot": (["plot", "{d}/no_run", "--out", "{out}/figure.png"], "--out"),
+    "baseline save": (["baseline", "save", "{d}/no_run", "--to", "{out}/baseline.json"], "--to"),
+}
+
+
+@pytest.mark.parametrize("command", list(OUTPUT_COMMANDS))
+def test_an_output_that_cannot_be_written_is_refused_before_any_work(command, arrays, capsys):
+    # evaluate ran every metric, validate its axioms and battery, stress its search, before failing to write
+    (arrays / "notes").write_text("a file, not a folder")
+    template, option = OUTPUT_COMMANDS[command]
+    argv = [part.format(d=arrays, out=arrays / "notes") for part in template]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and "Traceback" not in captured.err
+    assert f"cannot write {option} {arrays / 'notes'}/" in captured.err and "notes is not a directory" in captured.err
+    assert sorted(path.name for path in arrays.iterdir()) == ["codes.npy", "factors.npy", "metric.py", "notes"]
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc, where nothing can be created")
+def test_evaluate_into_proc_is_refused_before_any_metric_runs(arrays, capsys):
+    argv = ["evaluate", "--factors", str(arrays / "factors.npy"), "--codes", str(arrays / "codes.npy"),
+            "--metrics", "mig", "--out", "/proc/x/s.csv"]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "error: cannot write --out /proc/x/s.csv: cannot create anything in /proc" in captured.err
+
+
+def test_writable_output_checks_without_creating_or_changing_anything(tmp_path):
+    from harness.cli._args import writable_output
+    from harness.errors import UsageError
+
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "scores.csv").write_text("kept")
+    assert writable_output(tmp_path / "scores.csv", "--out") == tmp_path / "scores.csv"
+    assert writable_output(tmp_path / "new" / "deeper" / "scores.csv", "--out") == tmp_path / "new" / "deeper" / "scores.csv"
+    assert writable_output(tmp_path / "folder", "--out", directory=True) == tmp_path / "folder"
+    with pytest.raises(UsageError, match="--out .*folder exists and is a directory"):
+        writable_output(tmp_path / "folder", "--out")
+    with pytest.raises(UsageError, match="--out .*scores.csv exists and is not a directory"):
+        writable_output(tmp_path / "scores.csv", "--out", directory=True)
+    assert (tmp_path / "scores.csv").read_text() == "kept"
+    assert sorted(path.name for path in tmp_path.rglob("*")) == ["folder", "scores.csv"]

@@ -127,6 +127,16 @@ def test_a_failing_metric_is_reported_and_the_others_still_run(grid, tmp_path, c
     assert rows[1]["error"] == "ValueError: I need exactly 4 codes" and rows[1]["score"] is None
 
 
+def test_a_failing_metric_with_sub_scores_fails_in_one_row_per_sub_score_with_its_property(grid):
+    factors = load_array(grid / "factors.npy", "factors")
+    factors[:, 0] = 1.0  # dci_lasso refuses a constant factor
+    table = evaluate_representation(factors, load_array(grid / "codes.npy", "codes"), metric_names=["dci_lasso"])
+    failed = table.loc[table["metric"] == "dci_lasso"]
+    assert list(failed["sub_score"]) == ["modularity", "compactness", "explicitness"]
+    assert list(failed["property"]) == ["modularity", "compactness", "explicitness"]  # was one row, 'modularity'
+    assert failed["score"].isna().all() and failed["error"].str.contains("factor 0 is constant").all()
+
+
 def test_markdown_output_and_hint_for_integer_factors(grid, tmp_path, capsys):
     out = tmp_path / "scores.md"
     assert main(["evaluate", "--factors", str(grid / "factors.csv"), "--codes", str(grid / "codes.csv"),
@@ -187,7 +197,7 @@ def test_out_under_a_plain_file_is_one_line_exit_2(grid, tmp_path, capsys):
             "--out", str(tmp_path / "notes" / "scores.csv")]
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert "File exists" in err and "Traceback" not in err and err.count("\n") == 1
+    assert "--out" in err and "notes is not a directory" in err and "Traceback" not in err and err.count("\n") == 1
 
 
 def test_mismatched_rows_name_both_arrays(grid, tmp_path, capsys):
