@@ -270,7 +270,7 @@ def report_card_markdown(
         "",
         f"- reference: `{reference}` (source version {version})",
         f"- claims: {claims['property']}; "
-        f"{'higher is better' if claims['higher_is_better'] else 'lower is better (criteria and verdicts read 1 − score, as the reports do)'}; "
+        f"{'higher is better' if claims['higher_is_better'] else 'lower is better (criteria, verdicts and the chance axiom read 1 − score, as the reports do)'}; "
         f"{'stochastic' if claims['stochastic'] else 'deterministic'}",
         f"- battery: preset `{battery['preset']}`; scenarios {', '.join(battery['scenarios'])}; "
         f"{battery['seeds']} seed(s); n = {battery['n_samples']}",

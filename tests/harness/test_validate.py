@@ -128,7 +128,9 @@ def test_cli_validate_with_metadata_flags(metric_files, tmp_path, capsys):
     assert set(own["property"]) == {"compactness"} and not own["higher_is_better"].any()
     assert own["ideal"].eq(1.0).all()  # the noise scenario's ideal compactness
     chance = json.loads((tmp_path / "card" / "report_card.json").read_text())["axioms"][-1]
-    assert chance["axiom"] == "chance" and chance["passed"] is None  # n/a for lower-is-better
+    # lower is better: chance is a score of 1, as calibration reads it; the rank metric scores ~0.08 on 500
+    # independent samples, so |1 - 0.08| is far from chance
+    assert chance["axiom"] == "chance" and chance["passed"] is False and chance["measured"] > 0.85
     from harness.execution.metric_refs import load_callable
 
     assert load_callable(f"{metric_files / 'rank_metric.py'}:rank_metric").harness_metadata["property"] == "explicitness"
@@ -160,11 +162,46 @@ def test_axioms_detect_hidden_randomness_and_tolerate_declared_randomness(metric
     assert seeded["permute_samples"].passed  # a resampled draw is within 4 seed ranges
 
 
-def test_lower_is_better_metric_has_no_chance_verdict(metric_files):
+def test_lower_is_better_metric_is_judged_in_its_own_direction(metric_files):
     results = {a.axiom: a for a in check_axioms(f"{metric_files / 'diagonal.py'}:error_rate", higher_is_better=False)}
-    assert results["chance"].passed is None and "not applicable" in results["chance"].detail
     # appending code 0 leaves the factor-code pairs compared unchanged
     assert results["duplicate_code"].measured == pytest.approx(0.0, abs=1e-12)
+    assert results["chance"].passed is not None and "not applicable" not in results["chance"].detail
+
+
+LOWER_IS_BETTER = '''
+import numpy as np
+from scipy.stats import spearmanr
+
+
+def _largest_rho(factors, codes):
+    k = factors.shape[1]
+    return np.abs(spearmanr(factors, codes).statistic[:k, k:]).max(axis=1).mean()
+
+
+def rank_mismatch(factors, codes):
+    return float(1.0 - _largest_rho(factors, codes))  # 0 on a perfect code, ~1 on noise
+
+
+def rank_dependence(factors, codes):
+    return float(_largest_rho(factors, codes))  # declared lower-is-better below: 1 on a perfect code, ~0 on noise
+'''
+
+
+@pytest.mark.parametrize(("name", "at_chance"), [("rank_mismatch", True), ("rank_dependence", False)])
+def test_chance_axiom_reads_a_lower_is_better_score_as_calibration_does(tmp_path, name, at_chance):
+    # calibration reads a lower-is-better score as 1 - score (chance: a score of 1); the chance axiom said n/a
+    from reports.calibration import calibration
+
+    (tmp_path / "lower.py").write_text(textwrap.dedent(LOWER_IS_BETTER))
+    card = validate(f"{tmp_path / 'lower.py'}:{name}", property="explicitness", higher_is_better=False, scenarios_=["noise"],
+                    builtins=[], seeds=1, n_samples=1000, progress=False, log=lambda _: None)
+    chance = card.axiom_table.set_index("axiom").loc["chance"]
+    random_end = calibration(card.results).set_index("metric").loc[name]
+    # largest |rho| of 8 factors with independent codes: ~1.7834 / sqrt(n - 1), 0.040 at the probe's n = 2000
+    distance = 1.7834 / np.sqrt(1999) if at_chance else 1.0 - 1.7834 / np.sqrt(1999)
+    assert chance["measured"] == pytest.approx(distance, abs=0.015)
+    assert (chance["result"] == "pass") is at_chance and bool(random_end["random_pass"]) is at_chance
 
 
 def test_a_metric_crashing_on_transformed_data_fails_that_check_only(metric_files):
@@ -285,7 +322,7 @@ def test_a_metric_raising_on_the_probe_fails_every_check_and_still_gets_a_card(t
     assert all(a.detail == "the metric raised RuntimeError on the probe itself: not implemented yet" for a in results)
     assert [a.tolerance for a in results][-2:] == [1e-12, 0.05]
     lower = check_axioms(f"{metric_file}:unfinished", higher_is_better=False)
-    assert lower[-1].passed is None and all(a.passed is False for a in lower[:-1])  # chance stays n/a
+    assert all(a.passed is False for a in lower)  # chance too: it is judged for a lower-is-better metric
     status = main(["validate", f"{metric_file}:unfinished", "--scenarios", "noise", "--metrics", "mig", "--seeds", "1",
                    "--n-samples", "300", "--probe-samples", "300", "--out", str(tmp_path / "card"),
                    "--builtins-dir", str(tmp_path / "cache"), "--no-progress", "--jobs", "1"])
