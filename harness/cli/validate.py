@@ -25,6 +25,36 @@ PROPERTY_CHOICES = "modularity, compactness, explicitness or holistic"
 (a test keeps the two equal)."""
 
 
+def property_claim(text: str) -> str | dict[str, str]:
+    """``--property``: one property (``modularity``), or ``SUB=PROPERTY,...`` (``mod=modularity,comp=compactness``),
+    the sub-score -> property mapping of :func:`metrics.describe.describe_metric`.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For an unknown property, an item that is not ``SUB=PROPERTY``, or a sub-score named twice.
+    """
+    from metrics.registry import PROPERTIES, check_properties
+
+    if "=" not in text:
+        if text not in PROPERTIES:
+            raise UsageError(f"--property must be one of {', '.join(PROPERTIES)}, or SUB=PROPERTY,... per sub-score; "
+                             f"got {text!r}")
+        return text
+    claims: dict[str, str] = {}
+    for item in text.split(","):
+        sub_score, sep, prop = (part.strip() for part in item.partition("="))
+        if not sep or not sub_score:
+            raise UsageError(f"--property: expected SUB=PROPERTY such as mod=modularity, got {item.strip()!r}")
+        if sub_score in claims:
+            raise UsageError(f"--property names sub-score {sub_score!r} twice")
+        claims[sub_score] = prop
+    try:
+        return check_properties(claims)
+    except ValueError as error:
+        raise UsageError(f"--property: {error}") from None
+
+
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Add ``validate`` to the command line."""
     from harness.cli._args import add_study_selection, non_negative_int, positive_int
@@ -44,12 +74,17 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("metric", metavar="METRIC", help="path/to/file.py:function or package.module:function")
-    parser.add_argument("--property", help=f"the property your metric claims to measure: {PROPERTY_CHOICES} (default: holistic)")
+    parser.add_argument("--property", metavar="PROPERTY|SUB=PROPERTY,...",
+                        help=f"the property your metric claims to measure: {PROPERTY_CHOICES} (default: holistic); for a "
+                        "metric returning a dict of sub-scores, one per sub-score, e.g. "
+                        "mod=modularity,comp=compactness,expl=explicitness (unlisted sub-scores: holistic; a sub-score "
+                        "it does not return is refused)")
     direction = parser.add_mutually_exclusive_group()
     direction.add_argument("--higher-is-better", dest="higher_is_better", action="store_const", const=True,
                            help="a larger score is better (the default)")
     direction.add_argument("--lower-is-better", dest="higher_is_better", action="store_const", const=False,
-                           help="a smaller score is better")
+                           help="a smaller score is better (for every sub-score; per sub-score, give "
+                           "@describe_metric(higher_is_better={SUB: False, ...}))")
     randomness = parser.add_mutually_exclusive_group()
     randomness.add_argument("--stochastic", dest="stochastic", action="store_const", const=True,
                             help="the metric draws random numbers from its random_state argument")
@@ -93,15 +128,12 @@ def _validate(args: argparse.Namespace) -> int:
     from harness.workflows.user_metric import metric_entry, reference_of
     from harness.workflows.validate import validate
 
-    import metrics
-
-    if args.property is not None and args.property not in metrics.PROPERTIES:
-        raise UsageError(f"--property must be one of {', '.join(metrics.PROPERTIES)}; got {args.property!r}")
+    claimed = property_claim(args.property) if args.property is not None else None
     name = metric_entry(reference_of(args.metric), name=args.name).name
     out = args.out or Path("validation") / name
     card = validate(
         args.metric,
-        property=args.property,
+        property=claimed,
         higher_is_better=args.higher_is_better,
         stochastic=args.stochastic,
         name=args.name,

@@ -48,7 +48,7 @@ one representation and one seed; a pass is evidence, not proof.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -241,6 +241,23 @@ def monotone_reparametrised(codes: np.ndarray, alpha: float = MONOTONE_ALPHA) ->
     return np.where(span > 0, tan_map(unit, alpha), codes)
 
 
+def _scores(function: Callable[..., Any], factors: np.ndarray, codes: np.ndarray, discrete: tuple[bool, ...],
+            random_state: int) -> Scores:
+    """One call of the metric as every check makes it: BLAS threads pinned to 1."""
+    with threadpool_limits(limits=1):
+        return metrics.evaluate(function, factors, codes, discrete=discrete, random_state=random_state)
+
+
+def probe_sub_scores(metric: MetricLike, probe: Probe, seed: int = 0) -> list[str] | None:
+    """The sub-scores the metric returns on the probe (one call, as the axiom checks call it); None when it raises,
+    so that its error is reported by the checks and the battery, not here."""
+    function = metric if callable(metric) else metric_entry(metric).callable()
+    try:
+        return list(_scores(function, probe.factors, probe.codes, probe.discrete, seed))
+    except Exception:  # a metric under development may raise anywhere; the checks report it
+        return None
+
+
 def axiom_calls(stochastic: bool) -> int:
     """How many times :func:`check_axioms` calls the metric: the probe, each check, and the
     extra random states that measure a stochastic metric's spread."""
@@ -250,7 +267,7 @@ def axiom_calls(stochastic: bool) -> int:
 def check_axioms(
     metric: MetricLike,
     *,
-    higher_is_better: bool | None = None,
+    higher_is_better: bool | Mapping[str, bool] | None = None,
     stochastic: bool | None = None,
     probe: Probe | None = None,
     seed: int = 0,
@@ -264,9 +281,12 @@ def check_axioms(
     metric : str or callable
         A registered metric name, a ``module:function`` / ``file.py:function``
         reference, or any callable ``fn(factors, codes, **options)``.
-    higher_is_better, stochastic : bool, optional
-        Override the metric's metadata (registry, or :func:`describe_metric`;
-        defaults True and False).
+    higher_is_better : bool or Mapping[str, bool], optional
+        Override the metric's direction (registry, or :func:`describe_metric`; default
+        True): one for every sub-score, or sub-score -> direction (unlisted ones
+        higher-is-better).
+    stochastic : bool, optional
+        Override the metric's stochasticity (default False).
     probe : Probe, optional
         The representation checked (default :func:`make_probe`).
     seed : int, default 0
@@ -291,8 +311,7 @@ def check_axioms(
     probe = probe if probe is not None else make_probe(seed=seed)
 
     def score(factors: np.ndarray, codes: np.ndarray, random_state: int = seed) -> Scores:
-        with threadpool_limits(limits=1):
-            return metrics.evaluate(function, factors, codes, discrete=probe.discrete, random_state=random_state)
+        return _scores(function, factors, codes, probe.discrete, random_state)
 
     factors, codes = probe.factors, probe.codes
     try:

@@ -37,7 +37,8 @@ import metrics
 from reports.report_card import criterion_rankings, report_card_markdown, verdict_rows
 from reports.schema import FAILURE_COLUMNS
 from reports.stress import stress_record, stress_section
-from harness.workflows.axioms import DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, axiom_calls, check_axioms, make_probe
+from harness.workflows.axioms import (DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, axiom_calls, check_axioms, make_probe,
+                                      probe_sub_scores)
 from harness.execution.metric_refs import MetricEntry, OptionSweep
 from harness.execution.presets import PRESETS
 from harness.execution.runner import run_study
@@ -46,7 +47,8 @@ from harness.workflows import stress as stress_search
 from harness.workflows.stress_defaults import DEFAULT_BUDGET
 from harness.workflows.stress_result import StressResult
 from harness.workflows.stress_tables import stress_tables
-from harness.workflows.user_metric import MetricLike, metadata_applied, metric_entry, reference_of
+from harness.workflows.user_metric import (MetricLike, check_claimed_sub_scores, metadata_applied, metric_entry,
+                                           reference_of)
 from harness.errors import UnknownNameError, UsageError
 
 #: Seeds of the default battery (the ``quick`` preset otherwise): keeps ``validate`` to about a minute.
@@ -112,7 +114,7 @@ class ReportCard:
             name=entry.name,
             reference=self.reference,
             version=entry.version,
-            claims={"property": entry.default_property, "higher_is_better": entry.higher_is_better,
+            claims={"property": entry.claimed_properties(), "higher_is_better": entry.claimed_directions(),
                     "stochastic": entry.stochastic},
             battery=self.battery,
             rankings=self.rankings,
@@ -131,8 +133,8 @@ class ReportCard:
             "metric": self.entry.name,
             "reference": self.reference,
             "version": self.entry.version,
-            "property": self.entry.default_property,
-            "higher_is_better": self.entry.higher_is_better,
+            "property": self.entry.claimed_properties(),
+            "higher_is_better": self.entry.claimed_directions(),
             "stochastic": self.entry.stochastic,
             "battery": self.battery,
             "rankings": self.rankings.to_dict(orient="records"),
@@ -158,8 +160,8 @@ class ReportCard:
 def validate(
     metric: MetricLike,
     *,
-    property: str | None = None,  # noqa: A002
-    higher_is_better: bool | None = None,
+    property: str | Mapping[str, str] | None = None,  # noqa: A002
+    higher_is_better: bool | Mapping[str, bool] | None = None,
     stochastic: bool | None = None,
     name: str | None = None,
     preset: str | None = None,
@@ -191,7 +193,12 @@ def validate(
         sub-scores is enough (it may accept ``discrete`` and ``random_state``).
     property, higher_is_better, stochastic, name : optional
         Metadata overriding the function's :func:`describe_metric` decorator
-        (defaults: holistic, True, False, the function's name).
+        (defaults: holistic, True, False, the function's name).  ``property`` and
+        ``higher_is_better`` may map sub-scores to their own property and direction,
+        as the decorator takes them, e.g. ``{"mod": "modularity", "comp":
+        "compactness", "expl": "explicitness"}``: each sub-score is then judged against
+        its own property's ideal.  A mapping naming a sub-score the metric does not
+        return on the probe is refused before the battery runs.
     preset : str, optional
         The battery (:data:`harness.execution.presets.PRESETS`); the next arguments override it.
         Default: the ``quick`` preset with :data:`DEFAULT_SEEDS` seed, which keeps
@@ -245,9 +252,10 @@ def validate(
     Raises
     ------
     ValueError
-        For a bad reference or metadata, a name that collides with a built-in, an
-        unknown preset, or a bad probe (all before the battery runs); the user's
-        metric's own exceptions propagate unchanged.
+        For a bad reference or metadata (a per-sub-score claim naming a sub-score the
+        metric does not return), a name that collides with a built-in, an unknown
+        preset, or a bad probe (all before the battery runs); the user's metric's own
+        exceptions propagate unchanged.
 
     Notes
     -----
@@ -270,6 +278,10 @@ def validate(
         raise UsageError(f"metric name {entry.name!r} holds '[', ']' or ',', which name option-sweep variants and "
                          "separate --metrics lists; give it another with --name")
     checked_on = make_probe(*probe, n=probe_samples, seed=seed)  # a bad probe is said before the battery runs
+    if isinstance(entry.claimed_properties(), dict) or entry.directions:  # per-sub-score claims: named sub-scores exist?
+        returned = probe_sub_scores(reference, checked_on, seed)
+        if returned is not None:
+            check_claimed_sub_scores(entry, returned)
     study = dict(preset=preset, scenarios_=scenarios_, seeds=seeds, n_samples=n_samples, jobs=jobs,
                  cell_timeout=cell_timeout, progress=progress, log=log)
     own_keys = {reference, entry.name}
@@ -301,7 +313,7 @@ def validate(
         results=results,
         rankings=rankings,
         verdicts=verdict_rows(results, entry.name),
-        axioms=check_axioms(reference, higher_is_better=entry.higher_is_better, stochastic=entry.stochastic,
+        axioms=check_axioms(reference, higher_is_better=entry.claimed_directions(), stochastic=entry.stochastic,
                             probe=checked_on, seed=seed),
         probe=checked_on.label,
         notes=notes,
