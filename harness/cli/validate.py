@@ -70,7 +70,9 @@ def add_command(commands: argparse._SubParsersAction) -> None:
             "built-ins, its property-matrix verdicts, and axiom checks (invariance to permuting codes and samples, "
             "sign flips, rescaling and monotone maps of codes; no reward for a duplicated code; determinism; "
             "chance-level score on independent codes), each with the measured number and its tolerance. Metadata "
-            "flags override the function's @describe_metric decorator."
+            "flags override the function's @describe_metric decorator. Exit status: 0 when every cell of METRIC "
+            "was scored, 1 when some failed (raised or timed out; the card is still written and lists them, as "
+            "does failures.csv), 2 for a usage error (nothing runs)."
         ),
     )
     parser.add_argument("metric", metavar="METRIC", help="path/to/file.py:function or package.module:function")
@@ -124,6 +126,7 @@ def _status(line: str) -> None:
 
 
 def _validate(args: argparse.Namespace) -> int:
+    """Run the validation the arguments describe; exit status 1 when cells of the user's metric failed."""
     from harness.cli._args import study_options
     from harness.workflows.user_metric import metric_entry, reference_of
     from harness.workflows.validate import validate
@@ -152,4 +155,8 @@ def _validate(args: argparse.Namespace) -> int:
     print(card.to_markdown())
     written = ["report_card.json", "results.parquet", "results.csv"] + (["failures.csv"] if len(card.failures) else [])
     print(f"report card: {out / 'report_card.md'} (also {', '.join(written)})")
+    failed = len(card.own_failures)
+    if failed:  # as `run` does: a script or CI job must not read a metric that failed cells as validated
+        _status(f"{failed} cell(s) of {card.entry.name} failed (see {out / 'failures.csv'}): exit status 1")
+        return 1
     return 0

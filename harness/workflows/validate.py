@@ -98,6 +98,13 @@ class ReportCard:
     stress: StressResult | None = None
 
     @property
+    def own_failures(self) -> pd.DataFrame:
+        """The failed cells of the validated metric and of its option-sweep variants (``NAME[OPTION=V]``);
+        the command line exits with status 1 when there are any."""
+        names = self.failures["metric"].astype(str)
+        return self.failures.loc[(names == self.entry.name) | names.str.startswith(f"{self.entry.name}[")]
+
+    @property
     def axiom_table(self) -> pd.DataFrame:
         """The axiom checks as a table (result: pass, FAIL or n/a)."""
         return pd.DataFrame([

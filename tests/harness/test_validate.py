@@ -327,7 +327,10 @@ def test_a_metric_raising_on_the_probe_fails_every_check_and_still_gets_a_card(t
                    "--n-samples", "300", "--probe-samples", "300", "--out", str(tmp_path / "card"),
                    "--builtins-dir", str(tmp_path / "cache"), "--no-progress", "--jobs", "1"])
     captured = capsys.readouterr()
-    assert status == 0 and "Traceback" not in captured.err and "internal error" not in captured.err
+    # every cell failed: exit status 1, as `run` gives; the card is still written
+    assert status == 1 and "Traceback" not in captured.err and "internal error" not in captured.err
+    assert captured.err.rstrip().endswith("6 cell(s) of unfinished failed (see "
+                                          f"{tmp_path / 'card' / 'failures.csv'}): exit status 1")
     assert "axioms: 0 of 8 applicable checks pass" in (tmp_path / "card" / "report_card.md").read_text()
     assert captured.out.rstrip().endswith("(also report_card.json, results.parquet, results.csv, failures.csv)")
     assert (tmp_path / "card" / "failures.csv").exists()
@@ -362,6 +365,25 @@ def test_cells_the_metric_failed_are_in_the_card_and_failures_csv(tmp_path):
     assert [f["value_label"] for f in saved["failures"]] == list(card.failures["value_label"])
 
 
+def test_exit_status_counts_only_the_metrics_own_failed_cells(tmp_path, capsys):
+    # validate exited 0 when every cell of the metric failed; `run` exits 1 when cells fail
+    metric_file = tmp_path / "picky.py"
+    metric_file.write_text("import numpy as np\n"
+                           "def picky(factors, codes):\n"
+                           "    if codes.shape[0] < 500:\n"
+                           "        raise ValueError('needs 500 samples')\n"
+                           "    return 1.0\n")
+    argv = ["validate", f"{metric_file}:picky", "--scenarios", "noise", "--metrics", "mig", "--seeds", "1",
+            "--probe-samples", "300", "--out", str(tmp_path / "card"), "--builtins-dir", str(tmp_path / "cache"),
+            "--no-progress", "--jobs", "1"]
+    assert main([*argv, "--n-samples", "300"]) == 1
+    captured = capsys.readouterr()
+    assert "6 cell(s) of picky failed" in captured.err and (tmp_path / "card" / "report_card.md").exists()
+    assert "- failed cells: 6 of 6 cells of `picky`" in captured.out
+    assert main([*argv, "--n-samples", "600"]) == 0  # every cell scored (the axioms' own failures are the card's)
+    assert "failed" not in capsys.readouterr().err
+
+
 def test_validate_says_when_it_starts_the_axiom_checks(metric_files):
     # the axioms run after the battery's progress bars, unbounded by the cell time limit: a slow metric
     # must not leave the terminal silent without saying what it is doing
@@ -382,12 +404,12 @@ def test_cli_stdout_is_the_card_and_status_lines_go_to_stderr(tmp_path, capsys):
     argv = ["validate", f"{metric_file}:fragile", "--scenarios", "noise", "--metrics", "mig", "--seeds", "1",
             "--n-samples", "300", "--probe-samples", "300", "--out", str(tmp_path / "card"),
             "--builtins-dir", str(tmp_path / "cache"), "--no-progress", "--jobs", "1"]
-    assert main(argv) == 0
+    assert main(argv) == 1  # two of fragile's cells failed
     captured = capsys.readouterr()
     card = (tmp_path / "card" / "report_card.md").read_text()
     assert captured.out.startswith(card)  # `validate ... > card.md` keeps the card alone, then the line naming the files
     assert "warning: 2 cell(s) failed" in captured.err and "axiom checks: 9 calls of fragile" in captured.err
-    assert main(argv) == 0
+    assert main(argv) == 1
     assert "skipping 6 finished cell(s)" in capsys.readouterr().err  # noise has 6 values: the built-ins' cache, on the second run
 
 
