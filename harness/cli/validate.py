@@ -92,7 +92,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                             help="the metric draws random numbers from its random_state argument")
     randomness.add_argument("--deterministic", dest="stochastic", action="store_const", const=False,
                             help="the metric draws no random numbers (the default)")
-    parser.add_argument("--name", help="name of your metric in the results (default: the function's name)")
+    parser.add_argument("--name", help="name of your metric in the results and of the card's directory "
+                        "validation/NAME: a plain file name, with no '/' or '\\' (default: the function's name)")
     parser.add_argument("--preset", help=f"scenario battery: {', '.join(PRESETS)} (default: quick's scenarios and "
                         "sample size with 1 seed)")
     add_study_selection(

@@ -164,6 +164,12 @@ class ReportCard:
         return write_report_card(directory, self.to_markdown(), self.to_dict())
 
 
+def is_plain_file_name(name: str) -> bool:
+    """Whether ``name`` names a file inside a directory, not a path: no separator (``/``, ``\\``), no NUL, and
+    not ``.`` or ``..``."""
+    return bool(name) and name not in (".", "..") and not any(mark in name for mark in ("/", "\\", "\0"))
+
+
 def validate(
     metric: MetricLike,
     *,
@@ -284,6 +290,9 @@ def validate(
     if any(mark in entry.name for mark in "[],"):  # METRIC[OPTION=V] names a variant; a comma splits name lists
         raise UsageError(f"metric name {entry.name!r} holds '[', ']' or ',', which name option-sweep variants and "
                          "separate --metrics lists; give it another with --name")
+    if not is_plain_file_name(entry.name):  # the command line writes the card into validation/NAME
+        raise UsageError(f"metric name {entry.name!r} is not a plain file name (it names the card's directory, "
+                         "validation/NAME): give it another with --name, with no '/' or '\\' and not '.' or '..'")
     checked_on = make_probe(*probe, n=probe_samples, seed=seed)  # a bad probe is said before the battery runs
     if isinstance(entry.claimed_properties(), dict) or entry.directions:  # per-sub-score claims: named sub-scores exist?
         returned = probe_sub_scores(reference, checked_on, seed)

@@ -423,6 +423,19 @@ def test_a_name_that_reads_as_a_variant_or_a_list_is_refused_before_the_battery(
         validate(f"{metric_files / 'rank_metric.py'}:rank_metric", name=name, **BATTERY)
 
 
+@pytest.mark.parametrize("name", ["../../x", "sub/dir", "..", ".", "back\\slash"])
+def test_a_name_that_is_not_a_plain_file_name_is_refused_in_one_line(metric_files, tmp_path, capsys, monkeypatch, name):
+    # the card goes to validation/NAME: '--name ../../x' wrote it two directories above validation/
+    working = tmp_path / "a" / "b"  # so that ../../x, were it written, would still land inside tmp_path
+    working.mkdir(parents=True)
+    monkeypatch.chdir(working)
+    status = main(["validate", f"{metric_files / 'rank_metric.py'}:rank_metric", "--name", name, "--metrics", "mig",
+                   "--scenarios", "noise", "--seeds", "1", "--n-samples", "300", "--no-progress", "--jobs", "1"])
+    err = capsys.readouterr().err
+    assert status == 2 and f"metric name {name!r} is not a plain file name" in err and len(err.strip().splitlines()) == 1
+    assert sorted(tmp_path.rglob("*")) == [working.parent, working]  # nothing written, in validation/ or above it
+
+
 def test_without_builtins_the_battery_compares_with_the_presets_metrics(metric_files, monkeypatch):
     # README: "dci_gbt is left out unless named, as in the quick preset" (it costs more than the others together)
     import metrics
