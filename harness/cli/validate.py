@@ -89,7 +89,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                            "@describe_metric(higher_is_better={SUB: False, ...}))")
     randomness = parser.add_mutually_exclusive_group()
     randomness.add_argument("--stochastic", dest="stochastic", action="store_const", const=True,
-                            help="the metric draws random numbers from its random_state argument")
+                            help="the metric draws random numbers from its random_state argument (refused for a "
+                            "function that takes none: the harness could not seed it)")
     randomness.add_argument("--deterministic", dest="stochastic", action="store_const", const=False,
                             help="the metric draws no random numbers (the default)")
     parser.add_argument("--name", help="name of your metric in the results and of the card's directory "

@@ -15,6 +15,7 @@ import sys
 from typing import Any, Callable, Collection, Iterator, Mapping
 
 from harness.execution.metric_refs import MetricEntry, claim_fields, custom_entry, load_callable, resolve
+from metrics._entry import accepts
 from metrics.describe import METADATA_ATTRIBUTE
 from harness.errors import UsageError
 
@@ -68,6 +69,27 @@ def metric_entry(
             claims = {key: value for key, value in claims.items() if key in ("higher_is_better", "directions")}
         overrides.update(name=label, **claims)
     return dataclasses.replace(entry, **overrides)
+
+
+def check_seedable(entry: MetricEntry) -> None:
+    """Refuse a metric declared stochastic whose function takes no ``random_state``.
+
+    The harness seeds a stochastic metric only through ``random_state``
+    (:func:`metrics.evaluate` passes it to a function that accepts it), deriving it from
+    the cell's identity.  A function without it draws from a global or fresh generator:
+    its scores would change from run to run, and the axiom checks would widen their
+    tolerances by a "seed spread" no seed controls.  Refused rather than warned, because
+    a card built on such scores would look reproducible and not be.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        When ``entry`` is stochastic and its function takes neither ``random_state`` nor ``**kwargs``.
+    """
+    if entry.stochastic and not entry.registered and not accepts(load_callable(entry.target), "random_state"):
+        raise UsageError(f"{entry.name} is declared stochastic (--stochastic or describe_metric(stochastic=True)) but "
+                         "takes no random_state argument, so the harness cannot seed it: add a random_state parameter "
+                         "and draw only from it, or declare it deterministic")
 
 
 def check_claimed_sub_scores(entry: MetricEntry, returned: Collection[str]) -> None:

@@ -47,8 +47,8 @@ from harness.workflows import stress as stress_search
 from harness.workflows.stress_defaults import DEFAULT_BUDGET
 from harness.workflows.stress_result import StressResult
 from harness.workflows.stress_tables import stress_tables
-from harness.workflows.user_metric import (MetricLike, check_claimed_sub_scores, metadata_applied, metric_entry,
-                                           reference_of)
+from harness.workflows.user_metric import (MetricLike, check_claimed_sub_scores, check_seedable, metadata_applied,
+                                           metric_entry, reference_of)
 from harness.errors import UnknownNameError, UsageError
 
 #: Seeds of the default battery (the ``quick`` preset otherwise): keeps ``validate`` to about a minute.
@@ -266,7 +266,7 @@ def validate(
     ------
     ValueError
         For a bad reference or metadata (a per-sub-score claim naming a sub-score the
-        metric does not return), a name that collides with a built-in, an unknown
+        metric does not return; a stochastic metric taking no ``random_state``), a name that collides with a built-in, an unknown
         preset, or a bad probe (all before the battery runs); the user's metric's own
         exceptions propagate unchanged.
 
@@ -293,6 +293,7 @@ def validate(
     if not is_plain_file_name(entry.name):  # the command line writes the card into validation/NAME
         raise UsageError(f"metric name {entry.name!r} is not a plain file name (it names the card's directory, "
                          "validation/NAME): give it another with --name, with no '/' or '\\' and not '.' or '..'")
+    check_seedable(entry)
     checked_on = make_probe(*probe, n=probe_samples, seed=seed)  # a bad probe is said before the battery runs
     if isinstance(entry.claimed_properties(), dict) or entry.directions:  # per-sub-score claims: named sub-scores exist?
         returned = probe_sub_scores(reference, checked_on, seed)

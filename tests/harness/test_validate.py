@@ -436,6 +436,30 @@ def test_a_name_that_is_not_a_plain_file_name_is_refused_in_one_line(metric_file
     assert sorted(tmp_path.rglob("*")) == [working.parent, working]  # nothing written, in validation/ or above it
 
 
+def test_a_stochastic_metric_without_random_state_is_refused_before_the_battery(metric_files, tmp_path, capsys, monkeypatch):
+    # --stochastic was accepted silently for a function the harness cannot seed: its cells would not be reproducible
+    status = main(["validate", f"{metric_files / 'diagonal.py'}:noisy", "--stochastic", "--metrics", "mig",
+                   "--out", str(tmp_path / "card"), "--builtins-dir", str(tmp_path / "cache"), "--no-progress"])
+    err = capsys.readouterr().err
+    assert status == 2 and len(err.strip().splitlines()) == 1
+    assert "noisy is declared stochastic (--stochastic or describe_metric(stochastic=True)) but takes no random_state" in err
+    assert not (tmp_path / "cache").exists() and not (tmp_path / "card").exists()  # nothing ran
+    metric_file = tmp_path / "declared.py"
+    metric_file.write_text("from metrics.describe import describe_metric\n"
+                           "@describe_metric(stochastic=True)\n"
+                           "def declared(factors, codes):\n"
+                           "    return 0.5\n"
+                           "def forwarded(factors, codes, **options):\n"
+                           "    return 0.5\n")
+    with pytest.raises(ValueError, match="declared is declared stochastic"):
+        validate(f"{metric_file}:declared", **BATTERY)
+    import harness.workflows.validate as validate_module
+
+    monkeypatch.setattr(validate_module, "run_study", lambda **_: pytest.fail("the battery ran"))
+    with pytest.raises(pytest.fail.Exception, match="the battery ran"):  # **options may take random_state: accepted
+        validate(f"{metric_file}:forwarded", stochastic=True, **BATTERY)
+
+
 def test_without_builtins_the_battery_compares_with_the_presets_metrics(metric_files, monkeypatch):
     # README: "dci_gbt is left out unless named, as in the quick preset" (it costs more than the others together)
     import metrics
