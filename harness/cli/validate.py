@@ -117,7 +117,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         "where the metric departs most from its ideal, and add the cases to the card (see 'stress')")
     parser.add_argument("--stress-budget", type=positive_int, metavar="CELLS",
                         help="cells of the metric per scenario in the stress search (default: stress's)")
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="hide the progress bars (\"built-in metrics' cells\", then \"NAME's cells\")")
     parser.set_defaults(handler=_validate)
 
 

@@ -307,14 +307,16 @@ def validate(
     frames = []
     if compared:
         cache = builtins_dir if builtins_dir is not None else Path(out) / "builtins" if out is not None else None
-        frames.append(run_study(metrics_=compared, out=cache, metric_options=builtin_options, **study))
+        frames.append(run_study(metrics_=compared, out=cache, metric_options=builtin_options,
+                                progress_label="built-in metrics' cells", **study))
     elif builtin_options:
         raise UsageError(f"option sweeps name metric(s) not in the study: {', '.join(sorted(builtin_options))}")
     with metadata_applied(reference, entry):
-        frames.append(run_study(metrics_=[reference], **study))
+        frames.append(run_study(metrics_=[reference], progress_label=f"{entry.name}'s cells", **study))
         if own_options:
             sweep = {option: values for own in own_options.values() for option, values in own.items()}
-            frames.append(run_study(metrics_=[reference], metric_options={reference: sweep}, **study))
+            frames.append(run_study(metrics_=[reference], metric_options={reference: sweep},
+                                    progress_label=f"{entry.name}'s option variants' cells", **study))
     failures = pd.DataFrame([failure for frame in frames for failure in frame.attrs.get("failures", [])],
                             columns=list(FAILURE_COLUMNS))
     results = pd.concat(frames, ignore_index=True)

@@ -384,6 +384,28 @@ def test_exit_status_counts_only_the_metrics_own_failed_cells(tmp_path, capsys):
     assert "failed" not in capsys.readouterr().err
 
 
+def test_the_progress_bars_say_whose_cells_they_count(metric_files, monkeypatch):
+    # both bars were labelled 'cells': the built-ins' first, then the metric's
+    import harness.execution.runner as runner
+
+    labels = []
+
+    class Bar:
+        def __init__(self, *, desc, total, **_):
+            labels.append((desc, total))
+
+        def update(self, _):
+            pass
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(runner, "tqdm", Bar)
+    validate(f"{metric_files / 'rank_metric.py'}:rank_metric", scenarios_=["noise"], builtins=["mig"], seeds=1,
+             n_samples=200, probe_samples=300, log=lambda _: None)
+    assert labels == [("built-in metrics' cells", 6), ("rank_metric's cells", 6)]
+
+
 def test_validate_says_when_it_starts_the_axiom_checks(metric_files):
     # the axioms run after the battery's progress bars, unbounded by the cell time limit: a slow metric
     # must not leave the terminal silent without saying what it is doing
