@@ -38,9 +38,21 @@ def describe_metric(
         score, or, for a metric returning a dict of sub-scores, sub-score -> property as
         a built-in metric registers it (:func:`metrics.registry.register_metric`'s
         ``properties``), e.g. ``{"mod": "modularity", "comp": "compactness", "expl":
-        "explicitness"}``; sub-scores the mapping leaves out are holistic.  Calibration
-        and linearity compare each sub-score with the scenarios' ideal trajectory of its
-        property; ``"holistic"`` scores have no ideal trajectory.
+        "explicitness"}``; sub-scores the mapping leaves out are holistic.  How the
+        reports judge a claim: calibration reads every sub-score at the ends of the noise
+        scenario, whatever it claims; linearity and the property matrix compare a
+        sub-score with the scenarios' ideal trajectory of its property.  A
+        ``"holistic"`` score claims all three properties, so it is judged against every
+        one: linearity fits it to each trajectory a scenario degrades (explicitness under
+        noise, modularity and compactness under mixing; the reports read a trajectory
+        from the rows of the scores claiming that property, so it is fitted where the
+        results hold such a score), and the property matrix counts it
+        as a score of modularity, compactness and explicitness (:mod:`reports.linearity`,
+        :mod:`reports.property_matrix`).  Robustness judges it only where the scenario's
+        three ideals agree (1 under a nonlinear map or non-measured factors;
+        :func:`reports._table.ideal_table`), so not under an entanglement attack, and under
+        noise it judges modularity and compactness scores only.  "Holistic" is thus
+        no way to leave a score unjudged: claim the property a score measures.
     higher_is_better : bool or Mapping[str, bool], default True
         Whether a larger score means a better representation: one direction for every
         score, or sub-score -> direction (sub-scores left out are higher-is-better), as

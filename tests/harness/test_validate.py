@@ -251,6 +251,25 @@ def test_describe_metric_and_metadata_overrides():
         describe_metric(higher_is_better="yes")
 
 
+def test_a_holistic_score_is_judged_against_every_property_as_describe_metric_says(metric_files):
+    # describe_metric's docstring said holistic scores "have no ideal trajectory", while the reports judge them
+    # against all three properties
+    from reports.linearity import linearity
+
+    battery = {**BATTERY, "builtins": ["mig", "modularity", "explicitness"]}  # the three trajectories are stated
+    card = validate(f"{metric_files / 'rank_metric.py'}:rank_metric", property="holistic", **battery)
+    fitted = linearity(card.results)
+    own = fitted.loc[fitted["metric"] == "rank_metric"]
+    assert set(own["property"]) == {"holistic"}
+    assert set(zip(own["scenario"], own["against"])) == {("noise", "explicitness"), ("mixing", "modularity"),
+                                                         ("mixing", "compactness")}
+    verdicts = card.verdicts.set_index("characteristic")
+    assert "absent" not in set(verdicts.loc[["modularity", "compactness", "explicitness"], "verdict"])
+    documented = " ".join(describe_metric.__doc__.split())
+    assert "no ideal trajectory" not in documented
+    assert 'A ``"holistic"`` score claims all three properties, so it is judged against every one' in documented
+
+
 def test_references_and_bad_input(metric_files, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the CLI's default output directories are relative
     assert reference_of(check_axioms) == "harness.workflows.axioms:check_axioms"
