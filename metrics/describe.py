@@ -12,9 +12,9 @@ itself is returned unchanged.
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
-from metrics.registry import PROPERTIES
+from metrics.registry import PROPERTIES, check_directions, check_properties
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -23,8 +23,8 @@ METADATA_ATTRIBUTE = "harness_metadata"
 
 def describe_metric(
     *,
-    property: str = "holistic",  # noqa: A002 - the word the rest of the project uses
-    higher_is_better: bool = True,
+    property: str | Mapping[str, str] = "holistic",  # noqa: A002 - the word the rest of the project uses
+    higher_is_better: bool | Mapping[str, bool] = True,
     stochastic: bool = False,
     name: str | None = None,
 ) -> Callable[[F], F]:
@@ -32,12 +32,31 @@ def describe_metric(
 
     Parameters
     ----------
-    property : {"modularity", "compactness", "explicitness", "holistic"}, default "holistic"
-        The property every score of the metric claims to measure.  Calibration and
-        linearity compare the scores with the scenarios' ideal trajectory of this
-        property; ``"holistic"`` scores have no ideal trajectory.
-    higher_is_better : bool, default True
-        Whether a larger score means a better representation.
+    property : str or Mapping[str, str], default "holistic"
+        What the metric claims to measure, each one of ``"modularity"``,
+        ``"compactness"``, ``"explicitness"`` or ``"holistic"``: one property for every
+        score, or, for a metric returning a dict of sub-scores, sub-score -> property as
+        a built-in metric registers it (:func:`metrics.registry.register_metric`'s
+        ``properties``), e.g. ``{"mod": "modularity", "comp": "compactness", "expl":
+        "explicitness"}``; sub-scores the mapping leaves out are holistic.  How the
+        reports judge a claim: calibration reads every sub-score at the ends of the noise
+        scenario, whatever it claims; linearity and the property matrix compare a
+        sub-score with the scenarios' ideal trajectory of its property.  A
+        ``"holistic"`` score claims all three properties, so it is judged against every
+        one: linearity fits it to each trajectory a scenario degrades (explicitness under
+        noise, modularity and compactness under mixing; the reports read a trajectory
+        from the rows of the scores claiming that property, so it is fitted where the
+        results hold such a score), and the property matrix counts it
+        as a score of modularity, compactness and explicitness (:mod:`reports.linearity`,
+        :mod:`reports.property_matrix`).  Robustness judges it only where the scenario's
+        three ideals agree (1 under a nonlinear map or non-measured factors;
+        :func:`reports._table.ideal_table`), so not under an entanglement attack, and under
+        noise it judges modularity and compactness scores only.  "Holistic" is thus
+        no way to leave a score unjudged: claim the property a score measures.
+    higher_is_better : bool or Mapping[str, bool], default True
+        Whether a larger score means a better representation: one direction for every
+        score, or sub-score -> direction (sub-scores left out are higher-is-better), as
+        :func:`~metrics.registry.register_metric` takes it.
     stochastic : bool, default False
         Whether the metric draws random numbers.  A stochastic metric should accept a
         ``random_state`` argument (an int or a numpy Generator) and draw only from it.
@@ -48,12 +67,14 @@ def describe_metric(
     -------
     callable
         A decorator returning the function itself, with ``harness_metadata`` set to
-        ``{"property", "higher_is_better", "stochastic"[, "name"]}``.
+        ``{"property", "higher_is_better", "stochastic"[, "name"]}`` (mappings as plain dicts).
 
     Raises
     ------
     ValueError
-        When ``property`` is not one of :data:`metrics.PROPERTIES` or ``name`` is empty.
+        When a property is not one of :data:`metrics.PROPERTIES`, a mapping is empty,
+        a sub-score name is empty, the directions name a sub-score the property mapping
+        does not, or ``name`` is empty.
     TypeError
         When a flag is not a bool.
 
@@ -64,20 +85,31 @@ def describe_metric(
     ...     return 1.0
     >>> my_metric.harness_metadata["property"]
     'modularity'
+    >>> @describe_metric(property={"mod": "modularity", "expl": "explicitness"})
+    ... def my_scores(factors, codes):
+    ...     return {"mod": 1.0, "expl": 1.0}
+    >>> my_scores.harness_metadata["property"]["expl"]
+    'explicitness'
     """
-    if property not in PROPERTIES:
-        raise ValueError(f"property must be one of {', '.join(PROPERTIES)}; got {property!r}")
-    for flag, value in (("higher_is_better", higher_is_better), ("stochastic", stochastic)):
-        if not isinstance(value, bool):
-            raise TypeError(f"{flag} must be True or False, got {value!r}")
+    if isinstance(property, Mapping):
+        claimed: str | dict[str, str] = check_properties(property)
+    elif property in PROPERTIES:
+        claimed = property
+    else:
+        raise ValueError(f"property must be one of {', '.join(PROPERTIES)} (or map sub-scores to them); got {property!r}")
+    check_directions(higher_is_better, claimed if isinstance(claimed, dict) else None, name or "metric")
+    if not isinstance(stochastic, bool):
+        raise TypeError(f"stochastic must be True or False, got {stochastic!r}")
     if name is not None and (not isinstance(name, str) or not name.strip()):
         raise ValueError(f"name must be a non-empty string, got {name!r}")
-    metadata: dict[str, Any] = {"property": property, "higher_is_better": higher_is_better, "stochastic": stochastic}
+    directions = dict(higher_is_better) if isinstance(higher_is_better, Mapping) else higher_is_better
+    metadata: dict[str, Any] = {"property": claimed, "higher_is_better": directions, "stochastic": stochastic}
     if name is not None:
         metadata["name"] = name.strip()
 
     def decorate(function: F) -> F:
-        setattr(function, METADATA_ATTRIBUTE, dict(metadata))
+        setattr(function, METADATA_ATTRIBUTE, {key: dict(value) if isinstance(value, dict) else value
+                                               for key, value in metadata.items()})
         return function
 
     return decorate

@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Collection, Mapping
 
 from metrics._entry import CALL_ARGUMENTS, population_entry, representation_entry
 from metrics.options import check_choice
@@ -166,10 +166,7 @@ def register_metric(
         :func:`metrics.evaluate` does.
     """
     check_choice(family, "family", FAMILIES)
-    props = {name: properties} if isinstance(properties, str) else dict(properties)
-    for sub, prop in props.items():
-        if prop not in PROPERTIES:
-            raise ValueError(f"property of sub-score {sub!r} must be one of {PROPERTIES}, got {prop!r}")
+    props = check_properties({name: properties} if isinstance(properties, str) else properties)
 
     if closed_form is not None and not callable(closed_form):
         raise TypeError(f"closed_form of metric {name!r} must be callable, got {type(closed_form).__name__}")
@@ -178,10 +175,7 @@ def register_metric(
         if name in _REGISTRY:
             raise ValueError(f"a metric named {name!r} is already registered")
         summary = (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
-        directions = dict(higher_is_better) if isinstance(higher_is_better, Mapping) else {}
-        unknown = set(directions) - set(props)
-        if unknown:
-            raise ValueError(f"directions given for unknown sub-scores {sorted(unknown)} of metric {name!r}")
+        default_direction, directions = check_directions(higher_is_better, props, name)
         options = signature_options(function, name)
         for option, value in (defaults or {}).items():
             if option not in options or options[option] != value:
@@ -193,7 +187,7 @@ def register_metric(
             function=entry,
             family=family,
             properties=MappingProxyType(props),
-            higher_is_better=True if isinstance(higher_is_better, Mapping) else bool(higher_is_better),
+            higher_is_better=default_direction,
             directions=MappingProxyType(directions),
             stochastic=stochastic,
             needs_discrete_factors=needs_discrete_factors,
@@ -206,6 +200,63 @@ def register_metric(
         return entry
 
     return decorate
+
+
+def check_properties(properties: Mapping[str, str]) -> dict[str, str]:
+    """Sub-score -> property as a dict, checked: the representation of :attr:`MetricSpec.properties`, shared by
+    :func:`register_metric` and :func:`metrics.describe.describe_metric`.
+
+    Raises
+    ------
+    ValueError
+        When ``properties`` is empty, a sub-score is not a non-empty string, or a property is not one of
+        :data:`PROPERTIES` (the message names the sub-score).
+    """
+    if not isinstance(properties, Mapping) or not properties:
+        raise ValueError(f"properties must map sub-score names to properties, got {properties!r}")
+    for sub, prop in properties.items():
+        if not isinstance(sub, str) or not sub.strip():
+            raise ValueError(f"sub-score names must be non-empty strings, got {sub!r}")
+        if prop not in PROPERTIES:
+            raise ValueError(f"property of sub-score {sub!r} must be one of {', '.join(PROPERTIES)}; got {prop!r}")
+    return dict(properties)
+
+
+def check_directions(
+    higher_is_better: bool | Mapping[str, bool], sub_scores: Collection[str] | None = None, name: str = "metric"
+) -> tuple[bool, dict[str, bool]]:
+    """``higher_is_better`` as :class:`MetricSpec` holds it: (the direction of unlisted sub-scores, exceptions).
+
+    One bool gives every sub-score that direction; a mapping sub-score -> bool gives the listed ones theirs and
+    the others higher-is-better.
+
+    Parameters
+    ----------
+    higher_is_better : bool or Mapping[str, bool]
+        The claim.
+    sub_scores : collection of str, optional
+        The metric's sub-scores, when known: a mapping may name only these.
+    name : str
+        The metric, for messages.
+
+    Raises
+    ------
+    TypeError
+        When a direction is not a bool.
+    ValueError
+        When the mapping names a sub-score not in ``sub_scores``.
+    """
+    if not isinstance(higher_is_better, Mapping):
+        if not isinstance(higher_is_better, bool):
+            raise TypeError(f"higher_is_better must be True or False (or map sub-scores to them), got {higher_is_better!r}")
+        return higher_is_better, {}
+    for sub, direction in higher_is_better.items():
+        if not isinstance(direction, bool):
+            raise TypeError(f"higher_is_better of sub-score {sub!r} must be True or False, got {direction!r}")
+    unknown = set(higher_is_better) - set(sub_scores) if sub_scores is not None else set()
+    if unknown:
+        raise ValueError(f"directions given for unknown sub-scores {sorted(unknown)} of metric {name!r}")
+    return True, dict(higher_is_better)
 
 
 def signature_options(function: Callable[..., Any], name: str) -> dict[str, Any]:

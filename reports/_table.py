@@ -10,6 +10,7 @@ the table of ideal values per scenario, value and property.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -159,13 +160,24 @@ def score_label(metric: str, sub_score: str, higher_is_better: bool = True) -> s
     return name if higher_is_better else f"{name} (1 − score)"
 
 
-def oriented_score(frame: pd.DataFrame) -> pd.Series:
-    """Scores turned so that higher is better: ``score``, or ``1 - score`` when lower is better.
+def oriented(score: Any, higher_is_better: Any) -> Any:
+    """A score (or an array of them) turned so that higher is better: itself, or ``1 - score`` when lower is better.
 
-    The flip assumes scores normalised to [0, 1], as the review's metrics are
-    (Zaidi et al. 2022, section 4); it keeps ranks for any range.
+    The one orientation rule of the project: the reports, the calibration verdict and the
+    chance axiom of ``validate`` (:mod:`harness.workflows.axioms`) all read a
+    lower-is-better score as ``1 - score``.  The flip assumes scores normalised to [0, 1],
+    as the review's metrics are (Zaidi et al. 2022, section 4); it keeps ranks for any
+    range.  ``higher_is_better`` is a bool or an array of them broadcasting against
+    ``score``; a float comes back for floats.
     """
-    return frame["score"].where(frame["higher_is_better"], 1.0 - frame["score"])
+    turned = np.where(higher_is_better, score, 1.0 - np.asarray(score, dtype=float))
+    return float(turned) if turned.ndim == 0 else turned
+
+
+def oriented_score(frame: pd.DataFrame) -> pd.Series:
+    """The ``score`` column turned so that higher is better (:func:`oriented`)."""
+    return pd.Series(oriented(frame["score"].to_numpy(dtype=float), frame["higher_is_better"].to_numpy(dtype=bool)),
+                     index=frame.index, name="score")
 
 
 def at_largest_n(frame: pd.DataFrame) -> pd.DataFrame:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from reports._table import MissingDataError, check_results, at_largest_n, require_criterion
+from reports._table import MissingDataError, check_results, at_largest_n, oriented, require_criterion
 
 #: Default thresholds: calibrated when perfect >= 0.9 and random <= 0.1.
 PERFECT_THRESHOLD, RANDOM_THRESHOLD = 0.9, 0.1
@@ -90,8 +90,8 @@ def calibration(
         table[f"{end}_std"] = table[f"{end}_std"].fillna(0.0)
     table["n_seeds"] = np.minimum(table.pop("perfect_n_seeds"), table.pop("random_n_seeds")).astype(np.int64)
     higher = table["higher_is_better"].to_numpy(dtype=bool)
-    table["perfect_oriented"] = np.where(higher, table["perfect_mean"], 1.0 - table["perfect_mean"])
-    table["random_oriented"] = np.where(higher, table["random_mean"], 1.0 - table["random_mean"])
+    table["perfect_oriented"] = oriented(table["perfect_mean"].to_numpy(dtype=float), higher)
+    table["random_oriented"] = oriented(table["random_mean"].to_numpy(dtype=float), higher)
     table["perfect_threshold"], table["random_threshold"] = float(perfect_threshold), float(random_threshold)
     table["perfect_pass"] = table["perfect_oriented"] >= perfect_threshold
     table["random_pass"] = table["random_oriented"] <= random_threshold

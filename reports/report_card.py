@@ -222,6 +222,29 @@ def failure_section(failures: pd.DataFrame, metric: str) -> str:
     return "\n".join(lines)
 
 
+#: How the card says a lower-is-better score is read.
+_READ_FLIPPED = "criteria, verdicts and the chance axiom read 1 − score, as the reports do"
+
+
+def claims_text(claims: Mapping[str, Any]) -> str:
+    """The card's line of claims: ``explicitness; higher is better; deterministic``.
+
+    ``property`` is one property or a mapping sub-score -> property; ``higher_is_better`` one
+    bool or a mapping sub-score -> bool (unlisted sub-scores higher-is-better), as
+    :func:`metrics.describe.describe_metric` takes them; ``stochastic`` a bool.
+    """
+    claimed, direction = claims["property"], claims["higher_is_better"]
+    properties = (", ".join(f"{sub}: {prop}" for sub, prop in claimed.items()) + " (other sub-scores holistic)"
+                  if isinstance(claimed, Mapping) else str(claimed))
+    if isinstance(direction, Mapping):
+        lower = [sub for sub, higher in direction.items() if not higher]
+        direction_text = (f"lower is better for {', '.join(lower)} ({_READ_FLIPPED}), higher for the others" if lower
+                          else "higher is better")
+    else:
+        direction_text = "higher is better" if direction else f"lower is better ({_READ_FLIPPED})"
+    return f"{properties}; {direction_text}; {'stochastic' if claims['stochastic'] else 'deterministic'}"
+
+
 def report_card_markdown(
     *,
     name: str,
@@ -245,7 +268,7 @@ def report_card_markdown(
     name, reference, version : str
         The metric's name, import reference and source version.
     claims : Mapping
-        ``property`` (str), ``higher_is_better`` and ``stochastic`` (bool).
+        ``property``, ``higher_is_better`` and ``stochastic``, as :func:`claims_text` reads them.
     battery : Mapping
         ``preset``, ``scenarios``, ``builtins``, ``seeds``, ``n_samples`` of the run.
     rankings, verdicts : pandas.DataFrame
@@ -269,9 +292,7 @@ def report_card_markdown(
         f"# Report card: `{name}`",
         "",
         f"- reference: `{reference}` (source version {version})",
-        f"- claims: {claims['property']}; "
-        f"{'higher is better' if claims['higher_is_better'] else 'lower is better (criteria and verdicts read 1 − score, as the reports do)'}; "
-        f"{'stochastic' if claims['stochastic'] else 'deterministic'}",
+        f"- claims: {claims_text(claims)}",
         f"- battery: preset `{battery['preset']}`; scenarios {', '.join(battery['scenarios'])}; "
         f"{battery['seeds']} seed(s); n = {battery['n_samples']}",
         f"- compared with {len(battery['builtins'])} built-in metric(s): {', '.join(battery['builtins']) or 'none'}",

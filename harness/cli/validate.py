@@ -25,6 +25,36 @@ PROPERTY_CHOICES = "modularity, compactness, explicitness or holistic"
 (a test keeps the two equal)."""
 
 
+def property_claim(text: str) -> str | dict[str, str]:
+    """``--property``: one property (``modularity``), or ``SUB=PROPERTY,...`` (``mod=modularity,comp=compactness``),
+    the sub-score -> property mapping of :func:`metrics.describe.describe_metric`.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For an unknown property, an item that is not ``SUB=PROPERTY``, or a sub-score named twice.
+    """
+    from metrics.registry import PROPERTIES, check_properties
+
+    if "=" not in text:
+        if text not in PROPERTIES:
+            raise UsageError(f"--property must be one of {', '.join(PROPERTIES)}, or SUB=PROPERTY,... per sub-score; "
+                             f"got {text!r}")
+        return text
+    claims: dict[str, str] = {}
+    for item in text.split(","):
+        sub_score, sep, prop = (part.strip() for part in item.partition("="))
+        if not sep or not sub_score:
+            raise UsageError(f"--property: expected SUB=PROPERTY such as mod=modularity, got {item.strip()!r}")
+        if sub_score in claims:
+            raise UsageError(f"--property names sub-score {sub_score!r} twice")
+        claims[sub_score] = prop
+    try:
+        return check_properties(claims)
+    except ValueError as error:
+        raise UsageError(f"--property: {error}") from None
+
+
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Add ``validate`` to the command line."""
     from harness.cli._args import add_study_selection, non_negative_int, positive_int
@@ -40,22 +70,31 @@ def add_command(commands: argparse._SubParsersAction) -> None:
             "built-ins, its property-matrix verdicts, and axiom checks (invariance to permuting codes and samples, "
             "sign flips, rescaling and monotone maps of codes; no reward for a duplicated code; determinism; "
             "chance-level score on independent codes), each with the measured number and its tolerance. Metadata "
-            "flags override the function's @describe_metric decorator."
+            "flags override the function's @describe_metric decorator. Exit status: 0 when every cell of METRIC "
+            "was scored, 1 when some failed (raised or timed out; the card is still written and lists them, as "
+            "does failures.csv), 2 for a usage error (nothing runs)."
         ),
     )
     parser.add_argument("metric", metavar="METRIC", help="path/to/file.py:function or package.module:function")
-    parser.add_argument("--property", help=f"the property your metric claims to measure: {PROPERTY_CHOICES} (default: holistic)")
+    parser.add_argument("--property", metavar="PROPERTY|SUB=PROPERTY,...",
+                        help=f"the property your metric claims to measure: {PROPERTY_CHOICES} (default: holistic); for a "
+                        "metric returning a dict of sub-scores, one per sub-score, e.g. "
+                        "mod=modularity,comp=compactness,expl=explicitness (unlisted sub-scores: holistic; a sub-score "
+                        "it does not return is refused)")
     direction = parser.add_mutually_exclusive_group()
     direction.add_argument("--higher-is-better", dest="higher_is_better", action="store_const", const=True,
                            help="a larger score is better (the default)")
     direction.add_argument("--lower-is-better", dest="higher_is_better", action="store_const", const=False,
-                           help="a smaller score is better")
+                           help="a smaller score is better (for every sub-score; per sub-score, give "
+                           "@describe_metric(higher_is_better={SUB: False, ...}))")
     randomness = parser.add_mutually_exclusive_group()
     randomness.add_argument("--stochastic", dest="stochastic", action="store_const", const=True,
-                            help="the metric draws random numbers from its random_state argument")
+                            help="the metric draws random numbers from its random_state argument (refused for a "
+                            "function that takes none: the harness could not seed it)")
     randomness.add_argument("--deterministic", dest="stochastic", action="store_const", const=False,
                             help="the metric draws no random numbers (the default)")
-    parser.add_argument("--name", help="name of your metric in the results (default: the function's name)")
+    parser.add_argument("--name", help="name of your metric in the results and of the card's directory "
+                        "validation/NAME: a plain file name, with no '/' or '\\' (default: the function's name)")
     parser.add_argument("--preset", help=f"scenario battery: {', '.join(PRESETS)} (default: quick's scenarios and "
                         "sample size with 1 seed)")
     add_study_selection(
@@ -78,7 +117,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         "where the metric departs most from its ideal, and add the cases to the card (see 'stress')")
     parser.add_argument("--stress-budget", type=positive_int, metavar="CELLS",
                         help="cells of the metric per scenario in the stress search (default: stress's)")
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="hide the progress bars (\"built-in metrics' cells\", then \"NAME's cells\")")
     parser.set_defaults(handler=_validate)
 
 
@@ -89,20 +129,18 @@ def _status(line: str) -> None:
 
 
 def _validate(args: argparse.Namespace) -> int:
+    """Run the validation the arguments describe; exit status 1 when cells of the user's metric failed."""
     from harness.cli._args import study_options, writable_output
     from harness.workflows.user_metric import metric_entry, reference_of
     from harness.workflows.validate import validate
 
-    import metrics
-
-    if args.property is not None and args.property not in metrics.PROPERTIES:
-        raise UsageError(f"--property must be one of {', '.join(metrics.PROPERTIES)}; got {args.property!r}")
+    claimed = property_claim(args.property) if args.property is not None else None
     name = metric_entry(reference_of(args.metric), name=args.name).name
     out = writable_output(args.out or Path("validation") / name, "--out", directory=True)
     writable_output(args.builtins_dir, "--builtins-dir", directory=True)
     card = validate(
         args.metric,
-        property=args.property,
+        property=claimed,
         higher_is_better=args.higher_is_better,
         stochastic=args.stochastic,
         name=args.name,
@@ -121,4 +159,8 @@ def _validate(args: argparse.Namespace) -> int:
     print(card.to_markdown())
     written = ["report_card.json", "results.parquet", "results.csv"] + (["failures.csv"] if len(card.failures) else [])
     print(f"report card: {out / 'report_card.md'} (also {', '.join(written)})")
+    failed = len(card.own_failures)
+    if failed:  # as `run` does: a script or CI job must not read a metric that failed cells as validated
+        _status(f"{failed} cell(s) of {card.entry.name} failed (see {out / 'failures.csv'}): exit status 1")
+        return 1
     return 0

@@ -24,6 +24,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 import metrics
 from harness.errors import UnknownNameError, UsageError
+from metrics.describe import METADATA_ATTRIBUTE
+from metrics.registry import check_directions, check_properties
 
 CUSTOM_FAMILY = "custom"
 
@@ -82,6 +84,19 @@ class MetricEntry:
     def property_of(self, sub_score: str) -> str:
         """The property a sub-score measures."""
         return self.properties.get(sub_score, self.default_property)
+
+    def claimed_properties(self) -> str | dict[str, str]:
+        """The property claim as :func:`metrics.describe.describe_metric` takes it: one property when every
+        sub-score measures the same (then unlisted ones do too), else sub-score -> property (inverse of
+        :func:`claim_fields`)."""
+        if set(self.properties.values()) <= {self.default_property}:
+            return self.default_property
+        return dict(self.properties)
+
+    def claimed_directions(self) -> bool | dict[str, bool]:
+        """The direction claim as :func:`metrics.describe.describe_metric` takes it: one bool, or sub-score ->
+        bool when sub-scores differ (inverse of :func:`claim_fields`)."""
+        return dict(self.directions) if self.directions else self.higher_is_better
 
     def fingerprint(self) -> str:
         """Identity of the computation: changes when the version or an option changes."""
@@ -189,24 +204,57 @@ def source_version(target: str) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
+def claim_fields(
+    name: str, property: str | Mapping[str, str] = "holistic",  # noqa: A002
+    higher_is_better: bool | Mapping[str, bool] = True,
+) -> dict[str, Any]:
+    """The :class:`MetricEntry` fields (``properties``, ``default_property``, ``higher_is_better``,
+    ``directions``) of a user's claims, as :func:`metrics.describe.describe_metric` takes them.
+
+    One property: every sub-score measures it (``properties`` is ``{name: property}``, the
+    default the same).  A mapping sub-score -> property: the registry's representation
+    (:attr:`metrics.MetricSpec.properties`), unlisted sub-scores holistic.  Directions as
+    :func:`metrics.registry.check_directions` reads them.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For a property not in :data:`metrics.PROPERTIES`, an empty mapping or sub-score
+        name, or a direction that is not a bool.
+    """
+    try:
+        if isinstance(property, Mapping):
+            properties, default = check_properties(property), "holistic"
+        elif property in metrics.PROPERTIES:
+            properties, default = {name: property}, property
+        else:
+            raise ValueError(f"property must be one of {', '.join(metrics.PROPERTIES)}; got {property!r}")
+        higher, directions = check_directions(higher_is_better)
+    except (TypeError, ValueError) as error:
+        raise UsageError(str(error)) from None
+    return {"properties": MappingProxyType(properties), "default_property": default,
+            "higher_is_better": higher, "directions": MappingProxyType(directions)}
+
+
 def resolve(reference: str) -> MetricEntry:
     """An entry for a registry name or an import path of a user's function."""
     if ":" not in reference:
         return registered_entry(reference)
-    function = load_callable(reference)
-    metadata = dict(getattr(function, "harness_metadata", {}))
-    prop = metadata.get("property", "holistic")
-    name = metadata.get("name", getattr(function, "__name__", reference))
+    return custom_entry(load_callable(reference), reference, version=source_version(reference))
+
+
+def custom_entry(function: Callable[..., Any], target: str, *, version: str = "1") -> MetricEntry:
+    """The entry of a user's function, labelled from its ``harness_metadata`` (:func:`metrics.describe.describe_metric`)."""
+    metadata = dict(getattr(function, METADATA_ATTRIBUTE, {}))
+    name = metadata.get("name", getattr(function, "__name__", target))
     return MetricEntry(
         name=name,
-        target=reference,
+        target=target,
         registered=False,
         family=CUSTOM_FAMILY,
-        properties=MappingProxyType({name: prop}),
-        default_property=prop,
-        higher_is_better=bool(metadata.get("higher_is_better", True)),
+        **claim_fields(name, metadata.get("property", "holistic"), metadata.get("higher_is_better", True)),
         stochastic=bool(metadata.get("stochastic", False)),
-        version=source_version(reference),
+        version=version,
     )
 
 

@@ -132,6 +132,7 @@ def run_study(
     cell_timeout: float | None = None,
     metric_options: Mapping[str, OptionSweep] | None = None,
     progress: bool = True,
+    progress_label: str = "cells",
     log: Any = print,
 ) -> pd.DataFrame:
     """Plan and run a study, persisting every cell; return the tidy results table.
@@ -176,6 +177,8 @@ def run_study(
         them plain.
     progress : bool, default True
         Show a progress bar (one step per cell).
+    progress_label : str, default "cells"
+        The bar's label (``validate`` tells its two studies apart: the built-ins', then the user's metric's).
     log : callable
         Where one-line status messages go.
 
@@ -202,7 +205,7 @@ def run_study(
     finished = len(cells) - len(pending)
     if finished:
         log(f"skipping {finished} finished cell(s) found in {out}; computing {len(pending)}")
-    bar = tqdm(total=len(pending), desc="cells", unit="cell", disable=not progress or not pending)
+    bar = tqdm(total=len(pending), desc=progress_label, unit="cell", disable=not progress or not pending)
     try:
         for outcomes in execute(plan_tasks(pending), jobs=jobs, backend=backend, scheduler=scheduler,
                                 cell_timeout=cell_timeout):

@@ -20,7 +20,7 @@ check                         transformation (what must not change the score)   
                               ``alpha = 0.5`` (strictly increasing)
 ``duplicate_code``            a copy of code 0 appended                            improvement ``<= tol``
 ``determinism``               none: the same call twice, same seed                 ``|delta| <= 1e-12``
-``chance``                    code rows shuffled, independent of the factors       ``max |score| <= chance_tol``
+``chance``                    code rows shuffled, independent of the factors       ``max |oriented| <= chance_tol``
 ============================  =================================================  =============================
 
 ``tol = atol + 4 * spread`` where ``atol = 1e-3`` (far below any seed-to-seed spread
@@ -29,10 +29,15 @@ of the built-ins, far above round-off and iterative-solver tolerances) and
 its scores on the probe over 5 random states (so a check does not fail on the
 metric's own randomness: a difference of two draws exceeds 4 ranges of 5 draws with
 probability below 1 %).  The *improvement* of ``duplicate_code`` is the change of the
-score in its better direction.  ``chance`` compares with 0, the score the review asks
-of "a completely random ... representation" (Zaidi et al. 2022, section 3), with
-``chance_tol = 0.05 + 4 * spread``; it is ``n/a`` for lower-is-better metrics, whose
-chance level is unknown.
+score in its better direction (each sub-score's own, :meth:`MetricEntry.higher_is_better_for
+<harness.execution.metric_refs.MetricEntry.higher_is_better_for>`).  ``chance`` asks for the
+worst score, as the review asks "the minimum score" of "a completely random ...
+representation" (Zaidi et al. 2022, section 3): it compares the *oriented* score
+(:func:`reports._table.oriented`: the score, or ``1 - score`` for a lower-is-better
+sub-score) with 0, with ``chance_tol = 0.05 + 4 * spread``.  So a lower-is-better score
+is at chance when it is 1, the rule calibration's random end uses
+(:func:`reports.calibration.calibration`): the two never disagree on which end is
+chance, and both assume scores normalised to [0, 1].
 
 Known limits: the probe's codes are statistically interchangeable (cyclic band
 matrix), so ``duplicate_code`` catches a metric that rewards *more* codes, not one
@@ -43,7 +48,7 @@ one representation and one seed; a pass is evidence, not proof.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -52,6 +57,7 @@ import metrics
 from harness.errors import UsageError
 from harness.execution.scenario_refs import scenario_for
 from harness.workflows.user_metric import MetricLike, metric_entry
+from reports._table import oriented
 
 #: Default probe: (scenario, parameter value).
 DEFAULT_PROBE = ("mixing", 0.2)
@@ -75,7 +81,7 @@ STATEMENTS = {
     "monotone": "invariant to a strictly monotone map of each code",
     "duplicate_code": "no reward for duplicating a code",
     "determinism": "same seed, same score",
-    "chance": "chance-level (0) score on independent codes",
+    "chance": "chance-level score on independent codes (0; 1 if lower is better)",
 }
 
 
@@ -170,28 +176,27 @@ def _invariance_judge(base: Scores) -> Callable[[Scores, float], Judgement]:
     return judge
 
 
-def _no_gain_judge(base: Scores, higher_is_better: bool) -> Callable[[Scores, float], Judgement]:
-    """Judge of "no reward": the largest change over sub-scores in the better direction."""
-    sign = 1.0 if higher_is_better else -1.0
+def _no_gain_judge(base: Scores, higher_is_better_for: Callable[[str], bool]) -> Callable[[Scores, float], Judgement]:
+    """Judge of "no reward": the largest change over sub-scores, each in its better direction."""
 
     def judge(scores: Scores, tolerance: float) -> Judgement:
         if set(scores) != set(base):
             return float("inf"), False, f"sub-scores changed: {sorted(base)} -> {sorted(scores)}"
-        gains = {key: sign * (scores[key] - base[key]) for key in base}
+        gains = {key: (1.0 if higher_is_better_for(key) else -1.0) * (scores[key] - base[key]) for key in base}
         worst = max(gains, key=gains.get)
         return gains[worst], gains[worst] <= tolerance, worst
 
     return judge
 
 
-def _chance_judge(higher_is_better: bool) -> Callable[[Scores, float], Judgement]:
-    """Judge of chance level: the largest |score| over sub-scores (n/a when lower is better)."""
+def _chance_judge(higher_is_better_for: Callable[[str], bool]) -> Callable[[Scores, float], Judgement]:
+    """Judge of chance level: the largest |oriented score| over sub-scores (``1 - score`` for a lower-is-better one,
+    as calibration reads it)."""
 
     def judge(scores: Scores, tolerance: float) -> Judgement:
-        worst = max(scores, key=lambda key: abs(scores[key]))
-        if not higher_is_better:
-            return abs(scores[worst]), None, "not applicable: the chance level of a lower-is-better score is unknown"
-        return abs(scores[worst]), abs(scores[worst]) <= tolerance, worst
+        distance = {key: abs(oriented(value, higher_is_better_for(key))) for key, value in scores.items()}
+        worst = max(distance, key=distance.get)
+        return distance[worst], distance[worst] <= tolerance, worst
 
     return judge
 
@@ -236,6 +241,23 @@ def monotone_reparametrised(codes: np.ndarray, alpha: float = MONOTONE_ALPHA) ->
     return np.where(span > 0, tan_map(unit, alpha), codes)
 
 
+def _scores(function: Callable[..., Any], factors: np.ndarray, codes: np.ndarray, discrete: tuple[bool, ...],
+            random_state: int) -> Scores:
+    """One call of the metric as every check makes it: BLAS threads pinned to 1."""
+    with threadpool_limits(limits=1):
+        return metrics.evaluate(function, factors, codes, discrete=discrete, random_state=random_state)
+
+
+def probe_sub_scores(metric: MetricLike, probe: Probe, seed: int = 0) -> list[str] | None:
+    """The sub-scores the metric returns on the probe (one call, as the axiom checks call it); None when it raises,
+    so that its error is reported by the checks and the battery, not here."""
+    function = metric if callable(metric) else metric_entry(metric).callable()
+    try:
+        return list(_scores(function, probe.factors, probe.codes, probe.discrete, seed))
+    except Exception:  # a metric under development may raise anywhere; the checks report it
+        return None
+
+
 def axiom_calls(stochastic: bool) -> int:
     """How many times :func:`check_axioms` calls the metric: the probe, each check, and the
     extra random states that measure a stochastic metric's spread."""
@@ -245,7 +267,7 @@ def axiom_calls(stochastic: bool) -> int:
 def check_axioms(
     metric: MetricLike,
     *,
-    higher_is_better: bool | None = None,
+    higher_is_better: bool | Mapping[str, bool] | None = None,
     stochastic: bool | None = None,
     probe: Probe | None = None,
     seed: int = 0,
@@ -259,9 +281,12 @@ def check_axioms(
     metric : str or callable
         A registered metric name, a ``module:function`` / ``file.py:function``
         reference, or any callable ``fn(factors, codes, **options)``.
-    higher_is_better, stochastic : bool, optional
-        Override the metric's metadata (registry, or :func:`describe_metric`;
-        defaults True and False).
+    higher_is_better : bool or Mapping[str, bool], optional
+        Override the metric's direction (registry, or :func:`describe_metric`; default
+        True): one for every sub-score, or sub-score -> direction (unlisted ones
+        higher-is-better).
+    stochastic : bool, optional
+        Override the metric's stochasticity (default False).
     probe : Probe, optional
         The representation checked (default :func:`make_probe`).
     seed : int, default 0
@@ -286,8 +311,7 @@ def check_axioms(
     probe = probe if probe is not None else make_probe(seed=seed)
 
     def score(factors: np.ndarray, codes: np.ndarray, random_state: int = seed) -> Scores:
-        with threadpool_limits(limits=1):
-            return metrics.evaluate(function, factors, codes, discrete=probe.discrete, random_state=random_state)
+        return _scores(function, factors, codes, probe.discrete, random_state)
 
     factors, codes = probe.factors, probe.codes
     try:
@@ -297,8 +321,7 @@ def check_axioms(
             draws = [base] + [score(factors, codes, seed + k) for k in range(1, NOISE_SEEDS)]
             spread = max(max(d[key] for d in draws) - min(d[key] for d in draws) for key in base)
     except Exception as error:  # nothing to compare with: every check fails with the metric's own error
-        return _all_failed(f"the metric raised {type(error).__name__} on the probe itself: {error}",
-                           entry.higher_is_better, atol, chance_tolerance)
+        return _all_failed(f"the metric raised {type(error).__name__} on the probe itself: {error}", atol, chance_tolerance)
     tolerance = atol + NOISE_FACTOR * spread
     rng = np.random.default_rng(seed)
     rows = rng.permutation(factors.shape[0])
@@ -310,9 +333,9 @@ def check_axioms(
         ("rescale", lambda: (factors, rescaled(codes, rng)), invariant, tolerance),
         ("monotone", lambda: (factors, monotone_reparametrised(codes)), invariant, tolerance),
         ("duplicate_code", lambda: (factors, np.column_stack([codes, codes[:, :1]])),
-         _no_gain_judge(base, entry.higher_is_better), tolerance),
+         _no_gain_judge(base, entry.higher_is_better_for), tolerance),
         ("determinism", lambda: (factors, codes), invariant, DETERMINISM_TOLERANCE),
-        ("chance", lambda: (factors, codes[rng.permutation(codes.shape[0])]), _chance_judge(entry.higher_is_better),
+        ("chance", lambda: (factors, codes[rng.permutation(codes.shape[0])]), _chance_judge(entry.higher_is_better_for),
          chance_tolerance + NOISE_FACTOR * spread),
     ]
     results = []
@@ -327,10 +350,8 @@ def check_axioms(
     return results
 
 
-def _all_failed(detail: str, higher_is_better: bool, atol: float, chance_tolerance: float) -> list[AxiomResult]:
-    """Every check failed for one reason (the metric raised on the untransformed probe); chance stays n/a when
-    lower is better."""
+def _all_failed(detail: str, atol: float, chance_tolerance: float) -> list[AxiomResult]:
+    """Every check failed for one reason (the metric raised on the untransformed probe)."""
     thresholds = {"determinism": DETERMINISM_TOLERANCE, "chance": chance_tolerance}
-    return [AxiomResult(axiom, statement, float("nan"), thresholds.get(axiom, atol),
-                        None if axiom == "chance" and not higher_is_better else False, detail)
+    return [AxiomResult(axiom, statement, float("nan"), thresholds.get(axiom, atol), False, detail)
             for axiom, statement in STATEMENTS.items()]

@@ -12,11 +12,10 @@ import contextlib
 import dataclasses
 import importlib
 import sys
-from types import MappingProxyType
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Collection, Iterator, Mapping
 
-import metrics
-from harness.execution.metric_refs import CUSTOM_FAMILY, MetricEntry, load_callable, resolve
+from harness.execution.metric_refs import MetricEntry, claim_fields, custom_entry, load_callable, resolve
+from metrics._entry import accepts
 from metrics.describe import METADATA_ATTRIBUTE
 from harness.errors import UsageError
 
@@ -26,8 +25,8 @@ MetricLike = str | Callable[..., Any]
 def metric_entry(
     metric: MetricLike,
     *,
-    property: str | None = None,  # noqa: A002 - the word the rest of the project uses
-    higher_is_better: bool | None = None,
+    property: str | Mapping[str, str] | None = None,  # noqa: A002 - the word the rest of the project uses
+    higher_is_better: bool | Mapping[str, bool] | None = None,
     stochastic: bool | None = None,
     name: str | None = None,
 ) -> MetricEntry:
@@ -38,37 +37,83 @@ def metric_entry(
     metric : str or callable
         A registered name, a ``module:function`` / ``file.py:function`` reference, or
         a callable (its ``harness_metadata`` is read when present).
-    property, higher_is_better, stochastic, name : optional
+    property, higher_is_better : optional
+        Override the metric's claims, as :func:`metrics.describe.describe_metric` takes
+        them: one property or direction for every sub-score, or a mapping sub-score ->
+        property (unlisted ones holistic) or -> direction (unlisted ones higher-is-better).
+        An override replaces the claim, mapping or not.
+    stochastic, name : optional
         Override the metric's own metadata.
 
     Raises
     ------
-    ValueError
-        For an unknown property, an empty name, or a reference that cannot be loaded.
+    harness.errors.UsageError
+        For an unknown property, a direction that is not a bool, an empty name, or a
+        reference that cannot be loaded.  Sub-score names are checked against what the
+        metric returns by :func:`check_claimed_sub_scores`.
     """
     if isinstance(metric, str):
         entry = resolve(metric)
     else:
-        metadata = dict(getattr(metric, METADATA_ATTRIBUTE, {}))
-        label = metadata.get("name", getattr(metric, "__name__", type(metric).__name__))
-        prop = metadata.get("property", "holistic")
-        entry = MetricEntry(name=label, target=label, registered=False, family=CUSTOM_FAMILY,
-                            properties=MappingProxyType({label: prop}), default_property=prop,
-                            higher_is_better=bool(metadata.get("higher_is_better", True)),
-                            stochastic=bool(metadata.get("stochastic", False)))
-    if property is not None and property not in metrics.PROPERTIES:
-        raise UsageError(f"property must be one of {', '.join(metrics.PROPERTIES)}; got {property!r}")
+        entry = custom_entry(metric, getattr(metric, "__name__", type(metric).__name__))
     if name is not None and not name.strip():
         raise UsageError("name must not be empty")
     overrides: dict[str, Any] = {}
-    if higher_is_better is not None:
-        overrides["higher_is_better"] = higher_is_better
     if stochastic is not None:
         overrides["stochastic"] = stochastic
-    if property is not None or name is not None:
-        label, prop = (name or entry.name).strip(), property or entry.default_property
-        overrides.update(name=label, properties=MappingProxyType({label: prop}), default_property=prop)
+    if property is not None or name is not None or higher_is_better is not None:
+        label = (name or entry.name).strip()
+        claims = claim_fields(label, property if property is not None else entry.claimed_properties(),
+                              higher_is_better if higher_is_better is not None else entry.claimed_directions())
+        if property is None and name is None:  # keep a registered metric's own properties
+            claims = {key: value for key, value in claims.items() if key in ("higher_is_better", "directions")}
+        overrides.update(name=label, **claims)
     return dataclasses.replace(entry, **overrides)
+
+
+def check_seedable(entry: MetricEntry) -> None:
+    """Refuse a metric declared stochastic whose function takes no ``random_state``.
+
+    The harness seeds a stochastic metric only through ``random_state``
+    (:func:`metrics.evaluate` passes it to a function that accepts it), deriving it from
+    the cell's identity.  A function without it draws from a global or fresh generator:
+    its scores would change from run to run, and the axiom checks would widen their
+    tolerances by a "seed spread" no seed controls.  Refused rather than warned, because
+    a card built on such scores would look reproducible and not be.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        When ``entry`` is stochastic and its function takes neither ``random_state`` nor ``**kwargs``.
+    """
+    if entry.stochastic and not entry.registered and not accepts(load_callable(entry.target), "random_state"):
+        raise UsageError(f"{entry.name} is declared stochastic (--stochastic or describe_metric(stochastic=True)) but "
+                         "takes no random_state argument, so the harness cannot seed it: add a random_state parameter "
+                         "and draw only from it, or declare it deterministic")
+
+
+def check_claimed_sub_scores(entry: MetricEntry, returned: Collection[str]) -> None:
+    """Refuse per-sub-score claims naming a sub-score the metric did not return.
+
+    Parameters
+    ----------
+    entry : MetricEntry
+        The metric as it will be run.
+    returned : collection of str
+        The sub-scores it returned (on the probe).
+
+    Raises
+    ------
+    harness.errors.UsageError
+        Naming the unknown sub-scores and those the metric returned.
+    """
+    claimed = entry.claimed_properties()
+    named = {"property": set(claimed) if isinstance(claimed, dict) else set(), "higher_is_better": set(entry.directions)}
+    for claim, sub_scores in named.items():
+        unknown = sorted(sub_scores - set(returned))
+        if unknown:
+            raise UsageError(f"the claimed {claim} names sub-score(s) {', '.join(unknown)} that {entry.name} did not "
+                             f"return on the probe; it returned: {', '.join(sorted(returned))}")
 
 
 def reference_of(metric: MetricLike) -> str:
@@ -118,8 +163,8 @@ def metadata_applied(reference: str, entry: MetricEntry) -> Iterator[None]:
     function = load_callable(reference)
     had = hasattr(function, METADATA_ATTRIBUTE)
     original = getattr(function, METADATA_ATTRIBUTE, None)
-    setattr(function, METADATA_ATTRIBUTE, {"name": entry.name, "property": entry.default_property,
-                                           "higher_is_better": entry.higher_is_better, "stochastic": entry.stochastic})
+    setattr(function, METADATA_ATTRIBUTE, {"name": entry.name, "property": entry.claimed_properties(),
+                                           "higher_is_better": entry.claimed_directions(), "stochastic": entry.stochastic})
     try:
         yield
     finally:

@@ -37,7 +37,8 @@ import metrics
 from reports.report_card import criterion_rankings, report_card_markdown, verdict_rows
 from reports.schema import FAILURE_COLUMNS
 from reports.stress import stress_record, stress_section
-from harness.workflows.axioms import DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, axiom_calls, check_axioms, make_probe
+from harness.workflows.axioms import (DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, axiom_calls, check_axioms, make_probe,
+                                      probe_sub_scores)
 from harness.execution.metric_refs import MetricEntry, OptionSweep, variants
 from harness.execution.option_probe import check_option_values
 from harness.execution.presets import PRESETS
@@ -47,7 +48,8 @@ from harness.workflows import stress as stress_search
 from harness.workflows.stress_defaults import DEFAULT_BUDGET
 from harness.workflows.stress_result import StressResult
 from harness.workflows.stress_tables import stress_tables
-from harness.workflows.user_metric import MetricLike, metadata_applied, metric_entry, reference_of
+from harness.workflows.user_metric import (MetricLike, check_claimed_sub_scores, check_seedable, metadata_applied,
+                                           metric_entry, reference_of)
 from harness.errors import UnknownNameError, UsageError
 
 #: Seeds of the default battery (the ``quick`` preset otherwise): keeps ``validate`` to about a minute.
@@ -97,6 +99,13 @@ class ReportCard:
     stress: StressResult | None = None
 
     @property
+    def own_failures(self) -> pd.DataFrame:
+        """The failed cells of the validated metric and of its option-sweep variants (``NAME[OPTION=V]``);
+        the command line exits with status 1 when there are any."""
+        names = self.failures["metric"].astype(str)
+        return self.failures.loc[(names == self.entry.name) | names.str.startswith(f"{self.entry.name}[")]
+
+    @property
     def axiom_table(self) -> pd.DataFrame:
         """The axiom checks as a table (result: pass, FAIL or n/a)."""
         return pd.DataFrame([
@@ -113,7 +122,7 @@ class ReportCard:
             name=entry.name,
             reference=self.reference,
             version=entry.version,
-            claims={"property": entry.default_property, "higher_is_better": entry.higher_is_better,
+            claims={"property": entry.claimed_properties(), "higher_is_better": entry.claimed_directions(),
                     "stochastic": entry.stochastic},
             battery=self.battery,
             rankings=self.rankings,
@@ -132,8 +141,8 @@ class ReportCard:
             "metric": self.entry.name,
             "reference": self.reference,
             "version": self.entry.version,
-            "property": self.entry.default_property,
-            "higher_is_better": self.entry.higher_is_better,
+            "property": self.entry.claimed_properties(),
+            "higher_is_better": self.entry.claimed_directions(),
             "stochastic": self.entry.stochastic,
             "battery": self.battery,
             "rankings": self.rankings.to_dict(orient="records"),
@@ -156,11 +165,17 @@ class ReportCard:
         return write_report_card(directory, self.to_markdown(), self.to_dict())
 
 
+def is_plain_file_name(name: str) -> bool:
+    """Whether ``name`` names a file inside a directory, not a path: no separator (``/``, ``\\``), no NUL, and
+    not ``.`` or ``..``."""
+    return bool(name) and name not in (".", "..") and not any(mark in name for mark in ("/", "\\", "\0"))
+
+
 def validate(
     metric: MetricLike,
     *,
-    property: str | None = None,  # noqa: A002
-    higher_is_better: bool | None = None,
+    property: str | Mapping[str, str] | None = None,  # noqa: A002
+    higher_is_better: bool | Mapping[str, bool] | None = None,
     stochastic: bool | None = None,
     name: str | None = None,
     preset: str | None = None,
@@ -192,7 +207,12 @@ def validate(
         sub-scores is enough (it may accept ``discrete`` and ``random_state``).
     property, higher_is_better, stochastic, name : optional
         Metadata overriding the function's :func:`describe_metric` decorator
-        (defaults: holistic, True, False, the function's name).
+        (defaults: holistic, True, False, the function's name).  ``property`` and
+        ``higher_is_better`` may map sub-scores to their own property and direction,
+        as the decorator takes them, e.g. ``{"mod": "modularity", "comp":
+        "compactness", "expl": "explicitness"}``: each sub-score is then judged against
+        its own property's ideal.  A mapping naming a sub-score the metric does not
+        return on the probe is refused before the battery runs.
     preset : str, optional
         The battery (:data:`harness.execution.presets.PRESETS`); the next arguments override it.
         Default: the ``quick`` preset with :data:`DEFAULT_SEEDS` seed, which keeps
@@ -246,9 +266,10 @@ def validate(
     Raises
     ------
     ValueError
-        For a bad reference or metadata, a name that collides with a built-in, an
-        unknown preset, or a bad probe (all before the battery runs); the user's
-        metric's own exceptions propagate unchanged.
+        For a bad reference or metadata (a per-sub-score claim naming a sub-score the
+        metric does not return; a stochastic metric taking no ``random_state``), a name that collides with a built-in, an unknown
+        preset, or a bad probe (all before the battery runs); the user's metric's own
+        exceptions propagate unchanged.
 
     Notes
     -----
@@ -270,7 +291,15 @@ def validate(
     if any(mark in entry.name for mark in "[],"):  # METRIC[OPTION=V] names a variant; a comma splits name lists
         raise UsageError(f"metric name {entry.name!r} holds '[', ']' or ',', which name option-sweep variants and "
                          "separate --metrics lists; give it another with --name")
+    if not is_plain_file_name(entry.name):  # the command line writes the card into validation/NAME
+        raise UsageError(f"metric name {entry.name!r} is not a plain file name (it names the card's directory, "
+                         "validation/NAME): give it another with --name, with no '/' or '\\' and not '.' or '..'")
+    check_seedable(entry)
     checked_on = make_probe(*probe, n=probe_samples, seed=seed)  # a bad probe is said before the battery runs
+    if isinstance(entry.claimed_properties(), dict) or entry.directions:  # per-sub-score claims: named sub-scores exist?
+        returned = probe_sub_scores(reference, checked_on, seed)
+        if returned is not None:
+            check_claimed_sub_scores(entry, returned)
     study = dict(preset=preset, scenarios_=scenarios_, seeds=seeds, n_samples=n_samples, jobs=jobs,
                  cell_timeout=cell_timeout, progress=progress, log=log)
     own_keys = {reference, entry.name}
@@ -281,13 +310,15 @@ def validate(
     frames = []
     if compared:
         cache = builtins_dir if builtins_dir is not None else Path(out) / "builtins" if out is not None else None
-        frames.append(run_study(metrics_=compared, out=cache, metric_options=builtin_options, **study))
+        frames.append(run_study(metrics_=compared, out=cache, metric_options=builtin_options,
+                                progress_label="built-in metrics' cells", **study))
     elif builtin_options:
         raise UsageError(f"option sweeps name metric(s) not in the study: {', '.join(sorted(builtin_options))}")
     with metadata_applied(reference, entry):
-        frames.append(run_study(metrics_=[reference], **study))
+        frames.append(run_study(metrics_=[reference], progress_label=f"{entry.name}'s cells", **study))
         if own_sweep:
-            frames.append(run_study(metrics_=[reference], metric_options={reference: own_sweep}, **study))
+            frames.append(run_study(metrics_=[reference], metric_options={reference: own_sweep},
+                                    progress_label=f"{entry.name}'s option variants' cells", **study))
     failures = pd.DataFrame([failure for frame in frames for failure in frame.attrs.get("failures", [])],
                             columns=list(FAILURE_COLUMNS))
     results = pd.concat(frames, ignore_index=True)
@@ -303,7 +334,7 @@ def validate(
         results=results,
         rankings=rankings,
         verdicts=verdict_rows(results, entry.name),
-        axioms=check_axioms(reference, higher_is_better=entry.higher_is_better, stochastic=entry.stochastic,
+        axioms=check_axioms(reference, higher_is_better=entry.claimed_directions(), stochastic=entry.stochastic,
                             probe=checked_on, seed=seed),
         probe=checked_on.label,
         notes=notes,

@@ -128,7 +128,9 @@ def test_cli_validate_with_metadata_flags(metric_files, tmp_path, capsys):
     assert set(own["property"]) == {"compactness"} and not own["higher_is_better"].any()
     assert own["ideal"].eq(1.0).all()  # the noise scenario's ideal compactness
     chance = json.loads((tmp_path / "card" / "report_card.json").read_text())["axioms"][-1]
-    assert chance["axiom"] == "chance" and chance["passed"] is None  # n/a for lower-is-better
+    # lower is better: chance is a score of 1, as calibration reads it; the rank metric scores ~0.08 on 500
+    # independent samples, so |1 - 0.08| is far from chance
+    assert chance["axiom"] == "chance" and chance["passed"] is False and chance["measured"] > 0.85
     from harness.execution.metric_refs import load_callable
 
     assert load_callable(f"{metric_files / 'rank_metric.py'}:rank_metric").harness_metadata["property"] == "explicitness"
@@ -160,11 +162,46 @@ def test_axioms_detect_hidden_randomness_and_tolerate_declared_randomness(metric
     assert seeded["permute_samples"].passed  # a resampled draw is within 4 seed ranges
 
 
-def test_lower_is_better_metric_has_no_chance_verdict(metric_files):
+def test_lower_is_better_metric_is_judged_in_its_own_direction(metric_files):
     results = {a.axiom: a for a in check_axioms(f"{metric_files / 'diagonal.py'}:error_rate", higher_is_better=False)}
-    assert results["chance"].passed is None and "not applicable" in results["chance"].detail
     # appending code 0 leaves the factor-code pairs compared unchanged
     assert results["duplicate_code"].measured == pytest.approx(0.0, abs=1e-12)
+    assert results["chance"].passed is not None and "not applicable" not in results["chance"].detail
+
+
+LOWER_IS_BETTER = '''
+import numpy as np
+from scipy.stats import spearmanr
+
+
+def _largest_rho(factors, codes):
+    k = factors.shape[1]
+    return np.abs(spearmanr(factors, codes).statistic[:k, k:]).max(axis=1).mean()
+
+
+def rank_mismatch(factors, codes):
+    return float(1.0 - _largest_rho(factors, codes))  # 0 on a perfect code, ~1 on noise
+
+
+def rank_dependence(factors, codes):
+    return float(_largest_rho(factors, codes))  # declared lower-is-better below: 1 on a perfect code, ~0 on noise
+'''
+
+
+@pytest.mark.parametrize(("name", "at_chance"), [("rank_mismatch", True), ("rank_dependence", False)])
+def test_chance_axiom_reads_a_lower_is_better_score_as_calibration_does(tmp_path, name, at_chance):
+    # calibration reads a lower-is-better score as 1 - score (chance: a score of 1); the chance axiom said n/a
+    from reports.calibration import calibration
+
+    (tmp_path / "lower.py").write_text(textwrap.dedent(LOWER_IS_BETTER))
+    card = validate(f"{tmp_path / 'lower.py'}:{name}", property="explicitness", higher_is_better=False, scenarios_=["noise"],
+                    builtins=[], seeds=1, n_samples=1000, progress=False, log=lambda _: None)
+    chance = card.axiom_table.set_index("axiom").loc["chance"]
+    random_end = calibration(card.results).set_index("metric").loc[name]
+    # largest |rho| of 8 factors with independent codes: ~1.7834 / sqrt(n - 1), 0.040 at the probe's n = 2000
+    distance = 1.7834 / np.sqrt(1999) if at_chance else 1.0 - 1.7834 / np.sqrt(1999)
+    assert chance["measured"] == pytest.approx(distance, abs=0.015)
+    assert (chance["result"] == "pass") is at_chance and bool(random_end["random_pass"]) is at_chance
 
 
 def test_a_metric_crashing_on_transformed_data_fails_that_check_only(metric_files):
@@ -212,6 +249,25 @@ def test_describe_metric_and_metadata_overrides():
         describe_metric(property="beauty")
     with pytest.raises(TypeError, match="higher_is_better must be True or False"):
         describe_metric(higher_is_better="yes")
+
+
+def test_a_holistic_score_is_judged_against_every_property_as_describe_metric_says(metric_files):
+    # describe_metric's docstring said holistic scores "have no ideal trajectory", while the reports judge them
+    # against all three properties
+    from reports.linearity import linearity
+
+    battery = {**BATTERY, "builtins": ["mig", "modularity", "explicitness"]}  # the three trajectories are stated
+    card = validate(f"{metric_files / 'rank_metric.py'}:rank_metric", property="holistic", **battery)
+    fitted = linearity(card.results)
+    own = fitted.loc[fitted["metric"] == "rank_metric"]
+    assert set(own["property"]) == {"holistic"}
+    assert set(zip(own["scenario"], own["against"])) == {("noise", "explicitness"), ("mixing", "modularity"),
+                                                         ("mixing", "compactness")}
+    verdicts = card.verdicts.set_index("characteristic")
+    assert "absent" not in set(verdicts.loc[["modularity", "compactness", "explicitness"], "verdict"])
+    documented = " ".join(describe_metric.__doc__.split())
+    assert "no ideal trajectory" not in documented
+    assert 'A ``"holistic"`` score claims all three properties, so it is judged against every one' in documented
 
 
 def test_references_and_bad_input(metric_files, tmp_path, capsys, monkeypatch):
@@ -285,12 +341,15 @@ def test_a_metric_raising_on_the_probe_fails_every_check_and_still_gets_a_card(t
     assert all(a.detail == "the metric raised RuntimeError on the probe itself: not implemented yet" for a in results)
     assert [a.tolerance for a in results][-2:] == [1e-12, 0.05]
     lower = check_axioms(f"{metric_file}:unfinished", higher_is_better=False)
-    assert lower[-1].passed is None and all(a.passed is False for a in lower[:-1])  # chance stays n/a
+    assert all(a.passed is False for a in lower)  # chance too: it is judged for a lower-is-better metric
     status = main(["validate", f"{metric_file}:unfinished", "--scenarios", "noise", "--metrics", "mig", "--seeds", "1",
                    "--n-samples", "300", "--probe-samples", "300", "--out", str(tmp_path / "card"),
                    "--builtins-dir", str(tmp_path / "cache"), "--no-progress", "--jobs", "1"])
     captured = capsys.readouterr()
-    assert status == 0 and "Traceback" not in captured.err and "internal error" not in captured.err
+    # every cell failed: exit status 1, as `run` gives; the card is still written
+    assert status == 1 and "Traceback" not in captured.err and "internal error" not in captured.err
+    assert captured.err.rstrip().endswith("6 cell(s) of unfinished failed (see "
+                                          f"{tmp_path / 'card' / 'failures.csv'}): exit status 1")
     assert "axioms: 0 of 8 applicable checks pass" in (tmp_path / "card" / "report_card.md").read_text()
     assert captured.out.rstrip().endswith("(also report_card.json, results.parquet, results.csv, failures.csv)")
     assert (tmp_path / "card" / "failures.csv").exists()
@@ -325,6 +384,47 @@ def test_cells_the_metric_failed_are_in_the_card_and_failures_csv(tmp_path):
     assert [f["value_label"] for f in saved["failures"]] == list(card.failures["value_label"])
 
 
+def test_exit_status_counts_only_the_metrics_own_failed_cells(tmp_path, capsys):
+    # validate exited 0 when every cell of the metric failed; `run` exits 1 when cells fail
+    metric_file = tmp_path / "picky.py"
+    metric_file.write_text("import numpy as np\n"
+                           "def picky(factors, codes):\n"
+                           "    if codes.shape[0] < 500:\n"
+                           "        raise ValueError('needs 500 samples')\n"
+                           "    return 1.0\n")
+    argv = ["validate", f"{metric_file}:picky", "--scenarios", "noise", "--metrics", "mig", "--seeds", "1",
+            "--probe-samples", "300", "--out", str(tmp_path / "card"), "--builtins-dir", str(tmp_path / "cache"),
+            "--no-progress", "--jobs", "1"]
+    assert main([*argv, "--n-samples", "300"]) == 1
+    captured = capsys.readouterr()
+    assert "6 cell(s) of picky failed" in captured.err and (tmp_path / "card" / "report_card.md").exists()
+    assert "- failed cells: 6 of 6 cells of `picky`" in captured.out
+    assert main([*argv, "--n-samples", "600"]) == 0  # every cell scored (the axioms' own failures are the card's)
+    assert "failed" not in capsys.readouterr().err
+
+
+def test_the_progress_bars_say_whose_cells_they_count(metric_files, monkeypatch):
+    # both bars were labelled 'cells': the built-ins' first, then the metric's
+    import harness.execution.runner as runner
+
+    labels = []
+
+    class Bar:
+        def __init__(self, *, desc, total, **_):
+            labels.append((desc, total))
+
+        def update(self, _):
+            pass
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(runner, "tqdm", Bar)
+    validate(f"{metric_files / 'rank_metric.py'}:rank_metric", scenarios_=["noise"], builtins=["mig"], seeds=1,
+             n_samples=200, probe_samples=300, log=lambda _: None)
+    assert labels == [("built-in metrics' cells", 6), ("rank_metric's cells", 6)]
+
+
 def test_validate_says_when_it_starts_the_axiom_checks(metric_files):
     # the axioms run after the battery's progress bars, unbounded by the cell time limit: a slow metric
     # must not leave the terminal silent without saying what it is doing
@@ -345,12 +445,12 @@ def test_cli_stdout_is_the_card_and_status_lines_go_to_stderr(tmp_path, capsys):
     argv = ["validate", f"{metric_file}:fragile", "--scenarios", "noise", "--metrics", "mig", "--seeds", "1",
             "--n-samples", "300", "--probe-samples", "300", "--out", str(tmp_path / "card"),
             "--builtins-dir", str(tmp_path / "cache"), "--no-progress", "--jobs", "1"]
-    assert main(argv) == 0
+    assert main(argv) == 1  # two of fragile's cells failed
     captured = capsys.readouterr()
     card = (tmp_path / "card" / "report_card.md").read_text()
     assert captured.out.startswith(card)  # `validate ... > card.md` keeps the card alone, then the line naming the files
     assert "warning: 2 cell(s) failed" in captured.err and "axiom checks: 9 calls of fragile" in captured.err
-    assert main(argv) == 0
+    assert main(argv) == 1
     assert "skipping 6 finished cell(s)" in capsys.readouterr().err  # noise has 6 values: the built-ins' cache, on the second run
 
 
@@ -362,6 +462,43 @@ def test_a_name_that_reads_as_a_variant_or_a_list_is_refused_before_the_battery(
     monkeypatch.setattr(validate_module, "run_study", lambda **_: pytest.fail("the battery ran"))
     with pytest.raises(ValueError, match="name option-sweep variants"):
         validate(f"{metric_files / 'rank_metric.py'}:rank_metric", name=name, **BATTERY)
+
+
+@pytest.mark.parametrize("name", ["../../x", "sub/dir", "..", ".", "back\\slash"])
+def test_a_name_that_is_not_a_plain_file_name_is_refused_in_one_line(metric_files, tmp_path, capsys, monkeypatch, name):
+    # the card goes to validation/NAME: '--name ../../x' wrote it two directories above validation/
+    working = tmp_path / "a" / "b"  # so that ../../x, were it written, would still land inside tmp_path
+    working.mkdir(parents=True)
+    monkeypatch.chdir(working)
+    status = main(["validate", f"{metric_files / 'rank_metric.py'}:rank_metric", "--name", name, "--metrics", "mig",
+                   "--scenarios", "noise", "--seeds", "1", "--n-samples", "300", "--no-progress", "--jobs", "1"])
+    err = capsys.readouterr().err
+    assert status == 2 and f"metric name {name!r} is not a plain file name" in err and len(err.strip().splitlines()) == 1
+    assert sorted(tmp_path.rglob("*")) == [working.parent, working]  # nothing written, in validation/ or above it
+
+
+def test_a_stochastic_metric_without_random_state_is_refused_before_the_battery(metric_files, tmp_path, capsys, monkeypatch):
+    # --stochastic was accepted silently for a function the harness cannot seed: its cells would not be reproducible
+    status = main(["validate", f"{metric_files / 'diagonal.py'}:noisy", "--stochastic", "--metrics", "mig",
+                   "--out", str(tmp_path / "card"), "--builtins-dir", str(tmp_path / "cache"), "--no-progress"])
+    err = capsys.readouterr().err
+    assert status == 2 and len(err.strip().splitlines()) == 1
+    assert "noisy is declared stochastic (--stochastic or describe_metric(stochastic=True)) but takes no random_state" in err
+    assert not (tmp_path / "cache").exists() and not (tmp_path / "card").exists()  # nothing ran
+    metric_file = tmp_path / "declared.py"
+    metric_file.write_text("from metrics.describe import describe_metric\n"
+                           "@describe_metric(stochastic=True)\n"
+                           "def declared(factors, codes):\n"
+                           "    return 0.5\n"
+                           "def forwarded(factors, codes, **options):\n"
+                           "    return 0.5\n")
+    with pytest.raises(ValueError, match="declared is declared stochastic"):
+        validate(f"{metric_file}:declared", **BATTERY)
+    import harness.workflows.validate as validate_module
+
+    monkeypatch.setattr(validate_module, "run_study", lambda **_: pytest.fail("the battery ran"))
+    with pytest.raises(pytest.fail.Exception, match="the battery ran"):  # **options may take random_state: accepted
+        validate(f"{metric_file}:forwarded", stochastic=True, **BATTERY)
 
 
 def test_without_builtins_the_battery_compares_with_the_presets_metrics(metric_files, monkeypatch):

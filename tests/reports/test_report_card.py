@@ -114,5 +114,5 @@ def test_a_lower_is_better_card_says_its_scores_are_read_as_one_minus_score(synt
                                     rankings=rankings, verdicts=verdict_rows(synthetic_results, "lin"), axioms=axioms,
                                     probe="p", notes=notes)
 
-    assert "- claims: modularity; lower is better (criteria and verdicts read 1 − score, as the reports do); deterministic" in card(False)
+    assert "- claims: modularity; lower is better (criteria, verdicts and the chance axiom read 1 − score, as the reports do); deterministic" in card(False)
     assert "- claims: modularity; higher is better; deterministic" in card(True) and "1 − score," not in card(True)
