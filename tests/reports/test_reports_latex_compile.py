@@ -66,6 +66,20 @@ def _compiled(directory, tables: dict[str, str]) -> tuple[float, dict[str, float
     return line, natural, log
 
 
+def test_the_headline_and_property_matrix_fit_an_article_line_unscaled(tmp_path, realistic_report):
+    # every cell held its verdict, numbers and threshold: the matrix was 1567 pt wide on a 345 pt line (22 %)
+    directory = realistic_report.parent / "tables"
+    tables = {name: (directory / f"{name}.tex").read_text(encoding="utf-8") for name in ("property_matrix", "headline")}
+    line, natural, log = _compiled(tmp_path, tables)
+    for name, width in natural.items():  # a table (a longtable is never scaled, and must not overflow)
+        assert width <= line / 0.8, f"{name} is {width:.0f} pt wide on a {line:.0f} pt line"
+    assert re.findall(r"Overfull \\hbox \((\d+\.?\d*)pt too wide\) in alignment", log) == []
+    rows = [row for row in tables["property_matrix"].splitlines() if row.endswith("\\\\") and "rotatebox" not in row]
+    marks = [cell.strip(" \\") for row in rows[:-1] for cell in row.split(" & ")[2:]]
+    assert marks and max(len(cell) for cell in marks) <= len("$\\checkmark$"), marks  # the mark alone
+    assert "tables/property\\_matrix.csv" in tables["property_matrix"]  # the caption says where the numbers are
+
+
 def test_a_long_metric_name_wraps_instead_of_shrinking_a_short_table(tmp_path):
     # an 80-character user metric's name set the width of every short table: 40 % of the line
     name = "my_package.my_module:" + "_".join(["a_rather_long_user_metric_name"] * 2)[:59]
