@@ -76,7 +76,7 @@ def _layout(display: pd.DataFrame, alignment: str, size: str, *, wrap: bool) -> 
     rotated = [False] * display.shape[1]
     if sum(map(max, cells, headings)) * character > share:
         rotated = [cell <= SHORT_CELL for cell in cells]
-    natural = [cell if turn else max(cell, len(str(column)))
+    natural = [cell + 0.5 if turn else max(cell, len(str(column)))  # + 0.5: a mark is wider than a letter
                for cell, turn, column in zip(cells, rotated, display.columns)]
     alignment = "".join("c" if turn and align == "l" else align for align, turn in zip(alignment, rotated))  # marks
     fixed = [align != "l" for align in alignment]  # numbers and turned headings: natural width; the others may wrap
