@@ -40,6 +40,11 @@ class Section:
         Generated sentences shown under the table (the headline's best and worst).
     notes : list of str
         What is missing or was left out, and why.
+    paper : pandas.DataFrame or None
+        What the LaTeX table shows when ``display`` is too wide for a paper's line (marks
+        without their numbers); None: ``display``.
+    paper_note : str
+        What the cells of ``paper`` show and where their numbers are (after the LaTeX caption's title).
     """
 
     key: str
@@ -50,6 +55,8 @@ class Section:
     details: pd.DataFrame | None = None
     lines: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    paper: pd.DataFrame | None = None
+    paper_note: str = ""
 
 
 @dataclass

@@ -4,10 +4,14 @@
 a marker and a line style, and every figure of the report and of ``plot`` asks it,
 so a sub-score looks the same everywhere.  Colours are Paul Tol's "muted"
 qualitative scheme (distinct under the common colour-vision deficiencies) extended
-by black; metrics are sorted by family then name and coloured in turn.  A metric's
-line style says which round of the palette it is in (solid for the first ten
-metrics, dashed for the next ten, ...), and markers are handed out so that no two
-sub-scores share both colour and marker.  The ideal trajectory is one distinct style
+by black.  Every metric of the metric registry (:mod:`metrics.registry`) has a fixed
+style: the registered metrics are sorted by family then name and coloured in turn,
+whatever a results table holds, so ``mig`` has the same colour in every run and
+figure; a registered metric's line style says which round of the palette it is in
+(solid for the first ten, dashed for the next ten, ...).  Metrics the registry does
+not know (a user's function, a variant of an option sweep such as ``mig[bins=5]``)
+come after them, sorted the same way, each in the colour the table's metrics use
+least.  Markers are handed out so that no two sub-scores share both colour and marker.  The ideal trajectory is one distinct style
 (:data:`IDEAL_STYLE`: a wide light-grey line, labelled), never used by a score.
 """
 
@@ -21,6 +25,7 @@ from typing import Iterator
 import matplotlib
 import pandas as pd
 
+from metrics.registry import available, get
 from reports._table import family_rank
 
 PALETTE = ("#332288", "#117733", "#CC6677", "#882255", "#44AA99", "#AA4499", "#999933", "#88CCEE", "#DDCC77", "#000000")
@@ -51,28 +56,44 @@ class Style:
 class StyleRegistry:
     """Colour, marker and line style of every metric and sub-score of a results table.
 
-    Built from the whole table (so a subset keeps its styles): the metric's rank in
-    (family, name) order gives its colour (``PALETTE[rank % 10]``) and line style
-    (``LINESTYLES[rank // 10]``); its sub-scores, sorted, take the first markers not
-    yet used by another sub-score of the same colour.
+    A registered metric's rank in :func:`registered_order` gives its colour
+    (``PALETTE[rank % 10]``) and line style (``LINESTYLES[rank // 10]``), whatever else
+    the table holds, so it looks the same in results tables with different metric sets.
+    The table's other metrics (a user's, variants such as ``mig[bins=5]``), sorted by
+    family then name after them, each take the colour drawn least so far by the
+    table's metrics (the first in palette order on a tie) and the next line style of
+    that colour.  The sub-scores, in that order and each metric's sorted, take the
+    first markers not yet used by another sub-score of the same colour (a registered
+    metric missing from the table keeps its markers reserved).
     """
 
     def __init__(self, results: pd.DataFrame) -> None:
         families = results.groupby("metric")["family"].first()
-        metrics = sorted(families.index, key=lambda metric: (family_rank(families[metric]), metric))
-        sub_scores = results.groupby("metric")["sub_score"].unique()
+        sub_scores = {metric: set(scores) for metric, scores in results.groupby("metric")["sub_score"].unique().items()}
+        registered = registered_order()
+        others = sorted(set(families.index) - set(registered), key=lambda metric: (family_rank(families[metric]), metric))
+        drawn = {colour: 0 for colour in PALETTE}  # metrics of the table drawn in each colour so far
         used: dict[str, list[str]] = {}
         self._styles: dict[tuple[str, str], Style] = {}
         self._metrics: dict[str, Style] = {}
-        for rank, metric in enumerate(metrics):
-            colour = PALETTE[rank % len(PALETTE)]
-            linestyle = LINESTYLES[(rank // len(PALETTE)) % len(LINESTYLES)]
+        for rank, metric in enumerate(registered + others):
+            if rank < len(registered):
+                colour = PALETTE[rank % len(PALETTE)]
+                linestyle = LINESTYLES[(rank // len(PALETTE)) % len(LINESTYLES)]
+            else:  # the colour least drawn so far, so that a few metrics of a figure never share one
+                colour = min(PALETTE, key=lambda candidate: drawn[candidate])
+                linestyle = LINESTYLES[drawn[colour] % len(LINESTYLES)]
+            own = sub_scores.get(metric, set())
+            drawn[colour] += bool(own)
             taken = used.setdefault(colour, [])
-            for sub_score in sorted(sub_scores[metric]):
+            scores = sorted(own | set(get(metric).sub_scores)) if rank < len(registered) else sorted(own)
+            for sub_score in scores:  # a registered metric absent from the table still holds its markers
                 free = [marker for marker in MARKERS if marker not in taken] or list(MARKERS)
                 taken.append(free[0])
-                self._styles[(metric, sub_score)] = Style(colour, free[0], linestyle)
-            self._metrics[metric] = self._styles[(metric, sorted(sub_scores[metric])[0])]
+                if own:
+                    self._styles[(metric, sub_score)] = Style(colour, free[0], linestyle)
+            if own:
+                self._metrics[metric] = self._styles[(metric, scores[0])]
 
     def __call__(self, metric: str, sub_score: str) -> Style:
         """The style of one sub-score; :class:`KeyError` naming it if the table lacked it."""
@@ -82,8 +103,13 @@ class StyleRegistry:
             raise KeyError(f"no style for {metric}/{sub_score}: it is not in the results the registry was built from") from None
 
     def metric(self, metric: str) -> Style:
-        """The style of a metric as a whole (that of its first sub-score)."""
+        """The style of a metric as a whole (that of its first sub-score in name order)."""
         return self._metrics[metric]
+
+
+def registered_order() -> list[str]:
+    """Every registered metric (population metrics included), sorted by family then name: the order of the styles."""
+    return sorted(available(population=None), key=lambda metric: (family_rank(get(metric).family), metric))
 
 
 @contextlib.contextmanager

@@ -15,6 +15,7 @@ from reports._format import NO, NOT_APPLICABLE, UNMEASURED, YES
 from reports._table import check_results, family_rank, score_label
 from reports.cost import cost
 from reports.property_matrix import CHARACTERISTICS, Thresholds, analysis_tables, judge
+from reports._verdict import UNDEFINED, format_against
 from reports.schema import IDEAL_PROPERTIES
 
 #: Criterion -> column heading of the headline, in order.
@@ -108,18 +109,35 @@ def headline(results: pd.DataFrame, thresholds: Thresholds = Thresholds()) -> pd
     return pd.DataFrame(rows)[COLUMNS]
 
 
-def _seconds(value: float) -> str:
+def _seconds(value: float, unit: str = " s") -> str:
     if not np.isfinite(value):
         return "—"
-    return f"{value:.2g} s" if value < 0.1 else f"{value:.1f} s"
+    return f"{value:.2g}{unit}" if value < 0.1 else f"{value:.1f}{unit}"
+
+
+def _compact(row: dict) -> str:
+    """A cell of the compact headline: the mark and the statistic closest to its threshold (seconds bare)."""
+    if row["criterion"] == "cost":
+        return _seconds(row["value"], unit="")
+    if row["verdict"] not in ("yes", "no"):
+        return _SYMBOLS[row["verdict"]]
+    number = format_against(row["value"], row["comparison"], row["limit"])
+    return f"{_SYMBOLS[row['verdict']]} {'undef.' if number == UNDEFINED else number}"
 
 
 _SYMBOLS = {"yes": YES, "no": NO, "n/a": NOT_APPLICABLE, "unmeasured": UNMEASURED, "absent": "—", "": ""}
 
 
-def headline_display(table: pd.DataFrame) -> pd.DataFrame:
-    """The headline as text: one row per sub-score, a mark and the deciding number per criterion."""
-    cells = table.assign(cell=[f"{_SYMBOLS[v]} {n}".strip() for v, n in zip(table["verdict"], table["number"])])
+def headline_display(table: pd.DataFrame, *, compact: bool = False) -> pd.DataFrame:
+    """The headline as text: one row per sub-score, a mark and the deciding numbers per criterion.
+
+    ``compact`` (a paper's LaTeX table, which must fit a page's line) shows one number per
+    cell: the statistic closest to its threshold (``undef.`` when undefined), and the
+    seconds without their unit.
+    """
+    texts = ([_compact(row) for row in table.to_dict("records")] if compact else
+             [f"{_SYMBOLS[v]} {n}".strip() for v, n in zip(table["verdict"], table["number"])])
+    cells = table.assign(cell=texts)
     labels = [score_label(m, s, h) for m, s, h in zip(cells["metric"], cells["sub_score"], cells["higher_is_better"])]
     cells = cells.assign(score=labels)
     order = list(dict.fromkeys(labels))

@@ -32,7 +32,9 @@ _SYMBOLS = {
 WIDE_COLUMNS = 8
 #: Tables with more rows than this become a ``longtable``.
 LONG_ROWS = 30
-#: The line width (pt) of LaTeX's article class, against which longtable columns are sized.
+#: Cells of at most this many characters (marks, a mark and a number): their column's heading may be turned.
+SHORT_CELL = 10
+#: The line width (pt) of LaTeX's article class, against which wrapping columns are sized.
 _LINE_POINTS = 345.0
 #: A hyphen that is a number's sign (``-1.00``, ``(-0.15)``), not one inside a word or a range (``k-NN``, ``9-10``,
 #: ``1e-04``): typeset as a minus sign, which text mode would print as a short hyphen.
@@ -51,22 +53,38 @@ def _breakable(text: str) -> str:
     return text.replace("/", "/\\allowbreak{}").replace("\\_", "\\_\\allowbreak{}")
 
 
-def _longtable(display: pd.DataFrame, alignment: str, caption: str, label: str) -> str:
-    header = " & ".join("\\hspace{0pt}" + escape(column) for column in display.columns) + " \\\\"  # hspace: TeX may hyphenate a first word
-    # Wrapping columns: each at least as wide as its longest word (which cannot break), the rest of the line shared
-    # in proportion to the columns' text, after the column separations (2 x 3 pt each) and a small margin; widths
-    # are fractions of \linewidth, measured against the article class's 345 pt line.
-    def words(column) -> list[str]:  # the pieces that cannot break (cells may break after "/" and "_")
-        return [word for cell in [column, *display[column]] for word in re.split(r"[\s/_]+", str(cell))] or [""]
+def _words(column: str, cells: pd.Series) -> list[str]:
+    """The pieces of a column's heading and cells that cannot break (cells may break after ``/`` and ``_``)."""
+    return [word for cell in [column, *cells] for word in re.split(r"[\s/_]+", str(cell))] or [""]
 
-    size = "\\scriptsize" if display.shape[1] > WIDE_COLUMNS else "\\small"
+
+def _layout(display: pd.DataFrame, alignment: str, size: str, *, wrap: bool) -> tuple[str, list[bool]]:
+    """The column specification of ``display`` and which of its headings are rotated.
+
+    Widths are estimated from character counts (a character of ``size`` as a fraction of the article class's
+    345 pt line).  A table wider than the line first turns the headings of its short columns (every cell at most
+    :data:`SHORT_CELL` characters: marks, marks with a number) by 90 degrees, so a column is as wide as its cells
+    (centred, when text);
+    a table still too wide, or a ``longtable`` (``wrap``), sets its text columns as wrapping ``p`` columns: each at
+    least as wide as its longest word (which cannot break), the rest of the line shared in proportion to the
+    columns' text.  Numbers, and columns with a rotated heading, keep their natural width.
+    """
     character = (3.9 if size == "\\scriptsize" else 5.0) / _LINE_POINTS  # a character's width, as a line fraction
-    numeric = [align == "r" for align in alignment]  # right-aligned at their natural width; the others wrap
-    natural = sum(max(len(str(cell)) for cell in [column, *display[column]]) * character
-                  for column, fixed in zip(display.columns, numeric) if fixed)
-    share = max(0.1, 1.0 - display.shape[1] * 6.0 / _LINE_POINTS - 0.02 - natural)
-    wrapping = [column for column, fixed in zip(display.columns, numeric) if not fixed]
-    longest = [max(len(word) for word in words(column)) for column in wrapping]
+    share = 1.0 - display.shape[1] * 6.0 / _LINE_POINTS - 0.02  # the line less the column separations and a margin
+    cells = [max((len(str(cell)) for cell in display[column]), default=0) for column in display.columns]
+    headings = [max(len(word) for word in str(column).split()) if wrap else len(str(column)) for column in display.columns]
+    rotated = [False] * display.shape[1]
+    if sum(map(max, cells, headings)) * character > share:
+        rotated = [cell <= SHORT_CELL for cell in cells]
+    natural = [cell + 0.5 if turn else max(cell, len(str(column)))  # + 0.5: a mark is wider than a letter
+               for cell, turn, column in zip(cells, rotated, display.columns)]
+    alignment = "".join("c" if turn and align == "l" else align for align, turn in zip(alignment, rotated))  # marks
+    fixed = [align != "l" for align in alignment]  # numbers and turned headings: natural width; the others may wrap
+    if not wrap and sum(natural) * character <= share:
+        return alignment, rotated
+    share = max(0.1, share - sum(width * character for width, kept in zip(natural, fixed) if kept))
+    wrapping = [column for column, kept in zip(display.columns, fixed) if not kept]
+    longest = [max(len(word) for word in _words(column, display[column])) for column in wrapping]
     lengths = [max(longest_word, min(24, max(len(str(cell)) for cell in display[column])))
                for longest_word, column in zip(longest, wrapping)]
     minimum = [max(4, longest_word) * character for longest_word in longest]
@@ -74,55 +92,85 @@ def _longtable(display: pd.DataFrame, alignment: str, caption: str, label: str) 
     widths = [low + spare * length / sum(lengths) for low, length in zip(minimum, lengths)]
     if sum(widths) > share:  # the longest words alone overflow: shrink them alike
         widths = [width * share / sum(widths) for width in widths]
-    wrapped = iter(f"p{{{width:.3f}\\linewidth}}" for width in widths)
-    alignment = "".join("r" if fixed else next(wrapped) for fixed in numeric)
+    columns = iter(f"p{{{width:.3f}\\linewidth}}" for width in widths)
+    return "".join(align if kept else next(columns) for align, kept in zip(alignment, fixed)), rotated
+
+
+def _row(cells, spec: str, rotated: list[bool] | None = None) -> str:
+    """One row of a table: a wrapping (``p``) column's cell may break after ``/`` and ``_``, a rotated heading is turned."""
+    kinds = re.findall(r"p\{[^}]*\}|[lrc]", spec)
+    texts = []
+    for index, (cell, kind) in enumerate(zip(cells, kinds)):
+        text = escape(cell)
+        if rotated is not None and rotated[index]:
+            text = f"\\rotatebox{{90}}{{{text}}}"
+        elif kind.startswith("p"):
+            text = "\\hspace{0pt}" + (_breakable(text) if rotated is None else text)  # hspace: TeX may hyphenate a first word
+        texts.append(text)
+    return " & ".join(texts) + " \\\\"
+
+
+def _caption(caption: str, note: str) -> str:
+    """``\\caption`` with ``note`` after the title (the list of tables shows the title alone)."""
+    return f"\\caption[{escape(caption)}]{{{escape(caption)}. {escape(note)}}}" if note else f"\\caption{{{escape(caption)}}}"
+
+
+def _needs(packages: str, rotated: list[bool]) -> str:
+    turned = ", \\usepackage{graphicx} (loaded by adjustbox) for the turned headings" if any(rotated) else ""
+    return f"% Generated by the reports package; needs {packages}{turned}."
+
+
+def _longtable(display: pd.DataFrame, alignment: str, caption: str, label: str, note: str) -> str:
+    size = "\\scriptsize" if display.shape[1] > WIDE_COLUMNS else "\\small"
+    spec, rotated = _layout(display, alignment, size, wrap=True)
+    header = _row(display.columns, spec, rotated)
     lines = [
-        "% Generated by the reports package; needs \\usepackage{booktabs}, \\usepackage{amssymb}, \\usepackage{longtable}.",
+        _needs("\\usepackage{booktabs}, \\usepackage{amssymb}, \\usepackage{longtable}", rotated),
         "\\begingroup",
         size,
         "\\setlength{\\tabcolsep}{3pt}",
-        f"\\begin{{longtable}}{{{alignment}}}",
-        f"\\caption{{{escape(caption)}}}\\label{{tab:{label}}} \\\\",
+        f"\\begin{{longtable}}{{{spec}}}",
+        f"{_caption(caption, note)}\\label{{tab:{label}}} \\\\",
         "\\toprule", header, "\\midrule", "\\endfirsthead",
         "\\toprule", header, "\\midrule", "\\endhead",
         "\\bottomrule", "\\endfoot",
     ]
-    lines += [" & ".join("\\hspace{0pt}" + _breakable(escape(cell)) for cell in row) + " \\\\"
-              for row in display.itertuples(index=False)]
+    lines += [_row(row, spec) for row in display.itertuples(index=False)]
     lines += ["\\end{longtable}", "\\endgroup", ""]
     return "\n".join(lines)
 
 
-def to_latex(display: pd.DataFrame, *, caption: str, label: str) -> str:
+def to_latex(display: pd.DataFrame, *, caption: str, label: str, note: str = "") -> str:
     """A ``table`` environment holding ``display`` (a table of strings) with booktabs rules.
 
     Numeric columns are right-aligned, the others left-aligned.  ``label`` becomes
-    ``tab:<label>``.  A table of more than :data:`WIDE_COLUMNS` columns becomes a
-    ``table*``; every table is scaled down to the line width when wider; one of more than :data:`LONG_ROWS` rows a
-    ``longtable`` in a small font.
+    ``tab:<label>``; ``note`` (what the cells show, where the numbers are) follows the
+    caption's title.  A table of more than :data:`WIDE_COLUMNS` columns becomes a
+    ``table*``; one of more than :data:`LONG_ROWS` rows a ``longtable`` in a small font.
+    A table wider than the line turns the headings of its short columns and wraps its
+    long text (a user metric's name) in ``p`` columns (:func:`_layout`); what is still
+    wider is scaled down to the line width.
     """
     alignment = "".join("r" if is_numeric_column(display[column]) else "l" for column in display.columns)
     if len(display) > LONG_ROWS:
-        return _longtable(display, alignment, caption, label)
+        return _longtable(display, alignment, caption, label, note)
+    spec, rotated = _layout(display, alignment, "\\small", wrap=False)
     wide = display.shape[1] > WIDE_COLUMNS
     environment = "table*" if wide else "table"
     lines = [
-        "% Generated by the reports package; needs \\usepackage{booktabs}, \\usepackage{amssymb}, \\usepackage{adjustbox}.",
+        _needs("\\usepackage{booktabs}, \\usepackage{amssymb}, \\usepackage{adjustbox}", rotated),
         f"\\begin{{{environment}}}[t]",
         "\\centering",
         "\\small",
-        f"\\caption{{{escape(caption)}}}",
+        *(["\\setlength{\\tabcolsep}{3pt}"] if any(rotated) else []),  # columns as narrow as their marks
+        _caption(caption, note),
         f"\\label{{tab:{label}}}",
-    ]
-    lines += ["\\begin{adjustbox}{max width=\\linewidth}"]
-    lines += [
-        f"\\begin{{tabular}}{{{alignment}}}",
+        "\\begin{adjustbox}{max width=\\linewidth}",
+        f"\\begin{{tabular}}{{{spec}}}",
         "\\toprule",
-        " & ".join(escape(column) for column in display.columns) + " \\\\",
+        _row(display.columns, spec, rotated),
         "\\midrule",
     ]
-    lines += [" & ".join(escape(cell) for cell in row) + " \\\\" for row in display.itertuples(index=False)]
-    lines += ["\\bottomrule", "\\end{tabular}"]
-    lines += ["\\end{adjustbox}"]
-    lines += [f"\\end{{{environment}}}", ""]
+    lines += [_row(row, spec) for row in display.itertuples(index=False)]
+    lines += ["\\bottomrule", "\\end{tabular}", "\\end{adjustbox}", f"\\end{{{environment}}}", ""]
     return "\n".join(lines)

@@ -370,9 +370,14 @@ def _swept(metric: str, characteristic: str, verdicts: pd.DataFrame, max_spread:
                     str(found["evidence"]))
 
 
-def property_matrix_display(table: pd.DataFrame) -> pd.DataFrame:
-    """The tidy matrix as a wide table of text: one row per metric, one column per characteristic."""
-    cells = table.assign(cell=[f"{SYMBOLS[v]} {n}".strip() for v, n in zip(table["verdict"], table["number"])])
+def property_matrix_display(table: pd.DataFrame, *, numbers: bool = True) -> pd.DataFrame:
+    """The tidy matrix as a wide table of text: one row per metric, one column per characteristic.
+
+    Each cell is the verdict's mark and, with ``numbers``, the numbers that decided it;
+    without them (a paper's LaTeX table, which must fit a page's line) the mark alone.
+    """
+    cells = table.assign(cell=[f"{SYMBOLS[v]} {n if numbers else ''}".strip()
+                               for v, n in zip(table["verdict"], table["number"])])
     wide = cells.pivot(index=["metric", "family"], columns="characteristic", values="cell")
     wide = wide.reindex(columns=[c for c in CHARACTERISTICS if c in wide.columns])
     order = table[["metric", "family"]].drop_duplicates().apply(tuple, axis=1).tolist()

@@ -78,20 +78,28 @@ SENSITIVITY_DESCRIPTION = (
     f"at most {SPREAD_THRESHOLD:g} (a tenth of the [0, 1] score scale). Per metric below; per option and sub-score "
     "in the folded table and tables/sensitivity.csv."
 )
+#: What the LaTeX tables of the headline and the property matrix show, after their captions' titles.
+HEADLINE_PAPER_NOTE = ("Each cell: the verdict (✓ or ✗; ? unmeasured, n/a not applicable) and the statistic closest to "
+                       "its threshold; tables/headline.csv names each statistic and holds every number and threshold")
+MATRIX_PAPER_NOTE = ("✓ has the characteristic, ✗ lacks it, ? unmeasured, n/a not applicable, — no sub-score "
+                     "for it; the number and threshold deciding each verdict are in tables/property_matrix.csv and "
+                     "report.html")
 NO_SWEEP_NOTE = ("Not computed: the results hold no option sweep. Run with --metric-option METRIC:OPTION=V1,V2,... "
                  "(e.g. --metric-option mig:bins=5,10,20,40) to measure how far a metric's scores move with it.")
 
 
 def _section(key: str, title: str, description: str, compute: Callable[[], pd.DataFrame],
              display: Callable[[pd.DataFrame], pd.DataFrame],
-             details: Callable[[pd.DataFrame], pd.DataFrame] | None = None) -> Section:
+             details: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
+             paper: Callable[[pd.DataFrame], pd.DataFrame] | None = None, paper_note: str = "") -> Section:
     try:
         table = compute()
     except MissingDataError as missing:
         return Section(key, title, description, notes=[f"Not computed: {missing}"])
     return Section(key, title, description, table=table, display=display(table),
                    details=details(table) if details is not None and not table.empty else None,
-                   notes=list(table.attrs.get("notes", [])))
+                   notes=list(table.attrs.get("notes", [])),
+                   paper=paper(table) if paper is not None else None, paper_note=paper_note)
 
 
 def _checked(values: pd.Series, comparison: str, threshold: float, reasons: pd.Series | None = None) -> list[str]:
@@ -170,13 +178,15 @@ def build_sections(results: pd.DataFrame) -> list[Section]:
     """
     swept, results = results, on_default_options(results)
     headline_section = _section("headline", "Headline: every sub-score against every criterion", HEADLINE_DESCRIPTION,
-                                lambda: headline(results), headline_display)
+                                lambda: headline(results), headline_display,
+                                paper=partial(headline_display, compact=True), paper_note=HEADLINE_PAPER_NOTE)
     if headline_section.table is not None:
         headline_section.lines = headline_sentences(headline_section.table)
     return [
         headline_section,
         _section("property_matrix", "Property matrix (the review's Table 2, from measurements)", MATRIX_DESCRIPTION,
-                 lambda: property_matrix(swept), property_matrix_display),
+                 lambda: property_matrix(swept), property_matrix_display,
+                 paper=partial(property_matrix_display, numbers=False), paper_note=MATRIX_PAPER_NOTE),
         _sensitivity_section(swept),
         _section(
             "calibration", "Calibration",
@@ -364,9 +374,10 @@ def write_report(results: pd.DataFrame, out_dir: str | Path, *, jobs: int = 1) -
         if section.table is None:
             continue
         section.table.to_csv(tables_dir / f"{section.key}.csv", index=False)
-        if section.display is not None and not section.display.empty:  # an empty tabular does not compile
+        paper = section.paper if section.paper is not None else section.display
+        if paper is not None and not paper.empty:  # an empty tabular does not compile
             (tables_dir / f"{section.key}.tex").write_text(
-                to_latex(section.display, caption=section.title, label=section.key), encoding="utf-8")
+                to_latex(paper, caption=section.title, label=section.key, note=section.paper_note), encoding="utf-8")
     warned = raised_warnings(results)
     warned.to_csv(tables_dir / "warnings.csv", index=False)
     judged = on_default_options(results)

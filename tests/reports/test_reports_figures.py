@@ -296,3 +296,17 @@ def test_an_ideal_stated_at_some_values_only_is_drawn_there_only(synthetic_resul
     monkeypatch.setattr(Figure, "savefig", capture)
     plot_comparison(results, metrics=["uncal"], out_file=tmp_path / "p.png")
     assert "ideal modularity" in annotations
+
+
+def test_a_registered_metric_keeps_its_style_in_tables_with_other_metrics(synthetic_results):
+    # ranked within each table, mig was one colour alone and another next to predictor metrics
+    lin = synthetic_results.loc[synthetic_results["metric"] == "lin"]
+    as_metric = {name: lin.assign(metric=name, family=family, sub_score=name)
+                 for name, family in (("mig", "information"), ("sap", "predictor"), ("irs", "intervention"))}
+    alone = StyleRegistry(as_metric["mig"])
+    crowded = StyleRegistry(pd.concat([*as_metric.values(), synthetic_results], ignore_index=True))
+    assert alone.metric("mig") == crowded.metric("mig") == alone("mig", "mig")
+    assert StyleRegistry(as_metric["sap"]).metric("sap") == crowded.metric("sap")
+    # the table's other metrics (users', variants) take the colours its metrics use least
+    colours = [crowded.metric(metric).colour for metric in ("mig", "sap", "irs", "lin", "step", "uncal", "holo")]
+    assert len(set(colours)) == len(colours)

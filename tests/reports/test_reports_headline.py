@@ -42,3 +42,20 @@ def test_sentences_name_best_and_worst(table):
     cost = next(s for s in sentences if s.startswith("Seconds per call"))
     # lin takes 1e-3 n / 1000 s: its median over calls is 2e-3; step 1e-4 (n / 1000)^2, median 4e-4; uncal 0.01
     assert cost.startswith("Seconds per call: fastest step") and "slowest uncal" in cost
+
+
+def test_the_compact_headline_shows_one_unbroken_number_per_cell(table):
+    # the paper's LaTeX headline wrapped each cell's numbers and thresholds over 6-8 lines, and '0.0021 s' over two
+    import re
+
+    full, compact = headline_display(table), headline_display(table, compact=True)
+    assert compact.shape == full.shape and compact.columns.tolist() == full.columns.tolist()
+    for heading in CRITERIA.values():
+        for cell in compact[heading]:
+            assert len(re.findall(r"-?\d+\.?\d*(?:e-?\d+)?", cell)) <= 1 and len(cell.split()) <= 2, cell
+    seconds = compact[CRITERIA["cost"]]
+    assert all(" " not in cell for cell in seconds) and seconds.str.match(r"^[\d.e-]+$|^—$").all()
+    # the number shown is the verdict's deciding one, as in the full cell
+    decided = table.loc[table["verdict"].isin(["yes", "no"]) & (table["criterion"] == "calibrated")].iloc[0]
+    row = compact.loc[compact["Sub-score"].str.startswith(decided["metric"])].iloc[0]
+    assert row[CRITERIA["calibrated"]].split()[-1] in full.loc[row.name, CRITERIA["calibrated"]]
