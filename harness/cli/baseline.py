@@ -53,6 +53,10 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     check.add_argument("--rtol", type=non_negative_float, default=DEFAULT_RTOL, help="relative tolerance (default: %(default)g)")
     check.add_argument("--metric-tolerance", type=_metric_tolerance, action="append", default=[], metavar="METRIC=ATOL[,RTOL]",
                        help="tolerance of one metric, overriding --atol/--rtol (repeatable)")
+    check.add_argument("--sigmas", type=non_negative_float, default=0.0, metavar="K",
+                       help="also tolerate K times each cell's seed-to-seed standard deviation in the baseline, so that a "
+                       "change within the scores' own spread over seeds passes (default: %(default)g: a rerun reproduces "
+                       "scores bit for bit)")
     check.add_argument("--metrics", type=csv_list, help="compare only these metrics (default: all)")
     check.add_argument("--allow-missing", action="store_true",
                        help="do not fail on baseline cells absent from the run (e.g. a run of fewer scenarios)")
@@ -76,6 +80,7 @@ def _check(args: argparse.Namespace) -> int:
         atol=args.atol,
         rtol=args.rtol,
         per_metric=dict(args.metric_tolerance),
+        sigmas=args.sigmas,
         metrics=args.metrics,
         allow_missing=args.allow_missing,
     )

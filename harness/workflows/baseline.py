@@ -207,8 +207,8 @@ class BaselineCheck:
     ----------
     table : pandas.DataFrame
         One row per cell of either side: :data:`CELL_KEYS`, ``baseline``, ``current``
-        (mean scores), ``baseline_seeds``, ``current_seeds`` (how many seeds each mean
-        averages), ``difference`` (current - baseline), ``tolerance`` and
+        (mean scores), ``baseline_std`` (the baseline's seed-to-seed standard deviation),
+        ``baseline_seeds``, ``current_seeds`` (how many seeds each mean averages), ``difference`` (current - baseline), ``tolerance`` and
         ``status``: ``"ok"``, ``"drifted"``, ``"missing"`` (in the baseline, not in
         the run) or ``"new"`` (in the run only; never a failure).
     allow_missing : bool
@@ -286,6 +286,7 @@ def check_baseline(
     atol: float = DEFAULT_ATOL,
     rtol: float = DEFAULT_RTOL,
     per_metric: Tolerances | None = None,
+    sigmas: float = 0.0,
     metrics: Iterable[str] | None = None,
     allow_missing: bool = False,
 ) -> BaselineCheck:
@@ -302,6 +303,13 @@ def check_baseline(
         the cell's mean score over seeds.
     per_metric : Mapping[str, tuple[float, float]], optional
         ``{metric: (atol, rtol)}`` overriding the global tolerances for that metric.
+    sigmas : float, default 0
+        Widens every cell's tolerance by ``sigmas`` times the baseline's seed-to-seed
+        standard deviation of that cell (its ``std``): a change smaller than the
+        scores' own spread over seeds passes.  A rerun of the same code reproduces the
+        scores bit for bit, so 0 (the default) flags any change beyond ``atol`` and
+        ``rtol``; use it when a metric is changed on purpose and a move within seed
+        noise is acceptable.  Deterministic cells (``std`` 0) are not widened.
     metrics : iterable of str, optional
         Compare only these metrics (on both sides); default: all.
     allow_missing : bool, default False
@@ -324,6 +332,8 @@ def check_baseline(
     for name, pair in [("global", (atol, rtol)), *per_metric.items()]:
         if len(pair) != 2 or not all(math.isfinite(t) and t >= 0 for t in pair):
             raise UsageError(f"tolerances must be two finite numbers >= 0 (atol, rtol); got {pair!r} for {name}")
+    if not (isinstance(sigmas, (int, float)) and math.isfinite(sigmas) and sigmas >= 0):
+        raise UsageError(f"sigmas must be a finite number >= 0, got {sigmas!r}")
     reference = baseline if isinstance(baseline, Baseline) else load_baseline(baseline)
     failed = _run_failures(run)
     results = _results(run, allow_empty=not failed.empty)  # every cell failed: each is missing, the note says why
@@ -342,7 +352,8 @@ def check_baseline(
         expected = expected.loc[expected["metric"].isin(selected)]
     merged = _align(expected, current)
     tolerances = merged["metric"].map(lambda m: per_metric.get(m, (atol, rtol)))
-    merged["tolerance"] = [a + r * abs(b) if not math.isnan(b) else np.nan for (a, r), b in zip(tolerances, merged["baseline"])]
+    merged["tolerance"] = [a + r * abs(b) + sigmas * spread if not math.isnan(b) else np.nan
+                           for (a, r), b, spread in zip(tolerances, merged["baseline"], merged["baseline_std"].fillna(0.0))]
     merged["difference"] = merged["current"] - merged["baseline"]
     status = np.where(merged["difference"].abs() > merged["tolerance"], "drifted", "ok")
     status = np.where(merged["current"].isna(), "missing", status)
@@ -357,7 +368,8 @@ def check_baseline(
 def _align(expected: pd.DataFrame, current: pd.DataFrame) -> pd.DataFrame:
     """Outer join of baseline and run cells on their identity (values matched to 12 digits)."""
     keys = [key for key in CELL_KEYS if key != "value"]
-    left = expected[[*CELL_KEYS, "mean", "seeds"]].rename(columns={"mean": "baseline", "seeds": "baseline_seeds"})
+    left = expected[[*CELL_KEYS, "mean", "std", "seeds"]].rename(columns={"mean": "baseline", "std": "baseline_std",
+                                                                         "seeds": "baseline_seeds"})
     right = current[[*CELL_KEYS, "mean", "seeds"]].rename(columns={"mean": "current", "seeds": "current_seeds"})
     for side in (left, right):
         side["_value"] = side["value"].astype(float).round(12)
@@ -366,7 +378,8 @@ def _align(expected: pd.DataFrame, current: pd.DataFrame) -> pd.DataFrame:
             if key != "n_samples":
                 side[key] = side[key].astype(str)
     merged = left.drop(columns="value").merge(right.drop(columns="value"), on=[*keys, "_value"], how="outer")
-    merged = merged.rename(columns={"_value": "value"})[[*CELL_KEYS, "baseline", "current", "baseline_seeds", "current_seeds"]]
+    merged = merged.rename(columns={"_value": "value"})[[*CELL_KEYS, "baseline", "current", "baseline_std", "baseline_seeds",
+                                                         "current_seeds"]]
     return merged.sort_values(list(CELL_KEYS)).reset_index(drop=True)
 
 

@@ -285,3 +285,26 @@ def test_help(argv, word, capsys):
     with pytest.raises(SystemExit) as exited:
         main(argv)
     assert exited.value.code == 0 and word in capsys.readouterr().out
+
+
+def test_sigmas_tolerates_drift_within_the_baselines_seed_spread(runs, capsys):
+    # the perturbed metric moves every cell by 0.01; with --sigmas K a cell passes iff 0.01 <= atol + K * its seed std
+    cells = [c for c in json.loads((runs / "baseline.json").read_text())["cells"] if c["metric"] == "diagonal"]
+    ratios = sorted(0.01 / c["std"] for c in cells if c["std"] > 0)
+    middle = len(ratios) // 2
+    k = (ratios[middle - 1] + ratios[middle]) / 2  # between two cells' ratios: some pass, some drift
+    expected = sorted((c["scenario"], c["value"]) for c in cells if 0.01 > 1e-6 + k * c["std"])
+    assert 0 < len(expected) < len(cells)
+    check = check_baseline(runs / "drifted", runs / "baseline.json", sigmas=k)
+    drifted = check.table.loc[check.table["status"] == "drifted"]
+    assert sorted(zip(drifted["scenario"], drifted["value"])) == expected
+    assert set(drifted["metric"]) == {"diagonal"}
+    assert not check_baseline(runs / "drifted", runs / "baseline.json").passed  # no widening by default
+    # a K above every ratio leaves only the cells without seed spread (std 0: never widened) drifted
+    exact = [c for c in cells if c["std"] == 0]
+    status = main(["baseline", "check", str(runs / "drifted"), "--against", str(runs / "baseline.json"),
+                   "--sigmas", f"{max(ratios) * 1.01}"])
+    assert status == (1 if exact else 0)
+    assert capsys.readouterr().out.count("| drifted") == len(exact)
+    assert main(["baseline", "check", str(runs / "run"), "--against", str(runs / "baseline.json"), "--sigmas", "-1"]) == 2
+    assert "--sigmas" in capsys.readouterr().err
