@@ -119,6 +119,12 @@ def criterion_values(results: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     return (pd.concat(values, ignore_index=True) if values else pd.DataFrame(columns=columns)), notes
 
 
+#: Columns of the card's criteria table.
+RANKING_COLUMNS = ("criterion", "measure", "value", "rank", "best built-in")
+#: Columns of the card's property-matrix verdicts.
+VERDICT_COLUMNS = ("characteristic", "verdict", "number", "threshold", "evidence", "built-ins passing")
+
+
 def rank_metric(values: pd.DataFrame, metric: str) -> pd.DataFrame:
     """The metric's value, rank (1 = best, ties share the best rank) and the best other metric, per criterion."""
     rows = []
@@ -136,7 +142,7 @@ def rank_metric(values: pd.DataFrame, metric: str) -> pd.DataFrame:
             "rank": f"{int(ranks[metric])} of {len(group)}",
             "best built-in": f"{others['metric'].iloc[0]} ({others['value'].iloc[0]:.3g})" if len(others) else "-",
         })
-    return pd.DataFrame(rows, columns=["criterion", "measure", "value", "rank", "best built-in"])
+    return pd.DataFrame(rows, columns=list(RANKING_COLUMNS))
 
 
 #: Criterion -> the scenario criteria (``criterion`` column) whose cells it reads; None: every scenario.
@@ -184,15 +190,22 @@ def verdict_rows(results: pd.DataFrame, metric: str) -> pd.DataFrame:
     judged = others.loc[others["verdict"].isin(["yes", "no"])].groupby("characteristic").size()
     own = matrix.loc[matrix["metric"] == metric, ["characteristic", "verdict", "number", "threshold", "evidence"]].copy()
     own["built-ins passing"] = [f"{int(passing.get(c, 0))} of {int(judged.get(c, 0))}" for c in own["characteristic"]]
-    return own.reset_index(drop=True)
+    return own.reset_index(drop=True)[list(VERDICT_COLUMNS)]
 
 
 #: Failed cells listed in the card (every one is in ``failures.csv``).
 SHOWN_FAILURES = 20
 
 
+def is_own(names: pd.Series, metric: str) -> pd.Series:
+    """Which of the metric ``names`` are ``metric`` or a variant of its option sweeps (``metric[OPTION=V]``)."""
+    names = names.astype(str)
+    return (names == metric) | names.str.startswith(f"{metric}[")
+
+
 def failure_summary(failures: pd.DataFrame, results: pd.DataFrame | None, metric: str) -> str | None:
-    """One line: how many of ``metric``'s cells (and of the others') failed; None when none did.
+    """One line: how many of ``metric``'s cells, its option variants' included (and of the others'), failed; None when
+    none did.
 
     ``failures`` holds the records of :data:`reports.schema.FAILURE_COLUMNS`; a cell is one
     (scenario, value, seed, sample size) of a metric, scored or failed.  With ``results``,
@@ -200,10 +213,10 @@ def failure_summary(failures: pd.DataFrame, results: pd.DataFrame | None, metric
     """
     if failures.empty:
         return None
-    own_failed = int((failures["metric"] == metric).sum())
+    own_failed = int(is_own(failures["metric"], metric).sum())
     out_of = ""
     if results is not None:
-        scored = results.loc[results["metric"] == metric].drop_duplicates(["scenario", "value", "seed", "n_samples"])
+        scored = results.loc[is_own(results["metric"], metric)].drop_duplicates(["scenario", "value", "seed", "n_samples", "metric"])
         out_of = f" of {own_failed + len(scored)}"
     others = len(failures) - own_failed
     line = f"{own_failed}{out_of} cells of `{metric}`" if own_failed else f"none of `{metric}`'s cells"
@@ -214,8 +227,9 @@ def failure_summary(failures: pd.DataFrame, results: pd.DataFrame | None, metric
 
 
 def failure_section(failures: pd.DataFrame, metric: str) -> str:
-    """The *Failed cells* section: ``metric``'s failures first, at most :data:`SHOWN_FAILURES` rows."""
-    ordered = pd.concat([failures.loc[failures["metric"] == metric], failures.loc[failures["metric"] != metric]])
+    """The *Failed cells* section: ``metric``'s failures (its variants' included) first, at most :data:`SHOWN_FAILURES` rows."""
+    own = is_own(failures["metric"], metric)
+    ordered = pd.concat([failures.loc[own], failures.loc[~own]])
     lines = ["## Failed cells", "", markdown_table(ordered.head(SHOWN_FAILURES))]
     if len(ordered) > SHOWN_FAILURES:
         lines += ["", f"... and {len(ordered) - SHOWN_FAILURES} more (every one in `failures.csv`)."]

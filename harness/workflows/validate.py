@@ -34,7 +34,8 @@ import numpy as np
 import pandas as pd
 
 import metrics
-from reports.report_card import criterion_rankings, report_card_markdown, verdict_rows
+from reports.report_card import (RANKING_COLUMNS, VERDICT_COLUMNS, criterion_rankings, is_own, report_card_markdown,
+                                  verdict_rows)
 from reports.schema import FAILURE_COLUMNS
 from reports.stress import stress_record, stress_section
 from harness.workflows.axioms import (DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, axiom_calls, check_axioms, make_probe,
@@ -102,8 +103,7 @@ class ReportCard:
     def own_failures(self) -> pd.DataFrame:
         """The failed cells of the validated metric and of its option-sweep variants (``NAME[OPTION=V]``);
         the command line exits with status 1 when there are any."""
-        names = self.failures["metric"].astype(str)
-        return self.failures.loc[(names == self.entry.name) | names.str.startswith(f"{self.entry.name}[")]
+        return self.failures.loc[is_own(self.failures["metric"], self.entry.name)]
 
     @property
     def axiom_table(self) -> pd.DataFrame:
@@ -322,18 +322,26 @@ def validate(
     failures = pd.DataFrame([failure for frame in frames for failure in frame.attrs.get("failures", [])],
                             columns=list(FAILURE_COLUMNS))
     results = pd.concat(frames, ignore_index=True)
-    rankings, notes = criterion_rankings(results, entry.name, failures)
+    cells = pd.concat([frame[["scenario", "seed", "n_samples"]] for frame in (results, failures)], ignore_index=True)
+    cells["n_samples"] = cells["n_samples"].astype(int)  # the battery: scored and failed cells alike
+    if results.empty:  # every cell failed (no built-in to compare with): the card says so, with the failures
+        rankings, verdicts = pd.DataFrame(columns=list(RANKING_COLUMNS)), pd.DataFrame(columns=list(VERDICT_COLUMNS))
+        notes = ["no cell was scored: every cell of the battery failed (see Failed cells), so no criterion or verdict "
+                 "is measured"]
+    else:
+        rankings, notes = criterion_rankings(results, entry.name, failures)
+        verdicts = verdict_rows(results, entry.name)
     limit = "; the cell time limit applies to the battery only" if cell_timeout is not None else ""
     log(f"axiom checks: {axiom_calls(entry.stochastic)} calls of {entry.name} on the probe ({checked_on.label}){limit}")
     card = ReportCard(
         entry=entry,
         reference=reference,
-        battery={"preset": preset, "scenarios": sorted(results["scenario"].unique()), "builtins": compared,
-                 "seeds": int(results["seed"].nunique()),
-                 "n_samples": ", ".join(str(n) for n in sorted(results["n_samples"].unique()))},
+        battery={"preset": preset, "scenarios": sorted(cells["scenario"].unique()), "builtins": compared,
+                 "seeds": int(cells["seed"].nunique()),
+                 "n_samples": ", ".join(str(n) for n in sorted(cells["n_samples"].unique()))},
         results=results,
         rankings=rankings,
-        verdicts=verdict_rows(results, entry.name),
+        verdicts=verdicts,
         axioms=check_axioms(reference, higher_is_better=entry.claimed_directions(), stochastic=entry.stochastic,
                             probe=checked_on, seed=seed),
         probe=checked_on.label,

@@ -516,3 +516,46 @@ def test_without_builtins_the_battery_compares_with_the_presets_metrics(metric_f
     with pytest.raises(KeyboardInterrupt):
         validate(f"{metric_files / 'rank_metric.py'}:rank_metric", progress=False, log=lambda _: None)
     assert studied[0] == [name for name in metrics.available() if name != "dci_gbt"]
+
+
+FAILING_METRICS = '''
+import numpy as np
+
+
+def boom(factors, codes):
+    raise ValueError("always")
+
+
+def flaky(factors, codes, k=1):
+    if k == 2 and factors.shape[0] < 500:
+        raise ValueError("too few rows for k=2")
+    return float(np.abs(np.corrcoef(factors[:, 0], codes[:, 0])[0, 1]))
+'''
+
+
+@pytest.fixture(scope="module")
+def failing_metrics(tmp_path_factory):
+    path = tmp_path_factory.mktemp("failing") / "failing.py"
+    path.write_text(textwrap.dedent(FAILING_METRICS))
+    return path
+
+
+def test_a_card_counts_the_failed_cells_of_the_metrics_option_variants_as_its_own(failing_metrics, tmp_path):
+    # flaky[k=2] fails on every cell at n = 400; the exit status counted them as the metric's, the card as "others'"
+    reference = f"{failing_metrics}:flaky"
+    card = validate(reference, builtins=["mig"], scenarios_=["noise"], seeds=1, n_samples=400,
+                    metric_options={reference: {"k": [1, 2]}}, out=tmp_path, progress=False, log=lambda *_: None)
+    assert len(card.own_failures) == 6 and set(card.own_failures["metric"]) == {"flaky[k=2]"}
+    text = (tmp_path / "report_card.md").read_text()
+    assert "failed cells: 6 of 18 cells of `flaky`" in text and "other metrics" not in text
+
+
+def test_a_metric_failing_every_cell_with_no_builtin_still_gets_its_card(failing_metrics, tmp_path):
+    # the results table was empty, and building the criteria raised "results table is empty"
+    card = validate(f"{failing_metrics}:boom", builtins=[], scenarios_=["noise"], seeds=1, n_samples=300, out=tmp_path,
+                    progress=False, log=lambda *_: None)
+    assert len(card.own_failures) == 6 and card.rankings.empty and card.verdicts.empty
+    assert any("every cell of the battery failed" in note for note in card.notes)
+    text = (tmp_path / "report_card.md").read_text()
+    assert "battery: preset `quick`; scenarios noise; 1 seed(s); n = 300" in text
+    assert json.loads((tmp_path / "report_card.json").read_text())["failures"]
