@@ -158,7 +158,7 @@ def _validate(args: argparse.Namespace) -> int:
     )
     print(card.to_markdown())
     written = ["report_card.json", "results.parquet", "results.csv"] + (["failures.csv"] if len(card.failures) else [])
-    print(f"report card: {out / 'report_card.md'} (also {', '.join(written)})")
+    _status(f"report card: {out / 'report_card.md'} (also {', '.join(written)})")
     failed = len(card.own_failures)
     if failed:  # as `run` does: a script or CI job must not read a metric that failed cells as validated
         _status(f"{failed} cell(s) of {card.entry.name} failed (see {out / 'failures.csv'}): exit status 1")

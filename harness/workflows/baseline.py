@@ -214,8 +214,9 @@ class BaselineCheck:
     allow_missing : bool
         Whether missing cells are tolerated.
     unscored : bool
-        Whether the run scored no cell at all (every one failed): the check then fails even
-        when missing cells are tolerated.
+        Whether the run scored no cell of the compared metrics (every one failed, or none of
+        them is in the run): nothing was compared, so the check fails even when missing
+        cells are tolerated.
     notes : list of str
         Version changes between the baseline and the run, cells whose means average
         different numbers of seeds on the two sides, different sample sizes on the two
@@ -238,7 +239,7 @@ class BaselineCheck:
 
     @property
     def passed(self) -> bool:
-        """True when the run scored cells, none drifted and none is missing (unless allowed)."""
+        """True when the run scored cells of the compared metrics, none drifted and none is missing (unless allowed)."""
         return self.failures.empty and not self.unscored
 
     def summary(self) -> str:
@@ -362,7 +363,7 @@ def check_baseline(
     if not results.empty:  # else every failure is the story, whichever metric it is of
         failed = failed.loc[failed["metric"].isin(merged["metric"])]
     notes += _coverage_notes(merged, per_metric, known) + _failure_notes(failed)
-    return BaselineCheck(merged, allow_missing=allow_missing, notes=notes, unscored=results.empty)
+    return BaselineCheck(merged, allow_missing=allow_missing, notes=notes, unscored=current.empty)
 
 
 def _align(expected: pd.DataFrame, current: pd.DataFrame) -> pd.DataFrame:

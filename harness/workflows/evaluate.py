@@ -205,7 +205,9 @@ def evaluate_representation(
         on these data gets the same rows, each with its sub-score's property, ``score``
         NaN and the error message in ``error`` (the others still run); ``error`` is empty
         otherwise.  A user's function, whose sub-scores are known only from what it
-        returns, fails in one row named after it.
+        returns, fails in one row per sub-score it claims a property for
+        (:func:`metrics.describe.describe_metric`), or in one row named after it when it
+        claims one property for all.
 
     Raises
     ------

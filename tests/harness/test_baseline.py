@@ -213,6 +213,21 @@ def test_a_run_whose_every_cell_failed_reports_the_failures_exit_1(runs, tmp_pat
     assert "results table is empty" in capsys.readouterr().err
 
 
+def test_a_selected_metric_whose_every_cell_failed_fails_even_when_others_scored(runs, tmp_path, capsys):
+    # the selection compared nothing, but the whole run had scores: --metrics diagonal --allow-missing passed
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    (tmp_path / "run").mkdir()
+    results.loc[results["metric"] == "mig"].to_parquet(tmp_path / "run" / "results.parquet")
+    cells = results.loc[results["metric"] == "diagonal"].drop_duplicates(["scenario", "value_label", "seed"])
+    pd.DataFrame({"scenario": cells["scenario"], "value_label": cells["value_label"], "seed": cells["seed"],
+                  "n_samples": cells["n_samples"], "metric": "diagonal",
+                  "error": "ValueError: no signal"}).to_csv(tmp_path / "run" / "failures.csv", index=False)
+    argv = ["baseline", "check", str(tmp_path / "run"), "--against", str(runs / "baseline.json"), "--allow-missing"]
+    assert main([*argv, "--metrics", "diagonal"]) == 1
+    assert "ValueError: no signal" in capsys.readouterr().out
+    assert main([*argv, "--metrics", "mig"]) == 0  # the metric that scored still passes on its own
+
+
 def test_missing_cells_fail_unless_allowed(runs, capsys):
     results = pd.read_parquet(runs / "run" / "results.parquet")
     noise_only = results[results.scenario == "noise"]
