@@ -61,8 +61,8 @@ class StyleRegistry:
     the table holds, so it looks the same in results tables with different metric sets.
     The table's other metrics (a user's, variants such as ``mig[bins=5]``), sorted by
     family then name after them, each take the colour drawn least so far by the
-    table's metrics (the first in palette order on a tie) and the next line style of
-    that colour.  The sub-scores, in that order and each metric's sorted, take the
+    table's metrics (the first in palette order on a tie) and the first line style no
+    metric of the table draws in that colour.  The sub-scores, in that order and each metric's sorted, take the
     first markers not yet used by another sub-score of the same colour (a registered
     metric missing from the table keeps its markers reserved).
     """
@@ -73,6 +73,7 @@ class StyleRegistry:
         registered = registered_order()
         others = sorted(set(families.index) - set(registered), key=lambda metric: (family_rank(families[metric]), metric))
         drawn = {colour: 0 for colour in PALETTE}  # metrics of the table drawn in each colour so far
+        lines: dict[str, set[str]] = {colour: set() for colour in PALETTE}  # their line styles, by colour
         used: dict[str, list[str]] = {}
         self._styles: dict[tuple[str, str], Style] = {}
         self._metrics: dict[str, Style] = {}
@@ -82,9 +83,12 @@ class StyleRegistry:
                 linestyle = LINESTYLES[(rank // len(PALETTE)) % len(LINESTYLES)]
             else:  # the colour least drawn so far, so that a few metrics of a figure never share one
                 colour = min(PALETTE, key=lambda candidate: drawn[candidate])
-                linestyle = LINESTYLES[drawn[colour] % len(LINESTYLES)]
+                free_lines = [line for line in LINESTYLES if line not in lines[colour]]
+                linestyle = free_lines[0] if free_lines else LINESTYLES[drawn[colour] % len(LINESTYLES)]
             own = sub_scores.get(metric, set())
             drawn[colour] += bool(own)
+            if own:
+                lines[colour].add(linestyle)
             taken = used.setdefault(colour, [])
             scores = sorted(own | set(get(metric).sub_scores)) if rank < len(registered) else sorted(own)
             for sub_score in scores:  # a registered metric absent from the table still holds its markers

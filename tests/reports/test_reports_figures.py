@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from reports import check_results, plot_comparison
-from reports._style import IDEAL_STYLE, PALETTE, StyleRegistry
+from reports._style import IDEAL_STYLE, PALETTE, StyleRegistry, registered_order
 from reports.figures import atlas_figures, scenario_figure
 
 
@@ -310,3 +310,14 @@ def test_a_registered_metric_keeps_its_style_in_tables_with_other_metrics(synthe
     # the table's other metrics (users', variants) take the colours its metrics use least
     colours = [crowded.metric(metric).colour for metric in ("mig", "sap", "irs", "lin", "step", "uncal", "holo")]
     assert len(set(colours)) == len(colours)
+
+
+def test_a_users_metric_never_draws_like_a_registered_metric_of_the_same_colour(synthetic_results):
+    # eleven registered metrics fill the palette and reuse its first colour dashed; a user's metric then took that
+    # colour with the dashed style too (the atlas draws lines without markers: the two were indistinguishable)
+    lin = synthetic_results.loc[synthetic_results["metric"] == "lin"]
+    names = registered_order()[1:11] + ["mine"]
+    table = pd.concat([lin.assign(metric=name, sub_score=name) for name in names], ignore_index=True)
+    styles = StyleRegistry(table)
+    assert styles.metric("mine").colour == styles.metric(names[9]).colour
+    assert len({(styles.metric(name).colour, styles.metric(name).linestyle) for name in names}) == len(names)
