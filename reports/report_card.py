@@ -288,7 +288,7 @@ def report_card_markdown(
     rankings, verdicts : pandas.DataFrame
         :func:`criterion_rankings` and :func:`verdict_rows`.
     axioms : pandas.DataFrame
-        One row per axiom check, with a ``result`` column (``pass``, ``FAIL`` or ``n/a``).
+        One row per axiom check, with a ``result`` column (``pass`` or ``FAIL``).
     probe : str
         The representation the axioms were checked on.
     notes : sequence of str
@@ -301,7 +301,6 @@ def report_card_markdown(
         *Failed cells* section lists them.
     """
     passed = int((axioms["result"] == "pass").sum()) if len(axioms) else 0
-    applicable = int((axioms["result"] != "n/a").sum()) if len(axioms) else 0
     lines = [
         f"# Report card: `{name}`",
         "",
@@ -310,7 +309,7 @@ def report_card_markdown(
         f"- battery: preset `{battery['preset']}`; scenarios {', '.join(battery['scenarios'])}; "
         f"{battery['seeds']} seed(s); n = {battery['n_samples']}",
         f"- compared with {len(battery['builtins'])} built-in metric(s): {', '.join(battery['builtins']) or 'none'}",
-        f"- axioms: {passed} of {applicable} applicable checks pass",
+        f"- axioms: {passed} of {len(axioms)} checks pass",
     ]
     failed = failures if failures is not None else pd.DataFrame()
     summary = failure_summary(failed, results, name)

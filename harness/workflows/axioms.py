@@ -102,17 +102,17 @@ class AxiomResult:
         returned other sub-scores.
     tolerance : float
         The pass/fail threshold for ``measured``.
-    passed : bool or None
-        None when the check does not apply (then ``detail`` says why).
+    passed : bool
+        Whether the check holds.
     detail : str
-        Which sub-score decided, or why the check does not apply.
+        Which sub-score decided, or the error the metric raised.
     """
 
     axiom: str
     statement: str
     measured: float
     tolerance: float
-    passed: bool | None
+    passed: bool
     detail: str = ""
 
 
@@ -160,7 +160,7 @@ def make_probe(scenario: str = DEFAULT_PROBE[0], value: Any = DEFAULT_PROBE[1], 
     return Probe(data.factors, data.codes, data.discrete, f"{scenario} at {generator.parameter} = {generator.label(value)}, n = {rows}, seed {seed}")
 
 
-Judgement = tuple[float, bool | None, str]
+Judgement = tuple[float, bool, str]
 
 
 def _invariance_judge(base: Scores) -> Callable[[Scores, float], Judgement]:

@@ -107,10 +107,10 @@ class ReportCard:
 
     @property
     def axiom_table(self) -> pd.DataFrame:
-        """The axiom checks as a table (result: pass, FAIL or n/a)."""
+        """The axiom checks as a table (result: pass or FAIL)."""
         return pd.DataFrame([
             {"axiom": a.axiom, "statement": a.statement, "measured": a.measured, "tolerance": a.tolerance,
-             "result": "n/a" if a.passed is None else "pass" if a.passed else "FAIL", "detail": a.detail}
+             "result": "pass" if a.passed else "FAIL", "detail": a.detail}
             for a in self.axioms
         ])
 

@@ -58,13 +58,13 @@ def test_ranks_and_the_rendered_card(synthetic_results):
     assert ranked["rank"].tolist() == ["2 of 3"] and ranked["best built-in"].tolist() == ["b (0.1)"]
     rankings, notes = criterion_rankings(synthetic_results, "lin")
     verdicts = verdict_rows(synthetic_results, "lin")
-    axioms = pd.DataFrame({"axiom": ["a1", "a2"], "measured": [0.0, np.nan], "result": ["pass", "n/a"]})
+    axioms = pd.DataFrame({"axiom": ["a1", "a2"], "measured": [0.0, np.nan], "result": ["pass", "FAIL"]})
     card = report_card_markdown(name="lin", reference="x.py:lin", version="1",
                                 claims={"property": "modularity", "higher_is_better": True, "stochastic": False},
                                 battery={"preset": "quick", "scenarios": ["noise"], "builtins": ["uncal"], "seeds": 3,
                                          "n_samples": "2000"},
                                 rankings=rankings, verdicts=verdicts, axioms=axioms, probe="mixing = 0.2", notes=notes)
-    assert card.startswith("# Report card: `lin`") and "axioms: 1 of 1 applicable checks pass" in card
+    assert card.startswith("# Report card: `lin`") and "axioms: 1 of 2 checks pass" in card
     assert "## Criteria" in card and "## Property-matrix verdicts" in card and "| linearity" in card
 
 
