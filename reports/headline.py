@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from reports._format import NO, NOT_APPLICABLE, UNMEASURED, YES
+from reports._format import ABSENT
 from reports._table import check_results, family_rank, score_label
 from reports.cost import cost
-from reports.property_matrix import CHARACTERISTICS, Thresholds, analysis_tables, judge
+from reports.property_matrix import CHARACTERISTICS, SYMBOLS, Thresholds, analysis_tables, judge
 from reports._verdict import UNDEFINED, format_against
 from reports.schema import IDEAL_PROPERTIES
 
@@ -111,7 +111,7 @@ def headline(results: pd.DataFrame, thresholds: Thresholds = Thresholds()) -> pd
 
 def _seconds(value: float, unit: str = " s") -> str:
     if not np.isfinite(value):
-        return "—"
+        return ABSENT
     return f"{value:.2g}{unit}" if value < 0.1 else f"{value:.1f}{unit}"
 
 
@@ -125,7 +125,7 @@ def _compact(row: dict) -> str:
     return f"{_SYMBOLS[row['verdict']]} {'undef.' if number == UNDEFINED else number}"
 
 
-_SYMBOLS = {"yes": YES, "no": NO, "n/a": NOT_APPLICABLE, "unmeasured": UNMEASURED, "absent": "—", "": ""}
+_SYMBOLS = {**SYMBOLS, "": ""}  # the cost column has no verdict
 
 
 def headline_display(table: pd.DataFrame, *, compact: bool = False) -> pd.DataFrame:

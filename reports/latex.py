@@ -36,9 +36,9 @@ LONG_ROWS = 30
 SHORT_CELL = 10
 #: The line width (pt) of LaTeX's article class, against which wrapping columns are sized.
 _LINE_POINTS = 345.0
-#: A hyphen that is a number's sign (``-1.00``, ``(-0.15)``), not one inside a word or a range (``k-NN``, ``9-10``,
+#: A hyphen that is a number's sign (``-1.00``, ``(-0.15)``, ``-inf``), not one inside a word or a range (``k-NN``, ``9-10``,
 #: ``1e-04``): typeset as a minus sign, which text mode would print as a short hyphen.
-_NEGATIVE = r"(?<![\w.])-(?=\.?\d)"
+_NEGATIVE = r"(?<![\w.])-(?=\.?\d|inf\b)"
 _PATTERN = re.compile("|".join([_NEGATIVE] + [re.escape(key) for key in sorted({**_SPECIAL, **_SYMBOLS}, key=len, reverse=True)]))
 
 
@@ -72,10 +72,11 @@ def _layout(display: pd.DataFrame, alignment: str, size: str, *, wrap: bool) -> 
     character = (3.9 if size == "\\scriptsize" else 5.0) / _LINE_POINTS  # a character's width, as a line fraction
     share = 1.0 - display.shape[1] * 6.0 / _LINE_POINTS - 0.02  # the line less the column separations and a margin
     cells = [max((len(str(cell)) for cell in display[column]), default=0) for column in display.columns]
-    headings = [max(len(word) for word in str(column).split()) if wrap else len(str(column)) for column in display.columns]
+    headings = [max((len(word) for word in str(column).split()), default=0) if wrap else len(str(column))
+                for column in display.columns]
     rotated = [False] * display.shape[1]
     if sum(map(max, cells, headings)) * character > share:
-        rotated = [cell <= SHORT_CELL for cell in cells]
+        rotated = [index > 0 and cell <= SHORT_CELL for index, cell in enumerate(cells)]  # never the row labels
     natural = [cell + 0.5 if turn else max(cell, len(str(column)))  # + 0.5: a mark is wider than a letter
                for cell, turn, column in zip(cells, rotated, display.columns)]
     alignment = "".join("c" if turn and align == "l" else align for align, turn in zip(alignment, rotated))  # marks

@@ -80,7 +80,8 @@ SENSITIVITY_DESCRIPTION = (
 )
 #: What the LaTeX tables of the headline and the property matrix show, after their captions' titles.
 HEADLINE_PAPER_NOTE = ("Each cell: the verdict (✓ or ✗; ? unmeasured, n/a not applicable) and the statistic closest to "
-                       "its threshold; tables/headline.csv names each statistic and holds every number and threshold")
+                       "its threshold, — where no call was timed; tables/headline.csv names each statistic and holds "
+                       "every number and threshold")
 MATRIX_PAPER_NOTE = ("✓ has the characteristic, ✗ lacks it, ? unmeasured, n/a not applicable, — no sub-score "
                      "for it; the number and threshold deciding each verdict are in tables/property_matrix.csv and "
                      "report.html")

@@ -274,8 +274,11 @@ def validate(
     Notes
     -----
     Cost: the battery's cells (the built-ins' are reused from ``builtins_dir``) plus
-    9 to 13 calls of the metric on the probe.  The user's metric is always
-    recomputed (it is what is being developed).
+    9 to 13 calls of the metric on the probe for the axioms
+    (:func:`harness.workflows.axioms.axiom_calls`), one more to read its sub-scores when
+    it claims properties per sub-score, and one or two per option variant given in
+    ``metric_options`` (:mod:`harness.execution.option_probe`).  The user's metric is
+    always recomputed (it is what is being developed).
     """
     reference = reference_of(metric)
     entry = metric_entry(reference, property=property, higher_is_better=higher_is_better, stochastic=stochastic, name=name)

@@ -65,3 +65,13 @@ def test_latex_negative_numbers_get_a_minus_sign_and_hyphens_stay():
     assert escape("complementary_lower (-0.15)") == "complementary\\_lower ($-$0.15)"
     assert escape("-.5 in [-1, 1]") == "$-$.5 in [$-$1, 1]"
     assert escape("k-NN, eqs. 9-10, 4.10e-04, dci-es-2") == "k-NN, eqs. 9-10, 4.10e-04, dci-es-2"
+    assert escape("-inf, -information") == "$-$inf, -information"
+
+
+def test_latex_keeps_row_labels_upright_and_takes_a_column_without_a_name():
+    marks = pd.DataFrame({"metric": ["mig", "sap"] * 20, **{f"characteristic {i}": ["✓", "✗"] * 20 for i in range(40)}})
+    spec = to_latex(marks, caption="c", label="l")
+    heading = next(line for line in spec.splitlines() if "characteristic 0" in line)
+    assert "\\rotatebox" in heading.split("&")[1] and "\\rotatebox" not in heading.split("&")[0]  # short names stay upright
+    unnamed = pd.DataFrame({"": [f"row {i}" for i in range(LONG_ROWS + 5)], "b": ["x"] * (LONG_ROWS + 5)})
+    assert "row 3" in to_latex(unnamed, caption="c", label="l")  # max() of no heading words raised
