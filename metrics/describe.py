@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, TypeVar
 
-from metrics.registry import PROPERTIES, check_directions, check_properties
+from metrics.registry import check_directions, check_property_claim
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -91,12 +91,7 @@ def describe_metric(
     >>> my_scores.harness_metadata["property"]["expl"]
     'explicitness'
     """
-    if isinstance(property, Mapping):
-        claimed: str | dict[str, str] = check_properties(property)
-    elif property in PROPERTIES:
-        claimed = property
-    else:
-        raise ValueError(f"property must be one of {', '.join(PROPERTIES)} (or map sub-scores to them); got {property!r}")
+    claimed = check_property_claim(property)
     check_directions(higher_is_better, claimed if isinstance(claimed, dict) else None, name or "metric")
     if not isinstance(stochastic, bool):
         raise TypeError(f"stochastic must be True or False, got {stochastic!r}")

@@ -222,6 +222,22 @@ def check_properties(properties: Mapping[str, str]) -> dict[str, str]:
     return dict(properties)
 
 
+def check_property_claim(claim: str | Mapping[str, str]) -> str | dict[str, str]:
+    """A metric's property claim, checked: one of :data:`PROPERTIES` for every score, or sub-score -> property
+    (:func:`check_properties`), as :func:`metrics.describe.describe_metric` and the harness's user metrics take it.
+
+    Raises
+    ------
+    ValueError
+        For a property not in :data:`PROPERTIES`, or a mapping :func:`check_properties` refuses.
+    """
+    if isinstance(claim, Mapping):
+        return check_properties(claim)
+    if claim in PROPERTIES:
+        return claim
+    raise ValueError(f"property must be one of {', '.join(PROPERTIES)} (or map sub-scores to them); got {claim!r}")
+
+
 def check_directions(
     higher_is_better: bool | Mapping[str, bool], sub_scores: Collection[str] | None = None, name: str = "metric"
 ) -> tuple[bool, dict[str, bool]]:

@@ -25,7 +25,7 @@ from typing import Any, Callable, Mapping, Sequence
 import metrics
 from harness.errors import UnknownNameError, UsageError
 from metrics.describe import METADATA_ATTRIBUTE
-from metrics.registry import check_directions, check_properties
+from metrics.registry import check_directions, check_property_claim
 
 CUSTOM_FAMILY = "custom"
 
@@ -223,12 +223,8 @@ def claim_fields(
         name, or a direction that is not a bool.
     """
     try:
-        if isinstance(property, Mapping):
-            properties, default = check_properties(property), "holistic"
-        elif property in metrics.PROPERTIES:
-            properties, default = {name: property}, property
-        else:
-            raise ValueError(f"property must be one of {', '.join(metrics.PROPERTIES)}; got {property!r}")
+        claimed = check_property_claim(property)
+        properties, default = (claimed, "holistic") if isinstance(claimed, dict) else ({name: claimed}, claimed)
         higher, directions = check_directions(higher_is_better)
     except (TypeError, ValueError) as error:
         raise UsageError(str(error)) from None
