@@ -80,22 +80,39 @@ class Subsets:
 def _row_ranks(rows: np.ndarray) -> np.ndarray:
     """Each row's index among the distinct rows in lexicographic order.
 
-    The inverse of ``numpy.unique(rows, axis=0)``, built from 1-D uniques one column at
-    a time: the ranks so far times the column's number of values plus the column's
-    own rank orders rows by (earlier columns, this column), and re-ranking after each
-    column keeps the key below ``n**2``.  Numpy's row-wise unique sorts structured
-    records instead, 10 to 40 times slower at n = 20000.
+    The inverse of ``numpy.unique(rows, axis=0)``, from one 1-D unique: each column,
+    shifted by its minimum, is a digit of a mixed-radix integer key (radix: the column's
+    range), so that the keys order the rows lexicographically.  Where the next digit
+    would overflow 63 bits the key so far is replaced by its rank (at most ``n`` values)
+    first.  Numpy's row-wise unique sorts structured records instead, 10 to 40 times
+    slower at n = 20000; one unique per column, 2 to 7 times slower on 7 columns.
     """
     ranks = np.zeros(rows.shape[0], dtype=np.intp)
-    for position, column in enumerate(rows.T):
-        values, codes = np.unique(column, return_inverse=True)
-        ranks = codes if position == 0 else np.unique(ranks * values.size + codes, return_inverse=True)[1]
-    return ranks
+    span = 1  # the key's values lie in [0, span)
+    for column in rows.T:
+        low, high = int(column.min()), int(column.max())
+        radix = high - low + 1
+        if span * radix >= 2**62:
+            ranks = np.unique(ranks, return_inverse=True)[1]
+            span = int(ranks.max()) + 1
+            if span * radix >= 2**62:  # the column alone is too wide for a digit: rank it first
+                digits = np.unique(column, return_inverse=True)[1]
+                radix = int(digits.max()) + 1
+                ranks = ranks * radix + digits
+                span *= radix
+                continue
+        ranks = ranks * radix + (column - low).astype(np.intp, copy=False)
+        span *= radix
+    return np.unique(ranks, return_inverse=True)[1] if rows.shape[1] else ranks
 
 
 def subsets_of(labels: np.ndarray) -> Subsets:
     """Group samples by their row of ``labels`` (``(n,)`` or ``(n, m)`` integers, ``m`` may be 0)."""
-    keys = _row_ranks(labels.reshape(labels.shape[0], -1))
+    return _grouped(_row_ranks(labels.reshape(labels.shape[0], -1)))
+
+
+def _grouped(keys: np.ndarray) -> Subsets:
+    """The subsets of samples of equal ``keys`` (ranks ``0 .. m-1``, each taken)."""
     members = np.argsort(keys, kind="stable")
     sizes = np.bincount(keys)
     starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
@@ -108,14 +125,16 @@ def _factor_subsets(labels: np.ndarray, all_but_one: bool) -> tuple[list[Subsets
     """Per factor ``k``: samples grouped by label ``k``, or by every label but ``k``.
 
     Stops at the first factor with no subset of at least 2 samples and returns its index
-    with the subsets found before it (None when every factor has one).
+    with the subsets found before it (None when every factor has one).  Whether a subset
+    has 2 samples is read off the rows' ranks, before grouping: a binning too fine for
+    Z-max Variance (every row distinct) costs one sort, not two.
     """
     subsets = []
     for k in range(labels.shape[1]):
-        groups = subsets_of(np.delete(labels, k, axis=1) if all_but_one else labels[:, k])
-        if not np.any(groups.sizes >= 2):
+        keys = _row_ranks(np.delete(labels, k, axis=1) if all_but_one else labels[:, k : k + 1])
+        if not keys.size or int(keys.max()) + 1 == keys.size:  # as many distinct rows as rows
             return subsets, k
-        subsets.append(groups)
+        subsets.append(_grouped(keys))
     return subsets, None
 
 
