@@ -32,7 +32,8 @@ from typing import Any, Mapping, Sequence
 
 #: Median CPU seconds per call, by metric and sample size (measured by ``python -m harness.execution.costs``
 #: on 2026-11-22 with 3 repeats, one BLAS thread, load about 1 on 2 cores; ``dci_gbt`` once, at n = 1000 only;
-#: ``udr`` on ``udr_population`` at n <= 10000).  Variants are listed where their cost differs from their metric's.
+#: ``udr`` on ``udr_population`` at n <= 10000; the ``z_max_var`` rows on 2026-11-23 with 5 repeats, load 0.8, after its
+#: ranks speed-up).  Variants are listed where their cost differs from their metric's.
 MEASURED_SECONDS: Mapping[str, Mapping[int, float]] = {
     'dci_es': {1000: 0.02793, 10000: 0.2549, 20000: 0.5386},
     'dci_es[max_capacity_doublings=6]': {1000: 0.0001553, 10000: 0.0008641, 20000: 0.001691},
@@ -76,9 +77,9 @@ MEASURED_SECONDS: Mapping[str, Mapping[int, float]] = {
     'wsepin': {1000: 0.0001562, 10000: 0.0004281, 20000: 0.0008161},
     'z_diff': {1000: 0.2057, 10000: 0.1678, 20000: 0.1885},
     'z_diff[batch_size=50]': {1000: 0.06336, 10000: 0.0692, 20000: 0.07825},
-    'z_max_var': {1000: 0.01967, 10000: 0.03993, 20000: 0.06236},
-    'z_max_var[bins=20]': {1000: 0.02437, 10000: 0.07916, 20000: 0.1345},
-    'z_max_var[bins=40]': {1000: 0.03263, 10000: 0.1369, 20000: 0.2589},
+    'z_max_var': {1000: 0.01655, 10000: 0.02539, 20000: 0.03559},
+    'z_max_var[bins=20]': {1000: 0.01752, 10000: 0.03429, 20000: 0.05492},
+    'z_max_var[bins=40]': {1000: 0.01986, 10000: 0.04585, 20000: 0.07542},
     'z_min_var': {1000: 0.02489, 10000: 0.05077, 20000: 0.05522},
     'z_min_var[bins=5]': {1000: 0.03981, 10000: 0.05312, 20000: 0.06292},
 }
