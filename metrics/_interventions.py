@@ -101,7 +101,7 @@ def _row_ranks(rows: np.ndarray) -> np.ndarray:
                 ranks = ranks * radix + digits
                 span *= radix
                 continue
-        ranks = ranks * radix + (column - low).astype(np.intp, copy=False)
+        ranks = ranks * radix + (column.astype(np.intp, copy=False) - low)
         span *= radix
     return np.unique(ranks, return_inverse=True)[1] if rows.shape[1] else ranks
 
