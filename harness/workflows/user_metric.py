@@ -17,7 +17,7 @@ from typing import Any, Callable, Collection, Iterator, Mapping
 from harness.execution.metric_refs import MetricEntry, claim_fields, custom_entry, load_callable, resolve
 from metrics._entry import accepts
 from metrics.describe import METADATA_ATTRIBUTE
-from harness.errors import UsageError
+from harness.errors import UsageError, did_you_mean
 
 MetricLike = str | Callable[..., Any]
 
@@ -105,15 +105,16 @@ def check_claimed_sub_scores(entry: MetricEntry, returned: Collection[str]) -> N
     Raises
     ------
     harness.errors.UsageError
-        Naming the unknown sub-scores and those the metric returned.
+        Naming the unknown sub-scores, those the metric returned and the closest to each unknown one.
     """
     claimed = entry.claimed_properties()
-    named = {"property": set(claimed) if isinstance(claimed, dict) else set(), "higher_is_better": set(entry.directions)}
+    named = {"property": set(claimed) if isinstance(claimed, dict) else set(), "direction": set(entry.directions)}
     for claim, sub_scores in named.items():
         unknown = sorted(sub_scores - set(returned))
         if unknown:
             raise UsageError(f"the claimed {claim} names sub-score(s) {', '.join(unknown)} that {entry.name} did not "
-                             f"return on the probe; it returned: {', '.join(sorted(returned))}")
+                             f"return on the probe; it returned: {', '.join(sorted(returned))}"
+                             f"{did_you_mean(unknown, returned)}")
 
 
 def reference_of(metric: MetricLike) -> str:
