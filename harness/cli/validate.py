@@ -156,8 +156,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         parser, metrics_help="comma-separated built-in metrics to compare with (default: the preset's)",
         jobs_help="parallel worker processes for the battery's cells, -1 for all cores (default: %(default)s); "
         "scores do not depend on it",
-        cell_timeout_help="stop a metric call of the battery that runs longer than this and record its cell as failed "
-        "(default: no limit); the axiom checks on the probe run without a limit",
+        cell_timeout_help="stop a metric call that runs longer than this: in the battery, its cell is recorded as "
+        "failed; on the probe, its axiom check fails with 'timed out after S s' (default: no limit)",
     )
     parser.add_argument("--out", type=Path, help="output directory of the report card (default: validation/NAME)")
     parser.add_argument("--builtins-dir", type=Path, default=Path("validation") / "builtins",
