@@ -71,6 +71,36 @@ def metric_entry(
     return dataclasses.replace(entry, **overrides)
 
 
+def _claim_text(claim: Any, word: Callable[[Any], str]) -> str:
+    """A claim as the command line writes it: ``explicitness``, ``lower``, ``mod=modularity,err=explicitness``."""
+    if isinstance(claim, Mapping):
+        return ",".join(f"{sub_score}={word(value)}" for sub_score, value in claim.items())
+    return word(claim)
+
+
+def replaced_claims(declared: MetricEntry, entry: MetricEntry) -> list[str]:
+    """What the overrides replaced of the decorator's claims, one line per kind, e.g. ``the direction given
+    (rho=lower) replaces the decorator's (miss=lower) as a whole``.
+
+    An override replaces the decorator's claim of its kind as a whole (:func:`metric_entry`), so a per-sub-score
+    direction given for one sub-score drops the decorator's for another: said, so that it is not a surprise.
+    Nothing is said where the decorator claims the default (holistic, higher-is-better) or the override agrees.
+
+    Parameters
+    ----------
+    declared : MetricEntry
+        The metric as its decorator describes it (:func:`metric_entry` without overrides).
+    entry : MetricEntry
+        The metric with the overrides applied.
+    """
+    kinds = (("property", declared.claimed_properties(), entry.claimed_properties(), "holistic", str),
+             ("direction", declared.claimed_directions(), entry.claimed_directions(), True,
+              lambda higher: "higher" if higher else "lower"))
+    return [f"the {kind} given ({_claim_text(after, word)}) replaces the decorator's ({_claim_text(before, word)}) "
+            "as a whole"
+            for kind, before, after, default, word in kinds if before != default and after != before]
+
+
 def check_seedable(entry: MetricEntry) -> None:
     """Refuse a metric declared stochastic whose function takes no ``random_state``.
 

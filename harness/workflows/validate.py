@@ -51,7 +51,7 @@ from harness.workflows.stress_defaults import DEFAULT_BUDGET
 from harness.workflows.stress_result import StressResult
 from harness.workflows.stress_tables import stress_tables
 from harness.workflows.user_metric import (MetricLike, check_claimed_sub_scores, check_seedable, metadata_applied,
-                                           metric_entry, reference_of)
+                                           metric_entry, reference_of, replaced_claims)
 from harness.errors import UnknownNameError, UsageError
 
 #: Seeds of the default battery (the ``quick`` preset otherwise): keeps ``validate`` to about a minute.
@@ -309,6 +309,8 @@ def validate(
         returned = probe_sub_scores(reference, checked_on, seed, timeout=cell_timeout)
         if returned is not None:
             check_claimed_sub_scores(entry, returned)
+    for replaced in replaced_claims(metric_entry(reference), entry):  # once the claims are known to be valid
+        log(f"note: {replaced}")
     study = dict(preset=preset, scenarios_=scenarios_, seeds=seeds, n_samples=n_samples, jobs=jobs,
                  cell_timeout=cell_timeout, progress=progress, log=log)
     own_keys = {reference, entry.name}

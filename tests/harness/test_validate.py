@@ -484,7 +484,8 @@ def test_a_time_limit_stops_each_axiom_call_and_fails_only_its_check(sleepy):
 def test_cell_timeout_bounds_the_axiom_checks_and_the_card_is_still_written(sleepy, tmp_path, capsys):
     started = time.perf_counter()
     status = main(["validate", f"{sleepy}:quadratic", "--scenarios", "noise", "--metrics", "mig", "--seeds", "1",
-                   "--n-samples", "200", "--probe-samples", "300", "--cell-timeout", "0.5", "--out", str(tmp_path / "card"),
+                   "--n-samples", "200", "--probe-samples", "300", "--cell-timeout", "0.5",
+                   "--out", str(tmp_path / "card"),
                    "--builtins-dir", str(tmp_path / "cache"), "--no-progress", "--jobs", "1"])
     assert time.perf_counter() - started < 30, "the axiom phase stalled"
     err = capsys.readouterr().err

@@ -155,9 +155,20 @@ def test_cli_direction_replaces_the_decorators_directions_as_a_whole(metric_file
     assert _cli(metric_file, tmp_path, "--direction", "rho=lower", function="rho_and_miss") == 0
     saved = json.loads((tmp_path / "card" / "report_card.json").read_text())
     assert saved["higher_is_better"] == {"rho": False}
+    # said, since the decorator's claim for miss is dropped
+    note = "note: the direction given (rho=lower) replaces the decorator's (miss=lower) as a whole"
+    assert note in capsys.readouterr().err
     assert _cli(metric_file, tmp_path / "all", "--direction", "lower", function="rho_and_miss") == 0
     assert json.loads((tmp_path / "all" / "card" / "report_card.json").read_text())["higher_is_better"] is False
-    assert "explicitness (other sub-scores holistic); lower is better (criteria" in capsys.readouterr().out
+    captured = capsys.readouterr()
+    assert "explicitness (other sub-scores holistic); lower is better (criteria" in captured.out
+    assert "note: the direction given (lower) replaces the decorator's (miss=lower) as a whole" in captured.err
+    # an override agreeing with the decorator, or replacing no claim of its kind, is not remarked on
+    assert _cli(metric_file, tmp_path / "same", "--direction", "miss=lower",
+                "--property", "rho=explicitness,miss=explicitness",
+                function="rho_and_miss") == 0
+    assert _cli(metric_file, tmp_path / "none", "--direction", "expl=lower") == 0
+    assert "note:" not in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("option", "claim", "message"), [
