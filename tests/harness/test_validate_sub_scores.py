@@ -82,7 +82,7 @@ def test_each_sub_score_is_labelled_and_judged_with_its_own_property(card):
     verdicts = card.verdicts.set_index("characteristic")
     assert "absent" not in set(verdicts.loc[["modularity", "compactness", "explicitness"], "verdict"])
     assert card.to_dict()["property"] == CLAIMED
-    assert ("- claims: mod: modularity, comp: compactness, expl: explicitness (other sub-scores holistic); "
+    assert ("- claims: mod: modularity, comp: compactness, expl: explicitness; "  # every sub-score listed: no "others"
             "higher is better; deterministic") in card.to_markdown()
 
 
@@ -161,7 +161,7 @@ def test_cli_direction_replaces_the_decorators_directions_as_a_whole(metric_file
     assert _cli(metric_file, tmp_path / "all", "--direction", "lower", function="rho_and_miss") == 0
     assert json.loads((tmp_path / "all" / "card" / "report_card.json").read_text())["higher_is_better"] is False
     captured = capsys.readouterr()
-    assert "explicitness (other sub-scores holistic); lower is better (criteria" in captured.out
+    assert "claims: rho: explicitness, miss: explicitness; lower is better (criteria" in captured.out
     assert "note: the direction given (lower) replaces the decorator's (miss=lower) as a whole" in captured.err
     # an override agreeing with the decorator, or replacing no claim of its kind, is not remarked on
     assert _cli(metric_file, tmp_path / "same", "--direction", "miss=lower",
