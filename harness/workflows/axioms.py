@@ -63,6 +63,7 @@ from harness.errors import UsageError
 from harness.execution.scenario_refs import scenario_for
 from harness.execution.scoring import CellTimeout, call_with_time_limit, check_time_limit
 from harness.workflows.user_metric import MetricLike, metric_entry
+from metrics.registry import check_directions
 from reports._table import oriented
 
 #: Default probe: (scenario, parameter value).
@@ -331,7 +332,9 @@ def check_axioms(
     Raises
     ------
     harness.errors.UsageError
-        For a ``timeout`` that is not a finite number of seconds > 0.
+        For a ``timeout`` that is not a finite number of seconds > 0, or a
+        ``higher_is_better`` mapping naming a sub-score the metric does not return on
+        the probe.
 
     Notes
     -----
@@ -356,6 +359,11 @@ def check_axioms(
             spread = max(max(d[key] for d in draws) - min(d[key] for d in draws) for key in base)
     except Exception as error:  # nothing to compare with: every check fails with the metric's own error
         return _all_failed(_failure(error, " on the probe itself"), atol, chance_tolerance)
+    if isinstance(higher_is_better, Mapping):  # a direction for a sub-score the metric lacks would be ignored
+        try:
+            check_directions(higher_is_better, base, entry.name)
+        except ValueError as error:
+            raise UsageError(f"{error}; it returned: {', '.join(sorted(base))}") from None
     tolerance = atol + NOISE_FACTOR * spread
     rng = np.random.default_rng(seed)
     rows = rng.permutation(factors.shape[0])

@@ -96,6 +96,9 @@ def test_a_direction_per_sub_score_reaches_the_rows_the_axioms_and_the_card(metr
     # rho ~ 0.04 on independent codes and miss = 1 - rho: both at chance in their own direction
     assert chance["result"] == "pass" and chance["measured"] == pytest.approx(1.7834 / np.sqrt(1999), abs=0.015)
     assert {a.axiom: a.passed for a in check_axioms(reference, higher_is_better={"miss": False})}["chance"]
+    with pytest.raises(ValueError, match=r"directions given for unknown sub-scores \['mis'\] of metric 'rho_and_miss'; "
+                                         "it returned: miss, rho"):
+        check_axioms(reference, higher_is_better={"mis": False})  # was ignored: miss read as higher-is-better
     assert "lower is better for miss (criteria, verdicts and the chance axiom read 1 − score" in card.to_markdown()
 
 
