@@ -121,10 +121,10 @@ def add_command(commands: argparse._SubParsersAction) -> None:
             "built-ins, its property-matrix verdicts, and axiom checks (invariance to permuting codes and samples, "
             "sign flips, rescaling and monotone maps of codes; no reward for a duplicated code; determinism; "
             "chance-level score on independent codes), each with the measured number and its tolerance. Metadata "
-            "flags override the function's @describe_metric decorator: each replaces the decorator's claim of its kind "
-            "as a whole (--property the properties, a direction flag the directions). Exit status: 0 when every cell of METRIC "
-            "was scored, 1 when some failed (raised or timed out; the card is still written and lists them, as "
-            "does failures.csv), 2 for a usage error (nothing runs)."
+            "flags override the function's @describe_metric decorator: each replaces the decorator's claim of its "
+            "kind as a whole (--property the properties, a direction flag the directions). Exit status: 0 when "
+            "every cell of METRIC was scored, 1 when some failed (raised or timed out; the card is still written and "
+            "lists them, as does failures.csv), 2 for a usage error (nothing runs)."
         ),
     )
     parser.add_argument("metric", metavar="METRIC", help="path/to/file.py:function or package.module:function")

@@ -16,8 +16,8 @@ from harness.execution.metric_refs import MetricEntry, OptionSweep, resolve, var
 from harness.execution.option_probe import check_option_values
 from harness.execution.plan import Cell, plan_cells, plan_tasks
 from harness.execution.presets import PRESETS, Preset
-from harness.execution.scoring import check_time_limit
 from harness.execution.scenario_refs import canonical_reference, scenario_for
+from harness.execution.scoring import check_time_limit
 from harness.execution.store import FAILURES_CSV, ResultStore, record_of, tables_of
 from scenarios.base import ParameterValue
 
