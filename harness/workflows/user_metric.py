@@ -122,7 +122,7 @@ def check_seedable(entry: MetricEntry) -> None:
                          "and draw only from it, or declare it deterministic")
 
 
-def check_claimed_sub_scores(entry: MetricEntry, returned: Collection[str]) -> None:
+def check_claimed_sub_scores(entry: MetricEntry, returned: Collection[str], where: str = "on the probe") -> None:
     """Refuse per-sub-score claims naming a sub-score the metric did not return.
 
     Parameters
@@ -130,7 +130,9 @@ def check_claimed_sub_scores(entry: MetricEntry, returned: Collection[str]) -> N
     entry : MetricEntry
         The metric as it will be run.
     returned : collection of str
-        The sub-scores it returned (on the probe).
+        The sub-scores it returned.
+    where : str
+        Where it returned them, for the message.
 
     Raises
     ------
@@ -143,7 +145,7 @@ def check_claimed_sub_scores(entry: MetricEntry, returned: Collection[str]) -> N
         unknown = sorted(sub_scores - set(returned))
         if unknown:
             raise UsageError(f"the claimed {claim} names sub-score(s) {', '.join(unknown)} that {entry.name} did not "
-                             f"return on the probe; it returned: {', '.join(sorted(returned))}"
+                             f"return {where}; it returned: {', '.join(sorted(returned))}"
                              f"{did_you_mean(unknown, returned)}")
 
 

@@ -305,10 +305,10 @@ def validate(
     check_seedable(entry)
     check_time_limit(cell_timeout)
     checked_on = make_probe(*probe, n=probe_samples, seed=seed)  # a bad probe is said before the battery runs
-    if isinstance(entry.claimed_properties(), dict) or entry.directions:  # per-sub-score claims: named sub-scores exist?
-        returned = probe_sub_scores(reference, checked_on, seed, timeout=cell_timeout)
-        if returned is not None:
-            check_claimed_sub_scores(entry, returned)
+    per_sub_score = isinstance(entry.claimed_properties(), dict) or bool(entry.directions)
+    returned = probe_sub_scores(reference, checked_on, seed, timeout=cell_timeout) if per_sub_score else None
+    if returned is not None:  # per-sub-score claims: do the named sub-scores exist?
+        check_claimed_sub_scores(entry, returned)
     for replaced in replaced_claims(metric_entry(reference), entry):  # once the claims are known to be valid
         log(f"note: {replaced}")
     study = dict(preset=preset, scenarios_=scenarios_, seeds=seeds, n_samples=n_samples, jobs=jobs,
@@ -342,6 +342,14 @@ def validate(
     else:
         rankings, notes = criterion_rankings(results, entry.name, failures)
         verdicts = verdict_rows(results, entry.name)
+    scored = set(results.loc[results["metric"] == entry.name, "sub_score"]) if len(results) else set()
+    if per_sub_score and returned is None and scored:  # the probe's call failed: check the claims on the battery's
+        try:
+            check_claimed_sub_scores(entry, scored, where="in the battery")
+        except UsageError as error:
+            notes.append(f"{error}; it failed on the probe, so this was not checked before the battery: that claim "
+                         "was not applied")
+            log(f"warning: {notes[-1]}")
     limit = f", each stopped after {cell_timeout:g} s" if cell_timeout is not None else ""
     log(f"axiom checks: {axiom_calls(entry.stochastic)} calls of {entry.name} on the probe ({checked_on.label}){limit}")
     card = ReportCard(

@@ -458,6 +458,11 @@ def quadratic(factors, codes):
     if len(factors) > 250:  # the probe (n = 300); the battery's cells (n = 200) answer at once
         time.sleep(10)  # 9 calls x 10 s without the limit: the test's 30 s bound fails
     return _rank(factors, codes)
+
+
+def quadratic_dict(factors, codes):
+    rho = quadratic(factors, codes)
+    return {"rho": rho, "miss": 1.0 - rho}
 '''
 
 
@@ -497,6 +502,20 @@ def test_cell_timeout_bounds_the_axiom_checks_and_the_card_is_still_written(slee
         [(False, None, "timed out after 0.5 s on the probe itself")] * 8)
     assert "axioms: 0 of 8 checks pass" in (tmp_path / "card" / "report_card.md").read_text()
     assert len(pd.read_csv(tmp_path / "card" / "results.csv").query("metric == 'quadratic'")) == 6
+
+
+def test_claims_unchecked_on_a_timed_out_probe_are_checked_on_the_battery(sleepy):
+    # the probe's call timed out, so a misspelt sub-score could not be refused before the battery: the card says so
+    said = []
+    battery = dict(scenarios_=["noise"], builtins=[], seeds=1, n_samples=200, probe_samples=300, cell_timeout=0.5,
+                   progress=False, log=said.append)
+    card = validate(f"{sleepy}:quadratic_dict", higher_is_better={"mis": False}, **battery)
+    message = ("the claimed direction names sub-score(s) mis that quadratic_dict did not return in the battery; it "
+               "returned: miss, rho (did you mean miss?); it failed on the probe, so this was not checked before the "
+               "battery: that claim was not applied")
+    assert message in card.notes and f"warning: {message}" in said
+    assert not any("claimed" in note for note in validate(f"{sleepy}:quadratic_dict", higher_is_better={"miss": False},
+                                                           **battery).notes)
 
 
 def test_a_bad_cell_timeout_is_refused_before_anything_runs(metric_files, tmp_path):
