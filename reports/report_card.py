@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Collection, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -240,20 +240,27 @@ def failure_section(failures: pd.DataFrame, metric: str) -> str:
 _READ_FLIPPED = "criteria, verdicts and the chance axiom read 1 − score, as the reports do"
 
 
-def claims_text(claims: Mapping[str, Any]) -> str:
+def claims_text(claims: Mapping[str, Any], sub_scores: Collection[str] | None = None) -> str:
     """The card's line of claims: ``explicitness; higher is better; deterministic``.
 
     ``property`` is one property or a mapping sub-score -> property; ``higher_is_better`` one
     bool or a mapping sub-score -> bool (unlisted sub-scores higher-is-better), as
-    :func:`metrics.describe.describe_metric` takes them; ``stochastic`` a bool.
+    :func:`metrics.describe.describe_metric` takes them; ``stochastic`` a bool.  ``sub_scores``,
+    when known, are those the metric returned: what a mapping says of the others ("other
+    sub-scores holistic", "higher for the others") is left out when it lists them all.
     """
     claimed, direction = claims["property"], claims["higher_is_better"]
-    properties = (", ".join(f"{sub}: {prop}" for sub, prop in claimed.items()) + " (other sub-scores holistic)"
+
+    def others(mapping: Mapping[str, Any]) -> bool:
+        return sub_scores is None or bool(set(sub_scores) - set(mapping))
+
+    properties = (", ".join(f"{sub}: {prop}" for sub, prop in claimed.items())
+                  + (" (other sub-scores holistic)" if others(claimed) else "")
                   if isinstance(claimed, Mapping) else str(claimed))
     if isinstance(direction, Mapping):
         lower = [sub for sub, higher in direction.items() if not higher]
-        direction_text = (f"lower is better for {', '.join(lower)} ({_READ_FLIPPED}), higher for the others" if lower
-                          else "higher is better")
+        rest = ", higher for the others" if others(direction) else ""
+        direction_text = f"lower is better for {', '.join(lower)} ({_READ_FLIPPED}){rest}" if lower else "higher is better"
     else:
         direction_text = "higher is better" if direction else f"lower is better ({_READ_FLIPPED})"
     return f"{properties}; {direction_text}; {'stochastic' if claims['stochastic'] else 'deterministic'}"
@@ -298,14 +305,17 @@ def report_card_markdown(
     failures, results : pandas.DataFrame, optional
         The battery's failed cells (:data:`reports.schema.FAILURE_COLUMNS`) and its results
         table: when cells failed, a header line counts them (:func:`failure_summary`) and a
-        *Failed cells* section lists them.
+        *Failed cells* section lists them; the sub-scores ``name`` returned there shorten the
+        claims line (:func:`claims_text`).
     """
     passed = int((axioms["result"] == "pass").sum()) if len(axioms) else 0
+    scored = results.loc[results["metric"] == name, "sub_score"] if results is not None else pd.Series(dtype=object)
+    own_sub_scores = set(scored) if len(scored) else None  # unknown when no cell of the metric was scored
     lines = [
         f"# Report card: `{name}`",
         "",
         f"- reference: `{reference}` (source version {version})",
-        f"- claims: {claims_text(claims)}",
+        f"- claims: {claims_text(claims, own_sub_scores)}",
         f"- battery: preset `{battery['preset']}`; scenarios {', '.join(battery['scenarios'])}; "
         f"{battery['seeds']} seed(s); n = {battery['n_samples']}",
         f"- compared with {len(battery['builtins'])} built-in metric(s): {', '.join(battery['builtins']) or 'none'}",

@@ -25,6 +25,40 @@ PROPERTY_CHOICES = "modularity, compactness, explicitness or holistic"
 (a test keeps the two equal)."""
 
 
+#: ``--direction``'s words, and the ``higher_is_better`` each stands for.
+DIRECTIONS = {"higher": True, "lower": False}
+
+
+def _per_sub_score(text: str, option: str, form: str, example: str) -> str | dict[str, str]:
+    """A claim option's text (``--property``, ``--direction``): one word for every sub-score, or ``SUB=WORD,...``
+    split into sub-score -> word; the words are checked by the caller.
+
+    Parameters
+    ----------
+    text : str
+        What the user typed.
+    option, form, example : str
+        The option (``--property``), its per-sub-score form (``SUB=PROPERTY``) and an example item
+        (``mod=modularity``), for messages.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For an item that is not ``SUB=WORD``, or a sub-score named twice.
+    """
+    if "=" not in text:
+        return text
+    claims: dict[str, str] = {}
+    for item in text.split(","):
+        sub_score, sep, word = (part.strip() for part in item.partition("="))
+        if not sep or not sub_score:
+            raise UsageError(f"{option}: expected {form} such as {example}, got {item.strip()!r}")
+        if sub_score in claims:
+            raise UsageError(f"{option} names sub-score {sub_score!r} twice")
+        claims[sub_score] = word
+    return claims
+
+
 def property_claim(text: str) -> str | dict[str, str]:
     """``--property``: one property (``modularity``), or ``SUB=PROPERTY,...`` (``mod=modularity,comp=compactness``),
     the sub-score -> property mapping of :func:`metrics.describe.describe_metric`.
@@ -36,23 +70,40 @@ def property_claim(text: str) -> str | dict[str, str]:
     """
     from metrics.registry import PROPERTIES, check_properties
 
-    if "=" not in text:
-        if text not in PROPERTIES:
+    claim = _per_sub_score(text, "--property", "SUB=PROPERTY", "mod=modularity")
+    if isinstance(claim, str):
+        if claim not in PROPERTIES:
             raise UsageError(f"--property must be one of {', '.join(PROPERTIES)}, or SUB=PROPERTY,... per sub-score; "
-                             f"got {text!r}")
-        return text
-    claims: dict[str, str] = {}
-    for item in text.split(","):
-        sub_score, sep, prop = (part.strip() for part in item.partition("="))
-        if not sep or not sub_score:
-            raise UsageError(f"--property: expected SUB=PROPERTY such as mod=modularity, got {item.strip()!r}")
-        if sub_score in claims:
-            raise UsageError(f"--property names sub-score {sub_score!r} twice")
-        claims[sub_score] = prop
+                             f"got {claim!r}")
+        return claim
     try:
-        return check_properties(claims)
+        return check_properties(claim)
     except ValueError as error:
         raise UsageError(f"--property: {error}") from None
+
+
+def direction_claim(text: str) -> bool | dict[str, bool]:
+    """``--direction``: ``higher`` or ``lower`` for every sub-score, or ``SUB=higher|lower,...``
+    (``miss=lower``), the sub-score -> ``higher_is_better`` mapping of :func:`metrics.describe.describe_metric`
+    (unlisted sub-scores higher-is-better).
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For a word other than ``higher`` or ``lower``, an item that is not ``SUB=DIRECTION``, or a sub-score
+        named twice.
+    """
+    claim = _per_sub_score(text, "--direction", "SUB=DIRECTION", "miss=lower")
+    if isinstance(claim, str):
+        if claim not in DIRECTIONS:
+            raise UsageError(f"--direction must be {' or '.join(DIRECTIONS)}, or SUB=DIRECTION,... per sub-score; "
+                             f"got {claim!r}")
+        return DIRECTIONS[claim]
+    for sub_score, word in claim.items():
+        if word not in DIRECTIONS:
+            raise UsageError(f"--direction: direction of sub-score {sub_score!r} must be {' or '.join(DIRECTIONS)}; "
+                             f"got {word!r}")
+    return {sub_score: DIRECTIONS[word] for sub_score, word in claim.items()}
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -70,9 +121,10 @@ def add_command(commands: argparse._SubParsersAction) -> None:
             "built-ins, its property-matrix verdicts, and axiom checks (invariance to permuting codes and samples, "
             "sign flips, rescaling and monotone maps of codes; no reward for a duplicated code; determinism; "
             "chance-level score on independent codes), each with the measured number and its tolerance. Metadata "
-            "flags override the function's @describe_metric decorator. Exit status: 0 when every cell of METRIC "
-            "was scored, 1 when some failed (raised or timed out; the card is still written and lists them, as "
-            "does failures.csv), 2 for a usage error (nothing runs)."
+            "flags override the function's @describe_metric decorator: each replaces the decorator's claim of its "
+            "kind as a whole (--property the properties, a direction flag the directions). Exit status: 0 when "
+            "every cell of METRIC was scored, 1 when some failed (raised or timed out; the card is still written and "
+            "lists them, as does failures.csv), 2 for a usage error (nothing runs)."
         ),
     )
     parser.add_argument("metric", metavar="METRIC", help="path/to/file.py:function or package.module:function")
@@ -85,8 +137,11 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     direction.add_argument("--higher-is-better", dest="higher_is_better", action="store_const", const=True,
                            help="a larger score is better (the default)")
     direction.add_argument("--lower-is-better", dest="higher_is_better", action="store_const", const=False,
-                           help="a smaller score is better (for every sub-score; per sub-score, give "
-                           "@describe_metric(higher_is_better={SUB: False, ...}))")
+                           help="a smaller score is better, for every sub-score")
+    direction.add_argument("--direction", metavar="higher|lower|SUB=DIRECTION,...",
+                           help="whether a larger or a smaller score is better, per sub-score for a metric returning "
+                           "a dict, e.g. miss=lower,rho=higher (unlisted sub-scores: higher; a sub-score it does not "
+                           "return is refused); 'higher' or 'lower' alone is --higher-is-better or --lower-is-better")
     randomness = parser.add_mutually_exclusive_group()
     randomness.add_argument("--stochastic", dest="stochastic", action="store_const", const=True,
                             help="the metric draws random numbers from its random_state argument (refused for a "
@@ -101,8 +156,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         parser, metrics_help="comma-separated built-in metrics to compare with (default: the preset's)",
         jobs_help="parallel worker processes for the battery's cells, -1 for all cores (default: %(default)s); "
         "scores do not depend on it",
-        cell_timeout_help="stop a metric call of the battery that runs longer than this and record its cell as failed "
-        "(default: no limit); the axiom checks on the probe run without a limit",
+        cell_timeout_help="stop a metric call that runs longer than this: in the battery, its cell is recorded as "
+        "failed; on the probe, its axiom check fails with 'timed out after S s' (default: no limit)",
     )
     parser.add_argument("--out", type=Path, help="output directory of the report card (default: validation/NAME)")
     parser.add_argument("--builtins-dir", type=Path, default=Path("validation") / "builtins",
@@ -135,13 +190,14 @@ def _validate(args: argparse.Namespace) -> int:
     from harness.workflows.validate import validate
 
     claimed = property_claim(args.property) if args.property is not None else None
+    direction = direction_claim(args.direction) if args.direction is not None else args.higher_is_better
     name = metric_entry(reference_of(args.metric), name=args.name).name
     out = writable_output(args.out or Path("validation") / name, "--out", directory=True)
     writable_output(args.builtins_dir, "--builtins-dir", directory=True)
     card = validate(
         args.metric,
         property=claimed,
-        higher_is_better=args.higher_is_better,
+        higher_is_better=direction,
         stochastic=args.stochastic,
         name=args.name,
         preset=args.preset,

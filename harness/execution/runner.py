@@ -17,6 +17,7 @@ from harness.execution.option_probe import check_option_values
 from harness.execution.plan import Cell, plan_cells, plan_tasks
 from harness.execution.presets import PRESETS, Preset
 from harness.execution.scenario_refs import canonical_reference, scenario_for
+from harness.execution.scoring import check_time_limit
 from harness.execution.store import FAILURES_CSV, ResultStore, record_of, tables_of
 from scenarios.base import ParameterValue
 
@@ -191,8 +192,7 @@ def run_study(
         :data:`reports.schema.FAILURE_COLUMNS`, also written to ``DIR/failures.csv``)
         and announced through ``log``, as is a count of the warnings metric calls raised.
     """
-    if cell_timeout is not None and not cell_timeout > 0:
-        raise UsageError(f"cell_timeout must be a number of seconds > 0, got {cell_timeout!r}")
+    check_time_limit(cell_timeout)
     if cell_timeout is not None and backend == "threading":
         raise UsageError("a cell time limit forks a process per metric call, which is unsafe from threads: "
                          "use --backend loky, sequential or dask with --cell-timeout")

@@ -12,15 +12,18 @@ failure record instead of rows); the other cells of the task still run.
 
 from __future__ import annotations
 
+import math
 import multiprocessing
+import numbers
 import time
 import warnings
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, TypeVar
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
 import metrics
+from harness.errors import UsageError
 from harness.execution.plan import Cell, Task
 from harness.execution.rows import closed_form_values, result_row
 from harness.execution.seeds import identity_int, identity_seed
@@ -28,6 +31,8 @@ from scenarios.base import value_label
 
 Outcome = tuple[str, list[dict[str, Any]], dict[str, Any] | None]
 """What a finished cell gives back: its key, its rows, and a failure record or None."""
+
+T = TypeVar("T")
 
 
 class CellTimeout(Exception):
@@ -181,18 +186,45 @@ def _call_recording_warnings(call: Callable[[], Any]) -> tuple[Any, float, tuple
 
 
 def _call_in_child(call: Callable[[], Any], cell_timeout: float) -> tuple[Any, float, tuple[int, str]]:
-    """Run ``call`` in a forked child; stop it after ``cell_timeout`` seconds.
+    """:func:`_call_recording_warnings` in a forked child stopped after ``cell_timeout`` seconds."""
+    return call_with_time_limit(lambda: _call_recording_warnings(call), cell_timeout)
+
+
+def check_time_limit(seconds: float | None, argument: str = "cell_timeout") -> None:
+    """Refuse a time limit that is not None or a finite number of seconds > 0 (``argument`` names it in the message).
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For zero, a negative number, NaN, infinity, a bool or anything not a number.
+    """
+    if seconds is None:
+        return
+    if isinstance(seconds, bool) or not isinstance(seconds, numbers.Real) or not 0 < seconds < math.inf:
+        raise UsageError(f"{argument} must be a finite number of seconds > 0, got {seconds!r}")
+
+
+def call_with_time_limit(call: Callable[[], T], seconds: float) -> T:
+    """Run ``call`` in a forked child and return its result; stop it after ``seconds``.
 
     The child inherits the data (fork, no copy until written) and sends back the result
-    or the exception.  The parent kills a child that overruns and raises
-    :class:`CellTimeout`.
+    or the exception, which is raised here unchanged (as a ``RuntimeError`` with its text
+    when it cannot be pickled).  Used for the battery's cells (:func:`run_task`) and for
+    the axiom checks' calls (:func:`harness.workflows.axioms.check_axioms`).
+
+    Raises
+    ------
+    CellTimeout
+        "timed out after S s", when the child is still running after ``seconds`` (it is killed).
+    RuntimeError
+        When the child dies without answering (killed for memory, a crash in C code).
     """
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
 
     def child() -> None:
         try:
-            sender.send(("ok", _call_recording_warnings(call)))
+            sender.send(("ok", call()))
         except BaseException as error:  # noqa: BLE001 - everything goes back to the parent
             try:
                 sender.send(("error", error))
@@ -203,9 +235,9 @@ def _call_in_child(call: Callable[[], Any], cell_timeout: float) -> tuple[Any, f
     process.start()
     sender.close()
     try:
-        if not receiver.poll(cell_timeout):
+        if not receiver.poll(seconds):
             process.kill()
-            raise CellTimeout(f"timed out after {cell_timeout:g} s")
+            raise CellTimeout(f"timed out after {seconds:g} s")
         try:
             status, payload = receiver.recv()
         except EOFError:

@@ -39,6 +39,11 @@ is at chance when it is 1, the rule calibration's random end uses
 (:func:`reports.calibration.calibration`): the two never disagree on which end is
 chance, and both assume scores normalised to [0, 1].
 
+With a time limit (``check_axioms(timeout=S)``; ``validate``'s ``cell_timeout``,
+``--cell-timeout``), each call of the metric runs in a forked child stopped after ``S``
+seconds, as the battery's cells are: a check whose call timed out fails with "timed out
+after S s", and a metric timing out on the untransformed probe fails every check.
+
 Known limits: the probe's codes are statistically interchangeable (cyclic band
 matrix), so ``duplicate_code`` catches a metric that rewards *more* codes, not one
 that rewards duplicating its *best* code.  The checks are properties of the metric on
@@ -56,7 +61,9 @@ from threadpoolctl import threadpool_limits
 import metrics
 from harness.errors import UsageError
 from harness.execution.scenario_refs import scenario_for
+from harness.execution.scoring import CellTimeout, call_with_time_limit, check_time_limit
 from harness.workflows.user_metric import MetricLike, metric_entry
+from metrics.registry import check_directions
 from reports._table import oriented
 
 #: Default probe: (scenario, parameter value).
@@ -97,15 +104,16 @@ class AxiomResult:
         What must hold.
     measured : float
         The measured number (see the module docstring for each check); NaN when the
-        metric raised on the transformed data, or on the probe itself (then every check
-        has it), with ``passed`` False and ``detail`` holding the error; infinite when it
+        metric raised or timed out on the transformed data, or on the probe itself (then
+        every check has it), with ``passed`` False and ``detail`` holding the error; infinite when it
         returned other sub-scores.
     tolerance : float
         The pass/fail threshold for ``measured``.
     passed : bool
         Whether the check holds.
     detail : str
-        Which sub-score decided, or the error the metric raised.
+        Which sub-score decided, or the error the metric raised ("timed out after S s" for
+        a call stopped by the time limit).
     """
 
     axiom: str
@@ -242,18 +250,33 @@ def monotone_reparametrised(codes: np.ndarray, alpha: float = MONOTONE_ALPHA) ->
 
 
 def _scores(function: Callable[..., Any], factors: np.ndarray, codes: np.ndarray, discrete: tuple[bool, ...],
-            random_state: int) -> Scores:
-    """One call of the metric as every check makes it: BLAS threads pinned to 1."""
-    with threadpool_limits(limits=1):
-        return metrics.evaluate(function, factors, codes, discrete=discrete, random_state=random_state)
+            random_state: int, timeout: float | None = None) -> Scores:
+    """One call of the metric as every check makes it: BLAS threads pinned to 1; with a ``timeout``, in a forked
+    child stopped after that many seconds (:func:`harness.execution.scoring.call_with_time_limit`, as the battery's
+    cells are), raising :class:`~harness.execution.scoring.CellTimeout`."""
+
+    def call() -> Scores:
+        with threadpool_limits(limits=1):
+            return metrics.evaluate(function, factors, codes, discrete=discrete, random_state=random_state)
+
+    return call() if timeout is None else call_with_time_limit(call, timeout)
 
 
-def probe_sub_scores(metric: MetricLike, probe: Probe, seed: int = 0) -> list[str] | None:
-    """The sub-scores the metric returns on the probe (one call, as the axiom checks call it); None when it raises,
-    so that its error is reported by the checks and the battery, not here."""
+def _failure(error: Exception, where: str = "") -> str:
+    """A check's detail when the metric's call failed: ``timed out after S s`` or ``the metric raised ERROR: text``
+    (``where`` is said after the error's name: `` on the probe itself``)."""
+    if isinstance(error, CellTimeout):
+        return f"{error}{where}"
+    return f"the metric raised {type(error).__name__}{where}: {error}"
+
+
+def probe_sub_scores(metric: MetricLike, probe: Probe, seed: int = 0, timeout: float | None = None) -> list[str] | None:
+    """The sub-scores the metric returns on the probe (one call, as the axiom checks call it, stopped after
+    ``timeout`` seconds when given); None when it raises or times out, so that its failure is reported by the checks
+    and the battery, not here."""
     function = metric if callable(metric) else metric_entry(metric).callable()
     try:
-        return list(_scores(function, probe.factors, probe.codes, probe.discrete, seed))
+        return list(_scores(function, probe.factors, probe.codes, probe.discrete, seed, timeout))
     except Exception:  # a metric under development may raise anywhere; the checks report it
         return None
 
@@ -273,6 +296,7 @@ def check_axioms(
     seed: int = 0,
     atol: float = ATOL,
     chance_tolerance: float = CHANCE_TOLERANCE,
+    timeout: float | None = None,
 ) -> list[AxiomResult]:
     """Run every axiom check on a metric (see the module docstring for each).
 
@@ -293,25 +317,38 @@ def check_axioms(
         Seed of the transformations and the ``random_state`` given to the metric.
     atol, chance_tolerance : float
         Tolerances, see the module docstring.
+    timeout : float, optional
+        Seconds each call of the metric may take: a call that runs longer is stopped
+        (it runs in a forked child, as a battery cell under ``cell_timeout`` does) and
+        its check fails with "timed out after S s".  None: no limit, in process.
 
     Returns
     -------
     list of AxiomResult
-        In the order of the module docstring's table.  A metric that raises on the
-        untransformed probe fails every check with its error (nothing is raised), so
-        ``validate`` still writes the card of a metric under development.
+        In the order of the module docstring's table.  A metric that raises or times
+        out on the untransformed probe fails every check with its error (nothing is
+        raised), so ``validate`` still writes the card of a metric under development.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For a ``timeout`` that is not a finite number of seconds > 0, or a
+        ``higher_is_better`` mapping naming a sub-score the metric does not return on
+        the probe.
 
     Notes
     -----
     Cost: 9 calls of the metric on the probe (13 for a stochastic metric), with BLAS
-    threads pinned to 1.
+    threads pinned to 1; with a ``timeout``, at most that many seconds each (a metric
+    timing out on the untransformed probe is called once).
     """
+    check_time_limit(timeout, "timeout")
     entry = metric_entry(metric, higher_is_better=higher_is_better, stochastic=stochastic)
     function = metric if callable(metric) else entry.callable()
     probe = probe if probe is not None else make_probe(seed=seed)
 
     def score(factors: np.ndarray, codes: np.ndarray, random_state: int = seed) -> Scores:
-        return _scores(function, factors, codes, probe.discrete, random_state)
+        return _scores(function, factors, codes, probe.discrete, random_state, timeout)
 
     factors, codes = probe.factors, probe.codes
     try:
@@ -321,7 +358,12 @@ def check_axioms(
             draws = [base] + [score(factors, codes, seed + k) for k in range(1, NOISE_SEEDS)]
             spread = max(max(d[key] for d in draws) - min(d[key] for d in draws) for key in base)
     except Exception as error:  # nothing to compare with: every check fails with the metric's own error
-        return _all_failed(f"the metric raised {type(error).__name__} on the probe itself: {error}", atol, chance_tolerance)
+        return _all_failed(_failure(error, " on the probe itself"), atol, chance_tolerance)
+    if isinstance(higher_is_better, Mapping):  # a direction for a sub-score the metric lacks would be ignored
+        try:
+            check_directions(higher_is_better, base, entry.name)
+        except ValueError as error:
+            raise UsageError(f"{error}; it returned: {', '.join(sorted(base))}") from None
     tolerance = atol + NOISE_FACTOR * spread
     rng = np.random.default_rng(seed)
     rows = rng.permutation(factors.shape[0])
@@ -343,7 +385,7 @@ def check_axioms(
         try:
             measured, passed, detail = judge(score(*transformed()), threshold)
         except Exception as error:  # a metric crashing on transformed data fails that check, the others still run
-            measured, passed, detail = float("nan"), False, f"the metric raised {type(error).__name__}: {error}"
+            measured, passed, detail = float("nan"), False, _failure(error)
         if entry.stochastic:
             detail = f"{detail}; seed spread {spread:.3g}"
         results.append(AxiomResult(axiom, STATEMENTS[axiom], measured, threshold, passed, detail))

@@ -17,7 +17,7 @@ from typing import Any, Callable, Collection, Iterator, Mapping
 from harness.execution.metric_refs import MetricEntry, claim_fields, custom_entry, load_callable, resolve
 from metrics._entry import accepts
 from metrics.describe import METADATA_ATTRIBUTE
-from harness.errors import UsageError
+from harness.errors import UsageError, did_you_mean
 
 MetricLike = str | Callable[..., Any]
 
@@ -71,6 +71,36 @@ def metric_entry(
     return dataclasses.replace(entry, **overrides)
 
 
+def _claim_text(claim: Any, word: Callable[[Any], str]) -> str:
+    """A claim as the command line writes it: ``explicitness``, ``lower``, ``mod=modularity,err=explicitness``."""
+    if isinstance(claim, Mapping):
+        return ",".join(f"{sub_score}={word(value)}" for sub_score, value in claim.items())
+    return word(claim)
+
+
+def replaced_claims(declared: MetricEntry, entry: MetricEntry) -> list[str]:
+    """What the overrides replaced of the decorator's claims, one line per kind, e.g. ``the direction given
+    (rho=lower) replaces the decorator's (miss=lower) as a whole``.
+
+    An override replaces the decorator's claim of its kind as a whole (:func:`metric_entry`), so a per-sub-score
+    direction given for one sub-score drops the decorator's for another: said, so that it is not a surprise.
+    Nothing is said where the decorator claims the default (holistic, higher-is-better) or the override agrees.
+
+    Parameters
+    ----------
+    declared : MetricEntry
+        The metric as its decorator describes it (:func:`metric_entry` without overrides).
+    entry : MetricEntry
+        The metric with the overrides applied.
+    """
+    kinds = (("property", declared.claimed_properties(), entry.claimed_properties(), "holistic", str),
+             ("direction", declared.claimed_directions(), entry.claimed_directions(), True,
+              lambda higher: "higher" if higher else "lower"))
+    return [f"the {kind} given ({_claim_text(after, word)}) replaces the decorator's ({_claim_text(before, word)}) "
+            "as a whole"
+            for kind, before, after, default, word in kinds if before != default and after != before]
+
+
 def check_seedable(entry: MetricEntry) -> None:
     """Refuse a metric declared stochastic whose function takes no ``random_state``.
 
@@ -92,7 +122,7 @@ def check_seedable(entry: MetricEntry) -> None:
                          "and draw only from it, or declare it deterministic")
 
 
-def check_claimed_sub_scores(entry: MetricEntry, returned: Collection[str]) -> None:
+def check_claimed_sub_scores(entry: MetricEntry, returned: Collection[str], where: str = "on the probe") -> None:
     """Refuse per-sub-score claims naming a sub-score the metric did not return.
 
     Parameters
@@ -100,20 +130,23 @@ def check_claimed_sub_scores(entry: MetricEntry, returned: Collection[str]) -> N
     entry : MetricEntry
         The metric as it will be run.
     returned : collection of str
-        The sub-scores it returned (on the probe).
+        The sub-scores it returned.
+    where : str
+        Where it returned them, for the message.
 
     Raises
     ------
     harness.errors.UsageError
-        Naming the unknown sub-scores and those the metric returned.
+        Naming the unknown sub-scores, those the metric returned and the closest to each unknown one.
     """
     claimed = entry.claimed_properties()
-    named = {"property": set(claimed) if isinstance(claimed, dict) else set(), "higher_is_better": set(entry.directions)}
+    named = {"property": set(claimed) if isinstance(claimed, dict) else set(), "direction": set(entry.directions)}
     for claim, sub_scores in named.items():
         unknown = sorted(sub_scores - set(returned))
         if unknown:
             raise UsageError(f"the claimed {claim} names sub-score(s) {', '.join(unknown)} that {entry.name} did not "
-                             f"return on the probe; it returned: {', '.join(sorted(returned))}")
+                             f"return {where}; it returned: {', '.join(sorted(returned))}"
+                             f"{did_you_mean(unknown, returned)}")
 
 
 def reference_of(metric: MetricLike) -> str:

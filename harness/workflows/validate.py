@@ -44,13 +44,14 @@ from harness.execution.metric_refs import MetricEntry, OptionSweep, variants
 from harness.execution.option_probe import check_option_values
 from harness.execution.presets import PRESETS
 from harness.execution.runner import run_study
+from harness.execution.scoring import check_time_limit
 from harness.execution.store import ResultStore
 from harness.workflows import stress as stress_search
 from harness.workflows.stress_defaults import DEFAULT_BUDGET
 from harness.workflows.stress_result import StressResult
 from harness.workflows.stress_tables import stress_tables
 from harness.workflows.user_metric import (MetricLike, check_claimed_sub_scores, check_seedable, metadata_applied,
-                                           metric_entry, reference_of)
+                                           metric_entry, reference_of, replaced_claims)
 from harness.errors import UnknownNameError, UsageError
 
 #: Seeds of the default battery (the ``quick`` preset otherwise): keeps ``validate`` to about a minute.
@@ -236,8 +237,11 @@ def validate(
     jobs : int, default 1
         Parallel workers.
     cell_timeout : float, optional
-        Seconds one metric call may take in the battery; a call that runs longer is
-        stopped and its cell recorded as failed (see :func:`harness.run_study`).
+        Seconds one call of a metric may take: in the battery, a call that runs longer
+        is stopped and its cell recorded as failed (see :func:`harness.run_study`); on
+        the probe, each call of the axiom checks (and the one reading the sub-scores) is
+        stopped too, and its check fails with "timed out after S s" (see
+        :func:`harness.workflows.axioms.check_axioms`).  None: no limit.
     metric_options : mapping, optional
         Option sweeps, metric -> option -> values (see :func:`harness.run_study`); a
         sweep of your metric (named by its name or reference) runs variants of it next
@@ -268,7 +272,8 @@ def validate(
     ValueError
         For a bad reference or metadata (a per-sub-score claim naming a sub-score the
         metric does not return; a stochastic metric taking no ``random_state``), a name that collides with a built-in, an unknown
-        preset, or a bad probe (all before the battery runs); the user's metric's own
+        preset, a bad probe or a ``cell_timeout`` that is not a finite number of seconds > 0
+        (all before the battery runs); the user's metric's own
         exceptions propagate unchanged.
 
     Notes
@@ -276,7 +281,7 @@ def validate(
     Cost: the battery's cells (the built-ins' are reused from ``builtins_dir``) plus
     9 to 13 calls of the metric on the probe for the axioms
     (:func:`harness.workflows.axioms.axiom_calls`), one more to read its sub-scores when
-    it claims properties per sub-score, and one or two per option variant given in
+    it claims properties or directions per sub-score, and one or two per option variant given in
     ``metric_options`` (:mod:`harness.execution.option_probe`).  The user's metric is
     always recomputed (it is what is being developed).
     """
@@ -298,11 +303,14 @@ def validate(
         raise UsageError(f"metric name {entry.name!r} is not a plain file name (it names the card's directory, "
                          "validation/NAME): give it another with --name, with no '/' or '\\' and not '.' or '..'")
     check_seedable(entry)
+    check_time_limit(cell_timeout)
     checked_on = make_probe(*probe, n=probe_samples, seed=seed)  # a bad probe is said before the battery runs
-    if isinstance(entry.claimed_properties(), dict) or entry.directions:  # per-sub-score claims: named sub-scores exist?
-        returned = probe_sub_scores(reference, checked_on, seed)
-        if returned is not None:
-            check_claimed_sub_scores(entry, returned)
+    per_sub_score = isinstance(entry.claimed_properties(), dict) or bool(entry.directions)
+    returned = probe_sub_scores(reference, checked_on, seed, timeout=cell_timeout) if per_sub_score else None
+    if returned is not None:  # per-sub-score claims: do the named sub-scores exist?
+        check_claimed_sub_scores(entry, returned)
+    for replaced in replaced_claims(metric_entry(reference), entry):  # once the claims are known to be valid
+        log(f"note: {replaced}")
     study = dict(preset=preset, scenarios_=scenarios_, seeds=seeds, n_samples=n_samples, jobs=jobs,
                  cell_timeout=cell_timeout, progress=progress, log=log)
     own_keys = {reference, entry.name}
@@ -334,7 +342,15 @@ def validate(
     else:
         rankings, notes = criterion_rankings(results, entry.name, failures)
         verdicts = verdict_rows(results, entry.name)
-    limit = "; the cell time limit applies to the battery only" if cell_timeout is not None else ""
+    scored = set(results.loc[results["metric"] == entry.name, "sub_score"]) if len(results) else set()
+    if per_sub_score and returned is None and scored:  # the probe's call failed: check the claims on the battery's
+        try:
+            check_claimed_sub_scores(entry, scored, where="in the battery")
+        except UsageError as error:
+            notes.append(f"{error}; it failed on the probe, so this was not checked before the battery: that claim "
+                         "was not applied")
+            log(f"warning: {notes[-1]}")
+    limit = f", each stopped after {cell_timeout:g} s" if cell_timeout is not None else ""
     log(f"axiom checks: {axiom_calls(entry.stochastic)} calls of {entry.name} on the probe ({checked_on.label}){limit}")
     card = ReportCard(
         entry=entry,
@@ -346,7 +362,7 @@ def validate(
         rankings=rankings,
         verdicts=verdicts,
         axioms=check_axioms(reference, higher_is_better=entry.claimed_directions(), stochastic=entry.stochastic,
-                            probe=checked_on, seed=seed),
+                            probe=checked_on, seed=seed, timeout=cell_timeout),
         probe=checked_on.label,
         notes=notes,
         failures=failures,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+import time
 
 import numpy as np
 import pandas as pd
@@ -299,7 +300,7 @@ def test_help_describes_what_jobs_and_cell_timeout_do_in_validate(capsys):
         main(["validate", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "report's figures" not in text and "--backend" not in text
-    assert "the axiom checks on the probe run without a limit" in text
+    assert "on the probe, its axiom check fails with 'timed out after S s'" in text
     with pytest.raises(SystemExit):
         main(["run", "--help"])
     assert "report's figures" in " ".join(capsys.readouterr().out.split())  # run keeps its own wording
@@ -426,13 +427,102 @@ def test_the_progress_bars_say_whose_cells_they_count(metric_files, monkeypatch)
 
 
 def test_validate_says_when_it_starts_the_axiom_checks(metric_files):
-    # the axioms run after the battery's progress bars, unbounded by the cell time limit: a slow metric
-    # must not leave the terminal silent without saying what it is doing
+    # the axioms run after the battery's progress bars: a slow metric must not leave the terminal silent
+    # without saying what it is doing, and how long each call may take
     said = []
     validate(f"{metric_files / 'diagonal.py'}:subsampled", stochastic=True, scenarios_=["noise"], builtins=[], seeds=1,
              n_samples=200, probe_samples=300, progress=False, cell_timeout=30, log=said.append)
-    assert said[-1] == ("axiom checks: 13 calls of subsampled on the probe (mixing at alpha = 0.2, n = 300, seed 0); "
-                        "the cell time limit applies to the battery only")
+    assert said[-1] == ("axiom checks: 13 calls of subsampled on the probe (mixing at alpha = 0.2, n = 300, seed 0), "
+                        "each stopped after 30 s")
+
+
+SLEEPY = '''
+import time
+
+import numpy as np
+from scipy.stats import spearmanr
+
+
+def _rank(factors, codes):
+    k = factors.shape[1]
+    return float(np.abs(spearmanr(factors, codes).statistic[:k, k:]).max(axis=1).mean())
+
+
+def hangs_on_a_duplicate(factors, codes):
+    if codes.shape[1] != factors.shape[1]:  # the duplicate_code check's data alone
+        time.sleep(60)
+    return _rank(factors, codes)
+
+
+def quadratic(factors, codes):
+    if len(factors) > 250:  # the probe (n = 300); the battery's cells (n = 200) answer at once
+        time.sleep(10)  # 9 calls x 10 s without the limit: the test's 30 s bound fails
+    return _rank(factors, codes)
+
+
+def quadratic_dict(factors, codes):
+    rho = quadratic(factors, codes)
+    return {"rho": rho, "miss": 1.0 - rho}
+'''
+
+
+@pytest.fixture(scope="module")
+def sleepy(tmp_path_factory):
+    path = tmp_path_factory.mktemp("sleepy") / "sleepy.py"
+    path.write_text(textwrap.dedent(SLEEPY))
+    return path
+
+
+def test_a_time_limit_stops_each_axiom_call_and_fails_only_its_check(sleepy):
+    started = time.perf_counter()
+    results = {a.axiom: a for a in check_axioms(f"{sleepy}:hangs_on_a_duplicate", probe=make_probe(n=300), timeout=0.5)}
+    assert time.perf_counter() - started < 20, "the sleeping call was not stopped"
+    stopped = results.pop("duplicate_code")
+    assert stopped.passed is False and np.isnan(stopped.measured) and stopped.detail == "timed out after 0.5 s"
+    # the other checks ran: a rank metric passes every invariance; chance (~0.10 at n = 300) is measured
+    chance = results.pop("chance")
+    assert all(result.passed for result in results.values()) and 0.05 < chance.measured < 0.2
+    with pytest.raises(ValueError, match="timeout must be a finite number of seconds > 0, got 0"):
+        check_axioms(f"{sleepy}:hangs_on_a_duplicate", timeout=0)
+
+
+def test_cell_timeout_bounds_the_axiom_checks_and_the_card_is_still_written(sleepy, tmp_path, capsys):
+    started = time.perf_counter()
+    status = main(["validate", f"{sleepy}:quadratic", "--scenarios", "noise", "--metrics", "mig", "--seeds", "1",
+                   "--n-samples", "200", "--probe-samples", "300", "--cell-timeout", "0.5",
+                   "--out", str(tmp_path / "card"),
+                   "--builtins-dir", str(tmp_path / "cache"), "--no-progress", "--jobs", "1"])
+    assert time.perf_counter() - started < 30, "the axiom phase stalled"
+    err = capsys.readouterr().err
+    assert status == 0  # every cell of the battery was scored; only the axioms timed out
+    assert ("axiom checks: 9 calls of quadratic on the probe (mixing at alpha = 0.2, n = 300, seed 0), each stopped "
+            "after 0.5 s") in err
+    saved = json.loads((tmp_path / "card" / "report_card.json").read_text())
+    assert [(a["passed"], a["measured"], a["detail"]) for a in saved["axioms"]] == (
+        [(False, None, "timed out after 0.5 s on the probe itself")] * 8)
+    assert "axioms: 0 of 8 checks pass" in (tmp_path / "card" / "report_card.md").read_text()
+    assert len(pd.read_csv(tmp_path / "card" / "results.csv").query("metric == 'quadratic'")) == 6
+
+
+def test_claims_unchecked_on_a_timed_out_probe_are_checked_on_the_battery(sleepy):
+    # the probe's call timed out, so a misspelt sub-score could not be refused before the battery: the card says so
+    said = []
+    battery = dict(scenarios_=["noise"], builtins=[], seeds=1, n_samples=200, probe_samples=300, cell_timeout=0.5,
+                   progress=False, log=said.append)
+    card = validate(f"{sleepy}:quadratic_dict", higher_is_better={"mis": False}, **battery)
+    message = ("the claimed direction names sub-score(s) mis that quadratic_dict did not return in the battery; it "
+               "returned: miss, rho (did you mean miss?); it failed on the probe, so this was not checked before the "
+               "battery: that claim was not applied")
+    assert message in card.notes and f"warning: {message}" in said
+    assert not any("claimed" in note for note in validate(f"{sleepy}:quadratic_dict", higher_is_better={"miss": False},
+                                                           **battery).notes)
+
+
+def test_a_bad_cell_timeout_is_refused_before_anything_runs(metric_files, tmp_path):
+    with pytest.raises(ValueError, match="cell_timeout must be a finite number of seconds > 0, got 0"):
+        validate(f"{metric_files / 'rank_metric.py'}:rank_metric", scenarios_=["noise"], builtins=["mig"],
+                 cell_timeout=0, out=tmp_path / "card", progress=False, log=lambda _: None)
+    assert not (tmp_path / "card").exists()
 
 
 def test_cli_stdout_is_the_card_and_status_lines_go_to_stderr(tmp_path, capsys):

@@ -116,3 +116,14 @@ def test_a_lower_is_better_card_says_its_scores_are_read_as_one_minus_score(synt
 
     assert "- claims: modularity; lower is better (criteria, verdicts and the chance axiom read 1 − score, as the reports do); deterministic" in card(False)
     assert "- claims: modularity; higher is better; deterministic" in card(True) and "1 − score," not in card(True)
+
+
+def test_the_claims_line_speaks_of_other_sub_scores_only_where_there_are_some():
+    from reports.report_card import claims_text
+
+    claims = {"property": {"err": "explicitness"}, "higher_is_better": {"err": False}, "stochastic": False}
+    flipped = "criteria, verdicts and the chance axiom read 1 − score, as the reports do"
+    assert claims_text(claims, {"err"}) == f"err: explicitness; lower is better for err ({flipped}); deterministic"
+    assert claims_text(claims, {"err", "rho"}) == (f"err: explicitness (other sub-scores holistic); lower is better for "
+                                                   f"err ({flipped}), higher for the others; deterministic")
+    assert claims_text(claims) == claims_text(claims, {"err", "rho"})  # sub-scores unknown: the mapping's full reading
