@@ -18,7 +18,9 @@ the larger one, and is left to the cells, which record it as they always did; so
 variant whose metric scores neither probe at its defaults.  Only what the
 user gave is probed (the presets' own sweeps are known to be valid); a variant is probed
 once per process.  The probes neither change the variants nor touch the cells' seeds, so
-no score or cell key depends on them.
+no score or cell key depends on them.  Under a cell time limit (``--cell-timeout``) each probe
+call runs in a forked child stopped after that many seconds, as a cell's call is; a probe call
+that times out, like any failure other than a ValueError or TypeError, is left to the cells.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import numpy as np
 import metrics
 from harness.errors import UsageError
 from harness.execution.metric_refs import MetricEntry, load_callable
+from harness.execution.scoring import call_with_time_limit
 
 #: (samples, factors, codes) of the two probe representations.
 PROBE_SHAPES = ((300, 3, 4), (1000, 5, 20))
@@ -63,22 +66,23 @@ def _default_options(entry: MetricEntry) -> dict[str, Any]:
 _OUTCOMES: dict[tuple[str, str, str, tuple[int, int, int]], str] = {}
 
 
-def _outcome(entry: MetricEntry, options: Mapping[str, Any], shape: tuple[int, int, int]) -> str:
+def _outcome(entry: MetricEntry, options: Mapping[str, Any], shape: tuple[int, int, int], time_limit: float | None) -> str:
     """``""`` when the metric scores the probe of ``shape`` at ``options``, ``"Type: message"`` for the
-    ValueError or TypeError it raises, and ``"other"`` for anything else (never a reason to reject).
-    Each call is made once per process."""
+    ValueError or TypeError it raises, and ``"other"`` for anything else, a call past ``time_limit`` seconds
+    included (never a reason to reject).  Each call is made once per process."""
     key = (entry.target, entry.version, json.dumps(dict(options), sort_keys=True, default=repr), shape)
     if key not in _OUTCOMES:
-        _OUTCOMES[key] = _call(entry, options, shape)
+        _OUTCOMES[key] = _call(entry, options, shape, time_limit)
     return _OUTCOMES[key]
 
 
-def _call(entry: MetricEntry, options: Mapping[str, Any], shape: tuple[int, int, int]) -> str:
-    """One call of ``entry``'s metric at ``options`` on the probe of ``shape``; its outcome as :func:`_outcome`'s."""
+def _call(entry: MetricEntry, options: Mapping[str, Any], shape: tuple[int, int, int], time_limit: float | None) -> str:
+    """One call of ``entry``'s metric at ``options`` on the probe of ``shape`` (in a forked child stopped after
+    ``time_limit`` seconds, when given); its outcome as :func:`_outcome`'s."""
     factors, codes = probe_representation(*shape)
     function = entry.target if entry.registered else load_callable(entry.target)
-    state = np.random.get_state()  # a user function drawing from numpy's global generator leaves it as it was
-    try:
+
+    def score() -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             if entry.population:  # population metrics (UDR) grow fast with the codes: a few of them, on few rows
@@ -88,6 +92,10 @@ def _call(entry: MetricEntry, options: Mapping[str, Any], shape: tuple[int, int,
             else:
                 metrics.evaluate(function, factors, codes,
                                  random_state=PROBE_SEED if entry.stochastic or not entry.registered else None, **options)
+
+    state = np.random.get_state()  # a user function drawing from numpy's global generator leaves it as it was
+    try:
+        score() if time_limit is None else call_with_time_limit(score, time_limit)
     except (ValueError, TypeError) as error:
         return f"{type(error).__name__}: {' '.join(str(error).split())}"
     except Exception:  # noqa: BLE001 - a metric may fail in any way on the probe; that is the cells' business
@@ -97,24 +105,26 @@ def _call(entry: MetricEntry, options: Mapping[str, Any], shape: tuple[int, int,
     return ""
 
 
-def rejection(entry: MetricEntry) -> str:
-    """Why the metric rejects the options of variant ``entry`` whatever the data (``""`` when it does not)."""
+def rejection(entry: MetricEntry, time_limit: float | None = None) -> str:
+    """Why the metric rejects the options of variant ``entry`` whatever the data (``""`` when it does not);
+    each probe call stopped after ``time_limit`` seconds when given."""
     default, given = _default_options(entry), dict(entry.options)
     messages = set()
     for shape in PROBE_SHAPES:
-        if _outcome(entry, default, shape) != "":
+        if _outcome(entry, default, shape, time_limit) != "":
             continue  # the metric does not score this probe at all: it says nothing about the options
-        outcome = _outcome(entry, given, shape)
+        outcome = _outcome(entry, given, shape, time_limit)
         if outcome in ("", "other"):
             return ""
         messages.add(outcome)
     return messages.pop() if len(messages) == 1 else ""
 
 
-def check_option_values(entries: Sequence[MetricEntry]) -> None:
+def check_option_values(entries: Sequence[MetricEntry], time_limit: float | None = None) -> None:
     """Raise for the first variant among ``entries`` whose options its metric rejects (see the module docstring).
 
-    Entries that are not variants of an option sweep are not probed.
+    Entries that are not variants of an option sweep are not probed.  With a ``time_limit`` (the study's cell
+    time limit, seconds) each probe call runs in a forked child stopped after that long.
 
     Raises
     ------
@@ -125,7 +135,7 @@ def check_option_values(entries: Sequence[MetricEntry]) -> None:
     for entry in entries:
         if not entry.variant_of:
             continue
-        message = rejection(entry)
+        message = rejection(entry, time_limit)
         if message:
             chosen = entry.name[len(entry.variant_of) + 1:-1]  # NAME[OPTION=VALUE,...] (metric_refs.variants)
             raise UsageError(f"metric {entry.variant_of!r} does not take {chosen}: {message}")

@@ -31,6 +31,7 @@ def plan_study(
     n_samples: int | None = None,
     metric_options: Mapping[str, OptionSweep] | None = None,
     grids: Mapping[str, Sequence[ParameterValue]] | None = None,
+    cell_timeout: float | None = None,
 ) -> list[Cell]:
     """Every cell a study would run, without running anything (arguments as :func:`run_study`).
 
@@ -63,7 +64,7 @@ def plan_study(
     sweeps = metric_options or {name: sweep for name, sweep in preset_sweeps.items() if name in metric_names}
     entries = _swept([(name, resolve(name)) for name in metric_names], sweeps)
     if metric_options:  # the user's values, before anything runs (a preset's own sweeps are valid)
-        check_option_values(entries)
+        check_option_values(entries, cell_timeout)
     cells = plan_cells(
         study=config.name,
         scenario_names=scenario_names,
@@ -197,7 +198,7 @@ def run_study(
         raise UsageError("a cell time limit forks a process per metric call, which is unsafe from threads: "
                          "use --backend loky, sequential or dask with --cell-timeout")
     cells = plan_study(preset=preset, scenarios_=scenarios_, metrics_=metrics_, seeds=seeds, n_samples=n_samples,
-                       metric_options=metric_options, grids=grids)
+                       metric_options=metric_options, grids=grids, cell_timeout=cell_timeout)
     keys = [cell.key for cell in cells]
     store = ResultStore(out) if out is not None else None
     records = store.records() if store is not None else {}  # read once: to resume here, for the tables below

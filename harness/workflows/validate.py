@@ -317,7 +317,7 @@ def validate(
     own_options = {key: sweep for key, sweep in (metric_options or {}).items() if key in own_keys}
     builtin_options = {key: sweep for key, sweep in (metric_options or {}).items() if key not in own_keys}
     own_sweep = {option: values for own in own_options.values() for option, values in own.items()}
-    check_option_values(variants(entry, own_sweep))  # a bad value of yours is said before the battery runs
+    check_option_values(variants(entry, own_sweep), cell_timeout)  # a bad value of yours, said before the battery runs
     frames = []
     if compared:
         cache = builtins_dir if builtins_dir is not None else Path(out) / "builtins" if out is not None else None

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import textwrap
+import time
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from harness.cli import main
@@ -27,6 +29,14 @@ def windowed(factors, codes, *, window=100, column=0):
         raise ValueError(f"column {column} is not one of the {codes.shape[1]} codes")
     np.random.random()  # draws from numpy's global generator
     return float(abs(np.corrcoef(factors[:window, 0], codes[:window, column])[0, 1]))
+
+
+def hangs(factors, codes, *, wait=0.0):
+    import time
+    time.sleep(wait)
+    if wait > 0:
+        raise ValueError(f"wait must be 0, got {wait}")  # said only by a call nobody stopped
+    return 0.5
 
 
 def needs_many(factors, codes, *, scale=1.0):
@@ -90,6 +100,21 @@ def test_a_failure_that_depends_on_the_data_is_left_to_the_cells(user_metric):
         option_probe.check_option_values(variants(entry, {"window": [-3]}))
 
 
+def test_the_cell_time_limit_stops_a_probe_call_and_leaves_the_variant_to_the_cells(user_metric, tmp_path):
+    started = time.perf_counter()
+    frame = run_study(preset="quick", scenarios_=["noise"], metrics_=[f"{user_metric}:hangs"], seeds=1, n_samples=200,
+                      grids={"noise": [0.0]}, metric_options={f"{user_metric}:hangs": {"wait": [0.0, 60.0]}},
+                      cell_timeout=1.0, jobs=1, backend="sequential", progress=False, out=tmp_path / "run")
+    assert time.perf_counter() - started < 30, "the probe's calls of the hanging variant were not stopped"
+    assert frame.loc[frame.metric == "hangs[wait=0]", "score"].tolist() == [0.5]
+    failures = pd.read_csv(tmp_path / "run" / "failures.csv")
+    assert failures["metric"].tolist() == ["hangs[wait=60]"]
+    assert failures["error"].tolist() == ["timed out after 1 s"]  # the cell, not the probe, said it
+    # without a limit the probe waits for the call and rejects the value
+    with pytest.raises(UsageError, match=r"does not take wait=0.5: ValueError: wait must be 0"):
+        option_probe.check_option_values(variants(resolve(f"{user_metric}:hangs"), {"wait": [0.5]}))
+
+
 def test_the_probe_changes_no_score_no_cell_and_no_global_random_state(user_metric, monkeypatch):
     sweeps = {"mig": {"bins": [5, 20]}, f"{user_metric}:windowed": {"window": [50, 150]}}
     study = dict(scenarios_=["mixing"], metrics_=["mig", f"{user_metric}:windowed"], seeds=1, n_samples=300,
@@ -100,7 +125,7 @@ def test_the_probe_changes_no_score_no_cell_and_no_global_random_state(user_metr
     probed = run_study(metric_options=sweeps, **study)
     keys = [cell.key for cell in plan_study(scenarios_=["mixing"], metrics_=study["metrics_"], seeds=1, n_samples=300,
                                             metric_options=sweeps)]
-    monkeypatch.setattr("harness.execution.runner.check_option_values", lambda entries: None)
+    monkeypatch.setattr("harness.execution.runner.check_option_values", lambda entries, time_limit=None: None)
     plain = run_study(metric_options=sweeps, **study)
     plain_keys = [cell.key for cell in plan_study(scenarios_=["mixing"], metrics_=study["metrics_"], seeds=1,
                                                   n_samples=300, metric_options=sweeps)]
@@ -114,7 +139,7 @@ def test_the_probe_changes_no_score_no_cell_and_no_global_random_state(user_metr
 
 
 def test_only_the_users_values_are_probed(monkeypatch):
-    def refuse(entry):
+    def refuse(entry, time_limit=None):
         raise AssertionError(f"probed {entry.name}")
 
     monkeypatch.setattr(option_probe, "rejection", refuse)
@@ -126,7 +151,7 @@ def test_only_the_users_values_are_probed(monkeypatch):
 def test_a_valid_variant_costs_one_call_on_the_small_probe(monkeypatch):
     calls = []
     original = option_probe._call
-    monkeypatch.setattr(option_probe, "_call", lambda entry, options, shape: calls.append(shape) or original(entry, options, shape))
+    monkeypatch.setattr(option_probe, "_call", lambda entry, options, shape, limit: calls.append(shape) or original(entry, options, shape, limit))
     option_probe._OUTCOMES.clear()
     for entry in variants(registered_entry("mig"), {"bins": [5, 40]}):
         assert option_probe.rejection(entry) == ""
