@@ -229,8 +229,9 @@ def stress(
     Raises
     ------
     harness.errors.UsageError
-        For a bad budget, seed count, sample size, threshold or name, or a metric that
-        claims no property with an ideal.
+        For a bad budget, seed count, sample size, threshold or name, a metric that
+        claims no property with an ideal, or a scenario whose ideal states none of the
+        properties the metric claims (``sample_size``).
     """
     started = time.monotonic()
     reference = metric if isinstance(metric, str) else reference_of(metric)
@@ -241,9 +242,7 @@ def stress(
     if not names:
         raise UsageError("no scenario named to search")
     for name in names:
-        if scenario_for(name).kind != "representation":
-            raise UsageError(f"scenario {name!r} is a {scenario_for(name).kind} scenario; stress searches "
-                             "representation scenarios")
+        _check_scenario(name, entry)
     sizes = check_sample_sizes(sample_sizes, names)
     ranges = {name: parameter_range(name) for name in names}
     compared = _contrast_metrics(contrast, entry)
@@ -290,7 +289,7 @@ def _check_settings(entry: MetricEntry, *, budget: int, budget_seconds: float | 
                     min_departure: float, top: int) -> None:
     if entry.population:
         raise UsageError(f"{entry.name} is a population metric; stress searches single representations")
-    claimed = set(entry.properties.values()) | {entry.default_property}
+    claimed = _claimed(entry)
     if not claimed & set(PROPERTIES):
         raise UsageError(f"{entry.name} claims {', '.join(sorted(claimed))}; stress needs a metric claiming one of "
                          f"{', '.join(PROPERTIES)} (the scenarios' ideals)")
@@ -304,6 +303,24 @@ def _check_settings(entry: MetricEntry, *, budget: int, budget_seconds: float | 
         raise UsageError(f"min_departure must be a number in [0, 1], got {min_departure!r}")
     if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
         raise UsageError(f"top must be a whole number >= 1, got {top!r}")
+
+
+def _claimed(entry: MetricEntry) -> set[str]:
+    """The properties ``entry``'s sub-scores claim (with the property of sub-scores it does not list)."""
+    return set(entry.properties.values()) | {entry.default_property}
+
+
+def _check_scenario(name: str, entry: MetricEntry) -> None:
+    """A scenario the search can measure ``entry`` on: a representation scenario with an ideal for a claimed property."""
+    scenario = scenario_for(name)
+    if scenario.kind != "representation":
+        raise UsageError(f"scenario {name!r} is a {scenario.kind} scenario; stress searches representation scenarios")
+    claimed = _claimed(entry) & set(PROPERTIES)
+    if not any(claimed & set(ideal_at(name, value)) for value in scenario.values):
+        instead = ("; the sample size is searched on every scenario instead (--sample-sizes)"
+                   if scenario.criterion == "sample_efficiency" else "")
+        raise UsageError(f"scenario {name!r} states no ideal {' or '.join(sorted(claimed))} score, so stress has "
+                         f"nothing to measure {entry.name} against there{instead}")
 
 
 def _contrast_metrics(contrast: Sequence[str] | None, entry: MetricEntry) -> list[str]:

@@ -319,3 +319,11 @@ def test_the_contrast_runs_once_per_sample_size(monkeypatch):
         assert list(case.contrast["metric"]) == ["modularity"]
         assert case.contrast["ideal"].iloc[0] == pytest.approx(ideal_at(case.measurement.point.scenario,
                                                                         case.measurement.point.value)["modularity"])
+
+
+def test_a_scenario_without_an_ideal_is_refused_before_anything_runs(tmp_path, capsys):
+    with pytest.raises(UsageError, match="'sample_size' states no ideal compactness score"):
+        stress("mig", scenarios_=["sample_size"], **FAST)
+    assert main(["stress", "mig", "--scenarios", "noise,sample_size", "--out", str(tmp_path / "out")]) == 2
+    assert "searched on every scenario instead (--sample-sizes)" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
