@@ -62,7 +62,7 @@ class StressTables:
         the scenarios and sample sizes searched, seeds per point, the search's seed, its
         budget in cells and seconds, the confidence level of the seed spread and the
         smallest departure reported), ``cells`` and ``seconds`` spent, ``notes`` (list of
-        str); any other key (e.g. ``reference``) goes into the JSON record as it is.
+        str); optionally ``failed_cells``, those of ``cells`` that have no score (default 0); any other key (e.g. ``reference``) goes into the JSON record as it is.
     measurements : pandas.DataFrame
         Every sub-score measured at every point, one row each (written as ``measurements.csv``).
     cases : pandas.DataFrame
@@ -154,7 +154,13 @@ def stress_section(tables: StressTables, *, heading: str = "##") -> str:
         "(> 0: over-scores a worse code, < 0: under-scores a better one)",
         "",
     ]
-    if tables.cases.empty:
+    failed = int(summary.get("failed_cells", 0))
+    if failed:
+        lines.insert(-1, f"- **{failed} of the {summary['cells']} cells of `{metric}` failed** and have no score "
+                         "(see the notes)")
+    if tables.cases.empty and failed and failed == summary["cells"]:
+        lines.append(f"Nothing measured: every cell of `{metric}` failed, so the search could not judge it.")
+    elif tables.cases.empty:
         lines.append(f"No case beyond the seed spread among {len(tables.measurements)} measurements.")
     else:
         lines += [markdown_table(_cases_table(tables.cases), digits=3), ""]

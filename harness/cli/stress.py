@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from harness.cli._args import csv_list, jobs, non_negative_int, positive_float, positive_int, writable_output
+
+EXIT_FAILED_CELLS = 1
+"""The search finished and wrote its outputs, but cells of the stressed metric failed (see OUT/search/failures.csv)."""
 
 
 def _sample_sizes(text: str) -> list[int]:
@@ -42,7 +46,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
             "is beyond its seed spread (95% interval over seeds) and at least --min-departure. Writes into --out: "
             "stress.md, stress.json, measurements.csv, figures/worst_case.png and .svg, and the run store search/ "
             "(rerunning the same command reuses its cells). Each case comes with the 'run --grid' command line "
-            "that reproduces its scores exactly."
+            "that reproduces its scores exactly. Exit status 1 when cells of METRIC failed (raised or timed out: listed "
+            "in stress.md's notes and search/failures.csv), as for 'run'."
         ),
     )
     parser.add_argument("metric", metavar="METRIC",
@@ -83,7 +88,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 def _stress(args: argparse.Namespace) -> int:
     from harness.execution.metric_refs import resolve
-    from harness.workflows.stress import stress
+    from harness.workflows.stress import SEARCH_DIR, stress
     from reports.stress import FIGURE_KEY, MARKDOWN
 
     out = writable_output(args.out or Path("stress") / resolve(args.metric).name, "--out", directory=True)
@@ -107,4 +112,8 @@ def _stress(args: argparse.Namespace) -> int:
     print((Path(out) / MARKDOWN).read_text(), end="")
     figure = f", figures/{FIGURE_KEY}.png and .svg" if result.cases else ""
     print(f"written to {out}: stress.md, stress.json, measurements.csv{figure}")
+    if result.failed:  # as `run` and `validate` do: a failing metric must not read as one that held up
+        print(f"{result.failed} of {result.cells} cell(s) of {result.entry.name} failed (see "
+              f"{Path(out) / SEARCH_DIR / 'failures.csv'}): exit status {EXIT_FAILED_CELLS}", file=sys.stderr)
+        return EXIT_FAILED_CELLS
     return 0

@@ -104,6 +104,7 @@ class _Search:
         self.measured: dict[Point, list[Measurement]] = {}
         self.frames: list[pd.DataFrame] = []
         self.cells = 0
+        self.failed = 0
         self.notes: list[str] = []
 
     def out_of_time(self) -> bool:
@@ -138,6 +139,7 @@ class _Search:
         frame = run_study(preset=PRESET, scenarios_=list(grids), metrics_=list(metric_names), seeds=self.seeds,
                           n_samples=size, grids=grids, **self.study)
         for failure in frame.attrs.get("failures", []):
+            self.failed += failure["metric"] == self.entry.name
             self.notes.append(f"{failure['metric']} failed on {failure['scenario']} = {failure['value_label']} "
                               f"(seed {failure['seed']}, n = {failure['n_samples']}): {failure['error']}")
         self.frames.append(frame)
@@ -273,6 +275,7 @@ def stress(
         measurements=measurements,
         cases=cases,
         cells=search.cells,
+        failed=search.failed,
         seconds=time.monotonic() - started,
         notes=list(dict.fromkeys(search.notes)),
     )

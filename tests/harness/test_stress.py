@@ -327,3 +327,25 @@ def test_a_scenario_without_an_ideal_is_refused_before_anything_runs(tmp_path, c
     assert main(["stress", "mig", "--scenarios", "noise,sample_size", "--out", str(tmp_path / "out")]) == 2
     assert "searched on every scenario instead (--sample-sizes)" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_metric_whose_cells_fail_is_not_reported_as_holding_up(tmp_path, capsys):
+    path = tmp_path / "broken.py"
+    path.write_text(textwrap.dedent('''
+        from metrics.describe import describe_metric
+
+
+        @describe_metric(property="modularity")
+        def broken(factors, codes):
+            raise RuntimeError("boom")
+        '''))
+    out = tmp_path / "stress"
+    status = main(["stress", f"{path}:broken", "--scenarios", "noise", "--sample-sizes", "300", "--budget", "8",
+                   "--seeds", "2", "--no-contrast", "--out", str(out), "--jobs", "1", "--backend", "sequential"])
+    captured = capsys.readouterr()
+    assert status == 1
+    assert "Nothing measured: every cell of `broken` failed" in captured.out
+    assert "No case beyond the seed spread" not in captured.out
+    assert "4 of 4 cell(s) of broken failed" in captured.err  # the ends of noise's range, 2 seeds each
+    assert "**4 of the 4 cells of `broken` failed**" in (out / "stress.md").read_text()
+    assert json.loads((out / "stress.json").read_text())["failed_cells"] == 4
