@@ -24,7 +24,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from reports._style import COLUMN_WIDTH, IDEAL_STYLE, PALETTE, paper_style
-from reports._table import score_label
+from reports._table import oriented, score_label
 from reports.figures import save
 from reports.markdown import markdown_table
 
@@ -39,7 +39,7 @@ SETTINGS_KEYS = ("scenarios", "sample_sizes", "seeds", "seed", "budget", "budget
                  "min_departure")
 CASE_COLUMNS = ("scenario", "parameter", "value_label", "n_samples", "sub_score", "property", "higher_is_better",
                 "ideal", "mean_score", "departure", "half_width", "direction", "scores", "command")
-CONTRAST_COLUMNS = ("case", "metric", "sub_score", "property", "mean_score", "ideal", "departure")
+CONTRAST_COLUMNS = ("case", "metric", "sub_score", "property", "higher_is_better", "mean_score", "ideal", "departure")
 ALONG_COLUMNS = ("position", "score", "half_width")
 IDEAL_COLUMNS = ("position", "ideal")
 
@@ -74,8 +74,8 @@ class StressTables:
         record.
     contrast : pandas.DataFrame
         The built-ins scored on each case's data, with :data:`CONTRAST_COLUMNS`: ``case``
-        is the case's rank (1 = first row of ``cases``); scores are raw, ``ideal`` and
-        ``departure`` as for the cases.
+        is the case's rank (1 = first row of ``cases``); ``mean_score`` is raw, its direction
+        ``higher_is_better``, ``ideal`` and ``departure`` as for the cases.
     along : pandas.DataFrame
         The worst case's sub-score at every point measured along its parameter (same
         scenario and sample size), with :data:`ALONG_COLUMNS`: ``position`` on the
@@ -151,7 +151,8 @@ def stress_section(tables: StressTables, *, heading: str = "##") -> str:
         + f"; used {summary['cells']} cells of `{metric}` in {summary['seconds']:.0f} s (contrast included)",
         f"- a case departs from the ideal beyond its seed spread ({settings['confidence']:.0%} interval over seeds "
         f"excludes 0) by at least {settings['min_departure']:g}; departure = oriented score − ideal "
-        "(> 0: over-scores a worse code, < 0: under-scores a better one)",
+        "(> 0: over-scores a worse code, < 0: under-scores a better one); the tables show oriented scores, "
+        "1 − score for a lower-is-better sub-score (marked so)",
         "",
     ]
     failed = int(summary.get("failed_cells", 0))
@@ -171,15 +172,23 @@ def stress_section(tables: StressTables, *, heading: str = "##") -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+def _oriented_columns(rows: pd.DataFrame) -> dict[str, Any]:
+    """The sub-score (``name (1 − score)`` when lower is better) and its oriented mean score, as tables show them."""
+    higher = rows["higher_is_better"].astype(bool).to_numpy()
+    return {
+        "sub-score": [name if up else f"{name} (1 − score)" for name, up in zip(rows["sub_score"], higher)],
+        "property": rows["property"].to_numpy(),
+        "mean score": oriented(rows["mean_score"].to_numpy(float), higher),
+    }
+
+
 def _cases_table(cases: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
         "rank": range(1, len(cases) + 1),
         "scenario": cases["scenario"].to_numpy(),
         "value": cases["value_label"].to_numpy(),
         "n": cases["n_samples"].to_numpy(),
-        "sub-score": cases["sub_score"].to_numpy(),
-        "property": cases["property"].to_numpy(),
-        "mean score": cases["mean_score"].to_numpy(),
+        **_oriented_columns(cases),
         "ideal": cases["ideal"].to_numpy(),
         "departure": cases["departure"].to_numpy(),
         "± spread": cases["half_width"].to_numpy(),
@@ -189,17 +198,20 @@ def _cases_table(cases: pd.DataFrame) -> pd.DataFrame:
 
 def _case_lines(rank: int, case: Mapping[str, Any], contrast: pd.DataFrame, heading: str) -> list[str]:
     scores = ", ".join(f"{score:.4g}" for score in case["scores"])
+    lower = "" if case["higher_is_better"] else " (lower is better: oriented, 1 − score)"
     lines = [
         f"{heading}# Case {rank}: {case['scenario']} = {case['value_label']}, n = {case['n_samples']}",
         "",
-        f"- {case['sub_score']} ({case['property']}): scores {scores} per seed; ideal {case['ideal']:.3g}; "
+        f"- {case['sub_score']} ({case['property']}): scores {scores} per seed; ideal {case['ideal']:.3g}{lower}; "
         f"departure {case['departure']:+.3f} ± {case['half_width']:.3f}",
         f"- replay: `{case['command']}`",
     ]
     closest = _closest_builtins(contrast, case["property"]).head(CONTRAST_ROWS)
     if not closest.empty:
+        shown = pd.DataFrame({"metric": closest["metric"].to_numpy(), **_oriented_columns(closest),
+                              "ideal": closest["ideal"].to_numpy(), "departure": closest["departure"].to_numpy()})
         lines += ["", f"Built-ins measuring {case['property']} on the same data (closest to the ideal first):", "",
-                  markdown_table(closest.drop(columns="case").reset_index(drop=True), digits=3)]
+                  markdown_table(shown, digits=3)]
     return [*lines, ""]
 
 

@@ -395,7 +395,7 @@ def replay_command(point: Point, reference: str, seeds: int, out: str = "runs/st
             f"--out {shlex.quote(out)} --no-report")
 
 
-_CONTRAST_COLUMNS = ["metric", "sub_score", "property", "mean_score", "ideal", "departure"]
+_CONTRAST_COLUMNS = ["metric", "sub_score", "property", "higher_is_better", "mean_score", "ideal", "departure"]
 
 
 def _contrasts(search: _Search, points: Sequence[Point], compared: Sequence[str]) -> dict[Point, pd.DataFrame]:
@@ -422,6 +422,7 @@ def _contrast_at(frame: pd.DataFrame, point: Point) -> pd.DataFrame:
         prop, higher = group["property"].iloc[0], bool(group["higher_is_better"].iloc[0])
         mean = float(group["score"].mean())
         target = ideal.get(prop, math.nan)
-        rows.append({"metric": metric, "sub_score": sub_score, "property": prop, "mean_score": mean,
+        rows.append({"metric": metric, "sub_score": sub_score, "property": prop, "higher_is_better": higher,
+                     "mean_score": mean,
                      "ideal": target, "departure": (mean if higher else 1.0 - mean) - target})
     return pd.DataFrame(rows, columns=_CONTRAST_COLUMNS)

@@ -33,11 +33,11 @@ def tables() -> StressTables:
                                  _measurement(1.0, (0.35, 0.4, 0.45), 0.0)])
     case = {**measurements.iloc[2].to_dict(), "scores": (0.35, 0.4, 0.45), "command": COMMAND}
     contrast = pd.DataFrame([
-        {"case": 1, "metric": "dci", "sub_score": "modularity", "property": "modularity", "mean_score": 0.2,
+        {"case": 1, "metric": "dci", "sub_score": "modularity", "property": "modularity", "higher_is_better": True, "mean_score": 0.2,
          "ideal": 0.0, "departure": 0.2},
-        {"case": 1, "metric": "mig", "sub_score": "mig", "property": "modularity", "mean_score": 0.05,
+        {"case": 1, "metric": "mig", "sub_score": "mig", "property": "modularity", "higher_is_better": True, "mean_score": 0.05,
          "ideal": 0.0, "departure": 0.05},
-        {"case": 1, "metric": "sap", "sub_score": "sap", "property": "explicitness", "mean_score": 0.5,
+        {"case": 1, "metric": "sap", "sub_score": "sap", "property": "explicitness", "higher_is_better": True, "mean_score": 0.5,
          "ideal": 0.0, "departure": 0.5},
     ])
     along = pd.DataFrame({"position": [0.0, 0.5, 1.0], "score": [0.9833, 0.9, 0.4],
@@ -152,3 +152,16 @@ def test_a_choice_parameter_gets_its_labels_and_no_line_between_choices(tables):
     assert list(ideal.get_ydata()[3:5]) == [0.5, 0.5]
     (errorbar,) = main.containers
     assert errorbar.get_label() == "toy" and errorbar[0].get_linestyle() == "None"  # its data line: points only
+
+
+def test_tables_show_lower_is_better_scores_oriented_so_that_score_minus_ideal_is_the_departure(tables):
+    # a lower-is-better case: raw scores 0.55, 0.6, 0.65 (oriented 0.4 on average) against an ideal of 0
+    case = tables.cases.assign(higher_is_better=False, mean_score=0.6)
+    case.at[0, "scores"] = (0.55, 0.6, 0.65)
+    contrast = pd.concat([tables.contrast, pd.DataFrame([
+        {"case": 1, "metric": "pid", "sub_score": "redundant_lower", "property": "modularity",
+         "higher_is_better": False, "mean_score": 0.99, "ideal": 0.0, "departure": 0.01}])], ignore_index=True)
+    section = stress_section(replace(tables, cases=case, contrast=contrast))
+    assert "| toy (1 − score) | modularity | 0.400      | 0.000 | 0.400     |" in section
+    assert "scores 0.55, 0.6, 0.65 per seed; ideal 0 (lower is better: oriented, 1 − score)" in section
+    assert "| pid    | redundant_lower (1 − score) | modularity | 0.010      | 0.000 | 0.010     |" in section
