@@ -188,3 +188,21 @@ def test_workflow_uses_public_apis_only():
 
 def test_an_alpha_outside_the_scenarios_range_is_a_usage_error(tmp_path):
     assert main(["estimators", "--out", str(tmp_path), "--n", "100", "--alphas", "-1", "--estimators", "gaussian"]) == 2
+
+
+def test_figure_has_no_empty_panel_for_a_quantity_no_estimator_estimates():
+    # histogram and Miller-Madow read one code column: only I(y_k; z_k) has rows, so only its panels are drawn
+    table = pd.concat([_panel({"histogram": [1.0, 1.5, 2.0], "miller_madow": [0.9, 1.4, 1.9]}),
+                       _panel({"histogram": [1.0, 1.0, 1.0], "miller_madow": [0.9, 0.9, 0.9]}).assign(attack="redundancy")])
+    figure = estimator_figures.estimator_figure(table).figure
+    assert [axis.get_title(loc="left") for axis in figure.axes] == ["synergy attack: I(y_k; z_k)",
+                                                                    "redundancy attack: I(y_k; z_k)"]
+    for axis in figure.axes:
+        assert {line.get_label() for line in axis.get_lines()} == {"exact", "histogram", "miller_madow"}
+
+
+def test_figure_shows_the_exact_value_of_a_single_alpha():
+    table = _panel({"knn": [0.6]}, alphas=(1.0,), exact=(0.5,))
+    (axis,) = estimator_figures.estimator_figure(table).figure.axes[:1]
+    (exact,) = [line for line in axis.get_lines() if line.get_label() == "exact"]
+    assert list(exact.get_ydata()) == [0.5] and exact.get_marker() not in ("None", "", None)
