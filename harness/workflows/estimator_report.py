@@ -114,6 +114,10 @@ def _check(n: int, seeds: int, alphas: Sequence[float], estimators: Sequence[str
         raise UsageError("no estimator named")
     if len(alphas) == 0:
         raise UsageError("no alpha named")
+    for what, values in (("alphas", [f"{float(alpha):g}" for alpha in alphas]), ("estimators", list(estimators))):
+        repeated = [value for index, value in enumerate(values) if value in values[:index]]
+        if repeated:  # the study would plan the same cells twice
+            raise UsageError(f"{what} lists {repeated[0]} twice")
     factors = len(scenarios.get(ATTACK_SCENARIOS["redundancy"]).exact(default_alphas()[0])["information_total"])
     if not 0 <= factor < factors:
         raise UsageError(f"factor must be in 0..{factors - 1}, got {factor}")
@@ -132,7 +136,7 @@ def run(n: int, seeds: int, alphas: Sequence[float], estimators: Sequence[str], 
     ------
     harness.errors.UsageError
         For fewer than 10 samples or 1 seed, an unknown estimator, an alpha outside the
-        scenarios' range or a factor the model lacks.
+        scenarios' range, an alpha or estimator listed twice, or a factor the model lacks.
     RuntimeError
         When a probe call failed (the study records it in ``failures.csv``).
     """

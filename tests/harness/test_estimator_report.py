@@ -206,3 +206,11 @@ def test_figure_shows_the_exact_value_of_a_single_alpha():
     (axis,) = estimator_figures.estimator_figure(table).figure.axes[:1]
     (exact,) = [line for line in axis.get_lines() if line.get_label() == "exact"]
     assert list(exact.get_ydata()) == [0.5] and exact.get_marker() not in ("None", "", None)
+
+
+def test_a_repeated_alpha_or_estimator_is_named(tmp_path, capsys):
+    base = ["estimators", "--out", str(tmp_path), "--n", "100"]
+    assert main([*base, "--alphas", "1", "0.5", "1.0", "--estimators", "gaussian"]) == 2
+    assert capsys.readouterr().err.strip() == "error: alphas lists 1 twice"
+    assert main([*base, "--alphas", "1", "--estimators", "knn", "gaussian", "knn"]) == 2
+    assert capsys.readouterr().err.strip() == "error: estimators lists knn twice"
