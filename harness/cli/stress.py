@@ -83,7 +83,16 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         help="address of a running Dask scheduler (with --backend dask)")
     parser.add_argument("--cell-timeout", type=positive_float, metavar="SECONDS",
                         help="stop a metric call that runs longer than this and record its cell as failed")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="hide the progress bars (the search's cells, then the contrast's)")
     parser.set_defaults(handler=_stress)
+
+
+def _status(line: str) -> None:
+    """A status line goes to stderr, above the progress bars, so that stdout is the cases' Markdown alone."""
+    from tqdm.auto import tqdm
+
+    tqdm.write(line, file=sys.stderr)
 
 
 def _stress(args: argparse.Namespace) -> int:
@@ -108,6 +117,8 @@ def _stress(args: argparse.Namespace) -> int:
         backend=args.backend,
         scheduler=args.scheduler,
         cell_timeout=args.cell_timeout,
+        progress=not args.no_progress,
+        log=_status,
     )
     print((Path(out) / MARKDOWN).read_text(), end="")
     figure = f", figures/{FIGURE_KEY}.png and .svg" if result.cases else ""

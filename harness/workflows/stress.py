@@ -58,6 +58,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+from tqdm.auto import tqdm
 
 import metrics
 from harness.errors import UsageError
@@ -66,7 +67,7 @@ from harness.execution.presets import PRESETS
 from harness.execution.runner import run_study
 from harness.execution.scenario_refs import canonical_reference, scenario_for
 from harness.execution.seeds import identity_seed
-from harness.execution.store import ResultStore
+from harness.execution.store import CELLS_FILE, ResultStore
 from reports.schema import FAILURE_COLUMNS
 from harness.workflows.stress_defaults import (
     DEFAULT_BUDGET, DEFAULT_MIN_DEPARTURE, DEFAULT_SAMPLE_SIZES, DEFAULT_SEEDS, DEFAULT_TOP,
@@ -97,9 +98,12 @@ class _Search:
     """The search's state: what was measured, the budget spent, and how to run a point."""
 
     def __init__(self, reference: str, entry: MetricEntry, *, seeds: int, budget: int,
-                 budget_seconds: float | None, study: Mapping[str, Any]) -> None:
+                 budget_seconds: float | None, study: Mapping[str, Any], progress: bool = False) -> None:
         self.reference, self.entry, self.seeds = reference, entry, seeds
         self.budget, self.budget_seconds, self.study = budget, budget_seconds, dict(study)
+        self.progress, self.log = progress, self.study.pop("log", print)
+        # one bar over the whole budget: the search runs many small studies, each without a bar of its own
+        self.bar = tqdm(total=budget, desc=f"stress {entry.name}", unit="cell", disable=not progress)
         self.started = time.monotonic()
         self.measured: dict[Point, list[Measurement]] = {}
         self.frames: list[pd.DataFrame] = []
@@ -118,32 +122,44 @@ class _Search:
         affordable = (self.budget - self.cells) // self.seeds
         spent = affordable < len(new)
         new = new[:max(affordable, 0)]
-        by_size: dict[int, list[Point]] = {}
-        for point in new:
-            by_size.setdefault(point.n_samples, []).append(point)
-        for size, group in by_size.items():
+        batches: dict[tuple[int, str], list[Point]] = {}  # one study per sample size and scenario: the bar moves
+        for point in sorted(new, key=lambda point: point.n_samples):  # stable: a scenario's points keep their order
+            batches.setdefault((point.n_samples, point.scenario), []).append(point)
+        for (size, _), group in batches.items():
             if self.out_of_time():
                 raise _BudgetSpent
             frame = self.run(group, size, [self.reference])
             self.cells += len(group) * self.seeds
+            self.bar.update(len(group) * self.seeds)
             for point in group:
                 self.measured[point] = self._measurements(frame, point, stage)
         if spent:
             raise _BudgetSpent
 
-    def run(self, points: Sequence[Point], size: int, metric_names: Sequence[str]) -> pd.DataFrame:
-        """The points' cells of ``metric_names`` at sample size ``size``, through the study runner."""
+    def run(self, points: Sequence[Point], size: int, metric_names: Sequence[str], *,
+            progress_label: str | None = None) -> pd.DataFrame:
+        """The points' cells of ``metric_names`` at sample size ``size``, through the study runner.
+
+        With ``progress_label`` (and the search's progress on), the study shows its own bar.
+        """
         grids: dict[str, list[ParameterValue]] = {}
         for point in points:
             grids.setdefault(point.scenario, []).append(point.value)
         frame = run_study(preset=PRESET, scenarios_=list(grids), metrics_=list(metric_names), seeds=self.seeds,
-                          n_samples=size, grids=grids, **self.study)
+                          n_samples=size, grids=grids, progress=self.progress and progress_label is not None,
+                          progress_label=progress_label or "cells", log=self._study_log, **self.study)
         for failure in frame.attrs.get("failures", []):
             self.failed += failure["metric"] == self.entry.name
             self.notes.append(f"{failure['metric']} failed on {failure['scenario']} = {failure['value_label']} "
                               f"(seed {failure['seed']}, n = {failure['n_samples']}): {failure['error']}")
         self.frames.append(frame)
         return frame
+
+    def _study_log(self, line: str) -> None:
+        """A status line of one of the search's studies, less those the search says once for all of them: the
+        cells reused from the store (before it starts) and the failed cells (its notes and the command's exit)."""
+        if not line.startswith(("skipping ", "warning: ")):
+            self.log(line)
 
     def _measurements(self, frame: pd.DataFrame, point: Point, stage: str) -> list[Measurement]:
         rows = frame.loc[(frame["scenario"] == point.scenario) & (frame["value_label"] == point.label)
@@ -184,6 +200,7 @@ def stress(
     scheduler: str | None = None,
     cell_timeout: float | None = None,
     log: Callable[[str], Any] = print,
+    progress: bool = False,
 ) -> StressResult:
     """Search for the representations where ``metric`` departs most from its ideal (see the module docstring).
 
@@ -223,6 +240,8 @@ def stress(
         As for :func:`harness.execution.runner.run_study`.
     log : callable
         Where status lines go.
+    progress : bool, default False
+        Show a progress bar over the budget's cells (and one over the contrast's).
 
     Returns
     -------
@@ -251,7 +270,10 @@ def stress(
     store = Path(out) / SEARCH_DIR if out is not None else None
     search = _Search(reference, entry, seeds=seeds, budget=budget * len(names), budget_seconds=budget_seconds,
                      study=dict(out=store, jobs=jobs, backend=backend, scheduler=scheduler, cell_timeout=cell_timeout,
-                                progress=False, log=log))
+                                log=log), progress=progress)
+    if store is not None and (store / CELLS_FILE).exists():
+        log(f"stress {entry.name}: {len(ResultStore(store).records())} finished cell(s) found in {store} are reused "
+            "where the search needs them")
     per_scenario = max(1, int(budget // seeds * EXPLORATION_SHARE))
     try:
         explored = [point for name in names for point in exploration_points(
@@ -261,6 +283,9 @@ def stress(
         _refine(search, ranges, per_scenario, len(names), log)
     except _BudgetSpent:
         log(f"stress {entry.name}: budget spent after {search.cells} cells")
+    finally:
+        search.bar.total = search.bar.n  # a search that converged early is done, not cut short
+        search.bar.close()
     measurements = search.all_measurements()
     chosen = top_cases(measurements, min_departure=min_departure, top=top)
     contrasts = _contrasts(search, [measurement.point for measurement in chosen], compared)
@@ -409,7 +434,8 @@ def _contrasts(search: _Search, points: Sequence[Point], compared: Sequence[str]
     by_size: dict[int, list[Point]] = {}
     for point in distinct:
         by_size.setdefault(point.n_samples, []).append(point)
-    frames = {size: search.run(group, size, compared) for size, group in by_size.items()}
+    frames = {size: search.run(group, size, compared, progress_label=f"contrast at n = {size}")
+              for size, group in by_size.items()}
     return {point: _contrast_at(frames[point.n_samples], point) for point in distinct}
 
 

@@ -219,9 +219,10 @@ def test_a_repeated_search_resumes_from_its_store(tmp_path):
     settings = dict(scenarios_=["mixing"], contrast=[], budget=12, out=tmp_path / "search",
                     **{**FAST, "log": logs.append})
     first = stress("mig", **settings)
-    assert not any("skipping" in line for line in logs)
+    assert not any("finished cell(s)" in line for line in logs)
     again = stress("mig", **settings)
-    assert any("skipping 3 finished cell(s)" in line for line in logs)
+    assert any(f"{first.cells} finished cell(s) found in" in line for line in logs)  # said once, not per study
+    assert not any("skipping" in line for line in logs)
     pd.testing.assert_frame_equal(again.table(), first.table())
 
 
@@ -309,8 +310,8 @@ def test_the_contrast_runs_once_per_sample_size(monkeypatch):
     runs = []
     original = stress_module._Search.run
     monkeypatch.setattr(stress_module._Search, "run",
-                        lambda self, points, size, names: runs.append((len(points), tuple(names))) or
-                        original(self, points, size, names))
+                        lambda self, points, size, names, **kwargs: runs.append((len(points), tuple(names))) or
+                        original(self, points, size, names, **kwargs))
     result = stress("mig", scenarios_=["noise", "mixing"], contrast=["modularity"], budget=12, top=3, **FAST)
     contrast_runs = [run for run in runs if run[1] == ("modularity",)]
     points = {case.measurement.point for case in result.cases}
@@ -349,3 +350,19 @@ def test_a_metric_whose_cells_fail_is_not_reported_as_holding_up(tmp_path, capsy
     assert "4 of 4 cell(s) of broken failed" in captured.err  # the ends of noise's range, 2 seeds each
     assert "**4 of the 4 cells of `broken` failed**" in (out / "stress.md").read_text()
     assert json.loads((out / "stress.json").read_text())["failed_cells"] == 4
+
+
+def test_cli_shows_progress_on_stderr_and_keeps_stdout_for_the_cases(tmp_path, capsys):
+    args = ["stress", "modularity", "--scenarios", "noise,mixing", "--sample-sizes", "300", "--budget", "6",
+            "--seeds", "2", "--contrast", "mig", "--jobs", "1", "--backend", "sequential"]
+    assert main([*args, "--out", str(tmp_path / "a")]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("# Stress search: where `modularity` departs most from its ideal")
+    bars = [line for line in captured.err.replace("\r", "\n").splitlines() if "%|" in line]
+    assert any(line.startswith("stress modularity: 100%|") and "12/12" in line for line in bars), bars
+    assert any(line.startswith("contrast at n = 300:") for line in bars), bars
+    assert "stress modularity: exploring" in captured.err and "exploring" not in captured.out
+    assert main([*args, "--out", str(tmp_path / "a"), "--no-progress"]) == 0  # a rerun: its cells are reused
+    captured = capsys.readouterr()
+    assert "%|" not in captured.err and "skipping" not in captured.err
+    assert "finished cell(s) found in" in captured.err
