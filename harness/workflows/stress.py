@@ -319,8 +319,10 @@ def _check_settings(entry: MetricEntry, *, budget: int, budget_seconds: float | 
         raise UsageError(f"{entry.name} is a population metric; stress searches single representations")
     claimed = _claimed(entry)
     if not claimed & set(PROPERTIES):
+        how = ("" if entry.registered else "; say what your function measures with the decorator "
+               "metrics.describe.describe_metric(property=...)")
         raise UsageError(f"{entry.name} claims {', '.join(sorted(claimed))}; stress needs a metric claiming one of "
-                         f"{', '.join(PROPERTIES)} (the scenarios' ideals)")
+                         f"{', '.join(PROPERTIES)} (the scenarios' ideals){how}")
     if isinstance(seeds, bool) or not isinstance(seeds, (int, np.integer)) or seeds < 2:
         raise UsageError(f"seeds must be a whole number >= 2 (the seed spread needs two draws), got {seeds!r}")
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < seeds:

@@ -258,8 +258,9 @@ def test_bad_input_is_named():
         stress("mig", scenarios_=["noise"], seeds=1, **FAST)
     with pytest.raises(UsageError, match="budget must be"):
         stress("mig", scenarios_=["noise"], budget=2, **FAST)
-    with pytest.raises(UsageError, match="claims holistic"):
+    with pytest.raises(UsageError, match="claims holistic") as raised:
         stress("irs", scenarios_=["noise"], **FAST)
+    assert "describe_metric" not in str(raised.value)  # a built-in's claim is not the user's to change
     with pytest.raises(UsageError, match="population"):
         stress("mig", scenarios_=["udr_population"], **FAST)
     with pytest.raises(UsageError, match="needs at least"):
@@ -366,3 +367,11 @@ def test_cli_shows_progress_on_stderr_and_keeps_stdout_for_the_cases(tmp_path, c
     captured = capsys.readouterr()
     assert "%|" not in captured.err and "skipping" not in captured.err
     assert "finished cell(s) found in" in captured.err
+
+
+def test_a_function_claiming_no_property_is_told_how_to_claim_one(tmp_path):
+    path = tmp_path / "plain.py"
+    path.write_text("def plain(factors, codes):\n    return 0.5\n")
+    with pytest.raises(UsageError, match=r"plain claims holistic; .* with the decorator "
+                                         r"metrics\.describe\.describe_metric\(property=\.\.\.\)$"):
+        stress(f"{path}:plain", scenarios_=["noise"], **FAST)
