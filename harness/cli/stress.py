@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness.cli._args import csv_list, jobs, non_negative_int, positive_float, positive_int, writable_output
+from harness.cli._args import at_least, csv_list, jobs, non_negative_int, positive_float, positive_int, writable_output
 
 EXIT_FAILED_CELLS = 1
 """The search finished and wrote its outputs, but cells of the stressed metric failed (see OUT/search/failures.csv)."""
@@ -31,7 +31,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     """Register the ``stress`` command."""
     from harness.execution.backends import BACKENDS
     from harness.workflows.stress_defaults import (
-        DEFAULT_BUDGET, DEFAULT_MIN_DEPARTURE, DEFAULT_SAMPLE_SIZES, DEFAULT_SEEDS, DEFAULT_TOP,
+        DEFAULT_BUDGET, DEFAULT_MIN_DEPARTURE, DEFAULT_SAMPLE_SIZES, DEFAULT_SEEDS, DEFAULT_TOP, MIN_SEEDS,
     )
 
     parser = commands.add_parser(
@@ -59,8 +59,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         help="cells of METRIC per scenario searched (default: %(default)s)")
     parser.add_argument("--budget-seconds", type=positive_float, metavar="SECONDS",
                         help="also stop after this many seconds (the search is then not reproducible)")
-    parser.add_argument("--seeds", type=positive_int, default=DEFAULT_SEEDS,
-                        help="draws of every point, at least 2 (default: %(default)s)")
+    parser.add_argument("--seeds", type=at_least(MIN_SEEDS), default=DEFAULT_SEEDS,
+                        help=f"draws of every point, at least {MIN_SEEDS} (default: %(default)s)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the search (default: %(default)s)")
     parser.add_argument("--sample-sizes", type=_sample_sizes, default=list(DEFAULT_SAMPLE_SIZES),
                         metavar="N1,N2,...",

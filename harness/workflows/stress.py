@@ -70,7 +70,7 @@ from harness.execution.seeds import identity_seed
 from harness.execution.store import CELLS_FILE, ResultStore
 from reports.schema import FAILURE_COLUMNS
 from harness.workflows.stress_defaults import (
-    DEFAULT_BUDGET, DEFAULT_MIN_DEPARTURE, DEFAULT_SAMPLE_SIZES, DEFAULT_SEEDS, DEFAULT_TOP,
+    DEFAULT_BUDGET, DEFAULT_MIN_DEPARTURE, DEFAULT_SAMPLE_SIZES, DEFAULT_SEEDS, DEFAULT_TOP, MIN_SEEDS,
 )
 from harness.workflows.stress_result import CONFIDENCE, Measurement, StressCase, StressResult
 from harness.workflows.stress_space import (
@@ -323,8 +323,9 @@ def _check_settings(entry: MetricEntry, *, budget: int, budget_seconds: float | 
                "metrics.describe.describe_metric(property=...)")
         raise UsageError(f"{entry.name} claims {', '.join(sorted(claimed))}; stress needs a metric claiming one of "
                          f"{', '.join(PROPERTIES)} (the scenarios' ideals){how}")
-    if isinstance(seeds, bool) or not isinstance(seeds, (int, np.integer)) or seeds < 2:
-        raise UsageError(f"seeds must be a whole number >= 2 (the seed spread needs two draws), got {seeds!r}")
+    if isinstance(seeds, bool) or not isinstance(seeds, (int, np.integer)) or seeds < MIN_SEEDS:
+        raise UsageError(f"seeds must be a whole number >= {MIN_SEEDS} (the seed spread needs two draws), "
+                         f"got {seeds!r}")
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < seeds:
         raise UsageError(f"budget must be a whole number of cells >= seeds ({seeds}), got {budget!r}")
     if budget_seconds is not None and not budget_seconds > 0:

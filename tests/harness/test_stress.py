@@ -375,3 +375,9 @@ def test_a_function_claiming_no_property_is_told_how_to_claim_one(tmp_path):
     with pytest.raises(UsageError, match=r"plain claims holistic; .* with the decorator "
                                          r"metrics\.describe\.describe_metric\(property=\.\.\.\)$"):
         stress(f"{path}:plain", scenarios_=["noise"], **FAST)
+
+
+@pytest.mark.parametrize("seeds", ["0", "1"])
+def test_cli_seeds_below_two_are_refused_as_the_help_says(seeds, tmp_path, capsys):
+    assert main(["stress", "mig", "--seeds", seeds, "--out", str(tmp_path / "out")]) == 2
+    assert f"argument --seeds: expected a whole number >= 2, got {seeds}" in capsys.readouterr().err
