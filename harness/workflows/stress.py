@@ -108,7 +108,7 @@ class _Search:
         self.measured: dict[Point, list[Measurement]] = {}
         self.frames: list[pd.DataFrame] = []
         self.cells = 0
-        self.failed = 0
+        self.failures: dict[tuple[Any, ...], Mapping[str, Any]] = {}  # failed cells, by identity
         self.notes: list[str] = []
 
     def out_of_time(self) -> bool:
@@ -149,11 +149,35 @@ class _Search:
                           n_samples=size, grids=grids, progress=self.progress and progress_label is not None,
                           progress_label=progress_label or "cells", log=self._study_log, **self.study)
         for failure in frame.attrs.get("failures", []):
-            self.failed += failure["metric"] == self.entry.name
-            self.notes.append(f"{failure['metric']} failed on {failure['scenario']} = {failure['value_label']} "
-                              f"(seed {failure['seed']}, n = {failure['n_samples']}): {failure['error']}")
+            key = tuple(failure[column] for column in ("metric", "scenario", "value_label", "seed", "n_samples"))
+            self.failures.setdefault(key, failure)
         self.frames.append(frame)
         return frame
+
+    @property
+    def failed(self) -> int:
+        """Failed cells of the stressed metric."""
+        return sum(failure["metric"] == self.entry.name for failure in self.failures.values())
+
+    def failure_notes(self) -> list[str]:
+        """One line per metric and error: the failed cells' count, where they were, and the error."""
+        groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+        for failure in self.failures.values():
+            groups.setdefault((failure["metric"], failure["error"]), []).append(failure)
+        notes = []
+        for (metric, error), failed in groups.items():
+            if len(failed) == 1:
+                (one,) = failed
+                notes.append(f"{metric} failed on {one['scenario']} = {one['value_label']} (seed {one['seed']}, "
+                             f"n = {one['n_samples']}): {error}")
+                continue
+            labels: dict[str, dict[str, None]] = {}
+            for failure in failed:
+                labels.setdefault(failure["scenario"], {})[str(failure["value_label"])] = None
+            where = "; ".join(f"{scenario} = {', '.join(values)}" for scenario, values in labels.items())
+            sizes = ", ".join(map(str, sorted({int(failure["n_samples"]) for failure in failed})))
+            notes.append(f"{metric} failed in {len(failed)} cells ({where}; n = {sizes}): {error}")
+        return notes
 
     def _study_log(self, line: str) -> None:
         """A status line of one of the search's studies, less those the search says once for all of them: the
@@ -302,7 +326,7 @@ def stress(
         cells=search.cells,
         failed=search.failed,
         seconds=time.monotonic() - started,
-        notes=list(dict.fromkeys(search.notes)),
+        notes=search.failure_notes() + list(dict.fromkeys(search.notes)),
     )
     if store is not None and search.frames:
         failures = pd.DataFrame([failure for frame in search.frames for failure in frame.attrs.get("failures", [])],

@@ -300,9 +300,11 @@ def test_the_search_store_keeps_its_failed_cells(tmp_path):
     out = tmp_path / "stress"
     result = stress(f"{path}:flaky", scenarios_=["mixing"], contrast=[], budget=12, out=out, **FAST)
     failed = [note for note in result.notes if "flaky metric" in note]
-    assert failed, "the metric failed on some draws"
-    table = pd.read_csv(out / "search" / "failures.csv")
-    assert len(table) == len(failed) and set(table["error"]) == {"ValueError: flaky metric"}
+    table = pd.read_csv(out / "search" / "failures.csv", dtype={"value_label": str})
+    assert len(table) > 1 and set(table["error"]) == {"ValueError: flaky metric"}, "it failed on some draws"
+    assert failed == [f"flaky failed in {len(table)} cells (mixing = {', '.join(dict.fromkeys(table['value_label']))}; "
+                      "n = 300): ValueError: flaky metric"]  # one note per error, not one per cell
+    assert result.failed == len(table)
 
 
 def test_the_contrast_runs_once_per_sample_size(monkeypatch):
