@@ -198,11 +198,11 @@ def _cases_table(cases: pd.DataFrame) -> pd.DataFrame:
 
 def _case_lines(rank: int, case: Mapping[str, Any], contrast: pd.DataFrame, heading: str) -> list[str]:
     scores = ", ".join(f"{score:.4g}" for score in case["scores"])
-    lower = "" if case["higher_is_better"] else " (lower is better: oriented, 1 − score)"
+    lower = "" if case["higher_is_better"] else "; lower is better, judged as 1 − score"
     lines = [
         f"{heading}# Case {rank}: {case['scenario']} = {case['value_label']}, n = {case['n_samples']}",
         "",
-        f"- {case['sub_score']} ({case['property']}): scores {scores} per seed; ideal {case['ideal']:.3g}{lower}; "
+        f"- {case['sub_score']} ({case['property']}{lower}): scores {scores} per seed; ideal {case['ideal']:.3g}; "
         f"departure {case['departure']:+.3f} ± {case['half_width']:.3f}",
         f"- replay: `{case['command']}`",
     ]

@@ -163,5 +163,5 @@ def test_tables_show_lower_is_better_scores_oriented_so_that_score_minus_ideal_i
          "higher_is_better": False, "mean_score": 0.99, "ideal": 0.0, "departure": 0.01}])], ignore_index=True)
     section = stress_section(replace(tables, cases=case, contrast=contrast))
     assert "| toy (1 − score) | modularity | 0.400      | 0.000 | 0.400     |" in section
-    assert "scores 0.55, 0.6, 0.65 per seed; ideal 0 (lower is better: oriented, 1 − score)" in section
+    assert "- toy (modularity; lower is better, judged as 1 − score): scores 0.55, 0.6, 0.65 per seed; ideal 0;" in section
     assert "| pid    | redundant_lower (1 − score) | modularity | 0.010      | 0.000 | 0.010     |" in section
