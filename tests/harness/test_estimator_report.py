@@ -214,3 +214,13 @@ def test_a_repeated_alpha_or_estimator_is_named(tmp_path, capsys):
     assert capsys.readouterr().err.strip() == "error: alphas lists 1 twice"
     assert main([*base, "--alphas", "1", "--estimators", "knn", "gaussian", "knn"]) == 2
     assert capsys.readouterr().err.strip() == "error: estimators lists knn twice"
+
+
+def test_alphas_and_estimators_take_commas_as_the_other_commands_lists_do(tmp_path):
+    out = tmp_path / "commas"
+    assert main(["estimators", "--out", str(out), "--n", "100", "--alphas", "0,1", "4", "--estimators", "gaussian,knn",
+                 "histogram"]) == 0
+    table = pd.read_csv(out / "estimator_report.csv")
+    assert sorted(set(table["alpha"])) == [0.0, 1.0, 4.0]
+    assert list(dict.fromkeys(table["estimator"])) == ["knn", "gaussian", "histogram"]  # in ESTIMATORS' order
+    assert main(["estimators", "--out", str(out), "--alphas", "0,x"]) == 2
