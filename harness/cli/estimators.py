@@ -47,6 +47,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         help="parallel worker processes, -1 for all cores (default: %(default)s, so the timings "
                         "are not shared with other workers); estimates do not depend on it")
     parser.add_argument("--backend", choices=BACKENDS, default="loky", help="where cells run, as for 'run' (default: %(default)s)")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar (on stderr)")
     parser.set_defaults(handler=estimators)
 
 
@@ -61,7 +62,7 @@ def estimators(args: argparse.Namespace) -> int:
         alphas=[alpha for group in args.alphas for alpha in group] if args.alphas else None,
         estimators=[name for group in args.estimators for name in group] if args.estimators else ESTIMATORS,
         factor=args.factor,
-        jobs=args.jobs, backend=args.backend,
+        jobs=args.jobs, backend=args.backend, progress=not args.no_progress,
     )
     print("largest |estimate - exact| (nats) over attacks and alphas:")
     print(error_summary(table, SINGLE_COLUMN).to_string())

@@ -224,3 +224,13 @@ def test_alphas_and_estimators_take_commas_as_the_other_commands_lists_do(tmp_pa
     assert sorted(set(table["alpha"])) == [0.0, 1.0, 4.0]
     assert list(dict.fromkeys(table["estimator"])) == ["knn", "gaussian", "histogram"]  # in ESTIMATORS' order
     assert main(["estimators", "--out", str(out), "--alphas", "0,x"]) == 2
+
+
+def test_the_probes_show_a_progress_bar_on_stderr_unless_told_not_to(tmp_path, capsys):
+    args = ["estimators", "--n", "100", "--alphas", "0", "1", "--estimators", "gaussian"]
+    assert main([*args, "--out", str(tmp_path / "a")]) == 0
+    captured = capsys.readouterr()
+    assert "estimator probes: 100%" in captured.err and "4/4" in captured.err  # 2 attacks x 2 alphas
+    assert "%|" not in captured.out
+    assert main([*args, "--out", str(tmp_path / "b"), "--no-progress"]) == 0
+    assert "%|" not in capsys.readouterr().err
