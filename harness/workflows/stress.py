@@ -286,6 +286,8 @@ def stress(
     names = [canonical_reference(name) for name in scenarios_] if scenarios_ is not None else searchable_scenarios()
     if not names:
         raise UsageError("no scenario named to search")
+    _named_once(names, "scenarios")
+    _named_once(contrast or [], "contrast")
     for name in names:
         _check_scenario(name, entry)
     sizes = check_sample_sizes(sample_sizes, names)
@@ -358,6 +360,15 @@ def _check_settings(entry: MetricEntry, *, budget: int, budget_seconds: float | 
         raise UsageError(f"min_departure must be a number in [0, 1], got {min_departure!r}")
     if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
         raise UsageError(f"top must be a whole number >= 1, got {top!r}")
+
+
+def _named_once(names: Sequence[str], what: str) -> None:
+    """Refuse a name listed twice (a scenario searched twice would double its budget and be reported twice)."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise UsageError(f"{what} lists {name!r} twice")
+        seen.add(name)
 
 
 def _claimed(entry: MetricEntry) -> set[str]:

@@ -383,3 +383,12 @@ def test_a_function_claiming_no_property_is_told_how_to_claim_one(tmp_path):
 def test_cli_seeds_below_two_are_refused_as_the_help_says(seeds, tmp_path, capsys):
     assert main(["stress", "mig", "--seeds", seeds, "--out", str(tmp_path / "out")]) == 2
     assert f"argument --seeds: expected a whole number >= 2, got {seeds}" in capsys.readouterr().err
+
+
+def test_a_scenario_or_contrast_metric_named_twice_is_refused_before_anything_runs(tmp_path, capsys):
+    with pytest.raises(UsageError, match="scenarios lists 'redundancy_attack@noise=0.2' twice"):
+        stress("mig", scenarios_=["noise", "redundancy_attack@noise=0.2", "redundancy_attack@noise=0.20"], **FAST)
+    out = tmp_path / "out"
+    assert main(["stress", "mig", "--scenarios", "noise", "--contrast", "mig_sup,mig_sup", "--out", str(out)]) == 2
+    assert capsys.readouterr().err.strip() == "error: contrast lists 'mig_sup' twice"
+    assert not out.exists()
