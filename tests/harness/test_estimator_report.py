@@ -234,3 +234,15 @@ def test_the_probes_show_a_progress_bar_on_stderr_unless_told_not_to(tmp_path, c
     assert "%|" not in captured.out
     assert main([*args, "--out", str(tmp_path / "b"), "--no-progress"]) == 0
     assert "%|" not in capsys.readouterr().err
+
+
+def test_summary_says_it_is_the_largest_error_over_every_draw(tmp_path, capsys):
+    args = ["estimators", "--n", "100", "--alphas", "1", "--estimators", "gaussian", "--no-progress"]
+    assert main([*args, "--out", str(tmp_path / "one")]) == 0
+    assert capsys.readouterr().out.startswith("largest |estimate - exact| (nats) over attacks and alphas:\n")
+    assert main([*args, "--out", str(tmp_path / "two"), "--seeds", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("largest |estimate - exact| (nats) over attacks, alphas and draws:\n")
+    table = pd.read_csv(tmp_path / "two" / "estimator_report.csv")
+    largest = table.loc[table["quantity"] == "code", "error"].abs().max()  # of either draw, not of their mean
+    assert f"gaussian   {largest:.4f}" in printed
