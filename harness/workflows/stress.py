@@ -12,8 +12,9 @@ budget.
 The search
     The budget is a number of cells of the stressed metric *per scenario searched* (so a
     search of one scenario costs what the default search spends on each).
-    1. *Exploration*: half of each scenario's budget: the ends of its range, then a Latin
-       hypercube over (value, sample size)
+    1. *Exploration*: half of each scenario's budget (but at least the ends of its range, or
+       every choice of a choice parameter, as far as the scenario's budget goes): the ends of
+       its range, then a Latin hypercube over (value, sample size)
        (:func:`harness.workflows.stress_space.exploration_points`).
     2. *Local refinement*: the rest, shared among the most promising explored points of
        numeric scenarios, as many as there are scenarios (one per scenario, sub-score and
@@ -303,7 +304,8 @@ def stress(
     per_scenario = max(1, int(budget // seeds * EXPLORATION_SHARE))
     try:
         explored = [point for name in names for point in exploration_points(
-            ranges[name], sizes, per_scenario, np.random.default_rng(identity_seed("stress", seed, name)))]
+            ranges[name], sizes, _explored_count(ranges[name], per_scenario, budget // seeds),
+            np.random.default_rng(identity_seed("stress", seed, name)))]
         log(f"stress {entry.name}: exploring {len(explored)} points of {len(names)} scenario(s), {seeds} seeds each")
         search.measure(explored, "exploration")
         _refine(search, ranges, per_scenario, len(names), log)
@@ -399,6 +401,12 @@ def _contrast_metrics(contrast: Sequence[str] | None, entry: MetricEntry) -> lis
         if name not in known:
             raise UsageError(f"contrast metric {name!r} is not a built-in single-representation metric")
     return [name for name in contrast if name != entry.name]
+
+
+def _explored_count(space: ParameterRange, share: int, affordable: int) -> int:
+    """Points to explore in one scenario: its exploration ``share`` of the budget, but at least the range's ends (every
+    choice of a choice parameter) where the scenario's ``affordable`` points allow: the known failures sit there."""
+    return max(share, min(len(space.ends), affordable))
 
 
 def _refine(search: _Search, ranges: Mapping[str, ParameterRange], per_scenario: int, count: int,

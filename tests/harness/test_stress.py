@@ -392,3 +392,13 @@ def test_a_scenario_or_contrast_metric_named_twice_is_refused_before_anything_ru
     assert main(["stress", "mig", "--scenarios", "noise", "--contrast", "mig_sup,mig_sup", "--out", str(out)]) == 2
     assert capsys.readouterr().err.strip() == "error: contrast lists 'mig_sup' twice"
     assert not out.exists()
+
+
+def test_a_small_budget_still_explores_both_ends_and_every_choice():
+    # 2 points of 3 seeds: half the budget would explore alpha = 0 only and miss Modularity's pure-noise failure at 1
+    result = stress("modularity", scenarios_=["noise"], budget=6, seeds=3, contrast=[], **FAST)
+    assert {(m.point.value, m.stage) for m in result.measurements} == {(0.0, "exploration"), (1.0, "exploration")}
+    (case,) = result.cases
+    assert case.measurement.point.value == 1.0 and case.measurement.direction == "over"
+    choices = stress("mig", scenarios_=["modular_not_compact"], budget=9, seeds=3, contrast=[], **FAST)
+    assert {m.point.value for m in choices.measurements} == {"cos_sin", "duplicate_2", "duplicate_4"}
