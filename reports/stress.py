@@ -23,7 +23,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from reports._style import COLUMN_WIDTH, IDEAL_STYLE, PALETTE, paper_style
+from reports._style import COLUMN_WIDTH, IDEAL_STYLE, PALETTE, paper_style, wrap_label
 from reports._table import oriented, score_label
 from reports.figures import save
 from reports.markdown import markdown_table
@@ -47,6 +47,8 @@ IDEAL_COLUMNS = ("position", "ideal")
 METRIC_COLOUR, WORST_COLOUR, BUILTIN_COLOUR = PALETTE[0], PALETTE[2], "#777777"
 #: Half the width of the ideal's level segment at each choice of a choice parameter (choices are 1 apart).
 CHOICE_HALF_WIDTH = 0.3
+#: Longest line of the figure's title, in characters (a user's metric can have a long name).
+TITLE_CHARACTERS = 44
 #: Behind the figure's labels, so that a line passing under one does not cross its text.
 TEXT_BACKGROUND = {"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 0.5}
 
@@ -251,7 +253,7 @@ def worst_case_figure(tables: StressTables) -> Figure:
     builtins = _closest_builtins(tables.contrast.loc[tables.contrast["case"] == 1], case["property"])
     along = tables.along.sort_values("position")
     worst = along.loc[along["worst"].astype(bool)].iloc[0]
-    name = score_label(tables.summary["metric"], case["sub_score"], bool(case["higher_is_better"]))
+    name = wrap_label(score_label(tables.summary["metric"], case["sub_score"], bool(case["higher_is_better"])))
     with paper_style():
         figure = Figure(figsize=(COLUMN_WIDTH, 2.6), layout="constrained")
         if builtins.empty:
@@ -270,7 +272,8 @@ def worst_case_figure(tables: StressTables) -> Figure:
         ax.set_xlabel(case["parameter"])
         ax.set_ylabel(f"{case['property']} (oriented: higher is better)")
         ax.set_ylim(-0.05, 1.05)
-        ax.set_title(f"{tables.summary['metric']} on {case['scenario']}, n = {case['n_samples']}", loc="left")
+        ax.set_title(wrap_label(f"{tables.summary['metric']} on {case['scenario']}, n = {case['n_samples']}",
+                                TITLE_CHARACTERS), loc="left")
         if not builtins.empty:
             _draw_builtins(side, builtins, case, worst["score"])
         handles = dict(zip(*reversed(ax.get_legend_handles_labels())))
@@ -311,7 +314,7 @@ def _draw_builtins(ax: Axes, builtins: pd.DataFrame, case: pd.Series, worst_scor
                 textcoords="offset points", ha="center", va="top" if below else "bottom", fontsize=5,
                 color=BUILTIN_COLOUR, bbox=TEXT_BACKGROUND)
     ax.set_xlim(-1, 1)
-    ax.set_xticks([0.0], [f"{len(builtins)} built-ins,\nsame data"])
+    ax.set_xticks([0.0], [f"{len(builtins)} built-in{'s' if len(builtins) > 1 else ''},\nsame data"])
     ax.tick_params(axis="y", left=False)
     ax.spines["left"].set_visible(False)
 

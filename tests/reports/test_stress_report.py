@@ -165,3 +165,22 @@ def test_tables_show_lower_is_better_scores_oriented_so_that_score_minus_ideal_i
     assert "| toy (1 − score) | modularity | 0.400      | 0.000 | 0.400     |" in section
     assert "- toy (modularity; lower is better, judged as 1 − score): scores 0.55, 0.6, 0.65 per seed; ideal 0;" in section
     assert "| pid    | redundant_lower (1 − score) | modularity | 0.010      | 0.000 | 0.010     |" in section
+
+
+def test_a_long_metric_name_is_wrapped_inside_the_figure(tables):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    long = replace(tables, summary={**tables.summary, "metric": "my_extremely_descriptive_metric_function_name"},
+                   cases=tables.cases.assign(sub_score="a_rather_long_sub_score_name_for_modularity"))
+    figure = worst_case_figure(long)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    inside = figure.bbox
+    for artist in (figure.axes[0].title, *figure.legends):  # both ran off the figure, the legend's last entries too
+        extent = artist.get_window_extent(renderer)
+        assert inside.x0 - 1 <= extent.x0 and extent.x1 <= inside.x1 + 1, artist
+    assert figure.axes[0].get_title(loc="left") == "my_extremely_descriptive_metric_function_\nname on noise, n = 300"
+    assert [label.get_text() for label in figure.axes[1].get_xticklabels()] == ["2 built-ins,\nsame data"]
+    one = worst_case_figure(replace(tables, contrast=tables.contrast.iloc[[1, 2]]))
+    assert [label.get_text() for label in one.axes[1].get_xticklabels()] == ["1 built-in,\nsame data"]
