@@ -114,6 +114,11 @@ def _check(n: int, seeds: int, alphas: Sequence[float], estimators: Sequence[str
         raise UsageError("no estimator named")
     if len(alphas) == 0:
         raise UsageError("no alpha named")
+    for alpha in alphas:  # both scenarios share one range; named as the user named it, not as the study's grid
+        try:
+            scenarios.get(ATTACK_SCENARIOS["redundancy"]).check_value(float(alpha))
+        except ValueError as error:
+            raise UsageError(f"alphas: {error}") from None
     for what, values in (("alphas", [f"{float(alpha):g}" for alpha in alphas]), ("estimators", list(estimators))):
         repeated = [value for index, value in enumerate(values) if value in values[:index]]
         if repeated:  # the study would plan the same cells twice

@@ -186,8 +186,11 @@ def test_workflow_uses_public_apis_only():
     assert "scenarios" in imported  # it does read the scenarios, through the package's public names
 
 
-def test_an_alpha_outside_the_scenarios_range_is_a_usage_error(tmp_path):
+def test_an_alpha_outside_the_scenarios_range_is_a_usage_error(tmp_path, capsys):
     assert main(["estimators", "--out", str(tmp_path), "--n", "100", "--alphas", "-1", "--estimators", "gaussian"]) == 2
+    # named as the user named it, not as "grid of scenario 'gaussian_toy_redundancy'", which the user never named
+    assert capsys.readouterr().err.strip() == "error: alphas: alpha must be in [0, 1000], got -1.0"
+    assert not (tmp_path / "study").exists()
 
 
 def test_figure_has_no_empty_panel_for_a_quantity_no_estimator_estimates():
