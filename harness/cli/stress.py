@@ -58,7 +58,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--budget", type=positive_int, default=DEFAULT_BUDGET, metavar="CELLS",
                         help="cells of METRIC per scenario searched (default: %(default)s)")
     parser.add_argument("--budget-seconds", type=positive_float, metavar="SECONDS",
-                        help="also stop after this many seconds (the search is then not reproducible)")
+                        help="also stop the search after this many seconds (it is then not reproducible); the "
+                        "contrast of the cases found then runs to its end")
     parser.add_argument("--seeds", type=at_least(MIN_SEEDS), default=DEFAULT_SEEDS,
                         help=f"draws of every point, at least {MIN_SEEDS} (default: %(default)s)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the search (default: %(default)s)")
