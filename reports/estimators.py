@@ -28,6 +28,8 @@ SINGLE_COLUMN_CELL = "n/a (one code column only)"
 """What the summary shows for a quantity an estimator of one code column cannot estimate."""
 OVERLAP_FRACTION = 0.01
 """Two curves closer than this fraction of their panel's value range are named in an overlap note."""
+SINGLE_ALPHA_MARKER = {"marker": "_", "markersize": 14, "markeredgewidth": IDEAL_STYLE["linewidth"]}
+"""How the exact value is drawn where a panel has one alpha (a line through one point draws nothing)."""
 
 
 def estimator_styles(estimators: Sequence[str]) -> dict[str, Style]:
@@ -103,12 +105,14 @@ def mean_over_draws(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def estimator_figure(table: pd.DataFrame, estimators: Sequence[str] | None = None) -> Drawn:
-    """One panel per attack (rows) and quantity (columns): each estimator against the exact curve.
+    """One panel per attack (rows) and quantity the table holds (columns): each estimator against the exact curve.
 
     ``estimators`` fixes the styles' order (default: as the table lists them), so an
     estimator looks the same whichever others a run compares.  The overlap notes go in the
     figure's ``notes`` as well as in their panels.  Several draws (seeds) of one alpha are
-    drawn as their mean estimate (:func:`mean_over_draws`).
+    drawn as their mean estimate (:func:`mean_over_draws`).  A quantity no estimator of the
+    table estimates (I(y_k; z_\\k) and I(y_k; z) of the histogram estimators, which read one
+    code column) gets no panel; with one alpha, the exact value is a wide grey tick.
     """
     draws = table["seed"].nunique() if "seed" in table else 1
     table = mean_over_draws(table)
@@ -117,14 +121,17 @@ def estimator_figure(table: pd.DataFrame, estimators: Sequence[str] | None = Non
     attacks = list(dict.fromkeys(table["attack"]))
     notes: list[str] = []
     with paper_style():
-        figure = Figure(figsize=(PAGE_WIDTH, 1.9 * len(attacks) + 0.5), layout="constrained")
-        axes = figure.subplots(len(attacks), len(QUANTITIES), squeeze=False)
+        quantities = {quantity: label for quantity, label in QUANTITIES.items() if quantity in set(table["quantity"])}
+        width = PAGE_WIDTH * max(len(quantities), 2) / len(QUANTITIES)
+        figure = Figure(figsize=(width, 1.9 * len(attacks) + 0.5), layout="constrained")
+        axes = figure.subplots(len(attacks), len(quantities), squeeze=False)
         for row, attack in enumerate(attacks):
-            for column, (quantity, label) in enumerate(QUANTITIES.items()):
+            for column, (quantity, label) in enumerate(quantities.items()):
                 axis = axes[row, column]
                 cell = table[(table["attack"] == attack) & (table["quantity"] == quantity)]
                 exact = cell.drop_duplicates("alpha").sort_values("alpha")
-                axis.plot(exact["alpha"], exact["exact"], label="exact", **IDEAL_STYLE)
+                axis.plot(exact["alpha"], exact["exact"], label="exact",
+                          **{**IDEAL_STYLE, **(SINGLE_ALPHA_MARKER if len(exact) == 1 else {})})
                 for estimator, group in cell.groupby("estimator", sort=False):
                     group = group.sort_values("alpha")
                     axis.plot(group["alpha"], group["estimate"], label=estimator, **_line(styles[estimator], order.index(estimator)))

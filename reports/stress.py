@@ -23,8 +23,8 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from reports._style import COLUMN_WIDTH, IDEAL_STYLE, PALETTE, paper_style
-from reports._table import score_label
+from reports._style import COLUMN_WIDTH, IDEAL_STYLE, PALETTE, paper_style, wrap_label
+from reports._table import oriented, score_label
 from reports.figures import save
 from reports.markdown import markdown_table
 
@@ -39,7 +39,7 @@ SETTINGS_KEYS = ("scenarios", "sample_sizes", "seeds", "seed", "budget", "budget
                  "min_departure")
 CASE_COLUMNS = ("scenario", "parameter", "value_label", "n_samples", "sub_score", "property", "higher_is_better",
                 "ideal", "mean_score", "departure", "half_width", "direction", "scores", "command")
-CONTRAST_COLUMNS = ("case", "metric", "sub_score", "property", "mean_score", "ideal", "departure")
+CONTRAST_COLUMNS = ("case", "metric", "sub_score", "property", "higher_is_better", "mean_score", "ideal", "departure")
 ALONG_COLUMNS = ("position", "score", "half_width")
 IDEAL_COLUMNS = ("position", "ideal")
 
@@ -47,6 +47,8 @@ IDEAL_COLUMNS = ("position", "ideal")
 METRIC_COLOUR, WORST_COLOUR, BUILTIN_COLOUR = PALETTE[0], PALETTE[2], "#777777"
 #: Half the width of the ideal's level segment at each choice of a choice parameter (choices are 1 apart).
 CHOICE_HALF_WIDTH = 0.3
+#: Longest line of the figure's title, in characters (a user's metric can have a long name).
+TITLE_CHARACTERS = 44
 #: Behind the figure's labels, so that a line passing under one does not cross its text.
 TEXT_BACKGROUND = {"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 0.5}
 
@@ -62,7 +64,7 @@ class StressTables:
         the scenarios and sample sizes searched, seeds per point, the search's seed, its
         budget in cells and seconds, the confidence level of the seed spread and the
         smallest departure reported), ``cells`` and ``seconds`` spent, ``notes`` (list of
-        str); any other key (e.g. ``reference``) goes into the JSON record as it is.
+        str); optionally ``failed_cells``, those of ``cells`` that have no score (default 0); any other key (e.g. ``reference``) goes into the JSON record as it is.
     measurements : pandas.DataFrame
         Every sub-score measured at every point, one row each (written as ``measurements.csv``).
     cases : pandas.DataFrame
@@ -74,8 +76,8 @@ class StressTables:
         record.
     contrast : pandas.DataFrame
         The built-ins scored on each case's data, with :data:`CONTRAST_COLUMNS`: ``case``
-        is the case's rank (1 = first row of ``cases``); scores are raw, ``ideal`` and
-        ``departure`` as for the cases.
+        is the case's rank (1 = first row of ``cases``); ``mean_score`` is raw, its direction
+        ``higher_is_better``, ``ideal`` and ``departure`` as for the cases.
     along : pandas.DataFrame
         The worst case's sub-score at every point measured along its parameter (same
         scenario and sample size), with :data:`ALONG_COLUMNS`: ``position`` on the
@@ -151,10 +153,17 @@ def stress_section(tables: StressTables, *, heading: str = "##") -> str:
         + f"; used {summary['cells']} cells of `{metric}` in {summary['seconds']:.0f} s (contrast included)",
         f"- a case departs from the ideal beyond its seed spread ({settings['confidence']:.0%} interval over seeds "
         f"excludes 0) by at least {settings['min_departure']:g}; departure = oriented score − ideal "
-        "(> 0: over-scores a worse code, < 0: under-scores a better one)",
+        "(> 0: over-scores a worse code, < 0: under-scores a better one); the tables show oriented scores, "
+        "1 − score for a lower-is-better sub-score (marked so)",
         "",
     ]
-    if tables.cases.empty:
+    failed = int(summary.get("failed_cells", 0))
+    if failed:
+        lines.insert(-1, f"- **{failed} of the {summary['cells']} cells of `{metric}` failed** and have no score "
+                         "(see the notes)")
+    if tables.cases.empty and failed and failed == summary["cells"]:
+        lines.append(f"Nothing measured: every cell of `{metric}` failed, so the search could not judge it.")
+    elif tables.cases.empty:
         lines.append(f"No case beyond the seed spread among {len(tables.measurements)} measurements.")
     else:
         lines += [markdown_table(_cases_table(tables.cases), digits=3), ""]
@@ -165,15 +174,23 @@ def stress_section(tables: StressTables, *, heading: str = "##") -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+def _oriented_columns(rows: pd.DataFrame) -> dict[str, Any]:
+    """The sub-score (``name (1 − score)`` when lower is better) and its oriented mean score, as tables show them."""
+    higher = rows["higher_is_better"].astype(bool).to_numpy()
+    return {
+        "sub-score": [name if up else f"{name} (1 − score)" for name, up in zip(rows["sub_score"], higher)],
+        "property": rows["property"].to_numpy(),
+        "mean score": oriented(rows["mean_score"].to_numpy(float), higher),
+    }
+
+
 def _cases_table(cases: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
         "rank": range(1, len(cases) + 1),
         "scenario": cases["scenario"].to_numpy(),
         "value": cases["value_label"].to_numpy(),
         "n": cases["n_samples"].to_numpy(),
-        "sub-score": cases["sub_score"].to_numpy(),
-        "property": cases["property"].to_numpy(),
-        "mean score": cases["mean_score"].to_numpy(),
+        **_oriented_columns(cases),
         "ideal": cases["ideal"].to_numpy(),
         "departure": cases["departure"].to_numpy(),
         "± spread": cases["half_width"].to_numpy(),
@@ -183,17 +200,20 @@ def _cases_table(cases: pd.DataFrame) -> pd.DataFrame:
 
 def _case_lines(rank: int, case: Mapping[str, Any], contrast: pd.DataFrame, heading: str) -> list[str]:
     scores = ", ".join(f"{score:.4g}" for score in case["scores"])
+    lower = "" if case["higher_is_better"] else "; lower is better, judged as 1 − score"
     lines = [
         f"{heading}# Case {rank}: {case['scenario']} = {case['value_label']}, n = {case['n_samples']}",
         "",
-        f"- {case['sub_score']} ({case['property']}): scores {scores} per seed; ideal {case['ideal']:.3g}; "
+        f"- {case['sub_score']} ({case['property']}{lower}): scores {scores} per seed; ideal {case['ideal']:.3g}; "
         f"departure {case['departure']:+.3f} ± {case['half_width']:.3f}",
         f"- replay: `{case['command']}`",
     ]
     closest = _closest_builtins(contrast, case["property"]).head(CONTRAST_ROWS)
     if not closest.empty:
+        shown = pd.DataFrame({"metric": closest["metric"].to_numpy(), **_oriented_columns(closest),
+                              "ideal": closest["ideal"].to_numpy(), "departure": closest["departure"].to_numpy()})
         lines += ["", f"Built-ins measuring {case['property']} on the same data (closest to the ideal first):", "",
-                  markdown_table(closest.drop(columns="case").reset_index(drop=True), digits=3)]
+                  markdown_table(shown, digits=3)]
     return [*lines, ""]
 
 
@@ -233,7 +253,7 @@ def worst_case_figure(tables: StressTables) -> Figure:
     builtins = _closest_builtins(tables.contrast.loc[tables.contrast["case"] == 1], case["property"])
     along = tables.along.sort_values("position")
     worst = along.loc[along["worst"].astype(bool)].iloc[0]
-    name = score_label(tables.summary["metric"], case["sub_score"], bool(case["higher_is_better"]))
+    name = wrap_label(score_label(tables.summary["metric"], case["sub_score"], bool(case["higher_is_better"])))
     with paper_style():
         figure = Figure(figsize=(COLUMN_WIDTH, 2.6), layout="constrained")
         if builtins.empty:
@@ -252,7 +272,8 @@ def worst_case_figure(tables: StressTables) -> Figure:
         ax.set_xlabel(case["parameter"])
         ax.set_ylabel(f"{case['property']} (oriented: higher is better)")
         ax.set_ylim(-0.05, 1.05)
-        ax.set_title(f"{tables.summary['metric']} on {case['scenario']}, n = {case['n_samples']}", loc="left")
+        ax.set_title(wrap_label(f"{tables.summary['metric']} on {case['scenario']}, n = {case['n_samples']}",
+                                TITLE_CHARACTERS), loc="left")
         if not builtins.empty:
             _draw_builtins(side, builtins, case, worst["score"])
         handles = dict(zip(*reversed(ax.get_legend_handles_labels())))
@@ -293,7 +314,7 @@ def _draw_builtins(ax: Axes, builtins: pd.DataFrame, case: pd.Series, worst_scor
                 textcoords="offset points", ha="center", va="top" if below else "bottom", fontsize=5,
                 color=BUILTIN_COLOUR, bbox=TEXT_BACKGROUND)
     ax.set_xlim(-1, 1)
-    ax.set_xticks([0.0], [f"{len(builtins)} built-ins,\nsame data"])
+    ax.set_xticks([0.0], [f"{len(builtins)} built-in{'s' if len(builtins) > 1 else ''},\nsame data"])
     ax.tick_params(axis="y", left=False)
     ax.spines["left"].set_visible(False)
 

@@ -51,6 +51,14 @@ def positive_int(text: str) -> int:
     return _number(text, int, lambda value: value >= 1, "a whole number >= 1")
 
 
+def at_least(minimum: int) -> Callable[[str], int]:
+    """The argument type of a whole number >= ``minimum`` (``--seeds`` of ``stress``: 2, for a spread over seeds)."""
+    def whole_number(text: str) -> int:
+        return _number(text, int, lambda value: value >= minimum, f"a whole number >= {minimum}")
+
+    return whole_number
+
+
 def non_negative_int(text: str) -> int:
     """A whole number >= 0 (seeds)."""
     return _number(text, int, lambda value: value >= 0, "a whole number >= 0")

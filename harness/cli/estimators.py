@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness.cli._args import jobs, positive_int, writable_output
+from harness.cli._args import csv_list, jobs, positive_int, writable_output
+
+
+def _numbers(text: str) -> list[float]:
+    """``"0,0.5"`` -> ``[0.0, 0.5]``: one or several numbers, as ``--sample-sizes`` and ``--grid`` take them."""
+    try:
+        return [float(item) for item in csv_list(text)]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected numbers separated by spaces or commas, got {text!r}") from None
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -30,13 +38,16 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--seeds", type=positive_int, default=1,
                         help="independent draws per alpha; their seeds derive from each cell's identity, so there "
                         "is no root seed (default: %(default)s)")
-    parser.add_argument("--alphas", type=float, nargs="+", help="attack strengths (default: the toy model's grid)")
-    parser.add_argument("--estimators", nargs="+", metavar="ESTIMATOR", help="estimators to compare (default: all)")
+    parser.add_argument("--alphas", type=_numbers, nargs="+", action="extend", metavar="ALPHA",
+                        help="attack strengths, separated by spaces or commas (default: the toy model's grid)")
+    parser.add_argument("--estimators", type=csv_list, nargs="+", action="extend", metavar="ESTIMATOR",
+                        help="estimators to compare, separated by spaces or commas (default: all)")
     parser.add_argument("--factor", type=int, default=0, help="factor k (all give the same exact values; default: %(default)s)")
     parser.add_argument("--jobs", type=jobs, default=1,
                         help="parallel worker processes, -1 for all cores (default: %(default)s, so the timings "
                         "are not shared with other workers); estimates do not depend on it")
     parser.add_argument("--backend", choices=BACKENDS, default="loky", help="where cells run, as for 'run' (default: %(default)s)")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar (on stderr)")
     parser.set_defaults(handler=estimators)
 
 
@@ -47,10 +58,14 @@ def estimators(args: argparse.Namespace) -> int:
     from reports.estimators import error_summary
 
     table, written, notes = write_estimator_report(
-        writable_output(args.out, "--out", directory=True), n=args.n, seeds=args.seeds, alphas=args.alphas, estimators=args.estimators or ESTIMATORS, factor=args.factor,
-        jobs=args.jobs, backend=args.backend,
+        writable_output(args.out, "--out", directory=True), n=args.n, seeds=args.seeds,
+        alphas=[alpha for group in args.alphas for alpha in group] if args.alphas else None,
+        estimators=[name for group in args.estimators for name in group] if args.estimators else ESTIMATORS,
+        factor=args.factor,
+        jobs=args.jobs, backend=args.backend, progress=not args.no_progress,
     )
-    print("largest |estimate - exact| (nats) over attacks and alphas:")
+    over = "attacks, alphas and draws" if args.seeds > 1 else "attacks and alphas"  # any draw's, not the mean's
+    print(f"largest |estimate - exact| (nats) over {over}:")
     print(error_summary(table, SINGLE_COLUMN).to_string())
     for note in notes:
         print(f"note: {note}")

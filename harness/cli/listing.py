@@ -22,10 +22,13 @@ def list_registered(args: argparse.Namespace) -> int:
     """Print the registries."""
     import metrics
     import scenarios
+    from scenarios.base import value_label
     from scenarios.transforms import TRANSFORMS
 
     print("METRICS")
-    for name in metrics.available(population=None):
+    names = metrics.available(population=None)
+    width = max(map(len, names))  # the details of every metric start in one column, past its longest name
+    for name in names:
         spec = metrics.get(name)
         subs = ", ".join(f"{sub}->{prop}" for sub, prop in spec.properties.items())
         flags = [
@@ -38,26 +41,28 @@ def list_registered(args: argparse.Namespace) -> int:
         if spec.population:
             flags.append("population metric")
         options = ", ".join(f"{k}={v!r}" for k, v in spec.defaults.items()) or "none"
-        print(f"  {name:<14} [{spec.family}] {subs}")
-        print(f"  {'':<14} {'; '.join(flags)}; options: {options}")
+        print(f"  {name:<{width}} [{spec.family}] {subs}")
+        print(f"  {'':<{width}} {'; '.join(flags)}; options: {options}")
         if spec.summary:
-            print(f"  {'':<14} {spec.summary}")
+            print(f"  {'':<{width}} {spec.summary}")
     print()
     print("SCENARIOS")
-    for name in scenarios.available(kind=None):
+    names = scenarios.available(kind=None)
+    width = max(map(len, [*names, *TRANSFORMS]))  # scenarios and transforms share one column
+    for name in names:
         scenario = scenarios.get(name)
         grid = ", ".join(scenario.label(v) for v in scenario.values)
         tests = f"; tests {scenario.criterion.replace('_', ' ')}" if scenario.criterion else ""
         kind = " (population, for population metrics)" if scenario.kind == "population" else ""
-        print(f"  {name:<24} {scenario.parameter} in {{{grid}}}{tests}{kind}")
-        print(f"  {'':<24} {scenario.summary} ({scenario.source})")
+        print(f"  {name:<{width}} {scenario.parameter} in {{{grid}}}{tests}{kind}")
+        print(f"  {'':<{width}} {scenario.summary} ({scenario.source})")
     print()
     print("TRANSFORMS (compose a scenario: TRANSFORM@BASE=VALUE, e.g. redundancy_attack@noise=0.2, swept over the")
     print("transform's parameter with the base held at VALUE; grids shown for a base of 8 factors; your own scenario:")
     print("path/to/file.py:name or package.module:name)")
     for name, transform in sorted(TRANSFORMS.items()):
-        grid = ", ".join(map(str, transform.grid(8)))
+        grid = ", ".join(map(value_label, transform.grid(8)))  # as the scenarios' grids are written: 0, not 0.0
         tests = f"; tests {transform.criterion.replace('_', ' ')}" if transform.criterion else ""
-        print(f"  {name:<24} {transform.parameter} in {{{grid}}}{tests}")
-        print(f"  {'':<24} {transform.summary} ({transform.source})")
+        print(f"  {name:<{width}} {transform.parameter} in {{{grid}}}{tests}")
+        print(f"  {'':<{width}} {transform.summary} ({transform.source})")
     return 0

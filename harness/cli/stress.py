@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
-from harness.cli._args import csv_list, jobs, non_negative_int, positive_float, positive_int, writable_output
+from harness.cli._args import at_least, csv_list, jobs, non_negative_int, positive_float, positive_int, writable_output
+
+EXIT_FAILED_CELLS = 1
+"""The search finished and wrote its outputs, but cells of the stressed metric failed (see OUT/search/failures.csv)."""
 
 
 def _sample_sizes(text: str) -> list[int]:
@@ -27,7 +31,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     """Register the ``stress`` command."""
     from harness.execution.backends import BACKENDS
     from harness.workflows.stress_defaults import (
-        DEFAULT_BUDGET, DEFAULT_MIN_DEPARTURE, DEFAULT_SAMPLE_SIZES, DEFAULT_SEEDS, DEFAULT_TOP,
+        DEFAULT_BUDGET, DEFAULT_MIN_DEPARTURE, DEFAULT_SAMPLE_SIZES, DEFAULT_SEEDS, DEFAULT_TOP, MIN_SEEDS,
     )
 
     parser = commands.add_parser(
@@ -42,7 +46,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
             "is beyond its seed spread (95% interval over seeds) and at least --min-departure. Writes into --out: "
             "stress.md, stress.json, measurements.csv, figures/worst_case.png and .svg, and the run store search/ "
             "(rerunning the same command reuses its cells). Each case comes with the 'run --grid' command line "
-            "that reproduces its scores exactly."
+            "that reproduces its scores exactly. Exit status 1 when cells of METRIC failed (raised or timed out: listed "
+            "in stress.md's notes and search/failures.csv), as for 'run'."
         ),
     )
     parser.add_argument("metric", metavar="METRIC",
@@ -53,9 +58,10 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--budget", type=positive_int, default=DEFAULT_BUDGET, metavar="CELLS",
                         help="cells of METRIC per scenario searched (default: %(default)s)")
     parser.add_argument("--budget-seconds", type=positive_float, metavar="SECONDS",
-                        help="also stop after this many seconds (the search is then not reproducible)")
-    parser.add_argument("--seeds", type=positive_int, default=DEFAULT_SEEDS,
-                        help="draws of every point, at least 2 (default: %(default)s)")
+                        help="also stop the search after this many seconds (it is then not reproducible); the "
+                        "contrast of the cases found then runs to its end")
+    parser.add_argument("--seeds", type=at_least(MIN_SEEDS), default=DEFAULT_SEEDS,
+                        help=f"draws of every point, at least {MIN_SEEDS} (default: %(default)s)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the search (default: %(default)s)")
     parser.add_argument("--sample-sizes", type=_sample_sizes, default=list(DEFAULT_SAMPLE_SIZES),
                         metavar="N1,N2,...",
@@ -78,12 +84,21 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         help="address of a running Dask scheduler (with --backend dask)")
     parser.add_argument("--cell-timeout", type=positive_float, metavar="SECONDS",
                         help="stop a metric call that runs longer than this and record its cell as failed")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="hide the progress bars (the search's cells, then the contrast's)")
     parser.set_defaults(handler=_stress)
+
+
+def _status(line: str) -> None:
+    """A status line goes to stderr, above the progress bars, so that stdout is the cases' Markdown alone."""
+    from tqdm.auto import tqdm
+
+    tqdm.write(line, file=sys.stderr)
 
 
 def _stress(args: argparse.Namespace) -> int:
     from harness.execution.metric_refs import resolve
-    from harness.workflows.stress import stress
+    from harness.workflows.stress import SEARCH_DIR, stress
     from reports.stress import FIGURE_KEY, MARKDOWN
 
     out = writable_output(args.out or Path("stress") / resolve(args.metric).name, "--out", directory=True)
@@ -103,8 +118,14 @@ def _stress(args: argparse.Namespace) -> int:
         backend=args.backend,
         scheduler=args.scheduler,
         cell_timeout=args.cell_timeout,
+        progress=not args.no_progress,
+        log=_status,
     )
     print((Path(out) / MARKDOWN).read_text(), end="")
     figure = f", figures/{FIGURE_KEY}.png and .svg" if result.cases else ""
     print(f"written to {out}: stress.md, stress.json, measurements.csv{figure}")
+    if result.failed:  # as `run` and `validate` do: a failing metric must not read as one that held up
+        print(f"{result.failed} of {result.cells} cell(s) of {result.entry.name} failed (see "
+              f"{Path(out) / SEARCH_DIR / 'failures.csv'}): exit status {EXIT_FAILED_CELLS}", file=sys.stderr)
+        return EXIT_FAILED_CELLS
     return 0

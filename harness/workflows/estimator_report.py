@@ -114,25 +114,36 @@ def _check(n: int, seeds: int, alphas: Sequence[float], estimators: Sequence[str
         raise UsageError("no estimator named")
     if len(alphas) == 0:
         raise UsageError("no alpha named")
+    for alpha in alphas:  # both scenarios share one range; named as the user named it, not as the study's grid
+        try:
+            scenarios.get(ATTACK_SCENARIOS["redundancy"]).check_value(float(alpha))
+        except ValueError as error:
+            raise UsageError(f"alphas: {error}") from None
+    for what, values in (("alphas", [f"{float(alpha):g}" for alpha in alphas]), ("estimators", list(estimators))):
+        repeated = [value for index, value in enumerate(values) if value in values[:index]]
+        if repeated:  # the study would plan the same cells twice
+            raise UsageError(f"{what} lists {repeated[0]} twice")
     factors = len(scenarios.get(ATTACK_SCENARIOS["redundancy"]).exact(default_alphas()[0])["information_total"])
     if not 0 <= factor < factors:
         raise UsageError(f"factor must be in 0..{factors - 1}, got {factor}")
 
 
 def run(n: int, seeds: int, alphas: Sequence[float], estimators: Sequence[str], factor: int = 0, *,
-        out: Path | None = None, jobs: int = 1, backend: str = "loky", log: Callable[[str], object] = print) -> pd.DataFrame:
+        out: Path | None = None, jobs: int = 1, backend: str = "loky", log: Callable[[str], object] = print,
+        progress: bool = False) -> pd.DataFrame:
     """The table of estimated vs exact information (:data:`COLUMNS`), computed as a study.
 
     Runs :data:`PROBE` through :func:`harness.execution.runner.run_study` on both attack
     scenarios at ``alphas``, ``seeds`` draws of ``n`` samples per alpha, one variant per
     estimator; ``out`` (optional) keeps the study's cells so a rerun resumes.  ``seed`` in
-    the table is the study's seed index (0 .. seeds - 1).
+    the table is the study's seed index (0 .. seeds - 1).  ``progress`` shows the study's
+    progress bar (one step per probe call).
 
     Raises
     ------
     harness.errors.UsageError
         For fewer than 10 samples or 1 seed, an unknown estimator, an alpha outside the
-        scenarios' range or a factor the model lacks.
+        scenarios' range, an alpha or estimator listed twice, or a factor the model lacks.
     RuntimeError
         When a probe call failed (the study records it in ``failures.csv``).
     """
@@ -143,7 +154,8 @@ def run(n: int, seeds: int, alphas: Sequence[float], estimators: Sequence[str], 
     results = run_study(
         scenarios_=list(attack_of), metrics_=[PROBE], metric_options={PROBE: sweep},
         grids={name: [float(alpha) for alpha in alphas] for name in attack_of},
-        seeds=seeds, n_samples=n, out=out, jobs=jobs, backend=backend, progress=False, log=log,
+        seeds=seeds, n_samples=n, out=out, jobs=jobs, backend=backend, progress=progress,
+        progress_label="estimator probes", log=log,
     )
     failures = results.attrs.get("failures", [])
     if failures:
@@ -170,17 +182,19 @@ def run(n: int, seeds: int, alphas: Sequence[float], estimators: Sequence[str], 
 
 def write_estimator_report(out: Path, *, n: int = 5000, seeds: int = 1, alphas: Sequence[float] | None = None,
                            estimators: Sequence[str] = ESTIMATORS, factor: int = 0, jobs: int = 1,
-                           backend: str = "loky", log: Callable[[str], object] = print) -> tuple[pd.DataFrame, list[Path], list[str]]:
+                           backend: str = "loky", log: Callable[[str], object] = print,
+                           progress: bool = False) -> tuple[pd.DataFrame, list[Path], list[str]]:
     """Run the study into ``out/study``, write ``out/estimator_report.csv|png|svg``.
 
-    ``alphas`` defaults to the scenarios' grid (:func:`default_alphas`).  Returns the table,
-    the files written and the figure's notes (curves hidden under another).
+    ``alphas`` defaults to the scenarios' grid (:func:`default_alphas`); the other arguments
+    are :func:`run`'s.  Returns the table, the files written and the figure's notes (curves
+    hidden under another).
     """
     from reports.estimators import estimator_figure
     from reports.figures import save
 
     table = run(n, seeds, default_alphas() if alphas is None else alphas, estimators, factor,
-                out=out / STUDY_DIR, jobs=jobs, backend=backend, log=log)
+                out=out / STUDY_DIR, jobs=jobs, backend=backend, log=log, progress=progress)
     out.mkdir(parents=True, exist_ok=True)
     stem = out / "estimator_report"
     table.to_csv(stem.with_suffix(".csv"), index=False)

@@ -12,8 +12,9 @@ budget.
 The search
     The budget is a number of cells of the stressed metric *per scenario searched* (so a
     search of one scenario costs what the default search spends on each).
-    1. *Exploration*: half of each scenario's budget: the ends of its range, then a Latin
-       hypercube over (value, sample size)
+    1. *Exploration*: half of each scenario's budget (but at least the ends of its range, or
+       every choice of a choice parameter, as far as the scenario's budget goes): the ends of
+       its range, then a Latin hypercube over (value, sample size)
        (:func:`harness.workflows.stress_space.exploration_points`).
     2. *Local refinement*: the rest, shared among the most promising explored points of
        numeric scenarios, as many as there are scenarios (one per scenario, sub-score and
@@ -58,6 +59,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+from tqdm.auto import tqdm
 
 import metrics
 from harness.errors import UsageError
@@ -66,10 +68,10 @@ from harness.execution.presets import PRESETS
 from harness.execution.runner import run_study
 from harness.execution.scenario_refs import canonical_reference, scenario_for
 from harness.execution.seeds import identity_seed
-from harness.execution.store import ResultStore
+from harness.execution.store import CELLS_FILE, ResultStore
 from reports.schema import FAILURE_COLUMNS
 from harness.workflows.stress_defaults import (
-    DEFAULT_BUDGET, DEFAULT_MIN_DEPARTURE, DEFAULT_SAMPLE_SIZES, DEFAULT_SEEDS, DEFAULT_TOP,
+    DEFAULT_BUDGET, DEFAULT_MIN_DEPARTURE, DEFAULT_SAMPLE_SIZES, DEFAULT_SEEDS, DEFAULT_TOP, MIN_SEEDS,
 )
 from harness.workflows.stress_result import CONFIDENCE, Measurement, StressCase, StressResult
 from harness.workflows.stress_space import (
@@ -97,13 +99,17 @@ class _Search:
     """The search's state: what was measured, the budget spent, and how to run a point."""
 
     def __init__(self, reference: str, entry: MetricEntry, *, seeds: int, budget: int,
-                 budget_seconds: float | None, study: Mapping[str, Any]) -> None:
+                 budget_seconds: float | None, study: Mapping[str, Any], progress: bool = False) -> None:
         self.reference, self.entry, self.seeds = reference, entry, seeds
         self.budget, self.budget_seconds, self.study = budget, budget_seconds, dict(study)
+        self.progress, self.log = progress, self.study.pop("log", print)
+        # one bar over the whole budget: the search runs many small studies, each without a bar of its own
+        self.bar = tqdm(total=budget, desc=f"stress {entry.name}", unit="cell", disable=not progress)
         self.started = time.monotonic()
         self.measured: dict[Point, list[Measurement]] = {}
         self.frames: list[pd.DataFrame] = []
         self.cells = 0
+        self.failures: dict[tuple[Any, ...], Mapping[str, Any]] = {}  # failed cells, by identity
         self.notes: list[str] = []
 
     def out_of_time(self) -> bool:
@@ -117,31 +123,68 @@ class _Search:
         affordable = (self.budget - self.cells) // self.seeds
         spent = affordable < len(new)
         new = new[:max(affordable, 0)]
-        by_size: dict[int, list[Point]] = {}
-        for point in new:
-            by_size.setdefault(point.n_samples, []).append(point)
-        for size, group in by_size.items():
+        batches: dict[tuple[int, str], list[Point]] = {}  # one study per sample size and scenario: the bar moves
+        for point in sorted(new, key=lambda point: point.n_samples):  # stable: a scenario's points keep their order
+            batches.setdefault((point.n_samples, point.scenario), []).append(point)
+        for (size, _), group in batches.items():
             if self.out_of_time():
                 raise _BudgetSpent
             frame = self.run(group, size, [self.reference])
             self.cells += len(group) * self.seeds
+            self.bar.update(len(group) * self.seeds)
             for point in group:
                 self.measured[point] = self._measurements(frame, point, stage)
         if spent:
             raise _BudgetSpent
 
-    def run(self, points: Sequence[Point], size: int, metric_names: Sequence[str]) -> pd.DataFrame:
-        """The points' cells of ``metric_names`` at sample size ``size``, through the study runner."""
+    def run(self, points: Sequence[Point], size: int, metric_names: Sequence[str], *,
+            progress_label: str | None = None) -> pd.DataFrame:
+        """The points' cells of ``metric_names`` at sample size ``size``, through the study runner.
+
+        With ``progress_label`` (and the search's progress on), the study shows its own bar.
+        """
         grids: dict[str, list[ParameterValue]] = {}
         for point in points:
             grids.setdefault(point.scenario, []).append(point.value)
         frame = run_study(preset=PRESET, scenarios_=list(grids), metrics_=list(metric_names), seeds=self.seeds,
-                          n_samples=size, grids=grids, **self.study)
+                          n_samples=size, grids=grids, progress=self.progress and progress_label is not None,
+                          progress_label=progress_label or "cells", log=self._study_log, **self.study)
         for failure in frame.attrs.get("failures", []):
-            self.notes.append(f"{failure['metric']} failed on {failure['scenario']} = {failure['value_label']} "
-                              f"(seed {failure['seed']}, n = {failure['n_samples']}): {failure['error']}")
+            key = tuple(failure[column] for column in ("metric", "scenario", "value_label", "seed", "n_samples"))
+            self.failures.setdefault(key, failure)
         self.frames.append(frame)
         return frame
+
+    @property
+    def failed(self) -> int:
+        """Failed cells of the stressed metric."""
+        return sum(failure["metric"] == self.entry.name for failure in self.failures.values())
+
+    def failure_notes(self) -> list[str]:
+        """One line per metric and error: the failed cells' count, where they were, and the error."""
+        groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+        for failure in self.failures.values():
+            groups.setdefault((failure["metric"], failure["error"]), []).append(failure)
+        notes = []
+        for (metric, error), failed in groups.items():
+            if len(failed) == 1:
+                (one,) = failed
+                notes.append(f"{metric} failed on {one['scenario']} = {one['value_label']} (seed {one['seed']}, "
+                             f"n = {one['n_samples']}): {error}")
+                continue
+            labels: dict[str, dict[str, None]] = {}
+            for failure in failed:
+                labels.setdefault(failure["scenario"], {})[str(failure["value_label"])] = None
+            where = "; ".join(f"{scenario} = {', '.join(values)}" for scenario, values in labels.items())
+            sizes = ", ".join(map(str, sorted({int(failure["n_samples"]) for failure in failed})))
+            notes.append(f"{metric} failed in {len(failed)} cells ({where}; n = {sizes}): {error}")
+        return notes
+
+    def _study_log(self, line: str) -> None:
+        """A status line of one of the search's studies, less those the search says once for all of them: the
+        cells reused from the store (before it starts) and the failed cells (its notes and the command's exit)."""
+        if not line.startswith(("skipping ", "warning: ")):
+            self.log(line)
 
     def _measurements(self, frame: pd.DataFrame, point: Point, stage: str) -> list[Measurement]:
         rows = frame.loc[(frame["scenario"] == point.scenario) & (frame["value_label"] == point.label)
@@ -182,6 +225,7 @@ def stress(
     scheduler: str | None = None,
     cell_timeout: float | None = None,
     log: Callable[[str], Any] = print,
+    progress: bool = False,
 ) -> StressResult:
     """Search for the representations where ``metric`` departs most from its ideal (see the module docstring).
 
@@ -221,6 +265,8 @@ def stress(
         As for :func:`harness.execution.runner.run_study`.
     log : callable
         Where status lines go.
+    progress : bool, default False
+        Show a progress bar over the budget's cells (and one over the contrast's).
 
     Returns
     -------
@@ -229,8 +275,9 @@ def stress(
     Raises
     ------
     harness.errors.UsageError
-        For a bad budget, seed count, sample size, threshold or name, or a metric that
-        claims no property with an ideal.
+        For a bad budget, seed count, sample size, threshold or name, a metric that
+        claims no property with an ideal, or a scenario whose ideal states none of the
+        properties the metric claims (``sample_size``).
     """
     started = time.monotonic()
     reference = metric if isinstance(metric, str) else reference_of(metric)
@@ -240,26 +287,33 @@ def stress(
     names = [canonical_reference(name) for name in scenarios_] if scenarios_ is not None else searchable_scenarios()
     if not names:
         raise UsageError("no scenario named to search")
+    _named_once(names, "scenarios")
+    _named_once(contrast or [], "contrast")
     for name in names:
-        if scenario_for(name).kind != "representation":
-            raise UsageError(f"scenario {name!r} is a {scenario_for(name).kind} scenario; stress searches "
-                             "representation scenarios")
+        _check_scenario(name, entry)
     sizes = check_sample_sizes(sample_sizes, names)
     ranges = {name: parameter_range(name) for name in names}
     compared = _contrast_metrics(contrast, entry)
     store = Path(out) / SEARCH_DIR if out is not None else None
     search = _Search(reference, entry, seeds=seeds, budget=budget * len(names), budget_seconds=budget_seconds,
                      study=dict(out=store, jobs=jobs, backend=backend, scheduler=scheduler, cell_timeout=cell_timeout,
-                                progress=False, log=log))
+                                log=log), progress=progress)
+    if store is not None and (store / CELLS_FILE).exists():
+        log(f"stress {entry.name}: {len(ResultStore(store).records())} finished cell(s) found in {store} are reused "
+            "where the search needs them")
     per_scenario = max(1, int(budget // seeds * EXPLORATION_SHARE))
     try:
         explored = [point for name in names for point in exploration_points(
-            ranges[name], sizes, per_scenario, np.random.default_rng(identity_seed("stress", seed, name)))]
+            ranges[name], sizes, _explored_count(ranges[name], per_scenario, budget // seeds),
+            np.random.default_rng(identity_seed("stress", seed, name)))]
         log(f"stress {entry.name}: exploring {len(explored)} points of {len(names)} scenario(s), {seeds} seeds each")
         search.measure(explored, "exploration")
         _refine(search, ranges, per_scenario, len(names), log)
     except _BudgetSpent:
         log(f"stress {entry.name}: budget spent after {search.cells} cells")
+    finally:
+        search.bar.total = search.bar.n  # a search that converged early is done, not cut short
+        search.bar.close()
     measurements = search.all_measurements()
     chosen = top_cases(measurements, min_departure=min_departure, top=top)
     contrasts = _contrasts(search, [measurement.point for measurement in chosen], compared)
@@ -274,8 +328,9 @@ def stress(
         measurements=measurements,
         cases=cases,
         cells=search.cells,
+        failed=search.failed,
         seconds=time.monotonic() - started,
-        notes=list(dict.fromkeys(search.notes)),
+        notes=search.failure_notes() + list(dict.fromkeys(search.notes)),
     )
     if store is not None and search.frames:
         failures = pd.DataFrame([failure for frame in search.frames for failure in frame.attrs.get("failures", [])],
@@ -290,12 +345,15 @@ def _check_settings(entry: MetricEntry, *, budget: int, budget_seconds: float | 
                     min_departure: float, top: int) -> None:
     if entry.population:
         raise UsageError(f"{entry.name} is a population metric; stress searches single representations")
-    claimed = set(entry.properties.values()) | {entry.default_property}
+    claimed = _claimed(entry)
     if not claimed & set(PROPERTIES):
+        how = ("" if entry.registered else "; say what your function measures with the decorator "
+               "metrics.describe.describe_metric(property=...)")
         raise UsageError(f"{entry.name} claims {', '.join(sorted(claimed))}; stress needs a metric claiming one of "
-                         f"{', '.join(PROPERTIES)} (the scenarios' ideals)")
-    if isinstance(seeds, bool) or not isinstance(seeds, (int, np.integer)) or seeds < 2:
-        raise UsageError(f"seeds must be a whole number >= 2 (the seed spread needs two draws), got {seeds!r}")
+                         f"{', '.join(PROPERTIES)} (the scenarios' ideals){how}")
+    if isinstance(seeds, bool) or not isinstance(seeds, (int, np.integer)) or seeds < MIN_SEEDS:
+        raise UsageError(f"seeds must be a whole number >= {MIN_SEEDS} (the seed spread needs two draws), "
+                         f"got {seeds!r}")
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < seeds:
         raise UsageError(f"budget must be a whole number of cells >= seeds ({seeds}), got {budget!r}")
     if budget_seconds is not None and not budget_seconds > 0:
@@ -304,6 +362,33 @@ def _check_settings(entry: MetricEntry, *, budget: int, budget_seconds: float | 
         raise UsageError(f"min_departure must be a number in [0, 1], got {min_departure!r}")
     if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
         raise UsageError(f"top must be a whole number >= 1, got {top!r}")
+
+
+def _named_once(names: Sequence[str], what: str) -> None:
+    """Refuse a name listed twice (a scenario searched twice would double its budget and be reported twice)."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise UsageError(f"{what} lists {name!r} twice")
+        seen.add(name)
+
+
+def _claimed(entry: MetricEntry) -> set[str]:
+    """The properties ``entry``'s sub-scores claim (with the property of sub-scores it does not list)."""
+    return set(entry.properties.values()) | {entry.default_property}
+
+
+def _check_scenario(name: str, entry: MetricEntry) -> None:
+    """A scenario the search can measure ``entry`` on: a representation scenario with an ideal for a claimed property."""
+    scenario = scenario_for(name)
+    if scenario.kind != "representation":
+        raise UsageError(f"scenario {name!r} is a {scenario.kind} scenario; stress searches representation scenarios")
+    claimed = _claimed(entry) & set(PROPERTIES)
+    if not any(claimed & set(ideal_at(name, value)) for value in scenario.values):
+        instead = ("; the sample size is searched on every scenario instead (--sample-sizes)"
+                   if scenario.criterion == "sample_efficiency" else "")
+        raise UsageError(f"scenario {name!r} states no ideal {' or '.join(sorted(claimed))} score, so stress has "
+                         f"nothing to measure {entry.name} against there{instead}")
 
 
 def _contrast_metrics(contrast: Sequence[str] | None, entry: MetricEntry) -> list[str]:
@@ -316,6 +401,12 @@ def _contrast_metrics(contrast: Sequence[str] | None, entry: MetricEntry) -> lis
         if name not in known:
             raise UsageError(f"contrast metric {name!r} is not a built-in single-representation metric")
     return [name for name in contrast if name != entry.name]
+
+
+def _explored_count(space: ParameterRange, share: int, affordable: int) -> int:
+    """Points to explore in one scenario: its exploration ``share`` of the budget, but at least the range's ends (every
+    choice of a choice parameter) where the scenario's ``affordable`` points allow: the known failures sit there."""
+    return max(share, min(len(space.ends), affordable))
 
 
 def _refine(search: _Search, ranges: Mapping[str, ParameterRange], per_scenario: int, count: int,
@@ -375,7 +466,7 @@ def replay_command(point: Point, reference: str, seeds: int, out: str = "runs/st
             f"--out {shlex.quote(out)} --no-report")
 
 
-_CONTRAST_COLUMNS = ["metric", "sub_score", "property", "mean_score", "ideal", "departure"]
+_CONTRAST_COLUMNS = ["metric", "sub_score", "property", "higher_is_better", "mean_score", "ideal", "departure"]
 
 
 def _contrasts(search: _Search, points: Sequence[Point], compared: Sequence[str]) -> dict[Point, pd.DataFrame]:
@@ -389,7 +480,8 @@ def _contrasts(search: _Search, points: Sequence[Point], compared: Sequence[str]
     by_size: dict[int, list[Point]] = {}
     for point in distinct:
         by_size.setdefault(point.n_samples, []).append(point)
-    frames = {size: search.run(group, size, compared) for size, group in by_size.items()}
+    frames = {size: search.run(group, size, compared, progress_label=f"contrast at n = {size}")
+              for size, group in by_size.items()}
     return {point: _contrast_at(frames[point.n_samples], point) for point in distinct}
 
 
@@ -402,6 +494,7 @@ def _contrast_at(frame: pd.DataFrame, point: Point) -> pd.DataFrame:
         prop, higher = group["property"].iloc[0], bool(group["higher_is_better"].iloc[0])
         mean = float(group["score"].mean())
         target = ideal.get(prop, math.nan)
-        rows.append({"metric": metric, "sub_score": sub_score, "property": prop, "mean_score": mean,
+        rows.append({"metric": metric, "sub_score": sub_score, "property": prop, "higher_is_better": higher,
+                     "mean_score": mean,
                      "ideal": target, "departure": (mean if higher else 1.0 - mean) - target})
     return pd.DataFrame(rows, columns=_CONTRAST_COLUMNS)

@@ -2,8 +2,10 @@
 
 #: Cells of the stressed metric a search runs per scenario by default (points x seeds: 5 explored, 5 refined).
 DEFAULT_BUDGET = 30
-#: Draws of every point: the seed spread needs at least 2.
+#: Draws of every point by default.
 DEFAULT_SEEDS = 3
+#: The fewest draws of a point: the seed spread needs two.
+MIN_SEEDS = 2
 #: Sample sizes a search draws from by default.
 DEFAULT_SAMPLE_SIZES = (250, 500, 1000)
 #: Smallest departure reported as a case.

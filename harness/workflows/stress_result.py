@@ -142,6 +142,8 @@ class StressResult:
         The top cases, largest confidence bound first.
     cells : int
         Cells of the stressed metric the search ran (or found in its store).
+    failed : int
+        Those of ``cells`` that failed (the metric raised or timed out): they have no score.
     seconds : float
         Wall seconds of the search (contrast included).
     notes : list of str
@@ -154,6 +156,7 @@ class StressResult:
     measurements: list[Measurement]
     cases: list[StressCase]
     cells: int
+    failed: int
     seconds: float
     notes: list[str] = field(default_factory=list)
 

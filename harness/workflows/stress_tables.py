@@ -24,7 +24,7 @@ IDEAL_CURVE_POINTS = 201
 def stress_tables(result: StressResult) -> StressTables:
     """The tables of ``result``: summary, measurements, cases, contrast, and the worst case's curves."""
     summary = {"metric": result.entry.name, "reference": result.reference, "settings": result.settings,
-               "cells": result.cells, "seconds": result.seconds, "notes": list(result.notes)}
+               "cells": result.cells, "failed_cells": result.failed, "seconds": result.seconds, "notes": list(result.notes)}
     rows = [{**case.measurement.record(), "scores": tuple(case.measurement.scores), "command": case.command}
             for case in result.cases]
     cases = pd.DataFrame(rows) if rows else pd.DataFrame(columns=list(CASE_COLUMNS))

@@ -186,5 +186,66 @@ def test_workflow_uses_public_apis_only():
     assert "scenarios" in imported  # it does read the scenarios, through the package's public names
 
 
-def test_an_alpha_outside_the_scenarios_range_is_a_usage_error(tmp_path):
+def test_an_alpha_outside_the_scenarios_range_is_a_usage_error(tmp_path, capsys):
     assert main(["estimators", "--out", str(tmp_path), "--n", "100", "--alphas", "-1", "--estimators", "gaussian"]) == 2
+    # named as the user named it, not as "grid of scenario 'gaussian_toy_redundancy'", which the user never named
+    assert capsys.readouterr().err.strip() == "error: alphas: alpha must be in [0, 1000], got -1.0"
+    assert not (tmp_path / "study").exists()
+
+
+def test_figure_has_no_empty_panel_for_a_quantity_no_estimator_estimates():
+    # histogram and Miller-Madow read one code column: only I(y_k; z_k) has rows, so only its panels are drawn
+    table = pd.concat([_panel({"histogram": [1.0, 1.5, 2.0], "miller_madow": [0.9, 1.4, 1.9]}),
+                       _panel({"histogram": [1.0, 1.0, 1.0], "miller_madow": [0.9, 0.9, 0.9]}).assign(attack="redundancy")])
+    figure = estimator_figures.estimator_figure(table).figure
+    assert [axis.get_title(loc="left") for axis in figure.axes] == ["synergy attack: I(y_k; z_k)",
+                                                                    "redundancy attack: I(y_k; z_k)"]
+    for axis in figure.axes:
+        assert {line.get_label() for line in axis.get_lines()} == {"exact", "histogram", "miller_madow"}
+
+
+def test_figure_shows_the_exact_value_of_a_single_alpha():
+    table = _panel({"knn": [0.6]}, alphas=(1.0,), exact=(0.5,))
+    (axis,) = estimator_figures.estimator_figure(table).figure.axes[:1]
+    (exact,) = [line for line in axis.get_lines() if line.get_label() == "exact"]
+    assert list(exact.get_ydata()) == [0.5] and exact.get_marker() not in ("None", "", None)
+
+
+def test_a_repeated_alpha_or_estimator_is_named(tmp_path, capsys):
+    base = ["estimators", "--out", str(tmp_path), "--n", "100"]
+    assert main([*base, "--alphas", "1", "0.5", "1.0", "--estimators", "gaussian"]) == 2
+    assert capsys.readouterr().err.strip() == "error: alphas lists 1 twice"
+    assert main([*base, "--alphas", "1", "--estimators", "knn", "gaussian", "knn"]) == 2
+    assert capsys.readouterr().err.strip() == "error: estimators lists knn twice"
+
+
+def test_alphas_and_estimators_take_commas_as_the_other_commands_lists_do(tmp_path):
+    out = tmp_path / "commas"
+    assert main(["estimators", "--out", str(out), "--n", "100", "--alphas", "0,1", "4", "--estimators", "gaussian,knn",
+                 "histogram"]) == 0
+    table = pd.read_csv(out / "estimator_report.csv")
+    assert sorted(set(table["alpha"])) == [0.0, 1.0, 4.0]
+    assert list(dict.fromkeys(table["estimator"])) == ["knn", "gaussian", "histogram"]  # in ESTIMATORS' order
+    assert main(["estimators", "--out", str(out), "--alphas", "0,x"]) == 2
+
+
+def test_the_probes_show_a_progress_bar_on_stderr_unless_told_not_to(tmp_path, capsys):
+    args = ["estimators", "--n", "100", "--alphas", "0", "1", "--estimators", "gaussian"]
+    assert main([*args, "--out", str(tmp_path / "a")]) == 0
+    captured = capsys.readouterr()
+    assert "estimator probes: 100%" in captured.err and "4/4" in captured.err  # 2 attacks x 2 alphas
+    assert "%|" not in captured.out
+    assert main([*args, "--out", str(tmp_path / "b"), "--no-progress"]) == 0
+    assert "%|" not in capsys.readouterr().err
+
+
+def test_summary_says_it_is_the_largest_error_over_every_draw(tmp_path, capsys):
+    args = ["estimators", "--n", "100", "--alphas", "1", "--estimators", "gaussian", "--no-progress"]
+    assert main([*args, "--out", str(tmp_path / "one")]) == 0
+    assert capsys.readouterr().out.startswith("largest |estimate - exact| (nats) over attacks and alphas:\n")
+    assert main([*args, "--out", str(tmp_path / "two"), "--seeds", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("largest |estimate - exact| (nats) over attacks, alphas and draws:\n")
+    table = pd.read_csv(tmp_path / "two" / "estimator_report.csv")
+    largest = table.loc[table["quantity"] == "code", "error"].abs().max()  # of either draw, not of their mean
+    assert f"gaussian   {largest:.4f}" in printed

@@ -219,9 +219,10 @@ def test_a_repeated_search_resumes_from_its_store(tmp_path):
     settings = dict(scenarios_=["mixing"], contrast=[], budget=12, out=tmp_path / "search",
                     **{**FAST, "log": logs.append})
     first = stress("mig", **settings)
-    assert not any("skipping" in line for line in logs)
+    assert not any("finished cell(s)" in line for line in logs)
     again = stress("mig", **settings)
-    assert any("skipping 3 finished cell(s)" in line for line in logs)
+    assert any(f"{first.cells} finished cell(s) found in" in line for line in logs)  # said once, not per study
+    assert not any("skipping" in line for line in logs)
     pd.testing.assert_frame_equal(again.table(), first.table())
 
 
@@ -257,8 +258,9 @@ def test_bad_input_is_named():
         stress("mig", scenarios_=["noise"], seeds=1, **FAST)
     with pytest.raises(UsageError, match="budget must be"):
         stress("mig", scenarios_=["noise"], budget=2, **FAST)
-    with pytest.raises(UsageError, match="claims holistic"):
+    with pytest.raises(UsageError, match="claims holistic") as raised:
         stress("irs", scenarios_=["noise"], **FAST)
+    assert "describe_metric" not in str(raised.value)  # a built-in's claim is not the user's to change
     with pytest.raises(UsageError, match="population"):
         stress("mig", scenarios_=["udr_population"], **FAST)
     with pytest.raises(UsageError, match="needs at least"):
@@ -298,9 +300,11 @@ def test_the_search_store_keeps_its_failed_cells(tmp_path):
     out = tmp_path / "stress"
     result = stress(f"{path}:flaky", scenarios_=["mixing"], contrast=[], budget=12, out=out, **FAST)
     failed = [note for note in result.notes if "flaky metric" in note]
-    assert failed, "the metric failed on some draws"
-    table = pd.read_csv(out / "search" / "failures.csv")
-    assert len(table) == len(failed) and set(table["error"]) == {"ValueError: flaky metric"}
+    table = pd.read_csv(out / "search" / "failures.csv", dtype={"value_label": str})
+    assert len(table) > 1 and set(table["error"]) == {"ValueError: flaky metric"}, "it failed on some draws"
+    assert failed == [f"flaky failed in {len(table)} cells (mixing = {', '.join(dict.fromkeys(table['value_label']))}; "
+                      "n = 300): ValueError: flaky metric"]  # one note per error, not one per cell
+    assert result.failed == len(table)
 
 
 def test_the_contrast_runs_once_per_sample_size(monkeypatch):
@@ -309,8 +313,8 @@ def test_the_contrast_runs_once_per_sample_size(monkeypatch):
     runs = []
     original = stress_module._Search.run
     monkeypatch.setattr(stress_module._Search, "run",
-                        lambda self, points, size, names: runs.append((len(points), tuple(names))) or
-                        original(self, points, size, names))
+                        lambda self, points, size, names, **kwargs: runs.append((len(points), tuple(names))) or
+                        original(self, points, size, names, **kwargs))
     result = stress("mig", scenarios_=["noise", "mixing"], contrast=["modularity"], budget=12, top=3, **FAST)
     contrast_runs = [run for run in runs if run[1] == ("modularity",)]
     points = {case.measurement.point for case in result.cases}
@@ -319,3 +323,82 @@ def test_the_contrast_runs_once_per_sample_size(monkeypatch):
         assert list(case.contrast["metric"]) == ["modularity"]
         assert case.contrast["ideal"].iloc[0] == pytest.approx(ideal_at(case.measurement.point.scenario,
                                                                         case.measurement.point.value)["modularity"])
+
+
+def test_a_scenario_without_an_ideal_is_refused_before_anything_runs(tmp_path, capsys):
+    with pytest.raises(UsageError, match="'sample_size' states no ideal compactness score"):
+        stress("mig", scenarios_=["sample_size"], **FAST)
+    assert main(["stress", "mig", "--scenarios", "noise,sample_size", "--out", str(tmp_path / "out")]) == 2
+    assert "searched on every scenario instead (--sample-sizes)" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_metric_whose_cells_fail_is_not_reported_as_holding_up(tmp_path, capsys):
+    path = tmp_path / "broken.py"
+    path.write_text(textwrap.dedent('''
+        from metrics.describe import describe_metric
+
+
+        @describe_metric(property="modularity")
+        def broken(factors, codes):
+            raise RuntimeError("boom")
+        '''))
+    out = tmp_path / "stress"
+    status = main(["stress", f"{path}:broken", "--scenarios", "noise", "--sample-sizes", "300", "--budget", "8",
+                   "--seeds", "2", "--no-contrast", "--out", str(out), "--jobs", "1", "--backend", "sequential"])
+    captured = capsys.readouterr()
+    assert status == 1
+    assert "Nothing measured: every cell of `broken` failed" in captured.out
+    assert "No case beyond the seed spread" not in captured.out
+    assert "4 of 4 cell(s) of broken failed" in captured.err  # the ends of noise's range, 2 seeds each
+    assert "**4 of the 4 cells of `broken` failed**" in (out / "stress.md").read_text()
+    assert json.loads((out / "stress.json").read_text())["failed_cells"] == 4
+
+
+def test_cli_shows_progress_on_stderr_and_keeps_stdout_for_the_cases(tmp_path, capsys):
+    args = ["stress", "modularity", "--scenarios", "noise,mixing", "--sample-sizes", "300", "--budget", "6",
+            "--seeds", "2", "--contrast", "mig", "--jobs", "1", "--backend", "sequential"]
+    assert main([*args, "--out", str(tmp_path / "a")]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("# Stress search: where `modularity` departs most from its ideal")
+    bars = [line for line in captured.err.replace("\r", "\n").splitlines() if "%|" in line]
+    assert any(line.startswith("stress modularity: 100%|") and "12/12" in line for line in bars), bars
+    assert any(line.startswith("contrast at n = 300:") for line in bars), bars
+    assert "stress modularity: exploring" in captured.err and "exploring" not in captured.out
+    assert main([*args, "--out", str(tmp_path / "a"), "--no-progress"]) == 0  # a rerun: its cells are reused
+    captured = capsys.readouterr()
+    assert "%|" not in captured.err and "skipping" not in captured.err
+    assert "finished cell(s) found in" in captured.err
+
+
+def test_a_function_claiming_no_property_is_told_how_to_claim_one(tmp_path):
+    path = tmp_path / "plain.py"
+    path.write_text("def plain(factors, codes):\n    return 0.5\n")
+    with pytest.raises(UsageError, match=r"plain claims holistic; .* with the decorator "
+                                         r"metrics\.describe\.describe_metric\(property=\.\.\.\)$"):
+        stress(f"{path}:plain", scenarios_=["noise"], **FAST)
+
+
+@pytest.mark.parametrize("seeds", ["0", "1"])
+def test_cli_seeds_below_two_are_refused_as_the_help_says(seeds, tmp_path, capsys):
+    assert main(["stress", "mig", "--seeds", seeds, "--out", str(tmp_path / "out")]) == 2
+    assert f"argument --seeds: expected a whole number >= 2, got {seeds}" in capsys.readouterr().err
+
+
+def test_a_scenario_or_contrast_metric_named_twice_is_refused_before_anything_runs(tmp_path, capsys):
+    with pytest.raises(UsageError, match="scenarios lists 'redundancy_attack@noise=0.2' twice"):
+        stress("mig", scenarios_=["noise", "redundancy_attack@noise=0.2", "redundancy_attack@noise=0.20"], **FAST)
+    out = tmp_path / "out"
+    assert main(["stress", "mig", "--scenarios", "noise", "--contrast", "mig_sup,mig_sup", "--out", str(out)]) == 2
+    assert capsys.readouterr().err.strip() == "error: contrast lists 'mig_sup' twice"
+    assert not out.exists()
+
+
+def test_a_small_budget_still_explores_both_ends_and_every_choice():
+    # 2 points of 3 seeds: half the budget would explore alpha = 0 only and miss Modularity's pure-noise failure at 1
+    result = stress("modularity", scenarios_=["noise"], budget=6, seeds=3, contrast=[], **FAST)
+    assert {(m.point.value, m.stage) for m in result.measurements} == {(0.0, "exploration"), (1.0, "exploration")}
+    (case,) = result.cases
+    assert case.measurement.point.value == 1.0 and case.measurement.direction == "over"
+    choices = stress("mig", scenarios_=["modular_not_compact"], budget=9, seeds=3, contrast=[], **FAST)
+    assert {m.point.value for m in choices.measurements} == {"cos_sin", "duplicate_2", "duplicate_4"}

@@ -33,11 +33,11 @@ def tables() -> StressTables:
                                  _measurement(1.0, (0.35, 0.4, 0.45), 0.0)])
     case = {**measurements.iloc[2].to_dict(), "scores": (0.35, 0.4, 0.45), "command": COMMAND}
     contrast = pd.DataFrame([
-        {"case": 1, "metric": "dci", "sub_score": "modularity", "property": "modularity", "mean_score": 0.2,
+        {"case": 1, "metric": "dci", "sub_score": "modularity", "property": "modularity", "higher_is_better": True, "mean_score": 0.2,
          "ideal": 0.0, "departure": 0.2},
-        {"case": 1, "metric": "mig", "sub_score": "mig", "property": "modularity", "mean_score": 0.05,
+        {"case": 1, "metric": "mig", "sub_score": "mig", "property": "modularity", "higher_is_better": True, "mean_score": 0.05,
          "ideal": 0.0, "departure": 0.05},
-        {"case": 1, "metric": "sap", "sub_score": "sap", "property": "explicitness", "mean_score": 0.5,
+        {"case": 1, "metric": "sap", "sub_score": "sap", "property": "explicitness", "higher_is_better": True, "mean_score": 0.5,
          "ideal": 0.0, "departure": 0.5},
     ])
     along = pd.DataFrame({"position": [0.0, 0.5, 1.0], "score": [0.9833, 0.9, 0.4],
@@ -152,3 +152,35 @@ def test_a_choice_parameter_gets_its_labels_and_no_line_between_choices(tables):
     assert list(ideal.get_ydata()[3:5]) == [0.5, 0.5]
     (errorbar,) = main.containers
     assert errorbar.get_label() == "toy" and errorbar[0].get_linestyle() == "None"  # its data line: points only
+
+
+def test_tables_show_lower_is_better_scores_oriented_so_that_score_minus_ideal_is_the_departure(tables):
+    # a lower-is-better case: raw scores 0.55, 0.6, 0.65 (oriented 0.4 on average) against an ideal of 0
+    case = tables.cases.assign(higher_is_better=False, mean_score=0.6)
+    case.at[0, "scores"] = (0.55, 0.6, 0.65)
+    contrast = pd.concat([tables.contrast, pd.DataFrame([
+        {"case": 1, "metric": "pid", "sub_score": "redundant_lower", "property": "modularity",
+         "higher_is_better": False, "mean_score": 0.99, "ideal": 0.0, "departure": 0.01}])], ignore_index=True)
+    section = stress_section(replace(tables, cases=case, contrast=contrast))
+    assert "| toy (1 − score) | modularity | 0.400      | 0.000 | 0.400     |" in section
+    assert "- toy (modularity; lower is better, judged as 1 − score): scores 0.55, 0.6, 0.65 per seed; ideal 0;" in section
+    assert "| pid    | redundant_lower (1 − score) | modularity | 0.010      | 0.000 | 0.010     |" in section
+
+
+def test_a_long_metric_name_is_wrapped_inside_the_figure(tables):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    long = replace(tables, summary={**tables.summary, "metric": "my_extremely_descriptive_metric_function_name"},
+                   cases=tables.cases.assign(sub_score="a_rather_long_sub_score_name_for_modularity"))
+    figure = worst_case_figure(long)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    inside = figure.bbox
+    for artist in (figure.axes[0].title, *figure.legends):  # both ran off the figure, the legend's last entries too
+        extent = artist.get_window_extent(renderer)
+        assert inside.x0 - 1 <= extent.x0 and extent.x1 <= inside.x1 + 1, artist
+    assert figure.axes[0].get_title(loc="left") == "my_extremely_descriptive_metric_function_\nname on noise, n = 300"
+    assert [label.get_text() for label in figure.axes[1].get_xticklabels()] == ["2 built-ins,\nsame data"]
+    one = worst_case_figure(replace(tables, contrast=tables.contrast.iloc[[1, 2]]))
+    assert [label.get_text() for label in one.axes[1].get_xticklabels()] == ["1 built-in,\nsame data"]

@@ -1,0 +1,46 @@
+"""python -m harness list: every entry's details line up under its header, whatever the length of its name."""
+
+from __future__ import annotations
+
+import re
+
+import metrics
+import scenarios
+from harness.cli import main
+from scenarios.transforms import TRANSFORMS
+
+
+def _sections(text: str) -> dict[str, list[str]]:
+    sections: dict[str, list[str]] = {}
+    current = ""
+    for line in text.splitlines():
+        if line.split(" ", 1)[0] in ("METRICS", "SCENARIOS", "TRANSFORMS"):
+            current = line.split(" ", 1)[0]
+        elif line.startswith(" "):
+            sections.setdefault(current, []).append(line)
+    return sections
+
+
+def test_details_start_in_one_column_past_the_longest_name(capsys):
+    assert main(["list"]) == 0
+    sections = _sections(capsys.readouterr().out)
+    for section, names in (("METRICS", metrics.available(population=None)),
+                           ("SCENARIOS", scenarios.available(kind=None)), ("TRANSFORMS", list(TRANSFORMS))):
+        lines = sections[section]
+        starts = set()
+        for line in lines:
+            first = line.split()[0]
+            assert line.startswith("   ") or first in names
+            # a header line (the name, then its details) or a details line under it
+            header = not line.startswith("   ")  # indented by 2: a name; deeper: its details
+            starts.add(line.index(line.split()[1], 2 + len(first)) if header else len(line) - len(line.lstrip()))
+        assert len(starts) == 1, (section, starts)  # informativeness, minimality_sufficiency and
+        # modular_not_compact_quantized pushed their details right of everyone else's
+        assert starts.pop() >= 3 + max(map(len, names))  # two spaces, the longest name, one space
+
+
+def test_transform_grids_are_written_as_scenario_grids_are(capsys):
+    assert main(["list"]) == 0
+    transforms = _sections(capsys.readouterr().out)["TRANSFORMS"]
+    noise = next(line for line in transforms if line.split()[0] == "noise")
+    assert "alpha in {0, 0.2, 0.4, 0.6, 0.8, 1}" in noise  # was {0.0, 0.2, ..., 1.0}, unlike the scenarios'
