@@ -25,7 +25,8 @@ def _single_code_accuracy(code: np.ndarray, labels: np.ndarray, classes: int, tr
     agreement (Hungarian algorithm).
     """
     frequencies = np.bincount(labels[train], minlength=classes) / train.size
-    edges = np.quantile(code[train], np.cumsum(frequencies)[:-1])
+    # rounding can carry the running sum past 1 when the last classes are absent from the training rows
+    edges = np.quantile(code[train], np.minimum(np.cumsum(frequencies)[:-1], 1.0))
     bins = np.searchsorted(edges, code, side="right")
     agreement = np.zeros((classes, classes))
     np.add.at(agreement, (labels[train], bins[train]), 1.0)

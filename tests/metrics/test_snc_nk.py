@@ -41,3 +41,16 @@ def test_bad_classifier_is_named(rng):
     values = rng.random((50, 2))
     with pytest.raises(ValueError, match="classifier"):
         metrics.evaluate("snc_nk", values, values, classifier="svm")
+
+
+def test_a_rare_class_missing_from_the_training_rows_scores():
+    """Class 7's one sample lands in the held-out part: the running sum of the training class frequencies
+    then reaches 1 before the last class and, rounded, passed it, which numpy's quantile refused
+    ("Quantiles must be in the range [0, 1]")."""
+    rng = np.random.default_rng(394)
+    rng.integers(20, 200), rng.integers(3, 12)  # the draw that found it: n = 68, 10 classes
+    factors = np.floor(rng.random((68, 1)) ** 3 * 10)
+    assert np.bincount(factors[:, 0].astype(int))[7] == 1
+    scores = metrics.evaluate("snc_nk", factors, factors + rng.random((68, 1)), discrete=True)
+    assert np.isfinite(list(scores.values())).all()
+    assert scores["snc"] > 0.8
