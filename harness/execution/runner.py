@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
@@ -41,8 +42,13 @@ def plan_study(
         For an empty selection, a study with no cells, a cell planned twice, a grid that is empty, out of
         its scenario's range or for a scenario the study does not run, or an option value of
         ``metric_options`` that its metric rejects whatever the data (each swept variant is called once on small
-        probe representations: :mod:`harness.execution.option_probe`).
+        probe representations: :mod:`harness.execution.option_probe`); for arguments of the wrong type (a
+        string or a number where a list of names or values goes, a function in ``metrics_``, ``seeds`` or
+        ``n_samples`` that is not a whole number).
     """
+    scenarios_, metrics_, seeds, n_samples, metric_options, grids = _checked_arguments(
+        scenarios_, metrics_, seeds, n_samples, metric_options, grids
+    )
     if preset not in PRESETS:
         raise UnknownNameError("preset", preset, PRESETS)
     config: Preset = PRESETS[preset]
@@ -105,6 +111,47 @@ def _swept(entries: Sequence[tuple[str, MetricEntry]], metric_options: Mapping[s
         raise UsageError(f"option sweeps name metric(s) not in the study: {', '.join(sorted(unmatched))}; "
                          f"the study's metrics: {', '.join(entry.name for _, entry in entries)}")
     return swept
+
+
+def _values(given: Any, argument: str, noun: str = "values") -> list[Any]:
+    """``given`` as a list, when it is a sequence (a tuple, a list, an array); a lone string or number is a
+    UsageError saying how to write it (a string would otherwise be read one character at a time)."""
+    if isinstance(given, (str, bytes)) or not isinstance(given, (Sequence, np.ndarray)):
+        raise UsageError(f"{argument} must be a list of {noun}, got {given!r}; write [{given!r}]")
+    return list(given)
+
+
+def _count(value: Any, argument: str) -> int | None:
+    """``value`` (None or a whole number) as an int; anything else is a UsageError naming ``argument``."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise UsageError(f"{argument} must be a whole number, got {value!r}")
+    return int(value)
+
+
+def _checked_arguments(
+    scenarios_: Any, metrics_: Any, seeds: Any, n_samples: Any, metric_options: Any, grids: Any
+) -> tuple[list[str] | None, list[str] | None, int | None, int | None, dict[str, dict[str, list[Any]]], dict[str, list[Any]]]:
+    """The Python arguments of :func:`plan_study` in the types it plans with, or a UsageError naming the argument."""
+    names = {}
+    for argument, given in (("scenarios_", scenarios_), ("metrics_", metrics_)):
+        names[argument] = None if given is None else _values(given, argument, "names")
+        for name in names[argument] or ():
+            if not isinstance(name, str):
+                raise UsageError(f"{argument} holds names or 'module:name' / 'file.py:name' references (text), got {name!r}"
+                                 + ("; put the function in a file and pass 'file.py:function'" if callable(name) else ""))
+    if not isinstance(metric_options or {}, Mapping) or not isinstance(grids or {}, Mapping):
+        wrong = "metric_options" if not isinstance(metric_options or {}, Mapping) else "grids"
+        raise UsageError(f"{wrong} must be a mapping, got {metric_options if wrong == 'metric_options' else grids!r}")
+    sweeps = {}
+    for metric, sweep in (metric_options or {}).items():
+        if not isinstance(sweep, Mapping):
+            raise UsageError(f"metric_options[{metric!r}] must map option names to lists of values, got {sweep!r}")
+        sweeps[metric] = {option: _values(values, f"metric_options[{metric!r}][{option!r}]") for option, values in sweep.items()}
+    checked_grids = {name: _values(values, f"grids[{name!r}]") for name, values in (grids or {}).items()}
+    return (names["scenarios_"], names["metrics_"], _count(seeds, "seeds"), _count(n_samples, "n_samples"), sweeps,
+            checked_grids)
 
 
 def _selected(requested: Sequence[str] | None, known: Sequence[str], kind: str) -> list[str]:
@@ -191,7 +238,10 @@ def run_study(
         :data:`reports.schema.FAILURE_COLUMNS`, also written to ``DIR/failures.csv``)
         and announced through ``log``, as is a count of the warnings metric calls raised.
     """
-    if cell_timeout is not None and not cell_timeout > 0:
+    if cell_timeout is not None and (
+        isinstance(cell_timeout, (bool, np.bool_)) or not isinstance(cell_timeout, (int, float, np.integer, np.floating))
+        or not cell_timeout > 0
+    ):
         raise UsageError(f"cell_timeout must be a number of seconds > 0, got {cell_timeout!r}")
     if cell_timeout is not None and backend == "threading":
         raise UsageError("a cell time limit forks a process per metric call, which is unsafe from threads: "
