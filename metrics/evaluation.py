@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, Callable, Mapping, Sequence
 
@@ -17,11 +18,17 @@ MetricLike = str | MetricSpec | Callable[..., Any]
 
 
 def metric_name(metric: MetricLike) -> str:
-    """The name a metric's single score is reported under."""
+    """The name a metric's single score is reported under.
+
+    A registered name or spec gives the metric's name; a callable its ``__name__``, that
+    of the function a :func:`functools.partial` wraps, or else its class's name.
+    """
     if isinstance(metric, str):
         return metric
     if isinstance(metric, MetricSpec):
         return metric.name
+    while isinstance(metric, functools.partial):
+        metric = metric.func
     return getattr(metric, "__name__", type(metric).__name__)
 
 

@@ -312,7 +312,14 @@ def available(*, population: bool | None = False) -> list[str]:
     population : bool or None, default False
         ``False`` lists the single-representation metrics, ``True`` the population
         metrics (UDR), ``None`` all of them.
+
+    Raises
+    ------
+    TypeError
+        For any other ``population`` (a string such as ``"yes"`` listed nothing).
     """
+    if population is not None and not isinstance(population, bool):
+        raise TypeError(f"population must be True, False or None, got {population!r}")
     return sorted(n for n, s in _REGISTRY.items() if population is None or s.population == population)
 
 

@@ -137,3 +137,22 @@ def test_directions_for_unknown_sub_scores_are_refused():
     with pytest.raises(ValueError, match="directions given for unknown sub-scores"):
         metrics.register_metric("never_registered", family="information", properties="modularity",
                                 higher_is_better={"other": False})(lambda f, c: 0.0)
+
+
+def test_a_partial_is_reported_under_the_function_it_wraps(rng):
+    """functools.partial has no __name__: its score came back as 'partial'."""
+    import functools
+
+    def scaled(factors, codes, *, scale=1.0):
+        return scale
+
+    values = rng.random((5, 1))
+    assert metrics.evaluate(functools.partial(scaled, scale=2.0), values, values) == {"scaled": 2.0}
+    assert metrics.metric_name(functools.partial(functools.partial(scaled), scale=3.0)) == "scaled"
+
+
+@pytest.mark.parametrize("population", ["yes", 1, 0])
+def test_available_refuses_a_population_flag_that_is_not_a_bool(population):
+    """"yes" listed no metric at all, 1 and 0 read as True and False by equality."""
+    with pytest.raises(TypeError, match="population must be True, False or None"):
+        metrics.available(population=population)
