@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import metrics
@@ -156,3 +157,15 @@ def test_available_refuses_a_population_flag_that_is_not_a_bool(population):
     """"yes" listed no metric at all, 1 and 0 read as True and False by equality."""
     with pytest.raises(TypeError, match="population must be True, False or None"):
         metrics.available(population=population)
+
+
+@pytest.mark.parametrize(("codes", "message"), [
+    (pd.DataFrame({"a": [1, None, 3, 4, 5], "b": [1, 2, 3, 4, 5]}, dtype="Int64"),
+     r"codes must contain only real numbers; found <NA> \(NAType\) at row 1, column 0 \(a missing value: fill or drop it first\)"),
+    (pd.DataFrame({"a": pd.Categorical(["x", "y", "x", "y", "x"])}), r"found 'x' \(str\) at row 0, column 0"),
+    (np.array([[1.0, "x"]] * 5, dtype=object), r"found 'x' \(str\) at row 0, column 1"),
+], ids=["pandas missing value", "pandas categories", "a word"])
+def test_a_value_that_is_no_number_is_named_with_its_place(codes, message):
+    """All three said only "found non-numeric objects": not which value, nor where, nor that <NA> is a missing value."""
+    with pytest.raises(TypeError, match=message):
+        metrics.evaluate("mig", np.random.default_rng(0).random((5, 2)), codes)
