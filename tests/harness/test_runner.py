@@ -212,3 +212,13 @@ def test_tuples_and_arrays_are_lists_of_names_and_values():
                        grids={"noise": np.array([0.2, 0.4])}, metric_options={"mig": {"bins": (5, 10)}})
     assert sorted({(cell.value, cell.metric.name) for cell in cells}) == [
         (0.2, "mig[bins=10]"), (0.2, "mig[bins=5]"), (0.4, "mig[bins=10]"), (0.4, "mig[bins=5]")]
+
+
+def test_the_lazy_entry_points_are_listed_by_dir_and_imported_by_star():
+    """dir(harness) left out run_study and plan_study, which the module imports only when used."""
+    import harness
+
+    assert {"run_study", "plan_study", "PRESETS"} <= set(dir(harness))
+    namespace: dict[str, object] = {}
+    exec("from harness import *", namespace)
+    assert namespace["run_study"] is run_study and namespace["plan_study"] is plan_study
