@@ -54,3 +54,24 @@ def test_a_rare_class_missing_from_the_training_rows_scores():
     scores = metrics.evaluate("snc_nk", factors, factors + rng.random((68, 1)), discrete=True)
     assert np.isfinite(list(scores.values())).all()
     assert scores["snc"] > 0.8
+
+
+def test_a_factor_of_one_class_on_the_training_rows_is_named():
+    """A binary factor whose one positive sample is held out: chance accuracy is 1 and SNC divided by zero
+    (ZeroDivisionError); it is now the ValueError explicitness gives in the same case."""
+    rng = np.random.default_rng(1)
+    factors = np.column_stack([np.zeros(40), rng.random(40)])
+    factors[7, 0] = 1.0
+    codes = factors + 0.05 * rng.random((40, 2))
+    held_out = [seed for seed in range(12) if _raises(factors, codes, seed)]
+    assert held_out, "no seed held the positive sample out"
+    with pytest.raises(ValueError, match="snc_nk: factor 0 takes a single class in the training split"):
+        metrics.evaluate("snc_nk", factors, codes, discrete=[True, False], random_state=held_out[0])
+
+
+def _raises(factors, codes, seed):
+    try:
+        metrics.evaluate("snc_nk", factors, codes, discrete=[True, False], random_state=seed)
+    except (ValueError, ZeroDivisionError):
+        return True
+    return False
