@@ -143,6 +143,19 @@ def evaluate_population(
     -------
     list[float]
         One finite score per member, in order.
+
+    Raises
+    ------
+    TypeError
+        When ``metric`` is not a registered population metric's name or spec (a plain
+        callable included), ``population`` is not a sequence of arrays, a member is not
+        numeric, an option is unknown, or ``random_state`` is not an int or Generator.
+    ValueError
+        When ``metric`` scores single representations, the population has fewer than 2
+        members or members of different row counts, a member is malformed (the message
+        names ``population[i]``), or the metric returns a non-finite score.
+    KeyError
+        When ``metric`` names no registered metric.
     """
     spec = get(metric) if isinstance(metric, str) else metric
     if not isinstance(spec, MetricSpec):
