@@ -153,7 +153,8 @@ def evaluate_population(
     ValueError
         When ``metric`` scores single representations, the population has fewer than 2
         members or members of different row counts, a member is malformed (the message
-        names ``population[i]``), or the metric returns a non-finite score.
+        names ``population[i]``), ``random_state`` is negative, or the metric returns a
+        non-finite score.
     KeyError
         When ``metric`` names no registered metric.
     """
