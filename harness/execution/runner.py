@@ -206,7 +206,7 @@ def run_study(
         Run directory.  Finished cells found there are reused, not recomputed.
         Without it, nothing is written.
     jobs : int, default 1
-        Parallel workers (``-1``: all cores).
+        Parallel workers, at least 1 (``-1``: all cores).
     backend : {"loky", "threading", "sequential", "dask"}
         Where tasks run (see :mod:`harness.execution.backends`).
     scheduler : str, optional
@@ -238,6 +238,8 @@ def run_study(
         :data:`reports.schema.FAILURE_COLUMNS`, also written to ``DIR/failures.csv``)
         and announced through ``log``, as is a count of the warnings metric calls raised.
     """
+    if isinstance(jobs, (bool, np.bool_)) or not isinstance(jobs, (int, np.integer)) or not (jobs >= 1 or jobs == -1):
+        raise UsageError(f"jobs must be a number of workers >= 1, or -1 for all cores; got {jobs!r}")
     if cell_timeout is not None and (
         isinstance(cell_timeout, (bool, np.bool_)) or not isinstance(cell_timeout, (int, float, np.integer, np.floating))
         or not cell_timeout > 0

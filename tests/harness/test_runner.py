@@ -200,6 +200,11 @@ def test_a_failed_cell_records_the_rows_its_metric_saw(tmp_path):
     ({"metric_options": {"mig": ["bins"]}}, r"metric_options\['mig'\] must map option names to lists of values"),
     ({"cell_timeout": "5"}, r"cell_timeout must be a number of seconds > 0, got '5'"),
     ({"cell_timeout": float("nan")}, r"cell_timeout must be a number of seconds > 0, got nan"),
+    # "2" failed comparing with an int; 0, -2 and 1.5 ran as if they were valid
+    ({"jobs": "2"}, r"jobs must be a number of workers >= 1, or -1 for all cores; got '2'"),
+    ({"jobs": 0}, r"jobs must be a number of workers >= 1, or -1 for all cores; got 0"),
+    ({"jobs": -2}, r"jobs must be .*; got -2"),
+    ({"jobs": 1.5}, r"jobs must be .*; got 1.5"),
 ], ids=lambda value: str(value)[:40])
 def test_python_arguments_of_the_wrong_type_are_usage_errors_naming_them(arguments, message):
     study = {**SMALL, "metrics_": ["mig"], **arguments}
