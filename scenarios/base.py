@@ -54,6 +54,9 @@ class Representation:
     exact: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        for array, what in ((self.factors, "factors"), (self.codes, "codes")):
+            if not isinstance(array, np.ndarray):  # .ndim below failed with an AttributeError
+                raise TypeError(f"{what} must be a numpy array, got {type(array).__name__}")
         if self.factors.ndim != 2 or self.codes.ndim != 2:
             raise ValueError("factors and codes must be 2-D")
         if self.factors.shape[0] != self.codes.shape[0]:

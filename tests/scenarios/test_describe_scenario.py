@@ -139,3 +139,10 @@ def test_a_scenario_object_with_an_ideal_out_of_range_is_refused_at_generate():
         scenario.generate(1.0, n=4, seed=0)
     with pytest.raises(ValueError, match=r"ideal of explicitness must be a number in \[0, 1\]"):
         Representation(factors=np.zeros((2, 1)), codes=np.zeros((2, 1)), discrete=(False,), ideal={"explicitness": -0.1})
+
+
+def test_a_representation_of_lists_is_a_type_error_naming_them():
+    from scenarios import Representation
+
+    with pytest.raises(TypeError, match="factors must be a numpy array, got list"):
+        Representation(factors=[[0.0], [1.0]], codes=np.zeros((2, 1)), discrete=(False,), ideal={})
