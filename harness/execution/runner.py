@@ -141,9 +141,9 @@ def _checked_arguments(
             if not isinstance(name, str):
                 raise UsageError(f"{argument} holds names or 'module:name' / 'file.py:name' references (text), got {name!r}"
                                  + ("; put the function in a file and pass 'file.py:function'" if callable(name) else ""))
-    if not isinstance(metric_options or {}, Mapping) or not isinstance(grids or {}, Mapping):
-        wrong = "metric_options" if not isinstance(metric_options or {}, Mapping) else "grids"
-        raise UsageError(f"{wrong} must be a mapping, got {metric_options if wrong == 'metric_options' else grids!r}")
+    for argument, given in (("metric_options", metric_options), ("grids", grids)):
+        if given is not None and not isinstance(given, Mapping):
+            raise UsageError(f"{argument} must be a mapping, got {given!r}")
     sweeps = {}
     for metric, sweep in (metric_options or {}).items():
         if not isinstance(sweep, Mapping):

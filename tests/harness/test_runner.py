@@ -198,6 +198,8 @@ def test_a_failed_cell_records_the_rows_its_metric_saw(tmp_path):
     ({"metric_options": {"mig": {"bins": 5}}}, r"metric_options\['mig'\]\['bins'\] must be a list of values, got 5; write \[5\]"),
     ({"metric_options": {"mig": {"normalization": "code"}}}, r"metric_options\['mig'\]\['normalization'\] must be a list of values"),
     ({"metric_options": {"mig": ["bins"]}}, r"metric_options\['mig'\] must map option names to lists of values"),
+    ({"metric_options": [("mig", {"bins": [5]})]}, r"metric_options must be a mapping, got \[\('mig'"),
+    ({"grids": [("noise", [0.2])]}, r"grids must be a mapping, got \[\('noise'"),
     ({"cell_timeout": "5"}, r"cell_timeout must be a number of seconds > 0, got '5'"),
     ({"cell_timeout": float("nan")}, r"cell_timeout must be a number of seconds > 0, got nan"),
     # "2" failed comparing with an int; 0, -2 and 1.5 ran as if they were valid
