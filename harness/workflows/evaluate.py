@@ -213,9 +213,9 @@ def evaluate_representation(
     Raises
     ------
     harness.errors.UsageError
-        Malformed arrays, ``discrete`` flags or ``random_state``, a lone string as
-        ``metric_names`` (all checked once, before any metric runs), or unknown metric
-        names (then also a KeyError).
+        Malformed arrays, ``discrete`` flags or ``random_state``, a lone string or an
+        empty list as ``metric_names`` (all checked once, before any metric runs), or
+        unknown metric names (then also a KeyError).
     """
     try:
         factors, codes = check_pair(factors, codes)
@@ -227,6 +227,8 @@ def evaluate_representation(
     if isinstance(metric_names, (str, bytes)):
         raise UsageError(f"metric_names must be a list of names, got {metric_names!r}; write [{metric_names!r}]")
     names = list(metric_names) if metric_names is not None else metrics.available()
+    if not names:  # an empty table would read as "every metric passed"
+        raise UsageError(f"no metric named; known metrics: {', '.join(metrics.available())}")
     entries = [resolve(name) for name in names]
     rows = []
     with metrics.shared_estimates():  # one representation: its k-NN and binned estimates are computed once

@@ -144,6 +144,7 @@ def test_a_failing_metric_with_sub_scores_fails_in_one_row_per_sub_score_with_it
     ({"random_state": -1}, r"random_state must be non-negative, got -1"),
     ({"random_state": 1.5}, r"random_state must be a non-negative int"),
     ({"metric_names": "mig"}, r"metric_names must be a list of names, got 'mig'; write \['mig'\]"),
+    ({"metric_names": []}, r"no metric named; known metrics: dci_es, "),  # an empty table came back
 ])
 def test_bad_flags_seeds_and_names_are_one_usage_error_before_any_metric_runs(grid, arguments, message):
     """Each used to fail every stochastic (or every) metric's rows with the same error, or read 'mig' as 'm', 'i', 'g'."""
