@@ -31,6 +31,11 @@ from harness.version import __version__
 __all__ = ["PRESETS", "Preset", "__version__", "plan_study", "run_study"]
 
 
+def __dir__() -> list[str]:
+    """The module's names, the lazily imported ``run_study`` and ``plan_study`` included (for ``dir`` and completion)."""
+    return sorted({*globals(), *__all__})
+
+
 def __getattr__(name: str) -> Any:
     """Import the runner (and with it numpy, pandas and every metric) only when it is used."""
     if name in ("run_study", "plan_study"):

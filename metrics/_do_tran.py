@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.estimators import binned_entropy, check_estimator_options, information_denominator, mutual_information, normalized
+from metrics.estimators import binned_entropy, check_estimator_options, estimate_information, information_denominator, normalized
 from metrics.shared import memoised
 
 ESTIMATORS = ("knn", "knn_full", "gaussian")
@@ -63,20 +63,20 @@ def informativeness_nats(factors: np.ndarray, codes: np.ndarray, *, estimator: s
         "informativeness",
         (factors, codes),
         (estimator, neighbors),
-        lambda: np.array([mutual_information(codes[:, i], factors, estimator=estimator, neighbors=neighbors) for i in range(codes.shape[1])]),
+        lambda: np.array([estimate_information(codes[:, i], factors, estimator=estimator, neighbors=neighbors) for i in range(codes.shape[1])]),
     )
 
 
 def _dependence(codes: np.ndarray, estimator: str, neighbors: int) -> np.ndarray:
     """``(L,)`` I(z_i; z_!=i) in nats."""
     options = {"estimator": estimator, "neighbors": neighbors}
-    return np.array([mutual_information(codes[:, i], np.delete(codes, i, axis=1), **options) for i in range(codes.shape[1])])
+    return np.array([estimate_information(codes[:, i], np.delete(codes, i, axis=1), **options) for i in range(codes.shape[1])])
 
 
 def _joint_information(factors: np.ndarray, codes: np.ndarray, estimator: str, neighbors: int) -> np.ndarray:
     """``(L,)`` I(z_i; (v, z_!=i)) in nats."""
     options = {"estimator": estimator, "neighbors": neighbors}
-    return np.array([mutual_information(codes[:, i], np.hstack([factors, np.delete(codes, i, axis=1)]), **options) for i in range(codes.shape[1])])
+    return np.array([estimate_information(codes[:, i], np.hstack([factors, np.delete(codes, i, axis=1)]), **options) for i in range(codes.shape[1])])
 
 
 @dataclass(frozen=True)

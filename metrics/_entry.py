@@ -50,20 +50,23 @@ def representation_entry(function: Callable[..., Any], name: str, options: Mappi
     The entry checks option names, validates ``factors`` and ``codes``
     (:func:`metrics.validation.check_pair`; reused for the same objects inside
     :func:`metrics.shared_estimates`), normalises ``discrete`` to one flag per factor and
-    checks ``random_state``.  It keeps the function's name, docstring and signature
-    (:func:`functools.wraps`).  The call runs inside a :func:`metrics.shared_estimates`
-    scope (the enclosing one, or its own), so validation and binning share one min/max
-    pass per matrix (:func:`metrics._columns.column_range`).
+    checks ``random_state``.  It always takes ``discrete`` (as :class:`metrics.MetricSpec`
+    states and :func:`metrics.evaluate` passes it): a function without that parameter
+    gets the flags checked and not passed.  It keeps the function's name, docstring and
+    signature (:func:`functools.wraps`).  The call runs inside a
+    :func:`metrics.shared_estimates` scope (the enclosing one, or its own), so validation
+    and binning share one min/max pass per matrix (:func:`metrics._columns.column_range`).
     """
     call_arguments = tuple(argument for argument in CALL_ARGUMENTS if accepts(function, argument))
 
     @functools.wraps(function)
     def entry(factors: Any, codes: Any, **arguments: Any) -> Any:
-        check_option_names(name, arguments, options, call_arguments)
+        check_option_names(name, arguments, options, (*call_arguments, "discrete"))
         with shared_estimates(one_call=True):
             factor_matrix, code_matrix = memoised("validated", (factors, codes), (), lambda: check_pair(factors, codes), private_copy=False)
+            flags = check_discrete(arguments.pop("discrete", None), factor_matrix.shape[1])
             if "discrete" in call_arguments:
-                arguments["discrete"] = check_discrete(arguments.get("discrete"), factor_matrix.shape[1])
+                arguments["discrete"] = flags
             _check_seed(arguments)
             return function(factor_matrix, code_matrix, **arguments)
 

@@ -54,9 +54,9 @@ from metrics.estimators import (
     NORMALIZATIONS,
     binned_entropy,
     check_estimator_options,
+    estimate_information,
     estimate_options,
     information_denominator,
-    mutual_information,
     normalized,
     pairwise_information,
 )
@@ -237,11 +237,11 @@ def _pid_information(factors: np.ndarray, codes: np.ndarray, flags: tuple[bool, 
     candidates = _candidates(pairwise, code_choice)
     rest = np.array(
         [
-            [mutual_information(factors[:, k], np.delete(codes, l, axis=1), discrete=flags[k], **options) for l in candidates[k]]
+            [estimate_information(factors[:, k], np.delete(codes, l, axis=1), discrete=flags[k], **options) for l in candidates[k]]
             for k in rows
         ]
     )
-    total = np.array([mutual_information(factors[:, k], codes, discrete=flags[k], **options) for k in rows])
+    total = np.array([estimate_information(factors[:, k], codes, discrete=flags[k], **options) for k in rows])
     code = pairwise[rows[:, None], candidates]
     total = np.maximum(total, np.maximum(code.max(axis=1), rest.max(axis=1)))
     return best, candidates, code, rest, total

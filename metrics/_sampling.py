@@ -36,22 +36,37 @@ def derive_seeds(rng: np.random.Generator, count: int) -> list[int]:
     return [int(s) for s in rng.integers(_SEED_BOUND, size=count)]
 
 
+def split_sizes(n: int, test_size: float) -> tuple[int, int]:
+    """``(training, held-out)`` sample counts of :func:`train_test_indices` for ``n`` samples.
+
+    The held-out part has ``round(test_size * n)`` samples, at least 1; the training
+    part the rest (checked by :func:`train_test_indices`, not here).
+
+    Raises
+    ------
+    TypeError, ValueError
+        When ``test_size`` is not a number strictly between 0 and 1.
+    """
+    test_size = check_fraction(test_size, "test_size")
+    n_test = max(1, int(round(test_size * n)))
+    return n - n_test, n_test
+
+
 def train_test_indices(n: int, test_size: float, rng: np.random.Generator, metric: str) -> tuple[np.ndarray, np.ndarray]:
     """A random split of ``range(n)`` into training and held-out indices.
 
     The held-out part has ``round(test_size * n)`` samples, at least 1, and the
-    training part keeps at least 2.
+    training part keeps at least 2 (:func:`split_sizes`).
 
     Raises
     ------
     ValueError
         When ``n`` is too small for both parts (fewer than 3 samples).
     """
-    test_size = check_fraction(test_size, "test_size")
-    n_test = max(1, int(round(test_size * n)))
-    if n - n_test < 2:
+    n_train, n_test = split_sizes(n, test_size)
+    if n_train < 2:
         raise ValueError(
-            f"{metric} needs at least 2 training and 1 held-out sample; got n = {n} with test_size = {test_size:g}"
+            f"{metric} needs at least 2 training and 1 held-out sample; got n = {n} with test_size = {float(test_size):g}"
         )
     order = rng.permutation(n)
     return np.sort(order[n_test:]), np.sort(order[:n_test])

@@ -12,12 +12,18 @@ from metrics._sampling import as_generator, derive_seeds, require_varying_factor
 from metrics.registry import register_metric
 from metrics.options import check_number, check_positive_int
 from metrics.shared import memoised, shared_across_calls
+from metrics.validation import check_pair
 
 #: Doublings the probe trees are grown to at least.  A curve of fewer capacities is the
 #: prefix of this one (see :func:`_prefix_predictions`), so the variants of a sweep of
 #: ``max_capacity_doublings`` up to the default share one fit per factor within a
 #: :func:`metrics.shared_estimates` scope.
 GROWN_CAPACITY_DOUBLINGS = 8
+
+#: Most doublings a curve may have: its capacities ``2**M`` and the node ids ``2 m - 2``
+#: of :func:`_prefix_predictions` stay within int64.  The trees themselves never grow
+#: past one leaf per training row, so a long curve costs no more than a full tree.
+MAX_CAPACITY_DOUBLINGS = 61
 
 
 @dataclass(frozen=True)
@@ -75,7 +81,10 @@ def _probe_losses(
     losses = np.empty((factors.shape[1], capacities.size))
     for k in range(factors.shape[1]):
         target = factors[train, k]
-        tree = DecisionTreeRegressor(max_leaf_nodes=int(capacities[-1]), random_state=seeds[k]).fit(train_codes, target)
+        # A tree has at most one leaf per training row, so a larger max_leaf_nodes grows the same tree
+        # (node for node, checked in the tests) but makes scikit-learn reserve memory for all of them.
+        leaves = int(min(capacities[-1], max(2, train.size)))
+        tree = DecisionTreeRegressor(max_leaf_nodes=leaves, random_state=seeds[k]).fit(train_codes, target)
         constant_loss = float(np.mean((factors[test, k] - target.mean()) ** 2))
         squared_errors = (_prefix_predictions(tree, test_codes, capacities) - factors[test, k]) ** 2
         losses[k] = squared_errors.mean(axis=1) / constant_loss if constant_loss > 0 else 0.0
@@ -104,20 +113,36 @@ def loss_capacity_curve(
 
     Parameters
     ----------
-    factors, codes : numpy.ndarray
-        ``(n, K)`` and ``(n, L)`` arrays (validated by the caller); no factor constant.
+    factors, codes : array_like
+        ``(n, K)`` and ``(n, L)`` arrays of the same ``n`` samples, validated as
+        :func:`metrics.evaluate` validates them; no factor constant.
     random_state : int or numpy.random.Generator, default 0
         Seeds the split and the trees.
     max_capacity_doublings : int, default 8
-        Number ``M`` of capacities on the curve (at least 2).
+        Number ``M`` of capacities on the curve, 2 to :data:`MAX_CAPACITY_DOUBLINGS`.
     test_size : float, default 0.25
         Held-out fraction.
 
     Returns
     -------
     LossCapacityCurve
+
+    Raises
+    ------
+    ValueError, TypeError
+        For malformed arrays (the message names the argument), a constant factor, too
+        few samples to split, or a bad option.
     """
-    check_positive_int(max_capacity_doublings, "max_capacity_doublings", minimum=2)
+    factors, codes = check_pair(factors, codes)
+    require_varying_factors(factors, "loss_capacity_curve")
+    return _loss_capacity_curve(factors, codes, random_state, max_capacity_doublings, test_size)
+
+
+def _loss_capacity_curve(
+    factors: np.ndarray, codes: np.ndarray, random_state: int | np.random.Generator, max_capacity_doublings: int, test_size: float
+) -> LossCapacityCurve:
+    """:func:`loss_capacity_curve` on validated arrays."""
+    check_positive_int(max_capacity_doublings, "max_capacity_doublings", minimum=2, maximum=MAX_CAPACITY_DOUBLINGS)
     # grow past the asked capacity only where a later call (a sweep's next variant) can reuse the trees
     grown = max(max_capacity_doublings, GROWN_CAPACITY_DOUBLINGS) if shared_across_calls() else max_capacity_doublings
     if isinstance(random_state, np.random.Generator):  # its state moves on: nothing to share
@@ -200,7 +225,8 @@ def dci_es(
     random_state : int or numpy.random.Generator
         Seeds the split and the trees.
     max_capacity_doublings : int, default 8
-        Capacities on the curve (the largest tree has ``2**max_capacity_doublings`` leaves).
+        Capacities on the curve, 2 to 61 (the largest tree has ``2**max_capacity_doublings`` leaves,
+        or one per training row where that is fewer: the same tree).
     test_size : float, default 0.25
         Held-out fraction.
     reference_loss : float, default 0
@@ -241,7 +267,5 @@ def dci_es(
     if check_number(reference_loss, "reference_loss", minimum=0.0) >= 1:
         raise ValueError(f"reference_loss must be below 1, got {reference_loss!r}")
     require_varying_factors(factors, "dci_es")
-    curve = loss_capacity_curve(
-        factors, codes, random_state=random_state, max_capacity_doublings=max_capacity_doublings, test_size=test_size
-    )
+    curve = _loss_capacity_curve(factors, codes, random_state, max_capacity_doublings, test_size)
     return {"explicitness": explicitness_from_curve(curve, float(reference_loss)), "size": factors.shape[1] / codes.shape[1]}

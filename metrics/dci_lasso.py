@@ -7,7 +7,7 @@ from sklearn.linear_model import Lasso, LassoCV
 from sklearn.model_selection import KFold
 
 from metrics._dci import regression_explicitness, run_dci, unit_range
-from metrics._sampling import require_varying_factors
+from metrics._sampling import require_varying_factors, split_sizes
 from metrics.registry import register_metric
 from metrics.options import check_choice, check_fraction, check_positive_int
 
@@ -205,6 +205,12 @@ def dci_lasso(
             raise ValueError(f"dci_lasso: {folds}-fold cross-validation needs at least {folds} samples, got {codes.shape[0]}")
         fit = [_fit_at(alpha) for alpha in _penalties_on_all_rows(codes, targets, alpha_grid, n_alphas, alpha_ratio, folds)]
     else:
+        n_train = split_sizes(codes.shape[0], test_size)[0]
+        if 2 <= n_train < folds:  # fewer than 2: the split itself says so (run_dci)
+            raise ValueError(
+                f"dci_lasso: {folds}-fold cross-validation on the training part needs at least {folds} training "
+                f"samples; got {n_train} (n = {codes.shape[0]}, test_size = {float(test_size):g})"
+            )
         fit = _fit_selecting_on_train(alpha_grid, n_alphas, alpha_ratio, folds)
     return run_dci(
         codes,

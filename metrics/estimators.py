@@ -61,11 +61,13 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
+from scipy import sparse
 
 from metrics._knn import Column, kraskov, kraskov_prepared, ross
 from metrics.information import DEFAULT_BINS, encode_categories, entropy, factor_code_information, joint_counts, to_labels
 from metrics.options import check_choice, check_positive_int
 from metrics.shared import memoised
+from metrics.validation import as_real_matrix, check_discrete
 
 ESTIMATORS = ("knn", "knn_full", "gaussian", "histogram", "miller_madow")
 DEFAULT_ESTIMATOR = "knn"
@@ -184,6 +186,17 @@ def _histogram_information(factors: np.ndarray, codes: np.ndarray, discrete: Seq
     return np.clip(table.mutual_information + correction, 0.0, None)
 
 
+def _one_column(values: Any) -> Any:
+    """A 1-D sequence as an ``(n, 1)`` column; anything else as given (:func:`as_real_matrix` says what is wrong with it)."""
+    if sparse.issparse(values):
+        return values
+    try:
+        one_dimensional = np.ndim(values) == 1
+    except ValueError:  # ragged
+        return values
+    return np.asanyarray(values)[:, None] if one_dimensional else values
+
+
 def mutual_information(
     factor_column: Any,
     code_columns: Any,
@@ -194,6 +207,10 @@ def mutual_information(
     bins: int = DEFAULT_BINS,
 ) -> float:
     """Mutual information I(v; z_S) in nats between one variable and a set of code columns.
+
+    The arrays are validated as :func:`metrics.evaluate` validates factors and codes
+    (:func:`metrics.validation.as_real_matrix`: real, finite, at most 1e150 in magnitude,
+    at least 2 samples); the metrics call the same estimate on arrays they validated.
 
     Parameters
     ----------
@@ -220,11 +237,40 @@ def mutual_information(
 
     Raises
     ------
+    TypeError
+        For arrays that are not real numbers (text, complex, objects), or a ``discrete``
+        that is not a bool; the message names the argument.
     ValueError
-        For an unknown estimator, mismatched or non-finite inputs, a histogram estimator
-        asked for more than one code column, too few samples for ``neighbors``, or a
-        discrete ``v`` without repeated values under ``knn``.
+        For an unknown estimator, malformed inputs (not one factor column, fewer than 2
+        samples, non-finite or huge values, mismatched rows; the message names the
+        argument), a histogram estimator asked for more than one code column, too few
+        samples for ``neighbors``, or a discrete ``v`` without repeated values under ``knn``.
     """
+    check_estimator_options(estimator, neighbors, bins)
+    target = as_real_matrix(_one_column(factor_column), "factor_column")
+    if target.shape[1] != 1:
+        raise ValueError(f"factor_column must be one column, got shape {target.shape}")
+    codes = _one_column(code_columns)
+    if not (isinstance(codes, np.ndarray) and codes.ndim == 2 and codes.shape[1] == 0):  # d = 0 is documented: 0
+        codes = as_real_matrix(codes, "code_columns")
+    if codes.shape[0] != target.shape[0]:
+        raise ValueError(
+            f"factor_column and code_columns must have the same number of rows (samples); got {target.shape[0]} and {codes.shape[0]}"
+        )
+    flag = check_discrete(discrete, 1)[0]
+    return estimate_information(target[:, 0], codes, estimator=estimator, discrete=flag, neighbors=neighbors, bins=bins)
+
+
+def estimate_information(
+    factor_column: np.ndarray,
+    code_columns: np.ndarray,
+    *,
+    estimator: str = DEFAULT_ESTIMATOR,
+    discrete: bool = False,
+    neighbors: int = DEFAULT_NEIGHBORS,
+    bins: int = DEFAULT_BINS,
+) -> float:
+    """:func:`mutual_information` of arrays a metric has validated (a column of its factors or codes, a set of its codes)."""
     check_estimator_options(estimator, neighbors, bins)
     target = _as_target(factor_column)
     codes = _as_codes(code_columns, target.size)
@@ -281,7 +327,7 @@ def _pairwise_information(factors: np.ndarray, codes: np.ndarray, flags: tuple[b
         return _histogram_information(factors, codes, flags, bins, estimator == "miller_madow")
     options = {"estimator": estimator, "neighbors": neighbors}
     if estimator not in ("knn", "knn_full"):
-        return np.array([[mutual_information(factors[:, k], codes[:, j], discrete=flags[k], **options) for j in range(codes.shape[1])] for k in range(factors.shape[1])])
+        return np.array([[estimate_information(factors[:, k], codes[:, j], discrete=flags[k], **options) for j in range(codes.shape[1])] for k in range(factors.shape[1])])
     columns = [_as_codes(codes[:, j], factors.shape[0]) for j in range(codes.shape[1])]
     informative = [np.ptp(column) > 0 for column in columns]
     prepared = [Column(column) if useful else None for column, useful in zip(columns, informative)]
@@ -291,7 +337,7 @@ def _pairwise_information(factors: np.ndarray, codes: np.ndarray, flags: tuple[b
         if np.ptp(target) == 0:
             continue
         if flags[k]:
-            table[k] = [mutual_information(target, codes[:, j], discrete=True, **options) for j in range(codes.shape[1])]
+            table[k] = [estimate_information(target, codes[:, j], discrete=True, **options) for j in range(codes.shape[1])]
             continue
         if target.size <= neighbors and any(informative):
             raise ValueError(f"the k-NN estimators need more samples than neighbors ({neighbors}); got {target.size}")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, Callable, Mapping, Sequence
 
@@ -17,11 +18,17 @@ MetricLike = str | MetricSpec | Callable[..., Any]
 
 
 def metric_name(metric: MetricLike) -> str:
-    """The name a metric's single score is reported under."""
+    """The name a metric's single score is reported under.
+
+    A registered name or spec gives the metric's name; a callable its ``__name__``, that
+    of the function a :func:`functools.partial` wraps, or else its class's name.
+    """
     if isinstance(metric, str):
         return metric
     if isinstance(metric, MetricSpec):
         return metric.name
+    while isinstance(metric, functools.partial):
+        metric = metric.func
     return getattr(metric, "__name__", type(metric).__name__)
 
 
@@ -136,6 +143,20 @@ def evaluate_population(
     -------
     list[float]
         One finite score per member, in order.
+
+    Raises
+    ------
+    TypeError
+        When ``metric`` is not a registered population metric's name or spec (a plain
+        callable included), ``population`` is not a sequence of arrays, a member is not
+        numeric, an option is unknown, or ``random_state`` is not an int or Generator.
+    ValueError
+        When ``metric`` scores single representations, the population has fewer than 2
+        members or members of different row counts, a member is malformed (the message
+        names ``population[i]``), ``random_state`` is negative, or the metric returns a
+        non-finite score.
+    KeyError
+        When ``metric`` names no registered metric.
     """
     spec = get(metric) if isinstance(metric, str) else metric
     if not isinstance(spec, MetricSpec):

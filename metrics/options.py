@@ -13,20 +13,22 @@ from typing import Any, Sequence
 import numpy as np
 
 
-def check_positive_int(value: Any, name: str, *, minimum: int = 1) -> int:
-    """Return ``value`` as an int >= ``minimum``, or raise naming ``name``.
+def check_positive_int(value: Any, name: str, *, minimum: int = 1, maximum: int | None = None) -> int:
+    """Return ``value`` as an int >= ``minimum`` (and <= ``maximum`` when given), or raise naming ``name``.
 
     Raises
     ------
     TypeError
         For a bool or anything that is not an integer.
     ValueError
-        For an integer below ``minimum``.
+        For an integer below ``minimum`` or above ``maximum``.
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an integer, got {value!r}")
     if value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be at most {maximum}, got {value}")
     return int(value)
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable, Collection, Mapping
 
-from metrics._entry import CALL_ARGUMENTS, population_entry, representation_entry
+from metrics._entry import CALL_ARGUMENTS, accepts, population_entry, representation_entry
 from metrics.options import check_choice
 
 FAMILIES = ("intervention", "predictor", "information", "unsupervised")
@@ -147,7 +147,8 @@ def register_metric(
         One direction for every sub-score, or sub-score -> direction (sub-scores
         missing from the mapping are higher-is-better).
     stochastic, needs_discrete_factors, population, version
-        See :class:`MetricSpec`.
+        See :class:`MetricSpec`.  A stochastic metric's function must take ``random_state``;
+        ``discrete`` is optional (the registered entry takes it either way).
     defaults : Mapping[str, Any], optional
         Deprecated: the options are read from the function's signature.  When given, it
         must agree with the signature (a ValueError otherwise).
@@ -156,6 +157,13 @@ def register_metric(
         exact sub-scores from a scenario's closed-form quantities (see
         :attr:`MetricSpec.closed_form`).  The harness writes them in the results' ``exact``
         column.  Every sub-score it returns must be one of ``properties``.
+
+    Raises
+    ------
+    ValueError
+        When decorating: a name already registered, ``defaults`` disagreeing with the
+        signature, an option without a default, or a stochastic metric whose function
+        takes no ``random_state``.  At once: an unknown family or property.
 
     Returns
     -------
@@ -177,6 +185,9 @@ def register_metric(
         summary = (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
         default_direction, directions = check_directions(higher_is_better, props, name)
         options = signature_options(function, name)
+        if stochastic and not accepts(function, "random_state"):
+            raise ValueError(f"metric {name!r} is registered as stochastic but its function takes no random_state; "
+                             "add a keyword parameter random_state and draw only from it")
         for option, value in (defaults or {}).items():
             if option not in options or options[option] != value:
                 stated = f"{options[option]!r}" if option in options else "no such keyword-only parameter"
@@ -301,7 +312,14 @@ def available(*, population: bool | None = False) -> list[str]:
     population : bool or None, default False
         ``False`` lists the single-representation metrics, ``True`` the population
         metrics (UDR), ``None`` all of them.
+
+    Raises
+    ------
+    TypeError
+        For any other ``population`` (a string such as ``"yes"`` listed nothing).
     """
+    if population is not None and not isinstance(population, bool):
+        raise TypeError(f"population must be True, False or None, got {population!r}")
     return sorted(n for n, s in _REGISTRY.items() if population is None or s.population == population)
 
 

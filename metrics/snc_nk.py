@@ -25,7 +25,8 @@ def _single_code_accuracy(code: np.ndarray, labels: np.ndarray, classes: int, tr
     agreement (Hungarian algorithm).
     """
     frequencies = np.bincount(labels[train], minlength=classes) / train.size
-    edges = np.quantile(code[train], np.cumsum(frequencies)[:-1])
+    # rounding can carry the running sum past 1 when the last classes are absent from the training rows
+    edges = np.quantile(code[train], np.minimum(np.cumsum(frequencies)[:-1], 1.0))
     bins = np.searchsorted(edges, code, side="right")
     agreement = np.zeros((classes, classes))
     np.add.at(agreement, (labels[train], bins[train]), 1.0)
@@ -119,7 +120,8 @@ def snc_nk(
     Raises
     ------
     ValueError
-        For a constant factor or a bad option.
+        For a constant factor, a factor whose training rows all fall in one class (a
+        rare class held out), or a bad option.
 
     Notes
     -----
@@ -156,6 +158,11 @@ def snc_nk(
         classes = int(target.max()) + 1
         accuracy = _single_code_accuracy(codes[:, matched[k]], target, classes, train, test)
         chance = float(np.sum((np.bincount(target[train], minlength=classes) / train.size) ** 2))
+        if chance == 1.0:  # every training row in one class: no accuracy above chance is defined
+            raise ValueError(
+                f"snc_nk: factor {k} takes a single class in the training split; "
+                "use more samples, fewer bins or a smaller test_size"
+            )
         snc[k] = (accuracy - chance) / (1.0 - chance)
         leaves = 4 * classes if max_leaves == "auto" else int(max_leaves)
         majority = np.bincount(target[test], minlength=classes).max() / test.size

@@ -70,7 +70,7 @@ def as_real_matrix(array: Any, name: str, *, min_rows: int = 2) -> np.ndarray:
     try:
         matrix = np.asarray(raw, dtype=np.float64)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must contain only real numbers; found non-numeric objects") from None
+        raise TypeError(f"{name} must contain only real numbers; found {_first_non_number(raw)}") from None
     if matrix.ndim != 2:
         hint = " (reshape a single column with x.reshape(-1, 1))" if matrix.ndim == 1 else ""
         raise ValueError(f"{name} must be a 2-D array (samples x columns), got {matrix.ndim}-D shape {matrix.shape}{hint}")
@@ -100,6 +100,21 @@ def as_real_matrix(array: Any, name: str, *, min_rows: int = 2) -> np.ndarray:
             f"{name} column {column} varies by only {spread[column]:.3g}, below the supported {MIN_SPREAD:.0e}; rescale the data"
         )
     return matrix
+
+
+def _first_non_number(raw: np.ndarray) -> str:
+    """The first element of an object array that is not a real number, with its position (for messages).
+
+    A missing value of pandas' nullable types (``pd.NA``) is named as missing.
+    """
+    for position, value in np.ndenumerate(raw):
+        try:
+            float(value)
+        except (TypeError, ValueError):
+            where = ", ".join(f"{axis} {index}" for axis, index in zip(("row", "column"), position)) if raw.ndim <= 2 else f"index {position}"
+            missing = " (a missing value: fill or drop it first)" if type(value).__name__ == "NAType" else ""
+            return f"{value!r} ({type(value).__name__}) at {where}{missing}"
+    return "non-numeric objects"
 
 
 def check_pair(factors: Any, codes: Any) -> tuple[np.ndarray, np.ndarray]:

@@ -54,15 +54,46 @@ class Representation:
     exact: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        for array, what in ((self.factors, "factors"), (self.codes, "codes")):
+            if not isinstance(array, np.ndarray):  # .ndim below failed with an AttributeError
+                raise TypeError(f"{what} must be a numpy array, got {type(array).__name__}")
         if self.factors.ndim != 2 or self.codes.ndim != 2:
             raise ValueError("factors and codes must be 2-D")
         if self.factors.shape[0] != self.codes.shape[0]:
             raise ValueError("factors and codes must have the same number of rows")
         if len(self.discrete) != self.factors.shape[1]:
             raise ValueError("discrete needs one flag per factor")
-        unknown = set(self.ideal) - set(PROPERTIES)
-        if unknown:
-            raise ValueError(f"unknown ideal properties {sorted(unknown)}; expected some of {PROPERTIES}")
+        check_ideal(self.ideal)
+
+
+def check_ideal(ideal: Mapping[str, Any], context: str = "ideal") -> Mapping[str, Any]:
+    """Return ``ideal`` if it maps properties of :data:`PROPERTIES` to real scores in [0, 1], or raise.
+
+    Parameters
+    ----------
+    ideal : Mapping[str, float]
+        Property -> ideal score.
+    context : str
+        What holds it, for messages (``"ideal"``, ``"scenario 'leaky' at leak = 0.5: ideal"``).
+
+    Raises
+    ------
+    TypeError
+        When ``ideal`` is not a mapping or a score is not a real number (text, a bool, None).
+    ValueError
+        For an unknown property, or a score that is not finite or outside [0, 1].
+    """
+    if not isinstance(ideal, Mapping):
+        raise TypeError(f"{context} must map properties to scores, got {type(ideal).__name__}")
+    unknown = set(ideal) - set(PROPERTIES)
+    if unknown:
+        raise ValueError(f"{context} names unknown properties {sorted(unknown, key=str)}; expected some of {', '.join(PROPERTIES)}")
+    for prop, score in ideal.items():
+        if isinstance(score, (bool, np.bool_)) or not isinstance(score, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{context} of {prop} must be a number in [0, 1], got {score!r}")
+        if not 0.0 <= score <= 1.0:  # NaN fails too
+            raise ValueError(f"{context} of {prop} must be a number in [0, 1], got {score!r}")
+    return ideal
 
 
 Builder = Callable[[Any, int, np.random.Generator], tuple[np.ndarray, np.ndarray, Sequence[bool]]]
@@ -202,14 +233,29 @@ class Scenario(ScenarioFamily):
         ------
         ValueError, TypeError
             For an out-of-range value or too few samples; the message says what is valid.
+            For a builder that returns arrays other than 2-D, other than :meth:`rows_at`
+            rows, not one discrete flag per factor, or an ideal trajectory
+            :func:`check_ideal` refuses; the message names the scenario and the value.
         """
         value, n = self._checked(value, n)
         factors, codes, discrete = self.build(value, n, as_generator(seed))
+        where = f"scenario {self.name!r} at {self.parameter} = {self.label(value)}"
+        factors = np.ascontiguousarray(factors, dtype=np.float64)
+        codes = np.ascontiguousarray(codes, dtype=np.float64)
+        for array, what in ((factors, "factors"), (codes, "codes")):
+            if array.ndim != 2:
+                raise ValueError(f"{where} returned {what} of shape {array.shape}; expected a 2-D array (samples x columns)")
+        rows = self.rows_at(value, n)
+        if factors.shape[0] != rows or codes.shape[0] != rows:
+            raise ValueError(f"{where} returned {factors.shape[0]} factor rows and {codes.shape[0]} code rows for n = {n}; expected {rows} of each")
+        discrete = tuple(bool(d) for d in discrete)
+        if len(discrete) != factors.shape[1]:
+            raise ValueError(f"{where} returned {len(discrete)} discrete flag(s) for {factors.shape[1]} factors; expected one per factor")
         return Representation(
-            factors=np.ascontiguousarray(factors, dtype=np.float64),
-            codes=np.ascontiguousarray(codes, dtype=np.float64),
-            discrete=tuple(bool(d) for d in discrete),
-            ideal=MappingProxyType(dict(self.ideal_trajectory(value))),
+            factors=factors,
+            codes=codes,
+            discrete=discrete,
+            ideal=MappingProxyType(dict(check_ideal(self.ideal_trajectory(value), f"{where}: ideal"))),
             exact=MappingProxyType(dict(self.exact(value))) if self.exact is not None else MappingProxyType({}),
         )
 

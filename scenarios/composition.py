@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 
 import scenarios.base as base_module
-from scenarios.base import PROPERTIES, ParameterValue, Scenario
-from scenarios.transforms import Transform, get_transform
+from scenarios.base import PROPERTIES, ParameterValue, Scenario, ScenarioFamily
+from scenarios.transforms import Transform, available_transforms, get_transform
 
 SEPARATOR = "@"
 
@@ -95,12 +95,19 @@ def compose(transform: str | Transform, base: str | Scenario, value: Any) -> Sce
     ------
     KeyError
         For an unknown transform or base name.
+    TypeError
+        For a transform that is neither a name nor a :class:`Transform`, or a base that
+        is neither a name nor a scenario.
     ValueError
         For a base value out of the base's range, or a population base.
     """
     transform = get_transform(transform) if isinstance(transform, str) else transform
+    if not isinstance(transform, Transform):
+        raise TypeError(f"transform must be a transform's name ({', '.join(available_transforms())}) or a Transform, got {transform!r}")
     base = base_module.get(base) if isinstance(base, str) else base
-    if getattr(base, "kind", None) != "representation":
+    if not isinstance(base, ScenarioFamily):
+        raise TypeError(f"base must be a scenario's name or a Scenario, got {base!r}")
+    if base.kind != "representation":
         raise ValueError(f"a transform applies to a representation scenario; {base.name!r} is a {base.kind} scenario")
     label = base.label(base.check_value(value))
     base_value = base.check_value(parse_value(label))  # the name alone determines the data

@@ -16,7 +16,8 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 import numpy as np
 
-from scenarios.base import PROPERTIES, ParameterValue, Scenario, value_label
+from scenarios._checks import check_integer
+from scenarios.base import ParameterValue, Scenario, check_ideal, value_label
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -63,10 +64,15 @@ def describe_scenario(
 
     Raises
     ------
+    TypeError
+        For a parameter that is not a string, a grid that is not a sequence (a string,
+        a number), a grid value that is neither a real number nor text, an ideal score
+        that is not a number, or a ``min_samples`` that is not an integer.
     ValueError
-        For an empty grid, repeated values, an unknown property or an empty name; when
-        decorating, for what the :class:`~scenarios.base.Scenario` contract refuses (an
-        unknown criterion).
+        For an empty parameter name, an empty grid, repeated or non-finite values, an
+        unknown property, an ideal score outside [0, 1], an empty name or ``min_samples``
+        below 2; when decorating, for what the :class:`~scenarios.base.Scenario`
+        contract refuses (an unknown criterion).
 
     Examples
     --------
@@ -77,19 +83,31 @@ def describe_scenario(
     >>> scaled.harness_scenario["parameter"]
     'alpha'
     """
+    if not isinstance(parameter, str):
+        raise TypeError(f"parameter must be the swept parameter's name (a string), got {parameter!r}")
+    if not parameter.strip():
+        raise ValueError("parameter must be a non-empty name")
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence | np.ndarray):
+        raise TypeError(f"values must be a sequence of parameter values (numbers or text), got {values!r}")
     grid = tuple(values)
     if not grid:
         raise ValueError("values must name at least one parameter value")
+    for value in grid:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, int, float, np.integer, np.floating)):
+            raise TypeError(f"values must be real numbers or text, got {value!r}")
+        if not isinstance(value, str) and not np.isfinite(value):
+            raise ValueError(f"values must be finite, got {value!r}")
     if len({value_label(v) for v in grid}) != len(grid):
         raise ValueError(f"values must be distinct, got {list(grid)}")
     if isinstance(ideal, Mapping):
-        _check_ideal(ideal)
+        check_ideal(ideal)
     elif ideal is not None and not callable(ideal):
         raise TypeError(f"ideal must be a mapping of property -> score or a function of the value, got {ideal!r}")
     if name is not None and (not isinstance(name, str) or not name.strip()):
         raise ValueError(f"name must be a non-empty string, got {name!r}")
     metadata = {"parameter": parameter, "values": grid, "ideal": ideal, "name": name, "summary": summary,
-                "source": source, "criterion": criterion, "min_samples": int(min_samples), "version": str(version)}
+                "source": source, "criterion": criterion, "min_samples": check_integer("min_samples", 2)(min_samples),
+                "version": str(version)}
 
     def decorate(function: F) -> F:
         setattr(function, SCENARIO_ATTRIBUTE, dict(metadata))
@@ -97,13 +115,6 @@ def describe_scenario(
         return function
 
     return decorate
-
-
-def _check_ideal(ideal: Mapping[str, float]) -> Mapping[str, float]:
-    unknown = set(ideal) - set(PROPERTIES)
-    if unknown:
-        raise ValueError(f"ideal names unknown properties {sorted(unknown)}; expected some of {', '.join(PROPERTIES)}")
-    return ideal
 
 
 def _label_or_none(value: Any) -> str | None:
@@ -134,15 +145,14 @@ def scenario_from_function(function: Callable[..., Any]) -> Scenario:
         if not isinstance(drawn, tuple) or len(drawn) not in (2, 3):
             raise TypeError(f"scenario {name!r} must return (factors, codes) or (factors, codes, discrete), got {type(drawn).__name__}")
         factors, codes = np.asarray(drawn[0], dtype=np.float64), np.asarray(drawn[1], dtype=np.float64)
-        if factors.ndim != 2:
-            raise ValueError(f"scenario {name!r} returned factors of shape {factors.shape}; expected (n, K)")
-        discrete = drawn[2] if len(drawn) == 3 else (False,) * factors.shape[1]
-        return factors, codes, discrete
+        discrete = drawn[2] if len(drawn) == 3 else (False,) * (factors.shape[1] if factors.ndim == 2 else 0)
+        return factors, codes, discrete  # Scenario.generate checks shapes, rows and flags
 
     def ideal_trajectory(value: Any) -> Mapping[str, float]:
         if ideal is None:
             return {}
-        return _check_ideal(ideal(value) if callable(ideal) else ideal)
+        stated = ideal(value) if callable(ideal) else ideal
+        return check_ideal(stated, f"scenario {name!r} at {metadata['parameter']} = {value_label(value)}: ideal")
 
     labels = [value_label(v) for v in grid]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
@@ -43,8 +44,13 @@ def plan_study(
         For an empty selection, a study with no cells, a cell planned twice, a grid that is empty, out of
         its scenario's range or for a scenario the study does not run, or an option value of
         ``metric_options`` that its metric rejects whatever the data (each swept variant is called once on small
-        probe representations: :mod:`harness.execution.option_probe`).
+        probe representations: :mod:`harness.execution.option_probe`); for arguments of the wrong type (a
+        string or a number where a list of names or values goes, a function in ``metrics_``, ``seeds`` or
+        ``n_samples`` that is not a whole number).
     """
+    scenarios_, metrics_, seeds, n_samples, metric_options, grids = _checked_arguments(
+        scenarios_, metrics_, seeds, n_samples, metric_options, grids
+    )
     if preset not in PRESETS:
         raise UnknownNameError("preset", preset, PRESETS)
     config: Preset = PRESETS[preset]
@@ -109,6 +115,47 @@ def _swept(entries: Sequence[tuple[str, MetricEntry]], metric_options: Mapping[s
     return swept
 
 
+def _values(given: Any, argument: str, noun: str = "values") -> list[Any]:
+    """``given`` as a list, when it is a sequence (a tuple, a list, an array); a lone string or number is a
+    UsageError saying how to write it (a string would otherwise be read one character at a time)."""
+    if isinstance(given, (str, bytes)) or not isinstance(given, (Sequence, np.ndarray)):
+        raise UsageError(f"{argument} must be a list of {noun}, got {given!r}; write [{given!r}]")
+    return list(given)
+
+
+def _count(value: Any, argument: str) -> int | None:
+    """``value`` (None or a whole number) as an int; anything else is a UsageError naming ``argument``."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise UsageError(f"{argument} must be a whole number, got {value!r}")
+    return int(value)
+
+
+def _checked_arguments(
+    scenarios_: Any, metrics_: Any, seeds: Any, n_samples: Any, metric_options: Any, grids: Any
+) -> tuple[list[str] | None, list[str] | None, int | None, int | None, dict[str, dict[str, list[Any]]], dict[str, list[Any]]]:
+    """The Python arguments of :func:`plan_study` in the types it plans with, or a UsageError naming the argument."""
+    names = {}
+    for argument, given in (("scenarios_", scenarios_), ("metrics_", metrics_)):
+        names[argument] = None if given is None else _values(given, argument, "names")
+        for name in names[argument] or ():
+            if not isinstance(name, str):
+                raise UsageError(f"{argument} holds names or 'module:name' / 'file.py:name' references (text), got {name!r}"
+                                 + ("; put the function in a file and pass 'file.py:function'" if callable(name) else ""))
+    for argument, given in (("metric_options", metric_options), ("grids", grids)):
+        if given is not None and not isinstance(given, Mapping):
+            raise UsageError(f"{argument} must be a mapping, got {given!r}")
+    sweeps = {}
+    for metric, sweep in (metric_options or {}).items():
+        if not isinstance(sweep, Mapping):
+            raise UsageError(f"metric_options[{metric!r}] must map option names to lists of values, got {sweep!r}")
+        sweeps[metric] = {option: _values(values, f"metric_options[{metric!r}][{option!r}]") for option, values in sweep.items()}
+    checked_grids = {name: _values(values, f"grids[{name!r}]") for name, values in (grids or {}).items()}
+    return (names["scenarios_"], names["metrics_"], _count(seeds, "seeds"), _count(n_samples, "n_samples"), sweeps,
+            checked_grids)
+
+
 def _selected(requested: Sequence[str] | None, known: Sequence[str], kind: str) -> list[str]:
     """The requested names (None: all of ``known``), stripped; an empty selection is an error."""
     if requested is None:
@@ -161,7 +208,7 @@ def run_study(
         Run directory.  Finished cells found there are reused, not recomputed.
         Without it, nothing is written.
     jobs : int, default 1
-        Parallel workers (``-1``: all cores).
+        Parallel workers, at least 1 (``-1``: all cores).
     backend : {"loky", "threading", "sequential", "dask"}
         Where tasks run (see :mod:`harness.execution.backends`).
     scheduler : str, optional
@@ -193,6 +240,8 @@ def run_study(
         :data:`reports.schema.FAILURE_COLUMNS`, also written to ``DIR/failures.csv``)
         and announced through ``log``, as is a count of the warnings metric calls raised.
     """
+    if isinstance(jobs, (bool, np.bool_)) or not isinstance(jobs, (int, np.integer)) or not (jobs >= 1 or jobs == -1):
+        raise UsageError(f"jobs must be a number of workers >= 1, or -1 for all cores; got {jobs!r}")
     check_time_limit(cell_timeout)
     if cell_timeout is not None and backend == "threading":
         raise UsageError("a cell time limit forks a process per metric call, which is unsafe from threads: "

@@ -32,7 +32,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -280,6 +280,14 @@ def _difference_against(difference: float, tolerance: float) -> tuple[str | floa
     return shown
 
 
+def _is_tolerance_pair(pair: Any) -> bool:
+    """Whether ``pair`` is ``(atol, rtol)``: two finite real numbers >= 0."""
+    if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
+        return False
+    return all(isinstance(t, (int, float, np.integer, np.floating)) and not isinstance(t, (bool, np.bool_))
+               and math.isfinite(t) and t >= 0 for t in pair)
+
+
 def check_baseline(
     run: Results,
     baseline: str | Path | Baseline,
@@ -331,7 +339,7 @@ def check_baseline(
     """
     per_metric = dict(per_metric or {})
     for name, pair in [("global", (atol, rtol)), *per_metric.items()]:
-        if len(pair) != 2 or not all(math.isfinite(t) and t >= 0 for t in pair):
+        if not _is_tolerance_pair(pair):  # a lone number, text or None failed inside len() or isfinite()
             raise UsageError(f"tolerances must be two finite numbers >= 0 (atol, rtol); got {pair!r} for {name}")
     if not (isinstance(sigmas, (int, float)) and math.isfinite(sigmas) and sigmas >= 0):
         raise UsageError(f"sigmas must be a finite number >= 0, got {sigmas!r}")
@@ -342,6 +350,8 @@ def check_baseline(
     expected = reference.cells
     known = set(current["metric"]) | set(expected["metric"])
     if metrics is not None:
+        if isinstance(metrics, (str, bytes)):  # set("mig") is {"m", "i", "g"}
+            raise UsageError(f"metrics must be a list of metric names, got {metrics!r}; write [{metrics!r}]")
         selected = set(metrics)
         if not selected & known:
             raise UsageError(f"none of the metrics {sorted(selected)} is in the run or the baseline (known: {', '.join(sorted(known))})")

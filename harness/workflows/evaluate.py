@@ -24,7 +24,8 @@ import pandas as pd
 import metrics
 from reports.markdown import markdown_table
 from harness.execution.metric_refs import MetricEntry, resolve
-from metrics.validation import as_real_matrix, check_pair
+from metrics.options import check_random_state
+from metrics.validation import as_real_matrix, check_discrete, check_pair
 from harness.errors import UsageError
 
 FORMATS = (".npy", ".npz", ".csv")
@@ -212,14 +213,22 @@ def evaluate_representation(
     Raises
     ------
     harness.errors.UsageError
-        Malformed arrays (checked once, before any metric runs) or unknown metric names
-        (then also a KeyError).
+        Malformed arrays, ``discrete`` flags or ``random_state``, a lone string or an
+        empty list as ``metric_names`` (all checked once, before any metric runs), or
+        unknown metric names (then also a KeyError).
     """
     try:
         factors, codes = check_pair(factors, codes)
-    except ValueError as error:  # the user's arrays do not fit together
+        if discrete is not None:
+            discrete = check_discrete(discrete, factors.shape[1])
+        check_random_state(random_state)
+    except (TypeError, ValueError) as error:  # the user's arrays or flags do not fit together; a bad seed
         raise UsageError(str(error)) from None
+    if isinstance(metric_names, (str, bytes)):
+        raise UsageError(f"metric_names must be a list of names, got {metric_names!r}; write [{metric_names!r}]")
     names = list(metric_names) if metric_names is not None else metrics.available()
+    if not names:  # an empty table would read as "every metric passed"
+        raise UsageError(f"no metric named; known metrics: {', '.join(metrics.available())}")
     entries = [resolve(name) for name in names]
     rows = []
     with metrics.shared_estimates():  # one representation: its k-NN and binned estimates are computed once

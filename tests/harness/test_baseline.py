@@ -12,6 +12,7 @@ import pytest
 
 from harness.workflows.baseline import assert_matches_baseline, check_baseline, load_baseline, save_baseline
 from harness.cli import main
+from harness.errors import UsageError
 from harness.execution.runner import run_study
 
 # A user metric: mean |Pearson correlation| of factor j with code j.  PERTURBATION is edited below.
@@ -323,3 +324,20 @@ def test_sigmas_tolerates_drift_within_the_baselines_seed_spread(runs, capsys):
     assert capsys.readouterr().out.count("| drifted") == len(exact)
     assert main(["baseline", "check", str(runs / "run"), "--against", str(runs / "baseline.json"), "--sigmas", "-1"]) == 2
     assert "--sigmas" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    # 'mig' was compared as the metrics 'm', 'i' and 'g'; the tolerances failed inside len() or isfinite()
+    ({"metrics": "mig"}, r"metrics must be a list of metric names, got 'mig'; write \['mig'\]"),
+    ({"atol": "0.1"}, r"tolerances must be two finite numbers >= 0 \(atol, rtol\); got \('0.1', 0.0\) for global"),
+    ({"per_metric": {"mig": 0.1}}, r"tolerances must be two finite numbers >= 0 \(atol, rtol\); got 0.1 for mig"),
+    ({"per_metric": {"mig": (0.1, None)}}, r"got \(0.1, None\) for mig"),
+])
+def test_python_options_of_the_wrong_type_are_usage_errors(runs, options, message):
+    with pytest.raises(UsageError, match=message):
+        check_baseline(runs / "drifted", runs / "baseline.json", **options)
+
+
+def test_tolerances_as_lists_and_numpy_numbers_are_read(runs):
+    loose = check_baseline(runs / "drifted", runs / "baseline.json", atol=np.float64(1.0), per_metric={"mig": [1.0, 0]})
+    assert loose.passed

@@ -12,6 +12,7 @@ import pytest
 
 import metrics
 from harness.cli import main
+from harness.errors import UsageError
 from harness.workflows.evaluate import evaluate_representation, load_array, parse_discrete
 
 
@@ -135,6 +136,21 @@ def test_a_failing_metric_with_sub_scores_fails_in_one_row_per_sub_score_with_it
     assert list(failed["sub_score"]) == ["modularity", "compactness", "explicitness"]
     assert list(failed["property"]) == ["modularity", "compactness", "explicitness"]  # was one row, 'modularity'
     assert failed["score"].isna().all() and failed["error"].str.contains("factor 0 is constant").all()
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    ({"discrete": [True]}, r"discrete must have one flag per factor \(3\), got 1"),
+    ({"discrete": ["yes", "no", "no"]}, r"discrete must hold one bool per factor, got 'yes'"),
+    ({"random_state": -1}, r"random_state must be non-negative, got -1"),
+    ({"random_state": 1.5}, r"random_state must be a non-negative int"),
+    ({"metric_names": "mig"}, r"metric_names must be a list of names, got 'mig'; write \['mig'\]"),
+    ({"metric_names": []}, r"no metric named; known metrics: dci_es, "),  # an empty table came back
+])
+def test_bad_flags_seeds_and_names_are_one_usage_error_before_any_metric_runs(grid, arguments, message):
+    """Each used to fail every stochastic (or every) metric's rows with the same error, or read 'mig' as 'm', 'i', 'g'."""
+    factors, codes = load_array(grid / "factors.npy", "factors"), load_array(grid / "codes.npy", "codes")
+    with pytest.raises(UsageError, match=message):
+        evaluate_representation(factors, codes, **{"metric_names": ["mig", "sap"], **arguments})
 
 
 def test_markdown_output_and_hint_for_integer_factors(grid, tmp_path, capsys):

@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from harness.execution.runner import run_study
+from harness.errors import UsageError
+from harness.execution.runner import plan_study, run_study
 from harness.execution.store import ResultStore
 from reports.schema import RESULT_COLUMNS
 
@@ -182,3 +183,49 @@ def test_a_failed_cell_records_the_rows_its_metric_saw(tmp_path):
     assert [(f["value_label"], f["n_samples"]) for f in frame.attrs["failures"]] == [("100", 100)]
     assert "(seed 0, n = 100)" in messages[-1]
     assert list(frame["n_samples"]) == [1000]
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    # each was read one character at a time ("unknown metric 'm'"), or failed inside with a TypeError or
+    # AttributeError that did not name the argument
+    ({"metrics_": "mig"}, r"metrics_ must be a list of names, got 'mig'; write \['mig'\]"),
+    ({"scenarios_": "noise"}, r"scenarios_ must be a list of names, got 'noise'; write \['noise'\]"),
+    ({"metrics_": [lambda factors, codes: 0.0]}, r"metrics_ holds names or .*references \(text\), got <function .*pass 'file.py:function'"),
+    ({"seeds": 1.5}, r"seeds must be a whole number, got 1.5"),
+    ({"n_samples": 100.0}, r"n_samples must be a whole number, got 100.0"),
+    ({"grids": {"noise": "0.2"}}, r"grids\['noise'\] must be a list of values, got '0.2'; write \['0.2'\]"),
+    ({"grids": {"noise": 0.2}}, r"grids\['noise'\] must be a list of values, got 0.2; write \[0.2\]"),
+    ({"metric_options": {"mig": {"bins": 5}}}, r"metric_options\['mig'\]\['bins'\] must be a list of values, got 5; write \[5\]"),
+    ({"metric_options": {"mig": {"normalization": "code"}}}, r"metric_options\['mig'\]\['normalization'\] must be a list of values"),
+    ({"metric_options": {"mig": ["bins"]}}, r"metric_options\['mig'\] must map option names to lists of values"),
+    ({"metric_options": [("mig", {"bins": [5]})]}, r"metric_options must be a mapping, got \[\('mig'"),
+    ({"grids": [("noise", [0.2])]}, r"grids must be a mapping, got \[\('noise'"),
+    ({"cell_timeout": "5"}, r"cell_timeout must be a finite number of seconds > 0, got '5'"),
+    ({"cell_timeout": float("nan")}, r"cell_timeout must be a finite number of seconds > 0, got nan"),
+    # "2" failed comparing with an int; 0, -2 and 1.5 ran as if they were valid
+    ({"jobs": "2"}, r"jobs must be a number of workers >= 1, or -1 for all cores; got '2'"),
+    ({"jobs": 0}, r"jobs must be a number of workers >= 1, or -1 for all cores; got 0"),
+    ({"jobs": -2}, r"jobs must be .*; got -2"),
+    ({"jobs": 1.5}, r"jobs must be .*; got 1.5"),
+], ids=lambda value: str(value)[:40])
+def test_python_arguments_of_the_wrong_type_are_usage_errors_naming_them(arguments, message):
+    study = {**SMALL, "metrics_": ["mig"], **arguments}
+    with pytest.raises(UsageError, match=message):
+        run_study(**study)
+
+
+def test_tuples_and_arrays_are_lists_of_names_and_values():
+    cells = plan_study(preset="quick", scenarios_=("noise",), metrics_=("mig",), seeds=np.int64(1), n_samples=np.int64(300),
+                       grids={"noise": np.array([0.2, 0.4])}, metric_options={"mig": {"bins": (5, 10)}})
+    assert sorted({(cell.value, cell.metric.name) for cell in cells}) == [
+        (0.2, "mig[bins=10]"), (0.2, "mig[bins=5]"), (0.4, "mig[bins=10]"), (0.4, "mig[bins=5]")]
+
+
+def test_the_lazy_entry_points_are_listed_by_dir_and_imported_by_star():
+    """dir(harness) left out run_study and plan_study, which the module imports only when used."""
+    import harness
+
+    assert {"run_study", "plan_study", "PRESETS"} <= set(dir(harness))
+    namespace: dict[str, object] = {}
+    exec("from harness import *", namespace)
+    assert namespace["run_study"] is run_study and namespace["plan_study"] is plan_study

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import metrics
@@ -137,3 +138,34 @@ def test_directions_for_unknown_sub_scores_are_refused():
     with pytest.raises(ValueError, match="directions given for unknown sub-scores"):
         metrics.register_metric("never_registered", family="information", properties="modularity",
                                 higher_is_better={"other": False})(lambda f, c: 0.0)
+
+
+def test_a_partial_is_reported_under_the_function_it_wraps(rng):
+    """functools.partial has no __name__: its score came back as 'partial'."""
+    import functools
+
+    def scaled(factors, codes, *, scale=1.0):
+        return scale
+
+    values = rng.random((5, 1))
+    assert metrics.evaluate(functools.partial(scaled, scale=2.0), values, values) == {"scaled": 2.0}
+    assert metrics.metric_name(functools.partial(functools.partial(scaled), scale=3.0)) == "scaled"
+
+
+@pytest.mark.parametrize("population", ["yes", 1, 0])
+def test_available_refuses_a_population_flag_that_is_not_a_bool(population):
+    """"yes" listed no metric at all, 1 and 0 read as True and False by equality."""
+    with pytest.raises(TypeError, match="population must be True, False or None"):
+        metrics.available(population=population)
+
+
+@pytest.mark.parametrize(("codes", "message"), [
+    (pd.DataFrame({"a": [1, None, 3, 4, 5], "b": [1, 2, 3, 4, 5]}, dtype="Int64"),
+     r"codes must contain only real numbers; found <NA> \(NAType\) at row 1, column 0 \(a missing value: fill or drop it first\)"),
+    (pd.DataFrame({"a": pd.Categorical(["x", "y", "x", "y", "x"])}), r"found 'x' \(str\) at row 0, column 0"),
+    (np.array([[1.0, "x"]] * 5, dtype=object), r"found 'x' \(str\) at row 0, column 1"),
+], ids=["pandas missing value", "pandas categories", "a word"])
+def test_a_value_that_is_no_number_is_named_with_its_place(codes, message):
+    """All three said only "found non-numeric objects": not which value, nor where, nor that <NA> is a missing value."""
+    with pytest.raises(TypeError, match=message):
+        metrics.evaluate("mig", np.random.default_rng(0).random((5, 2)), codes)

@@ -190,6 +190,23 @@ def test_bad_options_are_named(name, option, value, message, small_perfect):
         metrics.evaluate(name, *small_perfect, **{option: value})
 
 
+@pytest.mark.parametrize(("n", "folds", "train"), [(4, 5, 3), (5, 5, 4), (60, 46, 45)])
+def test_dci_lasso_with_fewer_training_samples_than_folds_is_named(n, folds, train):
+    """The penalty's cross-validation runs on the training part: a scikit-learn error about n_splits was what users saw."""
+    rng = np.random.default_rng(0)
+    factors = rng.random((n, 2))
+    codes = factors + 0.1 * rng.random((n, 2))
+    with pytest.raises(ValueError, match=rf"dci_lasso: {folds}-fold cross-validation on the training part needs at least "
+                                         rf"{folds} training samples; got {train} \(n = {n}, test_size = 0.25\)"):
+        metrics.evaluate("dci_lasso", factors, codes, folds=folds)
+
+
+def test_dci_lasso_with_as_many_training_samples_as_folds_scores():
+    rng = np.random.default_rng(0)
+    factors = rng.random((60, 2))
+    assert set(metrics.evaluate("dci_lasso", factors, factors + 0.1 * rng.random((60, 2)), folds=45)) == {"modularity", "compactness", "explicitness"}
+
+
 def test_registered_metadata():
     for name in DCI:
         spec = metrics.get(name)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.tree import DecisionTreeRegressor
@@ -84,3 +86,61 @@ def test_curves_cut_from_the_grown_trees_equal_curves_of_trees_grown_to_size(rng
     for m in (2, 5, 8):
         curve = loss_capacity_curve(factors, codes, random_state=3, max_capacity_doublings=m)
         np.testing.assert_array_equal(curve.losses, _probe_losses(factors, codes, 3, m, 0.25))
+
+
+def test_a_tree_never_outgrows_one_leaf_per_training_row(rng):
+    """Why the probes are grown with at most as many leaves as training rows: the same tree, node for node."""
+    for n, decimals in ((150, None), (300, 1)):
+        codes = rng.random((n, 3)) if decimals is None else np.round(rng.random((n, 3)), decimals)
+        target = codes[:, 0] + 0.1 * rng.random(n)
+        capped = DecisionTreeRegressor(max_leaf_nodes=n, random_state=3).fit(codes, target).tree_
+        roomy = DecisionTreeRegressor(max_leaf_nodes=2**20, random_state=3).fit(codes, target).tree_
+        for attribute in ("children_left", "children_right", "feature", "threshold", "value"):
+            np.testing.assert_array_equal(getattr(capped, attribute), getattr(roomy, attribute))
+
+
+@pytest.mark.parametrize("doublings", [40, 61])
+def test_a_long_curve_costs_no_more_than_a_full_tree(rng, doublings):
+    """Many doublings asked scikit-learn for 2**doublings leaves' worth of memory (a MemoryError); the trees stop at
+    one leaf per training row, so every capacity past it repeats the full tree's loss."""
+    factors = rng.random((200, 2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no int64 overflow in the node ids of the largest capacities
+        curve = loss_capacity_curve(factors, factors + 0.1 * rng.random((200, 2)), max_capacity_doublings=doublings)
+    assert curve.capacities[-1] == 2**doublings and curve.losses.shape == (2, doublings)
+    # 150 training rows: capacity 2**8 = 256 is past the full tree
+    np.testing.assert_array_equal(curve.losses[:, 8:], np.repeat(curve.losses[:, 7:8], doublings - 8, axis=1))
+    assert np.isfinite(metrics.evaluate("dci_es", factors, factors, max_capacity_doublings=doublings)["explicitness"])
+
+
+@pytest.mark.parametrize(("doublings", "error"), [(62, ValueError), (10**6, ValueError), (2**63 - 1, ValueError), (1, ValueError), (8.0, TypeError)])
+def test_out_of_range_doublings_are_named(rng, doublings, error):
+    values = rng.random((50, 2))
+    with pytest.raises(error, match="max_capacity_doublings"):
+        metrics.evaluate("dci_es", values, values, max_capacity_doublings=doublings)
+
+
+@pytest.mark.parametrize(
+    ("factors", "codes", "error", "message"),
+    [
+        (np.full((60, 2), np.nan), np.zeros((60, 2)), ValueError, r"factors contains 120 non-finite"),
+        (np.random.default_rng(0).random((60, 2)), np.random.default_rng(1).random((59, 2)), ValueError, r"same number of rows"),
+        (np.random.default_rng(0).random(60), np.random.default_rng(1).random((60, 2)), ValueError, r"factors must be a 2-D array"),
+        (np.column_stack([np.random.default_rng(0).random(60), np.ones(60)]), np.random.default_rng(1).random((60, 2)),
+         ValueError, r"factor 1 is constant"),
+    ],
+    ids=["nan", "mismatched rows", "1-D", "constant factor"],
+)
+def test_the_public_curve_validates_its_arrays(factors, codes, error, message):
+    """README names loss_capacity_curve as public; it took mismatched rows and NaN silently, and lists or 1-D arrays
+    failed with AttributeError or IndexError."""
+    with pytest.raises(error, match=message):
+        loss_capacity_curve(factors, codes)
+
+
+def test_the_public_curve_reads_lists_as_arrays(rng):
+    factors = rng.random((80, 2))
+    codes = factors + 0.1 * rng.random((80, 2))
+    from_lists = loss_capacity_curve(factors.tolist(), codes.tolist(), max_capacity_doublings=4)
+    from_arrays = loss_capacity_curve(factors, codes, max_capacity_doublings=4)
+    np.testing.assert_array_equal(from_lists.losses, from_arrays.losses)

@@ -185,8 +185,8 @@ def test_degenerate_inputs_give_zero():
     [
         ({"estimator": "magic"}, ValueError, "estimator must be one of"),
         ({"estimator": "histogram", "code_columns": np.arange(40.0).reshape(20, 2)}, ValueError, "one code column only"),
-        ({"code_columns": np.ones((19, 1))}, ValueError, "must be an"),
-        ({"factor_column": np.full(20, np.nan)}, ValueError, "NaN or infinite"),
+        ({"code_columns": np.ones((19, 1))}, ValueError, "same number of rows"),
+        ({"factor_column": np.full(20, np.nan)}, ValueError, r"factor_column contains 20 non-finite value\(s\)"),
         ({"factor_column": np.arange(20.0), "discrete": True}, ValueError, "needs repeated values"),
         ({"neighbors": 25}, ValueError, "more samples than neighbors"),
         ({"neighbors": 0}, ValueError, "neighbors must be at least 1"),
@@ -221,3 +221,39 @@ def test_normalisations():
     np.testing.assert_array_equal(normalized(information, bounded), [0.5, 1.0, 0.0])
     with pytest.raises(ValueError, match="normalize must be one of"):
         information_denominator(entropies, information, "max")
+
+
+@pytest.mark.parametrize(("factor", "codes", "error", "message"), [
+    # each was a silent number (strings parsed, overflow to 0, one sample scored 0) or an error from inside
+    # numpy (LinAlgError, "zero-size array", "float() argument"); the arrays are now validated as evaluate's
+    (np.array(["0.1", "0.5", "0.9"]), np.ones((3, 1)), TypeError, r"factor_column must be numeric, got an array of strings"),
+    (np.linspace(0, 1, 50) * 1e300, np.linspace(0, 1, 50), ValueError, r"factor_column contains values of magnitude .* above the supported"),
+    (np.linspace(0, 1, 50), np.linspace(0, 1, 50) * 1e300, ValueError, r"code_columns contains values of magnitude"),
+    (np.array([0.5]), np.array([[0.5]]), ValueError, r"factor_column must have at least 2 samples \(rows\), got 1"),
+    (np.empty(0), np.empty((0, 1)), ValueError, r"factor_column must have at least 2 samples"),
+    (np.array([object()] * 4), np.ones((4, 1)), TypeError, r"factor_column must contain only real numbers"),
+    (None, np.ones((4, 1)), TypeError, r"factor_column is None"),
+    (np.linspace(0, 1, 50), np.ones((49, 2)), ValueError, r"same number of rows \(samples\); got 50 and 49"),
+    (np.linspace(0, 1, 50), np.ones((49, 0)), ValueError, r"same number of rows \(samples\); got 50 and 49"),
+    (np.ones((50, 2)), np.ones((50, 2)), ValueError, r"factor_column must be one column, got shape \(50, 2\)"),
+    (np.linspace(0, 1, 50), np.ones((50, 2, 1)), ValueError, r"code_columns must be a 2-D array"),
+], ids=["strings", "huge factor", "huge codes", "one sample", "no sample", "objects", "None", "rows differ", "rows differ, d = 0",
+        "two factor columns", "3-D codes"])
+def test_bad_arrays_are_named(factor, codes, error, message):
+    with pytest.raises(error, match=message):
+        mutual_information(factor, codes)
+
+
+def test_discrete_must_be_a_flag():
+    values = np.repeat([0.0, 1.0], 20)
+    with pytest.raises(TypeError, match="discrete must hold one bool"):
+        mutual_information(values, values, discrete="yes")
+
+
+def test_lists_and_one_column_matrices_estimate_what_arrays_do(rng):
+    x = rng.random(300)
+    codes = np.column_stack([x + 0.1 * rng.random(300), rng.random(300)])
+    expected = mutual_information(x, codes)
+    assert mutual_information(x.tolist(), codes.tolist()) == expected
+    assert mutual_information(x[:, None], codes) == expected
+    assert mutual_information(x, np.empty((300, 0))) == 0.0  # d = 0: no code carries no information

@@ -125,3 +125,42 @@ def test_option_without_default_is_refused():
 
     with pytest.raises(ValueError, match="option 'bins' of metric 'test_public_entry_required' has no default"):
         register_metric("test_public_entry_required", family="information", properties="compactness")(score)
+
+
+@pytest.fixture()
+def scratch_registry(monkeypatch):
+    """Registrations made in the test are forgotten after it."""
+    import metrics.registry
+
+    monkeypatch.setattr(metrics.registry, "_REGISTRY", dict(metrics.registry._REGISTRY))
+
+
+def test_a_plug_in_without_a_discrete_parameter_is_evaluated(scratch_registry, rng):
+    """metrics.evaluate always passes discrete: every call failed with "got unknown option(s) discrete"."""
+
+    @register_metric("test_public_entry_plug_in", family="information", properties="holistic")
+    def correlation(factors, codes, *, scale: float = 1.0) -> float:
+        """First factor's correlation with the first code."""
+        return float(scale * np.corrcoef(factors[:, 0], codes[:, 0])[0, 1])
+
+    factors = rng.random((60, 2))
+    codes = factors + 0.1 * rng.random((60, 2))
+    expected = float(np.corrcoef(factors[:, 0], codes[:, 0])[0, 1])
+    assert metrics.evaluate("test_public_entry_plug_in", factors, codes) == {"test_public_entry_plug_in": expected}
+    assert metrics.evaluate("test_public_entry_plug_in", factors, codes, discrete=[True, False], scale=2.0) == {
+        "test_public_entry_plug_in": 2.0 * expected}
+    assert correlation(factors, codes, discrete=True) == expected
+    with pytest.raises(ValueError, match=r"discrete must have one flag per factor \(2\), got 1"):  # still checked
+        metrics.evaluate("test_public_entry_plug_in", factors, codes, discrete=[True])
+
+
+def test_a_stochastic_plug_in_without_random_state_is_refused_when_registered(scratch_registry):
+    """It registered, and then every metrics.evaluate call failed with "got unknown option(s) random_state"."""
+
+    def draws(factors, codes, *, discrete=None) -> float:
+        """Claims to be stochastic, takes no seed."""
+        return 0.0
+
+    with pytest.raises(ValueError, match="registered as stochastic but its function takes no random_state"):
+        register_metric("test_public_entry_unseeded", family="predictor", properties="explicitness", stochastic=True)(draws)
+    assert "test_public_entry_unseeded" not in metrics.available(population=None)

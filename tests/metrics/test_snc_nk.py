@@ -41,3 +41,37 @@ def test_bad_classifier_is_named(rng):
     values = rng.random((50, 2))
     with pytest.raises(ValueError, match="classifier"):
         metrics.evaluate("snc_nk", values, values, classifier="svm")
+
+
+def test_a_rare_class_missing_from_the_training_rows_scores():
+    """Class 7's one sample lands in the held-out part: the running sum of the training class frequencies
+    then reaches 1 before the last class and, rounded, passed it, which numpy's quantile refused
+    ("Quantiles must be in the range [0, 1]")."""
+    rng = np.random.default_rng(394)
+    rng.integers(20, 200), rng.integers(3, 12)  # the draw that found it: n = 68, 10 classes
+    factors = np.floor(rng.random((68, 1)) ** 3 * 10)
+    assert np.bincount(factors[:, 0].astype(int))[7] == 1
+    scores = metrics.evaluate("snc_nk", factors, factors + rng.random((68, 1)), discrete=True)
+    assert np.isfinite(list(scores.values())).all()
+    assert scores["snc"] > 0.8
+
+
+def test_a_factor_of_one_class_on_the_training_rows_is_named():
+    """A binary factor whose one positive sample is held out: chance accuracy is 1 and SNC divided by zero
+    (ZeroDivisionError); it is now the ValueError explicitness gives in the same case."""
+    rng = np.random.default_rng(1)
+    factors = np.column_stack([np.zeros(40), rng.random(40)])
+    factors[7, 0] = 1.0
+    codes = factors + 0.05 * rng.random((40, 2))
+    held_out = [seed for seed in range(12) if _raises(factors, codes, seed)]
+    assert held_out, "no seed held the positive sample out"
+    with pytest.raises(ValueError, match="snc_nk: factor 0 takes a single class in the training split"):
+        metrics.evaluate("snc_nk", factors, codes, discrete=[True, False], random_state=held_out[0])
+
+
+def _raises(factors, codes, seed):
+    try:
+        metrics.evaluate("snc_nk", factors, codes, discrete=[True, False], random_state=seed)
+    except (ValueError, ZeroDivisionError):
+        return True
+    return False

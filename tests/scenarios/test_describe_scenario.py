@@ -53,6 +53,19 @@ def test_a_constant_ideal_and_returned_discrete_flags():
     ({"values": (1, 1.0)}, ValueError, "must be distinct"),
     ({"values": (1,), "ideal": {"holistic": 1.0}}, ValueError, "unknown properties"),
     ({"values": (1,), "ideal": 3}, TypeError, "ideal must be a mapping"),
+    # each of these was accepted: a string grid became one value per letter, min_samples was truncated or
+    # failed in int() ("invalid literal"), and ideal scores that reports cannot compare with went through
+    ({"values": "abc"}, TypeError, r"values must be a sequence of parameter values .*got 'abc'"),
+    ({"values": 0.5}, TypeError, r"values must be a sequence of parameter values"),
+    ({"values": (0.0, float("nan"))}, ValueError, r"values must be finite, got nan"),
+    ({"values": (True, False)}, TypeError, r"values must be real numbers or text, got True"),
+    ({"values": (0.0, None)}, TypeError, r"values must be real numbers or text, got None"),
+    ({"values": (1,), "ideal": {"explicitness": 2.0}}, ValueError, r"ideal of explicitness must be a number in \[0, 1\], got 2.0"),
+    ({"values": (1,), "ideal": {"explicitness": float("nan")}}, ValueError, r"ideal of explicitness must be a number in \[0, 1\], got nan"),
+    ({"values": (1,), "ideal": {"explicitness": "1"}}, TypeError, r"ideal of explicitness must be a number in \[0, 1\], got '1'"),
+    ({"values": (1,), "min_samples": "abc"}, TypeError, r"min_samples must be an integer >= 2, got 'abc'"),
+    ({"values": (1,), "min_samples": 2.5}, ValueError, r"min_samples must be an integer >= 2, got 2.5"),
+    ({"values": (1,), "min_samples": 1}, ValueError, r"min_samples must be an integer >= 2, got 1"),
 ])
 def test_bad_declarations_say_what_is_wrong(kwargs, error, message):
     with pytest.raises(error, match=message):
@@ -72,3 +85,64 @@ def test_an_undeclared_function_or_a_bad_return_is_refused():
         scenario_from_function(plain)
     with pytest.raises(TypeError, match="must return \\(factors, codes\\)"):
         scenario_from_function(describe_scenario(parameter="p", values=(1,))(plain)).generate(1, n=4, seed=0)
+
+
+@pytest.mark.parametrize("parameter", [3, None, "  "])
+def test_the_parameter_must_be_a_name(parameter):
+    with pytest.raises((TypeError, ValueError), match="parameter must be"):
+        describe_scenario(parameter=parameter, values=(1,))
+
+
+def test_an_ideal_function_returning_a_bad_score_names_the_scenario_and_value():
+    @describe_scenario(parameter="leak", values=(0.0, 0.75), ideal=lambda leak: {"modularity": 1 - 2 * leak})
+    def leaky(leak, n, rng):
+        factors = rng.random((n, 2))
+        return factors, factors
+
+    scenario = scenario_from_function(leaky)
+    assert dict(scenario.generate(0.0, n=4, seed=0).ideal) == {"modularity": 1.0}
+    with pytest.raises(ValueError, match=r"scenario 'leaky' at leak = 0.75: ideal of modularity must be a number in \[0, 1\], got -0.5"):
+        scenario.generate(0.75, n=4, seed=0)
+
+
+def _returning(result):
+    @describe_scenario(parameter="p", values=(1,))
+    def broken(p, n, rng):
+        return result(n, rng)
+
+    return scenario_from_function(broken)
+
+
+@pytest.mark.parametrize(("result", "message"), [
+    (lambda n, rng: (rng.random((n, 2)), rng.random((n - 1, 2))), r"returned 10 factor rows and 9 code rows for n = 10; expected 10 of each"),
+    (lambda n, rng: (rng.random((5, 2)), rng.random((5, 2))), r"returned 5 factor rows and 5 code rows for n = 10; expected 10 of each"),
+    (lambda n, rng: (rng.random((n, 2)), rng.random(n)), r"returned codes of shape \(10,\); expected a 2-D array"),
+    (lambda n, rng: (rng.random(n), rng.random((n, 2))), r"returned factors of shape \(10,\); expected a 2-D array"),
+    (lambda n, rng: (rng.random((n, 2)), rng.random((n, 2)), (True,)), r"returned 1 discrete flag\(s\) for 2 factors"),
+], ids=["rows differ", "fewer rows than n", "1-D codes", "1-D factors", "too few flags"])
+def test_what_a_scenario_returns_is_checked_and_the_error_names_it(result, message):
+    """A short draw was run silently under the n it was asked for; the other cases said only "factors and codes must
+    have the same number of rows" (or "must be 2-D"), without naming the scenario."""
+    with pytest.raises(ValueError, match=r"scenario 'broken' at p = 1 " + message):
+        _returning(result).generate(1, n=10, seed=0)
+
+
+def test_a_scenario_object_with_an_ideal_out_of_range_is_refused_at_generate():
+    from scenarios import Representation, Scenario
+    from scenarios.base import check_in_range
+
+    scenario = Scenario(name="overshoot", parameter="alpha", values=(0.0, 1.0), check_value=check_in_range("alpha", 0, 1),
+                        build=lambda alpha, n, rng: (rng.random((n, 1)), rng.random((n, 1)), (False,)),
+                        ideal_trajectory=lambda alpha: {"explicitness": 1.0 + alpha}, source="test", summary="test")
+    assert dict(scenario.generate(0.0, n=4, seed=0).ideal) == {"explicitness": 1.0}
+    with pytest.raises(ValueError, match=r"scenario 'overshoot' at alpha = 1: ideal of explicitness must be a number in \[0, 1\], got 2.0"):
+        scenario.generate(1.0, n=4, seed=0)
+    with pytest.raises(ValueError, match=r"ideal of explicitness must be a number in \[0, 1\]"):
+        Representation(factors=np.zeros((2, 1)), codes=np.zeros((2, 1)), discrete=(False,), ideal={"explicitness": -0.1})
+
+
+def test_a_representation_of_lists_is_a_type_error_naming_them():
+    from scenarios import Representation
+
+    with pytest.raises(TypeError, match="factors must be a numpy array, got list"):
+        Representation(factors=[[0.0], [1.0]], codes=np.zeros((2, 1)), discrete=(False,), ideal={})
