@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from scipy.stats import rankdata
 from sklearn.neural_network import MLPClassifier
 from sklearn.tree import DecisionTreeClassifier
 
@@ -21,9 +22,13 @@ def _single_code_accuracy(code: np.ndarray, labels: np.ndarray, classes: int, tr
 
     The code is cut into ``classes`` bins at its training quantiles placed at the
     cumulative training class frequencies (so bin ``c`` holds as many training rows as
-    class ``c``); bins and classes are paired one-to-one to maximise the training
-    agreement (Hungarian algorithm).
+    class ``c``), counted from the code's low end, or from its high end when the code
+    falls as the class rises (a negative rank correlation on the training rows); bins and
+    classes are paired one-to-one to maximise the training agreement (Hungarian
+    algorithm).
     """
+    if _rank_correlation(code[train], labels[train]) < 0:
+        code = -code  # then the bins are sized from the high end, and -code's scores are code's
     frequencies = np.bincount(labels[train], minlength=classes) / train.size
     # rounding can carry the running sum past 1 when the last classes are absent from the training rows
     edges = np.quantile(code[train], np.minimum(np.cumsum(frequencies)[:-1], 1.0))
@@ -33,6 +38,14 @@ def _single_code_accuracy(code: np.ndarray, labels: np.ndarray, classes: int, tr
     class_of_bin = np.empty(classes, dtype=np.int64)
     class_of_bin[matched_codes(agreement)] = np.arange(classes)
     return float(np.mean(class_of_bin[bins[test]] == labels[test]))
+
+
+def _rank_correlation(code: np.ndarray, labels: np.ndarray) -> float:
+    """Spearman correlation of ``code`` with ``labels`` (ties at their mean rank): exactly negated when the code is
+    negated, so that a decreasing map of a code is read from the other end; 0 for a constant code."""
+    ranks = rankdata(code) - (code.size + 1) / 2.0
+    centred = rankdata(labels) - (labels.size + 1) / 2.0
+    return float(ranks @ centred)
 
 
 def _classifier_accuracy(
@@ -52,6 +65,7 @@ def _classifier_accuracy(
     family="predictor",
     properties={"snc": "holistic", "nk": "compactness"},
     stochastic=True,
+    version="2",
 )
 def snc_nk(
     factors,
@@ -138,7 +152,11 @@ def snc_nk(
     * Properties: SNC needs one explicit code per factor (holistic); NK measures that
       no other code duplicates it (compactness).
     * Invariances: permutation of codes; sign flips, rescaling and strictly monotone
-      maps of codes for SNC (quantiles) and, with the tree, for NK.
+      maps of codes (increasing or decreasing) for SNC (quantiles, the bins sized from
+      the end of the code where the first classes lie, by the sign of its rank correlation
+      with the classes) and, with the tree, for NK.  Version 2: version 1 sized the bins from the low end only, so a code
+      falling as its factor rises lost SNC when the classes were uneven (0.28 against
+      0.998 for ``z = -v`` vs ``z = v`` on squared uniform factors, n = 5000).
     * Cost: one MI matrix, ``K`` binnings and ``2K`` trees.
     """
     check_positive_int(bins, "bins", minimum=2)

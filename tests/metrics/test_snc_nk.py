@@ -75,3 +75,15 @@ def _raises(factors, codes, seed):
     except (ValueError, ZeroDivisionError):
         return True
     return False
+
+
+def test_snc_is_invariant_to_a_decreasing_map_of_its_code_with_uneven_classes(rng):
+    # squared uniform factors: the 10 equal-width classes hold from 32 % down to 3 % of the rows, so bins
+    # sized in class order from the code's low end misplace every edge of a code that falls as v rises
+    factors = rng.random((5000, 2)) ** 2
+    rising = metrics.evaluate("snc_nk", factors, factors, random_state=3)
+    assert rising["snc"] > 0.99
+    for falling in (-factors, np.exp(-3.0 * factors)):  # a sign flip, and a decreasing nonlinear map
+        flipped = metrics.evaluate("snc_nk", factors, falling, random_state=3)
+        assert flipped["snc"] == pytest.approx(rising["snc"], abs=1e-12)
+
