@@ -404,4 +404,5 @@ def normalized_mutual_information(table: InformationTable, normalization: str = 
     mi = table.mutual_information
     denominator = table.factor_entropy[:, None] if normalization == "factor" else table.code_entropy[None, :]
     denominator = np.broadcast_to(denominator, mi.shape)
-    return np.divide(mi, denominator, out=np.zeros_like(mi), where=denominator > 0)
+    ratios = np.divide(mi, denominator, out=np.zeros_like(mi), where=denominator > 0)
+    return np.minimum(ratios, 1.0, out=ratios)  # I(v; z) <= H(v): a ratio above 1 is rounding (1 + 2e-16 on copies)
