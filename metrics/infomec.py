@@ -135,7 +135,10 @@ def infomec(
       (see ``pruning``); a factor or code with zero total NMI counts 0 instead of NaN.
     * Invariances: permutation, sign flips and rescaling of codes; not strictly
       monotone maps (the binning and the linear classifier change).
-    * Scores: 1, 1, ~1 on ``z = v``; on independent codes InfoM = InfoC = 0 (every
+    * Scores: on ``z = v``, InfoM and InfoC approach 1 as ``n`` grows but are held below it
+      by the plug-in bias of the off-diagonal pairs, whose NMI is not 0 at finite ``n``
+      (8 factors, 10 bins: 0.88 at n = 1000, 0.97 at 5000, 0.993 at 20000), InfoE about
+      0.98-0.99; on independent codes InfoM = InfoC = 0 (every
       code pruned) and InfoE is the in-sample overfit, about ``(C - 1)(L + 1) / (2 n H)``.
     * Cost: one MI matrix and ``K`` logistic regressions (lbfgs, at most 100
       iterations each).
