@@ -156,3 +156,14 @@ def test_dask_workers_load_user_scenarios_and_compositions(user_file, monkeypatc
     sequential = run_study(jobs=1, backend="sequential", **study)
     assert set(on_dask["scenario"]) == {"swapped", "redundancy_attack@leaky=0.5"} and len(on_dask) == 8
     pd.testing.assert_frame_equal(on_dask.drop(columns="seconds"), sequential.drop(columns="seconds"))
+
+
+def test_a_grid_beyond_the_bases_factors_is_refused_before_the_study(tmp_path, capsys):
+    """``partial@noise=0.2`` with ``--grid ...=9`` passed planning and crashed in a worker ("internal error")."""
+    assert scenario_for("partial@noise=0.2").check_value(8) == 8
+    with pytest.raises(ValueError, match="k must be at most the base's 8 factors, got 9"):
+        scenario_for("partial@noise=0.2").check_value(9)
+    run = ["run", "--scenarios", "partial@noise=0.2", "--grid", "partial@noise=0.2=9", "--metrics", "mig", "--seeds", "1",
+           "--n-samples", "100", "--backend", "sequential", "--no-report", "--no-progress", "--out", str(tmp_path / "run")]
+    assert main(run) == 2
+    assert "k must be at most the base's 8 factors, got 9" in capsys.readouterr().err
