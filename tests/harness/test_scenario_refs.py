@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import textwrap
 from pathlib import Path
@@ -167,3 +168,48 @@ def test_a_grid_beyond_the_bases_factors_is_refused_before_the_study(tmp_path, c
            "--n-samples", "100", "--backend", "sequential", "--no-report", "--no-progress", "--out", str(tmp_path / "run")]
     assert main(run) == 2
     assert "k must be at most the base's 8 factors, got 9" in capsys.readouterr().err
+
+
+BROKEN_SCENARIOS = textwrap.dedent('''
+    import numpy as np
+    from scenarios import describe_scenario
+
+    @describe_scenario(parameter="a", values=(0.0, 1.0), ideal={"explicitness": 1.0})
+    def array_only(a, n, rng):
+        return rng.random((n, 3))
+
+    @describe_scenario(parameter="a", values=(0.0, 1.0), ideal={"explicitness": 1.0})
+    def fixed_rows(a, n, rng):
+        factors = rng.random((500, 3))
+        return factors, factors
+
+    @describe_scenario(parameter="a", values=(0.0, 1.0), ideal=lambda a: {"explicitness": 1.0 + a})
+    def ideal_above_one(a, n, rng):
+        factors = rng.random((n, 3))
+        return factors, factors
+
+    @describe_scenario(parameter="a", values=(0.0, 1.0), ideal={"explicitness": 1.0})
+    def global_random(a, n, rng):
+        factors = np.random.random((n, 3))
+        return factors, factors
+''')
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("array_only", "scenario 'array_only' must return (factors, codes) or (factors, codes, discrete), got ndarray"),
+    ("fixed_rows", "scenario 'fixed_rows' at a = 0 returned 500 factor rows and 500 code rows for n = 50"),
+    ("ideal_above_one", "scenario 'ideal_above_one' at a = 1: ideal of explicitness must be a number in [0, 1], got 2.0"),
+    ("global_random", "scenario 'global_random' draws different data for the same seed"),
+])
+def test_a_broken_user_scenario_is_a_usage_error_when_loaded(tmp_path, capsys, name, message):
+    """A scenario returning the wrong thing, ignoring n, stating an ideal above 1 (at a value other than the
+    first) or ignoring its rng crashed the run in a worker as an internal error, or ran with irreproducible data."""
+    path = tmp_path / "broken.py"
+    path.write_text(BROKEN_SCENARIOS)
+    with pytest.raises(UsageError, match=re.escape(message)):
+        scenario_for(f"{path}:{name}")
+    run = ["run", "--scenarios", f"noise@{path}:{name}=0", "--metrics", "mig", "--seeds", "1", "--n-samples", "100",
+           "--backend", "sequential", "--no-report", "--no-progress", "--out", str(tmp_path / "run")]
+    assert main(run) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
