@@ -44,6 +44,9 @@ ATLAS_ROWS = 10
 ATLAS_ROW_INCHES, ATLAS_TOP_INCHES, ATLAS_BOTTOM_INCHES, ATLAS_LEFT_INCHES = 0.62, 0.75, 0.25, 1.1
 #: Longest line of an atlas row label, in characters (what fits in :data:`ATLAS_LEFT_INCHES` at its font).
 ATLAS_LABEL_CHARACTERS = 20
+#: Right edge of an atlas's panels (a fraction of its width), the gap between its columns (a fraction of a
+#: panel's width), the font size of its column titles (points), and the width of their widest characters (ems).
+ATLAS_RIGHT, ATLAS_WSPACE, ATLAS_TITLE_SIZE, ATLAS_CHARACTER_EMS = 0.99, 0.18, 4.5, 0.62
 CLIP_MARKER = {"color": "#CC3311", "markersize": 4.0, "linestyle": "none", "zorder": 5}
 #: Height of one legend row at the paper style's legend font, in inches.
 LEGEND_ROW_INCHES = 0.12
@@ -255,8 +258,9 @@ def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], id
     height = ATLAS_ROW_INCHES * len(scores) + ATLAS_TOP_INCHES + ATLAS_BOTTOM_INCHES
     with paper_style():
         figure = Figure(figsize=(PAGE_WIDTH, height))
-        figure.subplots_adjust(left=ATLAS_LEFT_INCHES / PAGE_WIDTH, right=0.99, top=1 - ATLAS_TOP_INCHES / height,
-                               bottom=ATLAS_BOTTOM_INCHES / height, wspace=0.18, hspace=0.2)
+        figure.subplots_adjust(left=ATLAS_LEFT_INCHES / PAGE_WIDTH, right=ATLAS_RIGHT, top=1 - ATLAS_TOP_INCHES / height,
+                               bottom=ATLAS_BOTTOM_INCHES / height, wspace=ATLAS_WSPACE, hspace=0.2)
+        title_characters = _title_characters(len(scenarios))
         # no sharex/sharey: with hundreds of panels every shared draw re-reads every sibling; limits are set instead
         grid = figure.subplots(len(scores), len(scenarios), squeeze=False)
         spans = {scenario: _span(rows_of[scenario]["value"]) for scenario in scenarios}
@@ -273,7 +277,7 @@ def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], id
                     notes += [f"{scenario}: {note}" for note in _draw_scores(ax, curve, "value", registry, markers=False)]
                 ax.tick_params(labelsize=4, length=1.5, pad=1)
                 if i == 0:
-                    ax.set_title(_wrapped(scenario), fontsize=4.5)
+                    ax.set_title(_wrapped(scenario, title_characters), fontsize=ATLAS_TITLE_SIZE)
                 if i == len(scores) - 1:
                     _atlas_axis(ax, rows_of[scenario])
                 else:
@@ -298,9 +302,20 @@ def _span(values: pd.Series) -> tuple[float, float]:
     return low - pad, high + pad
 
 
-def _wrapped(name: str) -> str:
-    """A scenario name broken at underscores into lines of about ten characters (atlas column titles)."""
-    return textwrap.fill(name.replace("_", " "), width=10, break_long_words=False)
+def _wrapped(name: str, width: int) -> str:
+    """A scenario name as written, in lines of at most ``width`` characters (atlas column titles).
+
+    Broken after ``_``, ``@`` and ``=`` (``synergy_attack@partial@noise=0.2=4``), and inside a longer piece.
+    """
+    lines = wrap_label(name, width, breaks="_@=").split("\n")
+    return "\n".join(line[i:i + width] for line in lines for i in range(0, len(line), width))
+
+
+def _title_characters(columns: int) -> int:
+    """Characters of an atlas column title's line: what fits a column and its gap at :data:`ATLAS_TITLE_SIZE` points."""
+    panels = PAGE_WIDTH * (ATLAS_RIGHT - ATLAS_LEFT_INCHES / PAGE_WIDTH)
+    column = panels / (columns + ATLAS_WSPACE * (columns - 1)) * (1 + ATLAS_WSPACE)
+    return max(4, int(column * 72 / (ATLAS_CHARACTER_EMS * ATLAS_TITLE_SIZE)))
 
 
 def _atlas_axis(ax, rows: pd.DataFrame) -> None:
