@@ -44,6 +44,9 @@ ATLAS_ROWS = 10
 ATLAS_ROW_INCHES, ATLAS_TOP_INCHES, ATLAS_BOTTOM_INCHES, ATLAS_LEFT_INCHES = 0.62, 0.75, 0.25, 1.1
 #: Longest line of an atlas row label, in characters (what fits in :data:`ATLAS_LEFT_INCHES` at its font).
 ATLAS_LABEL_CHARACTERS = 20
+#: Font size (points) of an ideal trajectory's label, and the score distance below which two labels ending at the
+#: same value would overlap (a panel of about 1.4 inches spans 1.1 score units: 6 points are about 0.07).
+IDEAL_LABEL_SIZE, IDEAL_LABEL_CLOSE = 5, 0.1
 #: Right edge of an atlas's panels (a fraction of its width), the gap between its columns (a fraction of a
 #: panel's width), the font size of its column titles (points), and the width of their widest characters (ems).
 ATLAS_RIGHT, ATLAS_WSPACE, ATLAS_TITLE_SIZE, ATLAS_CHARACTER_EMS = 0.99, 0.18, 4.5, 0.62
@@ -482,13 +485,41 @@ def _label_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str], values: S
         if np.isfinite(y).any():
             key = tuple((round(a, 9), round(b, 9) if np.isfinite(b) else None) for a, b in zip(x, y))
             trajectories.setdefault(key, []).append(prop)
+    anchors = []
     for points, names in trajectories.items():
         x = np.array([a for a, _ in points])
         y = np.array([np.nan if b is None else b for _, b in points])
         _plot_ideal(ax, x, y, None)
         last = np.flatnonzero(np.isfinite(y))[-1]
-        ax.annotate("ideal " + ", ".join(names), (x[last], y[last]), fontsize=5, color="#777777", xytext=(2, 0),
+        anchors.append((x[last], y[last], "ideal " + ", ".join(names)))
+    for (x_end, y_end, text), offset in zip(anchors, _spread_offsets([(x, y) for x, y, _ in anchors])):
+        ax.annotate(text, (x_end, y_end), fontsize=IDEAL_LABEL_SIZE, color="#777777", xytext=(2, offset),
                     textcoords="offset points", va="center")
+
+
+def _spread_offsets(anchors: Sequence[tuple[float, float]]) -> list[float]:
+    """Vertical offsets (points) of labels at ``anchors`` (x, score) so that none overlaps another.
+
+    Labels ending at the same x whose scores lie within :data:`IDEAL_LABEL_CLOSE` of each other
+    (0.7997 and 0.8: two ideals that differ in the fourth digit) form a group, spread
+    :data:`IDEAL_LABEL_SIZE` + 1 points apart about their anchors' middle, highest score on top.
+    """
+    offsets = [0.0] * len(anchors)
+    by_end: dict[float, list[int]] = {}
+    for i, (x, _) in enumerate(anchors):
+        by_end.setdefault(round(float(x), 9), []).append(i)
+    for members in by_end.values():
+        members.sort(key=lambda i: anchors[i][1])
+        groups = [[members[0]]] if members else []
+        for i in members[1:]:
+            if anchors[i][1] - anchors[groups[-1][-1]][1] < IDEAL_LABEL_CLOSE:
+                groups[-1].append(i)
+            else:
+                groups.append([i])
+        for group in groups:
+            for rank, i in enumerate(group):
+                offsets[i] = (rank - (len(group) - 1) / 2) * (IDEAL_LABEL_SIZE + 1)
+    return offsets
 
 
 def _legend_grid(labels: Sequence[str]) -> tuple[int, float]:

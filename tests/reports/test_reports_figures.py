@@ -345,3 +345,26 @@ def test_atlas_column_titles_write_composed_names_as_given_and_do_not_overlap(sy
     boxes = [title.get_window_extent() for title in titles]
     assert all(left.x1 < right.x0 for left, right in zip(boxes, boxes[1:]))
     assert boxes[0].x0 >= figure.bbox.x0 and boxes[-1].x1 <= figure.bbox.x1
+
+
+def test_ideal_labels_ending_at_nearly_the_same_score_do_not_overlap(synthetic_results, tmp_path, monkeypatch):
+    # partial@noise@rotation=0.3927=0.2 at k = 8: modularity and compactness ideal 0.7997, explicitness 0.8; their
+    # two labels, "ideal modularity, compactness" and "ideal explicitness", were written over each other
+    from matplotlib.figure import Figure
+
+    results = synthetic_results.loc[synthetic_results["scenario"] == "mixing"].copy()
+    results["ideal"] = np.where(results["property"] == "explicitness", 0.8, 0.7997)
+    results = check_results(results.assign(scenario="partial@noise@rotation=0.3927=0.2"))
+    boxes = {}
+    original = Figure.savefig
+
+    def capture(self, *args, **kwargs):
+        self.draw_without_rendering()
+        boxes.update({text.get_text(): text.get_window_extent() for ax in self.axes for text in ax.texts})
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", capture)
+    plot_comparison(results, metrics=["lin"], out_file=tmp_path / "p.png")
+    assert set(boxes) == {"ideal modularity, compactness", "ideal explicitness"}
+    upper, lower = boxes["ideal explicitness"], boxes["ideal modularity, compactness"]
+    assert lower.y1 <= upper.y0  # the higher score's label above, apart
