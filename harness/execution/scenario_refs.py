@@ -20,10 +20,11 @@ hash of its source file, so cached cells are not reused after the file changes.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -128,8 +129,8 @@ TRIAL_SAMPLES = 50
 def _trial_draw(scenario: Any) -> None:
     """Check a user's scenario where it is loaded, so that a broken one is a usage error, not a crash in a worker.
 
-    Its ideal trajectory at every value of its grid must be what :func:`scenarios.base.check_ideal`
-    accepts, and two draws at its first value with the same seed (``TRIAL_SAMPLES``
+    Every value of its grid must pass its ``check_value``, its ideal trajectory there must be what
+    :func:`scenarios.base.check_ideal` accepts, and two draws at its first value with the same seed (``TRIAL_SAMPLES``
     samples, or its ``default_n``) must succeed and be identical: a scenario drawing from
     ``numpy.random`` instead of the ``rng`` it is given would make scores differ from run to run.
 
@@ -141,20 +142,29 @@ def _trial_draw(scenario: Any) -> None:
     where = f"scenario {scenario.name!r}"
     value = scenario.values[0]
     n = scenario.default_n if scenario.default_n is not None else max(scenario.min_samples, TRIAL_SAMPLES)
-    try:
-        if scenario.kind == "representation":
-            for grid_value in scenario.values:
-                check_ideal(scenario.ideal_trajectory(grid_value),
-                            f"{where} at {scenario.parameter} = {scenario.label(grid_value)}: ideal")
+    for grid_value in scenario.values:
+        at = f"{where} at {scenario.parameter} = {scenario.label(grid_value)}"
+        with _as_usage_error(at, "checking its grid when loading it"):
+            checked = scenario.check_value(grid_value)
+            if scenario.kind == "representation":
+                check_ideal(scenario.ideal_trajectory(checked), f"{at}: ideal")
+    with _as_usage_error(f"{where} at {scenario.parameter} = {scenario.label(value)}, n = {n}", "in a trial draw when loading it"):
         drawn = [scenario.generate(value, n=n, seed=0) for _ in range(2)]
-    except Exception as error:  # the user's code: whatever it raises is what they must fix
-        message = str(error) if str(error).startswith(where) else f"{where} at {scenario.parameter} = {scenario.label(value)}, n = {n}: {error}"
-        raise UsageError(f"{message} ({type(error).__name__}, found when loading it)") from error
     first, second = (_arrays(draw) for draw in drawn)
     if len(first) != len(second) or not all(np.array_equal(a, b, equal_nan=True) for a, b in zip(first, second)):
         raise UsageError(f"{where} draws different data for the same seed (at {scenario.parameter} = "
                          f"{scenario.label(value)}, n = {n}): draw every random number from the rng argument, "
                          "not from numpy.random or random, so that its cells are reproducible")
+
+
+@contextlib.contextmanager
+def _as_usage_error(where: str, when: str) -> Iterator[None]:
+    """Whatever the user's scenario code raises inside, as a one-line :class:`UsageError` starting with ``where``."""
+    try:
+        yield
+    except Exception as error:  # the user's code: whatever it raises is what they must fix
+        message = str(error) if str(error).startswith(where.split(" at ")[0]) else f"{where}: {error}"
+        raise UsageError(f"{message} ({type(error).__name__}, {when})") from error
 
 
 def _arrays(drawn: Any) -> list[np.ndarray]:

@@ -172,7 +172,8 @@ def test_a_grid_beyond_the_bases_factors_is_refused_before_the_study(tmp_path, c
 
 BROKEN_SCENARIOS = textwrap.dedent('''
     import numpy as np
-    from scenarios import describe_scenario
+    from scenarios import Scenario, describe_scenario
+    from scenarios.base import check_in_range
 
     @describe_scenario(parameter="a", values=(0.0, 1.0), ideal={"explicitness": 1.0})
     def array_only(a, n, rng):
@@ -192,6 +193,14 @@ BROKEN_SCENARIOS = textwrap.dedent('''
     def global_random(a, n, rng):
         factors = np.random.random((n, 3))
         return factors, factors
+
+    def _build(value, n, rng):
+        factors = rng.random((n, 2))
+        return factors, factors, (False, False)
+
+    GRID_OUT_OF_RANGE = Scenario(name="grid_out_of_range", parameter="p", values=(0.0, 2.0), build=_build,
+                                 ideal_trajectory=lambda value: {"explicitness": 1.0},
+                                 check_value=check_in_range("p", 0.0, 1.0), source="a test", summary="its grid ends at 2")
 ''')
 
 
@@ -200,6 +209,7 @@ BROKEN_SCENARIOS = textwrap.dedent('''
     ("fixed_rows", "scenario 'fixed_rows' at a = 0 returned 500 factor rows and 500 code rows for n = 50"),
     ("ideal_above_one", "scenario 'ideal_above_one' at a = 1: ideal of explicitness must be a number in [0, 1], got 2.0"),
     ("global_random", "scenario 'global_random' draws different data for the same seed"),
+    ("GRID_OUT_OF_RANGE", "scenario 'grid_out_of_range' at p = 2: p must be in [0, 1], got 2.0 (ValueError, checking its grid"),
 ])
 def test_a_broken_user_scenario_is_a_usage_error_when_loaded(tmp_path, capsys, name, message):
     """A scenario returning the wrong thing, ignoring n, stating an ideal above 1 (at a value other than the
