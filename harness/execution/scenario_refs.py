@@ -106,6 +106,11 @@ def canonical_reference(reference: str) -> str:
     return _with_absolute_files(reference)
 
 
+#: Characters a user's scenario name may not hold: '@' separates a composition's parts, ',' the names of a
+#: list (``plot --scenarios A,B`` could not name it).
+RESERVED_CHARACTERS = ("@", ",")
+
+
 def _user_scenario(reference: str) -> Any:
     found = load_attribute(reference, "scenario")
     if getattr(found, "kind", None) in KINDS:
@@ -115,9 +120,9 @@ def _user_scenario(reference: str) -> Any:
     else:
         raise UsageError(f"{reference!r} is neither a scenario nor a function declared with "
                          "@scenarios.describe_scenario(parameter=..., values=..., ideal=...)")
-    if scenario.name in scenarios.available(kind=None) or "@" in scenario.name:
+    if scenario.name in scenarios.available(kind=None) or any(c in scenario.name for c in RESERVED_CHARACTERS):
         raise UsageError(f"scenario {reference!r} is named {scenario.name!r}, which is a built-in scenario's name or "
-                         "contains '@'; give yours another name")
+                         f"contains one of {' '.join(RESERVED_CHARACTERS)}; give yours another name")
     _trial_draw(scenario)
     return dataclasses.replace(scenario, version=f"{scenario.version}+{source_version(reference)}")
 

@@ -86,10 +86,12 @@ def test_a_user_reference_loads_a_function_or_a_scenario(user_file):
         "explicitness": 1.0, "modularity": 0.5}
 
 
-def test_a_user_scenario_may_not_take_a_built_in_name(tmp_path):
+@pytest.mark.parametrize("name", ["noise", "swapped@noise", "leak,y"])
+def test_a_user_scenario_may_not_take_a_built_in_name(tmp_path, name):
+    # a name with ',' ran, but plot --scenarios 'leak,y' split it into 'leak' and 'y'
     path = tmp_path / "clash.py"
-    path.write_text(USER_SCENARIO.replace('name="swapped"', 'name="noise"'))
-    with pytest.raises(UsageError, match="built-in scenario's name"):
+    path.write_text(USER_SCENARIO.replace('name="swapped"', f'name="{name}"'))
+    with pytest.raises(UsageError, match=f"named '{name}', which is a built-in scenario's name or contains one of @ ,"):
         scenario_for(f"{path}:SWAPPED")
 
 
