@@ -142,17 +142,18 @@ def legend_columns(entries: int, rows_available: int) -> int:
     return max(1, -(-entries // max(1, rows_available)))
 
 
-def wrap_label(label: str, width: int = LABEL_CHARACTERS) -> str:
-    """``label`` broken into lines of at most ``width`` characters after ``/``, ``_``, ``,`` or ``[``, or before `` (``.
+def wrap_label(label: str, width: int = LABEL_CHARACTERS, breaks: str = "/_,[") -> str:
+    """``label`` broken into lines of at most ``width`` characters after any of ``breaks``, or before `` (``.
 
     A user metric's or a variant's name can be longer than a figure is wide; unbroken, it
     pushes the legend or the axis labels off the figure.  A piece longer than ``width``
-    (no break inside it) keeps a line of its own.
+    (no break inside it) keeps a line of its own.  No character is dropped or replaced:
+    joining the lines gives ``label`` back (less the spaces at their ends).
     """
     if len(label) <= width:
         return label
     lines = [""]
-    for piece in re.split(r"(?<=[/_,\[])|(?= \()", label):
+    for piece in re.split(rf"(?<=[{re.escape(breaks)}])|(?= \()", label):
         if lines[-1] and len(lines[-1]) + len(piece.rstrip()) > width:
             lines.append(piece.lstrip())
         else:

@@ -44,6 +44,12 @@ ATLAS_ROWS = 10
 ATLAS_ROW_INCHES, ATLAS_TOP_INCHES, ATLAS_BOTTOM_INCHES, ATLAS_LEFT_INCHES = 0.62, 0.75, 0.25, 1.1
 #: Longest line of an atlas row label, in characters (what fits in :data:`ATLAS_LEFT_INCHES` at its font).
 ATLAS_LABEL_CHARACTERS = 20
+#: Font size (points) of an ideal trajectory's label, and the score distance below which two labels ending at the
+#: same value would overlap (a panel of about 1.4 inches spans 1.1 score units: 6 points are about 0.07).
+IDEAL_LABEL_SIZE, IDEAL_LABEL_CLOSE = 5, 0.1
+#: Right edge of an atlas's panels (a fraction of its width), the gap between its columns (a fraction of a
+#: panel's width), the font size of its column titles (points), and the width of their widest characters (ems).
+ATLAS_RIGHT, ATLAS_WSPACE, ATLAS_TITLE_SIZE, ATLAS_CHARACTER_EMS = 0.99, 0.18, 4.5, 0.62
 CLIP_MARKER = {"color": "#CC3311", "markersize": 4.0, "linestyle": "none", "zorder": 5}
 #: Height of one legend row at the paper style's legend font, in inches.
 LEGEND_ROW_INCHES = 0.12
@@ -255,8 +261,9 @@ def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], id
     height = ATLAS_ROW_INCHES * len(scores) + ATLAS_TOP_INCHES + ATLAS_BOTTOM_INCHES
     with paper_style():
         figure = Figure(figsize=(PAGE_WIDTH, height))
-        figure.subplots_adjust(left=ATLAS_LEFT_INCHES / PAGE_WIDTH, right=0.99, top=1 - ATLAS_TOP_INCHES / height,
-                               bottom=ATLAS_BOTTOM_INCHES / height, wspace=0.18, hspace=0.2)
+        figure.subplots_adjust(left=ATLAS_LEFT_INCHES / PAGE_WIDTH, right=ATLAS_RIGHT, top=1 - ATLAS_TOP_INCHES / height,
+                               bottom=ATLAS_BOTTOM_INCHES / height, wspace=ATLAS_WSPACE, hspace=0.2)
+        title_characters = _title_characters(len(scenarios))
         # no sharex/sharey: with hundreds of panels every shared draw re-reads every sibling; limits are set instead
         grid = figure.subplots(len(scores), len(scenarios), squeeze=False)
         spans = {scenario: _span(rows_of[scenario]["value"]) for scenario in scenarios}
@@ -273,7 +280,7 @@ def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], id
                     notes += [f"{scenario}: {note}" for note in _draw_scores(ax, curve, "value", registry, markers=False)]
                 ax.tick_params(labelsize=4, length=1.5, pad=1)
                 if i == 0:
-                    ax.set_title(_wrapped(scenario), fontsize=4.5)
+                    ax.set_title(_wrapped(scenario, title_characters), fontsize=ATLAS_TITLE_SIZE)
                 if i == len(scores) - 1:
                     _atlas_axis(ax, rows_of[scenario])
                 else:
@@ -298,9 +305,20 @@ def _span(values: pd.Series) -> tuple[float, float]:
     return low - pad, high + pad
 
 
-def _wrapped(name: str) -> str:
-    """A scenario name broken at underscores into lines of about ten characters (atlas column titles)."""
-    return textwrap.fill(name.replace("_", " "), width=10, break_long_words=False)
+def _wrapped(name: str, width: int) -> str:
+    """A scenario name as written, in lines of at most ``width`` characters (atlas column titles).
+
+    Broken after ``_``, ``@`` and ``=`` (``synergy_attack@partial@noise=0.2=4``), and inside a longer piece.
+    """
+    lines = wrap_label(name, width, breaks="_@=").split("\n")
+    return "\n".join(line[i:i + width] for line in lines for i in range(0, len(line), width))
+
+
+def _title_characters(columns: int) -> int:
+    """Characters of an atlas column title's line: what fits a column and its gap at :data:`ATLAS_TITLE_SIZE` points."""
+    panels = PAGE_WIDTH * (ATLAS_RIGHT - ATLAS_LEFT_INCHES / PAGE_WIDTH)
+    column = panels / (columns + ATLAS_WSPACE * (columns - 1)) * (1 + ATLAS_WSPACE)
+    return max(4, int(column * 72 / (ATLAS_CHARACTER_EMS * ATLAS_TITLE_SIZE)))
 
 
 def _atlas_axis(ax, rows: pd.DataFrame) -> None:
@@ -467,13 +485,41 @@ def _label_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str], values: S
         if np.isfinite(y).any():
             key = tuple((round(a, 9), round(b, 9) if np.isfinite(b) else None) for a, b in zip(x, y))
             trajectories.setdefault(key, []).append(prop)
+    anchors = []
     for points, names in trajectories.items():
         x = np.array([a for a, _ in points])
         y = np.array([np.nan if b is None else b for _, b in points])
         _plot_ideal(ax, x, y, None)
         last = np.flatnonzero(np.isfinite(y))[-1]
-        ax.annotate("ideal " + ", ".join(names), (x[last], y[last]), fontsize=5, color="#777777", xytext=(2, 0),
+        anchors.append((x[last], y[last], "ideal " + ", ".join(names)))
+    for (x_end, y_end, text), offset in zip(anchors, _spread_offsets([(x, y) for x, y, _ in anchors])):
+        ax.annotate(text, (x_end, y_end), fontsize=IDEAL_LABEL_SIZE, color="#777777", xytext=(2, offset),
                     textcoords="offset points", va="center")
+
+
+def _spread_offsets(anchors: Sequence[tuple[float, float]]) -> list[float]:
+    """Vertical offsets (points) of labels at ``anchors`` (x, score) so that none overlaps another.
+
+    Labels ending at the same x whose scores lie within :data:`IDEAL_LABEL_CLOSE` of each other
+    (0.7997 and 0.8: two ideals that differ in the fourth digit) form a group, spread
+    :data:`IDEAL_LABEL_SIZE` + 1 points apart about their anchors' middle, highest score on top.
+    """
+    offsets = [0.0] * len(anchors)
+    by_end: dict[float, list[int]] = {}
+    for i, (x, _) in enumerate(anchors):
+        by_end.setdefault(round(float(x), 9), []).append(i)
+    for members in by_end.values():
+        members.sort(key=lambda i: anchors[i][1])
+        groups = [[members[0]]] if members else []
+        for i in members[1:]:
+            if anchors[i][1] - anchors[groups[-1][-1]][1] < IDEAL_LABEL_CLOSE:
+                groups[-1].append(i)
+            else:
+                groups.append([i])
+        for group in groups:
+            for rank, i in enumerate(group):
+                offsets[i] = (rank - (len(group) - 1) / 2) * (IDEAL_LABEL_SIZE + 1)
+    return offsets
 
 
 def _legend_grid(labels: Sequence[str]) -> tuple[int, float]:

@@ -9,6 +9,7 @@ per-metric roll-up and fold their details away.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from functools import partial
 from pathlib import Path
@@ -288,10 +289,16 @@ def build_figures(results: pd.DataFrame, sections: list[Section], directory: Pat
                      "scenarios; mean score ± one standard deviation over seeds against the swept parameter; the ideal "
                      "trajectory of the sub-score's property is the wide grey line.", draw))
     efficiency_scenarios = set(scenarios_testing(results, "sample_efficiency"))
+    taken = {key for key, _, _ in todo} | {"sample_size", "cost_growth", "agreement_tau"} | {
+        f"{_file_stem(metric)}_bars" for metric in figures.bounded_metrics(results)}
     for scenario, rows in results.groupby("scenario", sort=True):
         if scenario in efficiency_scenarios:
             continue
-        todo.append((_file_stem(scenario), f"{scenario}: mean score ± one standard deviation over seeds against "
+        key = _file_stem(scenario)
+        if key in taken:  # partial@noise=0.2 and a scenario of yours named partial_noise_0.2: one file, one id
+            key = f"{key}_{hashlib.sha1(scenario.encode()).hexdigest()[:8]}"
+        taken.add(key)
+        todo.append((key, f"{scenario}: mean score ± one standard deviation over seeds against "
                      f"{rows['parameter'].iloc[0]}, one panel per property, each sub-score with its own colour and marker; "
                      "the ideal trajectory is the wide grey line.",
                      partial(figures.scenario_figure, rows, scenario, registry=registry)))

@@ -131,7 +131,7 @@ def compose(transform: str | Transform, base: str | Scenario, value: Any) -> Sce
         values=tuple(transform.grid(n_factors)),
         build=build,
         ideal_trajectory=lambda transform_value: transform.ideal(base_ideal, transform_value, n_factors),
-        check_value=transform.check_value,
+        check_value=lambda transform_value: transform.check_on(transform_value, n_factors),
         source=f"{transform.source}; base: {base.source}",
         summary=f"{transform.summary}; base: {base.name} at {base.parameter} = {label}",
         min_samples=base.min_samples,

@@ -87,6 +87,10 @@ class Transform:
         What a composed scenario on a perfect base tests (see :data:`scenarios.base.CRITERIA`).
     keeps_exact : bool
         Whether the base's exact quantities hold after the transform.
+    at_most_factors : bool
+        Whether a value may not exceed the base's number of factors (``partial``'s ``k``):
+        :meth:`check_on` refuses a larger one, so a composed scenario's ``check_value``
+        refuses it when a study is planned (``--grid``), not in a worker.
     version : str
         Bumped whenever the transform's output changes.
     """
@@ -101,7 +105,21 @@ class Transform:
     summary: str
     criterion: str = ""
     keeps_exact: bool = False
+    at_most_factors: bool = False
     version: str = "1"
+
+    def check_on(self, value: Any, n_factors: int) -> Any:
+        """``check_value(value)``, also refusing a value above ``n_factors`` where :attr:`at_most_factors`.
+
+        Raises
+        ------
+        ValueError
+            Naming the valid range.
+        """
+        value = self.check_value(value)
+        if self.at_most_factors and value > n_factors:
+            raise ValueError(f"{self.parameter} must be at most the base's {n_factors} factors, got {value!r}")
+        return value
 
 
 def known(base_ideal: Mapping[str, float], properties: Sequence[str] = PROPERTIES) -> dict[str, float]:
@@ -169,8 +187,6 @@ def _nonlinear(factors, codes, discrete, alpha, rng) -> Draw:
 
 
 def _partial(factors, codes, discrete, k, rng) -> Draw:
-    if k > factors.shape[1]:
-        raise ValueError(f"k must be at most the base's {factors.shape[1]} factors, got {k}")
     return factors[:, :k], codes, tuple(discrete)[:k]
 
 
@@ -213,6 +229,7 @@ TRANSFORMS: dict[str, Transform] = {
             name="partial", parameter="k", grid=lambda n_factors: tuple(range(n_factors, 0, -1)), apply=_partial,
             ideal=_partial_ideal, check_value=check_integer("k", 1), source="Zaidi et al. 2022, section 5.6",
             summary="only the first k of the base's factors measured", criterion="non_measured_factors",
+            at_most_factors=True,
         ),
     )
 }

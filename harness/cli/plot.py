@@ -24,7 +24,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run directory written by 'run' or 'validate'")
     parser.add_argument("--metrics", type=csv_list, help="comma-separated metrics to draw (default: all in the run)")
     parser.add_argument("--scenarios", type=csv_list, help="comma-separated scenarios to draw, one panel each in this order (default: all in the run, "
-                        "sorted)")
+                        "sorted); a composed or user scenario as the results name it or as given to 'run --scenarios'")
     parser.add_argument("--format", choices=FORMATS, help="figure format (default: from --out's suffix, else png)")
     parser.add_argument("--out", type=Path, help="figure file (default: RUN_DIR/comparison.FORMAT)")
     parser.set_defaults(handler=_plot)
@@ -44,11 +44,33 @@ def _plot(args: argparse.Namespace) -> int:
     fmt = args.format or suffix or "png"
     out = writable_output(args.out, "--out") if args.out is not None else args.run_dir / f"comparison.{fmt}"
     results = load_run_results(args.run_dir)
-    for column, requested in (("metric", args.metrics), ("scenario", args.scenarios)):
+    scenarios = _as_written(args.scenarios, set(results["scenario"])) if args.scenarios is not None else None
+    for column, requested in (("metric", args.metrics), ("scenario", scenarios)):
         known = sorted(results[column].unique())
         unknown = sorted(set(requested or ()) - set(known))
         if unknown:
             raise UsageError(f"unknown {column}(s) {unknown}{did_you_mean(unknown, known)}; the results have {known}")
-    path = reports.plot_comparison(results, metrics=args.metrics, scenarios=args.scenarios, out_file=out, format=fmt)
+    path = reports.plot_comparison(results, metrics=args.metrics, scenarios=scenarios, out_file=out, format=fmt)
     print(f"figure written to {path}")
     return 0
+
+
+def _as_written(requested: list[str], known: set[str]) -> list[str]:
+    """Each requested scenario as the results name it, where it is a reference ``run`` accepts for one of them.
+
+    ``run --scenarios`` takes ``redundancy_attack@noise=.1`` and ``nonlinear@my_file.py:leaky=0.25`` and writes
+    their rows as ``redundancy_attack@noise=0.1`` and ``nonlinear@leaky=0.25``; ``plot`` takes the same
+    spellings.  A name the results hold, or a reference that does not resolve, is kept as given (and
+    reported as unknown with the closest names when the results lack it).
+    """
+    from harness.execution.scenario_refs import scenario_for
+
+    written = []
+    for name in requested:
+        if name not in known:
+            try:
+                name = scenario_for(name).name
+            except UsageError:  # an unknown name among them
+                pass
+        written.append(name)
+    return written

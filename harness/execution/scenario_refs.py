@@ -20,15 +20,18 @@ hash of its source file, so cached cells are not reused after the file changes.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
+
+import numpy as np
 
 import scenarios
 from harness.errors import UnknownNameError, UsageError
 from harness.execution.metric_refs import load_attribute, source_version
-from scenarios.base import KINDS
+from scenarios.base import KINDS, check_ideal
 from scenarios.composition import compose, composed_name, parse_composition, parse_value
 from scenarios.describe import SCENARIO_ATTRIBUTE, scenario_from_function
 from scenarios.transforms import available_transforms
@@ -103,6 +106,11 @@ def canonical_reference(reference: str) -> str:
     return _with_absolute_files(reference)
 
 
+#: Characters a user's scenario name may not hold: '@' separates a composition's parts, ',' the names of a
+#: list (``plot --scenarios A,B`` could not name it).
+RESERVED_CHARACTERS = ("@", ",")
+
+
 def _user_scenario(reference: str) -> Any:
     found = load_attribute(reference, "scenario")
     if getattr(found, "kind", None) in KINDS:
@@ -112,7 +120,59 @@ def _user_scenario(reference: str) -> Any:
     else:
         raise UsageError(f"{reference!r} is neither a scenario nor a function declared with "
                          "@scenarios.describe_scenario(parameter=..., values=..., ideal=...)")
-    if scenario.name in scenarios.available(kind=None) or "@" in scenario.name:
+    if scenario.name in scenarios.available(kind=None) or any(c in scenario.name for c in RESERVED_CHARACTERS):
         raise UsageError(f"scenario {reference!r} is named {scenario.name!r}, which is a built-in scenario's name or "
-                         "contains '@'; give yours another name")
+                         f"contains one of {' '.join(RESERVED_CHARACTERS)}; give yours another name")
+    _trial_draw(scenario)
     return dataclasses.replace(scenario, version=f"{scenario.version}+{source_version(reference)}")
+
+
+#: Samples of the trial draw that checks a user's scenario when it is loaded (at least its ``min_samples``).
+TRIAL_SAMPLES = 50
+
+
+def _trial_draw(scenario: Any) -> None:
+    """Check a user's scenario where it is loaded, so that a broken one is a usage error, not a crash in a worker.
+
+    Every value of its grid must pass its ``check_value``, its ideal trajectory there must be what
+    :func:`scenarios.base.check_ideal` accepts, and two draws at its first value with the same seed (``TRIAL_SAMPLES``
+    samples, or its ``default_n``) must succeed and be identical: a scenario drawing from
+    ``numpy.random`` instead of the ``rng`` it is given would make scores differ from run to run.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        Naming the scenario, the value and what is wrong.
+    """
+    where = f"scenario {scenario.name!r}"
+    value = scenario.values[0]
+    n = scenario.default_n if scenario.default_n is not None else max(scenario.min_samples, TRIAL_SAMPLES)
+    for grid_value in scenario.values:
+        at = f"{where} at {scenario.parameter} = {scenario.label(grid_value)}"
+        with _as_usage_error(at, "checking its grid when loading it"):
+            checked = scenario.check_value(grid_value)
+            if scenario.kind == "representation":
+                check_ideal(scenario.ideal_trajectory(checked), f"{at}: ideal")
+    with _as_usage_error(f"{where} at {scenario.parameter} = {scenario.label(value)}, n = {n}", "in a trial draw when loading it"):
+        drawn = [scenario.generate(value, n=n, seed=0) for _ in range(2)]
+    first, second = (_arrays(draw) for draw in drawn)
+    if len(first) != len(second) or not all(np.array_equal(a, b, equal_nan=True) for a, b in zip(first, second)):
+        raise UsageError(f"{where} draws different data for the same seed (at {scenario.parameter} = "
+                         f"{scenario.label(value)}, n = {n}): draw every random number from the rng argument, "
+                         "not from numpy.random or random, so that its cells are reproducible")
+
+
+@contextlib.contextmanager
+def _as_usage_error(where: str, when: str) -> Iterator[None]:
+    """Whatever the user's scenario code raises inside, as a one-line :class:`UsageError` starting with ``where``."""
+    try:
+        yield
+    except Exception as error:  # the user's code: whatever it raises is what they must fix
+        message = str(error) if str(error).startswith(where.split(" at ")[0]) else f"{where}: {error}"
+        raise UsageError(f"{message} ({type(error).__name__}, {when})") from error
+
+
+def _arrays(drawn: Any) -> list[np.ndarray]:
+    """The arrays of a drawn representation (factors, codes) or population (factors, each member's codes)."""
+    members = getattr(drawn, "members", None)
+    return [drawn.factors, *(members if members is not None else (drawn.codes,))]

@@ -113,3 +113,25 @@ def test_a_variant_of_a_two_option_sweep_can_be_chosen(run_dir, tmp_path, capsys
     chosen = "mig[bins=5,normalization=code], mig[bins=20,normalization=code]"
     assert main(["plot", str(tmp_path / "swept"), "--metrics", chosen, "--out", str(out)]) == 0, capsys.readouterr().err
     assert out.read_bytes().startswith(MAGIC["png"])
+
+
+def test_composed_and_user_scenarios_are_named_as_run_takes_them(tmp_path, capsys):
+    """``run --scenarios 'redundancy_attack@noise=.1,nonlinear@FILE.py:leaky=0.5'`` writes its rows as
+    ``redundancy_attack@noise=0.1`` and ``nonlinear@leaky=0.5``; plot refused the spellings run had taken."""
+    user_file = tmp_path / "mine.py"
+    user_file.write_text(
+        "from scenarios import describe_scenario\n"
+        "@describe_scenario(parameter='leak', values=(0.0, 0.5), ideal={'explicitness': 1.0})\n"
+        "def leaky(leak, n, rng):\n"
+        "    factors = rng.random((n, 3))\n"
+        "    return factors, factors + leak * factors[:, [1, 2, 0]]\n")
+    references = ["redundancy_attack@noise=.1", f"nonlinear@{user_file}:leaky=0.5"]
+    run_study(scenarios_=references, metrics_=["mig"], seeds=1, n_samples=200, out=tmp_path / "run", progress=False,
+              log=lambda _: None)
+    out = tmp_path / "composed.svg"
+    assert main(["plot", str(tmp_path / "run"), "--scenarios", ",".join(references), "--out", str(out)]) == 0, \
+        capsys.readouterr().err
+    svg = out.read_text()
+    assert 0 < svg.index("<!-- redundancy_attack@noise=0.1 -->") < svg.index("<!-- nonlinear@leaky=0.5 -->")
+    assert main(["plot", str(tmp_path / "run"), "--scenarios", "redundancy_attack@noise=.2"]) == 2
+    assert "did you mean redundancy_attack@noise=0.1" in capsys.readouterr().err

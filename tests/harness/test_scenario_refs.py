@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import textwrap
 from pathlib import Path
@@ -85,10 +86,12 @@ def test_a_user_reference_loads_a_function_or_a_scenario(user_file):
         "explicitness": 1.0, "modularity": 0.5}
 
 
-def test_a_user_scenario_may_not_take_a_built_in_name(tmp_path):
+@pytest.mark.parametrize("name", ["noise", "swapped@noise", "leak,y"])
+def test_a_user_scenario_may_not_take_a_built_in_name(tmp_path, name):
+    # a name with ',' ran, but plot --scenarios 'leak,y' split it into 'leak' and 'y'
     path = tmp_path / "clash.py"
-    path.write_text(USER_SCENARIO.replace('name="swapped"', 'name="noise"'))
-    with pytest.raises(UsageError, match="built-in scenario's name"):
+    path.write_text(USER_SCENARIO.replace('name="swapped"', f'name="{name}"'))
+    with pytest.raises(UsageError, match=f"named '{name}', which is a built-in scenario's name or contains one of @ ,"):
         scenario_for(f"{path}:SWAPPED")
 
 
@@ -156,3 +159,69 @@ def test_dask_workers_load_user_scenarios_and_compositions(user_file, monkeypatc
     sequential = run_study(jobs=1, backend="sequential", **study)
     assert set(on_dask["scenario"]) == {"swapped", "redundancy_attack@leaky=0.5"} and len(on_dask) == 8
     pd.testing.assert_frame_equal(on_dask.drop(columns="seconds"), sequential.drop(columns="seconds"))
+
+
+def test_a_grid_beyond_the_bases_factors_is_refused_before_the_study(tmp_path, capsys):
+    """``partial@noise=0.2`` with ``--grid ...=9`` passed planning and crashed in a worker ("internal error")."""
+    assert scenario_for("partial@noise=0.2").check_value(8) == 8
+    with pytest.raises(ValueError, match="k must be at most the base's 8 factors, got 9"):
+        scenario_for("partial@noise=0.2").check_value(9)
+    run = ["run", "--scenarios", "partial@noise=0.2", "--grid", "partial@noise=0.2=9", "--metrics", "mig", "--seeds", "1",
+           "--n-samples", "100", "--backend", "sequential", "--no-report", "--no-progress", "--out", str(tmp_path / "run")]
+    assert main(run) == 2
+    assert "k must be at most the base's 8 factors, got 9" in capsys.readouterr().err
+
+
+BROKEN_SCENARIOS = textwrap.dedent('''
+    import numpy as np
+    from scenarios import Scenario, describe_scenario
+    from scenarios.base import check_in_range
+
+    @describe_scenario(parameter="a", values=(0.0, 1.0), ideal={"explicitness": 1.0})
+    def array_only(a, n, rng):
+        return rng.random((n, 3))
+
+    @describe_scenario(parameter="a", values=(0.0, 1.0), ideal={"explicitness": 1.0})
+    def fixed_rows(a, n, rng):
+        factors = rng.random((500, 3))
+        return factors, factors
+
+    @describe_scenario(parameter="a", values=(0.0, 1.0), ideal=lambda a: {"explicitness": 1.0 + a})
+    def ideal_above_one(a, n, rng):
+        factors = rng.random((n, 3))
+        return factors, factors
+
+    @describe_scenario(parameter="a", values=(0.0, 1.0), ideal={"explicitness": 1.0})
+    def global_random(a, n, rng):
+        factors = np.random.random((n, 3))
+        return factors, factors
+
+    def _build(value, n, rng):
+        factors = rng.random((n, 2))
+        return factors, factors, (False, False)
+
+    GRID_OUT_OF_RANGE = Scenario(name="grid_out_of_range", parameter="p", values=(0.0, 2.0), build=_build,
+                                 ideal_trajectory=lambda value: {"explicitness": 1.0},
+                                 check_value=check_in_range("p", 0.0, 1.0), source="a test", summary="its grid ends at 2")
+''')
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("array_only", "scenario 'array_only' must return (factors, codes) or (factors, codes, discrete), got ndarray"),
+    ("fixed_rows", "scenario 'fixed_rows' at a = 0 returned 500 factor rows and 500 code rows for n = 50"),
+    ("ideal_above_one", "scenario 'ideal_above_one' at a = 1: ideal of explicitness must be a number in [0, 1], got 2.0"),
+    ("global_random", "scenario 'global_random' draws different data for the same seed"),
+    ("GRID_OUT_OF_RANGE", "scenario 'grid_out_of_range' at p = 2: p must be in [0, 1], got 2.0 (ValueError, checking its grid"),
+])
+def test_a_broken_user_scenario_is_a_usage_error_when_loaded(tmp_path, capsys, name, message):
+    """A scenario returning the wrong thing, ignoring n, stating an ideal above 1 (at a value other than the
+    first) or ignoring its rng crashed the run in a worker as an internal error, or ran with irreproducible data."""
+    path = tmp_path / "broken.py"
+    path.write_text(BROKEN_SCENARIOS)
+    with pytest.raises(UsageError, match=re.escape(message)):
+        scenario_for(f"{path}:{name}")
+    run = ["run", "--scenarios", f"noise@{path}:{name}=0", "--metrics", "mig", "--seeds", "1", "--n-samples", "100",
+           "--backend", "sequential", "--no-report", "--no-progress", "--out", str(tmp_path / "run")]
+    assert main(run) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

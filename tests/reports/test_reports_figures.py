@@ -173,8 +173,8 @@ def test_an_atlas_has_no_column_for_a_scenario_its_family_never_scored(synthetic
     # the PID toy is scored by pid (information) only: the intervention atlas (uncal) has one column fewer
     atlases = dict(atlas_figures(synthetic_results, StyleRegistry(synthetic_results)))
     titles = {family: {ax.get_title() for ax in drawn.figure.axes} - {""} for family, drawn in atlases.items()}
-    assert "gaussian\ntoy attack" in titles["information"]
-    assert "gaussian\ntoy attack" not in titles["intervention"] and len(titles["intervention"]) == 5
+    assert "gaussian_toy_attack" in titles["information"]
+    assert "gaussian_toy_attack" not in titles["intervention"] and len(titles["intervention"]) == 5
 
 
 LONG_NAME = "a_very_long_metric_name_for_rank_correlation_between_factors_and_codes[power=0.5]"
@@ -321,3 +321,50 @@ def test_a_users_metric_never_draws_like_a_registered_metric_of_the_same_colour(
     styles = StyleRegistry(table)
     assert styles.metric("mine").colour == styles.metric(names[9]).colour
     assert len({(styles.metric(name).colour, styles.metric(name).linestyle) for name in names}) == len(names)
+
+
+COMPOSED_NAMES = {  # composed names as the results write them, longer than an atlas column is wide
+    "noise": "synergy_attack@partial@noise@rotation=0.392699=0.2=4",
+    "mixing": "redundancy_attack@modular_not_compact_quantized=duplicate_4",
+    "nonlinear": "partial@noise@rotation=0.3927=0.2",
+    "partial": "nonlinear@gaussian_toy_redundancy=0.25",
+}
+
+
+@pytest.mark.parametrize("copies", [1, 4])  # 6 and 21 columns
+def test_atlas_column_titles_write_composed_names_as_given_and_do_not_overlap(synthetic_results, copies):
+    # the titles replaced '_' by ' ' ("redundancy attack@noise=0.1", not a name run accepts) and broke only at
+    # underscores, so "partial@noise@rotation=0.3927=0.2" ran in one line across its neighbours' titles
+    composed = synthetic_results.replace({"scenario": COMPOSED_NAMES})
+    results = check_results(pd.concat([composed.assign(scenario=composed["scenario"] + "=0.1" * copy)
+                                       for copy in range(copies)], ignore_index=True))
+    figure = dict(atlas_figures(results, StyleRegistry(results)))["predictor"].figure
+    figure.draw_without_rendering()
+    titles = sorted((ax.title for ax in figure.axes if ax.get_title()), key=lambda title: title.get_window_extent().x0)
+    assert {title.get_text().replace("\n", "") for title in titles} >= set(COMPOSED_NAMES.values())
+    boxes = [title.get_window_extent() for title in titles]
+    assert all(left.x1 < right.x0 for left, right in zip(boxes, boxes[1:]))
+    assert boxes[0].x0 >= figure.bbox.x0 and boxes[-1].x1 <= figure.bbox.x1
+
+
+def test_ideal_labels_ending_at_nearly_the_same_score_do_not_overlap(synthetic_results, tmp_path, monkeypatch):
+    # partial@noise@rotation=0.3927=0.2 at k = 8: modularity and compactness ideal 0.7997, explicitness 0.8; their
+    # two labels, "ideal modularity, compactness" and "ideal explicitness", were written over each other
+    from matplotlib.figure import Figure
+
+    results = synthetic_results.loc[synthetic_results["scenario"] == "mixing"].copy()
+    results["ideal"] = np.where(results["property"] == "explicitness", 0.8, 0.7997)
+    results = check_results(results.assign(scenario="partial@noise@rotation=0.3927=0.2"))
+    boxes = {}
+    original = Figure.savefig
+
+    def capture(self, *args, **kwargs):
+        self.draw_without_rendering()
+        boxes.update({text.get_text(): text.get_window_extent() for ax in self.axes for text in ax.texts})
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", capture)
+    plot_comparison(results, metrics=["lin"], out_file=tmp_path / "p.png")
+    assert set(boxes) == {"ideal modularity, compactness", "ideal explicitness"}
+    upper, lower = boxes["ideal explicitness"], boxes["ideal modularity, compactness"]
+    assert lower.y1 <= upper.y0  # the higher score's label above, apart

@@ -195,3 +195,17 @@ def test_figures_drawn_by_workers_land_in_a_relative_out_dir_after_a_chdir(synth
     write_report(synthetic_results, "run", jobs=2)
     assert len(list((tmp_path / "second" / "run" / "figures").iterdir())) == 2 * (len(SCENARIO_FIGURES) + len(OTHER_FIGURES))
     assert not (tmp_path / "first" / "run").exists()
+
+
+def test_scenarios_whose_file_names_coincide_get_a_figure_each(tmp_path, synthetic_results):
+    # partial@noise=0.2 and a user's scenario named partial_noise_0.2 both wrote figures/partial_noise_0.2.png (the
+    # second overwrote the first) and two figures with the id figure-partial_noise_0.2; a scenario named
+    # agreement_tau took the agreement heat map's file
+    renamed = {"mixing": "partial@noise=0.2", "nonlinear": "partial_noise_0.2", "partial": "agreement_tau"}
+    html_path = write_report(synthetic_results.replace({"scenario": renamed}), tmp_path)
+    collector = _Collector()
+    collector.feed(html_path.read_text(encoding="utf-8"))
+    assert len(collector.figures) == len(set(collector.figures)) == len(list((tmp_path / "figures").glob("*.png")))
+    assert {"figure-partial_noise_0.2", "figure-agreement_tau"} <= set(collector.figures)
+    figure_files = {path.read_bytes() for path in (tmp_path / "figures").glob("*.png")}
+    assert len(figure_files) == len(collector.figures)  # no figure overwrote another
