@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness.cli._args import csv_list, jobs, positive_int, writable_output
+from harness.cli._args import at_least, csv_list, jobs, positive_int, writable_output
 
 
 def _numbers(text: str) -> list[float]:
@@ -14,6 +14,13 @@ def _numbers(text: str) -> list[float]:
         return [float(item) for item in csv_list(text)]
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected numbers separated by spaces or commas, got {text!r}") from None
+
+
+def _samples(text: str) -> int:
+    """``--n``: a whole number of at least the toy-model comparison's minimum (one message for 0 and for 5)."""
+    from harness.workflows.estimator_report import MIN_SAMPLES  # the command's module, loaded only when it is used
+
+    return at_least(MIN_SAMPLES)(text)
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -34,7 +41,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("--out", required=True, type=Path, help="output directory (created if missing)")
-    parser.add_argument("--n", type=positive_int, default=5000, help="samples per attack and alpha, at least 10 (default: %(default)s)")
+    parser.add_argument("--n", type=_samples, default=5000, help="samples per attack and alpha, at least 10 (default: %(default)s)")
     parser.add_argument("--seeds", type=positive_int, default=1,
                         help="independent draws per alpha; their seeds derive from each cell's identity, so there "
                         "is no root seed (default: %(default)s)")

@@ -249,3 +249,10 @@ def test_summary_says_it_is_the_largest_error_over_every_draw(tmp_path, capsys):
     table = pd.read_csv(tmp_path / "two" / "estimator_report.csv")
     largest = table.loc[table["quantity"] == "code", "error"].abs().max()  # of either draw, not of their mean
     assert f"gaussian   {largest:.4f}" in printed
+
+
+@pytest.mark.parametrize("n", ["0", "5"])
+def test_too_few_samples_get_one_message_whatever_their_number(n, tmp_path, capsys):
+    # --n 0 said "a whole number >= 1" and --n 5 "n must be at least 10"
+    assert main(["estimators", "--out", str(tmp_path), "--n", n]) == 2
+    assert f"argument --n: expected a whole number >= 10, got {n}" in capsys.readouterr().err
