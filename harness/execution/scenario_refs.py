@@ -74,7 +74,12 @@ def _resolved(reference: str) -> Any:
     """:func:`scenario_for` of a reference whose files are named by absolute paths."""
     composition = parse_composition(reference)
     if composition is not None:
-        base = _resolved(composition.base)
+        try:
+            base = _resolved(composition.base)
+        except UnknownNameError:
+            raise
+        except UsageError as error:  # say which composition the base belongs to
+            raise UsageError(f"in {reference!r}: {error}") from None
         if composition.transform not in available_transforms():
             raise UnknownNameError("transform", composition.transform, available_transforms())
         try:
@@ -84,6 +89,10 @@ def _resolved(reference: str) -> Any:
     if ":" in reference:
         return _user_scenario(reference)
     known = scenarios.available(kind=None)
+    name, _, value = reference.partition("=")
+    if value and name in known:  # noise=0.2: a value where a name was expected
+        raise UsageError(f"scenario {reference!r}: a scenario is named without a value (NAME, TRANSFORM@BASE=VALUE or "
+                         f"FILE.py:NAME) and its values come from --grid, e.g. --grid {name}={value}")
     if reference not in known:
         raise UnknownNameError("scenario", reference, known)
     return scenarios.get(reference)

@@ -69,6 +69,9 @@ def test_a_composition_resolves_and_is_written_canonically():
     ("redundancy_attack@noise=7", UsageError, r"alpha must be in \[0, 1\]"),
     ("redundancy_attack@noise", UsageError, "TRANSFORM@BASE=VALUE"),
     ("absent.py:leaky", UsageError, r"scenario file '.*absent\.py' does not exist"),
+    # a value where a name was expected said "unknown scenario 'noise=0.2'"
+    ("noise=0.2", UsageError, r"named without a value .* values come from --grid, e.g. --grid noise=0.2"),
+    ("partial@partial=3=2", UsageError, r"in 'partial@partial=3=2': scenario 'partial=3': a scenario is named without"),
 ])
 def test_bad_references_say_what_is_wrong(reference, error, message):
     with pytest.raises(error, match=message):
