@@ -39,6 +39,20 @@ def local_workers(jobs: int, tasks: int) -> int:
     return max(1, min(wanted, tasks))
 
 
+def check_backend(backend: str, scheduler: str | None = None) -> None:
+    """Refuse an unknown ``backend``, or a ``scheduler`` address given to a backend other than ``dask``.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        Naming the backends, or saying that only ``dask`` uses a scheduler.
+    """
+    if backend not in BACKENDS:
+        raise UsageError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if scheduler is not None and backend != "dask":
+        raise UsageError(f"a scheduler address is only used by backend 'dask', not {backend!r}")
+
+
 def execute(
     tasks: Sequence[Any],
     *,
@@ -66,10 +80,7 @@ def execute(
     """
     from harness.execution.scoring import run_task
 
-    if backend not in BACKENDS:
-        raise UsageError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    if scheduler is not None and backend != "dask":
-        raise UsageError(f"a scheduler address is only used by backend 'dask', not {backend!r}")
+    check_backend(backend, scheduler)
     if not tasks:
         return
     if backend == "dask":

@@ -229,3 +229,20 @@ def test_the_lazy_entry_points_are_listed_by_dir_and_imported_by_star():
     namespace: dict[str, object] = {}
     exec("from harness import *", namespace)
     assert namespace["run_study"] is run_study and namespace["plan_study"] is plan_study
+
+
+def test_an_output_that_cannot_be_written_is_a_usage_error_naming_out_before_any_work(tmp_path, monkeypatch):
+    """run_study(out=<a file>) raised FileExistsError from deep in the store, after planning the study."""
+    import harness.execution.runner as runner
+
+    (tmp_path / "notes").write_text("a file, not a folder")
+    monkeypatch.setattr(runner, "plan_study", lambda **_: pytest.fail("planned before checking out"))
+    with pytest.raises(UsageError, match=r"^out .*notes exists and is not a directory$"):
+        run_study(**SMALL, out=tmp_path / "notes")
+    with pytest.raises(UsageError, match=r"^cannot write out .*notes/run: .*notes is not a directory$"):
+        run_study(**SMALL, out=str(tmp_path / "notes" / "run"))
+    with pytest.raises(UsageError, match=r"^out must be a path to a run directory, got 3$"):
+        run_study(**SMALL, out=3)
+    with pytest.raises(UsageError, match=r"^backend must be one of loky, threading, sequential, dask, got 'dusk'$"):
+        run_study(**SMALL, backend="dusk")
+    assert (tmp_path / "notes").read_text() == "a file, not a folder"
