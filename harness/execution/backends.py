@@ -132,8 +132,8 @@ def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str 
     Raises
     ------
     harness.errors.UsageError
-        When ``dask.distributed`` is not installed, or the scheduler cannot be reached
-        (the message names the address).
+        When ``dask.distributed`` is not installed, or ``scheduler`` is not the address of a
+        Dask scheduler that answers within ``timeout`` (:func:`check_scheduler`).
     """
     try:
         from dask.distributed import Client, LocalCluster
@@ -142,6 +142,7 @@ def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str 
             "backend 'dask' needs dask.distributed; install it with pip install 'disentanglement-harness[dask]'"
         ) from None
     if scheduler is not None:
+        check_scheduler(scheduler, timeout)  # a Client on a wrong address can hang for ever, then 20 s in __del__
         try:
             client = Client(scheduler, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError, TypeError) as error:
@@ -167,3 +168,67 @@ def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str 
         except TimeoutError:
             raise RuntimeError(f"no worker of the local Dask cluster started within {WORKER_START_TIMEOUT} s") from None
         yield client
+
+
+def check_scheduler(address: str, timeout: str | float = CONNECT_TIMEOUT) -> None:
+    """Make sure a Dask scheduler answers at ``address`` within ``timeout`` (and a second more for its answer).
+
+    Asks the server there who it is (Dask's ``identity`` message) on a connection of its own,
+    before any :class:`~dask.distributed.Client` is made: a client pointed at a server that
+    accepts connections but never speaks Dask (a dashboard's port, any web server) waits for
+    ever, and one that fails to connect spends twice its timeout closing when it is
+    collected.  The question is asked from a thread with its own event loop, so it works
+    where a loop is already running (a notebook).
+
+    Raises
+    ------
+    harness.errors.UsageError
+        One line naming ``address``: malformed, nothing answering within ``timeout``
+        (connection refused or timed out: Dask retries until then, for a scheduler still
+        starting), a server that does not speak Dask's protocol or does not answer, or a
+        Dask server that is not a scheduler (a worker's or a nanny's address).
+    """
+    import asyncio
+    import threading
+
+    from dask.utils import parse_timedelta
+    from distributed.comm import connect
+    from distributed.security import Security
+
+    seconds = parse_timedelta(timeout, default="seconds")
+
+    async def identity() -> Any:
+        comm = await connect(address, timeout=seconds, **Security().get_connection_args("client"))
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            await comm.close()
+
+    answer: dict[str, Any] = {}
+
+    def ask() -> None:
+        try:
+            answer["reply"] = asyncio.run(asyncio.wait_for(identity(), seconds + 1))
+        except BaseException as error:  # noqa: BLE001 - reported below, in the caller's thread
+            answer["error"] = error
+
+    thread = threading.Thread(target=ask, name="harness-scheduler-check", daemon=True)
+    thread.start()
+    thread.join()  # bounded by the wait above; Ctrl-C interrupts it
+    problem = f"cannot connect to the Dask scheduler at {address!r}"
+    error = answer.get("error")
+    if isinstance(error, (ValueError, TypeError)):  # the address itself: no port, an unknown scheme, TLS not set up
+        raise UsageError(f"{problem}: {error}") from error
+    if isinstance(error, (TimeoutError, asyncio.TimeoutError)):  # connected, then silence (before OSError: 3.11 nests them)
+        raise UsageError(f"{problem}: the server there sent no Dask answer within {seconds + 1:g} s (a scheduler "
+                         "listens on port 8786 by default, its dashboard (http) on 8787)") from error
+    if isinstance(error, OSError):  # refused, unreachable, unknown host: Dask's "timed out trying to connect"
+        raise UsageError(f"{problem}: {error}") from error
+    if error is not None:
+        raise UsageError(f"{problem}: the server there does not speak Dask's protocol ({type(error).__name__}: "
+                         f"{error})") from error
+    reply = answer["reply"]
+    kind = reply.get("type") if isinstance(reply, dict) else None
+    if kind != "Scheduler":
+        raise UsageError(f"{problem}: the server there is a Dask {kind or 'server'}, not a scheduler")
