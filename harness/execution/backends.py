@@ -14,7 +14,9 @@ cluster are also started with ``OMP_NUM_THREADS=MKL_NUM_THREADS=OPENBLAS_NUM_THR
 
 from __future__ import annotations
 
+import logging
 import os
+import signal
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
@@ -150,6 +152,8 @@ def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str 
         with client:
             yield client
         return
+    import dask
+
     with LocalCluster(
         n_workers=0,
         threads_per_worker=1,
@@ -158,6 +162,7 @@ def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str 
         dashboard_address=None,
         scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # health routes only, on a free loopback port
         env=SINGLE_THREAD_ENV,
+        preload=[*dask.config.get("distributed.worker.preload"), __name__],  # dask_setup below: Ctrl-C is the run's
     ) as cluster, Client(cluster, set_as_default=False) as client:
         # Workers are asked for without waiting for all of them, so that each starts on the queued tasks as soon
         # as it is up, as a local process pool's do: waiting for 16 workers held every task back by 4-5 s, most of
@@ -168,6 +173,22 @@ def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str 
         except TimeoutError:
             raise RuntimeError(f"no worker of the local Dask cluster started within {WORKER_START_TIMEOUT} s") from None
         yield client
+
+
+def dask_setup(worker: Any) -> None:
+    """Dask's preload hook, run by each worker of a local cluster as it starts: it leaves Ctrl-C to the run.
+
+    Ctrl-C in a terminal interrupts the whole foreground process group, the local cluster's
+    worker processes included: each printed a traceback of ``KeyboardInterrupt`` over the
+    run's own one-line message.  The worker ignores it; the run process handles it and closes
+    the cluster as it leaves :func:`dask_client`.  Closing a worker cancels the task it was
+    running, which Dask logs as a warning ("Async instruction ... ended with CancelledError",
+    raised by nothing else): that line is dropped too.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logging.getLogger("distributed.worker.state_machine").addFilter(
+        lambda record: not record.getMessage().endswith("ended with CancelledError")
+    )
 
 
 def check_scheduler(address: str, timeout: str | float = CONNECT_TIMEOUT) -> None:

@@ -35,20 +35,22 @@ IDENTITY = ["scenario", "value", "seed", "n_samples", "metric", "sub_score"]
 SKIPPED = re.compile(r"skipping (\d+) finished cell\(s\) found in .*; computing (\d+)")
 
 
-def _command(out: Path, jobs: int = 1) -> list[str]:
+def _command(out: Path, jobs: int = 1, backend: str = "loky") -> list[str]:
     return [
         sys.executable, "-m", "harness", "run", "--preset", "quick",
         "--scenarios", SCENARIOS, "--metrics", METRICS, "--seeds", str(SEEDS),
-        "--n-samples", str(N_SAMPLES), "--jobs", str(jobs),
+        "--n-samples", str(N_SAMPLES), "--jobs", str(jobs), "--backend", backend,
         "--out", str(out), "--no-report", "--no-progress",
     ]  # fmt: skip
 
 
-def _start(out: Path, jobs: int = 1) -> subprocess.Popen:
+def _start(out: Path, jobs: int = 1, backend: str = "loky") -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    # A new session, so that SIGKILL reaches the run and any worker processes it started.
+    # A new session, so that SIGKILL reaches the run and any worker processes it started (and SIGINT, as Ctrl-C in a
+    # terminal does: to the whole foreground process group).
     return subprocess.Popen(
-        _command(out, jobs), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+        _command(out, jobs, backend), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
     )
 
 
@@ -128,6 +130,35 @@ def test_kill_9_at_random_moments_then_rerun_gives_the_uninterrupted_table(tmp_p
     assert final_lines[: len(on_disk)] == on_disk  # nothing finished was recomputed or lost
     assert len(final_lines) == TOTAL_CELLS and len(_keys(final_lines)) == TOTAL_CELLS
     assert (tmp_path / "cells.jsonl").read_bytes().endswith(b"\n")  # the killed tail was repaired
+    pd.testing.assert_frame_equal(_table(tmp_path), reference)
+
+
+@pytest.mark.parametrize("backend", ["loky", "dask"])
+def test_ctrl_c_says_how_to_resume_in_one_line_and_the_rerun_finishes_the_table(tmp_path, reference, backend):
+    # with a local Dask cluster, each worker process printed a KeyboardInterrupt traceback and the cancelled tasks'
+    # warnings over the run's message
+    process = _start(tmp_path, jobs=2, backend=backend)
+    deadline = time.monotonic() + 60
+    while len(_complete_lines(tmp_path)) < 2 and process.poll() is None:
+        assert time.monotonic() < deadline, "the run wrote no cells within 60 s"
+        time.sleep(0.01)
+    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+    stdout, stderr = process.communicate(timeout=60)
+    finished = len(_keys(_complete_lines(tmp_path)))
+    assert finished < TOTAL_CELLS, "the run ended before Ctrl-C; the test proved nothing"
+    assert (process.returncode, stdout, stderr) == (130, "", "interrupted; finished cells are saved, rerun the same command to resume\n")
+    while time.monotonic() < deadline:  # the workers go with the run
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("processes of the interrupted run are still running")
+
+    match = SKIPPED.search(_finish(_start(tmp_path, jobs=2, backend=backend)))
+    assert match is not None and (int(match[1]), int(match[2])) == (finished, TOTAL_CELLS - finished)
+    assert len(_complete_lines(tmp_path)) == TOTAL_CELLS
     pd.testing.assert_frame_equal(_table(tmp_path), reference)
 
 
