@@ -3,7 +3,8 @@
 Each finished cell is appended as one JSON line to ``DIR/cells.jsonl`` under an
 exclusive file lock and flushed to disk (``fsync``) before it is reported done.
 A run killed at any moment leaves at worst a truncated last line, which the next run
-discards (that cell is recomputed).  Two runs writing into the same directory
+discards (that cell is recomputed); so is any other line that is not a whole cell's record
+(a damaged or hand-edited file).  Two runs writing into the same directory
 serialise their appends through the lock; a cell finished by both is kept once.
 Cells are keyed by their full identity, including the metric's version and options,
 so a changed metric never silently reuses stale rows.
@@ -89,9 +90,10 @@ class ResultStore:
                     break  # a partial line from a killed writer: that cell is recomputed
                 try:
                     record = json.loads(raw)
-                except json.JSONDecodeError:
-                    continue
-                found.setdefault(record["key"], record)
+                except (json.JSONDecodeError, UnicodeDecodeError):
+                    continue  # a damaged line: that cell is recomputed
+                if _is_record(record):
+                    found.setdefault(record["key"], record)
         return found
 
     def cells(self) -> dict[str, list[dict[str, Any]]]:
@@ -124,6 +126,12 @@ class ResultStore:
         elif failed.exists():
             failed.unlink()
         return parquet, csv
+
+
+def _is_record(record: Any) -> bool:
+    """Whether a line read back is a cell's record as :func:`record_of` writes it (a damaged file may hold any JSON)."""
+    return (isinstance(record, dict) and isinstance(record.get("key"), str) and isinstance(record.get("rows"), list)
+            and isinstance(record.get("failure", {}), dict))
 
 
 def record_of(key: str, rows: list[dict[str, Any]], failure: dict[str, Any] | None = None) -> dict[str, Any]:

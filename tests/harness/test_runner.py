@@ -56,6 +56,22 @@ def test_truncated_last_line_is_recomputed_not_lost(tmp_path):
     assert all(json.loads(line) for line in lines)
 
 
+def test_damaged_lines_and_lost_tables_are_recomputed_not_fatal(tmp_path):
+    # a line of other JSON (a number, a list, a dict without the cell's key or rows) stopped every later run with
+    # "TypeError: 'int' object is not subscriptable"
+    complete = run_study(**SMALL, out=tmp_path)
+    lines = (tmp_path / "cells.jsonl").read_bytes().splitlines(keepends=True)
+    damaged = [b"42\n", b"[1, 2]\n", b'{"rows": []}\n', b'{"key": 7, "rows": []}\n', b'{"key": "k", "rows": 3}\n',
+               b'{"key": "k", "rows": [], "failure": "x"}\n', b"\x00\x00\xff\n", lines[5][:30] + b"\n"]
+    (tmp_path / "cells.jsonl").write_bytes(b"".join([*lines[:4], *damaged, *lines[6:]]))  # cells 4 and 5 damaged
+    (tmp_path / "results.parquet").unlink()
+    messages = []
+    resumed = run_study(**SMALL, out=tmp_path, log=messages.append)
+    assert messages == [f"skipping 46 finished cell(s) found in {tmp_path}; computing 2"]
+    pd.testing.assert_frame_equal(complete.drop(columns="seconds"), resumed.drop(columns="seconds"))
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "results.parquet"), resumed)
+
+
 def test_a_changed_option_does_not_reuse_stale_cells(tmp_path, monkeypatch):
     run_study(**SMALL, out=tmp_path)
     import harness.execution.metric_refs as refs
