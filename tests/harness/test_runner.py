@@ -62,7 +62,7 @@ def test_damaged_lines_and_lost_tables_are_recomputed_not_fatal(tmp_path):
     complete = run_study(**SMALL, out=tmp_path)
     lines = (tmp_path / "cells.jsonl").read_bytes().splitlines(keepends=True)
     damaged = [b"42\n", b"[1, 2]\n", b'{"rows": []}\n', b'{"key": 7, "rows": []}\n', b'{"key": "k", "rows": 3}\n',
-               b'{"key": "k", "rows": [], "failure": "x"}\n', b"\x00\x00\xff\n", lines[5][:30] + b"\n"]
+               b'{"key": "k", "rows": [], "failure": "x"}\n', b"\x00\x00\xff\n", b'{"key": "\xff"}\n', lines[5][:30] + b"\n"]
     (tmp_path / "cells.jsonl").write_bytes(b"".join([*lines[:4], *damaged, *lines[6:]]))  # cells 4 and 5 damaged
     (tmp_path / "results.parquet").unlink()
     messages = []
