@@ -170,7 +170,7 @@ def test_two_concurrent_runs_into_one_directory_do_not_corrupt_it(tmp_path, refe
     lines = _complete_lines(tmp_path)
     assert (tmp_path / "cells.jsonl").read_bytes() == b"".join(lines)  # no partial or torn line
     assert all(json.loads(line)["rows"] for line in lines)
-    assert len(_keys(lines)) == TOTAL_CELLS
+    assert len(_keys(lines)) == len(lines) == TOTAL_CELLS  # a cell both runs finished is stored once
     table = _table(tmp_path)
     assert not table.duplicated(IDENTITY).any()
     pd.testing.assert_frame_equal(table, reference)
@@ -231,3 +231,17 @@ def test_a_task_is_persisted_with_one_sync_and_every_cell_is_read_back(tmp_path,
     assert len(syncs) == len(plan_tasks(cells)) < len(cells)
     assert set(ResultStore(tmp_path).cells()) == {cell.key for cell in cells}
     assert ResultStore(tmp_path).results()[0].equals(frame)
+
+
+def test_a_cell_another_writer_stored_first_is_not_appended_again(tmp_path):
+    from harness.execution.store import ResultStore
+
+    first, second = ResultStore(tmp_path), ResultStore(tmp_path)
+    assert first.records() == second.records() == {}  # two runs start on an empty store
+    row = {"score": 1.0}
+    first.append_many([("a", [row], None), ("b", [row], None)])
+    second.append_many([("b", [{"score": 2.0}], None), ("c", [row], None)])  # b: the first writer's is kept
+    first.append_many([("c", [row], None), ("d", [row], None)])
+    lines = [json.loads(line) for line in (tmp_path / "cells.jsonl").read_bytes().splitlines()]
+    assert [(line["key"], line["rows"]) for line in lines] == [("a", [row]), ("b", [row]), ("c", [row]), ("d", [row])]
+    assert set(ResultStore(tmp_path).records()) == {"a", "b", "c", "d"}
