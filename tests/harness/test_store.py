@@ -133,20 +133,25 @@ def test_kill_9_at_random_moments_then_rerun_gives_the_uninterrupted_table(tmp_p
     pd.testing.assert_frame_equal(_table(tmp_path), reference)
 
 
-@pytest.mark.parametrize("backend", ["loky", "dask"])
-def test_ctrl_c_says_how_to_resume_in_one_line_and_the_rerun_finishes_the_table(tmp_path, reference, backend):
-    # with a local Dask cluster, each worker process printed a KeyboardInterrupt traceback and the cancelled tasks'
-    # warnings over the run's message
+@pytest.mark.parametrize(("backend", "stop"), [("loky", "ctrl-c"), ("dask", "ctrl-c"), ("loky", "kill")])
+def test_ctrl_c_or_kill_says_how_to_resume_in_one_line_and_the_rerun_finishes_the_table(tmp_path, reference, backend, stop):
+    # Ctrl-C with a local Dask cluster: each worker process printed a KeyboardInterrupt traceback and the cancelled
+    # tasks' warnings over the run's message.  kill PID (SIGTERM) ended the run at once, silently, and left its loky
+    # workers running, orphaned, for minutes.
     process = _start(tmp_path, jobs=2, backend=backend)
     deadline = time.monotonic() + 60
     while len(_complete_lines(tmp_path)) < 2 and process.poll() is None:
         assert time.monotonic() < deadline, "the run wrote no cells within 60 s"
         time.sleep(0.01)
-    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+    if stop == "ctrl-c":
+        os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: to the whole foreground group
+    else:
+        os.kill(process.pid, signal.SIGTERM)  # what kill PID does: to the run process alone
     stdout, stderr = process.communicate(timeout=60)
     finished = len(_keys(_complete_lines(tmp_path)))
-    assert finished < TOTAL_CELLS, "the run ended before Ctrl-C; the test proved nothing"
-    assert (process.returncode, stdout, stderr) == (130, "", "interrupted; finished cells are saved, rerun the same command to resume\n")
+    assert finished < TOTAL_CELLS, "the run ended before it was stopped; the test proved nothing"
+    status, word = (130, "interrupted") if stop == "ctrl-c" else (143, "terminated")
+    assert (process.returncode, stdout, stderr) == (status, "", f"{word}; finished cells are saved, rerun the same command to resume\n")
     while time.monotonic() < deadline:  # the workers go with the run
         try:
             os.killpg(process.pid, 0)
