@@ -18,7 +18,7 @@ import logging
 import os
 import signal
 from contextlib import contextmanager
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from harness.errors import UsageError
 
@@ -62,6 +62,7 @@ def execute(
     backend: str = "loky",
     scheduler: str | None = None,
     cell_timeout: float | None = None,
+    log: Callable[[str], None] | None = None,
 ) -> Iterator[Any]:
     """Run tasks, yielding each task's list of ``(key, rows, failure)``, one per cell, as it finishes.
 
@@ -79,6 +80,8 @@ def execute(
         of ``jobs`` worker processes is started and closed afterwards.
     cell_timeout : float, optional
         Seconds one metric call may take (see :func:`harness.execution.scoring.run_task`).
+    log : callable, optional
+        Where a one-line note goes (a scheduler with no workers yet, see :func:`dask_client`).
     """
     from harness.execution.scoring import run_task
 
@@ -88,7 +91,7 @@ def execute(
     if backend == "dask":
         from dask.distributed import as_completed
 
-        with dask_client(scheduler, workers=local_workers(jobs, len(tasks))) as client:
+        with dask_client(scheduler, workers=local_workers(jobs, len(tasks)), log=log) as client:
             futures = [
                 client.submit(run_task, task, cell_timeout, pure=False, priority=len(tasks) - index)
                 for index, task in enumerate(tasks)
@@ -111,7 +114,8 @@ def execute(
 
 
 @contextmanager
-def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str = CONNECT_TIMEOUT) -> Iterator[Any]:
+def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str = CONNECT_TIMEOUT,
+                log: Callable[[str], None] | None = None) -> Iterator[Any]:
     """A ``dask.distributed`` client, closed (with any cluster it started) on exit.
 
     Parameters
@@ -126,6 +130,9 @@ def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str 
         Worker processes of the local cluster (ignored with ``scheduler``).
     timeout : str, default "10s"
         How long to wait for ``scheduler`` to answer.
+    log : callable, optional
+        Told in one line when ``scheduler`` has no workers yet: tasks then wait, with no other sign, until
+        workers join it (they may be on their way, from a batch queue).
 
     Yields
     ------
@@ -150,6 +157,9 @@ def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str 
         except (OSError, TimeoutError, ValueError, TypeError) as error:
             raise UsageError(f"cannot connect to the Dask scheduler at {scheduler!r}: {error}") from None
         with client:
+            if log is not None and not client.nthreads():
+                log(f"note: the Dask scheduler at {scheduler!r} has no workers yet; cells start when workers join it "
+                    f"(dask worker {scheduler} --nthreads 1)")
             yield client
         return
     import dask

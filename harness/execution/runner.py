@@ -274,7 +274,7 @@ def run_study(
     bar = tqdm(total=len(pending), desc=progress_label, unit="cell", disable=not progress or not pending)
     try:
         for outcomes in execute(plan_tasks(pending), jobs=jobs, backend=backend, scheduler=scheduler,
-                                cell_timeout=cell_timeout):
+                                cell_timeout=cell_timeout, log=log):
             if store is not None:
                 store.append_many(outcomes)  # one lock and one fsync per task
             for outcome in outcomes:

@@ -183,3 +183,19 @@ def test_a_malformed_scheduler_address_is_one_line_at_once(address, tmp_path):
     assert process.stderr.startswith(f"error: cannot connect to the Dask scheduler at {address!r}: ")
     assert process.stderr.count("\n") == 1, process.stderr
     assert time.monotonic() - started < 15
+
+
+def test_a_scheduler_without_workers_is_named_not_waited_on_in_silence(scheduler):
+    # the run sat at 0 cells with no sign of why
+    from dask.distributed import LocalCluster
+
+    messages = []
+    with LocalCluster(n_workers=0, processes=False, dashboard_address=None,
+                      scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}) as bare:
+        with dask_client(bare.scheduler_address, timeout="2s", log=messages.append):
+            pass
+    assert messages == [f"note: the Dask scheduler at {bare.scheduler_address!r} has no workers yet; cells start when "
+                        f"workers join it (dask worker {bare.scheduler_address} --nthreads 1)"]
+    with dask_client(scheduler, timeout="2s", log=messages.append):  # one with workers: nothing to say
+        pass
+    assert len(messages) == 1
