@@ -151,7 +151,11 @@ def test_ctrl_c_or_kill_says_how_to_resume_in_one_line_and_the_rerun_finishes_th
     finished = len(_keys(_complete_lines(tmp_path)))
     assert finished < TOTAL_CELLS, "the run ended before it was stopped; the test proved nothing"
     status, word = (130, "interrupted") if stop == "ctrl-c" else (143, "terminated")
-    assert (process.returncode, stdout, stderr) == (status, "", f"{word}; finished cells are saved, rerun the same command to resume\n")
+    first, *rest = stderr.splitlines()
+    assert (process.returncode, stdout, first) == (status, "", f"{word}; finished cells are saved, rerun the same command to resume")
+    # loky's resource tracker, a process of its own, may warn of the semaphores of the workers joblib killed (a race
+    # in loky, rare): nothing else may follow
+    assert all("resource_tracker" in line or line.strip() == "warnings.warn(" for line in rest), stderr
     while time.monotonic() < deadline:  # the workers go with the run
         try:
             os.killpg(process.pid, 0)
