@@ -9,14 +9,18 @@ Errors: a problem with what the user typed or supplied (a :class:`~harness.error
 an unknown name, a missing or unreadable file) prints one line and exits with status 2.
 Anything else is a bug: its traceback is printed and the exit status is 1.  ``--debug``
 (or ``HARNESS_DEBUG=1`` in the environment) prints the traceback of usage errors too.
+Ctrl-C, and SIGTERM, stop a command in one line (exit status 130, 143), its workers with it.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 import traceback
-from typing import Sequence
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
 
 from harness.cli import baseline, estimators, evaluate, listing, plot, report, run, stress, validate
 from harness.cli._args import Parser
@@ -24,6 +28,8 @@ from harness.errors import UsageError
 
 EXIT_USAGE = 2
 EXIT_BUG = 1
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_TERMINATED = 128 + signal.SIGTERM
 DEBUG_ENVIRONMENT_VARIABLE = "HARNESS_DEBUG"
 
 COMMANDS = (run, listing, report, validate, baseline, evaluate, plot, estimators, stress)
@@ -51,13 +57,39 @@ def build_parser() -> Parser:
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread so that a command stops as on Ctrl-C (workers stopped, finished cells kept)."""
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
+@contextmanager
+def _sigterm_stops_like_ctrl_c() -> Iterator[None]:
+    """While a command runs, SIGTERM (``kill PID``, ``timeout``, a batch system's time limit) unwinds it as Ctrl-C does.
+
+    Left to Python's default, SIGTERM ended the run process at once and its local worker processes (loky's) ran on,
+    orphaned, for minutes.  Only the main thread can install a handler; elsewhere nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in arguments or os.environ.get(DEBUG_ENVIRONMENT_VARIABLE, "") not in ("", "0")
     try:
         args = build_parser().parse_args(arguments)
-        return args.handler(args)
+        with _sigterm_stops_like_ctrl_c():
+            return args.handler(args)
     except (UsageError, *_USER_FILE_ERRORS) as error:
         if debug:
             traceback.print_exc()
@@ -66,9 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader (``| head``) closed the pipe: nothing left to say
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the interpreter's exit flush must not fail again
         return 0
-    except KeyboardInterrupt:
-        print("interrupted; finished cells are saved, rerun the same command to resume", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as stop:
+        print(f"{'terminated' if isinstance(stop, Terminated) else 'interrupted'}; finished cells are saved, rerun the "
+              "same command to resume", file=sys.stderr)
+        return EXIT_TERMINATED if isinstance(stop, Terminated) else EXIT_INTERRUPTED
     except Exception:  # a bug, not the user's input: keep the evidence
         traceback.print_exc()
         print("error: an internal error occurred (traceback above); please report it", file=sys.stderr)

@@ -85,6 +85,9 @@ def run(args: argparse.Namespace) -> int:
         **study_options(args),
     )
     print(f"{len(frame)} result rows written to {out / 'results.parquet'} and {out / 'results.csv'}")
+    if args.no_report and (out / "report.html").exists():  # an earlier command's, about other results
+        status(f"note: the report in {out} (report.html, report.md, tables/, figures/) is an earlier command's and does "
+               f"not show these results; rewrite it with: python -m harness report {out}")
     if not args.no_report:
         import reports
 

@@ -14,9 +14,11 @@ cluster are also started with ``OMP_NUM_THREADS=MKL_NUM_THREADS=OPENBLAS_NUM_THR
 
 from __future__ import annotations
 
+import logging
 import os
+import signal
 from contextlib import contextmanager
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from harness.errors import UsageError
 
@@ -39,6 +41,20 @@ def local_workers(jobs: int, tasks: int) -> int:
     return max(1, min(wanted, tasks))
 
 
+def check_backend(backend: str, scheduler: str | None = None) -> None:
+    """Refuse an unknown ``backend``, or a ``scheduler`` address given to a backend other than ``dask``.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        Naming the backends, or saying that only ``dask`` uses a scheduler.
+    """
+    if backend not in BACKENDS:
+        raise UsageError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if scheduler is not None and backend != "dask":
+        raise UsageError(f"a scheduler address is only used by backend 'dask', not {backend!r}")
+
+
 def execute(
     tasks: Sequence[Any],
     *,
@@ -46,6 +62,7 @@ def execute(
     backend: str = "loky",
     scheduler: str | None = None,
     cell_timeout: float | None = None,
+    log: Callable[[str], None] | None = None,
 ) -> Iterator[Any]:
     """Run tasks, yielding each task's list of ``(key, rows, failure)``, one per cell, as it finishes.
 
@@ -63,19 +80,18 @@ def execute(
         of ``jobs`` worker processes is started and closed afterwards.
     cell_timeout : float, optional
         Seconds one metric call may take (see :func:`harness.execution.scoring.run_task`).
+    log : callable, optional
+        Where a one-line note goes (a scheduler with no workers yet, see :func:`dask_client`).
     """
     from harness.execution.scoring import run_task
 
-    if backend not in BACKENDS:
-        raise UsageError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    if scheduler is not None and backend != "dask":
-        raise UsageError(f"a scheduler address is only used by backend 'dask', not {backend!r}")
+    check_backend(backend, scheduler)
     if not tasks:
         return
     if backend == "dask":
         from dask.distributed import as_completed
 
-        with dask_client(scheduler, workers=local_workers(jobs, len(tasks))) as client:
+        with dask_client(scheduler, workers=local_workers(jobs, len(tasks)), log=log) as client:
             futures = [
                 client.submit(run_task, task, cell_timeout, pure=False, priority=len(tasks) - index)
                 for index, task in enumerate(tasks)
@@ -98,7 +114,8 @@ def execute(
 
 
 @contextmanager
-def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str = CONNECT_TIMEOUT) -> Iterator[Any]:
+def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str = CONNECT_TIMEOUT,
+                log: Callable[[str], None] | None = None) -> Iterator[Any]:
     """A ``dask.distributed`` client, closed (with any cluster it started) on exit.
 
     Parameters
@@ -113,6 +130,9 @@ def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str 
         Worker processes of the local cluster (ignored with ``scheduler``).
     timeout : str, default "10s"
         How long to wait for ``scheduler`` to answer.
+    log : callable, optional
+        Told in one line when ``scheduler`` has no workers yet: tasks then wait, with no other sign, until
+        workers join it (they may be on their way, from a batch queue).
 
     Yields
     ------
@@ -121,8 +141,8 @@ def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str 
     Raises
     ------
     harness.errors.UsageError
-        When ``dask.distributed`` is not installed, or the scheduler cannot be reached
-        (the message names the address).
+        When ``dask.distributed`` is not installed, or ``scheduler`` is not the address of a
+        Dask scheduler that answers within ``timeout`` (:func:`check_scheduler`).
     """
     try:
         from dask.distributed import Client, LocalCluster
@@ -131,13 +151,19 @@ def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str 
             "backend 'dask' needs dask.distributed; install it with pip install 'disentanglement-harness[dask]'"
         ) from None
     if scheduler is not None:
+        check_scheduler(scheduler, timeout)  # a Client on a wrong address can hang for ever, then 20 s in __del__
         try:
             client = Client(scheduler, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError, TypeError) as error:
             raise UsageError(f"cannot connect to the Dask scheduler at {scheduler!r}: {error}") from None
         with client:
+            if log is not None and not client.nthreads():
+                log(f"note: the Dask scheduler at {scheduler!r} has no workers yet; cells start when workers join it "
+                    f"(dask worker {scheduler} --nthreads 1)")
             yield client
         return
+    import dask
+
     with LocalCluster(
         n_workers=0,
         threads_per_worker=1,
@@ -146,6 +172,7 @@ def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str 
         dashboard_address=None,
         scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # health routes only, on a free loopback port
         env=SINGLE_THREAD_ENV,
+        preload=[*dask.config.get("distributed.worker.preload"), __name__],  # dask_setup below: Ctrl-C is the run's
     ) as cluster, Client(cluster, set_as_default=False) as client:
         # Workers are asked for without waiting for all of them, so that each starts on the queued tasks as soon
         # as it is up, as a local process pool's do: waiting for 16 workers held every task back by 4-5 s, most of
@@ -156,3 +183,83 @@ def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str 
         except TimeoutError:
             raise RuntimeError(f"no worker of the local Dask cluster started within {WORKER_START_TIMEOUT} s") from None
         yield client
+
+
+def dask_setup(worker: Any) -> None:
+    """Dask's preload hook, run by each worker of a local cluster as it starts: it leaves Ctrl-C to the run.
+
+    Ctrl-C in a terminal interrupts the whole foreground process group, the local cluster's
+    worker processes included: each printed a traceback of ``KeyboardInterrupt`` over the
+    run's own one-line message.  The worker ignores it; the run process handles it and closes
+    the cluster as it leaves :func:`dask_client`.  Closing a worker cancels the task it was
+    running, which Dask logs as a warning ("Async instruction ... ended with CancelledError",
+    raised by nothing else): that line is dropped too.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logging.getLogger("distributed.worker.state_machine").addFilter(
+        lambda record: not record.getMessage().endswith("ended with CancelledError")
+    )
+
+
+def check_scheduler(address: str, timeout: str | float = CONNECT_TIMEOUT) -> None:
+    """Make sure a Dask scheduler answers at ``address`` within ``timeout`` (and a second more for its answer).
+
+    Asks the server there who it is (Dask's ``identity`` message) on a connection of its own,
+    before any :class:`~dask.distributed.Client` is made: a client pointed at a server that
+    accepts connections but never speaks Dask (a dashboard's port, any web server) waits for
+    ever, and one that fails to connect spends twice its timeout closing when it is
+    collected.  The question is asked from a thread with its own event loop, so it works
+    where a loop is already running (a notebook).
+
+    Raises
+    ------
+    harness.errors.UsageError
+        One line naming ``address``: malformed, nothing answering within ``timeout``
+        (connection refused or timed out: Dask retries until then, for a scheduler still
+        starting), a server that does not speak Dask's protocol or does not answer, or a
+        Dask server that is not a scheduler (a worker's or a nanny's address).
+    """
+    import asyncio
+    import threading
+
+    from dask.utils import parse_timedelta
+    from distributed.comm import connect
+    from distributed.security import Security
+
+    seconds = parse_timedelta(timeout, default="seconds")
+
+    async def identity() -> Any:
+        comm = await connect(address, timeout=seconds, **Security().get_connection_args("client"))
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            await comm.close()
+
+    answer: dict[str, Any] = {}
+
+    def ask() -> None:
+        try:
+            answer["reply"] = asyncio.run(asyncio.wait_for(identity(), seconds + 1))
+        except BaseException as error:  # noqa: BLE001 - reported below, in the caller's thread
+            answer["error"] = error
+
+    thread = threading.Thread(target=ask, name="harness-scheduler-check", daemon=True)
+    thread.start()
+    thread.join()  # bounded by the wait above; Ctrl-C interrupts it
+    problem = f"cannot connect to the Dask scheduler at {address!r}"
+    error = answer.get("error")
+    if isinstance(error, (ValueError, TypeError)):  # the address itself: no port, an unknown scheme, TLS not set up
+        raise UsageError(f"{problem}: {error}") from error
+    if isinstance(error, (TimeoutError, asyncio.TimeoutError)):  # connected, then silence (before OSError: 3.11 nests them)
+        raise UsageError(f"{problem}: the server there sent no Dask answer within {seconds + 1:g} s (a scheduler "
+                         "listens on port 8786 by default, its dashboard (http) on 8787)") from error
+    if isinstance(error, OSError):  # refused, unreachable, unknown host: Dask's "timed out trying to connect"
+        raise UsageError(f"{problem}: {error}") from error
+    if error is not None:
+        raise UsageError(f"{problem}: the server there does not speak Dask's protocol ({type(error).__name__}: "
+                         f"{error})") from error
+    reply = answer["reply"]
+    kind = reply.get("type") if isinstance(reply, dict) else None
+    if kind != "Scheduler":
+        raise UsageError(f"{problem}: the server there is a Dask {kind or 'server'}, not a scheduler")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -12,7 +13,7 @@ from tqdm.auto import tqdm
 import metrics
 import scenarios
 from harness.errors import UnknownNameError, UsageError
-from harness.execution.backends import execute
+from harness.execution.backends import check_backend, execute
 from harness.execution.metric_refs import MetricEntry, OptionSweep, resolve, variants
 from harness.execution.option_probe import check_option_values
 from harness.execution.plan import Cell, plan_cells, plan_tasks
@@ -20,6 +21,7 @@ from harness.execution.presets import PRESETS, Preset
 from harness.execution.scenario_refs import canonical_reference, scenario_for
 from harness.execution.scoring import check_time_limit
 from harness.execution.store import FAILURES_CSV, ResultStore, record_of, tables_of
+from harness.outputs import writable_output
 from scenarios.base import ParameterValue
 
 
@@ -206,7 +208,8 @@ def run_study(
         its default grid); each value is checked by the scenario's ``check_value``.
     out : path, optional
         Run directory.  Finished cells found there are reused, not recomputed.
-        Without it, nothing is written.
+        Without it, nothing is written.  Checked before any work: an existing file, or a
+        folder where nothing can be created, is a UsageError naming it.
     jobs : int, default 1
         Parallel workers, at least 1 (``-1``: all cores).
     backend : {"loky", "threading", "sequential", "dask"}
@@ -239,10 +242,23 @@ def run_study(
         they are listed in ``frame.attrs["failures"]`` (records of
         :data:`reports.schema.FAILURE_COLUMNS`, also written to ``DIR/failures.csv``)
         and announced through ``log``, as is a count of the warnings metric calls raised.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        Before any work, for what :func:`plan_study` refuses, for ``jobs``, ``cell_timeout``, ``backend`` or
+        ``scheduler`` values it cannot use, and for an ``out`` that cannot be written (an existing file, a
+        plain file on the way, a folder where nothing can be created); when the Dask scheduler cannot be
+        reached or is not a scheduler.
     """
     if isinstance(jobs, (bool, np.bool_)) or not isinstance(jobs, (int, np.integer)) or not (jobs >= 1 or jobs == -1):
         raise UsageError(f"jobs must be a number of workers >= 1, or -1 for all cores; got {jobs!r}")
     check_time_limit(cell_timeout)
+    check_backend(backend, scheduler)
+    if out is not None:
+        if not isinstance(out, (str, os.PathLike)):
+            raise UsageError(f"out must be a path to a run directory, got {out!r}")
+        out = writable_output(out, "out", directory=True)
     if cell_timeout is not None and backend == "threading":
         raise UsageError("a cell time limit forks a process per metric call, which is unsafe from threads: "
                          "use --backend loky, sequential or dask with --cell-timeout")
@@ -258,7 +274,7 @@ def run_study(
     bar = tqdm(total=len(pending), desc=progress_label, unit="cell", disable=not progress or not pending)
     try:
         for outcomes in execute(plan_tasks(pending), jobs=jobs, backend=backend, scheduler=scheduler,
-                                cell_timeout=cell_timeout):
+                                cell_timeout=cell_timeout, log=log):
             if store is not None:
                 store.append_many(outcomes)  # one lock and one fsync per task
             for outcome in outcomes:

@@ -3,8 +3,10 @@
 Each finished cell is appended as one JSON line to ``DIR/cells.jsonl`` under an
 exclusive file lock and flushed to disk (``fsync``) before it is reported done.
 A run killed at any moment leaves at worst a truncated last line, which the next run
-discards (that cell is recomputed).  Two runs writing into the same directory
-serialise their appends through the lock; a cell finished by both is kept once.
+discards (that cell is recomputed); so is any other line that is not a whole cell's record
+(a damaged or hand-edited file).  Two runs writing into the same directory
+serialise their appends through the lock, and a cell the other one stored first is not
+appended again (both may compute it: each run reads the store once, when it starts).
 Cells are keyed by their full identity, including the metric's version and options,
 so a changed metric never silently reuses stale rows.
 
@@ -37,6 +39,20 @@ class ResultStore:
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.path = self.directory / CELLS_FILE
+        self._stored: set[str] = set()  # keys of the whole cells in the file's first ``_read_up_to`` bytes
+        self._read_up_to = 0
+
+    def _catch_up(self, fd: int) -> None:
+        """Note the keys of the cells other writers appended since this store last read or wrote (caller holds the lock)."""
+        size = os.fstat(fd).st_size
+        if size < self._read_up_to:  # the file was cut shorter by someone else: read it all again
+            self._stored, self._read_up_to = set(), 0
+        data = os.pread(fd, size - self._read_up_to, self._read_up_to)
+        for raw in data.splitlines():  # whole lines only: the lock holder repaired the tail
+            record = _parsed(raw)
+            if record is not None:
+                self._stored.add(record["key"])
+        self._read_up_to = size
 
     def _repair_tail(self, fd: int) -> None:
         """Drop a partial last line left by a killed writer (caller holds the lock)."""
@@ -65,15 +81,20 @@ class ResultStore:
         last line, which is dropped on reading, so only whole cells are ever read back)."""
         if not outcomes:
             return
-        data = "".join(json.dumps(record_of(*outcome), allow_nan=True) + "\n" for outcome in outcomes).encode()
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             self._repair_tail(fd)
+            self._catch_up(fd)
+            fresh = [outcome for outcome in outcomes if outcome[0] not in self._stored]  # another run may have stored it
+            data = "".join(json.dumps(record_of(*outcome), allow_nan=True) + "\n" for outcome in fresh).encode()
             written = 0
             while written < len(data):  # a regular-file write may be short (full disk, signal)
                 written += os.write(fd, data[written:])
-            os.fsync(fd)
+            if data:
+                os.fsync(fd)
+            self._stored.update(outcome[0] for outcome in fresh)
+            self._read_up_to += len(data)
         finally:
             os.close(fd)
 
@@ -83,15 +104,16 @@ class ResultStore:
         if not self.path.exists():
             return {}
         found: dict[str, dict[str, Any]] = {}
+        read = 0
         with open(self.path, "rb") as handle:
             for raw in handle:
                 if not raw.endswith(b"\n"):
                     break  # a partial line from a killed writer: that cell is recomputed
-                try:
-                    record = json.loads(raw)
-                except json.JSONDecodeError:
-                    continue
-                found.setdefault(record["key"], record)
+                read += len(raw)
+                record = _parsed(raw)  # None for a damaged line: that cell is recomputed
+                if record is not None:
+                    found.setdefault(record["key"], record)
+        self._stored, self._read_up_to = set(found), read  # what a later append need not read again
         return found
 
     def cells(self) -> dict[str, list[dict[str, Any]]]:
@@ -124,6 +146,19 @@ class ResultStore:
         elif failed.exists():
             failed.unlink()
         return parquet, csv
+
+
+def _parsed(line: bytes) -> dict[str, Any] | None:
+    """A line of the cells file as the cell's record :func:`record_of` wrote, or None for a damaged line
+    (not JSON, not UTF-8, or JSON of another shape: a damaged file may hold anything)."""
+    try:
+        record = json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    if (isinstance(record, dict) and isinstance(record.get("key"), str) and isinstance(record.get("rows"), list)
+            and isinstance(record.get("failure", {}), dict)):
+        return record
+    return None
 
 
 def record_of(key: str, rows: list[dict[str, Any]], failure: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -30,6 +30,19 @@ def test_run_writes_results(tmp_path, capsys):
     assert "12 result rows" in capsys.readouterr().out
 
 
+def test_run_no_report_over_an_earlier_report_says_it_is_stale(tmp_path, capsys):
+    # rerunning another study with --no-report into a run directory left its old report.html beside the new results,
+    # without a word
+    argv = ["run", "--preset", "quick", "--metrics", "mig", "--seeds", "1", "--n-samples", "300", "--out", str(tmp_path),
+            "--no-report", "--no-progress"]
+    assert main(argv) == 0
+    assert "note:" not in capsys.readouterr().out
+    (tmp_path / "report.html").write_text("<p>an earlier study</p>")
+    assert main([*argv, "--scenarios", "noise"]) == 0
+    assert (f"note: the report in {tmp_path} (report.html, report.md, tables/, figures/) is an earlier command's and does "
+            f"not show these results; rewrite it with: python -m harness report {tmp_path}\n") in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -9,13 +9,20 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
 
 import pandas as pd
 import pytest
 from dask.distributed import Client
 
 from harness.execution import backends
-from harness.execution.backends import dask_client
+from harness.execution.backends import check_scheduler, dask_client
+from harness.errors import UsageError
 from harness.cli import main
 from harness.execution.runner import execute, run_study
 
@@ -88,3 +95,107 @@ def test_scheduler_without_dask_backend_is_rejected(capsys):
     assert main(["run", "--scheduler", "tcp://127.0.0.1:9", "--no-report"]) == 2
     err = capsys.readouterr().err
     assert "--scheduler is only used with --backend dask" in err and err.count("\n") == 1
+
+
+@pytest.fixture
+def not_a_scheduler():
+    """The address of a TCP server that is not Dask: ``silent`` accepts and never answers (a web server waiting for
+    its request), ``chatty`` answers every connection with an HTTP response."""
+    servers = {}
+    for kind in ("silent", "chatty"):
+        listener = socket.create_server(("127.0.0.1", 0))
+        servers[kind] = listener
+
+        def serve(listener=listener, kind=kind):
+            connections = []
+            while True:
+                try:
+                    connection, _ = listener.accept()
+                except OSError:  # closed at teardown
+                    break
+                connections.append(connection)
+                if kind == "chatty":
+                    connection.sendall(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n" * 4)
+            for connection in connections:
+                connection.close()
+
+        threading.Thread(target=serve, daemon=True).start()
+    yield {kind: f"tcp://127.0.0.1:{listener.getsockname()[1]}" for kind, listener in servers.items()}
+    for listener in servers.values():
+        listener.close()
+
+
+def _in_thread(call, seconds):
+    """``call()``'s exception, or a test failure if it has not returned after ``seconds`` (instead of a hung suite)."""
+    outcome = {}
+
+    def run():
+        try:
+            call()
+        except BaseException as error:  # noqa: BLE001
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"still waiting after {seconds} s"
+    return outcome.get("error")
+
+
+def test_a_server_that_is_not_a_scheduler_is_a_clear_error_not_a_hang(not_a_scheduler):
+    # a Client on a port that accepts but never speaks Dask (the dashboard's, a web server) waited for ever
+    def connect(address):
+        with dask_client(address, timeout="1s"):
+            pass
+
+    error = _in_thread(lambda: connect(not_a_scheduler["silent"]), 10)
+    assert isinstance(error, UsageError), error
+    assert str(error) == (f"cannot connect to the Dask scheduler at {not_a_scheduler['silent']!r}: the server there sent "
+                          "no Dask answer within 2 s (a scheduler listens on port 8786 by default, its dashboard (http) on 8787)")
+    error = _in_thread(lambda: connect(not_a_scheduler["chatty"]), 10)
+    assert isinstance(error, UsageError) and "the server there does not speak Dask's protocol" in str(error), error
+
+
+def test_a_worker_address_is_not_taken_for_a_scheduler(scheduler):
+    with Client(scheduler, set_as_default=False) as client:
+        worker = next(iter(client.scheduler_info()["workers"]))
+    def connect(address):
+        with dask_client(address, timeout="2s"):
+            pass
+
+    error = _in_thread(lambda: connect(worker), 10)
+    assert isinstance(error, UsageError), error
+    assert str(error) == f"cannot connect to the Dask scheduler at {worker!r}: the server there is a Dask Worker, not a scheduler"
+    check_scheduler(scheduler, timeout=2)
+
+
+@pytest.mark.parametrize("address", ["nonsense", "http://127.0.0.1:8787"])
+def test_a_malformed_scheduler_address_is_one_line_at_once(address, tmp_path):
+    # the error came at once, then the failed Client spent 20 s closing, with a traceback, when it was collected
+    started = time.monotonic()
+    process = subprocess.run(
+        [sys.executable, "-m", "harness", "run", "--preset", "quick", "--scenarios", "noise", "--metrics", "mig",
+         "--seeds", "1", "--n-samples", "300", "--no-report", "--no-progress", "--backend", "dask",
+         "--scheduler", address, "--out", str(tmp_path / "run")],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+    )  # fmt: skip
+    assert process.returncode == 2 and process.stdout == ""
+    assert process.stderr.startswith(f"error: cannot connect to the Dask scheduler at {address!r}: ")
+    assert process.stderr.count("\n") == 1, process.stderr
+    assert time.monotonic() - started < 15
+
+
+def test_a_scheduler_without_workers_is_named_not_waited_on_in_silence(scheduler):
+    # the run sat at 0 cells with no sign of why
+    from dask.distributed import LocalCluster
+
+    messages = []
+    with LocalCluster(n_workers=0, processes=False, dashboard_address=None,
+                      scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}) as bare:
+        with dask_client(bare.scheduler_address, timeout="2s", log=messages.append):
+            pass
+    assert messages == [f"note: the Dask scheduler at {bare.scheduler_address!r} has no workers yet; cells start when "
+                        f"workers join it (dask worker {bare.scheduler_address} --nthreads 1)"]
+    with dask_client(scheduler, timeout="2s", log=messages.append):  # one with workers: nothing to say
+        pass
+    assert len(messages) == 1

@@ -56,6 +56,22 @@ def test_truncated_last_line_is_recomputed_not_lost(tmp_path):
     assert all(json.loads(line) for line in lines)
 
 
+def test_damaged_lines_and_lost_tables_are_recomputed_not_fatal(tmp_path):
+    # a line of other JSON (a number, a list, a dict without the cell's key or rows) stopped every later run with
+    # "TypeError: 'int' object is not subscriptable"
+    complete = run_study(**SMALL, out=tmp_path)
+    lines = (tmp_path / "cells.jsonl").read_bytes().splitlines(keepends=True)
+    damaged = [b"42\n", b"[1, 2]\n", b'{"rows": []}\n', b'{"key": 7, "rows": []}\n', b'{"key": "k", "rows": 3}\n',
+               b'{"key": "k", "rows": [], "failure": "x"}\n', b"\x00\x00\xff\n", b'{"key": "\xff"}\n', lines[5][:30] + b"\n"]
+    (tmp_path / "cells.jsonl").write_bytes(b"".join([*lines[:4], *damaged, *lines[6:]]))  # cells 4 and 5 damaged
+    (tmp_path / "results.parquet").unlink()
+    messages = []
+    resumed = run_study(**SMALL, out=tmp_path, log=messages.append)
+    assert messages == [f"skipping 46 finished cell(s) found in {tmp_path}; computing 2"]
+    pd.testing.assert_frame_equal(complete.drop(columns="seconds"), resumed.drop(columns="seconds"))
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "results.parquet"), resumed)
+
+
 def test_a_changed_option_does_not_reuse_stale_cells(tmp_path, monkeypatch):
     run_study(**SMALL, out=tmp_path)
     import harness.execution.metric_refs as refs
@@ -229,3 +245,20 @@ def test_the_lazy_entry_points_are_listed_by_dir_and_imported_by_star():
     namespace: dict[str, object] = {}
     exec("from harness import *", namespace)
     assert namespace["run_study"] is run_study and namespace["plan_study"] is plan_study
+
+
+def test_an_output_that_cannot_be_written_is_a_usage_error_naming_out_before_any_work(tmp_path, monkeypatch):
+    """run_study(out=<a file>) raised FileExistsError from deep in the store, after planning the study."""
+    import harness.execution.runner as runner
+
+    (tmp_path / "notes").write_text("a file, not a folder")
+    monkeypatch.setattr(runner, "plan_study", lambda **_: pytest.fail("planned before checking out"))
+    with pytest.raises(UsageError, match=r"^out .*notes exists and is not a directory$"):
+        run_study(**SMALL, out=tmp_path / "notes")
+    with pytest.raises(UsageError, match=r"^cannot write out .*notes/run: .*notes is not a directory$"):
+        run_study(**SMALL, out=str(tmp_path / "notes" / "run"))
+    with pytest.raises(UsageError, match=r"^out must be a path to a run directory, got 3$"):
+        run_study(**SMALL, out=3)
+    with pytest.raises(UsageError, match=r"^backend must be one of loky, threading, sequential, dask, got 'dusk'$"):
+        run_study(**SMALL, backend="dusk")
+    assert (tmp_path / "notes").read_text() == "a file, not a folder"

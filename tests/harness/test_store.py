@@ -35,20 +35,22 @@ IDENTITY = ["scenario", "value", "seed", "n_samples", "metric", "sub_score"]
 SKIPPED = re.compile(r"skipping (\d+) finished cell\(s\) found in .*; computing (\d+)")
 
 
-def _command(out: Path, jobs: int = 1) -> list[str]:
+def _command(out: Path, jobs: int = 1, backend: str = "loky") -> list[str]:
     return [
         sys.executable, "-m", "harness", "run", "--preset", "quick",
         "--scenarios", SCENARIOS, "--metrics", METRICS, "--seeds", str(SEEDS),
-        "--n-samples", str(N_SAMPLES), "--jobs", str(jobs),
+        "--n-samples", str(N_SAMPLES), "--jobs", str(jobs), "--backend", backend,
         "--out", str(out), "--no-report", "--no-progress",
     ]  # fmt: skip
 
 
-def _start(out: Path, jobs: int = 1) -> subprocess.Popen:
+def _start(out: Path, jobs: int = 1, backend: str = "loky") -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    # A new session, so that SIGKILL reaches the run and any worker processes it started.
+    # A new session, so that SIGKILL reaches the run and any worker processes it started (and SIGINT, as Ctrl-C in a
+    # terminal does: to the whole foreground process group).
     return subprocess.Popen(
-        _command(out, jobs), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+        _command(out, jobs, backend), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
     )
 
 
@@ -131,6 +133,44 @@ def test_kill_9_at_random_moments_then_rerun_gives_the_uninterrupted_table(tmp_p
     pd.testing.assert_frame_equal(_table(tmp_path), reference)
 
 
+@pytest.mark.parametrize(("backend", "stop"), [("loky", "ctrl-c"), ("dask", "ctrl-c"), ("loky", "kill")])
+def test_ctrl_c_or_kill_says_how_to_resume_in_one_line_and_the_rerun_finishes_the_table(tmp_path, reference, backend, stop):
+    # Ctrl-C with a local Dask cluster: each worker process printed a KeyboardInterrupt traceback and the cancelled
+    # tasks' warnings over the run's message.  kill PID (SIGTERM) ended the run at once, silently, and left its loky
+    # workers running, orphaned, for minutes.
+    process = _start(tmp_path, jobs=2, backend=backend)
+    deadline = time.monotonic() + 60
+    while len(_complete_lines(tmp_path)) < 2 and process.poll() is None:
+        assert time.monotonic() < deadline, "the run wrote no cells within 60 s"
+        time.sleep(0.01)
+    if stop == "ctrl-c":
+        os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: to the whole foreground group
+    else:
+        os.kill(process.pid, signal.SIGTERM)  # what kill PID does: to the run process alone
+    stdout, stderr = process.communicate(timeout=60)
+    finished = len(_keys(_complete_lines(tmp_path)))
+    assert finished < TOTAL_CELLS, "the run ended before it was stopped; the test proved nothing"
+    status, word = (130, "interrupted") if stop == "ctrl-c" else (143, "terminated")
+    first, *rest = stderr.splitlines()
+    assert (process.returncode, stdout, first) == (status, "", f"{word}; finished cells are saved, rerun the same command to resume")
+    # loky's resource tracker, a process of its own, may warn of the semaphores of the workers joblib killed (a race
+    # in loky, rare): nothing else may follow
+    assert all("resource_tracker" in line or line.strip() == "warnings.warn(" for line in rest), stderr
+    while time.monotonic() < deadline:  # the workers go with the run
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("processes of the interrupted run are still running")
+
+    match = SKIPPED.search(_finish(_start(tmp_path, jobs=2, backend=backend)))
+    assert match is not None and (int(match[1]), int(match[2])) == (finished, TOTAL_CELLS - finished)
+    assert len(_complete_lines(tmp_path)) == TOTAL_CELLS
+    pd.testing.assert_frame_equal(_table(tmp_path), reference)
+
+
 def test_two_concurrent_runs_into_one_directory_do_not_corrupt_it(tmp_path, reference):
     first, second = _start(tmp_path), _start(tmp_path)
     outputs = [_finish(first), _finish(second)]
@@ -139,7 +179,7 @@ def test_two_concurrent_runs_into_one_directory_do_not_corrupt_it(tmp_path, refe
     lines = _complete_lines(tmp_path)
     assert (tmp_path / "cells.jsonl").read_bytes() == b"".join(lines)  # no partial or torn line
     assert all(json.loads(line)["rows"] for line in lines)
-    assert len(_keys(lines)) == TOTAL_CELLS
+    assert len(_keys(lines)) == len(lines) == TOTAL_CELLS  # a cell both runs finished is stored once
     table = _table(tmp_path)
     assert not table.duplicated(IDENTITY).any()
     pd.testing.assert_frame_equal(table, reference)
@@ -200,3 +240,17 @@ def test_a_task_is_persisted_with_one_sync_and_every_cell_is_read_back(tmp_path,
     assert len(syncs) == len(plan_tasks(cells)) < len(cells)
     assert set(ResultStore(tmp_path).cells()) == {cell.key for cell in cells}
     assert ResultStore(tmp_path).results()[0].equals(frame)
+
+
+def test_a_cell_another_writer_stored_first_is_not_appended_again(tmp_path):
+    from harness.execution.store import ResultStore
+
+    first, second = ResultStore(tmp_path), ResultStore(tmp_path)
+    assert first.records() == second.records() == {}  # two runs start on an empty store
+    row = {"score": 1.0}
+    first.append_many([("a", [row], None), ("b", [row], None)])
+    second.append_many([("b", [{"score": 2.0}], None), ("c", [row], None)])  # b: the first writer's is kept
+    first.append_many([("c", [row], None), ("d", [row], None)])
+    lines = [json.loads(line) for line in (tmp_path / "cells.jsonl").read_bytes().splitlines()]
+    assert [(line["key"], line["rows"]) for line in lines] == [("a", [row]), ("b", [row]), ("c", [row]), ("d", [row])]
+    assert set(ResultStore(tmp_path).records()) == {"a", "b", "c", "d"}
