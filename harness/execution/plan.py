@@ -167,8 +167,15 @@ def plan_cells(
     if seeds < 1:
         raise UsageError(f"seeds must be at least 1, got {seeds}")
     cells: list[Cell] = []
+    named: dict[str, str] = {}  # a scenario's name -> the reference it came from
     for name in scenario_names:
         scenario = scenario_for(name)
+        if scenario.name in named:  # the results know a scenario by its name: two would mix their rows
+            first = named[scenario.name]
+            raise UsageError(f"scenario {name!r} is listed twice" if first == name else
+                             f"scenarios {first!r} and {name!r} are both named {scenario.name!r}, so their results "
+                             "would mix; give one of them another name")
+        named[scenario.name] = name
         population = scenario.kind == "population"
         entries = [entry for entry in metric_entries if entry.population == population]
         n = scenario.default_n if scenario.default_n is not None else n_samples

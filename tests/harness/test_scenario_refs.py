@@ -228,3 +228,16 @@ def test_a_broken_user_scenario_is_a_usage_error_when_loaded(tmp_path, capsys, n
     assert main(run) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_two_scenarios_of_one_name_are_refused_as_their_results_would_mix(user_file, tmp_path):
+    # two files declaring 'leaky' ran as one scenario, their rows mixed under one name; one listed twice was
+    # "the study plans the same cell twice"
+    copy = tmp_path / "elsewhere" / "my_scenarios.py"
+    copy.parent.mkdir()
+    copy.write_text(USER_SCENARIO)
+    with pytest.raises(UsageError, match=r"scenarios '.*outside/my_scenarios.py:leaky' and '.*elsewhere/my_scenarios.py:"
+                                         r"leaky' are both named 'leaky', so their results would mix"):
+        plan_study(scenarios_=[f"{user_file}:leaky", f"{copy}:leaky"], metrics_=["mig"], seeds=1)
+    with pytest.raises(UsageError, match=r"scenario 'noise' is listed twice"):
+        plan_study(scenarios_=["noise", "noise"], metrics_=["mig"], seeds=1)
