@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from harness.errors import UsageError
