@@ -263,7 +263,6 @@ def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], id
         figure = Figure(figsize=(PAGE_WIDTH, height))
         figure.subplots_adjust(left=ATLAS_LEFT_INCHES / PAGE_WIDTH, right=ATLAS_RIGHT, top=1 - ATLAS_TOP_INCHES / height,
                                bottom=ATLAS_BOTTOM_INCHES / height, wspace=ATLAS_WSPACE, hspace=0.2)
-        title_characters = _title_characters(len(scenarios))
         # no sharex/sharey: with hundreds of panels every shared draw re-reads every sibling; limits are set instead
         grid = figure.subplots(len(scores), len(scenarios), squeeze=False)
         spans = {scenario: _span(rows_of[scenario]["value"]) for scenario in scenarios}
@@ -280,7 +279,7 @@ def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], id
                     notes += [f"{scenario}: {note}" for note in _draw_scores(ax, curve, "value", registry, markers=False)]
                 ax.tick_params(labelsize=4, length=1.5, pad=1)
                 if i == 0:
-                    ax.set_title(_wrapped(scenario, title_characters), fontsize=ATLAS_TITLE_SIZE)
+                    ax.set_title(_wrapped(scenario, len(scenarios)), fontsize=ATLAS_TITLE_SIZE)
                 if i == len(scores) - 1:
                     _atlas_axis(ax, rows_of[scenario])
                 else:
@@ -305,20 +304,42 @@ def _span(values: pd.Series) -> tuple[float, float]:
     return low - pad, high + pad
 
 
-def _wrapped(name: str, width: int) -> str:
-    """A scenario name as written, in lines of at most ``width`` characters (atlas column titles).
+def _wrapped(name: str, columns: int) -> str:
+    """A scenario name as written, in lines that fit an atlas column title of ``columns`` columns.
 
-    Broken after ``_``, ``@`` and ``=`` (``synergy_attack@partial@noise=0.2=4``), and inside a longer piece.
+    Broken after ``_``, ``@`` and ``=`` (``synergy_attack@partial@noise=0.2=4``) at about as many characters as fit
+    (:func:`_title_characters`); a piece still wider than the column and its gap, measured in the title's font, is
+    cut where it fits (``categorical`` and ``redundancy_`` keep their lines at 14 columns).
     """
-    lines = wrap_label(name, width, breaks="_@=").split("\n")
-    return "\n".join(line[i:i + width] for line in lines for i in range(0, len(line), width))
+    room = _title_points(columns)
+    lines = []
+    for line in wrap_label(name, _title_characters(columns), breaks="_@=").split("\n"):
+        while len(line) > 1 and _text_points(line) > room:
+            fits = max([1] + [size for size in range(1, len(line)) if _text_points(line[:size]) <= room])
+            lines.append(line[:fits])
+            line = line[fits:]
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _title_points(columns: int) -> float:
+    """Width (points) an atlas column title may take: its column and the gap beside it."""
+    panels = PAGE_WIDTH * (ATLAS_RIGHT - ATLAS_LEFT_INCHES / PAGE_WIDTH)
+    return 72 * panels / (columns + ATLAS_WSPACE * (columns - 1)) * (1 + ATLAS_WSPACE)
 
 
 def _title_characters(columns: int) -> int:
-    """Characters of an atlas column title's line: what fits a column and its gap at :data:`ATLAS_TITLE_SIZE` points."""
-    panels = PAGE_WIDTH * (ATLAS_RIGHT - ATLAS_LEFT_INCHES / PAGE_WIDTH)
-    column = panels / (columns + ATLAS_WSPACE * (columns - 1)) * (1 + ATLAS_WSPACE)
-    return max(4, int(column * 72 / (ATLAS_CHARACTER_EMS * ATLAS_TITLE_SIZE)))
+    """Characters of an atlas column title's line: about what fits :func:`_title_points` at :data:`ATLAS_TITLE_SIZE` points."""
+    return max(4, int(_title_points(columns) / (ATLAS_CHARACTER_EMS * ATLAS_TITLE_SIZE)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_points(text: str) -> float:
+    """Width (points) of ``text`` in an atlas column title's font."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
+    return TextToPath().get_text_width_height_descent(text, FontProperties(size=ATLAS_TITLE_SIZE), ismath=False)[0]
 
 
 def _atlas_axis(ax, rows: pd.DataFrame) -> None:

@@ -368,3 +368,13 @@ def test_ideal_labels_ending_at_nearly_the_same_score_do_not_overlap(synthetic_r
     assert set(boxes) == {"ideal modularity, compactness", "ideal explicitness"}
     upper, lower = boxes["ideal explicitness"], boxes["ideal modularity, compactness"]
     assert lower.y1 <= upper.y0  # the higher score's label above, apart
+
+
+def test_atlas_column_titles_of_the_built_in_scenarios_keep_their_words_whole():
+    # cut at a character count, "categorical" was titled "categorica" / "l" and "redundancy_attack"
+    # "redundancy" / "_" / "attack" in the default study's 14-column atlas; the cut is now measured in the font
+    from reports.figures import _wrapped
+
+    assert _wrapped("categorical", 14) == "categorical"
+    assert _wrapped("redundancy_attack", 14) == "redundancy_\nattack"
+    assert _wrapped("modular_not_compact_quantized", 14) == "modular_\nnot_\ncompact_\nquantized"
