@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import shutil
+import textwrap
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -16,6 +18,17 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "that compose a scenario (TRANSFORM@BASE=VALUE).",
     )
     parser.set_defaults(handler=list_registered)
+
+
+def _entry(name: str, width: int, lines: list[str]) -> None:
+    """Print one entry: its name and first line, then its other lines, each folded at the terminal's width (at
+    least 80 columns) and every line's text starting in the column past the longest name (``width``)."""
+    columns = max(80, shutil.get_terminal_size(fallback=(100, 24)).columns)
+    indent = " " * (width + 3)
+    for index, line in enumerate(lines):
+        first = f"  {name:<{width}} " if index == 0 else indent
+        print(textwrap.fill(line, columns, initial_indent=first, subsequent_indent=indent, break_long_words=False,
+                            break_on_hyphens=False))
 
 
 def list_registered(args: argparse.Namespace) -> int:
@@ -41,10 +54,8 @@ def list_registered(args: argparse.Namespace) -> int:
         if spec.population:
             flags.append("population metric")
         options = ", ".join(f"{k}={v!r}" for k, v in spec.defaults.items()) or "none"
-        print(f"  {name:<{width}} [{spec.family}] {subs}")
-        print(f"  {'':<{width}} {'; '.join(flags)}; options: {options}")
-        if spec.summary:
-            print(f"  {'':<{width}} {spec.summary}")
+        _entry(name, width, [f"[{spec.family}] {subs}", f"{'; '.join(flags)}; options: {options}",
+                             *([spec.summary] if spec.summary else [])])
     print()
     print("SCENARIOS")
     names = scenarios.available(kind=None)
@@ -54,8 +65,7 @@ def list_registered(args: argparse.Namespace) -> int:
         grid = ", ".join(scenario.label(v) for v in scenario.values)
         tests = f"; tests {scenario.criterion.replace('_', ' ')}" if scenario.criterion else ""
         kind = " (population, for population metrics)" if scenario.kind == "population" else ""
-        print(f"  {name:<{width}} {scenario.parameter} in {{{grid}}}{tests}{kind}")
-        print(f"  {'':<{width}} {scenario.summary} ({scenario.source})")
+        _entry(name, width, [f"{scenario.parameter} in {{{grid}}}{tests}{kind}", f"{scenario.summary} ({scenario.source})"])
     print()
     print("TRANSFORMS (compose a scenario: TRANSFORM@BASE=VALUE, e.g. redundancy_attack@noise=0.2, swept over the")
     print("transform's parameter with the base held at VALUE; grids shown for a base of 8 factors; your own scenario:")
@@ -63,6 +73,5 @@ def list_registered(args: argparse.Namespace) -> int:
     for name, transform in sorted(TRANSFORMS.items()):
         grid = ", ".join(map(value_label, transform.grid(8)))  # as the scenarios' grids are written: 0, not 0.0
         tests = f"; tests {transform.criterion.replace('_', ' ')}" if transform.criterion else ""
-        print(f"  {name:<{width}} {transform.parameter} in {{{grid}}}{tests}")
-        print(f"  {'':<{width}} {transform.summary} ({transform.source})")
+        _entry(name, width, [f"{transform.parameter} in {{{grid}}}{tests}", f"{transform.summary} ({transform.source})"])
     return 0

@@ -43,3 +43,12 @@ def test_transform_grids_are_written_as_scenario_grids_are(capsys):
     transforms = _sections(capsys.readouterr().out)["TRANSFORMS"]
     noise = next(line for line in transforms if line.split()[0] == "noise")
     assert "alpha in {0, 0.2, 0.4, 0.6, 0.8, 1}" in noise  # was {0.0, 0.2, ..., 1.0}, unlike the scenarios'
+
+
+def test_entries_are_folded_at_the_terminal_width(capsys, monkeypatch):
+    # pid's options line ran to about 290 characters
+    monkeypatch.setenv("COLUMNS", "90")
+    assert main(["list"]) == 0
+    entries = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+    assert entries and max(map(len, entries)) <= 90
+    assert any("complementary_upper" in line for line in entries)  # folded, not cut
