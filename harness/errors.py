@@ -9,7 +9,7 @@ Python API already catch (``ValueError``; ``KeyError`` for unknown names).
 from __future__ import annotations
 
 import difflib
-from typing import Iterable
+from typing import Any, Iterable, Sequence
 
 
 def did_you_mean(names: Iterable[str], known: Iterable[str]) -> str:
@@ -33,3 +33,13 @@ class UnknownNameError(UsageError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0])
+
+
+def listed(given: Any, argument: str, noun: str = "values") -> list[Any]:
+    """``given`` as a list, when it is a sequence (a tuple, a list, an array); a lone string or number is a
+    :class:`UsageError` saying how to write it (``set("mig")`` would read the metrics 'm', 'i' and 'g')."""
+    import numpy as np  # imported here: the command line's start imports this module and must stay light
+
+    if isinstance(given, (str, bytes)) or not isinstance(given, (Sequence, np.ndarray)):
+        raise UsageError(f"{argument} must be a list of {noun}, got {given!r}; write [{given!r}]")
+    return list(given)

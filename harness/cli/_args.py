@@ -11,7 +11,6 @@ import re
 from typing import Any, Callable, Sequence
 
 from harness.errors import UsageError
-from harness.outputs import writable_output  # noqa: F401 - every command's output check, shared with run_study
 
 
 class Parser(argparse.ArgumentParser):

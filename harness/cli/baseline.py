@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness.cli._args import csv_list, non_negative_float, writable_output
+from harness.cli._args import csv_list, non_negative_float
+from harness.outputs import writable_output
 
 EXIT_DRIFT = 1
 

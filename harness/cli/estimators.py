@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness.cli._args import at_least, csv_list, jobs, positive_int, writable_output
+from harness.cli._args import at_least, csv_list, jobs, positive_int
+from harness.outputs import writable_output
 
 
 def _numbers(text: str) -> list[float]:

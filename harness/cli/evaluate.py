@@ -34,7 +34,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from harness.cli._args import writable_output
+    from harness.outputs import writable_output
     from harness.workflows.evaluate import (
         categorical_looking, check_score_file, constant_columns, evaluate_representation, format_scores, load_array,
         parse_discrete, write_scores,

@@ -32,7 +32,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 def _plot(args: argparse.Namespace) -> int:
     import reports
-    from harness.cli._args import writable_output
+    from harness.outputs import writable_output
     from harness.workflows.run_results import load_run_results
 
     suffix = args.out.suffix.lower().lstrip(".") if args.out is not None else ""

@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness.cli._args import add_study_selection, grid, option_sweeps, study_options, writable_output
+from harness.cli._args import add_study_selection, grid, option_sweeps, study_options
+from harness.outputs import writable_output
 from harness.errors import UsageError
 from harness.execution.backends import BACKENDS
 from harness.execution.presets import PRESETS

@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness.cli._args import at_least, csv_list, jobs, non_negative_int, positive_float, positive_int, writable_output
+from harness.cli._args import at_least, csv_list, jobs, non_negative_int, positive_float, positive_int
+from harness.outputs import writable_output
 
 EXIT_FAILED_CELLS = 1
 """The search finished and wrote its outputs, but cells of the stressed metric failed (see OUT/search/failures.csv)."""

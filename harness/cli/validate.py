@@ -185,7 +185,8 @@ def _status(line: str) -> None:
 
 def _validate(args: argparse.Namespace) -> int:
     """Run the validation the arguments describe; exit status 1 when cells of the user's metric failed."""
-    from harness.cli._args import study_options, writable_output
+    from harness.cli._args import study_options
+    from harness.outputs import writable_output
     from harness.workflows.user_metric import metric_entry, reference_of
     from harness.workflows.validate import validate
 

@@ -12,7 +12,7 @@ from tqdm.auto import tqdm
 
 import metrics
 import scenarios
-from harness.errors import UnknownNameError, UsageError
+from harness.errors import UnknownNameError, UsageError, listed
 from harness.execution.backends import check_backend, execute
 from harness.execution.metric_refs import MetricEntry, OptionSweep, resolve, variants
 from harness.execution.option_probe import check_option_values
@@ -117,14 +117,6 @@ def _swept(entries: Sequence[tuple[str, MetricEntry]], metric_options: Mapping[s
     return swept
 
 
-def _values(given: Any, argument: str, noun: str = "values") -> list[Any]:
-    """``given`` as a list, when it is a sequence (a tuple, a list, an array); a lone string or number is a
-    UsageError saying how to write it (a string would otherwise be read one character at a time)."""
-    if isinstance(given, (str, bytes)) or not isinstance(given, (Sequence, np.ndarray)):
-        raise UsageError(f"{argument} must be a list of {noun}, got {given!r}; write [{given!r}]")
-    return list(given)
-
-
 def _count(value: Any, argument: str) -> int | None:
     """``value`` (None or a whole number) as an int; anything else is a UsageError naming ``argument``."""
     if value is None:
@@ -140,7 +132,7 @@ def _checked_arguments(
     """The Python arguments of :func:`plan_study` in the types it plans with, or a UsageError naming the argument."""
     names = {}
     for argument, given in (("scenarios_", scenarios_), ("metrics_", metrics_)):
-        names[argument] = None if given is None else _values(given, argument, "names")
+        names[argument] = None if given is None else listed(given, argument, "names")
         for name in names[argument] or ():
             if not isinstance(name, str):
                 raise UsageError(f"{argument} holds names or 'module:name' / 'file.py:name' references (text), got {name!r}"
@@ -152,8 +144,8 @@ def _checked_arguments(
     for metric, sweep in (metric_options or {}).items():
         if not isinstance(sweep, Mapping):
             raise UsageError(f"metric_options[{metric!r}] must map option names to lists of values, got {sweep!r}")
-        sweeps[metric] = {option: _values(values, f"metric_options[{metric!r}][{option!r}]") for option, values in sweep.items()}
-    checked_grids = {name: _values(values, f"grids[{name!r}]") for name, values in (grids or {}).items()}
+        sweeps[metric] = {option: listed(values, f"metric_options[{metric!r}][{option!r}]") for option, values in sweep.items()}
+    checked_grids = {name: listed(values, f"grids[{name!r}]") for name, values in (grids or {}).items()}
     return (names["scenarios_"], names["metrics_"], _count(seeds, "seeds"), _count(n_samples, "n_samples"), sweeps,
             checked_grids)
 

@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from reports.markdown import markdown_table
-from harness.errors import UsageError, did_you_mean
+from harness.errors import UsageError, did_you_mean, listed
 from harness.execution.store import FAILURES_CSV
 from reports.schema import FAILURE_COLUMNS
 
@@ -350,9 +350,7 @@ def check_baseline(
     expected = reference.cells
     known = set(current["metric"]) | set(expected["metric"])
     if metrics is not None:
-        if isinstance(metrics, (str, bytes)):  # set("mig") is {"m", "i", "g"}
-            raise UsageError(f"metrics must be a list of metric names, got {metrics!r}; write [{metrics!r}]")
-        selected = set(metrics)
+        selected = set(listed(metrics, "metrics", "metric names"))
         if not selected & known:
             raise UsageError(f"none of the metrics {sorted(selected)} is in the run or the baseline (known: {', '.join(sorted(known))})")
         unknown = sorted(selected - known)

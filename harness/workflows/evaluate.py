@@ -26,7 +26,7 @@ from reports.markdown import markdown_table
 from harness.execution.metric_refs import MetricEntry, resolve
 from metrics.options import check_random_state
 from metrics.validation import as_real_matrix, check_discrete, check_pair
-from harness.errors import UsageError
+from harness.errors import UsageError, listed
 
 FORMATS = (".npy", ".npz", ".csv")
 SCORE_FORMATS = (".csv", ".json", ".md")
@@ -224,9 +224,7 @@ def evaluate_representation(
         check_random_state(random_state)
     except (TypeError, ValueError) as error:  # the user's arrays or flags do not fit together; a bad seed
         raise UsageError(str(error)) from None
-    if isinstance(metric_names, (str, bytes)):
-        raise UsageError(f"metric_names must be a list of names, got {metric_names!r}; write [{metric_names!r}]")
-    names = list(metric_names) if metric_names is not None else metrics.available()
+    names = listed(metric_names, "metric_names", "names") if metric_names is not None else metrics.available()
     if not names:  # an empty table would read as "every metric passed"
         raise UsageError(f"no metric named; known metrics: {', '.join(metrics.available())}")
     entries = [resolve(name) for name in names]

@@ -167,7 +167,7 @@ def test_evaluate_into_proc_is_refused_before_any_metric_runs(arrays, capsys):
 
 
 def test_writable_output_checks_without_creating_or_changing_anything(tmp_path):
-    from harness.cli._args import writable_output
+    from harness.outputs import writable_output
     from harness.errors import UsageError
 
     (tmp_path / "folder").mkdir()
