@@ -27,7 +27,7 @@ def _single_code_accuracy(code: np.ndarray, labels: np.ndarray, classes: int, tr
     classes are paired one-to-one to maximise the training agreement (Hungarian
     algorithm).
     """
-    if _rank_correlation(code[train], labels[train]) < 0:
+    if _falls_with_classes(code[train], labels[train]):
         code = -code  # then the bins are sized from the high end, and -code's scores are code's
     frequencies = np.bincount(labels[train], minlength=classes) / train.size
     # rounding can carry the running sum past 1 when the last classes are absent from the training rows
@@ -40,12 +40,12 @@ def _single_code_accuracy(code: np.ndarray, labels: np.ndarray, classes: int, tr
     return float(np.mean(class_of_bin[bins[test]] == labels[test]))
 
 
-def _rank_correlation(code: np.ndarray, labels: np.ndarray) -> float:
-    """Spearman correlation of ``code`` with ``labels`` (ties at their mean rank): exactly negated when the code is
-    negated, so that a decreasing map of a code is read from the other end; 0 for a constant code."""
+def _falls_with_classes(code: np.ndarray, labels: np.ndarray) -> bool:
+    """Whether ``code`` falls as the class rises: a negative Spearman correlation (its sign, from the covariance of
+    the ranks, ties at their mean rank), exactly reversed when the code is negated; False for a constant code."""
     ranks = rankdata(code) - (code.size + 1) / 2.0
     centred = rankdata(labels) - (labels.size + 1) / 2.0
-    return float(ranks @ centred)
+    return bool(ranks @ centred < 0)
 
 
 def _classifier_accuracy(
