@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import warnings
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
@@ -39,6 +40,10 @@ def local_workers(jobs: int, tasks: int) -> int:
     """Worker processes for a local pool: ``jobs`` (``-1``: all cores), never more than ``tasks``."""
     wanted = (os.cpu_count() or 1) if jobs == -1 else jobs
     return max(1, min(wanted, tasks))
+
+
+#: joblib's warning when a result generator is closed before its end (the tasks left are cancelled, as intended).
+_EARLY_EXIT_WARNING = r".*(tasks which were still being processed by the workers have been cancelled|tasks have been successfully executed +but not used)"
 
 
 def check_backend(backend: str, scheduler: str | None = None) -> None:
@@ -107,10 +112,16 @@ def execute(
     from joblib import Parallel, delayed, parallel_config
 
     with parallel_config(backend=backend, n_jobs=local_workers(jobs, len(tasks))):
-        for outcomes in Parallel(return_as="generator_unordered", batch_size=1, pre_dispatch="n_jobs")(
+        results = Parallel(return_as="generator_unordered", batch_size=1, pre_dispatch="n_jobs")(
             delayed(run_task)(task, cell_timeout) for task in tasks
-        ):
-            yield outcomes
+        )
+        try:
+            for outcomes in results:  # not ``yield from``: it would close ``results`` itself, outside the filter below
+                yield outcomes
+        finally:  # stopped early (Ctrl-C, SIGTERM, a failure): joblib's warning of cancelled tasks would precede
+            with warnings.catch_warnings():  # the one line that says how to resume
+                warnings.filterwarnings("ignore", message=_EARLY_EXIT_WARNING, category=UserWarning)
+                results.close()
 
 
 @contextmanager
