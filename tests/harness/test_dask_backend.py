@@ -55,6 +55,14 @@ def test_local_cluster_workers_are_single_threaded(scheduler):
     assert _worker_environment(scheduler) == {"threads": [1, 1], "omp": ["1", "1"], "blas": ["1", "1"]}
 
 
+def test_local_cluster_workers_run_without_the_profiler_and_the_malloc_trim_setting(scheduler):
+    """Both slowed every metric call on a local cluster (backends.LOCAL_CLUSTER_CONFIG)."""
+    with Client(scheduler, set_as_default=False) as client:
+        settings = client.run(lambda dask_worker: (os.environ.get("MALLOC_TRIM_THRESHOLD_", "unset"),
+                                                   "profile" in dask_worker.periodic_callbacks))
+    assert sorted(settings.values()) == [("unset", False), ("unset", False)]
+
+
 def test_own_local_cluster_gives_bit_identical_scores_and_is_closed_after(sequential):
     children = set(multiprocessing.active_children())
     frame = run_study(**SMALL, jobs=2, backend="dask")
