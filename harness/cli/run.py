@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any, Sequence
 
-from harness.cli._args import add_study_selection, grid, option_sweeps, study_options
+from harness.cli._args import add_study_selection, csv_list, grid, option_sweeps, study_options
 from harness.outputs import writable_output
 from harness.errors import UsageError
 from harness.execution.backends import BACKENDS
@@ -35,6 +36,12 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     add_study_selection(
         parser,
         metrics_help="comma-separated metric names, or module:function / file.py:function for your own (default: the preset's)",
+    )
+    parser.add_argument(
+        "--add-metrics", type=csv_list, metavar="METRICS",
+        help="comma-separated metrics to run besides the preset's, with its sweeps: those a preset leaves out for "
+        f"cost ({'; '.join(f'{p.name}: ' + ', '.join(p.excluded_metrics) for p in PRESETS.values() if p.excluded_metrics)})"
+        " or your own (not with --metrics)",
     )
     parser.add_argument(
         "--grid", type=grid, action="append", metavar="SCENARIO=V1,V2,...",
@@ -77,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     frame = run_study(
         preset=args.preset,
         metrics_=args.metrics,
+        add_metrics=args.add_metrics,
         grids=_grids(args),
         out=out,
         backend=args.backend,
@@ -109,6 +117,18 @@ def _grids(args: argparse.Namespace) -> dict[str, list[int | float | str]] | Non
     return grids
 
 
+def _sample_sizes(cells: Sequence[Any]) -> str:
+    """One line: the samples per representation, the most common first, then the scenarios with another."""
+    scenarios_at: dict[int, list[str]] = {}
+    for cell in cells:
+        names = scenarios_at.setdefault(cell.n_samples, [])
+        if cell.scenario not in names:
+            names.append(cell.scenario)
+    common, *others = sorted(scenarios_at, key=lambda n: -len(scenarios_at[n]))
+    return f"samples per representation: {common}" + "".join(
+        f"; {n} for {', '.join(scenarios_at[n])}" for n in others)
+
+
 def dry_run(args: argparse.Namespace) -> int:
     """Print the study's size and estimated CPU time per metric; run nothing."""
     import os
@@ -121,13 +141,20 @@ def dry_run(args: argparse.Namespace) -> int:
     from reports.markdown import markdown_table
 
     cells = plan_study(preset=args.preset, scenarios_=args.scenarios, metrics_=args.metrics, seeds=args.seeds,
-                       n_samples=args.n_samples, metric_options=option_sweeps(args.metric_option), grids=_grids(args))
+                       n_samples=args.n_samples, metric_options=option_sweeps(args.metric_option), grids=_grids(args),
+                       add_metrics=args.add_metrics)
     records = study_estimate(cells)
     total = sum(record["cpu_hours"] for record in records)
     workers = (os.cpu_count() or 1) if args.jobs == -1 else args.jobs
     scenario_count = len({cell.scenario for cell in cells})
-    print(f"study {args.preset!r}: {len(cells)} cells ({scenario_count} scenarios, {len(records)} metrics) "
+    print(f"study {args.preset!r}: {len(cells)} cells ({scenario_count} scenario{'s' * (scenario_count != 1)}, "
+          f"{len(records)} metric{'s' * (len(records) != 1)}) "
           f"in {len(plan_tasks(cells))} tasks of one data draw")
+    print(_sample_sizes(cells))
+    left_out = [name for name in PRESETS[args.preset].excluded_metrics if args.metrics is None
+                and name not in (args.add_metrics or ())]
+    if left_out:
+        print(f"left out for cost: {', '.join(left_out)} (add them with --add-metrics)")
     table = pd.DataFrame(records).rename(columns={"cpu_hours": "CPU-hours"})
     table["measured"] = table["measured"].map({True: "measured", False: "assumed (not measured)"})
     print(markdown_table(table.rename(columns={"measured": "per-call cost"}), digits=4))

@@ -156,13 +156,15 @@ def plan_cells(
     seeds: int,
     n_samples: int,
     grids: Mapping[str, Sequence[ParameterValue]] | None = None,
+    sample_sizes: Mapping[str, int] | None = None,
 ) -> list[Cell]:
     """Every cell of the study, data-major (cells sharing data are adjacent).
 
     Population metrics run on population scenarios and every other metric on the
     representation scenarios.  ``scenario_names`` are references
     (:func:`harness.execution.scenario_refs.canonical_reference`).  ``grids`` replaces the default parameter grid of the
-    scenarios it names.
+    scenarios it names, ``sample_sizes`` (scenario name -> samples) ``n_samples`` for the scenarios it names; a
+    scenario that fixes its own sample size (``default_n``) keeps it.
     """
     if seeds < 1:
         raise UsageError(f"seeds must be at least 1, got {seeds}")
@@ -178,7 +180,7 @@ def plan_cells(
         named[scenario.name] = name
         population = scenario.kind == "population"
         entries = [entry for entry in metric_entries if entry.population == population]
-        n = scenario.default_n if scenario.default_n is not None else n_samples
+        n = scenario.default_n if scenario.default_n is not None else (sample_sizes or {}).get(scenario.name, n_samples)
         if n < scenario.min_samples:
             raise UsageError(f"scenario {name!r} needs at least {scenario.min_samples} samples; got --n-samples {n}")
         variants_seen = [entry.variant_of for entry in entries]

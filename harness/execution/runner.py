@@ -35,6 +35,7 @@ def plan_study(
     metric_options: Mapping[str, OptionSweep] | None = None,
     grids: Mapping[str, Sequence[ParameterValue]] | None = None,
     cell_timeout: float | None = None,
+    add_metrics: Sequence[str] | None = None,
 ) -> list[Cell]:
     """Every cell a study would run, without running anything (arguments as :func:`run_study`).
 
@@ -43,7 +44,8 @@ def plan_study(
     harness.errors.UnknownNameError
         For an unknown preset, scenario or metric (the message suggests close names).
     harness.errors.UsageError
-        For an empty selection, a study with no cells, a cell planned twice, a grid that is empty, out of
+        For an empty selection, ``add_metrics`` with ``metrics_`` or naming one of the preset's metrics, a study
+        with no cells, a cell planned twice, a grid that is empty, out of
         its scenario's range or for a scenario the study does not run, or an option value of
         ``metric_options`` that its metric rejects whatever the data (each swept variant is called once on small
         probe representations: :mod:`harness.execution.option_probe`); for arguments of the wrong type (a
@@ -53,6 +55,7 @@ def plan_study(
     scenarios_, metrics_, seeds, n_samples, metric_options, grids = _checked_arguments(
         scenarios_, metrics_, seeds, n_samples, metric_options, grids
     )
+    added = _names(add_metrics, "add_metrics")
     if preset not in PRESETS:
         raise UnknownNameError("preset", preset, PRESETS)
     config: Preset = PRESETS[preset]
@@ -68,6 +71,7 @@ def plan_study(
         _check_grid(name, values)
     default_metrics = [m for m in metrics.available(population=None) if m not in config.excluded_metrics]
     metric_names = _selected(metrics_ if metrics_ is not None else config.metrics, default_metrics, "metric")
+    metric_names += _additions(added, metric_names, preset, metrics_ is not None)
     preset_sweeps = config.metric_options if metrics_ is None else {}
     sweeps = metric_options or {name: sweep for name, sweep in preset_sweeps.items() if name in metric_names}
     entries = _swept([(name, resolve(name)) for name in metric_names], sweeps)
@@ -80,6 +84,7 @@ def plan_study(
         seeds=config.seeds if seeds is None else seeds,
         n_samples=config.n_samples if n_samples is None else n_samples,
         grids={**config.grids, **grids},
+        sample_sizes=config.sample_sizes if n_samples is None else None,
     )
     if not cells:
         raise UsageError(
@@ -130,13 +135,7 @@ def _checked_arguments(
     scenarios_: Any, metrics_: Any, seeds: Any, n_samples: Any, metric_options: Any, grids: Any
 ) -> tuple[list[str] | None, list[str] | None, int | None, int | None, dict[str, dict[str, list[Any]]], dict[str, list[Any]]]:
     """The Python arguments of :func:`plan_study` in the types it plans with, or a UsageError naming the argument."""
-    names = {}
-    for argument, given in (("scenarios_", scenarios_), ("metrics_", metrics_)):
-        names[argument] = None if given is None else listed(given, argument, "names")
-        for name in names[argument] or ():
-            if not isinstance(name, str):
-                raise UsageError(f"{argument} holds names or 'module:name' / 'file.py:name' references (text), got {name!r}"
-                                 + ("; put the function in a file and pass 'file.py:function'" if callable(name) else ""))
+    names = {argument: _names(given, argument) for argument, given in (("scenarios_", scenarios_), ("metrics_", metrics_))}
     for argument, given in (("metric_options", metric_options), ("grids", grids)):
         if given is not None and not isinstance(given, Mapping):
             raise UsageError(f"{argument} must be a mapping, got {given!r}")
@@ -148,6 +147,32 @@ def _checked_arguments(
     checked_grids = {name: listed(values, f"grids[{name!r}]") for name, values in (grids or {}).items()}
     return (names["scenarios_"], names["metrics_"], _count(seeds, "seeds"), _count(n_samples, "n_samples"), sweeps,
             checked_grids)
+
+
+def _names(given: Any, argument: str) -> list[str] | None:
+    """``given`` (None or a list of names or references) as a list of text, or a UsageError naming ``argument``."""
+    names = None if given is None else listed(given, argument, "names")
+    for name in names or ():
+        if not isinstance(name, str):
+            raise UsageError(f"{argument} holds names or 'module:name' / 'file.py:name' references (text), got {name!r}"
+                             + ("; put the function in a file and pass 'file.py:function'" if callable(name) else ""))
+    return names
+
+
+def _additions(added: list[str] | None, metric_names: list[str], preset: str, named: bool) -> list[str]:
+    """The metrics ``add_metrics`` adds to the preset's (stripped), refused with ``metrics_`` or when already there."""
+    if not added:
+        return []
+    if named:
+        raise UsageError("add_metrics (--add-metrics) adds metrics to the preset's; with metrics_ (--metrics) name "
+                         "every metric there")
+    additions = [name.strip() for name in added if name.strip()]
+    repeated = sorted({name for name in additions if name in metric_names or additions.count(name) > 1})
+    if repeated:
+        raise UsageError(f"add_metrics (--add-metrics): {', '.join(repeated)} "
+                         + ("already among the preset's metrics" if set(repeated) & set(metric_names) else "named twice")
+                         + f"; preset {preset!r} leaves out {', '.join(PRESETS[preset].excluded_metrics) or 'none'}")
+    return additions
 
 
 def _selected(requested: Sequence[str] | None, known: Sequence[str], kind: str) -> list[str]:
@@ -174,6 +199,7 @@ def run_study(
     scheduler: str | None = None,
     cell_timeout: float | None = None,
     metric_options: Mapping[str, OptionSweep] | None = None,
+    add_metrics: Sequence[str] | None = None,
     progress: bool = True,
     progress_label: str = "cells",
     log: Any = print,
@@ -194,7 +220,8 @@ def run_study(
     seeds : int, optional
         Independent draws per parameter value.
     n_samples : int, optional
-        Samples per representation.
+        Samples per representation, for every scenario (default: the preset's, with its
+        per-scenario :attr:`Preset.sample_sizes`; a scenario that fixes its own keeps it).
     grids : Mapping[str, sequence], optional
         Scenario name -> parameter values to run instead of its grid in the preset (or
         its default grid); each value is checked by the scenario's ``check_value``.
@@ -219,6 +246,10 @@ def run_study(
         None or empty: the preset's sweeps (:attr:`Preset.metric_options`) when the preset
         also chooses the metrics (``metrics_`` not given); a study of named metrics runs
         them plain.
+    add_metrics : sequence of str, optional
+        Metrics to run besides the preset's (names or references, as in ``metrics_``), with the
+        preset's sweeps: the ones a preset leaves out for cost (:attr:`Preset.excluded_metrics`,
+        e.g. ``["dci_gbt"]``), or your own.  Not with ``metrics_``, nor naming one the preset runs.
     progress : bool, default True
         Show a progress bar (one step per cell).
     progress_label : str, default "cells"
@@ -255,7 +286,7 @@ def run_study(
         raise UsageError("a cell time limit forks a process per metric call, which is unsafe from threads: "
                          "use --backend loky, sequential or dask with --cell-timeout")
     cells = plan_study(preset=preset, scenarios_=scenarios_, metrics_=metrics_, seeds=seeds, n_samples=n_samples,
-                       metric_options=metric_options, grids=grids, cell_timeout=cell_timeout)
+                       metric_options=metric_options, grids=grids, cell_timeout=cell_timeout, add_metrics=add_metrics)
     keys = [cell.key for cell in cells]
     store = ResultStore(out) if out is not None else None
     records = store.records() if store is not None else {}  # read once: to resume here, for the tables below
