@@ -15,8 +15,10 @@ cluster are also started with ``OMP_NUM_THREADS=MKL_NUM_THREADS=OPENBLAS_NUM_THR
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import signal
+import time
 import warnings
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
@@ -34,6 +36,10 @@ CONNECT_TIMEOUT = "10s"
 
 WORKER_START_TIMEOUT = 120
 """Seconds a local cluster may take to bring up its first worker."""
+
+_UNGUARDED_SCRIPT = (
+    "a script that runs a study on a local Dask cluster must do it under 'if __name__ == \"__main__\":' "
+    "(each worker process imports the script again, and would start the study again)")
 
 LOCAL_CLUSTER_CONFIG = {
     # Dask's sampling profiler wakes each worker every 10 ms to read the running task's stack (for the dashboard,
@@ -187,6 +193,8 @@ def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str 
         return
     import dask
 
+    if getattr(multiprocessing.current_process(), "_inheriting", False):  # what multiprocessing itself checks
+        raise UsageError(_UNGUARDED_SCRIPT)
     with dask.config.set(LOCAL_CLUSTER_CONFIG), LocalCluster(
         n_workers=0,
         threads_per_worker=1,
@@ -201,11 +209,23 @@ def dask_client(scheduler: str | None = None, *, workers: int = 1, timeout: str 
         # as it is up, as a local process pool's do: waiting for 16 workers held every task back by 4-5 s, most of
         # Dask's extra wall time over loky on the default study.  One worker must come up, or the start failed.
         cluster.scale(workers)
-        try:
-            client.wait_for_workers(1, timeout=WORKER_START_TIMEOUT)
-        except TimeoutError:
-            raise RuntimeError(f"no worker of the local Dask cluster started within {WORKER_START_TIMEOUT} s") from None
+        _wait_for_a_worker(cluster, client)
         yield client
+
+
+def _wait_for_a_worker(cluster: Any, client: Any) -> None:
+    """Return once a worker of the local ``cluster`` is up; raise as soon as every worker failed to start."""
+    from distributed.core import Status
+
+    deadline = time.monotonic() + WORKER_START_TIMEOUT
+    while not client.nthreads():
+        starts = list(cluster.workers.values())
+        if starts and all(getattr(start, "status", None) == Status.failed for start in starts):
+            raise RuntimeError("every worker of the local Dask cluster failed to start (Dask's errors above say why); "
+                               + _UNGUARDED_SCRIPT)
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"no worker of the local Dask cluster started within {WORKER_START_TIMEOUT} s")
+        time.sleep(0.1)
 
 
 def dask_setup(worker: Any) -> None:

@@ -91,6 +91,21 @@ def test_a_local_cluster_whose_workers_do_not_start_is_a_clear_error(monkeypatch
             pass
 
 
+def test_a_script_without_a_main_guard_is_told_so_at_once(tmp_path):
+    # Dask's worker processes import the script again: unguarded, each started the study (and a cluster) again, the
+    # run waited 120 s for workers that never came and printed a page of Dask errors with no word of the cause
+    script = tmp_path / "unguarded.py"
+    script.write_text("from harness import run_study\n"
+                      "run_study(preset='quick', scenarios_=['noise'], metrics_=['mig'], seeds=1, n_samples=300, "
+                      "backend='dask', progress=False)\n")
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=110, cwd=tmp_path)
+    assert done.returncode != 0 and time.monotonic() - started < 100
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("RuntimeError: every worker of the local Dask cluster failed to start")
+    assert "if __name__ == \"__main__\":" in last
+
+
 def test_unreachable_scheduler_is_a_clear_error():
     with pytest.raises(ValueError, match=r"cannot connect to the Dask scheduler at 'tcp://127\.0\.0\.1:9'"):
         with dask_client("tcp://127.0.0.1:9", timeout="1s"):
