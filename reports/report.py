@@ -334,11 +334,12 @@ def _draw_and_save(key: str, caption: str, draw: Callable[[], figures.Drawn], di
 
 def _summary(results: pd.DataFrame, warned: pd.DataFrame, warnings_recorded: bool) -> list[str]:
     n = results["n_samples"]
+    seeds = results["seed"].nunique()
     lower = sorted({score for score, higher in zip(results["metric"] + "/" + results["sub_score"],
                                                     results["higher_is_better"]) if not higher})
     return [
         f"Studies: {', '.join(sorted(results['study'].unique()))}; {results['scenario'].nunique()} scenarios, "
-        f"{results['metric'].nunique()} metrics, up to {results['seed'].nunique()} seeds per cell, sample sizes "
+        f"{results['metric'].nunique()} metrics, up to {seeds} seed{'s' * (seeds != 1)} per cell, sample sizes "
         f"{n.min()} to {n.max()}; harness {', '.join(sorted(results['harness_version'].unique()))}.",
         "Lower-is-better sub-scores, shown as 1 − score everywhere: " + (", ".join(lower) if lower else "none") + ".",
         warnings_line(warned) if warnings_recorded else

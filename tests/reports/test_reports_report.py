@@ -209,3 +209,12 @@ def test_scenarios_whose_file_names_coincide_get_a_figure_each(tmp_path, synthet
     assert {"figure-partial_noise_0.2", "figure-agreement_tau"} <= set(collector.figures)
     figure_files = {path.read_bytes() for path in (tmp_path / "figures").glob("*.png")}
     assert len(figure_files) == len(collector.figures)  # no figure overwrote another
+
+
+def test_the_summary_counts_seeds_in_words_that_agree(synthetic_results):
+    from reports.report import _summary
+
+    many = synthetic_results["seed"].nunique()
+    assert many > 1 and f"up to {many} seeds per cell" in _summary(synthetic_results, synthetic_results.iloc[:0], True)[0]
+    one = synthetic_results.loc[synthetic_results["seed"] == synthetic_results["seed"].min()]
+    assert "up to 1 seed per cell" in _summary(one, one.iloc[:0], True)[0]
