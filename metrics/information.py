@@ -21,6 +21,7 @@ Conventions
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -140,6 +141,12 @@ _TABLE_CELLS = 1 << 18
 _COUNT_VALUES = 1 << 19
 """Most values of one counting block's buffers (combined labels in int32, indices in int64): at most 4 MiB."""
 
+MAX_TABLE_COUNTS = 1 << 26
+"""Most counts of the contingency tables of one :func:`joint_counts` call (512 MiB of int64; the entropies
+computed from them hold a few float copies more): 8 x 8 columns of up to 1024 bins.  Beyond it a study's worker
+would be killed by the system for memory (bins = 10000 on 3 x 3 columns asks for 7 GiB) instead of the cell
+failing with a reason."""
+
 
 def _column_groups(n_bins: np.ndarray) -> list[list[int]]:
     """Runs of neighbouring columns whose product of category counts is at most :data:`_GROUP_CELLS`.
@@ -226,6 +233,18 @@ def _grouped_counts(a: Labels, groups_a: list[list[int]], b: Labels, groups_b: l
     return table
 
 
+def _check_table_size(n_bins_a: np.ndarray, n_bins_b: np.ndarray) -> None:
+    """Refuse contingency tables of more than :data:`MAX_TABLE_COUNTS` counts, saying how many bins would fit."""
+    da, db, ma, mb = n_bins_a.size, n_bins_b.size, int(n_bins_a.max()), int(n_bins_b.max())
+    counts = da * db * ma * mb
+    if counts > MAX_TABLE_COUNTS:
+        fits = math.isqrt(MAX_TABLE_COUNTS // (da * db))
+        raise ValueError(
+            f"{da} x {db} columns of up to {ma} and {mb} categories (bins, or distinct values of a discrete column) "
+            f"need contingency tables of {counts:,} counts ({counts * 8 / 2**30:.1f} GiB), more than the "
+            f"{MAX_TABLE_COUNTS:,} allowed: use at most {fits} bins for these columns")
+
+
 def joint_counts(a: Labels, b: Labels) -> np.ndarray:
     """Contingency tables of every column of ``a`` against every column of ``b``.
 
@@ -252,6 +271,7 @@ def joint_counts(a: Labels, b: Labels) -> np.ndarray:
         counts the samples with ``a[:, i] == p`` and ``b[:, j] == q`` (zero-padded
         where a column has fewer categories than the widest).
     """
+    _check_table_size(a.n_bins, b.n_bins)
     groups_a, groups_b = _column_groups(a.n_bins), _column_groups(b.n_bins)
     cells_a, width = _group_cells(a, groups_a), sum(_group_cells(b, groups_b))
     pieces = []

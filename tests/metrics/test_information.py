@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import mutual_info_score
 
+import metrics
 from metrics import information
 from metrics.information import (
     Labels,
@@ -151,3 +152,21 @@ def test_normalizations_divide_by_the_named_entropy(rng):
     np.testing.assert_allclose(by_code, table.mutual_information / table.code_entropy[None, :])
     with pytest.raises(ValueError, match="normalization must be one of"):
         information.normalized_mutual_information(table, "joint")
+
+
+def test_contingency_tables_beyond_the_limit_are_refused_before_any_allocation():
+    # bins = 10000 on 3 x 3 columns asked for 7 GiB of counts: the system killed the worker, and with it the study
+    rng = np.random.default_rng(0)
+    factors = rng.random((2000, 3))
+    with pytest.raises(ValueError, match=r"3 x 3 columns of up to 10000 and 10000 categories .* use at most 2730 bins"):
+        metrics.evaluate("mig", factors, factors + 0.01 * rng.random((2000, 3)), bins=10000)
+
+
+def test_the_table_limit_is_exact():
+    from metrics.information import MAX_TABLE_COUNTS, _check_table_size
+
+    side = int(np.sqrt(MAX_TABLE_COUNTS // 64))  # 8 x 8 columns of 1024 bins: exactly the limit
+    assert 64 * side * side == MAX_TABLE_COUNTS
+    _check_table_size(np.full(8, side), np.full(8, side))
+    with pytest.raises(ValueError, match="use at most 1024 bins"):
+        _check_table_size(np.full(8, side), np.r_[np.full(7, side), side + 1])
