@@ -54,6 +54,8 @@ def build_parser() -> Parser:
     commands.required = True
     for command in COMMANDS:
         command.add_command(commands)
+    for command_parser in commands.choices.values():  # so that a command's stray arguments are its parser's error
+        command_parser.set_defaults(command_parser=command_parser)
     return parser
 
 
@@ -87,7 +89,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in arguments or os.environ.get(DEBUG_ENVIRONMENT_VARIABLE, "") not in ("", "0")
     try:
-        args = build_parser().parse_args(arguments)
+        args, stray = build_parser().parse_known_args(arguments)
+        if stray:  # named with the command, whose --help lists what it takes (argparse names the top level)
+            args.command_parser.error(f"unrecognized arguments: {' '.join(stray)}")
         with _sigterm_stops_like_ctrl_c():
             return args.handler(args)
     except (UsageError, *_USER_FILE_ERRORS) as error:
