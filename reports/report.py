@@ -289,16 +289,12 @@ def build_figures(results: pd.DataFrame, sections: list[Section], directory: Pat
                      "scenarios; mean score ± one standard deviation over seeds against the swept parameter; the ideal "
                      "trajectory of the sub-score's property is the wide grey line.", draw))
     efficiency_scenarios = set(scenarios_testing(results, "sample_efficiency"))
-    taken = {key for key, _, _ in todo} | {"sample_size", "cost_growth", "agreement_tau"} | {
-        f"{_file_stem(metric)}_bars" for metric in figures.bounded_metrics(results)}
+    scenario_of: dict[int, str] = {}  # position in todo -> the scenario a scenario figure draws
     for scenario, rows in results.groupby("scenario", sort=True):
         if scenario in efficiency_scenarios:
             continue
-        key = _file_stem(scenario)
-        if key in taken:  # partial@noise=0.2 and a scenario of yours named partial_noise_0.2: one file, one id
-            key = f"{key}_{hashlib.sha1(scenario.encode()).hexdigest()[:8]}"
-        taken.add(key)
-        todo.append((key, f"{scenario}: mean score ± one standard deviation over seeds against "
+        scenario_of[len(todo)] = scenario
+        todo.append((_file_stem(scenario), f"{scenario}: mean score ± one standard deviation over seeds against "
                      f"{rows['parameter'].iloc[0]}, one panel per property, each sub-score with its own colour and marker; "
                      "the ideal trajectory is the wide grey line.",
                      partial(figures.scenario_figure, rows, scenario, registry=registry)))
@@ -318,12 +314,30 @@ def build_figures(results: pd.DataFrame, sections: list[Section], directory: Pat
         todo.append(("agreement_tau", "Kendall's tau between sub-scores' rankings of the same representations; hatched "
                      "grey cells: undefined (a constant score, or no representation both scored).",
                      partial(figures.agreement_figure, agreement_matrix(tables["agreement"]))))
+    todo = _distinct_keys(todo, scenario_of)
     if jobs == 1 or len(todo) < 2:
         return [_draw_and_save(key, caption, draw, directory) for key, caption, draw in todo]
     from joblib import Parallel, delayed
 
     directory = Path(directory).absolute()  # reused workers keep the directory they started in, not the caller's
     return Parallel(n_jobs=jobs)(delayed(_draw_and_save)(key, caption, draw, directory) for key, caption, draw in todo)
+
+
+def _distinct_keys(todo: list[tuple[str, str, Callable[[], figures.Drawn]]],
+                   scenario_of: dict[int, str]) -> list[tuple[str, str, Callable[[], figures.Drawn]]]:
+    """``todo`` with each figure's key (its file name and id) its own: a scenario figure whose key another figure
+    has (``partial@noise=0.2`` beside a scenario of yours named ``partial_noise_0.2``, or one named ``agreement_tau``)
+    gets a hash of its scenario's name appended, unless it is the first scenario figure of that key and no other
+    figure has it."""
+    seen = {key for position, (key, _, _) in enumerate(todo) if position not in scenario_of}
+    distinct = []
+    for position, (key, caption, draw) in enumerate(todo):
+        if position in scenario_of:
+            if key in seen:
+                key = f"{key}_{hashlib.sha1(scenario_of[position].encode()).hexdigest()[:8]}"
+            seen.add(key)
+        distinct.append((key, caption, draw))
+    return distinct
 
 
 def _draw_and_save(key: str, caption: str, draw: Callable[[], figures.Drawn], directory: Path) -> FigureFile:
