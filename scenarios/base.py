@@ -15,13 +15,17 @@ import numpy as np
 
 PROPERTIES = ("modularity", "compactness", "explicitness")
 
-CRITERIA = ("noise", "nonlinearity", "non_measured_factors", "attacks", "sample_efficiency")
+CRITERIA = ("noise", "nonlinearity", "non_measured_factors", "attacks", "sample_efficiency", "dependent_factors",
+            "chance")
 """What a scenario can declare it tests, beyond the ideal trajectories of the properties.
 
 ``noise``: additive noise (calibration at its ends, robustness at low noise);
 ``nonlinearity``: a nonlinear but invertible map; ``non_measured_factors``: factors that do
 not reach the code; ``attacks``: entanglement attacks that should lower modularity scores;
-``sample_efficiency``: a sample-size sweep of a fixed representation.
+``sample_efficiency``: a sample-size sweep of a fixed representation;
+``dependent_factors``: correlated or redundant factors under a fixed encoder (a score that moves
+with the dependence charges the code for the data); ``chance``: codes independent of the
+factors (every ideal 0: what a score reaches by chance).
 """
 
 ParameterValue = float | int | str
@@ -159,9 +163,11 @@ class ScenarioFamily:
         ``n``.  Lets a planner estimate a cell's cost without generating its data.
     criterion : str
         What the scenario tests beyond the ideal trajectories of the properties, one of
-        :data:`CRITERIA` (``noise``, ``nonlinearity``, ``non_measured_factors``,
-        ``attacks``, ``sample_efficiency``), or ``""``.  Written into every results row, so
+        :data:`CRITERIA` (``noise``, ``dependent_factors``, ``chance``, ...), or ``""``.  Written into every results row, so
         reports decide what a scenario measures from this, never from its name.
+    settings : Mapping[str, ParameterValue]
+        The named settings held fixed along the sweep (``{"n_factors": 5, "marginal":
+        "gaussian"}``), which a sweep over two parameters may vary; shown by ``list``.
     """
 
     kind: ClassVar[str]
@@ -179,6 +185,7 @@ class ScenarioFamily:
     version: str = "1"
     rows: Callable[[Any, int], int] | None = None
     criterion: str = ""
+    settings: Mapping[str, ParameterValue] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         if self.criterion and self.criterion not in CRITERIA:

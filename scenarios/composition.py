@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 
 import scenarios.base as base_module
-from scenarios.base import PROPERTIES, ParameterValue, Scenario, ScenarioFamily
-from scenarios.transforms import Transform, available_transforms, get_transform
+from scenarios.base import ParameterValue, Scenario, ScenarioFamily
+from scenarios.transforms import BaseShape, Transform, available_transforms, get_transform, perfect
 
 SEPARATOR = "@"
 
@@ -89,7 +89,9 @@ def compose(transform: str | Transform, base: str | Scenario, value: Any) -> Sce
         version joins the base's and the transform's.  Its criterion is the transform's
         on a perfect base (every ideal 1) and ``""`` otherwise, because reports read a
         criterion as what the sweep's ends mean (``noise``: a perfect code at 0), which
-        holds only there.  Not registered.
+        holds only there; a transform whose criterion holds on any base (the null codes'
+        ``chance``) keeps it everywhere.  Its settings are :func:`composed_settings`.
+        Not registered.
 
     Raises
     ------
@@ -112,8 +114,8 @@ def compose(transform: str | Transform, base: str | Scenario, value: Any) -> Sce
     label = base.label(base.check_value(value))
     base_value = base.check_value(parse_value(label))  # the name alone determines the data
     probe_n = base.default_n if base.default_n is not None else max(base.min_samples, 2)
-    probe_factors, _, _ = base.build(base_value, probe_n, np.random.default_rng(0))  # only to count the factors
-    n_factors = int(np.asarray(probe_factors).shape[1])
+    probe_factors, probe_codes, _ = base.build(base_value, probe_n, np.random.default_rng(0))  # only to count columns
+    shape = BaseShape(int(np.asarray(probe_factors).shape[1]), int(np.asarray(probe_codes).shape[1]))
     base_ideal = dict(base.ideal_trajectory(base_value))
 
     def build(transform_value: Any, n: int, rng: np.random.Generator):
@@ -128,10 +130,10 @@ def compose(transform: str | Transform, base: str | Scenario, value: Any) -> Sce
     return Scenario(
         name=composed_name(transform.name, base.name, label),
         parameter=transform.parameter,
-        values=tuple(transform.grid(n_factors)),
+        values=tuple(transform.grid(shape)),
         build=build,
-        ideal_trajectory=lambda transform_value: transform.ideal(base_ideal, transform_value, n_factors),
-        check_value=lambda transform_value: transform.check_on(transform_value, n_factors),
+        ideal_trajectory=lambda transform_value: transform.ideal(base_ideal, transform_value, shape),
+        check_value=lambda transform_value: transform.check_on(transform_value, shape),
         source=f"{transform.source}; base: {base.source}",
         summary=f"{transform.summary}; base: {base.name} at {base.parameter} = {label}",
         min_samples=base.min_samples,
@@ -139,10 +141,16 @@ def compose(transform: str | Transform, base: str | Scenario, value: Any) -> Sce
         default_n=base.default_n,
         rows=lambda transform_value, n: base.rows_at(base_value, n),
         version=f"{base.version}.{transform.version}",
-        criterion=transform.criterion if _perfect(base_ideal) else "",
+        criterion=transform.criterion if transform.criterion_on_any_base or perfect(base_ideal) else "",
+        settings=composed_settings(transform, base, base_value),
     )
 
 
-def _perfect(ideal: dict[str, Any]) -> bool:
-    """Whether an ideal states a perfect code (every property 1)."""
-    return all(ideal.get(prop) == 1.0 for prop in PROPERTIES)
+def composed_settings(transform: Transform, base: ScenarioFamily, base_value: Any) -> dict[str, Any]:
+    """What a composed scenario holds fixed: the base's value and settings (prefixed ``base.``), the transform's settings.
+
+    ``{"base.rho": 0.5, "base.n_factors": 5, ..., "kappa": 10.0}`` for ``overcomplete_entangled@equicorrelated=0.5``;
+    a composed base nests its own (``base.base.alpha``).
+    """
+    held = {base.parameter: base_value, **base.settings}
+    return {**{f"base.{name}": value for name, value in held.items()}, **transform.settings}

@@ -41,12 +41,17 @@ perfect code, so a composed name reads as "this scenario's map, on that base":
     base's factor count down to 1.  Ideal: everything passes through at ``k = K``; below, a
     property of ideal 1 stays 1 (review 5.6: the representation does not change), any other
     is unknown.
+
+Joshi et al.'s (2026) encoders (dense mixing with a set condition number, over- and
+undercomplete codes, elementwise nonlinearities, circular codes) are registered by
+:mod:`scenarios.encoders`, the null encoders by :mod:`scenarios.null_codes`, each through
+:func:`register_transform`; their docstrings state their ideal rules.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -58,7 +63,16 @@ from scenarios.nonlinear import tan_map
 
 Draw = tuple[np.ndarray, np.ndarray, Sequence[bool]]
 TransformApply = Callable[[np.ndarray, np.ndarray, tuple[bool, ...], Any, np.random.Generator], Draw]
-IdealRule = Callable[[Mapping[str, float], Any, int], Mapping[str, float]]
+
+
+class BaseShape(NamedTuple):
+    """How many factors and codes a base scenario's draws have (what a transform's grid, limit and rule read)."""
+
+    n_factors: int
+    n_codes: int
+
+
+IdealRule = Callable[[Mapping[str, float], Any, BaseShape], Mapping[str, float]]
 
 
 @dataclass(frozen=True)
@@ -72,44 +86,53 @@ class Transform:
     parameter : str
         Name of the swept parameter.
     grid : callable
-        ``grid(n_factors) -> values``: the default grid for a base of ``n_factors`` factors.
+        ``grid(shape) -> values``: the default grid for a base of ``shape`` (:class:`BaseShape`).
     apply : callable
         ``apply(factors, codes, discrete, value, rng) -> (factors, codes, discrete)``; draws
         its random numbers from ``rng`` only, after the base's draw.
     ideal : callable
-        ``ideal(base_ideal, value, n_factors) -> {property: ideal}``: the properties it
-        determines, from the base's ideals at its fixed value and its number of factors.
+        ``ideal(base_ideal, value, shape) -> {property: ideal}``: the properties it
+        determines, from the base's ideals at its fixed value and its numbers of factors and codes.
     check_value : callable
         Normalises a value or raises a ValueError naming the valid range.
     source, summary : str
         Paper and section; one-line description.
     criterion : str
         What a composed scenario on a perfect base tests (see :data:`scenarios.base.CRITERIA`).
+    criterion_on_any_base : bool
+        Whether the criterion holds whatever the base (the null encoders: their codes are
+        independent of any base's factors), not only on a perfect one.
     keeps_exact : bool
         Whether the base's exact quantities hold after the transform.
-    at_most_factors : bool
-        Whether a value may not exceed the base's number of factors (``partial``'s ``k``):
+    limit : callable, optional
+        ``limit(shape) -> (largest value, what it is)`` where a value may not exceed a count of
+        the base (``partial``'s ``k``: ``(shape.n_factors, "the base's 8 factors")``):
         :meth:`check_on` refuses a larger one, so a composed scenario's ``check_value``
         refuses it when a study is planned (``--grid``), not in a worker.
+    settings : Mapping[str, ParameterValue]
+        Named settings held fixed along the sweep (a shape, a condition number), which a
+        sweep over two parameters may vary; shown by ``list``.
     version : str
         Bumped whenever the transform's output changes.
     """
 
     name: str
     parameter: str
-    grid: Callable[[int], tuple[ParameterValue, ...]]
+    grid: Callable[[BaseShape], tuple[ParameterValue, ...]]
     apply: TransformApply
     ideal: IdealRule
     check_value: Callable[[Any], Any]
     source: str
     summary: str
     criterion: str = ""
+    criterion_on_any_base: bool = False
     keeps_exact: bool = False
-    at_most_factors: bool = False
+    limit: Callable[[BaseShape], tuple[int, str]] | None = None
+    settings: Mapping[str, ParameterValue] = field(default_factory=dict, hash=False)
     version: str = "1"
 
-    def check_on(self, value: Any, n_factors: int) -> Any:
-        """``check_value(value)``, also refusing a value above ``n_factors`` where :attr:`at_most_factors`.
+    def check_on(self, value: Any, shape: BaseShape) -> Any:
+        """``check_value(value)``, also refusing a value above the base's :attr:`limit`.
 
         Raises
         ------
@@ -117,14 +140,21 @@ class Transform:
             Naming the valid range.
         """
         value = self.check_value(value)
-        if self.at_most_factors and value > n_factors:
-            raise ValueError(f"{self.parameter} must be at most the base's {n_factors} factors, got {value!r}")
+        if self.limit is not None:
+            largest, what = self.limit(shape)
+            if value > largest:
+                raise ValueError(f"{self.parameter} must be at most {what}, got {value!r}")
         return value
 
 
 def known(base_ideal: Mapping[str, float], properties: Sequence[str] = PROPERTIES) -> dict[str, float]:
     """The finite base ideals among ``properties`` (the ones a rule can pass through)."""
     return {p: float(base_ideal[p]) for p in properties if p in base_ideal and np.isfinite(base_ideal[p])}
+
+
+def perfect(ideal: Mapping[str, float]) -> bool:
+    """Whether an ideal states a perfect code (every property 1)."""
+    return all(ideal.get(prop) == 1.0 for prop in PROPERTIES)
 
 
 def standardized(codes: np.ndarray) -> np.ndarray:
@@ -141,8 +171,9 @@ def unit_range(codes: np.ndarray) -> np.ndarray:
     return np.divide(codes - low, span, out=np.full_like(codes, 0.5), where=span > 0)
 
 
-def _fixed_grid(values: tuple[ParameterValue, ...]) -> Callable[[int], tuple[ParameterValue, ...]]:
-    return lambda n_factors: values
+def fixed_grid(values: tuple[ParameterValue, ...]) -> Callable[[BaseShape], tuple[ParameterValue, ...]]:
+    """A grid that does not depend on the base's shape."""
+    return lambda shape: values
 
 
 def _redundancy(factors, codes, discrete, alpha, rng) -> Draw:
@@ -153,11 +184,11 @@ def _synergy(factors, codes, discrete, alpha, rng) -> Draw:
     return factors, synergy_attack(standardized(codes), alpha, rng), discrete
 
 
-def _redundancy_ideal(base: Mapping[str, float], alpha: float, n_factors: int) -> dict[str, float]:
+def _redundancy_ideal(base: Mapping[str, float], alpha: float, shape: BaseShape) -> dict[str, float]:
     return known(base) if alpha == 0 else known(base, ("explicitness",))
 
 
-def _synergy_ideal(base: Mapping[str, float], alpha: float, n_factors: int) -> dict[str, float]:
+def _synergy_ideal(base: Mapping[str, float], alpha: float, shape: BaseShape) -> dict[str, float]:
     if alpha == 0:
         return known(base)
     ideal = known(base, ("explicitness",))
@@ -170,7 +201,7 @@ def _noise(factors, codes, discrete, alpha, rng) -> Draw:
     return factors, (1.0 - alpha) * unit_range(codes) + alpha * rng.random(codes.shape), discrete
 
 
-def _noise_ideal(base: Mapping[str, float], alpha: float, n_factors: int) -> dict[str, float]:
+def _noise_ideal(base: Mapping[str, float], alpha: float, shape: BaseShape) -> dict[str, float]:
     ideal = known(base, ("modularity", "compactness"))
     explicitness = known(base, ("explicitness",)).get("explicitness")
     if alpha == 0 and explicitness is not None:
@@ -190,8 +221,8 @@ def _partial(factors, codes, discrete, k, rng) -> Draw:
     return factors[:, :k], codes, tuple(discrete)[:k]
 
 
-def _partial_ideal(base: Mapping[str, float], k: int, n_factors: int) -> dict[str, float]:
-    if k >= n_factors:
+def _partial_ideal(base: Mapping[str, float], k: int, shape: BaseShape) -> dict[str, float]:
+    if k >= shape.n_factors:
         return known(base)
     return {p: 1.0 for p, value in known(base).items() if value == 1.0}
 
@@ -202,38 +233,48 @@ TRANSFORMS: dict[str, Transform] = {
     transform.name: transform
     for transform in (
         Transform(
-            name="redundancy_attack", parameter="alpha", grid=_fixed_grid(ALPHAS), apply=_redundancy,
+            name="redundancy_attack", parameter="alpha", grid=fixed_grid(ALPHAS), apply=_redundancy,
             ideal=_redundancy_ideal, check_value=check_in_range("alpha", 0.0, MAX_ALPHA),
             source="Tokui and Sato 2022, section 4.1, eq. 9",
             summary="redundancy attack [z, alpha U z + eps] on the standardised base codes", criterion="attacks",
         ),
         Transform(
-            name="synergy_attack", parameter="alpha", grid=_fixed_grid(ALPHAS), apply=_synergy,
+            name="synergy_attack", parameter="alpha", grid=fixed_grid(ALPHAS), apply=_synergy,
             ideal=_synergy_ideal, check_value=check_in_range("alpha", 0.0, MAX_ALPHA),
             source="Tokui and Sato 2022, section 4.2, eq. 10",
             summary="synergy attack [z + alpha U eps, eps] on the standardised base codes", criterion="attacks",
         ),
         Transform(
-            name="noise", parameter="alpha", grid=_fixed_grid(_UNIT_ALPHAS), apply=_noise, ideal=_noise_ideal,
+            name="noise", parameter="alpha", grid=fixed_grid(_UNIT_ALPHAS), apply=_noise, ideal=_noise_ideal,
             check_value=check_in_range("alpha", 0.0, 1.0), source="Zaidi et al. 2022, section 5.2, eq. 9",
             summary="(1 - alpha) z + alpha n, n ~ U(0, 1), on the base codes rescaled to [0, 1]", criterion="noise",
         ),
         Transform(
-            name="nonlinear", parameter="alpha", grid=_fixed_grid(_UNIT_ALPHAS), apply=_nonlinear,
-            ideal=lambda base, alpha, n_factors: known(base), check_value=check_in_range("alpha", 0.0, 1.0),
+            name="nonlinear", parameter="alpha", grid=fixed_grid(_UNIT_ALPHAS), apply=_nonlinear,
+            ideal=lambda base, alpha, shape: known(base), check_value=check_in_range("alpha", 0.0, 1.0),
             source="Zaidi et al. 2022, section 5.5, eq. 10",
             summary="the review's tan map on each base code rescaled to [0, 1]", criterion="nonlinearity",
             keeps_exact=True,
         ),
         Transform(
-            name="partial", parameter="k", grid=lambda n_factors: tuple(range(n_factors, 0, -1)), apply=_partial,
+            name="partial", parameter="k", grid=lambda shape: tuple(range(shape.n_factors, 0, -1)), apply=_partial,
             ideal=_partial_ideal, check_value=check_integer("k", 1), source="Zaidi et al. 2022, section 5.6",
             summary="only the first k of the base's factors measured", criterion="non_measured_factors",
-            at_most_factors=True,
+            limit=lambda shape: (shape.n_factors, f"the base's {shape.n_factors} factors"),
         ),
     )
 }
-"""The transforms a composed scenario can apply, by name."""
+"""The transforms a composed scenario can apply, by name (:func:`register_transform` adds one)."""
+
+
+def register_transform(transform: Transform) -> Transform:
+    """Add ``transform`` to :data:`TRANSFORMS`; names are unique.  Returns it."""
+    if not isinstance(transform, Transform):
+        raise TypeError(f"a transform must be a Transform, got {type(transform).__name__}")
+    if transform.name in TRANSFORMS:
+        raise ValueError(f"a transform named {transform.name!r} is already registered")
+    TRANSFORMS[transform.name] = transform
+    return transform
 
 
 def available_transforms() -> list[str]:

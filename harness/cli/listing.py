@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import textwrap
+from typing import Mapping
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -31,12 +32,19 @@ def _entry(name: str, width: int, lines: list[str]) -> None:
                             break_on_hyphens=False))
 
 
+def _fixed(settings: Mapping[str, object]) -> str:
+    """``"; fixed: n_factors=5, marginal=gaussian"``: the settings held along the sweep, or ``""``."""
+    from scenarios.base import value_label
+
+    return "; fixed: " + ", ".join(f"{name}={value_label(value)}" for name, value in settings.items()) if settings else ""
+
+
 def list_registered(args: argparse.Namespace) -> int:
     """Print the registries."""
     import metrics
     import scenarios
     from scenarios.base import value_label
-    from scenarios.transforms import TRANSFORMS
+    from scenarios.transforms import TRANSFORMS, BaseShape
 
     print("METRICS")
     names = metrics.available(population=None)
@@ -65,13 +73,15 @@ def list_registered(args: argparse.Namespace) -> int:
         grid = ", ".join(scenario.label(v) for v in scenario.values)
         tests = f"; tests {scenario.criterion.replace('_', ' ')}" if scenario.criterion else ""
         kind = " (population, for population metrics)" if scenario.kind == "population" else ""
-        _entry(name, width, [f"{scenario.parameter} in {{{grid}}}{tests}{kind}", f"{scenario.summary} ({scenario.source})"])
+        _entry(name, width, [f"{scenario.parameter} in {{{grid}}}{tests}{_fixed(scenario.settings)}{kind}",
+                             f"{scenario.summary} ({scenario.source})"])
     print()
     print("TRANSFORMS (compose a scenario: TRANSFORM@BASE=VALUE, e.g. redundancy_attack@noise=0.2, swept over the")
-    print("transform's parameter with the base held at VALUE; grids shown for a base of 8 factors; your own scenario:")
-    print("path/to/file.py:name or package.module:name)")
+    print("transform's parameter with the base held at VALUE; grids shown for a base of 8 factors and 8 codes; your")
+    print("own scenario: path/to/file.py:name or package.module:name)")
     for name, transform in sorted(TRANSFORMS.items()):
-        grid = ", ".join(map(value_label, transform.grid(8)))  # as the scenarios' grids are written: 0, not 0.0
+        grid = ", ".join(map(value_label, transform.grid(BaseShape(8, 8))))  # as the scenarios' grids are written: 0, not 0.0
         tests = f"; tests {transform.criterion.replace('_', ' ')}" if transform.criterion else ""
-        _entry(name, width, [f"{transform.parameter} in {{{grid}}}{tests}", f"{transform.summary} ({transform.source})"])
+        _entry(name, width, [f"{transform.parameter} in {{{grid}}}{tests}{_fixed(transform.settings)}",
+                             f"{transform.summary} ({transform.source})"])
     return 0

@@ -111,7 +111,7 @@ def test_unit_range_and_standardized_leave_constant_codes_constant():
     ("noise", "noise", 2.0, ValueError, r"alpha must be in \[0, 1\]"),
     ("noise", "udr_population", 0.5, ValueError, "population scenario"),
     # both were an AttributeError ("'int' object has no attribute 'name'")
-    (1, "noise", 0.2, TypeError, r"transform must be a transform's name \(noise, nonlinear, .*\) or a Transform, got 1"),
+    (1, "noise", 0.2, TypeError, r"transform must be a transform's name \(circular, .*, noise, nonlinear, .*\) or a Transform, got 1"),
     ("noise", 1, 0.2, TypeError, r"base must be a scenario's name or a Scenario, got 1"),
 ])
 def test_bad_compositions_say_what_is_wrong(transform, base, value, error, message):
