@@ -59,7 +59,7 @@ def plan_study(
     if preset not in PRESETS:
         raise UnknownNameError("preset", preset, PRESETS)
     config: Preset = PRESETS[preset]
-    known_scenarios = scenarios.available(kind=None)
+    known_scenarios = [name for name in scenarios.available(kind=None) if name not in config.excluded_scenarios]
     scenario_names = _selected(scenarios_ if scenarios_ is not None else config.scenarios, known_scenarios, "scenario")
     scenario_names = [canonical_reference(name) for name in scenario_names]
     grids = {canonical_reference(name): values for name, values in (grids or {}).items()}

@@ -52,3 +52,18 @@ def test_entries_are_folded_at_the_terminal_width(capsys, monkeypatch):
     entries = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
     assert entries and max(map(len, entries)) <= 90
     assert any("complementary_upper" in line for line in entries)  # folded, not cut
+
+
+def test_the_identifiability_scenarios_and_encoders_are_listed_with_their_fixed_settings(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "400")  # one line per entry's details, to read them whole
+    assert main(["list"]) == 0
+    sections = _sections(capsys.readouterr().out)
+    scenario_lines = " ".join(sections["SCENARIOS"])
+    assert ("rho in {-0.24, 0, 0.25, 0.5, 0.75, 0.9, 0.99}; tests dependent factors; fixed: n_factors=5, "
+            "marginal=gaussian, ideal_view=encoder") in scenario_lines
+    assert "width_ratio in {1, 2, 4, 8, 16}; tests chance; fixed: n_factors=8, factors=gaussian, codes=gaussian" in scenario_lines
+    assert "Joshi et al. 2026, DGP D3" in scenario_lines
+    transform_lines = " ".join(sections["TRANSFORMS"])
+    assert "kappa in {1, 2, 3, 5, 10, 20, 50} " in transform_lines and "encoder E3" in transform_lines
+    assert "width_ratio in {1, 2, 4, 8, 16}; fixed: kappa=10" in transform_lines
+    assert "n_dropped in {0, 1, 2, 3, 4, 5, 6, 7}" in transform_lines  # for a base of 8 factors and 8 codes

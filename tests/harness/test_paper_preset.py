@@ -8,7 +8,7 @@ import pytest
 from harness.cli import main
 from harness.errors import UsageError
 from harness.execution.costs import study_estimate
-from harness.execution.presets import PAPER_EXCLUDED_METRICS, PRESETS, TOKUI_SATO_SCENARIOS
+from harness.execution.presets import IDENTIFIABILITY_SCENARIOS, PAPER_EXCLUDED_METRICS, PRESETS, TOKUI_SATO_SCENARIOS
 from harness.execution.runner import plan_study
 
 FEW = ["noise", "redundancy_attack", "gaussian_toy_synergy", "sample_size"]
@@ -88,3 +88,11 @@ def test_the_dry_run_says_the_sample_sizes_and_what_the_preset_leaves_out(capsys
     assert "samples per representation: 20000; 10000 for synergy_attack" in out
     assert "left out for cost: dci_gbt, snc_nk, dci_es (add them with --add-metrics)" in out
     assert "| infomec " in out
+
+
+@pytest.mark.parametrize("preset", ["default", "paper"])
+def test_the_identifiability_scenarios_run_only_when_named(preset):
+    planned = {cell.scenario for cell in plan_study(preset=preset, metrics_=["mig"], seeds=1)}
+    assert planned.isdisjoint(IDENTIFIABILITY_SCENARIOS) and {"noise", "correlated", "sample_size"} <= planned
+    named = plan_study(preset=preset, scenarios_=["null_gaussian", "equicorrelated"], metrics_=["mig"], seeds=1)
+    assert {cell.scenario for cell in named} == {"null_gaussian", "equicorrelated"}

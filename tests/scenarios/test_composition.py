@@ -145,3 +145,21 @@ def test_attacks_on_a_uniform_base_go_the_way_of_the_gaussian_base():
     assert mig_red / mig_clean > 0.65
     unibound_syn, mig_syn = _scores("synergy_attack", 4.0)
     assert unibound_syn / unibound_clean < 0.05 and mig_syn / mig_clean < 0.05
+
+
+def test_a_composition_holds_the_base_value_and_settings_beside_the_transforms():
+    scenario = compose("overcomplete_entangled", "equicorrelated", 0.5)
+    assert scenario.settings == {"base.rho": 0.5, "base.n_factors": 5, "base.marginal": "gaussian",
+                                 "base.ideal_view": "encoder", "kappa": 10.0}
+    nested = compose("partial", scenario, 8.0)
+    assert nested.settings["base.width_ratio"] == 8.0 and nested.settings["base.base.rho"] == 0.5
+    assert compose("noise", "rotation", 0.1).settings == {"base.theta": 0.1}
+
+
+def test_transforms_see_the_base_codes_as_well_as_its_factors():
+    # dead_codes at 4: 8 factors, 12 codes; undercomplete may drop up to 11 of them
+    scenario = compose("undercomplete", "dead_codes", 4)
+    assert scenario.values == tuple(range(12)) and scenario.check_value(11) == 11
+    with pytest.raises(ValueError, match="at most one less than the base's 12 codes"):
+        scenario.check_value(12)
+    assert compose("partial", "dead_codes", 4).values == (8, 7, 6, 5, 4, 3, 2, 1)
