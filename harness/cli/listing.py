@@ -15,8 +15,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         help="list the metrics and scenarios with their metadata",
         description="Print every registered metric (family, sub-scores and the property each measures, "
         "direction, stochasticity, discrete factors, default options), every scenario, population "
-        "scenarios included (swept parameter, default grid, the criterion it tests, source), and the transforms "
-        "that compose a scenario (TRANSFORM@BASE=VALUE).",
+        "scenarios included (swept parameter, default grid, the criterion it tests, the settings it holds fixed, "
+        "source), and the transforms that compose a scenario (TRANSFORM@BASE=VALUE).",
     )
     parser.set_defaults(handler=list_registered)
 
