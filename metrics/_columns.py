@@ -30,6 +30,8 @@ def column_range(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     Exactly ``values.min(axis=0)`` and ``values.max(axis=0)``, NaN included (a column
     holding a NaN gets NaN for both), computed on the matrix folded into wide rows, once
-    per matrix inside a :func:`metrics.shared_estimates` scope.
+    per matrix inside a :func:`metrics.shared_estimates` scope (a declared row permutation
+    of a matrix reuses that matrix's ranges, which is what validating it costs).
     """
-    return memoised("column_range", (values,), (), lambda: (_column_reduce(values, np.minimum), _column_reduce(values, np.maximum)))
+    return memoised("column_range", (values,), (), lambda: (_column_reduce(values, np.minimum), _column_reduce(values, np.maximum)),
+                    row_order_free=True)

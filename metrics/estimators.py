@@ -64,7 +64,7 @@ import numpy as np
 from scipy import sparse
 
 from metrics._knn import Column, kraskov, kraskov_prepared, ross
-from metrics.information import DEFAULT_BINS, encode_categories, entropy, factor_code_information, joint_counts, to_labels
+from metrics.information import DEFAULT_BINS, encode_categories, entropy, factor_code_information, joint_counts, shared_labels
 from metrics.options import check_choice, check_positive_int
 from metrics.shared import memoised
 from metrics.validation import as_real_matrix, check_discrete
@@ -178,7 +178,7 @@ def _histogram_information(factors: np.ndarray, codes: np.ndarray, discrete: Seq
     table = factor_code_information(factors, codes, discrete, bins)
     if not miller_madow:
         return table.mutual_information
-    counts = joint_counts(to_labels(factors, discrete, bins), to_labels(codes, None, bins))
+    counts = joint_counts(shared_labels(factors, tuple(bool(flag) for flag in discrete), bins), shared_labels(codes, None, bins))
     occupied_joint = np.count_nonzero(counts, axis=(2, 3))
     occupied_factor = np.count_nonzero(counts.sum(axis=3), axis=2)
     occupied_code = np.count_nonzero(counts.sum(axis=2), axis=2)
@@ -348,7 +348,7 @@ def _pairwise_information(factors: np.ndarray, codes: np.ndarray, flags: tuple[b
 
 def binned_entropy(columns: np.ndarray, discrete: Sequence[bool] | None = None, bins: int = DEFAULT_BINS) -> np.ndarray:
     """Plug-in entropy (nats) of each column: categories if discrete, ``bins`` equal-width bins otherwise."""
-    return entropy(to_labels(columns, discrete, bins))
+    return entropy(shared_labels(columns, None if discrete is None else tuple(bool(flag) for flag in discrete), bins))
 
 
 def information_denominator(entropies: np.ndarray, information: np.ndarray, normalize: str) -> np.ndarray:

@@ -14,11 +14,20 @@ The scope is meant to enclose one data draw: enter it, score every metric on the
 the scope is open (a modified array keeps its identity, so its old estimates would be
 reused).  The arrays used as keys are held until the scope closes, so their identities
 cannot be reused by new arrays within it.
+
+**Row permutations.**  A permutation null (:mod:`metrics.permutation_null`) scores every
+metric of a draw on the same ``B`` row orders of the codes, each materialised afresh for
+each metric call so that a scope never holds ``B`` copies of the codes.  Such an array is
+declared with :func:`register_row_permutation`; :func:`memoised` then keys it by its base
+array and the order's token instead of its identity, so every copy of the same order shares
+one estimate (and holds the base, never the copy), and a computation declared
+``row_order_free`` (a column's range) reuses the base's own value.
 """
 
 from __future__ import annotations
 
 import copy
+import weakref
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Callable, Hashable, Iterator, TypeVar
@@ -29,6 +38,8 @@ _STORE: ContextVar[dict[Hashable, tuple[tuple[Any, ...], Any]] | None] = Context
 
 
 _ACROSS_CALLS: ContextVar[bool] = ContextVar("metrics_shared_across_calls", default=False)
+
+_ROW_ORDERS: ContextVar[dict[int, tuple[weakref.ref, Any, Any, Hashable]] | None] = ContextVar("metrics_row_orders", default=None)
 
 
 @contextmanager
@@ -52,10 +63,11 @@ def shared_estimates(*, one_call: bool = False) -> Iterator[None]:
     if _STORE.get() is not None:
         yield
         return
-    token, across = _STORE.set({}), _ACROSS_CALLS.set(not one_call)
+    token, across, orders = _STORE.set({}), _ACROSS_CALLS.set(not one_call), _ROW_ORDERS.set({})
     try:
         yield
     finally:
+        _ROW_ORDERS.reset(orders)
         _ACROSS_CALLS.reset(across)
         _STORE.reset(token)
 
@@ -67,7 +79,42 @@ def shared_across_calls() -> bool:
     return _STORE.get() is not None and _ACROSS_CALLS.get()
 
 
-def memoised(kind: str, arrays: tuple[Any, ...], options: Hashable, compute: Callable[[], T], *, private_copy: bool = True) -> T:
+def register_row_permutation(derived: Any, base: Any, rows: Any, token: Hashable) -> None:
+    """Declare, until the scope closes, that ``derived`` is ``base[rows]`` and ``token`` names the order ``rows``.
+
+    Every array declared with the same ``base`` and ``token`` must hold the same values
+    (the caller derives them the same way), and none may be modified.  The scope holds
+    ``base`` and ``rows``, and ``derived`` only weakly.
+
+    Raises
+    ------
+    RuntimeError
+        Outside a :func:`shared_estimates` scope.
+    """
+    orders = _ROW_ORDERS.get()
+    if orders is None:
+        raise RuntimeError("register_row_permutation needs an open metrics.shared_estimates() scope")
+    orders[id(derived)] = (weakref.ref(derived), base, rows, token)
+
+
+def row_permutation(array: Any) -> tuple[Any, Any, Hashable] | None:
+    """``(base, rows, token)`` when ``array`` was declared a row permutation in this scope, else None."""
+    orders = _ROW_ORDERS.get()
+    entry = None if orders is None else orders.get(id(array))
+    if entry is None or entry[0]() is not array:  # a dead entry whose identity a new object reuses
+        return None
+    return entry[1], entry[2], entry[3]
+
+
+def memoised(
+    kind: str,
+    arrays: tuple[Any, ...],
+    options: Hashable,
+    compute: Callable[[], T],
+    *,
+    private_copy: bool = True,
+    row_order_free: bool = False,
+) -> T:
     """``compute()``, computed once per scope for the same ``kind``, input objects and ``options``.
 
     Parameters
@@ -83,13 +130,29 @@ def memoised(kind: str, arrays: tuple[Any, ...], options: Hashable, compute: Cal
     private_copy : bool, default True
         Hand each caller its own deep copy, so that a caller modifying its result cannot
         change what later callers get.  False hands out the stored object itself (for
-        values whose identity matters, such as validated arrays).
+        values whose identity matters, such as validated arrays); such a value is not
+        kept for a declared row permutation (it would keep that copy alive).
+    row_order_free : bool, default False
+        The value does not depend on the order of the rows (a column's range): a declared
+        row permutation gets its base's value.
     """
     store = _STORE.get()
     if store is None:
         return compute()
-    key = (kind, tuple(id(a) for a in arrays), options)
+    identities, held = [], []
+    for array in arrays:
+        origin = row_permutation(array)
+        if origin is None:
+            identities.append(id(array))
+            held.append(array)
+            continue
+        if not private_copy:
+            return compute()
+        base, _, token = origin
+        identities.append(id(base) if row_order_free else (id(base), token))
+        held.append(base)
+    key = (kind, tuple(identities), options)
     if key not in store:
-        store[key] = (arrays, compute())
+        store[key] = (tuple(held), compute())
     value = store[key][1]
     return copy.deepcopy(value) if private_copy else value
