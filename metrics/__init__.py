@@ -14,6 +14,9 @@ register_metric
     Decorator used by the built-in metrics (and available to plug-ins).
 shared_estimates()
     Context manager: estimates shared by the metrics scored on one data draw.
+permutation_null(metric, factors, codes, permutations=B, seed=...)
+    A metric's scores on ``B`` row permutations of the codes (:class:`NullDistribution`):
+    null mean, 95% chance level and permutation p-value per sub-score.
 
 Every module of this package that does not start with an underscore is imported
 here, so a new metric module registers itself just by existing.
@@ -25,6 +28,7 @@ import importlib
 import pkgutil
 
 from metrics.evaluation import evaluate, evaluate_population, metric_name
+from metrics.null_distribution import NullDistribution, permutation_null
 from metrics.registry import FAMILIES, PROPERTIES, MetricSpec, available, get, register_metric
 from metrics.shared import shared_estimates
 
@@ -36,11 +40,13 @@ __all__ = [
     "FAMILIES",
     "PROPERTIES",
     "MetricSpec",
+    "NullDistribution",
     "available",
     "evaluate",
     "evaluate_population",
     "get",
     "metric_name",
+    "permutation_null",
     "register_metric",
     "shared_estimates",
 ]

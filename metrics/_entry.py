@@ -13,7 +13,7 @@ import functools
 import inspect
 from typing import Any, Callable, Iterable, Mapping
 
-from metrics.shared import memoised, shared_estimates
+from metrics.shared import memoised, row_permutation, shared_estimates
 from metrics.options import check_random_state
 from metrics.validation import check_discrete, check_pair, check_population
 
@@ -44,6 +44,16 @@ def _check_seed(arguments: dict[str, Any]) -> None:
         arguments["random_state"] = check_random_state(arguments["random_state"])
 
 
+def _validated(factors: Any, codes: Any) -> tuple[Any, Any]:
+    """:func:`metrics.validation.check_pair`, once per pair of objects in a scope; a declared row
+    permutation of validated codes (a permutation null's) is valid as it is."""
+    origin = row_permutation(codes)
+    if origin is None:
+        return memoised("validated", (factors, codes), (), lambda: check_pair(factors, codes), private_copy=False)
+    base = origin[0]
+    return memoised("validated", (factors, base), (), lambda: check_pair(factors, base), private_copy=False)[0], codes
+
+
 def representation_entry(function: Callable[..., Any], name: str, options: Mapping[str, Any]) -> Callable[..., Any]:
     """The validating entry of a single-representation metric ``function(factors, codes, **options)``.
 
@@ -63,7 +73,7 @@ def representation_entry(function: Callable[..., Any], name: str, options: Mappi
     def entry(factors: Any, codes: Any, **arguments: Any) -> Any:
         check_option_names(name, arguments, options, (*call_arguments, "discrete"))
         with shared_estimates(one_call=True):
-            factor_matrix, code_matrix = memoised("validated", (factors, codes), (), lambda: check_pair(factors, codes), private_copy=False)
+            factor_matrix, code_matrix = _validated(factors, codes)
             flags = check_discrete(arguments.pop("discrete", None), factor_matrix.shape[1])
             if "discrete" in call_arguments:
                 arguments["discrete"] = flags

@@ -15,7 +15,7 @@ the scope is open (a modified array keeps its identity, so its old estimates wou
 reused).  The arrays used as keys are held until the scope closes, so their identities
 cannot be reused by new arrays within it.
 
-**Row permutations.**  A permutation null (:mod:`metrics.permutation_null`) scores every
+**Row permutations.**  A permutation null (:mod:`metrics.null_distribution`) scores every
 metric of a draw on the same ``B`` row orders of the codes, each materialised afresh for
 each metric call so that a scope never holds ``B`` copies of the codes.  Such an array is
 declared with :func:`register_row_permutation`; :func:`memoised` then keys it by its base
@@ -82,8 +82,10 @@ def shared_across_calls() -> bool:
 def register_row_permutation(derived: Any, base: Any, rows: Any, token: Hashable) -> None:
     """Declare, until the scope closes, that ``derived`` is ``base[rows]`` and ``token`` names the order ``rows``.
 
-    Every array declared with the same ``base`` and ``token`` must hold the same values
-    (the caller derives them the same way), and none may be modified.  The scope holds
+    ``base`` is a validated matrix (:func:`metrics.validation.check_pair`) and ``derived`` a
+    new array of its dtype and layout, so the metrics' entries take it as valid.  Every
+    array declared with the same ``base`` and ``token`` must hold the same values (the
+    caller derives them the same way), and none may be modified.  The scope holds
     ``base`` and ``rows``, and ``derived`` only weakly.
 
     Raises

@@ -49,7 +49,6 @@ score does not tell the representation from chance.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Hashable, Mapping, Sequence
@@ -57,7 +56,7 @@ from typing import Any, Hashable, Mapping, Sequence
 import numpy as np
 
 from metrics.evaluation import MetricLike, evaluate, metric_name
-from metrics.options import check_positive_int, check_random_state
+from metrics.options import check_positive_int, check_random_state, check_real
 from metrics.registry import MetricSpec, check_directions, get
 from metrics.shared import memoised, register_row_permutation, shared_estimates
 from metrics.validation import check_pair
@@ -144,11 +143,7 @@ def seed_sequence(seed: int | np.random.SeedSequence) -> np.random.SeedSequence:
     """
     if isinstance(seed, np.random.SeedSequence):
         return seed
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be a non-negative int or a numpy.random.SeedSequence, got {seed!r}")
-    if seed < 0:
-        raise ValueError(f"seed must be non-negative, got {seed}")
-    return np.random.SeedSequence(int(seed))
+    return np.random.SeedSequence(check_positive_int(seed, "seed (an int or a numpy.random.SeedSequence)", minimum=0))
 
 
 def _order_token(seed: np.random.SeedSequence, index: int) -> Hashable:
@@ -175,12 +170,16 @@ def _permuted_codes(codes: np.ndarray, seed: np.random.SeedSequence, index: int)
     The row order is drawn once per scope; the matrix afresh for each call.
     """
     token = _order_token(seed, index)
-    rows = memoised("permutation_rows", (), (codes.shape[0], token), lambda: permutation_rows(codes.shape[0], seed, index),
+    rows = memoised("permutation_rows", (), (codes.shape[0], token), lambda: _read_only(permutation_rows(codes.shape[0], seed, index)),
                     private_copy=False)
-    permuted = np.take(codes, rows, axis=0)
-    permuted.flags.writeable = False
+    permuted = _read_only(np.take(codes, rows, axis=0))
     register_row_permutation(permuted, codes, rows, token)
     return permuted
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
 
 
 def _directions(metric: MetricLike, given: bool | Mapping[str, bool] | None, sub_scores: Sequence[str]) -> dict[str, bool]:
@@ -194,12 +193,7 @@ def _directions(metric: MetricLike, given: bool | Mapping[str, bool] | None, sub
 def _checked_observed(observed: Any, name: str) -> dict[str, float]:
     if not isinstance(observed, Mapping) or not observed:
         raise TypeError(f"observed must map the sub-scores of metric {name!r} to their scores, got {observed!r}")
-    checked = {}
-    for sub_score, value in observed.items():
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)) or not math.isfinite(value):
-            raise ValueError(f"observed score of {sub_score!r} must be a finite number, got {value!r}")
-        checked[str(sub_score)] = float(value)
-    return checked
+    return {str(sub_score): check_real(value, f"observed score of {sub_score!r}") for sub_score, value in observed.items()}
 
 
 def permutation_null(
@@ -279,7 +273,7 @@ def permutation_null(
                 source = "given as observed" if observed is not None else "on the codes"
                 raise ValueError(f"metric {name!r} reported sub-scores {sorted(permuted)} on permuted codes but {sorted(scores)} {source}")
             null[index] = [permuted[sub] for sub in scores]
-    null.flags.writeable = False
+    _read_only(null)
     return NullDistribution(
         observed=MappingProxyType(scores),
         scores=MappingProxyType({sub: null[:, column] for column, sub in enumerate(scores)}),
