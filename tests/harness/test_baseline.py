@@ -53,7 +53,7 @@ def test_baseline_file_is_readable_json_with_means_spreads_and_versions(runs):
     assert data["metric_versions"]["mig"] == "1" and len(data["metric_versions"]["diagonal"]) == 12  # source hash
     assert data["harness_versions"] and data["studies"] == ["quick"]
     assert len(data["cells"]) == (6 + 6) * 2  # values x metrics; seeds are summarised
-    assert len(text.splitlines()) == len(data["cells"]) + 8  # one cell per line
+    assert len(text.splitlines()) == len(data["cells"]) + 9  # one cell per line, the environment on one
     results = pd.read_csv(runs / "run" / "results.csv")
     rows = results[(results.scenario == "noise") & (results.value == 0.4) & (results.metric == "mig")]["score"].to_numpy()
     cell = next(c for c in data["cells"] if c["scenario"] == "noise" and c["value"] == 0.4 and c["metric"] == "mig")
