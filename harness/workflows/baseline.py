@@ -335,11 +335,13 @@ class BaselineCheck:
 
 
 def _metric_line(found: Mapping[str, Any]) -> str:
-    """``mig: 12 of 30 cells drifted, largest +0.0198 (noise = 0.6, n = 1000, mig); 2 missing``."""
+    """``dci: 12 of 30 cells drifted, largest +0.0198 (noise = 0.6, n = 1000, compactness); 2 of 30 cells missing
+    from the run`` (the sub-score named when it is not the metric's own name)."""
     parts = []
     if found["drifted"]:
+        sub_score = f", {found['sub_score']}" if found["sub_score"] != found["metric"] else ""
         parts.append(f"{found['drifted']} of {found['compared']} cells drifted, largest {found['largest_drift']:+.3g} "
-                     f"({found['scenario']} = {found['value_label']}, n = {found['n_samples']}, {found['sub_score']})")
+                     f"({found['scenario']} = {found['value_label']}, n = {found['n_samples']}{sub_score})")
     if found["missing"]:
         parts.append(f"{found['missing']} of {found['compared']} cells missing from the run")
     return f"{found['metric']}: " + "; ".join(parts)

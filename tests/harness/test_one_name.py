@@ -28,15 +28,6 @@ def clash(tmp_path):
     return path
 
 
-@pytest.fixture
-def arrays(tmp_path):
-    rng = np.random.default_rng(0)
-    factors = rng.random((200, 3))
-    np.save(tmp_path / "factors.npy", factors)
-    np.save(tmp_path / "codes.npy", factors + 0.1 * rng.standard_normal((200, 3)))
-    return tmp_path / "factors.npy", tmp_path / "codes.npy"
-
-
 def _one_line_naming_both(capsys, path) -> None:
     err = capsys.readouterr().err
     assert err == f"error: {BOTH.format(path=path)}\n"
@@ -52,9 +43,8 @@ def test_run_refuses_two_metrics_of_one_name_up_front(clash, tmp_path, capsys):
 
 
 def test_evaluate_refuses_two_metrics_of_one_name(clash, arrays, tmp_path, capsys):
-    factors, codes = arrays
-    argv = ["evaluate", "--factors", str(factors), "--codes", str(codes), "--metrics", f"mig,{clash}:mig",
-            "--out", str(tmp_path / "scores.csv")]
+    argv = ["evaluate", "--factors", str(arrays / "factors.npy"), "--codes", str(arrays / "codes.npy"),
+            "--metrics", f"mig,{clash}:mig", "--out", str(tmp_path / "scores.csv")]
     assert main(argv) == 2
     _one_line_naming_both(capsys, clash)
 
@@ -62,7 +52,7 @@ def test_evaluate_refuses_two_metrics_of_one_name(clash, arrays, tmp_path, capsy
 def test_the_python_api_refuses_them_too(clash, arrays):
     with pytest.raises(UsageError, match="both named 'mig'"):
         run_study(preset="quick", scenarios_=["noise"], metrics_=["mig", f"{clash}:mig"], progress=False)
-    factors, codes = (np.load(path) for path in arrays)
+    factors, codes = (np.load(arrays / name) for name in ("factors.npy", "codes.npy"))
     with pytest.raises(UsageError, match="both named 'mig'"):
         evaluate_representation(factors, codes, metric_names=[f"{clash}:mig", "mig"])
     with pytest.raises(UsageError, match="metric 'mig' is listed twice"):
