@@ -29,7 +29,7 @@ def cell_provenances(cells: Iterable[Cell]) -> list[Provenance]:
 
 def recompute_reasons(pending: Sequence[Cell], records: Mapping[str, Any], known: Mapping[str, Provenance]) -> str:
     """One line saying how many of the ``pending`` cells the store holds computed by other code and why
-    (``recomputing 12 cell(s) stored with other code or libraries: labconf.py changed (12)``), and how many are
+    (``recomputing 12 stored cell(s) whose code or libraries changed: labconf.py changed (12)``), and how many are
     recomputed though stored unchanged (``run --recompute``); "" when none.
 
     ``records`` are the store's, by key; ``known`` the provenances the store's keys name, by digest.
@@ -49,7 +49,7 @@ def recompute_reasons(pending: Sequence[Cell], records: Mapping[str, Any], known
     if reasons:
         listed = [f"{reason} ({count})" for reason, count in reasons.most_common(SHOWN_REASONS)]
         more = len(reasons) - SHOWN_REASONS
-        parts.append(f"recomputing {sum(reasons.values())} cell(s) stored with other code or libraries: "
+        parts.append(f"recomputing {sum(reasons.values())} stored cell(s) whose code or libraries changed: "
                      + "; ".join(listed) + (f"; {more} more reasons" if more > 0 else ""))
     if forced:
         parts.append(f"recomputing {forced} stored cell(s) as asked (--recompute)")
@@ -59,7 +59,7 @@ def recompute_reasons(pending: Sequence[Cell], records: Mapping[str, Any], known
 def _reason(before: tuple[str, str] | None, after: tuple[str, str] | None, known: Mapping[str, Provenance]) -> str:
     """What changed between two (metric, scenario) provenance digests, as one phrase."""
     if before is None or after is None:
-        return "stored by an earlier harness that did not record the code's provenance"
+        return "stored by an earlier harness, which did not record them"
     found: list[str] = []
     for old, new in zip(before, after):
         if old == new:

@@ -35,12 +35,6 @@ ROW = {"study": "default", "scenario": "noise", "parameter": "alpha", "criterion
        "warnings": 0, "first_warning": "", "metric_version": "1", "harness_version": "0.1.0"}
 
 
-def _clear_provenance() -> None:
-    for value in vars(provenance).values():
-        if hasattr(value, "cache_clear"):
-            value.cache_clear()
-
-
 def _resume(study: dict, directory) -> tuple[float, int]:
     """CPU seconds of what a resumed run does before its first new cell, and how many cells it found pending."""
     started = time.process_time()
@@ -58,7 +52,7 @@ def _full_store(directory, keys) -> None:
     (directory / "cells.jsonl").write_text("".join(f'{{"key": "{key}", {line}\n' for key in keys))
 
 
-def _measure(study: dict, tmp_path, monkeypatch) -> dict[str, float]:
+def _measure(study: dict, tmp_path, monkeypatch, fresh_provenance) -> dict[str, float]:
     constant = SimpleNamespace(digest="0" * provenance.DIGEST_LENGTH)
     with monkeypatch.context() as old:  # the identity before provenance: nothing to walk
         old.setattr(plan, "metric_provenance", lambda *_: constant)
@@ -72,21 +66,21 @@ def _measure(study: dict, tmp_path, monkeypatch) -> dict[str, float]:
     _full_store(tmp_path / "new", [cell.key for cell in plan_study(**study)])
     new_seconds = []
     for _ in range(REPEATS):
-        _clear_provenance()  # as in a fresh process
+        fresh_provenance()  # as in a fresh process
         seconds, pending = _resume(study, tmp_path / "new")
         assert pending == 0
         new_seconds.append(seconds)
     return {"old_seconds": statistics.median(old_seconds), "new_seconds": statistics.median(new_seconds)}
 
 
-def test_the_new_identity_keeps_resuming_the_default_study_cheap(benchmark, tmp_path, monkeypatch):
+def test_the_new_identity_keeps_resuming_the_default_study_cheap(benchmark, tmp_path, monkeypatch, fresh_provenance):
     if benchmark.disabled:
         study = dict(preset="quick", scenarios_=["noise"], metrics_=["mig", "sap"], seeds=1)
-        figures = _measure(study, tmp_path, monkeypatch)  # checks that both stores are found whole
+        figures = _measure(study, tmp_path, monkeypatch, fresh_provenance)  # checks that both stores are found whole
         assert figures["new_seconds"] > 0
         benchmark(lambda: None)
         return
-    figures = _measure(dict(preset="default"), tmp_path, monkeypatch)
+    figures = _measure(dict(preset="default"), tmp_path, monkeypatch, fresh_provenance)
     figures["added_seconds"] = figures["new_seconds"] - figures["old_seconds"]
     benchmark.extra_info.update(figures)
     benchmark.pedantic(lambda: None, rounds=1)

@@ -1,17 +1,13 @@
-"""A cell's identity covers the code and libraries that compute it: a stored score is never served stale.
+"""A cell's identity covers the code and libraries that compute it (:mod:`harness.execution.provenance`).
 
-A user metric ``labmetric.py:score`` importing a helper ``labconf.py``, run into ``--out``: after a constant
-in ``labconf.py`` changes, the rerun used to skip every cell ("computing 0") and ``baseline check`` passed,
-while a fresh run drifted.  Likewise after a library upgrade or an edit of the project code a metric calls.
+After a library upgrade or an edit of the project code a metric calls, a rerun into the same ``--out`` used
+to serve the stored scores; now it recomputes them and says why.  (An edited helper of a user's metric, end
+to end: ``test_stale_cells.py``.)
 """
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -24,60 +20,6 @@ from harness.execution.runner import plan_study, run_study
 from harness.execution.store import PROVENANCE_FILE, ResultStore
 
 ROOT = Path(__file__).resolve().parents[2]
-LABMETRIC = """
-import numpy as np
-from labconf import SCALE
-
-
-def score(factors, codes):
-    return float(np.mean(np.abs(np.corrcoef(factors[:, 0], codes[:, 0])[0, 1]))) * SCALE
-"""
-
-
-def _harness(*argv: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENBLAS_NUM_THREADS": "1"}
-    done = subprocess.run([sys.executable, "-m", "harness", *argv], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=300)
-    return done
-
-
-def test_an_edited_helper_of_a_user_metric_recomputes_its_cells_and_says_why(tmp_path):
-    (tmp_path / "labmetric.py").write_text(textwrap.dedent(LABMETRIC))
-    (tmp_path / "labconf.py").write_text("SCALE = 1.0\n")
-    study = ["run", "--preset", "quick", "--scenarios", "noise", "--metrics", "mig,labmetric.py:score", "--seeds", "1",
-             "--n-samples", "200", "--out", "runs/x", "--no-report", "--no-progress"]
-    first = _harness(*study, cwd=tmp_path)
-    assert first.returncode == 0, first.stderr
-    assert _harness("baseline", "save", "runs/x", "--to", "base.json", cwd=tmp_path).returncode == 0
-    before = pd.read_csv(tmp_path / "runs/x/results.csv")
-
-    (tmp_path / "labconf.py").write_text("SCALE = 0.5\n")
-    rerun = _harness(*study, cwd=tmp_path)
-    assert rerun.returncode == 0, rerun.stderr
-    assert "skipping 6 finished cell(s) found in runs/x; computing 6" in rerun.stdout  # mig's 6 cells are reused
-    assert "recomputing 6 cell(s) stored with other code or libraries: labconf.py changed (6)" in rerun.stdout
-    after = pd.read_csv(tmp_path / "runs/x/results.csv")
-    mine = (before["metric"] == "score").to_numpy()
-    np.testing.assert_allclose(after.loc[mine, "score"], 0.5 * before.loc[mine, "score"], rtol=1e-12)
-    np.testing.assert_array_equal(after.loc[~mine, "score"], before.loc[~mine, "score"])
-
-    check = _harness("baseline", "check", "runs/x", "--against", "base.json", cwd=tmp_path)
-    assert check.returncode == 1 and "baseline check FAILED: 12 cells (6 ok, 6 drifted)" in check.stdout
-
-
-@pytest.fixture
-def fresh_provenance():
-    """Provenances computed anew, as by another process (each is cached for the life of a process)."""
-
-    def clear() -> None:
-        for value in vars(provenance).values():
-            if hasattr(value, "cache_clear"):
-                value.cache_clear()
-
-    clear()
-    yield clear
-    clear()
-
 
 STUDY = dict(preset="quick", scenarios_=["noise"], metrics_=["mig", "dci_lasso"], seeds=1, n_samples=200, progress=False)
 
@@ -96,7 +38,7 @@ def test_a_library_upgrade_recomputes_the_cells_that_import_it(tmp_path, fresh_p
     run_study(**STUDY, out=tmp_path, log=lines.append)
     scipy = real("scipy")["scipy"]
     # the scenario imports numpy, which does not require scipy; mig imports scipy, dci_lasso imports scikit-learn, which does
-    assert f"recomputing 12 cell(s) stored with other code or libraries: scipy {scipy} -> 99.0 (12)" in lines
+    assert f"recomputing 12 stored cell(s) whose code or libraries changed: scipy {scipy} -> 99.0 (12)" in lines
     stored = ResultStore(tmp_path).provenances()
     assert {found.libraries.get("scipy") for found in stored.values()} >= {scipy, "99.0"}
 
@@ -115,7 +57,7 @@ def test_an_edit_of_the_shared_code_a_metric_calls_recomputes_that_metric_only(t
     lines: list[str] = []
     run_study(**STUDY, out=tmp_path, log=lines.append)
     assert "skipping 6 finished cell(s) found in " + str(tmp_path) + "; computing 6" in lines  # dci_lasso's cells stay
-    assert "recomputing 6 cell(s) stored with other code or libraries: metrics/information.py changed (6)" in lines
+    assert "recomputing 6 stored cell(s) whose code or libraries changed: metrics/information.py changed (6)" in lines
 
 
 def test_the_walk_finds_the_code_and_libraries_each_metric_and_scenario_runs():
@@ -172,3 +114,14 @@ def test_recompute_replaces_the_stored_cells(tmp_path):
 def test_git_commit_is_none_without_git(monkeypatch):
     monkeypatch.setenv("PATH", "")
     assert provenance.git_commit() is None
+
+
+def test_cells_stored_before_keys_held_their_provenance_are_recomputed_saying_so(tmp_path):
+    run_study(**STUDY, out=tmp_path, log=lambda _: None)
+    store = tmp_path / "cells.jsonl"
+    records = [json.loads(line) for line in store.read_text().splitlines()]
+    store.write_text("".join(json.dumps({**record, "key": key_parts(record["key"])[0]}) + "\n" for record in records))
+    lines: list[str] = []
+    run_study(**STUDY, out=tmp_path, log=lines.append)
+    assert lines[0] == ("recomputing 12 stored cell(s) whose code or libraries changed: stored by an earlier harness, "
+                        "which did not record them (12)")
