@@ -192,7 +192,10 @@ def load_attribute(target: str, what: str = "metric") -> Any:
 
 
 def source_version(target: str) -> str:
-    """A short hash of a user metric's source file, so edited code is not served stale cached scores."""
+    """A short hash of a user's metric or scenario source file: its version in the results (``metric_version``).
+
+    What a cached cell is reused on also covers the modules the file imports and the libraries' versions
+    (:mod:`harness.execution.provenance`)."""
     module_part = target.rpartition(":")[0]
     if module_part.endswith(".py"):
         path = Path(module_part).expanduser()

@@ -80,11 +80,6 @@ class Provenance:
         payload = json.dumps(self.to_json(), sort_keys=True)
         return hashlib.sha256(payload.encode()).hexdigest()[:DIGEST_LENGTH]
 
-    @property
-    def code_digest(self) -> str:
-        """A short hash of the files alone (the same on any machine with the same source)."""
-        return hashlib.sha256(json.dumps(sorted(self.files.items())).encode()).hexdigest()[:DIGEST_LENGTH]
-
     def to_json(self) -> dict[str, dict[str, str]]:
         """``{"files": ..., "libraries": ...}`` with sorted keys."""
         return {"files": dict(sorted(self.files.items())), "libraries": dict(sorted(self.libraries.items()))}
@@ -139,12 +134,6 @@ def metric_provenance(target: str, registered: bool) -> Provenance:
     else:
         roots = (_reference_root(target),)
     return _provenance((*roots, METRIC_CALLER, SEEDING))
-
-
-def code_version(target: str) -> str:
-    """A short hash of a user's metric or scenario code: its file or module and the project's and user's
-    modules it imports (not the libraries: the same source gives the same version on any machine)."""
-    return _provenance((_reference_root(target),)).code_digest
 
 
 @functools.lru_cache(maxsize=None)

@@ -17,8 +17,8 @@ from harness.execution.backends import check_backend, execute
 from harness.execution.metric_refs import MetricEntry, OptionSweep, resolve_all, variants
 from harness.execution.option_probe import check_option_values
 from harness.execution.plan import Cell, plan_cells, plan_tasks
-from harness.execution.recompute import cell_provenances, recompute_reasons
 from harness.execution.presets import PRESETS, Preset
+from harness.execution.recompute import cell_provenances, recompute_reasons
 from harness.execution.scenario_refs import canonical_reference, scenario_for
 from harness.execution.scoring import check_time_limit
 from harness.execution.store import FAILURES_CSV, ResultStore, record_of, tables_of

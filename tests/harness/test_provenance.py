@@ -12,7 +12,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
 
 from harness.execution import provenance
 from harness.execution.plan import key_parts
