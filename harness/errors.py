@@ -35,6 +35,35 @@ class UnknownNameError(UsageError, KeyError):
         return str(self.args[0])
 
 
+def check_one_source_per_name(kind: str, named: Iterable[tuple[str, str]], *,
+                              advice: str = "give one of them another name") -> None:
+    """Refuse two sources under one name, in one line naming both: results are keyed by name, so two metrics (or
+    scenarios) of one name would mix their rows (averaged as if they were seeds of one).
+
+    Parameters
+    ----------
+    kind : str
+        ``"metric"`` or ``"scenario"``.
+    named : iterable of (name, source)
+        Each item's name and where it comes from (a reference as the user wrote it), in the order given.
+    advice : str
+        What the user should do, ending the message.
+
+    Raises
+    ------
+    UsageError
+        For a source listed twice, or two sources of one name.
+    """
+    first: dict[str, str] = {}
+    for name, source in named:
+        if name not in first:
+            first[name] = source
+            continue
+        earlier = first[name]
+        raise UsageError(f"{kind} {source!r} is listed twice" if earlier == source else
+                         f"{kind}s {earlier!r} and {source!r} are both named {name!r}, so their results would mix; {advice}")
+
+
 def listed(given: Any, argument: str, noun: str = "values") -> list[Any]:
     """``given`` as a list, when it is a sequence (a tuple, a list, an array); a lone string or number is a
     :class:`UsageError` saying how to write it (``set("mig")`` would read the metrics 'm', 'i' and 'g')."""

@@ -348,9 +348,36 @@ def report_card_markdown(
 
 
 def write_report_card(directory: Path, markdown: str, record: Mapping[str, Any]) -> Path:
-    """Write ``report_card.md`` and ``report_card.json`` (``record``, JSON-ready) into ``directory``; return the Markdown path."""
+    """Write ``report_card.md`` and ``report_card.json`` (``record``, JSON-ready, its counts as numbers:
+    :func:`_counts_as_numbers`) into ``directory``; return the Markdown path."""
     directory.mkdir(parents=True, exist_ok=True)
-    (directory / "report_card.json").write_text(json.dumps(record, indent=1, default=str) + "\n")
+    (directory / "report_card.json").write_text(json.dumps(_counts_as_numbers(record), indent=1, default=str) + "\n")
     card = directory / "report_card.md"
     card.write_text(markdown)
     return card
+
+
+#: Fields of the card's tables written as "X of Y", and the JSON key that takes Y.
+_COUNTED = {"rank": "rank_of", "built-ins passing": "built-ins judged"}
+
+
+def _counts_as_numbers(record: Mapping[str, Any]) -> dict[str, Any]:
+    """``record`` with the counts its tables hold as text as JSON numbers: a ranking's ``"rank": "4 of 6"`` as
+    ``"rank": 4, "rank_of": 6``, a verdict's ``"built-ins passing": "3 of 5"`` as ``3`` and ``"built-ins judged": 5``,
+    the battery's ``"n_samples": "250, 1000"`` as ``[250, 1000]``."""
+    def counted(row: Mapping[str, Any]) -> dict[str, Any]:
+        row = dict(row)
+        for key, total in _COUNTED.items():
+            if isinstance(row.get(key), str) and " of " in row[key]:
+                count, _, of = row[key].partition(" of ")
+                row[key], row[total] = int(count), int(of)
+        return row
+
+    converted = dict(record)
+    for table in ("rankings", "verdicts"):
+        converted[table] = [counted(row) for row in record.get(table, [])]
+    battery = dict(record.get("battery") or {})
+    if isinstance(battery.get("n_samples"), str):
+        battery["n_samples"] = [int(size) for size in battery["n_samples"].split(",")]
+    converted["battery"] = battery
+    return converted

@@ -45,7 +45,8 @@ class Representation:
     discrete : tuple of bool
         One flag per factor: True when the factor is categorical.
     ideal : Mapping[str, float]
-        Property (modularity, compactness, explicitness) -> ideal score in [0, 1].
+        Property (modularity, compactness, explicitness) -> ideal score in [0, 1] (read-only; a score
+        within :data:`IDEAL_TOLERANCE` of the range is clipped into it).
     exact : Mapping[str, Any]
         Exact information-theoretic quantities, where the scenario has them in
         closed form (the Gaussian toy model); empty otherwise.
@@ -67,11 +68,20 @@ class Representation:
             raise ValueError("factors and codes must have the same number of rows")
         if len(self.discrete) != self.factors.shape[1]:
             raise ValueError("discrete needs one flag per factor")
-        check_ideal(self.ideal)
+        object.__setattr__(self, "ideal", MappingProxyType(check_ideal(self.ideal)))  # frozen: set once, here
 
 
-def check_ideal(ideal: Mapping[str, Any], context: str = "ideal") -> Mapping[str, Any]:
-    """Return ``ideal`` if it maps properties of :data:`PROPERTIES` to real scores in [0, 1], or raise.
+IDEAL_TOLERANCE = 1e-9
+"""How far outside [0, 1] an ideal may fall and still be read as the end it rounds to: ideals computed in floating
+point (a ratio of log-determinants, ``1 - x`` of a computed ``x``) land within ~1e-12 of an end they equal exactly
+(the synergy attack's explicitness, 1, came out 1.000000000001 at alpha = 14.02)."""
+
+
+def check_ideal(ideal: Mapping[str, Any], context: str = "ideal") -> dict[str, float]:
+    """``ideal`` as property -> score in [0, 1], or raise.
+
+    A score within :data:`IDEAL_TOLERANCE` of [0, 1] is clipped into it (a rounding error of the computation);
+    one further out is an error.
 
     Parameters
     ----------
@@ -80,24 +90,32 @@ def check_ideal(ideal: Mapping[str, Any], context: str = "ideal") -> Mapping[str
     context : str
         What holds it, for messages (``"ideal"``, ``"scenario 'leaky' at leak = 0.5: ideal"``).
 
+    Returns
+    -------
+    dict
+        Property -> the score as a float in [0, 1].
+
     Raises
     ------
     TypeError
         When ``ideal`` is not a mapping or a score is not a real number (text, a bool, None).
     ValueError
-        For an unknown property, or a score that is not finite or outside [0, 1].
+        For an unknown property, or a score that is not finite or outside [0, 1] by more than
+        :data:`IDEAL_TOLERANCE`.
     """
     if not isinstance(ideal, Mapping):
         raise TypeError(f"{context} must map properties to scores, got {type(ideal).__name__}")
     unknown = set(ideal) - set(PROPERTIES)
     if unknown:
         raise ValueError(f"{context} names unknown properties {sorted(unknown, key=str)}; expected some of {', '.join(PROPERTIES)}")
+    checked = {}
     for prop, score in ideal.items():
         if isinstance(score, (bool, np.bool_)) or not isinstance(score, (int, float, np.integer, np.floating)):
             raise TypeError(f"{context} of {prop} must be a number in [0, 1], got {score!r}")
-        if not 0.0 <= score <= 1.0:  # NaN fails too
+        if not -IDEAL_TOLERANCE <= score <= 1.0 + IDEAL_TOLERANCE:  # NaN fails too
             raise ValueError(f"{context} of {prop} must be a number in [0, 1], got {score!r}")
-    return ideal
+        checked[prop] = min(max(float(score), 0.0), 1.0)
+    return checked
 
 
 Builder = Callable[[Any, int, np.random.Generator], tuple[np.ndarray, np.ndarray, Sequence[bool]]]
@@ -262,7 +280,7 @@ class Scenario(ScenarioFamily):
             factors=factors,
             codes=codes,
             discrete=discrete,
-            ideal=MappingProxyType(dict(check_ideal(self.ideal_trajectory(value), f"{where}: ideal"))),
+            ideal=check_ideal(self.ideal_trajectory(value), f"{where}: ideal"),
             exact=MappingProxyType(dict(self.exact(value))) if self.exact is not None else MappingProxyType({}),
         )
 

@@ -61,7 +61,7 @@ SAMPLE_SIZE = register_scenario(
         values=SIZES,
         build=_build,
         ideal_trajectory=_ideal,
-        check_value=check_integer("n", 2),
+        check_value=check_integer("n", 2, SIZES[-1]),  # the rows kept come from a draw of default_n rows
         source="Zaidi et al. 2022, section 5.7, Figure 9",
         summary="z = v R with a sparse random R; samples of 100 .. 100000 rows, each a prefix of the largest",
         criterion="sample_efficiency",

@@ -18,3 +18,19 @@ def rng() -> np.random.Generator:
 def uniform_factors_20k() -> np.ndarray:
     """8 factors U(0, 1), N = 20000: the review's protocol (Zaidi et al. 2022, 5.2)."""
     return np.random.default_rng(2022).random((20000, 8))
+
+
+@pytest.fixture
+def fresh_provenance():
+    """Provenances of code and libraries computed anew, as by another process (each is cached for the life of a
+    process: :mod:`harness.execution.provenance`); call it to clear them again mid-test."""
+    from harness.execution import provenance
+
+    def clear() -> None:
+        for value in vars(provenance).values():
+            if hasattr(value, "cache_clear"):
+                value.cache_clear()
+
+    clear()
+    yield clear
+    clear()

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
-from harness.cli._args import csv_list, non_negative_float
+from harness.cli._args import csv_list, non_negative_float, non_negative_int
 from harness.outputs import writable_output
 
 EXIT_DRIFT = 1
@@ -23,30 +24,35 @@ def _metric_tolerance(text: str) -> tuple[str, tuple[float, float]]:
 
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Add ``baseline save`` and ``baseline check`` to the command line."""
-    from harness.workflows.baseline_format import DEFAULT_ATOL, DEFAULT_RTOL
+    from harness.workflows.baseline_format import DEFAULT_ATOL, DEFAULT_MAX_ROWS, DEFAULT_RTOL
 
     baseline = commands.add_parser(
         "baseline",
         help="save a run's scores as a baseline, or check a run against one",
         description="Regression-test metric behaviour. 'save' writes a human-readable JSON baseline of a run "
-        "(per-cell mean score over seeds, spread, seed count, and the harness and metric versions). 'check' "
-        "compares a run with a baseline and exits with status 1, printing the drifted cells, when a cell's mean "
-        "moves by more than ATOL + RTOL * |baseline|; 0 otherwise.",
+        "(per-cell mean score over seeds, spread, seed count, the harness and metric versions, and the environment: "
+        "the git commit of the harness's checkout when there is one, Python's and the numerical libraries' "
+        "versions). 'check' compares a run with a baseline and exits with status 1, printing the drifted cells, "
+        "when a cell's mean moves by more than ATOL + RTOL * |baseline|; 0 otherwise.",
     )
     actions = baseline.add_subparsers(dest="action", metavar="ACTION", parser_class=type(baseline))
     actions.required = True
     save = actions.add_parser("save", help="write the baseline of a run directory",
-                              description="Write the baseline of RUN_DIR (its results.parquet or results.csv) to --to.")
+                              description="Write the baseline of RUN_DIR (its results.parquet or results.csv) to --to; "
+                              "an existing file is kept unless --force.")
     save.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run directory written by 'run' or 'validate'")
     save.add_argument("--to", type=Path, required=True, metavar="FILE", help="baseline file to write (JSON)")
+    save.add_argument("--force", action="store_true", help="overwrite --to when it exists (default: refuse, exit 2)")
     save.set_defaults(handler=_save)
     check = actions.add_parser(
         "check",
         help="compare a run directory with a baseline (exit 1 on drift)",
         description="Compare RUN_DIR with the baseline --against, cell by cell. Exit status 0 when every cell is "
-        "within tolerance, 1 when a cell drifted or a baseline cell is missing from the run (then the failing "
-        "cells are printed, largest change first) or when every cell of the run failed (then its first error is "
-        "printed), 2 for bad input.",
+        "within tolerance, 1 when a cell drifted or a baseline cell is missing from the run (then a line per "
+        "failing metric, with its number of drifted cells and its largest drift, and the failing cells, largest "
+        "change first, are printed) or when every cell of the run failed (then its first error is printed), 2 for "
+        "bad input. A note names what differs between the environment the baseline was saved in and this one "
+        "(harness version, git commit, library versions).",
     )
     check.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run directory written by 'run' or 'validate'")
     check.add_argument("--against", type=Path, required=True, metavar="FILE", help="baseline file written by 'baseline save'")
@@ -61,13 +67,19 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     check.add_argument("--metrics", type=csv_list, help="compare only these metrics (default: all)")
     check.add_argument("--allow-missing", action="store_true",
                        help="do not fail on baseline cells absent from the run (e.g. a run of fewer scenarios)")
+    check.add_argument("--max-rows", type=non_negative_int, default=DEFAULT_MAX_ROWS, metavar="N",
+                       help="failing cells printed before the rest are folded into a count (default: %(default)s; "
+                       "0: every one)")
+    check.add_argument("--format", choices=("text", "json"), default="text",
+                       help="'json' prints the check as one JSON object (passed, summary, metrics, notes and every "
+                       "failing cell, numbers as numbers) instead of text (default: %(default)s)")
     check.set_defaults(handler=_check)
 
 
 def _save(args: argparse.Namespace) -> int:
     from harness.workflows.baseline import save_baseline
 
-    path = save_baseline(args.run_dir, writable_output(args.to, "--to"))
+    path = save_baseline(args.run_dir, writable_output(args.to, "--to"), force=args.force)
     print(f"baseline of {args.run_dir} written to {path}")
     return 0
 
@@ -85,5 +97,5 @@ def _check(args: argparse.Namespace) -> int:
         metrics=args.metrics,
         allow_missing=args.allow_missing,
     )
-    print(result.report())
+    print(json.dumps(result.to_dict(), indent=1, allow_nan=False) if args.format == "json" else result.report(args.max_rows))
     return 0 if result.passed else EXIT_DRIFT

@@ -27,7 +27,10 @@ def add_command(commands: argparse._SubParsersAction) -> None:
             "Run every selected metric on every selected scenario (each parameter value x seed), "
             "write the tidy results table (results.parquet and results.csv) into --out, then the report "
             "(report.html, report.md, tables/, figures/). Finished cells already in --out are reused, so an "
-            "interrupted run resumes where it stopped. A metric that fails on some representation does not stop "
+            "interrupted run resumes where it stopped; a cell is reused only when everything that computes it is "
+            "unchanged: its scenario, value, seed, sample size, metric, options and versions, the source of the "
+            "metric's and scenario's modules and of the project or user modules they import, and the versions of "
+            "the libraries they import (the run says why it recomputes a stored cell). A metric that fails on some representation does not stop "
             "the study: its cells are listed in failures.csv and the command exits with status 1. "
             f"Presets: {presets}."
         ),
@@ -35,7 +38,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--preset", default="default", help=f"study preset: {', '.join(PRESETS)} (default: %(default)s)")
     add_study_selection(
         parser,
-        metrics_help="comma-separated metric names, or module:function / file.py:function for your own (default: the preset's)",
+        metrics_help="comma-separated metric names, or module:function / file.py:function for your own (default: the "
+        "preset's); two metrics of one name (mig,clash.py:mig) are refused, as results are keyed by name",
     )
     parser.add_argument(
         "--add-metrics", type=csv_list, metavar="METRICS",
@@ -62,6 +66,9 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "this package installed)",
     )
     parser.add_argument("--out", type=Path, help="run directory (default: runs/PRESET)")
+    parser.add_argument("--recompute", action="store_true",
+                        help="recompute every cell of the study even where --out holds it unchanged (the new records "
+                        "replace the stored ones)")
     parser.add_argument("--no-report", action="store_true", help="write the results table only, no figures or report")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument(
@@ -87,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
         add_metrics=args.add_metrics,
         grids=_grids(args),
         out=out,
+        recompute=args.recompute,
         backend=args.backend,
         scheduler=args.scheduler,
         progress=not args.no_progress,

@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping, Sequence
 
 import metrics
-from harness.errors import UnknownNameError, UsageError
+from harness.errors import UnknownNameError, UsageError, check_one_source_per_name
 from metrics.describe import METADATA_ATTRIBUTE
 from metrics.registry import check_directions, check_property_claim
 
@@ -192,7 +192,10 @@ def load_attribute(target: str, what: str = "metric") -> Any:
 
 
 def source_version(target: str) -> str:
-    """A short hash of a user metric's source file, so edited code is not served stale cached scores."""
+    """A short hash of a user's metric or scenario source file: its version in the results (``metric_version``).
+
+    What a cached cell is reused on also covers the modules the file imports and the libraries' versions
+    (:mod:`harness.execution.provenance`)."""
     module_part = target.rpartition(":")[0]
     if module_part.endswith(".py"):
         path = Path(module_part).expanduser()
@@ -237,6 +240,14 @@ def resolve(reference: str) -> MetricEntry:
     if ":" not in reference:
         return registered_entry(reference)
     return custom_entry(load_callable(reference), reference, version=source_version(reference))
+
+
+def resolve_all(references: Sequence[str]) -> list[MetricEntry]:
+    """:func:`resolve` of each reference, refusing two metrics of one name (``mig,clash.py:mig``) or one listed twice
+    (:func:`harness.errors.check_one_source_per_name`): results are keyed by a metric's name."""
+    entries = [resolve(reference) for reference in references]
+    check_one_source_per_name("metric", [(entry.name, reference) for entry, reference in zip(entries, references)])
+    return entries
 
 
 def custom_entry(function: Callable[..., Any], target: str, *, version: str = "1") -> MetricEntry:

@@ -2,8 +2,10 @@
 
 A cell is one metric on one generated representation (or population):
 (scenario, parameter value, seed index, sample size, metric).  Its key is a hash of that
-identity plus the scenario's and the metric's versions and options, so cached results
-are reused only when the computation would be identical.
+identity plus the scenario's and the metric's versions and options, followed by the digests of
+the metric's and the scenario's provenance (the source code that computes them and the versions of
+the libraries they run on, :mod:`harness.execution.provenance`), so cached results are reused only
+when the computation would be identical.
 
 A task is the unit of work handed to a backend: the pending cells of one data draw, so
 the draw is generated once and estimates shared between metrics are computed once
@@ -24,9 +26,10 @@ from typing import Any, Mapping, Sequence
 
 from harness.execution.costs import MEASURED_SHAPE, estimated_seconds
 from harness.execution.metric_refs import MetricEntry
+from harness.execution.provenance import metric_provenance, scenario_provenance
 from harness.execution.scenario_refs import scenario_for
 from scenarios.base import ParameterValue
-from harness.errors import UsageError
+from harness.errors import UsageError, check_one_source_per_name
 
 STUDY_FORMAT = "3"  # bump when the meaning of a cell changes for every metric (2: rows gained criterion and warnings; 3: exact)
 
@@ -93,8 +96,8 @@ class Cell:
 
     @cached_property
     def key(self) -> str:
-        """Stable identity of the cell's computation."""
-        return cell_key(self.data_identity, self.metric)
+        """Stable identity of the cell's computation, code and libraries included (:func:`cell_key`)."""
+        return cell_key(self.data_identity, self.metric, self.scenario)
 
     @cached_property
     def estimated_seconds(self) -> float:
@@ -142,10 +145,25 @@ def shape_factor(scenario: Any, value: ParameterValue) -> float:
     return _SHAPE_FACTORS[identity]
 
 
-def cell_key(data_identity: tuple[object, ...], metric: MetricEntry) -> str:
-    """Hash of what a cell computes: its data identity, the metric, its version and options."""
+KEY_SEPARATOR = "."
+
+
+def cell_key(data_identity: tuple[object, ...], metric: MetricEntry, scenario: str) -> str:
+    """``IDENTITY.METRIC_CODE.SCENARIO_CODE``: a hash of what a cell computes (its data identity, the metric, its
+    version and options), then the digests of the metric's and of the scenario reference's provenance
+    (:func:`harness.execution.provenance.metric_provenance`, :func:`~harness.execution.provenance.scenario_provenance`;
+    each computed once per process)."""
     payload = json.dumps([STUDY_FORMAT, *map(str, data_identity), metric.name, metric.fingerprint()])
-    return hashlib.sha256(payload.encode()).hexdigest()[:24]
+    identity = hashlib.sha256(payload.encode()).hexdigest()[:24]
+    code = (metric_provenance(metric.target, metric.registered).digest, scenario_provenance(scenario).digest)
+    return KEY_SEPARATOR.join((identity, *code))
+
+
+def key_parts(key: str) -> tuple[str, tuple[str, str] | None]:
+    """A key's identity and its (metric, scenario) provenance digests; None for the key of a cell stored before keys
+    held them."""
+    identity, *code = key.split(KEY_SEPARATOR)
+    return identity, (code[0], code[1]) if len(code) == 2 else None
 
 
 def plan_cells(
@@ -169,15 +187,9 @@ def plan_cells(
     if seeds < 1:
         raise UsageError(f"seeds must be at least 1, got {seeds}")
     cells: list[Cell] = []
-    named: dict[str, str] = {}  # a scenario's name -> the reference it came from
+    check_one_source_per_name("scenario", [(scenario_for(name).name, name) for name in scenario_names])
     for name in scenario_names:
         scenario = scenario_for(name)
-        if scenario.name in named:  # the results know a scenario by its name: two would mix their rows
-            first = named[scenario.name]
-            raise UsageError(f"scenario {name!r} is listed twice" if first == name else
-                             f"scenarios {first!r} and {name!r} are both named {scenario.name!r}, so their results "
-                             "would mix; give one of them another name")
-        named[scenario.name] = name
         population = scenario.kind == "population"
         entries = [entry for entry in metric_entries if entry.population == population]
         n = scenario.default_n if scenario.default_n is not None else (sample_sizes or {}).get(scenario.name, n_samples)

@@ -14,10 +14,11 @@ import metrics
 import scenarios
 from harness.errors import UnknownNameError, UsageError, listed
 from harness.execution.backends import check_backend, execute
-from harness.execution.metric_refs import MetricEntry, OptionSweep, resolve, variants
+from harness.execution.metric_refs import MetricEntry, OptionSweep, resolve_all, variants
 from harness.execution.option_probe import check_option_values
 from harness.execution.plan import Cell, plan_cells, plan_tasks
 from harness.execution.presets import PRESETS, Preset
+from harness.execution.recompute import cell_provenances, recompute_reasons
 from harness.execution.scenario_refs import canonical_reference, scenario_for
 from harness.execution.scoring import check_time_limit
 from harness.execution.store import FAILURES_CSV, ResultStore, record_of, tables_of
@@ -74,7 +75,7 @@ def plan_study(
     metric_names += _additions(added, metric_names, preset, metrics_ is not None)
     preset_sweeps = config.metric_options if metrics_ is None else {}
     sweeps = metric_options or {name: sweep for name, sweep in preset_sweeps.items() if name in metric_names}
-    entries = _swept([(name, resolve(name)) for name in metric_names], sweeps)
+    entries = _swept(list(zip(metric_names, resolve_all(metric_names))), sweeps)
     if metric_options:  # the user's values, before anything runs (a preset's own sweeps are valid)
         check_option_values(entries, cell_timeout)
     cells = plan_cells(
@@ -200,6 +201,7 @@ def run_study(
     cell_timeout: float | None = None,
     metric_options: Mapping[str, OptionSweep] | None = None,
     add_metrics: Sequence[str] | None = None,
+    recompute: bool = False,
     progress: bool = True,
     progress_label: str = "cells",
     log: Any = print,
@@ -226,7 +228,11 @@ def run_study(
         Scenario name -> parameter values to run instead of its grid in the preset (or
         its default grid); each value is checked by the scenario's ``check_value``.
     out : path, optional
-        Run directory.  Finished cells found there are reused, not recomputed.
+        Run directory.  Finished cells found there are reused, not recomputed, when their
+        identity matches: scenario, value, seed, sample size, metric, options, versions, and
+        the provenance of the code and libraries that compute them
+        (:mod:`harness.execution.provenance`); a cell stored with other code is recomputed and
+        ``log`` says why ("labconf.py changed", "scikit-learn 1.8.0 -> 1.9.1").
         Without it, nothing is written.  Checked before any work: an existing file, or a
         folder where nothing can be created, is a UsageError naming it.
     jobs : int, default 1
@@ -250,6 +256,9 @@ def run_study(
         Metrics to run besides the preset's (names or references, as in ``metrics_``), with the
         preset's sweeps: the ones a preset leaves out for cost (:attr:`Preset.excluded_metrics`,
         e.g. ``["dci_gbt"]``), or your own.  Not with ``metrics_``, nor naming one the preset runs.
+    recompute : bool, default False
+        Recompute every cell of the study even where ``out`` holds it; the new records replace
+        the stored ones.
     progress : bool, default True
         Show a progress bar (one step per cell).
     progress_label : str, default "cells"
@@ -290,18 +299,23 @@ def run_study(
     keys = [cell.key for cell in cells]
     store = ResultStore(out) if out is not None else None
     records = store.records() if store is not None else {}  # read once: to resume here, for the tables below
-    pending = [cell for cell, key in zip(cells, keys) if key not in records]
+    pending = cells if recompute else [cell for cell, key in zip(cells, keys) if key not in records]
     finished = len(cells) - len(pending)
     if finished:
         log(f"skipping {finished} finished cell(s) found in {out}; computing {len(pending)}")
+    if store is not None and pending:
+        store.record_provenances(cell_provenances(pending))  # before any cell naming them is stored
+        reasons = recompute_reasons(pending, records, store.provenances())
+        if reasons:
+            log(reasons)
     bar = tqdm(total=len(pending), desc=progress_label, unit="cell", disable=not progress or not pending)
     try:
         for outcomes in execute(plan_tasks(pending), jobs=jobs, backend=backend, scheduler=scheduler,
                                 cell_timeout=cell_timeout, log=log):
             if store is not None:
-                store.append_many(outcomes)  # one lock and one fsync per task
+                store.append_many(outcomes, replace=recompute)  # one lock and one fsync per task
             for outcome in outcomes:
-                records.setdefault(outcome[0], record_of(*outcome))  # as on disk, a key's first record wins
+                records[outcome[0]] = record_of(*outcome)  # as on disk, a key's last record wins
             bar.update(len(outcomes))
     finally:
         bar.close()

@@ -15,7 +15,8 @@ Results rows are written under the scenario's ``name`` (the declared name of a u
 scenario, the canonical ``TRANSFORM@BASE=VALUE`` of a composition), and its data are
 seeded from that name (:class:`harness.execution.plan.Cell`), so they do not depend on
 where a user's file lies.  A user's scenario's version joins its declared version and a
-hash of its source file, so cached cells are not reused after the file changes.
+hash of its source file; a cell's key also covers the modules the file imports
+(:mod:`harness.execution.provenance`), so cached cells are not reused after either changes.
 """
 
 from __future__ import annotations

@@ -7,8 +7,12 @@ discards (that cell is recomputed); so is any other line that is not a whole cel
 (a damaged or hand-edited file).  Two runs writing into the same directory
 serialise their appends through the lock, and a cell the other one stored first is not
 appended again (both may compute it: each run reads the store once, when it starts).
-Cells are keyed by their full identity, including the metric's version and options,
-so a changed metric never silently reuses stale rows.
+Cells are keyed by their full identity, including the metric's version and options and the
+provenance of the code and libraries that computed them (:mod:`harness.execution.provenance`),
+so a changed metric never silently reuses stale rows.  ``DIR/provenance.json`` holds each
+provenance a key names (digest -> files and library versions), so a rerun can say why it
+recomputes a cell ("labconf.py changed").  A recomputed cell (``run --recompute``) is appended
+again; of a key's records the last wins.
 
 The tidy tables ``results.parquet`` and ``results.csv`` are rewritten atomically
 (write to a temporary file, then rename) from the store.
@@ -25,12 +29,14 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import pandas as pd
 
+from harness.execution.provenance import Provenance
 from reports.schema import FAILURE_COLUMNS, RESULT_COLUMNS, TEXT_COLUMNS
 
 CELLS_FILE = "cells.jsonl"
 RESULTS_PARQUET = "results.parquet"
 RESULTS_CSV = "results.csv"
 FAILURES_CSV = "failures.csv"
+PROVENANCE_FILE = "provenance.json"
 
 class ResultStore:
     """Append-only, crash-safe storage of finished cells in a run directory."""
@@ -71,14 +77,18 @@ class ResultStore:
 
         A cell whose metric raised is finished too: it has no rows and a ``failure``
         record (the cell's identity and the error), so it is reported, not retried
-        until its metric's version or options change.
+        until its metric's version, options or code change.
         """
         self.append_many([(key, rows, failure)])
 
-    def append_many(self, outcomes: Sequence[tuple[str, list[dict[str, Any]], dict[str, Any] | None]]) -> None:
+    def append_many(self, outcomes: Sequence[tuple[str, list[dict[str, Any]], dict[str, Any] | None]], *,
+                    replace: bool = False) -> None:
         """Persist finished cells ``(key, rows, failure)`` durably, one line each, with one
         lock, one write and one fsync (a task's cells; a write cut short leaves a partial
-        last line, which is dropped on reading, so only whole cells are ever read back)."""
+        last line, which is dropped on reading, so only whole cells are ever read back).
+
+        A cell already stored (by another run) is not appended again, unless ``replace``
+        (a recomputed cell, which then wins over the earlier record)."""
         if not outcomes:
             return
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
@@ -86,7 +96,7 @@ class ResultStore:
             fcntl.flock(fd, fcntl.LOCK_EX)
             self._repair_tail(fd)
             self._catch_up(fd)
-            fresh = [outcome for outcome in outcomes if outcome[0] not in self._stored]  # another run may have stored it
+            fresh = [outcome for outcome in outcomes if replace or outcome[0] not in self._stored]
             data = "".join(json.dumps(record_of(*outcome), allow_nan=True) + "\n" for outcome in fresh).encode()
             written = 0
             while written < len(data):  # a regular-file write may be short (full disk, signal)
@@ -99,8 +109,8 @@ class ResultStore:
             os.close(fd)
 
     def records(self) -> dict[str, dict[str, Any]]:
-        """Every complete cell's record on disk (``key``, ``rows``, and ``failure`` for a failed cell), by key;
-        the first of a key's records wins."""
+        """Every complete cell's record on disk (``key``, ``rows``, and ``failure`` for a failed cell), by key, in the
+        order they were first stored; the last of a key's records wins (a recomputed cell)."""
         if not self.path.exists():
             return {}
         found: dict[str, dict[str, Any]] = {}
@@ -112,12 +122,12 @@ class ResultStore:
                 read += len(raw)
                 record = _parsed(raw)  # None for a damaged line: that cell is recomputed
                 if record is not None:
-                    found.setdefault(record["key"], record)
+                    found[record["key"]] = record
         self._stored, self._read_up_to = set(found), read  # what a later append need not read again
         return found
 
     def cells(self) -> dict[str, list[dict[str, Any]]]:
-        """Every complete cell on disk, by key (first occurrence wins); failed cells have no rows."""
+        """Every complete cell on disk, by key (last occurrence wins); failed cells have no rows."""
         return {key: record["rows"] for key, record in self.records().items()}
 
     def failures(self, keys: Iterable[str] | None = None) -> pd.DataFrame:
@@ -132,6 +142,32 @@ class ResultStore:
         """:meth:`table` and :meth:`failures` of the same cells, from one read of the file
         (a study of the paper preset appends hundreds of thousands of cells)."""
         return tables_of(self.records(), keys)
+
+    def provenances(self) -> dict[str, Provenance]:
+        """The provenances the keys of the stored cells name, by digest (``DIR/provenance.json``; empty when it is
+        missing or damaged, and without an entry that is damaged)."""
+        try:
+            data = json.loads((self.directory / PROVENANCE_FILE).read_text())
+        except (OSError, ValueError):
+            return {}
+        found = {digest: Provenance.from_json(entry) for digest, entry in data.items()} if isinstance(data, dict) else {}
+        return {digest: provenance for digest, provenance in found.items() if provenance is not None}
+
+    def record_provenances(self, provenances: Iterable[Provenance]) -> None:
+        """Add ``provenances`` to ``DIR/provenance.json`` (atomically, under the cells' lock, so that two runs
+        adding theirs at once keep both); call before appending the cells whose keys name them."""
+        new = {provenance.digest: provenance for provenance in provenances}
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            known = self.provenances()
+            if new.keys() <= known.keys():
+                return
+            merged = {digest: provenance.to_json() for digest, provenance in sorted({**known, **new}.items())}
+            _atomic_write(self.directory / PROVENANCE_FILE,
+                          lambda path: Path(path).write_text(json.dumps(merged, indent=1, sort_keys=True) + "\n"))
+        finally:
+            os.close(fd)
 
     def write_tables(self, frame: pd.DataFrame, failures: pd.DataFrame | None = None) -> tuple[Path, Path]:
         """Atomically (re)write ``results.parquet`` and ``results.csv``, and ``failures.csv``

@@ -4,8 +4,9 @@ A *baseline* is a human-readable JSON file holding, for every cell of a study
 (scenario x parameter value x sample size x metric x sub-score), the mean score over
 seeds, its spread (sample standard deviation over seeds, 0 for a single seed) and the
 number of seeds, together with the versions of the harness and of every metric that
-produced it.  One cell is written per line, so a baseline diffs cleanly under version
-control::
+produced it, and the environment it was saved in (the harness version, the git commit of
+the harness's checkout when there is one, Python's and the numerical libraries' versions).
+One cell is written per line, so a baseline diffs cleanly under version control::
 
     {
      "format": "disentanglement-harness-baseline/1",
@@ -15,21 +16,27 @@ control::
      "cells": [
       {"scenario": "noise", "parameter": "alpha", "value": 0.0, "value_label": "0", "n_samples": 2000, "metric": "mig", "sub_score": "mig", "mean": 0.93, "std": 0.004, "seeds": 2},
       ...
-     ]
+     ],
+     "environment": {"harness": "0.1.0", "git_commit": "8c114c6...", "libraries": {"numpy": "2.4.6", "python": "3.11.7", ...}}
     }
+
+A file written before ``environment`` existed still loads (its check names no environment change).
 
 :func:`check_baseline` compares a run with a baseline cell by cell: a cell *drifts*
 when ``|mean_run - mean_baseline| > atol + rtol * |mean_baseline|`` (the convention of
 :func:`numpy.isclose`), with global tolerances overridable per metric.  Because every
 cell's data and random state derive from its identity (:mod:`harness.execution.seeds`), an
 unchanged metric reproduces its baseline exactly on the same platform, so the default
-tolerance is tight.  :func:`assert_matches_baseline` is the one-line pytest helper.
+tolerance is tight.  :func:`assert_matches_baseline` is the one-line pytest helper; with
+``HARNESS_UPDATE_BASELINES=1`` in the environment (or ``update=True``) it rewrites the
+baseline instead of failing, as snapshot-testing tools do.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
@@ -42,7 +49,7 @@ from harness.errors import UsageError, did_you_mean, listed
 from harness.execution.store import FAILURES_CSV
 from reports.schema import FAILURE_COLUMNS
 
-from harness.workflows.baseline_format import CELL_KEYS, DEFAULT_ATOL, DEFAULT_RTOL, FORMAT
+from harness.workflows.baseline_format import CELL_KEYS, DEFAULT_ATOL, DEFAULT_MAX_ROWS, DEFAULT_RTOL, FORMAT
 
 Results = pd.DataFrame | str | Path
 Tolerances = Mapping[str, tuple[float, float]]
@@ -53,10 +60,10 @@ def _results(run: Results, *, allow_empty: bool = False) -> pd.DataFrame:
     (:func:`reports.check_results`, :func:`reports.load_results`; ``allow_empty`` accepts one without rows)."""
     import reports
 
-    from harness.workflows.run_results import load_run_results
+    from harness.workflows.run_results import check_one_source_per_name_in, load_run_results
 
     if isinstance(run, pd.DataFrame):
-        return reports.check_results(run, allow_empty=allow_empty)
+        return check_one_source_per_name_in(reports.check_results(run, allow_empty=allow_empty), "the results")
     return load_run_results(run, allow_empty=allow_empty)
 
 
@@ -91,7 +98,11 @@ def metric_versions(results: pd.DataFrame) -> dict[str, str]:
     return {metric: versions[metric] for metric in sorted(versions.index)}
 
 
-def save_baseline(run: Results, to: str | Path) -> Path:
+#: Set to 1 in the environment, :func:`assert_matches_baseline` rewrites its baseline instead of failing.
+UPDATE_VARIABLE = "HARNESS_UPDATE_BASELINES"
+
+
+def save_baseline(run: Results, to: str | Path, *, force: bool = False) -> Path:
     """Write the baseline of a run (a run directory or a results table) to ``to`` (JSON).
 
     Parameters
@@ -100,12 +111,22 @@ def save_baseline(run: Results, to: str | Path) -> Path:
         A results table, or a run directory holding ``results.parquet`` / ``results.csv``.
     to : str or path
         Destination file; parent directories are created.
+    force : bool, default False
+        Overwrite ``to`` when it exists.
 
     Returns
     -------
     pathlib.Path
         The written file.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        When ``to`` exists and ``force`` is not set, or the results cannot be read.
     """
+    path = Path(to)
+    if path.exists() and not force:
+        raise UsageError(f"baseline file {str(path)!r} exists; pass --force (force=True) to overwrite it")
     results = _results(run)
     cells = summarize(results).to_dict(orient="records")
     header = {
@@ -116,11 +137,22 @@ def save_baseline(run: Results, to: str | Path) -> Path:
     }
     lines = ["{"] + [f" {json.dumps(key)}: {json.dumps(value)}," for key, value in header.items()]
     body = [" " + json.dumps(_plain(cell), allow_nan=False) for cell in cells]
-    lines += [' "cells": ['] + [line + "," for line in body[:-1]] + body[-1:] + [" ]", "}"]
-    path = Path(to)
+    lines += [' "cells": ['] + [line + "," for line in body[:-1]] + body[-1:] + [" ],"]
+    lines += [f' "environment": {json.dumps(environment())}', "}"]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def environment() -> dict[str, Any]:
+    """Where scores are computed: ``harness`` (its version), ``git_commit`` (``git rev-parse HEAD`` of the harness's
+    checkout; absent when there is none) and ``libraries`` (Python's and the numerical libraries' versions: those
+    the registered metrics and scenarios import, :func:`harness.execution.provenance.registered_libraries`)."""
+    from harness.execution.provenance import git_commit, registered_libraries
+    from harness.version import __version__
+
+    commit = git_commit()
+    return {"harness": __version__, **({"git_commit": commit} if commit else {}), "libraries": registered_libraries()}
 
 
 def _plain(cell: Mapping[str, object]) -> dict[str, object]:
@@ -136,6 +168,8 @@ class Baseline:
     metric_versions: Mapping[str, str]
     harness_versions: tuple[str, ...]
     path: Path
+    environment: Mapping[str, Any] = field(default_factory=dict)
+    """:func:`environment` where the baseline was saved (empty for a file written before it was recorded)."""
 
 
 def load_baseline(path: str | Path) -> Baseline:
@@ -169,7 +203,10 @@ def load_baseline(path: str | Path) -> Baseline:
         if problem:
             raise UsageError(f"baseline {str(path)!r}, cell {index} ({cell.get('metric')!r} on {cell.get('scenario')!r} = "
                              f"{cell.get('value_label')!r}): {problem}")
-    return Baseline(cells, dict(data.get("metric_versions", {})), tuple(data.get("harness_versions", ())), path)
+    saved_in = data.get("environment", {})
+    if not (isinstance(saved_in, dict) and isinstance(saved_in.get("libraries", {}), dict)):
+        raise UsageError(f"baseline {str(path)!r}: \"environment\" must be an object with \"libraries\" an object")
+    return Baseline(cells, dict(data.get("metric_versions", {})), tuple(data.get("harness_versions", ())), path, saved_in)
 
 
 _TEXT_FIELDS = tuple(key for key in CELL_KEYS if key not in ("value", "n_samples"))
@@ -249,16 +286,71 @@ class BaselineCheck:
         verdict = "PASSED" if self.passed else "FAILED"
         return f"baseline check {verdict}: {len(self.table)} cells ({', '.join(parts)})"
 
-    def report(self) -> str:
-        """The summary, the notes and the table of failing cells, if any."""
-        lines = [self.summary(), *(f"note: {note}" for note in self.notes)]
-        if not self.failures.empty:
-            shown = self.failures[["status", "scenario", "value_label", "n_samples", "metric", "sub_score",
-                                   "baseline", "current", "difference", "tolerance"]].copy()
+    def by_metric(self) -> list[dict[str, Any]]:
+        """One record per metric with failing cells: ``metric``, ``compared`` (its cells of the baseline),
+        ``drifted``, ``missing`` (counted when they fail the check), and the largest drift: ``largest_drift``
+        (current - baseline) with its cell's ``scenario``, ``value_label``, ``n_samples`` and ``sub_score``
+        (None when none drifted)."""
+        in_baseline = self.table.loc[self.table["status"] != "new", "metric"].value_counts()
+        found = []
+        for metric, cells in self.failures.groupby("metric", sort=True):
+            drifted = cells.loc[cells["status"] == "drifted"]
+            worst = drifted.iloc[0] if len(drifted) else None  # failures come largest change first
+            found.append({
+                "metric": metric,
+                "compared": int(in_baseline.get(metric, 0)),
+                "drifted": len(drifted),
+                "missing": int((cells["status"] == "missing").sum()),
+                "largest_drift": None if worst is None else float(worst["difference"]),
+                **{key: None if worst is None else _plain_value(worst[key])
+                   for key in ("scenario", "value_label", "n_samples", "sub_score")},
+            })
+        return found
+
+    def report(self, max_rows: int | None = DEFAULT_MAX_ROWS) -> str:
+        """The summary, one line per failing metric (cells drifted, largest drift), the notes and the table of
+        failing cells, largest change first, folded after ``max_rows`` rows (None or 0: every row)."""
+        lines = [self.summary(), *map(_metric_line, self.by_metric()), *(f"note: {note}" for note in self.notes)]
+        failing = self.failures
+        if not failing.empty:
+            shown = failing.head(max_rows) if max_rows else failing
+            shown = shown[["status", "scenario", "value_label", "n_samples", "metric", "sub_score",
+                           "baseline", "current", "difference", "tolerance"]].copy()
             pairs = [_difference_against(d, t) for d, t in zip(shown["difference"], shown["tolerance"])]
             shown["difference"], shown["tolerance"] = (list(column) for column in zip(*pairs))
             lines += ["", markdown_table(shown.rename(columns={"value_label": "value", "n_samples": "n"}), digits=6)]
+            if len(failing) > len(shown):
+                lines.append(f"... {len(failing) - len(shown)} more failing cell(s) not shown "
+                             "(--max-rows 0 shows every one; --format json lists them all)")
         return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``passed``, ``summary``, ``metrics`` (:meth:`by_metric`), ``notes`` and every failing cell
+        (``cells``: numbers as numbers, a missing cell's ``current`` and ``difference`` None)."""
+        cells = self.failures[[*CELL_KEYS, "status", "baseline", "current", "difference", "tolerance", "baseline_seeds",
+                               "current_seeds"]]
+        records = [{key: _plain_value(value) for key, value in record.items()} for record in cells.to_dict("records")]
+        return {"passed": self.passed, "summary": self.summary(), "metrics": self.by_metric(), "notes": list(self.notes),
+                "cells": records}
+
+
+def _metric_line(found: Mapping[str, Any]) -> str:
+    """``dci: 12 of 30 cells drifted, largest +0.0198 (noise = 0.6, n = 1000, compactness); 2 of 30 cells missing
+    from the run`` (the sub-score named when it is not the metric's own name)."""
+    parts = []
+    if found["drifted"]:
+        sub_score = f", {found['sub_score']}" if found["sub_score"] != found["metric"] else ""
+        parts.append(f"{found['drifted']} of {found['compared']} cells drifted, largest {found['largest_drift']:+.3g} "
+                     f"({found['scenario']} = {found['value_label']}, n = {found['n_samples']}{sub_score})")
+    if found["missing"]:
+        parts.append(f"{found['missing']} of {found['compared']} cells missing from the run")
+    return f"{found['metric']}: " + "; ".join(parts)
+
+
+def _plain_value(value: Any) -> Any:
+    """A table value as JSON holds it: numpy scalars as Python numbers, NaN as None."""
+    value = value.item() if isinstance(value, np.generic) else value
+    return None if isinstance(value, float) and math.isnan(value) else value
 
 
 #: Fewest significant digits of a drift table's differences and tolerances.
@@ -367,7 +459,8 @@ def check_baseline(
     status = np.where(merged["difference"].abs() > merged["tolerance"], "drifted", "ok")
     status = np.where(merged["current"].isna(), "missing", status)
     merged["status"] = np.where(merged["baseline"].isna(), "new", status)
-    notes = _version_notes(reference.metric_versions, results, merged) + _seed_notes(merged) + _sample_size_notes(merged)
+    notes = _version_notes(reference.metric_versions, results, merged) + _environment_notes(reference.environment)
+    notes += _seed_notes(merged) + _sample_size_notes(merged)
     if not results.empty:  # else every failure is the story, whichever metric it is of
         failed = failed.loc[failed["metric"].isin(merged["metric"])]
     notes += _coverage_notes(merged, per_metric, known) + _failure_notes(failed)
@@ -400,6 +493,26 @@ def _version_notes(versions: Mapping[str, str], results: pd.DataFrame, compared:
         if before is not None and after is not None and before != after:
             notes.append(f"metric {metric!r} changed version {before} -> {after}; drift may be intended")
     return notes
+
+
+def _environment_notes(saved_in: Mapping[str, Any]) -> list[str]:
+    """A note naming what differs between the environment the baseline was saved in and this one (harness version,
+    git commit, library versions): a drift may come from them.  None for a baseline that recorded no environment."""
+    if not saved_in:
+        return []
+    from harness.execution.provenance import Provenance, changes
+
+    here = environment()
+    differ = [f"harness {saved_in.get('harness')} -> {here['harness']}"] if saved_in.get("harness") != here["harness"] else []
+    commits = saved_in.get("git_commit"), here.get("git_commit")
+    if all(commits) and commits[0] != commits[1]:
+        differ.append(f"git commit {str(commits[0])[:12]} -> {str(commits[1])[:12]}")
+    libraries = [Provenance({}, {str(k): str(v) for k, v in found.items()})
+                 for found in (saved_in.get("libraries", {}), here["libraries"])]
+    differ += changes(*libraries)
+    if not differ:
+        return []
+    return [f"the baseline was saved in another environment: {', '.join(differ)}; drift may come from it"]
 
 
 def _seed_notes(compared: pd.DataFrame) -> list[str]:
@@ -461,16 +574,23 @@ def _failure_notes(failed: pd.DataFrame) -> list[str]:
             f"{first['error']}"]
 
 
-def assert_matches_baseline(run: Results, baseline: str | Path, **options: Any) -> BaselineCheck:
+def assert_matches_baseline(run: Results, baseline: str | Path, *, update: bool | None = None,
+                            **options: Any) -> BaselineCheck:
     """Assert that a run still behaves like a baseline (for a metric author's pytest suite).
 
     Same parameters as :func:`check_baseline` (``options``: ``atol``, ``rtol``,
-    ``per_metric``, ``metrics``, ``allow_missing``).  Returns the check when it passes.
+    ``per_metric``, ``sigmas``, ``metrics``, ``allow_missing``).  Returns the check when it passes.
+    With ``update`` (default: the environment variable ``HARNESS_UPDATE_BASELINES`` set to anything
+    but ``0`` or empty), the baseline is (re)written from the run instead, and the check of the run
+    against it returned: rerun the suite so after an intended change, review the diff of the
+    baseline file and commit it, as with snapshot-testing tools.  Pytest does not show this
+    helper's own frame in a failure's traceback.
 
     Raises
     ------
     AssertionError
-        With the table of drifted (and missing) cells when the check fails.
+        With a line per drifted metric and the table of drifted (and missing) cells, largest change
+        first, when the check fails; when the baseline file does not exist (create it with ``update``).
 
     Examples
     --------
@@ -480,7 +600,15 @@ def assert_matches_baseline(run: Results, baseline: str | Path, **options: Any) 
                             n_samples=500, progress=False)
         assert_matches_baseline(results, "tests/my_metric_baseline.json")
     """
+    __tracebackhide__ = True  # pytest shows the caller's line, not this helper's source
+    if update is None:
+        update = os.environ.get(UPDATE_VARIABLE, "") not in ("", "0")
+    if update:
+        save_baseline(run, baseline, force=True)
+    elif not Path(baseline).is_file():
+        raise AssertionError(f"no baseline file {str(baseline)!r}: write it from this run with {UPDATE_VARIABLE}=1")
     check = check_baseline(run, baseline, **options)
     if not check.passed:
-        raise AssertionError(check.report())
+        raise AssertionError(f"{check.report()}\n(an intended change? rewrite the baseline with {UPDATE_VARIABLE}=1 "
+                             "and review its diff)")
     return check

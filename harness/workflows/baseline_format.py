@@ -7,3 +7,5 @@ CELL_KEYS = ("scenario", "parameter", "value", "value_label", "n_samples", "metr
 DEFAULT_ATOL = 1e-6
 #: Default relative tolerance.
 DEFAULT_RTOL = 0.0
+#: Failing cells a check's report shows before folding the rest (``baseline check --max-rows``; 0 shows all).
+DEFAULT_MAX_ROWS = 20

@@ -23,7 +23,7 @@ import pandas as pd
 
 import metrics
 from reports.markdown import markdown_table
-from harness.execution.metric_refs import MetricEntry, resolve
+from harness.execution.metric_refs import MetricEntry, resolve_all
 from metrics.options import check_random_state
 from metrics.validation import as_real_matrix, check_discrete, check_pair
 from harness.errors import UsageError, listed
@@ -214,7 +214,8 @@ def evaluate_representation(
     ------
     harness.errors.UsageError
         Malformed arrays, ``discrete`` flags or ``random_state``, a lone string or an
-        empty list as ``metric_names`` (all checked once, before any metric runs), or
+        empty list as ``metric_names`` (all checked once, before any metric runs), two
+        metrics of one name (``["mig", "clash.py:mig"]``) or one listed twice, or
         unknown metric names (then also a KeyError).
     """
     try:
@@ -227,7 +228,7 @@ def evaluate_representation(
     names = listed(metric_names, "metric_names", "names") if metric_names is not None else metrics.available()
     if not names:  # an empty table would read as "every metric passed"
         raise UsageError(f"no metric named; known metrics: {', '.join(metrics.available())}")
-    entries = [resolve(name) for name in names]
+    entries = resolve_all(names)
     rows = []
     with metrics.shared_estimates():  # one representation: its k-NN and binned estimates are computed once
         for entry in entries:

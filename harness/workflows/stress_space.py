@@ -29,7 +29,7 @@ import numpy as np
 import scenarios
 from harness.errors import UsageError
 from harness.execution.scenario_refs import scenario_for
-from scenarios.base import ParameterValue
+from scenarios.base import ParameterValue, check_ideal
 
 REAL, INTEGER, CHOICE = "real", "integer", "choice"
 #: Bisection steps cutting a real range back to what ``check_value`` accepts (2**-60 of a grid width).
@@ -185,7 +185,7 @@ def ideal_at(scenario: str, value: ParameterValue) -> dict[str, float]:
     whole sweep, which holds for every alpha < 1.
     """
     family = scenario_for(scenario)
-    ideal = {prop: float(score) for prop, score in family.ideal_trajectory(family.check_value(value)).items()}
+    ideal = check_ideal(family.ideal_trajectory(family.check_value(value)), f"scenario {scenario!r} at {value!r}: ideal")
     if ideal.get("explicitness") == 0.0:
         return {prop: 0.0 for prop in ideal}
     return ideal

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,6 +15,8 @@ from harness.workflows.baseline import assert_matches_baseline, check_baseline, 
 from harness.cli import main
 from harness.errors import UsageError
 from harness.execution.runner import run_study
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # A user metric: mean |Pearson correlation| of factor j with code j.  PERTURBATION is edited below.
 METRIC = '''
@@ -53,7 +56,7 @@ def test_baseline_file_is_readable_json_with_means_spreads_and_versions(runs):
     assert data["metric_versions"]["mig"] == "1" and len(data["metric_versions"]["diagonal"]) == 12  # source hash
     assert data["harness_versions"] and data["studies"] == ["quick"]
     assert len(data["cells"]) == (6 + 6) * 2  # values x metrics; seeds are summarised
-    assert len(text.splitlines()) == len(data["cells"]) + 8  # one cell per line
+    assert len(text.splitlines()) == len(data["cells"]) + 9  # one cell per line, the environment on one
     results = pd.read_csv(runs / "run" / "results.csv")
     rows = results[(results.scenario == "noise") & (results.value == 0.4) & (results.metric == "mig")]["score"].to_numpy()
     cell = next(c for c in data["cells"] if c["scenario"] == "noise" and c["value"] == 0.4 and c["metric"] == "mig")
@@ -341,3 +344,136 @@ def test_python_options_of_the_wrong_type_are_usage_errors(runs, options, messag
 def test_tolerances_as_lists_and_numpy_numbers_are_read(runs):
     loose = check_baseline(runs / "drifted", runs / "baseline.json", atol=np.float64(1.0), per_metric={"mig": [1.0, 0]})
     assert loose.passed
+
+
+# --- baselines a maintainer can trust: no silent overwrite, the environment recorded, long drifts summarised,
+# --- a pytest helper that shows the caller and can rewrite its baseline
+
+
+def test_save_refuses_to_overwrite_a_baseline_without_force(runs, tmp_path, capsys):
+    target = tmp_path / "b.json"
+    target.write_text("keep me")
+    assert main(["baseline", "save", str(runs / "run"), "--to", str(target)]) == 2
+    assert capsys.readouterr().err == f"error: baseline file {str(target)!r} exists; pass --force (force=True) to overwrite it\n"
+    assert target.read_text() == "keep me"
+    with pytest.raises(UsageError, match="exists; pass --force"):
+        save_baseline(runs / "run", target)
+    assert main(["baseline", "save", str(runs / "run"), "--to", str(target), "--force"]) == 0
+    assert load_baseline(target).cells.equals(load_baseline(runs / "baseline.json").cells)
+
+
+def test_the_baseline_records_the_harness_version_git_commit_and_library_versions(runs):
+    import importlib.metadata
+    import platform
+    import subprocess
+
+    from harness.version import __version__
+
+    saved = json.loads((runs / "baseline.json").read_text())["environment"]
+    assert saved["harness"] == __version__
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    assert saved.get("git_commit") == (head.stdout.strip() if head.returncode == 0 else None)
+    for name in ("numpy", "scipy", "scikit-learn"):
+        assert saved["libraries"][name] == importlib.metadata.version(name)
+    assert saved["libraries"]["python"] == platform.python_version()
+
+
+def test_without_git_the_baseline_has_no_commit_and_saves(runs, tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", "")  # no git to be found
+    save_baseline(runs / "run", tmp_path / "b.json")
+    assert "git_commit" not in json.loads((tmp_path / "b.json").read_text())["environment"]
+
+
+def test_check_names_what_differs_from_the_environment_the_baseline_was_saved_in(runs, tmp_path):
+    data = json.loads((runs / "baseline.json").read_text())
+    here = data["environment"]
+    data["environment"] = {"harness": "0.0.9", "git_commit": "0" * 40,
+                           "libraries": {**here["libraries"], "numpy": "1.0.0"}}
+    (tmp_path / "old.json").write_text(json.dumps(data))
+    check = check_baseline(runs / "rerun", tmp_path / "old.json")
+    assert check.passed  # a note, not a failure
+    expected = f"harness 0.0.9 -> {here['harness']}"
+    if "git_commit" in here:
+        expected += f", git commit 000000000000 -> {here['git_commit'][:12]}"
+    expected += f", numpy 1.0.0 -> {here['libraries']['numpy']}"
+    assert check.notes == [f"the baseline was saved in another environment: {expected}; drift may come from it"]
+    assert not check_baseline(runs / "rerun", runs / "baseline.json").notes
+
+
+def test_an_older_baseline_file_without_environment_still_loads_and_checks(runs, tmp_path):
+    data = json.loads((runs / "baseline.json").read_text())
+    del data["environment"]
+    (tmp_path / "old.json").write_text(json.dumps(data))
+    assert load_baseline(tmp_path / "old.json").environment == {}
+    check = check_baseline(runs / "rerun", tmp_path / "old.json")
+    assert check.passed and not check.notes
+
+
+def test_a_failed_check_opens_with_a_line_per_metric_and_folds_the_cells_after_max_rows(runs, tmp_path, capsys):
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    results["score"] += np.where(results["metric"] == "mig", 0.02, -0.01)  # both metrics drift in every cell
+    (tmp_path / "run").mkdir()
+    results.to_parquet(tmp_path / "run" / "results.parquet")
+    argv = ["baseline", "check", str(tmp_path / "run"), "--against", str(runs / "baseline.json")]
+    assert main([*argv, "--max-rows", "5"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "baseline check FAILED: 24 cells (24 drifted)"
+    assert lines[1].startswith("diagonal: 12 of 12 cells drifted, largest -0.01 (")
+    assert lines[2].startswith("mig: 12 of 12 cells drifted, largest +0.02 (")
+    assert sum(line.startswith("| drifted") for line in lines) == 5
+    assert lines[-1] == "... 19 more failing cell(s) not shown (--max-rows 0 shows every one; --format json lists them all)"
+    assert main([*argv, "--max-rows", "0"]) == 1
+    assert sum(line.startswith("| drifted") for line in capsys.readouterr().out.splitlines()) == 24
+    assert main([*argv, "--format", "json"]) == 1
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["passed"] is False and len(printed["cells"]) == 24
+    assert [(m["metric"], m["drifted"], m["compared"]) for m in printed["metrics"]] == [("diagonal", 12, 12), ("mig", 12, 12)]
+    assert printed["metrics"][1]["largest_drift"] == pytest.approx(0.02, abs=1e-12)
+    cell = printed["cells"][0]
+    assert all(isinstance(cell[key], (int, float)) and not isinstance(cell[key], bool)
+               for key in ("value", "n_samples", "baseline", "current", "difference", "tolerance", "baseline_seeds"))
+
+
+def test_the_pytest_helper_rewrites_its_baseline_when_asked(runs, tmp_path, monkeypatch):
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    results["score"] += 0.01
+    target = tmp_path / "mine.json"
+    with pytest.raises(AssertionError, match="no baseline file .*: write it from this run with HARNESS_UPDATE_BASELINES=1"):
+        assert_matches_baseline(results, target)
+    monkeypatch.setenv("HARNESS_UPDATE_BASELINES", "1")
+    assert assert_matches_baseline(results, target).passed  # written, then checked
+    (tmp_path / "copy.json").write_text((runs / "baseline.json").read_text())
+    assert assert_matches_baseline(results, tmp_path / "copy.json").passed  # drifted, rewritten
+    monkeypatch.setenv("HARNESS_UPDATE_BASELINES", "0")
+    assert assert_matches_baseline(results, tmp_path / "copy.json").passed
+    with pytest.raises(AssertionError, match="rewrite the baseline with HARNESS_UPDATE_BASELINES=1"):
+        assert_matches_baseline(results, runs / "baseline.json")
+
+
+HIDDEN = '''
+import pandas as pd
+
+from harness.workflows.baseline import assert_matches_baseline
+
+
+def test_still_behaves():
+    results = pd.read_parquet({results!r})
+    results["score"] += 0.01
+    assert_matches_baseline(results, {baseline!r})
+'''
+
+
+def test_the_pytest_helper_shows_the_callers_line_not_its_own_source(runs, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    test_file = tmp_path / "test_mine.py"
+    test_file.write_text(HIDDEN.format(results=str(runs / "run" / "results.parquet"), baseline=str(runs / "baseline.json")))
+    done = subprocess.run([sys.executable, "-m", "pytest", str(test_file), "-p", "no:cacheprovider", "-q"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 1
+    assert "assert_matches_baseline(results, " in done.stdout and "baseline check FAILED: 24 cells" in done.stdout
+    assert "Assert that a run still behaves like a baseline" not in done.stdout  # the helper's docstring
+    assert "__tracebackhide__" not in done.stdout and "check = check_baseline(" not in done.stdout

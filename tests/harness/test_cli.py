@@ -114,19 +114,6 @@ def test_validate_help_lists_exactly_the_registered_properties():
     assert PROPERTY_CHOICES == ", ".join(metrics.PROPERTIES[:-1]) + " or " + metrics.PROPERTIES[-1]
 
 
-@pytest.fixture
-def arrays(tmp_path):
-    """Factors and codes files, and a user metric file, for commands that would run metrics."""
-    import numpy as np
-
-    rng = np.random.default_rng(0)
-    factors = rng.random((200, 3))
-    np.save(tmp_path / "factors.npy", factors)
-    np.save(tmp_path / "codes.npy", factors + 0.1 * rng.standard_normal((200, 3)))
-    (tmp_path / "metric.py").write_text("def first(factors, codes):\n    return float(abs(codes[0, 0]))\n")
-    return tmp_path
-
-
 OUTPUT_COMMANDS = {
     "evaluate": (["evaluate", "--factors", "{d}/factors.npy", "--codes", "{d}/codes.npy", "--metrics", "mig,dci_lasso",
                   "--out", "{out}/scores.csv"], "--out"),

@@ -115,6 +115,16 @@ def test_report_card_lists_every_axiom_with_its_number(card):
     assert saved["metric"] == "rank_metric" and len(saved["axioms"]) == 8 and saved["battery"]["builtins"] == ["mig", "modularity"]
 
 
+def test_the_report_card_json_holds_numbers_as_numbers(card):
+    report, out = card
+    saved = json.loads((out / "report_card.json").read_text())
+    assert saved["battery"]["n_samples"] == sorted(set(report.results["n_samples"])) and saved["battery"]["seeds"] == 1
+    for shown, stored in zip(report.rankings.to_dict("records"), saved["rankings"]):  # the table says "2 of 3"
+        assert f"{stored['rank']} of {stored['rank_of']}" == shown["rank"] and isinstance(stored["value"], float)
+    for shown, stored in zip(report.verdicts.to_dict("records"), saved["verdicts"]):
+        assert f"{stored['built-ins passing']} of {stored['built-ins judged']}" == shown["built-ins passing"]
+
+
 def test_cli_validate_with_metadata_flags(metric_files, tmp_path, capsys):
     status = main(["validate", f"{metric_files / 'rank_metric.py'}:rank_metric", "--property", "compactness",
                    "--lower-is-better", "--name", "my_rank", "--scenarios", "noise", "--metrics", "mig",

@@ -1,0 +1,71 @@
+"""Why a run recomputes cells its store already holds: the code or the libraries that compute them changed.
+
+A cell's key is ``IDENTITY.METRIC_CODE.SCENARIO_CODE`` (:func:`harness.execution.plan.cell_key`).  A
+pending cell whose identity the store holds under other provenance digests was computed before by
+other code; the provenances the digests name (``DIR/provenance.json``) say what changed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable, Mapping, Sequence
+
+from harness.execution.plan import Cell, key_parts
+from harness.execution.provenance import Provenance, changes, metric_provenance, scenario_provenance
+
+#: Most distinct reasons a run's message lists (the rest are counted).
+SHOWN_REASONS = 3
+#: Most changes one reason lists (the rest are counted).
+SHOWN_CHANGES = 4
+
+
+def cell_provenances(cells: Iterable[Cell]) -> list[Provenance]:
+    """The distinct provenances of the cells' metrics and scenarios (each computed once per process)."""
+    cells = list(cells)
+    metrics = {(cell.metric.target, cell.metric.registered) for cell in cells}
+    scenarios = {cell.scenario for cell in cells}
+    return [metric_provenance(*metric) for metric in sorted(metrics)] + [scenario_provenance(s) for s in sorted(scenarios)]
+
+
+def recompute_reasons(pending: Sequence[Cell], records: Mapping[str, Any], known: Mapping[str, Provenance]) -> str:
+    """One line saying how many of the ``pending`` cells the store holds computed by other code and why
+    (``recomputing 12 stored cell(s) whose code or libraries changed: labconf.py changed (12)``), and how many are
+    recomputed though stored unchanged (``run --recompute``); "" when none.
+
+    ``records`` are the store's, by key; ``known`` the provenances the store's keys name, by digest.
+    """
+    forced = sum(cell.key in records for cell in pending)
+    stored: dict[str, str] = {}
+    if len(pending) > forced:
+        for key in records:  # in the order stored: the latest record of an identity wins
+            stored[key_parts(key)[0]] = key
+    reasons: Counter[str] = Counter()
+    for cell in pending:
+        identity, digests = key_parts(cell.key)
+        earlier = stored.get(identity)
+        if earlier is not None and cell.key not in records:
+            reasons[_reason(key_parts(earlier)[1], digests, known)] += 1
+    parts = []
+    if reasons:
+        listed = [f"{reason} ({count})" for reason, count in reasons.most_common(SHOWN_REASONS)]
+        more = len(reasons) - SHOWN_REASONS
+        parts.append(f"recomputing {sum(reasons.values())} stored cell(s) whose code or libraries changed: "
+                     + "; ".join(listed) + (f"; {more} more reasons" if more > 0 else ""))
+    if forced:
+        parts.append(f"recomputing {forced} stored cell(s) as asked (--recompute)")
+    return "\n".join(parts)
+
+
+def _reason(before: tuple[str, str] | None, after: tuple[str, str] | None, known: Mapping[str, Provenance]) -> str:
+    """What changed between two (metric, scenario) provenance digests, as one phrase."""
+    if before is None or after is None:
+        return "stored by an earlier harness, which did not record them"
+    found: list[str] = []
+    for old, new in zip(before, after):
+        if old == new:
+            continue
+        if old not in known or new not in known:
+            return "code or libraries changed (provenance.json lacks the earlier record)"
+        found += [change for change in changes(known[old], known[new]) if change not in found]
+    more = len(found) - SHOWN_CHANGES
+    return ", ".join(found[:SHOWN_CHANGES]) + (f" and {more} more" if more > 0 else "") if found else "code changed"

@@ -1,0 +1,93 @@
+"""One name, one metric (and one scenario): two sources under one name are refused up front, naming both.
+
+Results are keyed by a metric's name: ``run --metrics mig,clash.py:mig`` used to be accepted, its dry run
+showed one metric, ``baseline save`` averaged the built-in MIG with the user's function as if they were two
+seeds, ``baseline check`` passed, and ``evaluate`` printed two ``mig`` rows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from harness.cli import main
+from harness.errors import UsageError
+from harness.execution.runner import run_study
+from harness.workflows.baseline import check_baseline, save_baseline
+from harness.workflows.evaluate import evaluate_representation
+
+CLASH = "def mig(factors, codes):\n    return 0.5\n"
+BOTH = "metrics 'mig' and '{path}:mig' are both named 'mig', so their results would mix; give one of them another name"
+
+
+@pytest.fixture
+def clash(tmp_path):
+    path = tmp_path / "clash.py"
+    path.write_text(CLASH)
+    return path
+
+
+def _one_line_naming_both(capsys, path) -> None:
+    err = capsys.readouterr().err
+    assert err == f"error: {BOTH.format(path=path)}\n"
+
+
+def test_run_refuses_two_metrics_of_one_name_up_front(clash, tmp_path, capsys):
+    argv = ["run", "--preset", "quick", "--scenarios", "noise", "--metrics", f"mig,{clash}:mig", "--out", str(tmp_path / "r")]
+    assert main([*argv, "--dry-run"]) == 2
+    _one_line_naming_both(capsys, clash)
+    assert main([*argv, "--no-report", "--no-progress"]) == 2
+    _one_line_naming_both(capsys, clash)
+    assert not (tmp_path / "r").exists()  # refused before any work
+
+
+def test_evaluate_refuses_two_metrics_of_one_name(clash, arrays, tmp_path, capsys):
+    argv = ["evaluate", "--factors", str(arrays / "factors.npy"), "--codes", str(arrays / "codes.npy"),
+            "--metrics", f"mig,{clash}:mig", "--out", str(tmp_path / "scores.csv")]
+    assert main(argv) == 2
+    _one_line_naming_both(capsys, clash)
+
+
+def test_the_python_api_refuses_them_too(clash, arrays):
+    with pytest.raises(UsageError, match="both named 'mig'"):
+        run_study(preset="quick", scenarios_=["noise"], metrics_=["mig", f"{clash}:mig"], progress=False)
+    factors, codes = (np.load(arrays / name) for name in ("factors.npy", "codes.npy"))
+    with pytest.raises(UsageError, match="both named 'mig'"):
+        evaluate_representation(factors, codes, metric_names=[f"{clash}:mig", "mig"])
+    with pytest.raises(UsageError, match="metric 'mig' is listed twice"):
+        evaluate_representation(factors, codes, metric_names=["mig", "mig"])
+
+
+def test_a_scenario_named_twice_is_refused_by_the_same_rule(capsys):
+    assert main(["run", "--preset", "quick", "--scenarios", "noise,mixing,noise", "--metrics", "mig", "--dry-run"]) == 2
+    assert capsys.readouterr().err == "error: scenario 'noise' is listed twice\n"
+
+
+@pytest.fixture(scope="module")
+def mixed_run(tmp_path_factory):
+    """A run directory whose table holds two metrics named 'mig' (as a run before the refusal could write it)."""
+    out = tmp_path_factory.mktemp("mixed")
+    results = run_study(preset="quick", scenarios_=["noise"], metrics_=["mig"], seeds=1, n_samples=200, out=out,
+                        progress=False, log=lambda _: None)
+    user = results.assign(family="custom", metric_version="0123456789ab", score=0.5)
+    mixed = pd.concat([results, user], ignore_index=True)
+    mixed.to_parquet(out / "results.parquet")
+    mixed.to_csv(out / "results.csv", index=False)
+    return out, mixed, results
+
+
+MIXED = ("hold two metrics named 'mig' (family information, version 1 and family custom, version 0123456789ab), whose "
+         "rows would be read as one metric's; rerun with one of them renamed")
+
+
+def test_baseline_and_plot_refuse_a_table_mixing_two_metrics_of_one_name(mixed_run, tmp_path, capsys):
+    out, mixed, results = mixed_run
+    assert main(["baseline", "save", str(out), "--to", str(tmp_path / "b.json")]) == 2
+    assert capsys.readouterr().err == f"error: the results in {out} {MIXED}\n"
+    assert not (tmp_path / "b.json").exists()
+    assert main(["plot", str(out), "--out", str(tmp_path / "f.png")]) == 2
+    assert capsys.readouterr().err == f"error: the results in {out} {MIXED}\n"
+    save_baseline(results, tmp_path / "b.json")
+    with pytest.raises(UsageError, match="the results hold two metrics named 'mig'"):
+        check_baseline(mixed, tmp_path / "b.json")
