@@ -14,6 +14,7 @@ from metrics.options import check_positive_int
     "dcimig",
     family="information",
     properties="holistic",
+    version="2",
 )
 def dcimig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normalization: str = "factor") -> float:
     """DCIMIG: code-wise information gaps, credited to each code's best factor.

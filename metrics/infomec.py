@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
+from threadpoolctl import threadpool_limits
 
 from metrics.information import DEFAULT_BINS, factor_code_information, normalized_mutual_information, to_labels
 from metrics.registry import register_metric
@@ -40,20 +41,28 @@ def _concentration(nmi: np.ndarray, axis: int) -> np.ndarray:
 
 
 def _standardized(codes: np.ndarray) -> np.ndarray:
-    """Codes centred and divided by their standard deviation (constant codes centred only).
+    """The varying codes centred and divided by their standard deviation.
+
+    A constant code carries no information and is left out of the regressions: kept as a
+    column of zeros it would only perturb the solver's unconverged iterates.
 
     Not :func:`metrics._knn.standardize`, which divides by the deviation of the centred
     codes: equal in exact arithmetic, not bit for bit, and the scores keep these bits.
     """
-    scale = codes.std(axis=0)
-    return (codes - codes.mean(axis=0)) / np.where(scale > 0, scale, 1.0)
+    varying = codes[:, np.ptp(codes, axis=0) > 0]
+    return (varying - varying.mean(axis=0)) / varying.std(axis=0)
 
 
 def _explicitness(standardized: np.ndarray, labels: np.ndarray, prior_entropy: float, inverse_penalty: float) -> float:
-    """``1 - log-loss(logistic regression on standardised codes) / H(v)`` on the same rows, floored at 0."""
-    if prior_entropy <= 0:
+    """``1 - log-loss(logistic regression on standardised codes) / H(v)`` on the same rows, floored at 0.
+
+    0 when the factor or every code is constant (no code can lower the factor's log-loss).
+    """
+    if prior_entropy <= 0 or standardized.shape[1] == 0:
         return 0.0
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), threadpool_limits(limits=1, user_api="blas"):
+        # one BLAS thread: the products are small (n x L), and threads contending on a busy machine made
+        # the regression 10x slower (4.3 s against 0.33 s for 3 factors at n = 1500, load 10 on 2 cores)
         warnings.simplefilter("ignore", ConvergenceWarning)
         model = LogisticRegression(C=inverse_penalty, max_iter=100).fit(standardized, labels)
     probabilities = np.clip(model.predict_proba(standardized), 1e-15, 1.0)
@@ -66,6 +75,7 @@ def _explicitness(standardized: np.ndarray, labels: np.ndarray, prior_entropy: f
     "infomec",
     family="information",
     properties={"infom": "modularity", "infoc": "compactness", "infoe": "explicitness"},
+    version="2",
 )
 def infomec(
     factors,

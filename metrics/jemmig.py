@@ -14,6 +14,7 @@ from metrics.options import check_positive_int
     "jemmig",
     family="information",
     properties="holistic",
+    version="2",
 )
 def jemmig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> float:
     """Joint Entropy Minus Mutual Information Gap, rescaled to [0, 1], higher is better.

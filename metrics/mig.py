@@ -14,6 +14,7 @@ from metrics.options import check_positive_int
     "mig",
     family="information",
     properties="compactness",
+    version="2",
 )
 def mig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normalization: str = "factor") -> float:
     """Mutual Information Gap: per factor, the gap between its two most informative codes.

@@ -14,6 +14,7 @@ from metrics.options import check_positive_int
     "mig_sup",
     family="information",
     properties="modularity",
+    version="2",
 )
 def mig_sup(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normalization: str = "factor") -> float:
     """MIG-sup: per code, the gap between its two most informative factors.

@@ -12,6 +12,7 @@ from metrics.options import check_positive_int
     "minimality_sufficiency",
     family="information",
     properties={"minimality": "modularity", "sufficiency": "compactness"},
+    version="2",
 )
 def minimality_sufficiency(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> dict[str, float]:
     """Minimality (each code holds one factor only) and sufficiency (each factor is held by one code).

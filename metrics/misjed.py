@@ -30,6 +30,7 @@ def conditional_mean(factors: np.ndarray, codes: np.ndarray, neighbors: int) -> 
     family="information",
     properties="holistic",
     higher_is_better=False,
+    version="2",
 )
 def misjed(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, neighbors: int = DEFAULT_MEAN_NEIGHBORS) -> float:
     """MISJED: how dependent *or uninformative* pairs of codes are, averaged over pairs (lower is better).

@@ -43,6 +43,7 @@ def pid_closed_form(
     properties=PROPERTIES,
     higher_is_better=DIRECTIONS,
     closed_form=pid_closed_form,
+    version="2",
 )
 def pid(
     factors,

@@ -21,6 +21,7 @@ from metrics.registry import register_metric
     "rmig",
     family="information",
     properties="compactness",
+    version="2",
 )
 def rmig(
     factors,

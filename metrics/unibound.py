@@ -31,6 +31,7 @@ def unibound_closed_form(
     family="information",
     properties="compactness",
     closed_form=unibound_closed_form,
+    version="2",
 )
 def unibound(
     factors,
