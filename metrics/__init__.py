@@ -25,7 +25,7 @@ import importlib
 import pkgutil
 
 from metrics.evaluation import evaluate, evaluate_population, metric_name
-from metrics.registry import FAMILIES, PROPERTIES, MetricSpec, available, get, register_metric
+from metrics.registry import FAMILIES, INVARIANCES, PROPERTIES, MetricSpec, available, get, register_metric
 from metrics.shared import shared_estimates
 
 for _module in pkgutil.iter_modules(__path__):
@@ -34,6 +34,7 @@ for _module in pkgutil.iter_modules(__path__):
 
 __all__ = [
     "FAMILIES",
+    "INVARIANCES",
     "PROPERTIES",
     "MetricSpec",
     "available",

@@ -15,6 +15,7 @@ from metrics.options import check_positive_int
     family="information",
     properties="holistic",
     version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def dcimig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normalization: str = "factor") -> float:
     """DCIMIG: code-wise information gaps, credited to each code's best factor.
@@ -49,6 +50,11 @@ def dcimig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normaliza
       factor copied into several codes (Table 1: 1.0).
     * With a single factor the runner-up information is 0.
     * If every factor is constant (total entropy 0) the score is 0.
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Each code is cut into equal-width bins over its own range, which a rescaled code
+      shares and a negated one mirrors, and the counts do not depend on the order of the
+      rows or of the codes.  Not monotone: a nonlinear map moves samples between bins
+      (the tan map of review 5.5).
     * Cost: one MI matrix.
     """
     check_positive_int(bins, "bins", minimum=2)

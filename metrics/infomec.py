@@ -76,6 +76,7 @@ def _explicitness(standardized: np.ndarray, labels: np.ndarray, prior_entropy: f
     family="information",
     properties={"infom": "modularity", "infoc": "compactness", "infoe": "explicitness"},
     version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def infomec(
     factors,
@@ -143,8 +144,13 @@ def infomec(
       the null model is the closed-form ``H(v_k)`` and classes are not re-weighted
       (theirs: ``class_weight="balanced"`` for both fits); the default pruning rule
       (see ``pruning``); a factor or code with zero total NMI counts 0 instead of NaN.
-    * Invariances: permutation, sign flips and rescaling of codes; not strictly
-      monotone maps (the binning and the linear classifier change).
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Equal-width bins over each code's own range (which a rescaled code shares and a
+      negated one mirrors) for the NMI, standardised codes for InfoE's regressions, the
+      information pruning, and counts and fits that do not depend on the order of the
+      rows or codes (up to the unconverged L-BFGS steps, below 1e-5).  With
+      ``pruning="range"`` rescaling a code changes which codes are active.  Not
+      monotone: the binning and the linear classifier follow a code's units.
     * Scores: on ``z = v``, InfoM and InfoC approach 1 as ``n`` grows but are held below it
       by the plug-in bias of the off-diagonal pairs, whose NMI is not 0 at finite ``n``
       (8 factors, 10 bins: 0.88 at n = 1000, 0.97 at 5000, 0.993 at 20000), InfoE about

@@ -15,6 +15,7 @@ from metrics.options import check_positive_int
     family="information",
     properties="holistic",
     version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def jemmig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> float:
     """Joint Entropy Minus Mutual Information Gap, rescaled to [0, 1], higher is better.
@@ -50,6 +51,11 @@ def jemmig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> float:
       factors (joint entropy; modularity) and a factor spread over codes (the gap).
     * A constant factor (H = 0) contributes 0, as in :func:`metrics.mig.mig`: there is
       nothing to disentangle.
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Each code is cut into equal-width bins over its own range, which a rescaled code
+      shares and a negated one mirrors, and the counts do not depend on the order of the
+      rows or of the codes.  Not monotone: a nonlinear map moves samples between bins
+      (the tan map of review 5.5).
     * Cost: one MI matrix.
     """
     check_positive_int(bins, "bins", minimum=2)

@@ -15,6 +15,7 @@ from metrics.options import check_positive_int
     family="information",
     properties="compactness",
     version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def mig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normalization: str = "factor") -> float:
     """Mutual Information Gap: per factor, the gap between its two most informative codes.
@@ -52,6 +53,11 @@ def mig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normalizatio
     * Known failure modes (review 5.2, 5.5): noise moves samples to neighbouring bins
       and lowers the score even though compactness is intact; a skewed monotonic code
       (tan map) loses entropy in the binning and scores low.
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Each code is cut into equal-width bins over its own range, which a rescaled code
+      shares and a negated one mirrors, and the counts do not depend on the order of the
+      rows or of the codes.  Not monotone: a nonlinear map moves samples between bins
+      (the tan map of review 5.5).
     * Cost: one factor x code MI matrix, O(n K L) with vectorised counting.
     """
     check_positive_int(bins, "bins", minimum=2)

@@ -15,6 +15,7 @@ from metrics.options import check_positive_int
     family="information",
     properties="modularity",
     version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def mig_sup(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normalization: str = "factor") -> float:
     """MIG-sup: per code, the gap between its two most informative factors.
@@ -47,6 +48,11 @@ def mig_sup(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normaliz
       each code's gap is its normalised information with that factor.  The review's
       code returns NaN there; ours stays defined and still penalises codes that carry
       nothing about the measured factor.
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Each code is cut into equal-width bins over its own range, which a rescaled code
+      shares and a negated one mirrors, and the counts do not depend on the order of the
+      rows or of the codes.  Not monotone: a nonlinear map moves samples between bins
+      (the tan map of review 5.5).
     * Cost: one MI matrix.
     """
     check_positive_int(bins, "bins", minimum=2)
