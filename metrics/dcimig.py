@@ -51,10 +51,8 @@ def dcimig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normaliza
     * With a single factor the runner-up information is 0.
     * If every factor is constant (total entropy 0) the score is 0.
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
-      Each code is cut into equal-width bins over its own range, which a rescaled code
-      shares and a negated one mirrors, and the counts do not depend on the order of the
-      rows or of the codes.  Not monotone: a nonlinear map moves samples between bins
-      (the tan map of review 5.5).
+      Those of the histogram engine (:mod:`metrics.information`, "Invariances"); not
+      monotone.
     * Cost: one MI matrix.
     """
     check_positive_int(bins, "bins", minimum=2)

@@ -54,6 +54,16 @@ Estimators (all results in nats, clipped at 0)
 Cost at N = 20000 (CPU time on one core, one BLAS thread): ``knn`` 0.025 s per estimate
 whatever the number of codes; ``knn_full`` 0.6 s with 5 codes and 1.8 s with 10;
 ``gaussian``, ``histogram`` and ``miller_madow`` 1-3 ms.
+
+Invariances
+-----------
+Every estimate is unchanged when the code columns or the samples are permuted, a code is
+negated or multiplied by a positive number (:data:`metrics.registry.INVARIANCES`): the k-NN
+estimators divide each column by its standard deviation and shift it by its median
+(:func:`metrics._knn.standardize`), the projections of several codes are solved on
+standardised codes (:func:`_linear_coefficients`), and the histogram estimators bin each
+column over its own range.  Not to strictly monotone maps: neighbour distances and
+equal-width bins follow a code's units.
 """
 
 from __future__ import annotations

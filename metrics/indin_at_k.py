@@ -46,12 +46,7 @@ def indin_at_k(
     * Holistic, like WINDIN; can be negative.
     * Raises a ValueError when ``top_k`` exceeds the number of codes.
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
-      The k-NN estimators divide every column by its standard deviation and project
-      several codes through a least-squares fit on standardised codes
-      (:mod:`metrics.estimators`), the histogram ones bin each column over its own
-      range, so a code's scale and sign do not matter, nor does the order of the rows or
-      of the codes.  Not monotone: neighbour distances and equal-width bins follow a
-      code's units.
+      Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
     * Cost: ``2 L`` estimates.
     """
     terms = code_information(factors, codes, estimator=estimator, neighbors=neighbors, bins=bins, normalize=normalize, separability=False)

@@ -17,6 +17,15 @@ Conventions
   A constant column has all its samples in bin 0, hence zero entropy.
 * **Discrete columns** are not binned: each distinct value is its own category
   (the categories are the sorted distinct values).
+
+Invariances
+-----------
+Every quantity here is unchanged when the codes are permuted (columns), the samples are
+permuted (rows: counts do not depend on their order), a code is negated (its bins are
+mirrored) or multiplied by a positive number (its bins over its own range scale with
+it), so the metrics built on the engine are invariant to them
+(:data:`metrics.registry.INVARIANCES`).  Not to strictly monotone maps: a nonlinear map
+moves samples between equal-width bins (the tan map of Zaidi et al. 2022, 5.5).
 """
 
 from __future__ import annotations

@@ -62,12 +62,7 @@ def informativeness(
     * A deterministic code (an exact function of the factors) reaches the estimator's
       ceiling and, under ``"bounded"``, scores 1.
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
-      The k-NN estimators divide every column by its standard deviation and project
-      several codes through a least-squares fit on standardised codes
-      (:mod:`metrics.estimators`), the histogram ones bin each column over its own
-      range, so a code's scale and sign do not matter, nor does the order of the rows or
-      of the codes.  Not monotone: neighbour distances and equal-width bins follow a
-      code's units.
+      Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
     * Cost: ``L`` estimates.
     """
     information = informativeness_nats(factors, codes, estimator=estimator, neighbors=neighbors, bins=bins)

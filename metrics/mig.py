@@ -54,10 +54,8 @@ def mig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normalizatio
       and lowers the score even though compactness is intact; a skewed monotonic code
       (tan map) loses entropy in the binning and scores low.
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
-      Each code is cut into equal-width bins over its own range, which a rescaled code
-      shares and a negated one mirrors, and the counts do not depend on the order of the
-      rows or of the codes.  Not monotone: a nonlinear map moves samples between bins
-      (the tan map of review 5.5).
+      Those of the histogram engine (:mod:`metrics.information`, "Invariances"); not
+      monotone.
     * Cost: one factor x code MI matrix, O(n K L) with vectorised counting.
     """
     check_positive_int(bins, "bins", minimum=2)

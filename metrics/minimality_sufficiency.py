@@ -61,9 +61,8 @@ def minimality_sufficiency(factors, codes, *, discrete=None, bins: int = DEFAULT
     * Properties: minimality is the code-side (modularity) view, sufficiency the
       factor-side (compactness) view.
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
-      Each code is cut into equal-width bins over its own range, which a rescaled code
-      shares and a negated one mirrors, and the counts do not depend on the order of the
-      rows or of the codes.  Not monotone: a nonlinear map moves samples between bins.
+      Those of the histogram engine (:mod:`metrics.information`, "Invariances"); not
+      monotone.
     * Scores: 1 and 1 on ``z = v``; on independent codes, the plug-in bias only, about
       ``(bins - 1)^2 / (2 n H)``.
     * Cost: one factor x code MI matrix, O(n K L).

@@ -56,10 +56,8 @@ def modularity(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> fl
       (measured 0.36 for 8 x 8 independent uniform columns, n = 20000); dead codes
       and codes of unmeasured factors behave the same way (review 5.6).
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
-      Each code is cut into equal-width bins over its own range, which a rescaled code
-      shares and a negated one mirrors, and the counts do not depend on the order of the
-      rows or of the codes.  Not monotone: a nonlinear map moves samples between bins
-      (the tan map of review 5.5).
+      Those of the histogram engine (:mod:`metrics.information`, "Invariances"); not
+      monotone.
     * Cost: one MI matrix.
     """
     check_positive_int(bins, "bins", minimum=2)

@@ -111,12 +111,7 @@ def pid(
       for the factors whose ``l`` lands on another factor's code.  ``"per_bound"`` recovers
       the exact terms there (UniBound itself is ~0 for every ``l`` and unaffected).
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
-      The k-NN estimators divide every column by its standard deviation and project
-      several codes through a least-squares fit on standardised codes
-      (:mod:`metrics.estimators`), the histogram ones bin each column over its own
-      range, so a code's scale and sign do not matter, nor does the order of the rows or
-      of the codes.  Not monotone: neighbour distances and equal-width bins follow a
-      code's units.
+      Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
     * Cost: as UniBound (the same estimates) under ``"argmax"``; ``L + 1`` multi-code
       estimates per factor instead of 2 under the other choices.
     """

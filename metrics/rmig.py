@@ -74,12 +74,7 @@ def rmig(
     * With a single code the runner-up information is 0.  A constant factor contributes 0.
     * Do and Tran's JEMMIG is the registered ``jemmig`` read as ``1 - score``.
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
-      The k-NN estimators divide every column by its standard deviation and project
-      several codes through a least-squares fit on standardised codes
-      (:mod:`metrics.estimators`), the histogram ones bin each column over its own
-      range, so a code's scale and sign do not matter, nor does the order of the rows or
-      of the codes.  Not monotone: neighbour distances and equal-width bins follow a
-      code's units.
+      Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
     * Cost: ``K L`` single-code estimates (:func:`metrics.estimators.pairwise_information`):
       about 0.7 s at N = 1e4 and 8 s at N = 1e5 for 8 x 8 under ``knn`` on one core.
     """

@@ -96,12 +96,7 @@ def unibound(
     * A constant factor contributes 0.  With a single code, I(v_k; z_\\l) = 0 and the score
       is the factor's normalised information.
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
-      The k-NN estimators divide every column by its standard deviation and project
-      several codes through a least-squares fit on standardised codes
-      (:mod:`metrics.estimators`), the histogram ones bin each column over its own
-      range, so a code's scale and sign do not matter, nor does the order of the rows or
-      of the codes.  Not monotone: neighbour distances and equal-width bins follow a
-      code's units.
+      Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
     * Cost: ``K L`` single-code and ``2 K`` multi-code estimates of
       :func:`metrics.estimators.mutual_information` (the single-code ones batched by
       :func:`metrics.estimators.pairwise_information`): about 1.5 s at N = 1e4 and 23 s

@@ -105,13 +105,10 @@ def z_min_var(
       5.5: skewed codes change which samples share a bin).
     * Scores: 1 on ``z = v`` (the within-bin variance of the fixed code is 1/100 of
       the others' for 10 bins); about 0 for codes independent of the factors.
-    * Invariances: code_permutation, sample_permutation, sign_flip.  Codes are divided
-      by their standard deviation and compared through variances, which ignore a code's
-      sign.  Not positive_rescaling: a code whose standard deviation is at most
-      ``std_threshold`` (in the code's own units, as the review's code prunes) is
-      dropped, so shrinking a code can switch it off (a code shrunk 32 times moved the
-      scores by 0.5 to 0.7 in ``tests/metrics/test_invariances.py``); with ``std_threshold=0`` a
-      rescaled code scores the same.  Not monotone: variances follow a code's units.
+    * Invariances: code_permutation, sample_permutation, sign_flip.  As for
+      :func:`metrics.z_max_var.z_max_var`: not positive_rescaling, since a code whose
+      standard deviation is at most ``std_threshold`` (in its own units) is dropped; not
+      monotone.
     * Cost: ``(n_train + n_eval) x batch_size x L`` for the variances plus a
       Python loop over the votes; median 0.2 s at the defaults and n = 20000.
     """

@@ -52,3 +52,13 @@ def test_entries_are_folded_at_the_terminal_width(capsys, monkeypatch):
     entries = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
     assert entries and max(map(len, entries)) <= 90
     assert any("complementary_upper" in line for line in entries)  # folded, not cut
+
+
+def test_each_metric_lists_the_invariances_its_registry_entry_claims(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "400")  # one line per detail
+    assert main(["list"]) == 0
+    metric_lines = _sections(capsys.readouterr().out)["METRICS"]
+    for name in metrics.available(population=None):
+        header = next(index for index, line in enumerate(metric_lines) if line.split()[0] == name)
+        listed = next(line for line in metric_lines[header:] if "invariant to:" in line)
+        assert listed.split("invariant to:", 1)[1].strip() == ", ".join(metrics.get(name).invariances)
