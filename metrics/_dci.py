@@ -36,9 +36,9 @@ Zero importances (Eastwood and Williams 2018 leave them undefined: their code di
   independent of 5 factors at n = 100, a seed where one forest split on noise and the
   others did not gave modularity 1 (every code's importance on that one factor), the
   next seed, with no forest splitting, 0 (DCI-RF: 0.0 to 1.0, median 0.63, over 20
-  seeds).  Read evenly, pure noise scores near 0 at every seed, as it does at large
-  ``n`` where every forest splits on noise and spreads its importance about evenly
-  (0.0 to 0.07, median 0.01).  The price: a factor no code encodes lowers the
+  seeds).  Read evenly, pure noise scores near 0 at every seed (DCI-RF at n = 100:
+  0.00 to 0.07, median 0.001), as it does at large ``n``, where every forest splits on
+  noise and spreads its importance about evenly (0.01 at n = 20000, 8 x 8).  The price: a factor no code encodes lowers the
   modularity of the codes that encode the others, as a random forest fitting it to
   noise always did.
 * **No importance at all** (``R = 0``): every factor is spread evenly, so modularity

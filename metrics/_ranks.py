@@ -6,13 +6,13 @@ float32, and what a metric did to the codes before (min-max scaling, standardisi
 ran in a precision that heavy tails defeat: ``z = sinh(2 v^3)`` with ``v ~ N(0, 1)``
 spans about 1e23, so subtracting the minimum and casting to float32 left 5, 56, 13, 3
 and 4 distinct values of 1000 in five such codes, and DCI-RF's explicitness fell from
-1.000 (on the ranks) to 0.017.
+0.9995 (on the ranks) to 0.017.
 
 The ranks of a code (average ranks over all rows, held-out rows included: no factor is
-read) keep every distinct value distinct and every tie tied, are exact in float32 (multiples of 1/2 up to ``n``, below 2**23 rows; distinct values'
-ranks differ by at least 1) and are the
-same for any strictly increasing map of the code, so a probe given them scores exactly
-the same whatever the codes' scale and tails.  A held-out value lying between two
+read) keep every distinct value distinct and every tie tied, are exact in float32
+(multiples of 1/2 up to ``n``, below 2**23 rows; distinct values' ranks differ by at
+least 1) and are the same for any strictly increasing map of the code, so a probe given
+them scores exactly the same whatever the codes' scale and tails.  A held-out value lying between two
 training values is sent by the tree's threshold, which sits halfway between the two
 training values' ranks: halfway in order rather than in the code's units, the choice
 that no monotone map can move.

@@ -146,7 +146,7 @@ def dci_rf(
       code's units).  Version 1 min-max scaled the codes, and in float32 heavy-tailed
       codes lost their distinct values: ``z = sinh(2 v^3)``, ``v ~ N(0, 1)``, 5 x 5,
       n = 1000, kept 3 to 56 of 1000 per code and scored explicitness 0.017
-      (1.000 now, as on ``v`` itself).
+      (0.9995 now, as on ``v`` itself).
     * Zero importances (:mod:`metrics._dci`): a factor whose selected forest never
       splits (no code predicts it) is spread evenly over the codes; a code no forest
       uses does not count in modularity; no importance at all gives modularity and
