@@ -17,33 +17,39 @@ Given an importance matrix ``R`` (``L`` codes x ``K`` factors, non-negative):
   undefined; the review's code fails there.)
 
 Zero importances (Eastwood and Williams 2018 leave them undefined: their code divides
-0 by 0) are read as follows (:func:`attributed`), in every DCI variant:
+0 by 0) are read as follows:
 
 * **A code no predictor uses** (zero total importance) has ``rho_j = 0`` and does not
   count in modularity, as the paper's weighting intends ("irrelevant" codes are
   weighted down) and disentanglement_lib does; every other code keeps its own score
   (the review's public code stops at the first such code and scores every later one
   0).  In compactness it takes a share 0 of every factor.
-* **A factor no code is important for** (its predictor uses no code: a forest that
-  never splits, a lasso that zeroes every weight, a classifier trained on one class)
-  is read as spread evenly over the codes, with the mean total importance of the
-  other factors: the predictor prefers no code, so none can claim the factor, and the
-  even spread is the only reading that prefers none.  Its compactness is 0, and it
-  pulls every code's distribution over the factors toward even.  Read literally
-  instead (the factor absent from every code's distribution; disentanglement_lib up
-  to its ``1e-11``), such a factor leaves the codes looking modular with respect to
-  the factors that were fitted, even when those were fitted to noise: on codes
-  independent of 5 factors at n = 100, a seed where one forest split on noise and the
-  others did not gave modularity 1 (every code's importance on that one factor), the
-  next seed, with no forest splitting, 0 (DCI-RF: 0.0 to 1.0, median 0.63, over 20
-  seeds).  Read evenly, pure noise scores near 0 at every seed (DCI-RF at n = 100:
-  0.00 to 0.07, median 0.001), as it does at large ``n``, where every forest splits on
-  noise and spreads its importance about evenly (0.01 at n = 20000, 8 x 8).  The price: a factor no code encodes lowers the
-  modularity of the codes that encode the others, as a random forest fitting it to
-  noise always did.
-* **No importance at all** (``R = 0``): every factor is spread evenly, so modularity
-  and compactness are 0, the value of an importance matrix without structure (and
-  disentanglement_lib's, whose all-zero matrix becomes all ones).
+* **A factor no code is important for** (its predictor uses no code) is read in one
+  of two ways, :data:`UNPREDICTED_READINGS`, each DCI variant's option
+  ``unpredicted_factors``:
+
+  - ``"absent"``: left out of every code's distribution over the factors (the formula
+    read literally; disentanglement_lib up to its ``1e-11``), compactness 0.  It is
+    the limit of a factor whose importances shrink to 0 together, which is how a
+    lasso's weights vanish as its penalty grows: DCI-lasso's default.
+  - ``"even"``: spread evenly over the codes, with the mean total importance of the
+    other factors (:func:`attributed`): the predictor prefers no code, so none can
+    claim the factor.  A random forest's or a boosting's importances are normalised to
+    sum to 1 per factor as soon as a tree splits, so they cannot shrink to 0: a factor
+    jumps from a total of 1, which on noise its trees spread about evenly, to 0 when
+    they do not split at all (at small ``n``, where the largest leaf size wins).  Read
+    as absent, that jump made pure noise score 0 or 1 by seed: on codes independent
+    of 5 factors at n = 100, a seed where one forest split on noise and the others
+    did not gave DCI-RF modularity 1 (every code's importance on that one factor),
+    the next seed, with no forest splitting, 0 (0.0 to 1.0, median 0.63, over 20
+    seeds).  Read evenly, DCI-RF scores 0.00 to 0.07 there (median 0.001), as at large
+    ``n``, where every forest splits on noise (0.01 at n = 20000, 8 x 8): the default
+    of DCI-RF and DCI-GBT.  The price: a factor no code encodes lowers the modularity
+    of the codes that encode the others, as a forest fitting it to noise always did.
+
+* **No importance at all** (``R = 0``): modularity and compactness are 0 under either
+  reading (the value of an importance matrix without structure; disentanglement_lib's
+  all-zero matrix becomes all ones, which scores 0 too).
 """
 
 from __future__ import annotations
@@ -58,6 +64,8 @@ from metrics._sampling import as_generator, derive_seeds, train_test_indices
 from metrics.options import check_choice, check_positive_int
 
 COMPLETENESS_WEIGHTINGS = ("importance", "uniform")
+#: How modularity and compactness read a factor no code is important for (see the module notes).
+UNPREDICTED_READINGS = ("even", "absent")
 EXPLICITNESS_BASELINES = ("mean", "random_guess")
 
 #: ``fit(codes_train, target_train, codes_test, seed) -> (importances (L,), predictions on codes_test)``
@@ -101,28 +109,39 @@ def _entropy_scores(shares: np.ndarray, axis: int) -> np.ndarray:
     return np.clip(1.0 - _normalized_entropy(shares, axis=axis), 0.0, 1.0)
 
 
-def disentanglement(importance: np.ndarray) -> float:
-    """Importance-weighted mean over codes of ``1 - H_K(P_j.)`` (see the module notes)."""
-    if not importance.any():  # every factor spread evenly: exactly 0, not its rounding
+def _read(importance: np.ndarray, unpredicted: str) -> np.ndarray | None:
+    """The importance matrix as modularity and compactness read it under ``unpredicted`` (one of
+    :data:`UNPREDICTED_READINGS`); None when there is no importance at all (both scores are then exactly 0, not
+    the rounding of an even spread)."""
+    check_choice(unpredicted, "unpredicted_factors", UNPREDICTED_READINGS)
+    if not importance.any():
+        return None
+    return attributed(importance) if unpredicted == "even" else importance
+
+
+def disentanglement(importance: np.ndarray, unpredicted: str = "even") -> float:
+    """Importance-weighted mean over codes of ``1 - H_K(P_j.)``; ``unpredicted`` reads a factor of zero importance
+    (see the module notes)."""
+    importance = _read(importance, unpredicted)
+    if importance is None:
         return 0.0
-    importance = attributed(importance)
     per_code = importance.sum(axis=1)
     shares = np.divide(importance, per_code[:, None], out=np.zeros_like(importance), where=per_code[:, None] > 0)
     return float(np.sum(per_code / per_code.sum() * _entropy_scores(shares, axis=1)))
 
 
-def completeness(importance: np.ndarray, weighting: str = "importance") -> float:
-    """Mean over factors of ``1 - H_L(P_.k)``, weighted as ``weighting`` says (see the module notes).
-
-    A factor no code is important for is spread evenly (:func:`attributed`): it scores 0.
+def completeness(importance: np.ndarray, weighting: str = "importance", unpredicted: str = "even") -> float:
+    """Mean over factors of ``1 - H_L(P_.k)``, weighted as ``weighting`` says; ``unpredicted`` reads a factor of
+    zero importance (see the module notes).  Such a factor scores 0 either way.
     """
     if weighting not in COMPLETENESS_WEIGHTINGS:
         raise ValueError(f"completeness_weighting must be one of {COMPLETENESS_WEIGHTINGS}, got {weighting!r}")
-    if not importance.any():  # every factor spread evenly: exactly 0, not its rounding
+    importance = _read(importance, unpredicted)
+    if importance is None:
         return 0.0
-    importance = attributed(importance)
     per_factor = importance.sum(axis=0)
-    scores = _entropy_scores(importance / per_factor[None, :], axis=0)
+    shares = np.divide(importance, per_factor[None, :], out=np.zeros_like(importance), where=per_factor[None, :] > 0)
+    scores = np.where(per_factor > 0, _entropy_scores(shares, axis=0), 0.0)
     weights = per_factor / per_factor.sum() if weighting == "importance" else np.full(per_factor.size, 1.0 / per_factor.size)
     return float(np.sum(weights * scores))
 
@@ -179,6 +198,7 @@ def run_dci(
     completeness_weighting: str,
     n_jobs: int,
     metric: str,
+    unpredicted_factors: str,
     max_train: int | None = None,
 ) -> dict[str, float]:
     """Fit one predictor per factor on a training split and score DCI.
@@ -201,6 +221,8 @@ def run_dci(
         Seeds the split and every predictor.
     completeness_weighting : {"importance", "uniform"}
         See :func:`completeness`.
+    unpredicted_factors : {"even", "absent"}
+        How a factor no code is important for is read (see the module notes).
     n_jobs : int
         Factors fitted in parallel (joblib); 1 fits them one after another.
     metric : str
@@ -215,6 +237,7 @@ def run_dci(
         ``{"modularity", "compactness", "explicitness"}``.
     """
     check_choice(completeness_weighting, "completeness_weighting", COMPLETENESS_WEIGHTINGS)
+    check_choice(unpredicted_factors, "unpredicted_factors", UNPREDICTED_READINGS)
     n_jobs = check_positive_int(n_jobs, "n_jobs")
     rng = as_generator(random_state)
     train, test = train_test_indices(codes.shape[0], test_size, rng, metric)
@@ -229,7 +252,7 @@ def run_dci(
     importance = np.column_stack([np.abs(np.asarray(imp, dtype=np.float64)) for imp, _ in fitted])
     scores = [explicitness(targets[test, k], predictions) for k, (_, predictions) in enumerate(fitted)]
     return {
-        "modularity": disentanglement(importance),
-        "compactness": completeness(importance, completeness_weighting),
+        "modularity": disentanglement(importance, unpredicted_factors),
+        "compactness": completeness(importance, completeness_weighting, unpredicted_factors),
         "explicitness": float(np.mean(scores)),
     }

@@ -51,6 +51,7 @@ def dci_gbt(
     max_depth: int = 3,
     learning_rate: float = 0.1,
     completeness_weighting: str = "importance",
+    unpredicted_factors: str = "even",
     n_jobs: int = 1,
 ) -> dict[str, float]:
     """DCI with gradient-boosted-tree importances, the disentanglement_lib protocol.
@@ -91,6 +92,10 @@ def dci_gbt(
     completeness_weighting : {"importance", "uniform"}, default "importance"
         Factor weights of compactness: each factor's share of the total importance
         (the library's choice), or equal weights.
+    unpredicted_factors : {"even", "absent"}, default "even"
+        How modularity and compactness read a factor no code is important for: spread
+        evenly over the codes, or left out of every code's distribution (the library's
+        reading, up to its ``1e-11``).  See the notes.
     n_jobs : int, default 1
         Factors fitted in parallel (joblib processes).
 
@@ -118,10 +123,12 @@ def dci_gbt(
       (``sinh(2 v^3)``) kept a handful of distinct values.
     * Zero importances (:mod:`metrics._dci`): a factor whose training labels hold a
       single class gets zero importance from every code (and is predicted as that
-      class); it is spread evenly over the codes.  A code no classifier uses does not
-      count in modularity; no importance at all gives modularity and compactness 0.
-      Importances are normalised per classifier, so a factor that no code predicts
-      otherwise still spreads an importance of 1 over the codes it split on.
+      class); by default (``unpredicted_factors="even"``) it is spread evenly over the
+      codes, since importances are normalised per classifier: a factor that no code
+      predicts but whose trees split on noise spreads an importance of 1 about evenly
+      over the codes, and reading the no-split case as absent would jump from that to
+      nothing.  A code no classifier uses does not count in modularity; no importance at
+      all gives modularity and compactness 0.
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling,
       monotone.  As for :func:`metrics.dci_rf.dci_rf`: the boosted trees see only the
       codes' ranks.
@@ -146,6 +153,7 @@ def dci_gbt(
         test_size=test_size,
         random_state=random_state,
         completeness_weighting=completeness_weighting,
+        unpredicted_factors=unpredicted_factors,
         n_jobs=n_jobs,
         metric="dci_gbt",
         max_train=max_train,

@@ -66,6 +66,7 @@ def dci_rf(
     test_size: float = 0.25,
     explicitness_baseline: str = "mean",
     completeness_weighting: str = "importance",
+    unpredicted_factors: str = "even",
     n_jobs: int = 1,
 ) -> dict[str, float]:
     """DCI with random-forest impurity importances: modularity, compactness, explicitness.
@@ -120,6 +121,10 @@ def dci_rf(
         Factor weights ``w_k`` of compactness: each factor's share of the total
         importance (as modularity weights codes), or equal weights (the review's
         code).  Equal here, since every forest's importances sum to 1.
+    unpredicted_factors : {"even", "absent"}, default "even"
+        How modularity and compactness read a factor whose selected forest never splits
+        (no code is important for it): spread evenly over the codes, or left out of every
+        code's distribution (the formula read literally).  See the notes.
     n_jobs : int, default 1
         Factors fitted in parallel (joblib processes).  The harness already runs
         cells in parallel, so 1 is usually right.
@@ -148,10 +153,13 @@ def dci_rf(
       n = 1000, kept 3 to 56 of 1000 per code and scored explicitness 0.017
       (0.9995 now, as on ``v`` itself).
     * Zero importances (:mod:`metrics._dci`): a factor whose selected forest never
-      splits (no code predicts it) is spread evenly over the codes; a code no forest
-      uses does not count in modularity; no importance at all gives modularity and
-      compactness 0.  On codes independent of 5 Gaussian factors at n = 100, modularity
-      over 20 seeds is 0.00 to 0.07 (version 1: 0.0 to 1.0, median 0.63, as one noise
+      splits (no code predicts it) is spread evenly over the codes by default
+      (``unpredicted_factors="even"``): a forest's importances sum to 1 as soon as one of
+      its trees splits, so read as absent such a factor jumps from an about even spread
+      (trees fitting noise) to nothing.  A code no forest uses does not count in
+      modularity; no importance at all gives modularity and compactness 0.  On codes
+      independent of 5 Gaussian factors at n = 100, modularity over 20 seeds is 0.00 to
+      0.07 (``"absent"``, version 1's reading: 0.0 to 1.0, median 0.63, as one noise
       forest split or none did); 0.01 at n = 20000, 8 x 8.
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling,
       monotone.  Rescaling and strictly increasing maps leave the ranks, hence the
@@ -219,6 +227,7 @@ def dci_rf(
         test_size=test_size,
         random_state=random_state,
         completeness_weighting=completeness_weighting,
+        unpredicted_factors=unpredicted_factors,
         n_jobs=n_jobs,
         metric="dci_rf",
     )

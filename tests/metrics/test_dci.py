@@ -79,6 +79,15 @@ def test_a_factor_no_code_is_important_for_is_spread_evenly_with_the_mean_total(
     assert completeness(importance, "uniform") == pytest.approx(factor_0 / 2)
 
 
+def test_read_as_absent_an_unpredicted_factor_leaves_the_codes_distributions():
+    importance = np.array([[1.0, 0.0], [0.0, 0.0]])  # factor 1 predicted by nothing
+    assert disentanglement(importance, "absent") == 1.0  # code 0 serves factor 0 alone; code 1 does not count
+    assert completeness(importance, "importance", "absent") == pytest.approx(1.0)
+    assert completeness(importance, "uniform", "absent") == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="unpredicted_factors"):
+        disentanglement(importance, "dropped")
+
+
 def test_an_unpredicted_factor_no_longer_leaves_every_code_looking_modular():
     # one factor fitted (to noise, say), four with no importance: read literally every code would serve factor 0
     # alone and score 1; read evenly, each code's importance is mostly the four even shares
