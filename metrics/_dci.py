@@ -7,10 +7,7 @@ Given an importance matrix ``R`` (``L`` codes x ``K`` factors, non-negative):
 
 * **Modularity** (disentanglement).  ``P_jk = R_jk / sum_k' R_jk'`` and, per code,
   ``D_j = 1 - H_K(P_j.)`` with the entropy in log base ``K``; the score is
-  ``sum_j rho_j D_j`` with ``rho_j = sum_k R_jk / sum R`` (review 4.3.1).  A code with
-  zero total importance has ``rho_j = 0`` and simply does not count; every other code
-  keeps its own score (the review's public code stops at the first such code and
-  scores every later one 0).
+  ``sum_j rho_j D_j`` with ``rho_j = sum_k R_jk / sum R`` (review 4.3.1).
 * **Compactness** (completeness).  ``P_jk = R_jk / sum_j' R_j'k`` and, per factor,
   ``C_k = 1 - H_L(P_.k)`` in log base ``L``; the score averages ``C_k`` weighted by each
   factor's share of the total importance (``"importance"``, as for modularity), or
@@ -18,8 +15,41 @@ Given an importance matrix ``R`` (``L`` codes x ``K`` factors, non-negative):
 * With a single factor (``K = 1``) a code cannot mix factors: ``D_j = 1``.  With a
   single code (``L = 1``) a factor cannot be spread: ``C_k = 1``.  (Log base 1 is
   undefined; the review's code fails there.)
-* If no code is important for any factor (``R = 0``), modularity and compactness
-  are 0: the predictor found nothing to attribute.
+
+Zero importances (Eastwood and Williams 2018 leave them undefined: their code divides
+0 by 0) are read as follows:
+
+* **A code no predictor uses** (zero total importance) has ``rho_j = 0`` and does not
+  count in modularity, as the paper's weighting intends ("irrelevant" codes are
+  weighted down) and disentanglement_lib does; every other code keeps its own score
+  (the review's public code stops at the first such code and scores every later one
+  0).  In compactness it takes a share 0 of every factor.
+* **A factor no code is important for** (its predictor uses no code) is read in one
+  of two ways, :data:`UNPREDICTED_READINGS`, each DCI variant's option
+  ``unpredicted_factors``:
+
+  - ``"absent"``: left out of every code's distribution over the factors (the formula
+    read literally; disentanglement_lib up to its ``1e-11``), compactness 0.  It is
+    the limit of a factor whose importances shrink to 0 together, which is how a
+    lasso's weights vanish as its penalty grows: DCI-lasso's default.
+  - ``"even"``: spread evenly over the codes, with the mean total importance of the
+    other factors (:func:`attributed`): the predictor prefers no code, so none can
+    claim the factor.  A random forest's or a boosting's importances are normalised to
+    sum to 1 per factor as soon as a tree splits, so they cannot shrink to 0: a factor
+    jumps from a total of 1, which on noise its trees spread about evenly, to 0 when
+    they do not split at all (at small ``n``, where the largest leaf size wins).  Read
+    as absent, that jump made pure noise score 0 or 1 by seed: on codes independent
+    of 5 factors at n = 100, a seed where one forest split on noise and the others
+    did not gave DCI-RF modularity 1 (every code's importance on that one factor),
+    the next seed, with no forest splitting, 0 (0.0 to 1.0, median 0.63, over 20
+    seeds).  Read evenly, DCI-RF scores 0.00 to 0.07 there (median 0.001), as at large
+    ``n``, where every forest splits on noise (0.01 at n = 20000, 8 x 8): the default
+    of DCI-RF and DCI-GBT.  The price: a factor no code encodes lowers the modularity
+    of the codes that encode the others, as a forest fitting it to noise always did.
+
+* **No importance at all** (``R = 0``): modularity and compactness are 0 under either
+  reading (the value of an importance matrix without structure; disentanglement_lib's
+  all-zero matrix becomes all ones, which scores 0 too).
 """
 
 from __future__ import annotations
@@ -34,6 +64,8 @@ from metrics._sampling import as_generator, derive_seeds, train_test_indices
 from metrics.options import check_choice, check_positive_int
 
 COMPLETENESS_WEIGHTINGS = ("importance", "uniform")
+#: How modularity and compactness read a factor no code is important for (see the module notes).
+UNPREDICTED_READINGS = ("even", "absent")
 EXPLICITNESS_BASELINES = ("mean", "random_guess")
 
 #: ``fit(codes_train, target_train, codes_test, seed) -> (importances (L,), predictions on codes_test)``
@@ -58,31 +90,59 @@ def _normalized_entropy(probabilities: np.ndarray, axis: int) -> np.ndarray:
     return terms.sum(axis=axis) / np.log(size)
 
 
-def disentanglement(importance: np.ndarray) -> float:
-    """Importance-weighted mean over codes of ``1 - H_K(P_j.)`` (see the module notes)."""
-    per_code = importance.sum(axis=1)
-    total = per_code.sum()
-    if total <= 0:
+def attributed(importance: np.ndarray) -> np.ndarray:
+    """The importance matrix as modularity and compactness read it: each factor of zero total importance spread
+    evenly over the codes, with the mean total of the other factors (1 when no factor has any; see the module notes).
+    """
+    per_factor = importance.sum(axis=0)
+    unattributed = per_factor <= 0
+    if not unattributed.any():
+        return importance
+    reference = float(per_factor[~unattributed].mean()) if not unattributed.all() else 1.0
+    filled = importance.copy()
+    filled[:, unattributed] = reference / importance.shape[0]
+    return filled
+
+
+def _entropy_scores(shares: np.ndarray, axis: int) -> np.ndarray:
+    """``1 - H(shares)`` along ``axis`` in log base its length, within [0, 1] (an even spread's rounding kept at 0)."""
+    return np.clip(1.0 - _normalized_entropy(shares, axis=axis), 0.0, 1.0)
+
+
+def _read(importance: np.ndarray, unpredicted: str) -> np.ndarray | None:
+    """The importance matrix as modularity and compactness read it under ``unpredicted`` (one of
+    :data:`UNPREDICTED_READINGS`); None when there is no importance at all (both scores are then exactly 0, not
+    the rounding of an even spread)."""
+    check_choice(unpredicted, "unpredicted_factors", UNPREDICTED_READINGS)
+    if not importance.any():
+        return None
+    return attributed(importance) if unpredicted == "even" else importance
+
+
+def disentanglement(importance: np.ndarray, unpredicted: str = "even") -> float:
+    """Importance-weighted mean over codes of ``1 - H_K(P_j.)``; ``unpredicted`` reads a factor of zero importance
+    (see the module notes)."""
+    importance = _read(importance, unpredicted)
+    if importance is None:
         return 0.0
+    per_code = importance.sum(axis=1)
     shares = np.divide(importance, per_code[:, None], out=np.zeros_like(importance), where=per_code[:, None] > 0)
-    scores = 1.0 - _normalized_entropy(shares, axis=1)
-    return float(np.sum(per_code / total * scores))
+    return float(np.sum(per_code / per_code.sum() * _entropy_scores(shares, axis=1)))
 
 
-def completeness(importance: np.ndarray, weighting: str = "importance") -> float:
-    """Mean over factors of ``1 - H_L(P_.k)``, weighted as ``weighting`` says (see the module notes).
-
-    Under ``"uniform"`` a factor no code is important for scores 0.
+def completeness(importance: np.ndarray, weighting: str = "importance", unpredicted: str = "even") -> float:
+    """Mean over factors of ``1 - H_L(P_.k)``, weighted as ``weighting`` says; ``unpredicted`` reads a factor of
+    zero importance (see the module notes).  Such a factor scores 0 either way.
     """
     if weighting not in COMPLETENESS_WEIGHTINGS:
         raise ValueError(f"completeness_weighting must be one of {COMPLETENESS_WEIGHTINGS}, got {weighting!r}")
-    per_factor = importance.sum(axis=0)
-    total = per_factor.sum()
-    if total <= 0:
+    importance = _read(importance, unpredicted)
+    if importance is None:
         return 0.0
+    per_factor = importance.sum(axis=0)
     shares = np.divide(importance, per_factor[None, :], out=np.zeros_like(importance), where=per_factor[None, :] > 0)
-    scores = np.where(per_factor > 0, 1.0 - _normalized_entropy(shares, axis=0), 0.0)
-    weights = per_factor / total if weighting == "importance" else np.full(per_factor.size, 1.0 / per_factor.size)
+    scores = np.where(per_factor > 0, _entropy_scores(shares, axis=0), 0.0)
+    weights = per_factor / per_factor.sum() if weighting == "importance" else np.full(per_factor.size, 1.0 / per_factor.size)
     return float(np.sum(weights * scores))
 
 
@@ -138,6 +198,7 @@ def run_dci(
     completeness_weighting: str,
     n_jobs: int,
     metric: str,
+    unpredicted_factors: str,
     max_train: int | None = None,
 ) -> dict[str, float]:
     """Fit one predictor per factor on a training split and score DCI.
@@ -160,6 +221,8 @@ def run_dci(
         Seeds the split and every predictor.
     completeness_weighting : {"importance", "uniform"}
         See :func:`completeness`.
+    unpredicted_factors : {"even", "absent"}
+        How a factor no code is important for is read (see the module notes).
     n_jobs : int
         Factors fitted in parallel (joblib); 1 fits them one after another.
     metric : str
@@ -174,6 +237,7 @@ def run_dci(
         ``{"modularity", "compactness", "explicitness"}``.
     """
     check_choice(completeness_weighting, "completeness_weighting", COMPLETENESS_WEIGHTINGS)
+    check_choice(unpredicted_factors, "unpredicted_factors", UNPREDICTED_READINGS)
     n_jobs = check_positive_int(n_jobs, "n_jobs")
     rng = as_generator(random_state)
     train, test = train_test_indices(codes.shape[0], test_size, rng, metric)
@@ -188,7 +252,7 @@ def run_dci(
     importance = np.column_stack([np.abs(np.asarray(imp, dtype=np.float64)) for imp, _ in fitted])
     scores = [explicitness(targets[test, k], predictions) for k, (_, predictions) in enumerate(fitted)]
     return {
-        "modularity": disentanglement(importance),
-        "compactness": completeness(importance, completeness_weighting),
+        "modularity": disentanglement(importance, unpredicted_factors),
+        "compactness": completeness(importance, completeness_weighting, unpredicted_factors),
         "explicitness": float(np.mean(scores)),
     }

@@ -9,6 +9,7 @@ import numpy as np
 from sklearn.ensemble import RandomForestRegressor
 
 from metrics._dci import regression_explicitness, run_dci, unit_range
+from metrics._ranks import column_ranks
 from metrics._sampling import require_varying_factors
 from metrics.registry import register_metric
 from metrics.options import check_positive_int
@@ -50,6 +51,8 @@ def _fit_forest(n_estimators: int, leaf_sizes: tuple[int, ...], tree_samples: in
     family="predictor",
     properties={"modularity": "modularity", "compactness": "compactness", "explicitness": "explicitness"},
     stochastic=True,
+    version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling", "monotone"),
 )
 def dci_rf(
     factors,
@@ -63,13 +66,14 @@ def dci_rf(
     test_size: float = 0.25,
     explicitness_baseline: str = "mean",
     completeness_weighting: str = "importance",
+    unpredicted_factors: str = "even",
     n_jobs: int = 1,
 ) -> dict[str, float]:
     """DCI with random-forest impurity importances: modularity, compactness, explicitness.
 
-    Definition (Eastwood and Williams 2018; review 4.3.1).  Factors and codes are
-    min-max scaled to [0, 1] and split at random into a training part and a held-out
-    part (``test_size``).  For each factor ``v_k`` a random-forest regressor predicts
+    Definition (Eastwood and Williams 2018; review 4.3.1).  Factors are min-max scaled
+    to [0, 1], the forests are given the codes' ranks (see the notes), and the rows are
+    split at random into a training part and a held-out part (``test_size``).  For each factor ``v_k`` a random-forest regressor predicts
     ``v_k`` from the whole code; the importance ``R_jk`` of code ``z_j`` is the forest's
     impurity (Gini / variance-reduction) importance, normalised by scikit-learn to
     sum to 1 per forest.  Then (see :mod:`metrics._dci`)::
@@ -117,6 +121,10 @@ def dci_rf(
         Factor weights ``w_k`` of compactness: each factor's share of the total
         importance (as modularity weights codes), or equal weights (the review's
         code).  Equal here, since every forest's importances sum to 1.
+    unpredicted_factors : {"even", "absent"}, default "even"
+        How modularity and compactness read a factor whose selected forest never splits
+        (no code is important for it): spread evenly over the codes, or left out of every
+        code's distribution (the formula read literally).  See the notes.
     n_jobs : int, default 1
         Factors fitted in parallel (joblib processes).  The harness already runs
         cells in parallel, so 1 is usually right.
@@ -135,6 +143,31 @@ def dci_rf(
     -----
     * Properties: modularity, compactness and explicitness respectively (review
       Table 2: DCI-RF measures all three and is the best all-round metric, 6.2).
+    * Codes as ranks (:mod:`metrics._ranks`).  A forest only compares a code with
+      thresholds, so it is given each code's ranks over all rows, exact in the float32
+      that scikit-learn's trees work in: the scores are the same, bit for bit, for any
+      strictly increasing map of a code.  A held-out value between two training values
+      goes to the side of the threshold halfway between their ranks (not halfway in the
+      code's units).  Version 1 min-max scaled the codes, and in float32 heavy-tailed
+      codes lost their distinct values: ``z = sinh(2 v^3)``, ``v ~ N(0, 1)``, 5 x 5,
+      n = 1000, kept 3 to 56 of 1000 per code and scored explicitness 0.017
+      (0.9995 now, as on ``v`` itself).
+    * Zero importances (:mod:`metrics._dci`): a factor whose selected forest never
+      splits (no code predicts it) is spread evenly over the codes by default
+      (``unpredicted_factors="even"``): a forest's importances sum to 1 as soon as one of
+      its trees splits, so read as absent such a factor jumps from an about even spread
+      (trees fitting noise) to nothing.  A code no forest uses does not count in
+      modularity; no importance at all gives modularity and compactness 0.  On codes
+      independent of 5 Gaussian factors at n = 100, modularity over 20 seeds is 0.00 to
+      0.07 (``"absent"``, version 1's reading: 0.0 to 1.0, median 0.63, as one noise
+      forest split or none did); 0.01 at n = 20000, 8 x 8.
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling,
+      monotone.  Rescaling and strictly increasing maps leave the ranks, hence the
+      scores, unchanged bit for bit; a sign flip reverses a code's order, which the
+      trees split on equally well (up to ties between equally good thresholds, about
+      1e-3 at n = 400); permuting the codes changes the order in which the trees try
+      them, which decides only between equally good splits; permuting the samples
+      changes the random split, so the scores agree in distribution.
     * Differences from the review's public code, which are defects there: a code of
       zero total importance is skipped instead of zeroing every later code's
       modularity; explicitness is measured on held-out data (a deep forest scores
@@ -163,8 +196,8 @@ def dci_rf(
     * Impurity importances are normalised per forest, so a factor that no code
       predicts still spreads a total importance of 1 over the codes its trees split
       on (fitting noise), lowering their modularity: a single code ``z = v_1`` with
-      a second, unencoded factor ``v_2`` scores modularity 0 (DCI-lasso gives 1
-      there, its penalty zeroing the useless weight).
+      a second, unencoded factor ``v_2`` scores modularity 0 (DCI-lasso 0.71 at
+      n = 2000, its penalty shrinking the useless weight).
     * Impurity importances favour codes a deep tree can split on repeatedly; with
       noisy codes, deeper forests spread some importance onto unrelated codes
       (lowering modularity), which the leaf-size selection limits.
@@ -187,13 +220,14 @@ def dci_rf(
     fit = _fit_forest(n_estimators, sizes, check_positive_int(tree_samples, "tree_samples", minimum=2))
     require_varying_factors(factors, "dci_rf")
     return run_dci(
-        unit_range(codes),
+        column_ranks(codes),
         unit_range(factors),
         fit,
         regression_explicitness(explicitness_baseline),
         test_size=test_size,
         random_state=random_state,
         completeness_weighting=completeness_weighting,
+        unpredicted_factors=unpredicted_factors,
         n_jobs=n_jobs,
         metric="dci_rf",
     )

@@ -14,6 +14,8 @@ from metrics.options import check_positive_int
     "dcimig",
     family="information",
     properties="holistic",
+    version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def dcimig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normalization: str = "factor") -> float:
     """DCIMIG: code-wise information gaps, credited to each code's best factor.
@@ -48,6 +50,9 @@ def dcimig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normaliza
       factor copied into several codes (Table 1: 1.0).
     * With a single factor the runner-up information is 0.
     * If every factor is constant (total entropy 0) the score is 0.
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Those of the histogram engine (:mod:`metrics.information`, "Invariances"); not
+      monotone.
     * Cost: one MI matrix.
     """
     check_positive_int(bins, "bins", minimum=2)

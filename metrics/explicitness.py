@@ -78,6 +78,7 @@ def _class_scores(
     stochastic=True,
     needs_discrete_factors=True,
     version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def explicitness(
     factors,
@@ -168,6 +169,12 @@ def explicitness(
       default keeps the score independent of how a code's tails happen to stretch
       its range.
     * Scores: about 0 on codes independent of the factors (0.002 measured).
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      The logistic regressions see standardised (or min-max scaled) codes: the same
+      inputs for a rescaled code, negated ones (and weights) for a negated code;
+      permuting the codes reorders the same fit; permuting the samples changes the
+      random split (in distribution).  Not monotone: a linear classifier follows a
+      code's units.
     * Cost: ``K x classes`` logistic regressions (Newton-Cholesky, ``L + 1``
       unknowns) on the training part and as many AUCs.  Balanced class weights are
       passed as sample weights counted once per factor, and each AUC comes from one

@@ -12,6 +12,8 @@ from metrics.registry import register_metric
     "indin_at_k",
     family="information",
     properties="holistic",
+    version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def indin_at_k(
     factors,
@@ -43,6 +45,8 @@ def indin_at_k(
     -----
     * Holistic, like WINDIN; can be negative.
     * Raises a ValueError when ``top_k`` exceeds the number of codes.
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
     * Cost: ``2 L`` estimates.
     """
     terms = code_information(factors, codes, estimator=estimator, neighbors=neighbors, bins=bins, normalize=normalize, separability=False)

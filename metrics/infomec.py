@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
+from threadpoolctl import threadpool_limits
 
 from metrics.information import DEFAULT_BINS, factor_code_information, normalized_mutual_information, to_labels
 from metrics.registry import register_metric
@@ -40,20 +41,28 @@ def _concentration(nmi: np.ndarray, axis: int) -> np.ndarray:
 
 
 def _standardized(codes: np.ndarray) -> np.ndarray:
-    """Codes centred and divided by their standard deviation (constant codes centred only).
+    """The varying codes centred and divided by their standard deviation.
+
+    A constant code carries no information and is left out of the regressions: kept as a
+    column of zeros it would only perturb the solver's unconverged iterates.
 
     Not :func:`metrics._knn.standardize`, which divides by the deviation of the centred
     codes: equal in exact arithmetic, not bit for bit, and the scores keep these bits.
     """
-    scale = codes.std(axis=0)
-    return (codes - codes.mean(axis=0)) / np.where(scale > 0, scale, 1.0)
+    varying = codes[:, np.ptp(codes, axis=0) > 0]
+    return (varying - varying.mean(axis=0)) / varying.std(axis=0)
 
 
 def _explicitness(standardized: np.ndarray, labels: np.ndarray, prior_entropy: float, inverse_penalty: float) -> float:
-    """``1 - log-loss(logistic regression on standardised codes) / H(v)`` on the same rows, floored at 0."""
-    if prior_entropy <= 0:
+    """``1 - log-loss(logistic regression on standardised codes) / H(v)`` on the same rows, floored at 0.
+
+    0 when the factor or every code is constant (no code can lower the factor's log-loss).
+    """
+    if prior_entropy <= 0 or standardized.shape[1] == 0:
         return 0.0
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), threadpool_limits(limits=1, user_api="blas"):
+        # one BLAS thread: the products are small (n x L), and threads contending on a busy machine made
+        # the regression 10x slower (4.3 s against 0.33 s for 3 factors at n = 1500, load 10 on 2 cores)
         warnings.simplefilter("ignore", ConvergenceWarning)
         model = LogisticRegression(C=inverse_penalty, max_iter=100).fit(standardized, labels)
     probabilities = np.clip(model.predict_proba(standardized), 1e-15, 1.0)
@@ -66,6 +75,8 @@ def _explicitness(standardized: np.ndarray, labels: np.ndarray, prior_entropy: f
     "infomec",
     family="information",
     properties={"infom": "modularity", "infoc": "compactness", "infoe": "explicitness"},
+    version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def infomec(
     factors,
@@ -133,8 +144,13 @@ def infomec(
       the null model is the closed-form ``H(v_k)`` and classes are not re-weighted
       (theirs: ``class_weight="balanced"`` for both fits); the default pruning rule
       (see ``pruning``); a factor or code with zero total NMI counts 0 instead of NaN.
-    * Invariances: permutation, sign flips and rescaling of codes; not strictly
-      monotone maps (the binning and the linear classifier change).
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Equal-width bins over each code's own range (which a rescaled code shares and a
+      negated one mirrors) for the NMI, standardised codes for InfoE's regressions, the
+      information pruning, and counts and fits that do not depend on the order of the
+      rows or codes (up to the unconverged L-BFGS steps, below 1e-5).  With
+      ``pruning="range"`` rescaling a code changes which codes are active.  Not
+      monotone: the binning and the linear classifier follow a code's units.
     * Scores: on ``z = v``, InfoM and InfoC approach 1 as ``n`` grows but are held below it
       by the plug-in bias of the off-diagonal pairs, whose NMI is not 0 at finite ``n``
       (8 factors, 10 bins: 0.88 at n = 1000, 0.97 at 5000, 0.993 at 20000), InfoE about

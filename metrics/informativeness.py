@@ -14,6 +14,8 @@ from metrics.registry import register_metric
     "informativeness",
     family="information",
     properties="explicitness",
+    version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def informativeness(
     factors,
@@ -59,6 +61,8 @@ def informativeness(
     * Averaging over codes penalises extra noise codes (Do and Tran, section 3.2).
     * A deterministic code (an exact function of the factors) reaches the estimator's
       ceiling and, under ``"bounded"``, scores 1.
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
     * Cost: ``L`` estimates.
     """
     information = informativeness_nats(factors, codes, estimator=estimator, neighbors=neighbors, bins=bins)

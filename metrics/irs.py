@@ -21,6 +21,7 @@ def _deviation(values: np.ndarray, center: np.ndarray, quantile: float) -> np.nd
     family="intervention",
     properties="holistic",
     needs_discrete_factors=True,
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def irs(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, diff_quantile: float = 1.0) -> float:
     """Interventional Robustness Score: how little a code moves when the other factors change.
@@ -84,6 +85,10 @@ def irs(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, diff_quantil
     * Every code constant: 0 (no code can be robust for anything).
     * Scores about 0 on codes independent of the factors (the largest within-bin
       deviation is close to the overall one; slightly negative values are clipped).
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Each deviation is divided by the same code's own spread, so a code's scale and
+      sign cancel, and every sample is used, whatever the order.  Not monotone:
+      deviations and their quantiles follow a code's units.
     * Cost: one grouping per factor and one pass over the codes per value,
       O(K n L) (plus sorting for ``diff_quantile < 1``); median 0.12 s at n = 20000,
       K = L = 8.

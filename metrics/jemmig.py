@@ -14,6 +14,8 @@ from metrics.options import check_positive_int
     "jemmig",
     family="information",
     properties="holistic",
+    version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def jemmig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> float:
     """Joint Entropy Minus Mutual Information Gap, rescaled to [0, 1], higher is better.
@@ -49,6 +51,9 @@ def jemmig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> float:
       factors (joint entropy; modularity) and a factor spread over codes (the gap).
     * A constant factor (H = 0) contributes 0, as in :func:`metrics.mig.mig`: there is
       nothing to disentangle.
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Those of the histogram engine (:mod:`metrics.information`, "Invariances"); not
+      monotone.
     * Cost: one MI matrix.
     """
     check_positive_int(bins, "bins", minimum=2)

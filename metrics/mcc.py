@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import rankdata
 
 from metrics._linear import affine_predictions
 from metrics._matching import matched_mean
+from metrics._ranks import column_ranks
 from metrics._sampling import as_generator, train_test_indices
 from metrics.options import check_choice
 from metrics.registry import register_metric
@@ -17,11 +17,6 @@ ALIGNMENTS = ("cca", "affine")
 #: Eigenvalues of a covariance below this fraction of the largest are treated as 0
 #: when whitening (collinear or duplicated columns).
 _RANK_TOLERANCE = 1e-10
-
-
-def _ranks(values: np.ndarray) -> np.ndarray:
-    """Column-wise average ranks (ties share their mean rank)."""
-    return rankdata(values, axis=0)
 
 
 def _column_correlations(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -77,6 +72,7 @@ def _affine_aligned(factors: np.ndarray, codes: np.ndarray, train: np.ndarray, t
     family="predictor",
     properties={"strong": "holistic", "weak": "explicitness"},
     stochastic=True,
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def mcc(
     factors,
@@ -143,9 +139,13 @@ def mcc(
       monotone) function of its factor, so it needs modularity, compactness and
       explicitness together (holistic); weak MCC forgives any invertible linear
       mixing and measures linear explicitness.
-    * Invariances: permutation of codes, sign flips and rescaling of codes (both
-      scores); strictly monotone maps of the codes only for the strong score with
-      ``correlation="spearman"``.
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Both scores use absolute correlations, which a code's scale and sign leave
+      unchanged, and a matching or an alignment that does not depend on the codes'
+      order; the weak score's alignment is fitted on a random split (sample permutation
+      in distribution).  Strictly monotone maps of the codes leave only the strong score
+      with ``correlation="spearman"`` unchanged, so the registry, which describes the
+      default options, does not claim them.
     * Scores: 1 on ``z = v``; on codes independent of the factors, of order
       ``1/sqrt(n)`` (the matching picks the largest of ``K L`` sampling correlations).
     * Cost: one ``K x L`` correlation product, one Hungarian assignment and, for the
@@ -154,13 +154,13 @@ def mcc(
     check_choice(correlation, "correlation", CORRELATIONS)
     check_choice(alignment, "alignment", ALIGNMENTS)
     rank = correlation == "spearman"
-    strong_inputs = (_ranks(factors), _ranks(codes)) if rank else (factors, codes)
+    strong_inputs = (column_ranks(factors), column_ranks(codes)) if rank else (factors, codes)
     strong = matched_mean(_column_correlations(*strong_inputs))
     rng = as_generator(random_state)
     train, test = train_test_indices(factors.shape[0], test_size, rng, "mcc")
     align = _cca_aligned if alignment == "cca" else _affine_aligned
     aligned_factors, aligned_codes = align(factors, codes, train, test)
     if rank and aligned_factors.shape[1]:
-        aligned_factors, aligned_codes = _ranks(aligned_factors), _ranks(aligned_codes)
+        aligned_factors, aligned_codes = column_ranks(aligned_factors), column_ranks(aligned_codes)
     weak = float(_paired_correlations(aligned_factors, aligned_codes).sum() / factors.shape[1])
     return {"strong": strong, "weak": weak}

@@ -14,6 +14,8 @@ from metrics.options import check_positive_int
     "mig",
     family="information",
     properties="compactness",
+    version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def mig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normalization: str = "factor") -> float:
     """Mutual Information Gap: per factor, the gap between its two most informative codes.
@@ -51,6 +53,9 @@ def mig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normalizatio
     * Known failure modes (review 5.2, 5.5): noise moves samples to neighbouring bins
       and lowers the score even though compactness is intact; a skewed monotonic code
       (tan map) loses entropy in the binning and scores low.
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Those of the histogram engine (:mod:`metrics.information`, "Invariances"); not
+      monotone.
     * Cost: one factor x code MI matrix, O(n K L) with vectorised counting.
     """
     check_positive_int(bins, "bins", minimum=2)

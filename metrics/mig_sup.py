@@ -14,6 +14,8 @@ from metrics.options import check_positive_int
     "mig_sup",
     family="information",
     properties="modularity",
+    version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def mig_sup(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normalization: str = "factor") -> float:
     """MIG-sup: per code, the gap between its two most informative factors.
@@ -46,6 +48,9 @@ def mig_sup(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normaliz
       each code's gap is its normalised information with that factor.  The review's
       code returns NaN there; ours stays defined and still penalises codes that carry
       nothing about the measured factor.
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Those of the histogram engine (:mod:`metrics.information`, "Invariances"); not
+      monotone.
     * Cost: one MI matrix.
     """
     check_positive_int(bins, "bins", minimum=2)

@@ -12,6 +12,8 @@ from metrics.options import check_positive_int
     "minimality_sufficiency",
     family="information",
     properties={"minimality": "modularity", "sufficiency": "compactness"},
+    version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def minimality_sufficiency(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> dict[str, float]:
     """Minimality (each code holds one factor only) and sufficiency (each factor is held by one code).
@@ -58,8 +60,9 @@ def minimality_sufficiency(factors, codes, *, discrete=None, bins: int = DEFAULT
       discrete), and a constant code or factor (entropy 0) contributes 0 instead of NaN.
     * Properties: minimality is the code-side (modularity) view, sufficiency the
       factor-side (compactness) view.
-    * Invariances: permutation, sign flips and rescaling of codes (equal-width bins
-      over each column's own range); not strictly monotone maps (the binning changes).
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Those of the histogram engine (:mod:`metrics.information`, "Invariances"); not
+      monotone.
     * Scores: 1 and 1 on ``z = v``; on independent codes, the plug-in bias only, about
       ``(bins - 1)^2 / (2 n H)``.
     * Cost: one factor x code MI matrix, O(n K L).

@@ -30,6 +30,8 @@ def conditional_mean(factors: np.ndarray, codes: np.ndarray, neighbors: int) -> 
     family="information",
     properties="holistic",
     higher_is_better=False,
+    version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def misjed(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, neighbors: int = DEFAULT_MEAN_NEIGHBORS) -> float:
     """MISJED: how dependent *or uninformative* pairs of codes are, averaged over pairs (lower is better).
@@ -73,6 +75,11 @@ def misjed(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, neighbors
     * Estimation: at n = 20000 with 8 factors uniform on [0, 1], the 10 nearest samples differ
       from a sample by 0.08 per factor on average (0.2 at most), so zbar of a deterministic
       code is a mildly smoothed copy (bin width 0.1).
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Codes and their conditional means are binned together over each code's own range,
+      which a rescaled code shares and a negated one mirrors; the neighbours are found
+      in factor space and the pairs of codes are averaged, whatever their order.  Not
+      monotone: a nonlinear map moves samples between bins.
     * Cost: one k-d tree query in factor space and one pairwise contingency table of the
       ``L`` codes, ``O(n L^2)``.
     """

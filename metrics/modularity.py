@@ -14,6 +14,8 @@ from metrics.options import check_positive_int
     "modularity",
     family="information",
     properties="modularity",
+    version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def modularity(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> float:
     """Modularity score: how much of each code's information is about one factor only.
@@ -35,7 +37,10 @@ def modularity(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> fl
 
     Notes
     -----
-    * A code sharing no information with any factor (all I = 0) scores 0.
+    * A code sharing no information with any factor (all I = 0) scores 0; a constant
+      code shares exactly 0 (:func:`metrics.information.information_table`).  Version 2:
+      version 1 scored a constant code 1 where the plug-in MI's rounding (4e-16 nats at
+      n = 10000) was divided by itself (the ``sample_size`` scenario at n = 10000, seed 1).
     * With a single factor (K = 1) eq. 7 is 0/0 (the review's code returns NaN).  A
       code then cannot mix factors, so it scores 1 if it carries information about the
       factor and 0 otherwise.  "Carries information" must not mean "plug-in MI > 0":
@@ -50,6 +55,9 @@ def modularity(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> fl
       are all small plug-in biases of similar size, still get a sizeable score
       (measured 0.36 for 8 x 8 independent uniform columns, n = 20000); dead codes
       and codes of unmeasured factors behave the same way (review 5.6).
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Those of the histogram engine (:mod:`metrics.information`, "Invariances"); not
+      monotone.
     * Cost: one MI matrix.
     """
     check_positive_int(bins, "bins", minimum=2)

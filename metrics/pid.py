@@ -43,6 +43,8 @@ def pid_closed_form(
     properties=PROPERTIES,
     higher_is_better=DIRECTIONS,
     closed_form=pid_closed_form,
+    version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def pid(
     factors,
@@ -108,6 +110,8 @@ def pid(
       toy model at n = 10000 the complementary bounds fall short of the exact 2.30 nats
       for the factors whose ``l`` lands on another factor's code.  ``"per_bound"`` recovers
       the exact terms there (UniBound itself is ~0 for every ``l`` and unaffected).
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
     * Cost: as UniBound (the same estimates) under ``"argmax"``; ``L + 1`` multi-code
       estimates per factor instead of 2 under the other choices.
     """

@@ -4,7 +4,8 @@ A metric is any callable ``fn(factors, codes, **options)`` returning a float or 
 mapping of sub-score names to floats.  Built-in metrics are registered with
 :func:`register_metric`, which attaches a :class:`MetricSpec`: the metadata that the
 harness and the reports need (family, the property each sub-score measures, whether
-higher is better, whether it is stochastic, whether factors must be discrete).
+higher is better, whether it is stochastic, whether factors must be discrete, and the
+transformations of the data its definition leaves the scores unchanged by).
 """
 
 from __future__ import annotations
@@ -19,6 +20,18 @@ from metrics.options import check_choice
 
 FAMILIES = ("intervention", "predictor", "information", "unsupervised")
 PROPERTIES = ("modularity", "compactness", "explicitness", "holistic")
+
+#: The transformations a metric can be invariant to (:attr:`MetricSpec.invariances`), each applied to
+#: every code the same way, with what it does.  A stochastic metric's claim holds with the same
+#: ``random_state`` for the code-wise ones and in distribution for ``sample_permutation`` (its random
+#: split then picks other rows).
+INVARIANCES = {
+    "code_permutation": "reordering the code columns",
+    "sample_permutation": "reordering the samples (rows of factors and codes together)",
+    "sign_flip": "negating a code",
+    "positive_rescaling": "multiplying a code by a positive number",
+    "monotone": "a strictly increasing map of each code (each its own)",
+}
 
 
 @dataclass(frozen=True)
@@ -61,6 +74,10 @@ class MetricSpec:
         by an older version are not silently reused.
     summary : str
         One-line description for ``python -m harness list``.
+    invariances : tuple of str
+        The transformations of :data:`INVARIANCES` that the metric's definition leaves its
+        scores unchanged by, in that vocabulary's order; its docstring says why for each (and
+        why not for the others).  ``tests/metrics/test_invariances.py`` applies every claim.
     closed_form : callable or None
         ``closed_form(exact, discrete=None, **options) -> {sub_score: value}``: what the
         metric's sub-scores are, exactly, on a representation whose scenario knows its
@@ -86,6 +103,7 @@ class MetricSpec:
     summary: str = ""
     directions: Mapping[str, bool] = field(default_factory=dict)
     closed_form: Callable[..., Mapping[str, float]] | None = None
+    invariances: tuple[str, ...] = ()
 
     @property
     def sub_scores(self) -> tuple[str, ...]:
@@ -131,6 +149,7 @@ def register_metric(
     population: bool = False,
     version: str = "1",
     closed_form: Callable[..., Mapping[str, float]] | None = None,
+    invariances: Collection[str] = (),
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator registering a built-in metric under ``name``.
 
@@ -157,13 +176,16 @@ def register_metric(
         exact sub-scores from a scenario's closed-form quantities (see
         :attr:`MetricSpec.closed_form`).  The harness writes them in the results' ``exact``
         column.  Every sub-score it returns must be one of ``properties``.
+    invariances : collection of str, default ()
+        The transformations of :data:`INVARIANCES` the metric's definition leaves its scores
+        unchanged by (see :attr:`MetricSpec.invariances`).
 
     Raises
     ------
     ValueError
         When decorating: a name already registered, ``defaults`` disagreeing with the
         signature, an option without a default, or a stochastic metric whose function
-        takes no ``random_state``.  At once: an unknown family or property.
+        takes no ``random_state``.  At once: an unknown family, property or invariance.
 
     Returns
     -------
@@ -175,6 +197,7 @@ def register_metric(
     """
     check_choice(family, "family", FAMILIES)
     props = check_properties({name: properties} if isinstance(properties, str) else properties)
+    claimed = check_invariances(invariances, name)
 
     if closed_form is not None and not callable(closed_form):
         raise TypeError(f"closed_form of metric {name!r} must be callable, got {type(closed_form).__name__}")
@@ -207,6 +230,7 @@ def register_metric(
             version=version,
             summary=summary,
             closed_form=closed_form,
+            invariances=claimed,
         )
         return entry
 
@@ -231,6 +255,27 @@ def check_properties(properties: Mapping[str, str]) -> dict[str, str]:
         if prop not in PROPERTIES:
             raise ValueError(f"property of sub-score {sub!r} must be one of {', '.join(PROPERTIES)}; got {prop!r}")
     return dict(properties)
+
+
+def check_invariances(invariances: Collection[str], name: str = "metric") -> tuple[str, ...]:
+    """A metric's invariance claim as :class:`MetricSpec` holds it: the names of :data:`INVARIANCES`, in its order.
+
+    Raises
+    ------
+    TypeError
+        When ``invariances`` is a string (one name must still be given as a collection).
+    ValueError
+        For a name not in :data:`INVARIANCES`, or one given twice.
+    """
+    if isinstance(invariances, str):
+        raise TypeError(f"invariances of metric {name!r} must be a collection of names, got the string {invariances!r}")
+    given = list(invariances)
+    unknown = sorted(set(given) - set(INVARIANCES))
+    if unknown:
+        raise ValueError(f"unknown invariances {unknown} of metric {name!r}; known: {', '.join(INVARIANCES)}")
+    if len(set(given)) != len(given):
+        raise ValueError(f"invariances of metric {name!r} name one twice: {given}")
+    return tuple(known for known in INVARIANCES if known in given)
 
 
 def check_property_claim(claim: str | Mapping[str, str]) -> str | dict[str, str]:

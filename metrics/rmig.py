@@ -21,6 +21,8 @@ from metrics.registry import register_metric
     "rmig",
     family="information",
     properties="compactness",
+    version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def rmig(
     factors,
@@ -71,6 +73,8 @@ def rmig(
     * Measures compactness, like MIG: a factor copied into two codes has a gap of 0.
     * With a single code the runner-up information is 0.  A constant factor contributes 0.
     * Do and Tran's JEMMIG is the registered ``jemmig`` read as ``1 - score``.
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
     * Cost: ``K L`` single-code estimates (:func:`metrics.estimators.pairwise_information`):
       about 0.7 s at N = 1e4 and 8 s at N = 1e5 for 8 x 8 under ``knn`` on one core.
     """

@@ -12,6 +12,8 @@ from metrics.registry import register_metric
     "sepin_at_k",
     family="information",
     properties="holistic",
+    version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def sepin_at_k(
     factors,
@@ -46,6 +48,8 @@ def sepin_at_k(
     -----
     * Holistic, like WSEPIN.
     * Raises a ValueError when ``top_k`` exceeds the number of codes.
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
     * Cost: ``3 L`` estimates.
     """
     terms = code_information(factors, codes, estimator=estimator, neighbors=neighbors, bins=bins, normalize=normalize)

@@ -126,6 +126,7 @@ def _check_options(members, similarity, penalty, n_comparisons, informative_thre
     properties="holistic",
     stochastic=True,
     population=True,
+    invariances=("code_permutation", "sign_flip"),
 )
 def udr(
     population: Sequence[np.ndarray],
@@ -222,6 +223,15 @@ def udr(
       literal sums give fully disentangled members 0.73 - 0.82 with Spearman, the
       restricted variant 0.82 - 0.91: the noise-level similarities of the switched-off
       latents (about ``0.8 / sqrt(n)`` each) lower the literal score at small ``n``.
+    * Invariances: code_permutation, sign_flip.  Permuting or negating every member's
+      latents alike leaves the similarities, absolute lasso weights or absolute Spearman
+      correlations of standardised latents, unchanged.  Not positive_rescaling: without
+      ``kl``, a latent is informative when half its variance exceeds a fixed threshold
+      (eq. 3's KL bound), in the latent's units.  Not sample_permutation: the
+      cross-validated penalty is chosen on consecutive folds of the rows and the
+      coordinate descent stops at 1000 iterations (A.5), so the rows' order moves the
+      scores (0.02 with a fixed penalty).  Not monotone: the lasso and the variance
+      threshold follow a latent's units.
     * Cost: ``M (M - 1)`` (or ``M P``) pairwise comparisons.  Lasso: each is a
       multi-task lasso path over 100 penalties on each of 5 folds plus one refit
       (``O(n L^2)`` per coordinate-descent sweep); a fixed ``penalty`` is one fit.

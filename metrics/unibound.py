@@ -31,6 +31,8 @@ def unibound_closed_form(
     family="information",
     properties="compactness",
     closed_form=unibound_closed_form,
+    version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def unibound(
     factors,
@@ -93,6 +95,8 @@ def unibound(
       the little information captured is unique).
     * A constant factor contributes 0.  With a single code, I(v_k; z_\\l) = 0 and the score
       is the factor's normalised information.
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
     * Cost: ``K L`` single-code and ``2 K`` multi-code estimates of
       :func:`metrics.estimators.mutual_information` (the single-code ones batched by
       :func:`metrics.estimators.pairwise_information`): about 1.5 s at N = 1e4 and 23 s

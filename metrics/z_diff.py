@@ -78,6 +78,7 @@ def _training_points(
     stochastic=True,
     needs_discrete_factors=True,
     version="2",
+    invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
 )
 def z_diff(
     factors,
@@ -170,6 +171,11 @@ def z_diff(
       on codes that copy a factor into several codes (not compact).  It relies on
       binning (review 5.5).
     * Scores: 1 on ``z = v``; about 0 on codes independent of the factors.
+    * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
+      Codes are divided by their standard deviation and differenced in absolute value,
+      so a code's scale and sign cancel; the draws pick rows by index, so permuting the
+      samples changes them (in distribution).  Not monotone: the differences follow a
+      code's units.
     * Cost: ``(n_train + n_eval) x batch_size x L`` differences, vectorised, plus
       one logistic regression on ``n_train x L``; median 0.20 s at the defaults
       and 0.08 s with ``batch_size = 50``, whatever ``n`` (n = 20000, 8 x 8, one

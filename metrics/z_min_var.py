@@ -13,6 +13,7 @@ from metrics.registry import register_metric
     properties="modularity",
     stochastic=True,
     needs_discrete_factors=True,
+    invariances=("code_permutation", "sample_permutation", "sign_flip"),
 )
 def z_min_var(
     factors,
@@ -104,6 +105,10 @@ def z_min_var(
       5.5: skewed codes change which samples share a bin).
     * Scores: 1 on ``z = v`` (the within-bin variance of the fixed code is 1/100 of
       the others' for 10 bins); about 0 for codes independent of the factors.
+    * Invariances: code_permutation, sample_permutation, sign_flip.  As for
+      :func:`metrics.z_max_var.z_max_var`: not positive_rescaling, since a code whose
+      standard deviation is at most ``std_threshold`` (in its own units) is dropped; not
+      monotone.
     * Cost: ``(n_train + n_eval) x batch_size x L`` for the variances plus a
       Python loop over the votes; median 0.2 s at the defaults and n = 20000.
     """

@@ -14,9 +14,10 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "list",
         help="list the metrics and scenarios with their metadata",
         description="Print every registered metric (family, sub-scores and the property each measures, "
-        "direction, stochasticity, discrete factors, default options), every scenario, population "
-        "scenarios included (swept parameter, default grid, the criterion it tests, the settings it holds fixed, "
-        "source), and the transforms that compose a scenario (TRANSFORM@BASE=VALUE).",
+        "direction, stochasticity, discrete factors, default options, the transformations of the codes its "
+        "scores are invariant to), every scenario, population scenarios included (swept parameter, default grid, "
+        "the criterion it tests, the settings it holds fixed, source), and the transforms that compose a scenario "
+        "(TRANSFORM@BASE=VALUE).",
     )
     parser.set_defaults(handler=list_registered)
 
@@ -62,8 +63,9 @@ def list_registered(args: argparse.Namespace) -> int:
         if spec.population:
             flags.append("population metric")
         options = ", ".join(f"{k}={v!r}" for k, v in spec.defaults.items()) or "none"
+        invariances = ", ".join(spec.invariances) or "none"
         _entry(name, width, [f"[{spec.family}] {subs}", f"{'; '.join(flags)}; options: {options}",
-                             *([spec.summary] if spec.summary else [])])
+                             f"invariant to: {invariances}", *([spec.summary] if spec.summary else [])])
     print()
     print("SCENARIOS")
     names = scenarios.available(kind=None)

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import metrics
 from harness.workflows.baseline import assert_matches_baseline, check_baseline, load_baseline, save_baseline
 from harness.cli import main
 from harness.errors import UsageError
@@ -53,7 +54,8 @@ def test_baseline_file_is_readable_json_with_means_spreads_and_versions(runs):
     text = (runs / "baseline.json").read_text()
     data = json.loads(text)
     assert data["format"] == "disentanglement-harness-baseline/1"
-    assert data["metric_versions"]["mig"] == "1" and len(data["metric_versions"]["diagonal"]) == 12  # source hash
+    assert data["metric_versions"]["mig"] == metrics.get("mig").version  # a built-in's registered version
+    assert len(data["metric_versions"]["diagonal"]) == 12  # a user metric's source hash
     assert data["harness_versions"] and data["studies"] == ["quick"]
     assert len(data["cells"]) == (6 + 6) * 2  # values x metrics; seeds are summarised
     assert len(text.splitlines()) == len(data["cells"]) + 9  # one cell per line, the environment on one

@@ -67,3 +67,13 @@ def test_the_identifiability_scenarios_and_encoders_are_listed_with_their_fixed_
     assert "kappa in {1, 2, 3, 5, 10, 20, 50} " in transform_lines and "encoder E3" in transform_lines
     assert "width_ratio in {1, 2, 4, 8, 16}; fixed: kappa=10" in transform_lines
     assert "n_dropped in {0, 1, 2, 3, 4, 5, 6, 7}" in transform_lines  # for a base of 8 factors and 8 codes
+
+
+def test_each_metric_lists_the_invariances_its_registry_entry_claims(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "400")  # one line per detail
+    assert main(["list"]) == 0
+    metric_lines = _sections(capsys.readouterr().out)["METRICS"]
+    for name in metrics.available(population=None):
+        header = next(index for index, line in enumerate(metric_lines) if line.split()[0] == name)
+        listed = next(line for line in metric_lines[header:] if "invariant to:" in line)
+        assert listed.split("invariant to:", 1)[1].strip() == ", ".join(metrics.get(name).invariances)

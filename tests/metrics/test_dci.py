@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import metrics
-from metrics._dci import completeness, disentanglement, regression_explicitness
+from metrics._dci import attributed, completeness, disentanglement, regression_explicitness
 
 DCI = ("dci_lasso", "dci_rf", "dci_gbt")
 FAST = {"dci_lasso": {}, "dci_rf": {"n_estimators": 5}, "dci_gbt": {"n_estimators": 5}}
@@ -61,14 +61,40 @@ def test_a_single_factor_gives_modularity_one_and_entropy_based_compactness():
     assert completeness(importance) == pytest.approx(1 - _entropy(0.3, 0.7) / math.log(2))
 
 
-def test_no_importance_at_all_scores_zero_and_uniform_weighting_zeroes_unpredicted_factors():
+def test_no_importance_at_all_scores_zero():
     assert disentanglement(np.zeros((3, 2))) == 0.0
     assert completeness(np.zeros((3, 2))) == 0.0
-    importance = np.array([[1.0, 0.0], [0.0, 0.0]])  # factor 1 predicted by nothing
-    assert completeness(importance, "uniform") == pytest.approx(0.5)
-    assert completeness(importance, "importance") == pytest.approx(1.0)
     with pytest.raises(ValueError, match="completeness_weighting"):
-        completeness(importance, "equal")
+        completeness(np.zeros((3, 2)), "equal")
+
+
+def test_a_factor_no_code_is_important_for_is_spread_evenly_with_the_mean_total():
+    # factor 1 gets nothing; factor 0's total is 3 + 1 = 4, so factor 1 reads as 2 and 2: R = [[3, 2], [1, 2]]
+    importance = np.array([[3.0, 0.0], [1.0, 0.0]])
+    assert np.array_equal(attributed(importance), [[3.0, 2.0], [1.0, 2.0]])
+    code_scores = [1 - _entropy(3 / 5, 2 / 5) / math.log(2), 1 - _entropy(1 / 3, 2 / 3) / math.log(2)]
+    assert disentanglement(importance) == pytest.approx(5 / 8 * code_scores[0] + 3 / 8 * code_scores[1])
+    factor_0 = 1 - _entropy(3 / 4, 1 / 4) / math.log(2)  # factor 1 is even over the codes: 0
+    assert completeness(importance, "importance") == pytest.approx(factor_0 / 2)
+    assert completeness(importance, "uniform") == pytest.approx(factor_0 / 2)
+
+
+def test_read_as_absent_an_unpredicted_factor_leaves_the_codes_distributions():
+    importance = np.array([[1.0, 0.0], [0.0, 0.0]])  # factor 1 predicted by nothing
+    assert disentanglement(importance, "absent") == 1.0  # code 0 serves factor 0 alone; code 1 does not count
+    assert completeness(importance, "importance", "absent") == pytest.approx(1.0)
+    assert completeness(importance, "uniform", "absent") == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="unpredicted_factors"):
+        disentanglement(importance, "dropped")
+
+
+def test_an_unpredicted_factor_no_longer_leaves_every_code_looking_modular():
+    # one factor fitted (to noise, say), four with no importance: read literally every code would serve factor 0
+    # alone and score 1; read evenly, each code's importance is mostly the four even shares
+    importance = np.zeros((5, 5))
+    importance[:, 0] = [0.4, 0.3, 0.1, 0.1, 0.1]
+    assert disentanglement(importance) < 0.1
+    assert completeness(importance) < 0.1
 
 
 # --------------------------------------------------------------------------------------
@@ -156,13 +182,17 @@ def test_a_constant_factor_is_named(name, small_perfect):
 def test_codes_of_nothing_have_no_importance():
     factors = np.random.default_rng(0).random((400, 2))
     scores = metrics.evaluate("dci_lasso", factors, np.ones((400, 3)))
-    assert scores == {"modularity": 0.0, "compactness": 0.0, "explicitness": 0.0}
+    assert scores == {"modularity": 0.0, "compactness": 0.0, "explicitness": 0.0}  # exactly: no importance at all
 
 
 def test_gbt_classifies_discrete_factors_and_reports_accuracy():
     rng = np.random.default_rng(8)
     factors = rng.integers(0, 4, (1200, 2)).astype(float)
-    codes = np.column_stack([factors[:, 1] + 0.1 * rng.random(1200), rng.random(1200), factors[:, 0]])
+    # the jitter takes 5 values, so every held-out code value is some training value's: the trees, which split on
+    # the codes' order, classify it as its training twins (a held-out value between two training values would
+    # be sent by the threshold halfway between their ranks)
+    jitter = 0.02 * rng.integers(0, 5, 1200)
+    codes = np.column_stack([factors[:, 1] + jitter, rng.random(1200), factors[:, 0]])
     scores = metrics.evaluate("dci_gbt", factors, codes, discrete=True, n_estimators=10, random_state=0)
     assert scores["explicitness"] == pytest.approx(1.0)
     # the noise code gets almost no importance: each used code serves one factor
