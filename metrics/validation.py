@@ -102,6 +102,17 @@ def as_real_matrix(array: Any, name: str, *, min_rows: int = 2) -> np.ndarray:
     return matrix
 
 
+def read_only(array: np.ndarray) -> np.ndarray:
+    """A view of ``array`` that cannot be written through (``array`` itself, and its flags, unchanged).
+
+    Writing into it raises numpy's ``ValueError`` ("assignment destination is read-only");
+    :func:`metrics._entry.unchanged_inputs` names the metric that tried.
+    """
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
 def _first_non_number(raw: np.ndarray) -> str:
     """The first element of an object array that is not a real number, with its position (for messages).
 
@@ -118,7 +129,11 @@ def _first_non_number(raw: np.ndarray) -> str:
 
 
 def check_pair(factors: Any, codes: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Validate factors and codes together; return them as float64 matrices.
+    """Validate factors and codes together; return them as read-only float64 matrices.
+
+    Each is a read-only view (:func:`read_only`) of the array given when it already is a
+    C-contiguous float64 matrix (no copy), else of its converted copy: a metric given them
+    cannot change the caller's data, nor the data the next metric of the same draw is given.
 
     Raises
     ------
@@ -132,7 +147,7 @@ def check_pair(factors: Any, codes: Any) -> tuple[np.ndarray, np.ndarray]:
             f"factors and codes must have the same number of rows (samples); "
             f"got {factor_matrix.shape[0]} factor rows and {code_matrix.shape[0]} code rows"
         )
-    return factor_matrix, code_matrix
+    return read_only(factor_matrix), read_only(code_matrix)
 
 
 def check_discrete(discrete: Sequence[bool] | None, n_factors: int) -> tuple[bool, ...]:
@@ -168,7 +183,7 @@ def check_representation(factors: Any, codes: Any, discrete: Sequence[bool] | bo
     Returns
     -------
     factors, codes : numpy.ndarray
-        Float64 matrices (see :func:`check_pair`).
+        Read-only float64 matrices (see :func:`check_pair`).
     discrete : tuple of bool
         One flag per factor (see :func:`check_discrete`).
     """
@@ -177,7 +192,8 @@ def check_representation(factors: Any, codes: Any, discrete: Sequence[bool] | bo
 
 
 def check_population(population: Any) -> list[np.ndarray]:
-    """Validate the input of a population metric: ``M >= 2`` code matrices of the same ``n`` rows.
+    """Validate the input of a population metric: ``M >= 2`` code matrices of the same ``n`` rows, returned as
+    read-only float64 matrices (:func:`read_only`, as :func:`check_pair`'s).
 
     Raises
     ------
@@ -197,4 +213,4 @@ def check_population(population: Any) -> list[np.ndarray]:
     rows = {m.shape[0] for m in members}
     if len(rows) != 1:
         raise ValueError(f"every representation in population must have the same number of rows; got {sorted(rows)}")
-    return members
+    return [read_only(member) for member in members]

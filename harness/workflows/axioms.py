@@ -62,6 +62,7 @@ import metrics
 from harness.errors import UsageError
 from harness.execution.scenario_refs import scenario_for
 from harness.execution.scoring import CellTimeout, call_with_time_limit, check_time_limit
+from harness.execution.user_code import user_code
 from harness.workflows.user_metric import MetricLike, metric_entry
 from metrics.registry import check_directions
 from reports._table import oriented
@@ -256,7 +257,7 @@ def _scores(function: Callable[..., Any], factors: np.ndarray, codes: np.ndarray
     cells are), raising :class:`~harness.execution.scoring.CellTimeout`."""
 
     def call() -> Scores:
-        with threadpool_limits(limits=1):
+        with threadpool_limits(limits=1), user_code(f"metric {metrics.metric_name(function)!r}"):
             return metrics.evaluate(function, factors, codes, discrete=discrete, random_state=random_state)
 
     return call() if timeout is None else call_with_time_limit(call, timeout)
