@@ -24,7 +24,7 @@ MAX_ABS_VALUE = 1e150
 MIN_SPREAD = 1e-150
 
 
-def as_real_matrix(array: Any, name: str, *, min_rows: int = 2) -> np.ndarray:
+def as_real_matrix(array: Any, name: str, *, min_rows: int = 2, writeable: bool = True) -> np.ndarray:
     """Return ``array`` as a C-contiguous float64 ``(n, d)`` matrix, or raise.
 
     Parameters
@@ -37,6 +37,9 @@ def as_real_matrix(array: Any, name: str, *, min_rows: int = 2) -> np.ndarray:
         The argument's name, used in error messages (``"factors"``, ``"codes"``).
     min_rows : int, default 2
         Fewest samples accepted.
+    writeable : bool, default True
+        False: return a read-only view (:func:`read_only`), of ``array`` itself when it
+        already is a C-contiguous float64 matrix (no copy), else of its converted copy.
 
     Raises
     ------
@@ -75,6 +78,8 @@ def as_real_matrix(array: Any, name: str, *, min_rows: int = 2) -> np.ndarray:
         hint = " (reshape a single column with x.reshape(-1, 1))" if matrix.ndim == 1 else ""
         raise ValueError(f"{name} must be a 2-D array (samples x columns), got {matrix.ndim}-D shape {matrix.shape}{hint}")
     matrix = np.ascontiguousarray(matrix)
+    if not writeable:  # before its column ranges are computed: they are shared by the view's identity
+        matrix = read_only(matrix)
     n, d = matrix.shape
     if d < 1:
         raise ValueError(f"{name} must have at least 1 column, got shape {matrix.shape}")
@@ -131,23 +136,22 @@ def _first_non_number(raw: np.ndarray) -> str:
 def check_pair(factors: Any, codes: Any) -> tuple[np.ndarray, np.ndarray]:
     """Validate factors and codes together; return them as read-only float64 matrices.
 
-    Each is a read-only view (:func:`read_only`) of the array given when it already is a
-    C-contiguous float64 matrix (no copy), else of its converted copy: a metric given them
-    cannot change the caller's data, nor the data the next metric of the same draw is given.
+    Each is a read-only view (:func:`as_real_matrix` with ``writeable=False``): a metric given
+    them cannot change the caller's data, nor the data the next metric of the same draw is given.
 
     Raises
     ------
     ValueError
         When either is malformed (see :func:`as_real_matrix`) or their row counts differ.
     """
-    factor_matrix = as_real_matrix(factors, "factors")
-    code_matrix = as_real_matrix(codes, "codes")
+    factor_matrix = as_real_matrix(factors, "factors", writeable=False)
+    code_matrix = as_real_matrix(codes, "codes", writeable=False)
     if factor_matrix.shape[0] != code_matrix.shape[0]:
         raise ValueError(
             f"factors and codes must have the same number of rows (samples); "
             f"got {factor_matrix.shape[0]} factor rows and {code_matrix.shape[0]} code rows"
         )
-    return read_only(factor_matrix), read_only(code_matrix)
+    return factor_matrix, code_matrix
 
 
 def check_discrete(discrete: Sequence[bool] | None, n_factors: int) -> tuple[bool, ...]:
@@ -207,10 +211,10 @@ def check_population(population: Any) -> list[np.ndarray]:
         raise TypeError(f"population must be a sequence of 2-D code arrays, got {type(population).__name__}")
     if isinstance(population, np.ndarray) and population.ndim != 3:
         raise ValueError("population must be a sequence of 2-D code arrays")
-    members = [as_real_matrix(codes, f"population[{i}]") for i, codes in enumerate(population)]
+    members = [as_real_matrix(codes, f"population[{i}]", writeable=False) for i, codes in enumerate(population)]
     if len(members) < 2:
         raise ValueError(f"population must hold at least 2 representations, got {len(members)}")
     rows = {m.shape[0] for m in members}
     if len(rows) != 1:
         raise ValueError(f"every representation in population must have the same number of rows; got {sorted(rows)}")
-    return [read_only(member) for member in members]
+    return members

@@ -88,6 +88,7 @@ def test_a_damaged_line_that_looks_whole_is_recomputed(finished_run, tmp_path, c
     assert main([*RUN, "--out", str(out)]) == 0
     captured = capsys.readouterr()
     assert "skipping 5 finished cell(s)" in captured.out and "computing 1" in captured.out
+    assert f"note: 1 damaged line(s) of {out / 'cells.jsonl'} were ignored" in captured.out
     assert "Traceback" not in captured.err + captured.out
     expected = pd.read_csv(finished_run / "results.csv").drop(columns="seconds")
     pd.testing.assert_frame_equal(pd.read_csv(out / "results.csv").drop(columns="seconds"), expected)

@@ -302,6 +302,8 @@ def run_study(
     finished = len(cells) - len(pending)
     if finished:
         log(f"skipping {finished} finished cell(s) found in {out}; computing {len(pending)}")
+    if store is not None and store.damaged:
+        log(f"note: {store.damaged} damaged line(s) of {store.path} were ignored; their cells are computed again")
     bar = tqdm(total=len(pending), desc=progress_label, unit="cell", disable=not progress or not pending)
     try:
         for outcomes in execute(plan_tasks(pending), jobs=jobs, backend=backend, scheduler=scheduler,

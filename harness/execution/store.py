@@ -44,6 +44,8 @@ class ResultStore:
         self.path = self.directory / CELLS_FILE
         self._stored: set[str] = set()  # keys of the whole cells in the file's first ``_read_up_to`` bytes
         self._read_up_to = 0
+        self.damaged = 0
+        """How many whole lines the last :meth:`records` found damaged (their cells are recomputed)."""
 
     def _catch_up(self, fd: int) -> None:
         """Note the keys of the cells other writers appended since this store last read or wrote (caller holds the lock)."""
@@ -107,7 +109,7 @@ class ResultStore:
         if not self.path.exists():
             return {}
         found: dict[str, dict[str, Any]] = {}
-        read = 0
+        read = self.damaged = 0
         with open(self.path, "rb") as handle:
             for raw in handle:
                 if not raw.endswith(b"\n"):
@@ -116,6 +118,8 @@ class ResultStore:
                 record = _parsed(raw)  # None for a damaged line: that cell is recomputed
                 if record is not None:
                     found.setdefault(record["key"], record)
+                elif raw.strip():
+                    self.damaged += 1
         self._stored, self._read_up_to = set(found), read  # what a later append need not read again
         return found
 
