@@ -268,6 +268,20 @@ def test_a_scenario_failing_at_values_its_load_check_does_not_draw_fails_those_c
     assert err.startswith("warning: 6 cell(s) failed") and "Traceback" not in err
 
 
+@pytest.mark.parametrize(("value", "message"), [
+    ("2", "probe {path}:late:2.0: RuntimeError: no data at 2"),
+    ("3", "probe {path}:late:3.0: UserCodeExit: scenario '{path}:late' called sys.exit(4)"),
+])
+def test_validating_on_a_probe_where_the_scenario_fails_is_a_one_line_usage_error(user_metrics, tmp_path, capsys,
+                                                                                  value, message):
+    path = tmp_path / "late.py"
+    path.write_text(LATE_SCENARIO)
+    assert main(["validate", f"{user_metrics}:mutates", "--probe", f"{path}:late:{value}", "--metrics", "mig",
+                 "--out", str(tmp_path / "card")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"error: {message.format(path=path)}"), err
+
+
 # ----------------------------------------------------------------------------------
 # --cell-timeout and signals: the forked call goes with the run
 # ----------------------------------------------------------------------------------

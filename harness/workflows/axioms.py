@@ -162,9 +162,12 @@ def make_probe(scenario: str = DEFAULT_PROBE[0], value: Any = DEFAULT_PROBE[1], 
         raise UsageError(f"the axioms' probe must be a representation scenario; {scenario!r} is a {generator.kind} scenario")
     draw = generator.default_n if generator.default_n is not None else n  # as a study draws it
     try:
-        data = generator.generate(value, n=draw, seed=seed)
+        with user_code(f"scenario {scenario!r}"):
+            data = generator.generate(value, n=draw, seed=seed)
     except (TypeError, ValueError) as error:  # the value or the sample size, said by the scenario
         raise UsageError(f"probe {scenario}:{value}: {error}") from None
+    except Exception as error:  # a user's scenario may fail in any way (sys.exit included)
+        raise UsageError(f"probe {scenario}:{value}: {type(error).__name__}: {error}") from None
     rows = data.factors.shape[0]
     return Probe(data.factors, data.codes, data.discrete, f"{scenario} at {generator.parameter} = {generator.label(value)}, n = {rows}, seed {seed}")
 
