@@ -23,6 +23,7 @@ from harness.execution.scenario_refs import scenario_for
 from harness.execution.store import ResultStore
 from harness.workflows.baseline_format import FORMAT
 from harness.workflows.evaluate import load_array
+from harness.workflows.stress_space import parameter_range
 from scenarios.transforms import available_transforms
 
 RUN = ["run", "--preset", "quick", "--no-report", "--no-progress", "--jobs", "1", "--scenarios", "noise", "--seeds", "1",
@@ -220,34 +221,29 @@ def test_a_sample_size_beyond_the_draw_is_refused_up_front_with_the_real_range(t
     _one_line_usage_error(capsys, "grid of scenario 'sample_size': n must be an integer in 2..100000, got 200000")
 
 
-def _range_ends(scenario) -> list[float]:
-    """The ends of the range a scenario's check states when it refuses a huge value ([] for a list of choices)."""
+def _range_ends(name: str) -> tuple:
+    """The ends of the range scenario ``name``'s check states when it refuses a huge value (``alpha must be in
+    [0, 1000]``, ``an integer in 2..100000``); for a check that states none (a composition bounded by its base's
+    factor or code count), the ends the stress search finds by asking the check, and a choice parameter's choices."""
+    scenario = scenario_for(name)
     try:
         scenario.check_value(10**400)
     except (TypeError, ValueError) as error:
         message = str(error)
     else:
-        raise AssertionError(f"{scenario.name} accepts 10**400")
+        raise AssertionError(f"{name} accepts 10**400")
     interval = re.search(r"in \[(\S+), (\S+)\]", message) or re.search(r"integer in (\d+)\.\.(\d+)", message)
     if interval:
-        return [float(interval[1]), float(interval[2])]
-    below = re.search(r"integer >= (\d+)", message)
-    return [float(below[1])] if below else []
+        integral = all(isinstance(value, int) for value in scenario.values)
+        return tuple((int if integral else float)(end) for end in interval.groups())
+    return parameter_range(name).ends
 
 
-RANGED = [name for name in scenarios.available(kind=None) if _range_ends(scenarios.get(name))]
-COMPOSED = [f"{transform}@noise=0.5" for transform in available_transforms()]
-
-
-@pytest.mark.parametrize("name", RANGED + COMPOSED)
+@pytest.mark.parametrize("name", scenarios.available(kind=None) + [f"{t}@noise=0.5" for t in available_transforms()])
 def test_every_scenario_draws_at_both_ends_of_the_range_it_states(name):
     # A range check saying 2.. accepted values (sample_size=200000) that the scenario then failed to draw.
     scenario = scenario_for(name)
-    ends = _range_ends(scenario)
-    assert ends or name.startswith("partial@"), name  # a partial composition states the base's factor count instead
-    integral = all(isinstance(value, int) for value in scenario.values)
-    for end in ends or [1.0, 8.0]:
-        value = scenario.check_value(int(end) if integral else end)
-        drawn = scenario.generate(value, n=scenario.default_n or max(scenario.min_samples, 50), seed=0)
+    for end in _range_ends(name):
+        drawn = scenario.generate(scenario.check_value(end), n=scenario.default_n or max(scenario.min_samples, 50), seed=0)
         arrays = [drawn.factors, *getattr(drawn, "members", [getattr(drawn, "codes", None)])]
         assert all(np.isfinite(array).all() for array in arrays), (name, end)
