@@ -175,7 +175,7 @@ def test_the_argument_types_were_found():
 
 
 @pytest.mark.parametrize("convert", [t for _, t in ARGUMENT_TYPES], ids=[n for n, _ in ARGUMENT_TYPES])
-@_examples(120)
+@_examples(30)
 @given(text=st.one_of(WORDS, st.lists(WORDS, max_size=4).map(_csv),
                       st.builds("{}={}".format, SCENARIOS, st.lists(WORDS, max_size=4).map(_csv)),
                       st.builds("{}:{}={}".format, METRICS, OPTIONS, st.lists(WORDS, max_size=4).map(_csv))))
@@ -435,7 +435,7 @@ STORE_LINES = st.one_of(
 )
 
 
-@_examples(120)
+@_examples(60)
 @given(damage=st.lists(st.tuples(st.integers(0, 5), STORE_LINES), min_size=1, max_size=3))
 def test_a_store_with_damaged_lines_yields_only_whole_records(finished_run, tmp_path_factory, damage):
     lines, damaged_at = _with_damage((finished_run / "cells.jsonl").read_bytes().splitlines(), damage)
