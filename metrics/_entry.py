@@ -5,13 +5,20 @@ its inputs once per call, the way scikit-learn's public functions call ``check_a
 then runs the metric's body on the validated arrays.  :func:`metrics.evaluate` calls the
 same entry, so a metric gives the same error for the same bad input however it is called,
 and nothing is validated twice.
+
+The validated arrays are read-only views (:func:`metrics.validation.as_real_matrix`): the
+metrics scored on one draw share its arrays, so one that wrote into them would change the
+scores of the others.  A metric that tries fails with :class:`InputModifiedError`
+(:func:`unchanged_inputs`), which names it.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Callable, Iterable, Mapping
+import re
+from contextlib import contextmanager
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from metrics.shared import memoised, row_permutation, shared_estimates
 from metrics.options import check_random_state
@@ -37,6 +44,37 @@ def check_option_names(name: str, given: Iterable[str], options: Iterable[str], 
     if unknown:
         listed = ", ".join(sorted(known)) or "none"
         raise TypeError(f"metric {name!r} got unknown option(s) {', '.join(unknown)}; its options are: {listed}")
+
+
+class InputModifiedError(ValueError):
+    """A metric tried to write into its (read-only) factors or codes."""
+
+
+#: numpy's words for a write into a read-only array ("assignment destination is read-only", "output array is
+#: read-only", "sort array is read-only"; Cython's "buffer source array is read-only").
+_READ_ONLY = re.compile(r"\bread-only\b")
+
+
+@contextmanager
+def unchanged_inputs(name: str) -> Iterator[None]:
+    """Run a metric's body; numpy's refusal to write into its read-only inputs becomes an :class:`InputModifiedError`.
+
+    Raises
+    ------
+    InputModifiedError
+        "metric NAME tried to modify its input arrays (...)", saying to work on a copy.
+    """
+    try:
+        yield
+    except InputModifiedError:
+        raise
+    except ValueError as error:
+        if not _READ_ONLY.search(str(error)):
+            raise
+        raise InputModifiedError(
+            f"metric {name!r} tried to modify its input arrays ({error}); metrics must not modify factors or codes "
+            "(the other metrics of the draw are given the same arrays): work on a copy, e.g. codes = codes.copy()"
+        ) from error
 
 
 def _check_seed(arguments: dict[str, Any]) -> None:
@@ -78,7 +116,8 @@ def representation_entry(function: Callable[..., Any], name: str, options: Mappi
             if "discrete" in call_arguments:
                 arguments["discrete"] = flags
             _check_seed(arguments)
-            return function(factor_matrix, code_matrix, **arguments)
+            with unchanged_inputs(name):
+                return function(factor_matrix, code_matrix, **arguments)
 
     return entry
 
@@ -96,6 +135,7 @@ def population_entry(function: Callable[..., Any], name: str, options: Mapping[s
         check_option_names(name, arguments, options, call_arguments)
         members = check_population(population)
         _check_seed(arguments)
-        return function(members, **arguments)
+        with unchanged_inputs(name):
+            return function(members, **arguments)
 
     return entry

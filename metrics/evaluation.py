@@ -9,7 +9,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from metrics._entry import accepts
+from metrics._entry import accepts, unchanged_inputs
 from metrics.registry import MetricSpec, get
 from metrics.options import check_random_state
 from metrics.validation import check_representation
@@ -95,6 +95,9 @@ def evaluate(
     ValueError, TypeError
         When the inputs are malformed (the message names the argument), an option is
         unknown, or the metric produces a non-finite score.
+    metrics._entry.InputModifiedError
+        (a ValueError) When the metric tries to write into ``factors`` or ``codes``: it is
+        given read-only views of them, so that the caller's arrays never change.
     KeyError
         When ``metric`` names no registered metric.
     """
@@ -116,7 +119,10 @@ def evaluate(
         call_options["discrete"] = flags
     if random_state is not None and accepts(function, "random_state"):
         call_options["random_state"] = check_random_state(random_state)
-    return _as_scores(function(factor_matrix, code_matrix, **call_options), metric_name(function))
+    name = metric_name(function)
+    with unchanged_inputs(name):
+        result = function(factor_matrix, code_matrix, **call_options)
+    return _as_scores(result, name)
 
 
 def evaluate_population(

@@ -24,7 +24,7 @@ MAX_ABS_VALUE = 1e150
 MIN_SPREAD = 1e-150
 
 
-def as_real_matrix(array: Any, name: str, *, min_rows: int = 2) -> np.ndarray:
+def as_real_matrix(array: Any, name: str, *, min_rows: int = 2, writeable: bool = True) -> np.ndarray:
     """Return ``array`` as a C-contiguous float64 ``(n, d)`` matrix, or raise.
 
     Parameters
@@ -37,6 +37,9 @@ def as_real_matrix(array: Any, name: str, *, min_rows: int = 2) -> np.ndarray:
         The argument's name, used in error messages (``"factors"``, ``"codes"``).
     min_rows : int, default 2
         Fewest samples accepted.
+    writeable : bool, default True
+        False: return a read-only view (:func:`read_only`), of ``array`` itself when it
+        already is a C-contiguous float64 matrix (no copy), else of its converted copy.
 
     Raises
     ------
@@ -75,6 +78,8 @@ def as_real_matrix(array: Any, name: str, *, min_rows: int = 2) -> np.ndarray:
         hint = " (reshape a single column with x.reshape(-1, 1))" if matrix.ndim == 1 else ""
         raise ValueError(f"{name} must be a 2-D array (samples x columns), got {matrix.ndim}-D shape {matrix.shape}{hint}")
     matrix = np.ascontiguousarray(matrix)
+    if not writeable:  # before its column ranges are computed: they are shared by the view's identity
+        matrix = read_only(matrix)
     n, d = matrix.shape
     if d < 1:
         raise ValueError(f"{name} must have at least 1 column, got shape {matrix.shape}")
@@ -102,6 +107,17 @@ def as_real_matrix(array: Any, name: str, *, min_rows: int = 2) -> np.ndarray:
     return matrix
 
 
+def read_only(array: np.ndarray) -> np.ndarray:
+    """A view of ``array`` that cannot be written through (``array`` itself, and its flags, unchanged).
+
+    Writing into it raises numpy's ``ValueError`` ("assignment destination is read-only");
+    :func:`metrics._entry.unchanged_inputs` names the metric that tried.
+    """
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
 def _first_non_number(raw: np.ndarray) -> str:
     """The first element of an object array that is not a real number, with its position (for messages).
 
@@ -118,15 +134,18 @@ def _first_non_number(raw: np.ndarray) -> str:
 
 
 def check_pair(factors: Any, codes: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Validate factors and codes together; return them as float64 matrices.
+    """Validate factors and codes together; return them as read-only float64 matrices.
+
+    Each is a read-only view (:func:`as_real_matrix` with ``writeable=False``): a metric given
+    them cannot change the caller's data, nor the data the next metric of the same draw is given.
 
     Raises
     ------
     ValueError
         When either is malformed (see :func:`as_real_matrix`) or their row counts differ.
     """
-    factor_matrix = as_real_matrix(factors, "factors")
-    code_matrix = as_real_matrix(codes, "codes")
+    factor_matrix = as_real_matrix(factors, "factors", writeable=False)
+    code_matrix = as_real_matrix(codes, "codes", writeable=False)
     if factor_matrix.shape[0] != code_matrix.shape[0]:
         raise ValueError(
             f"factors and codes must have the same number of rows (samples); "
@@ -168,7 +187,7 @@ def check_representation(factors: Any, codes: Any, discrete: Sequence[bool] | bo
     Returns
     -------
     factors, codes : numpy.ndarray
-        Float64 matrices (see :func:`check_pair`).
+        Read-only float64 matrices (see :func:`check_pair`).
     discrete : tuple of bool
         One flag per factor (see :func:`check_discrete`).
     """
@@ -177,7 +196,8 @@ def check_representation(factors: Any, codes: Any, discrete: Sequence[bool] | bo
 
 
 def check_population(population: Any) -> list[np.ndarray]:
-    """Validate the input of a population metric: ``M >= 2`` code matrices of the same ``n`` rows.
+    """Validate the input of a population metric: ``M >= 2`` code matrices of the same ``n`` rows, returned as
+    read-only float64 matrices (:func:`read_only`, as :func:`check_pair`'s).
 
     Raises
     ------
@@ -191,7 +211,7 @@ def check_population(population: Any) -> list[np.ndarray]:
         raise TypeError(f"population must be a sequence of 2-D code arrays, got {type(population).__name__}")
     if isinstance(population, np.ndarray) and population.ndim != 3:
         raise ValueError("population must be a sequence of 2-D code arrays")
-    members = [as_real_matrix(codes, f"population[{i}]") for i, codes in enumerate(population)]
+    members = [as_real_matrix(codes, f"population[{i}]", writeable=False) for i, codes in enumerate(population)]
     if len(members) < 2:
         raise ValueError(f"population must hold at least 2 representations, got {len(members)}")
     rows = {m.shape[0] for m in members}

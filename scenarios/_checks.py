@@ -18,7 +18,8 @@ def check_integer(name: str, low: int, high: int | None = None) -> Callable[[Any
     def check(value: Any) -> int:
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer, float, np.floating)):
             raise TypeError(f"{name} must be {valid}, got {value!r}")
-        if not np.isfinite(value) or value != int(value) or int(value) < low or (high is not None and int(value) > high):
+        fractional = isinstance(value, (float, np.floating)) and not (np.isfinite(value) and value == int(value))
+        if fractional or int(value) < low or (high is not None and int(value) > high):  # int(): any size, exactly
             raise ValueError(f"{name} must be {valid}, got {value!r}")
         return int(value)
 

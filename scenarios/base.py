@@ -123,8 +123,9 @@ IdealTrajectory = Callable[[Any], Mapping[str, float]]
 
 
 def value_label(value: ParameterValue) -> str:
-    """A parameter value as it is written in results tables and figures (``"0.2"``, ``"cos_sin"``)."""
-    return value if isinstance(value, str) else f"{float(value):g}"
+    """A parameter value as it is written in results tables and figures (``"0.2"``, ``"cos_sin"``); ``-0.0`` is
+    written ``0``, as the same value (adding ``0.0`` turns ``-0.0`` into ``0.0`` and leaves every other number as is)."""
+    return value if isinstance(value, str) else f"{float(value) + 0.0:g}"
 
 
 def as_generator(seed: SeedLike) -> np.random.Generator:
@@ -293,11 +294,13 @@ def check_in_range(name: str, low: float, high: float) -> Callable[[Any], float]
             raise TypeError(f"{name} must be a number in [{low:g}, {high:g}], got {value!r}")
         try:
             number = float(value)
+        except OverflowError:  # an int beyond float64's range
+            number = float("inf")
         except (TypeError, ValueError):
             raise TypeError(f"{name} must be a number in [{low:g}, {high:g}], got {value!r}") from None
         if not np.isfinite(number) or not low <= number <= high:
             raise ValueError(f"{name} must be in [{low:g}, {high:g}], got {value!r}")
-        return number
+        return number + 0.0  # -0.0 is 0.0, the same value (see value_label)
 
     return check
 

@@ -7,7 +7,8 @@ completely noisy representations".  ``R`` may have a zero column (a dead code, a
 one seed in two) or a zero row (a factor the code ignores); the review does not
 exclude them, and neither does this scenario.
 
-The swept parameter is the sample size itself, ``n in {100, 1000, 10000, 100000}``.
+The swept parameter is the sample size itself, ``n in {100, 1000, 10000, 100000}``; any
+whole number from 2 to 100000 (the draw size) may be asked for.
 The scenario fixes its own draw size, ``default_n = 100000``: ``generate(value, n=N, seed)``
 draws ``R`` and then ``N >= value`` rows from the seed, and returns the first ``value``
 rows.  ``R`` does not depend on ``N``, and numpy fills arrays row after row, so the

@@ -35,7 +35,7 @@ def csv_list(text: str) -> list[str]:
 def _number(text: str, convert: type, accept: Callable[[float], bool], expected: str) -> Any:
     """``text`` converted by ``convert`` when ``accept`` holds; otherwise an argparse error naming ``expected``."""
     try:
-        value = convert(text)
+        value = convert(text) + 0  # -0.0 is 0.0
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
     if not accept(value):
@@ -71,6 +71,11 @@ def non_negative_float(text: str) -> float:
     return _number(text, float, lambda value: 0 <= value < float("inf"), "a finite number >= 0")
 
 
+def fraction(text: str) -> float:
+    """A number in [0, 1] (a share)."""
+    return _number(text, float, lambda value: 0 <= value <= 1, "a number in [0, 1]")
+
+
 def jobs(text: str) -> int:
     """A number of workers >= 1, or -1 for all cores."""
     return _number(text, int, lambda value: value >= 1 or value == -1, "a number of workers >= 1, or -1 for all cores")
@@ -90,16 +95,30 @@ def grid(text: str) -> tuple[str, list[int | float | str]]:
     items = [item.strip() for item in values.split(",") if item.strip()]
     if not items:
         raise argparse.ArgumentTypeError(f"no values after {scenario.strip()}= in {text!r}")
-    return scenario.strip(), [_grid_value(item) for item in items]
+    parsed = [_grid_value(item) for item in items]
+    _refuse_repeats(text, items, parsed)
+    return scenario.strip(), parsed
 
 
 def _grid_value(text: str) -> int | float | str:
     for convert in (int, float):
         try:
-            return convert(text)
+            return convert(text) + 0  # -0.0 is 0.0: the same value, written 0
         except ValueError:
             continue
     return text
+
+
+def _refuse_repeats(text: str, items: Sequence[str], values: Sequence[Any]) -> None:
+    """Refuse a list that gives one value twice, however written (``0,0.0``, ``-0.0,0``, ``5,5.0``): each value is
+    one cell or one variant, and twice would plan the same ones twice."""
+    seen: dict[Any, str] = {}
+    for item, value in zip(items, values):
+        same = value if isinstance(value, (int, float)) and not isinstance(value, bool) else ("text", repr(value))
+        if same in seen:  # numbers compare by value (0 == 0.0 == -0.0, with one hash), anything else by its repr
+            twice = f"the value {item} twice" if seen[same] == item else f"one value twice: {seen[same]} and {item}"
+            raise argparse.ArgumentTypeError(f"{text!r} lists {twice}")
+        seen[same] = item
 
 
 def study_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -115,9 +134,11 @@ def option_value(text: str) -> Any:
         return words[text]
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: brackets nested deeper than the parser allows
         return text
-    return value if isinstance(value, (int, float, bool, type(None))) else text
+    if isinstance(value, float):
+        return value + 0.0  # -0.0 is 0.0, the same value
+    return value if isinstance(value, (int, bool, type(None))) else text
 
 
 def metric_option(text: str) -> tuple[str, str, list[Any]]:
@@ -128,11 +149,7 @@ def metric_option(text: str) -> tuple[str, str, list[Any]]:
     if not sep or not colon or not metric.strip() or not name.strip() or not items:
         raise argparse.ArgumentTypeError(f"expected METRIC:OPTION=VALUE[,VALUE...] such as mig:bins=5,20, got {text!r}")
     parsed = [option_value(item) for item in items]
-    seen: set[str] = set()
-    for item, value in zip(items, parsed):  # each value is one variant: twice would plan the same cells twice
-        if repr(value) in seen:
-            raise argparse.ArgumentTypeError(f"{text!r} lists the value {item} twice")
-        seen.add(repr(value))
+    _refuse_repeats(text, items, parsed)
     return metric.strip(), name.strip(), parsed
 
 

@@ -12,7 +12,7 @@ from harness.outputs import writable_output
 def _numbers(text: str) -> list[float]:
     """``"0,0.5"`` -> ``[0.0, 0.5]``: one or several numbers, as ``--sample-sizes`` and ``--grid`` take them."""
     try:
-        return [float(item) for item in csv_list(text)]
+        return [float(item) + 0.0 for item in csv_list(text)]  # -0.0 is 0.0
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected numbers separated by spaces or commas, got {text!r}") from None
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness.cli._args import at_least, csv_list, jobs, non_negative_int, positive_float, positive_int
+from harness.cli._args import at_least, csv_list, fraction, jobs, non_negative_int, positive_float, positive_int
 from harness.outputs import writable_output
 
 EXIT_FAILED_CELLS = 1
@@ -16,16 +16,6 @@ EXIT_FAILED_CELLS = 1
 def _sample_sizes(text: str) -> list[int]:
     """``"250,1000"`` -> ``[250, 1000]``: whole numbers >= 1."""
     return [positive_int(item) for item in csv_list(text)]
-
-
-def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text}")
-    return value
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -67,7 +57,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--sample-sizes", type=_sample_sizes, default=list(DEFAULT_SAMPLE_SIZES),
                         metavar="N1,N2,...",
                         help=f"sample sizes searched (default: {','.join(map(str, DEFAULT_SAMPLE_SIZES))})")
-    parser.add_argument("--min-departure", type=_fraction, default=DEFAULT_MIN_DEPARTURE,
+    parser.add_argument("--min-departure", type=fraction, default=DEFAULT_MIN_DEPARTURE,
                         help="smallest departure reported (default: %(default)s)")
     parser.add_argument("--top", type=positive_int, default=DEFAULT_TOP,
                         help="cases reported in each direction, over- and under-scoring (default: %(default)s)")

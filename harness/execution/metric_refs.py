@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import metrics
 from harness.errors import UnknownNameError, UsageError, check_one_source_per_name
+from harness.execution.user_code import user_code
 from metrics.describe import METADATA_ATTRIBUTE
 from metrics.registry import check_directions, check_property_claim
 
@@ -176,15 +177,19 @@ def load_attribute(target: str, what: str = "metric") -> Any:
                 raise UsageError(f"cannot import {what} file {module_part!r}")
             module = importlib.util.module_from_spec(spec)
             try:
-                spec.loader.exec_module(module)
+                with user_code("the file"):  # sys.exit() at import included
+                    spec.loader.exec_module(module)
             except Exception as error:  # a user's file may fail in any way; report it in one line
                 raise UsageError(f"importing {what} file {module_part!r} failed: {type(error).__name__}: {error}") from error
             sys.modules[module_name] = module
     else:
         try:
-            module = importlib.import_module(module_part)
+            with user_code("the module"):
+                module = importlib.import_module(module_part)
         except ImportError as error:
             raise UsageError(f"cannot import module {module_part!r} for {what} {target!r}: {error}") from error
+        except Exception as error:  # the module's own code failed while importing
+            raise UsageError(f"importing {what} module {module_part!r} failed: {type(error).__name__}: {error}") from error
     found = getattr(module, attribute, None)
     if found is None:
         raise UsageError(f"{module_part!r} has no attribute {attribute!r}")

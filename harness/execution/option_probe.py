@@ -36,6 +36,7 @@ import metrics
 from harness.errors import UsageError
 from harness.execution.metric_refs import MetricEntry, load_callable
 from harness.execution.scoring import call_with_time_limit
+from harness.execution.user_code import user_code
 
 #: (samples, factors, codes) of the two probe representations.
 PROBE_SHAPES = ((300, 3, 4), (1000, 5, 20))
@@ -83,7 +84,7 @@ def _call(entry: MetricEntry, options: Mapping[str, Any], shape: tuple[int, int,
     function = entry.target if entry.registered else load_callable(entry.target)
 
     def score() -> None:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), user_code(f"metric {entry.name!r}"):
             warnings.simplefilter("ignore")
             if entry.population:  # population metrics (UDR) grow fast with the codes: a few of them, on few rows
                 first = codes[:POPULATION_ROWS, :POPULATION_CODES]

@@ -28,6 +28,7 @@ from harness.execution.costs import MEASURED_SHAPE, estimated_seconds
 from harness.execution.metric_refs import MetricEntry
 from harness.execution.provenance import metric_provenance, scenario_provenance
 from harness.execution.scenario_refs import scenario_for
+from harness.execution.user_code import user_code
 from scenarios.base import ParameterValue
 from harness.errors import UsageError, check_one_source_per_name
 
@@ -137,7 +138,8 @@ def shape_factor(scenario: Any, value: ParameterValue) -> float:
     identity = (scenario.name, scenario.version, scenario.label(value))
     if identity not in _SHAPE_FACTORS:
         try:
-            drawn = scenario.generate(value, n=max(scenario.min_samples, 100), seed=0)
+            with user_code(f"scenario {scenario.name!r}"):  # sys.exit() included
+                drawn = scenario.generate(value, n=max(scenario.min_samples, 100), seed=0)
             factors, codes = drawn.factors.shape[1], drawn.codes.shape[1]
         except Exception:  # noqa: BLE001 - an estimate must never stop a plan; running the cell reports the error
             factors, codes = MEASURED_SHAPE

@@ -22,6 +22,7 @@ from harness.execution.recompute import cell_provenances, recompute_reasons
 from harness.execution.scenario_refs import canonical_reference, scenario_for
 from harness.execution.scoring import check_time_limit
 from harness.execution.store import FAILURES_CSV, ResultStore, record_of, tables_of
+from harness.execution.user_code import user_code
 from harness.outputs import writable_output
 from scenarios.base import ParameterValue
 
@@ -99,14 +100,21 @@ def plan_study(
 
 
 def _check_grid(scenario: str, values: Sequence[ParameterValue]) -> None:
-    """A user's grid for ``scenario``: at least one value, each in the range its ``check_value`` states."""
+    """A user's grid for ``scenario``: at least one value, each in the range its ``check_value`` states, no two
+    written alike in the results (``0`` and ``-0.0``; two numbers equal to 6 significant digits)."""
     if len(values) == 0:
         raise UsageError(f"the grid of scenario {scenario!r} has no values")
+    labels: dict[str, Any] = {}
     for value in values:
         try:
-            scenario_for(scenario).check_value(value)
-        except (TypeError, ValueError) as error:
+            with user_code(f"scenario {scenario!r}"):  # a user's check_value may fail in any way
+                label = scenario_for(scenario).label(scenario_for(scenario).check_value(value))
+        except Exception as error:
             raise UsageError(f"grid of scenario {scenario!r}: {error}") from None
+        if label in labels:
+            raise UsageError(f"grid of scenario {scenario!r}: {labels[label]!r} and {value!r} are both written {label} "
+                             "in the results (to 6 significant digits), so their cells would be one; give each value once")
+        labels[label] = value
 
 
 def _swept(entries: Sequence[tuple[str, MetricEntry]], metric_options: Mapping[str, OptionSweep]) -> list[MetricEntry]:
@@ -303,6 +311,8 @@ def run_study(
     finished = len(cells) - len(pending)
     if finished:
         log(f"skipping {finished} finished cell(s) found in {out}; computing {len(pending)}")
+    if store is not None and store.damaged:
+        log(f"note: {store.damaged} damaged line(s) of {store.path} were ignored; their cells are computed again")
     if store is not None and pending:
         store.record_provenances(cell_provenances(pending))  # before any cell naming them is stored
         reasons = recompute_reasons(pending, records, store.provenances())

@@ -32,6 +32,7 @@ import numpy as np
 import scenarios
 from harness.errors import UnknownNameError, UsageError
 from harness.execution.metric_refs import load_attribute, source_version
+from harness.execution.user_code import user_code
 from scenarios.base import KINDS, check_ideal
 from scenarios.composition import compose, composed_name, parse_composition, parse_value
 from scenarios.describe import SCENARIO_ATTRIBUTE, scenario_from_function
@@ -176,7 +177,8 @@ def _trial_draw(scenario: Any) -> None:
 def _as_usage_error(where: str, when: str) -> Iterator[None]:
     """Whatever the user's scenario code raises inside, as a one-line :class:`UsageError` starting with ``where``."""
     try:
-        yield
+        with user_code(where.split(" at ")[0]):  # sys.exit() included
+            yield
     except Exception as error:  # the user's code: whatever it raises is what they must fix
         message = str(error) if str(error).startswith(where.split(" at ")[0]) else f"{where}: {error}"
         raise UsageError(f"{message} ({type(error).__name__}, {when})") from error

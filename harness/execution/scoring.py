@@ -6,15 +6,21 @@ the number of workers or the backend.  Estimates that several metrics need on th
 data (k-NN and histogram estimates) are shared inside the task through
 :func:`metrics.shared_estimates`.
 
-A cell whose metric raises, or runs past the cell time limit, becomes a failed cell (a
-failure record instead of rows); the other cells of the task still run.
+A cell whose metric raises, exits (:mod:`harness.execution.user_code`) or runs past the cell
+time limit becomes a failed cell (a failure record instead of rows); the other cells of the
+task still run.  A draw the scenario fails to generate (it raises, or returns arrays of the
+wrong shape, at this value) fails every cell of its task, with the scenario named.
 """
 
 from __future__ import annotations
 
+import ctypes
 import math
 import multiprocessing
 import numbers
+import os
+import signal
+import sys
 import time
 import warnings
 from typing import Any, Callable, Mapping, TypeVar
@@ -27,6 +33,7 @@ from harness.errors import UsageError
 from harness.execution.plan import Cell, Task
 from harness.execution.rows import closed_form_values, result_row
 from harness.execution.seeds import identity_int, identity_seed
+from harness.execution.user_code import user_code
 from scenarios.base import value_label
 
 Outcome = tuple[str, list[dict[str, Any]], dict[str, Any] | None]
@@ -58,13 +65,28 @@ def run_task(task: Task, cell_timeout: float | None = None) -> list[Outcome]:
         One ``(key, rows, failure)`` per cell, in the task's order.
     """
     with threadpool_limits(limits=1), metrics.shared_estimates():
-        data = generate_draw(task.cells[0])
+        first = task.cells[0]
+        try:
+            data = generate_draw(first)
+        except Exception as error:  # a scenario, a user's above all, may fail at any one value: its cells fail
+            text = _error_text(error)
+            if _draw_place(first) not in text:
+                text = f"{_draw_place(first)} failed: {text}"
+            rows = first.definition.rows_at(first.value, first.n_samples)
+            return [_failed(cell, rows, text) for cell in task.cells]
         return [_score_cell(cell, data, cell_timeout) for cell in task.cells]
 
 
 def generate_draw(cell: Cell) -> Any:
     """The representation (or population) a cell scores, seeded by its seed identity."""
-    return cell.definition.generate(cell.value, n=cell.n_samples, seed=identity_seed("data", *cell.seed_identity))
+    with user_code(_draw_place(cell)):
+        return cell.definition.generate(cell.value, n=cell.n_samples, seed=identity_seed("data", *cell.seed_identity))
+
+
+def _draw_place(cell: Cell) -> str:
+    """``scenario 'noise' at alpha = 0.2``, as :meth:`scenarios.Scenario.generate` names its errors' place."""
+    scenario = cell.definition
+    return f"scenario {scenario.name!r} at {scenario.parameter} = {scenario.label(cell.value)}"
 
 
 def _score_cell(cell: Cell, data: Any, cell_timeout: float | None) -> Outcome:
@@ -74,16 +96,26 @@ def _score_cell(cell: Cell, data: Any, cell_timeout: float | None) -> Outcome:
         else:
             rows = _representation_rows(cell, data, cell_timeout)
     except Exception as error:  # any metric, built-in or the user's, may fail on some data
-        failure = {
-            "scenario": cell.definition.name,
-            "value_label": value_label(cell.value),
-            "seed": cell.seed,
-            "n_samples": data.factors.shape[0],  # the rows the metric saw, as its rows would say (sample_size: a prefix)
-            "metric": cell.metric.name,
-            "error": str(error) if isinstance(error, CellTimeout) else f"{type(error).__name__}: {error}",
-        }
-        return cell.key, [], failure
+        # n_samples: the rows the metric saw, as its rows would say (sample_size: a prefix)
+        return _failed(cell, data.factors.shape[0], _error_text(error))
     return cell.key, rows, None
+
+
+def _error_text(error: Exception) -> str:
+    return str(error) if isinstance(error, CellTimeout) else f"{type(error).__name__}: {error}"
+
+
+def _failed(cell: Cell, n_samples: int, error: str) -> Outcome:
+    """A failed cell's outcome: no rows, and its failure record (:data:`reports.schema.FAILURE_COLUMNS`)."""
+    failure = {
+        "scenario": cell.definition.name,
+        "value_label": value_label(cell.value),
+        "seed": cell.seed,
+        "n_samples": int(n_samples),
+        "metric": cell.metric.name,
+        "error": error,
+    }
+    return cell.key, [], failure
 
 
 def _metric_random_state(cell: Cell) -> int:
@@ -103,7 +135,7 @@ def _representation_rows(cell: Cell, data: Any, cell_timeout: float | None) -> l
             **dict(entry.options),
         )
 
-    scores, seconds, caught = _timed(call, cell_timeout)
+    scores, seconds, caught = _timed(call, cell_timeout, f"metric {entry.name!r}")
     exact = closed_form_values(entry, data.exact, data.discrete)
     return [
         result_row(
@@ -139,7 +171,7 @@ def _population_rows(cell: Cell, population: Any, cell_timeout: float | None) ->
             entry.target, list(population.members), random_state=_metric_random_state(cell), **dict(entry.options)
         ))
 
-    scores, seconds, caught = _timed(call, cell_timeout)
+    scores, seconds, caught = _timed(call, cell_timeout, f"metric {entry.name!r}")
     flags = np.asarray(population.disentangled, dtype=bool)
     values = np.asarray(scores, dtype=np.float64)
     summaries: list[tuple[str, float, float]] = []
@@ -168,11 +200,15 @@ def separation(scores: Any, disentangled: Any) -> float:
     return float(greater + 0.5 * ties)
 
 
-def _timed(call: Callable[[], Any], cell_timeout: float | None) -> tuple[Any, float, tuple[int, str]]:
-    """Run ``call`` with warnings recorded; return its result, wall seconds and (warning count, first warning)."""
-    if cell_timeout is None:
-        return _call_recording_warnings(call)
-    return _call_in_child(call, cell_timeout)
+def _timed(call: Callable[[], Any], cell_timeout: float | None, what: str) -> tuple[Any, float, tuple[int, str]]:
+    """Run ``call`` (``what``'s code, under :func:`~harness.execution.user_code.user_code`) with warnings recorded;
+    return its result, wall seconds and (warning count, first warning).  With ``cell_timeout``, in a forked child
+    stopped after that many seconds."""
+    def guarded() -> tuple[Any, float, tuple[int, str]]:
+        with user_code(what):
+            return _call_recording_warnings(call)
+
+    return guarded() if cell_timeout is None else call_with_time_limit(guarded, cell_timeout)
 
 
 def _call_recording_warnings(call: Callable[[], Any]) -> tuple[Any, float, tuple[int, str]]:
@@ -183,11 +219,6 @@ def _call_recording_warnings(call: Callable[[], Any]) -> tuple[Any, float, tuple
         seconds = time.perf_counter() - started
     first = f"{caught[0].category.__name__}: {caught[0].message}" if caught else ""
     return result, seconds, (len(caught), " ".join(first.split()))
-
-
-def _call_in_child(call: Callable[[], Any], cell_timeout: float) -> tuple[Any, float, tuple[int, str]]:
-    """:func:`_call_recording_warnings` in a forked child stopped after ``cell_timeout`` seconds."""
-    return call_with_time_limit(lambda: _call_recording_warnings(call), cell_timeout)
 
 
 def check_time_limit(seconds: float | None, argument: str = "cell_timeout") -> None:
@@ -209,8 +240,14 @@ def call_with_time_limit(call: Callable[[], T], seconds: float) -> T:
 
     The child inherits the data (fork, no copy until written) and sends back the result
     or the exception, which is raised here unchanged (as a ``RuntimeError`` with its text
-    when it cannot be pickled).  Used for the battery's cells (:func:`run_task`) and for
-    the axiom checks' calls (:func:`harness.workflows.axioms.check_axioms`).
+    when it cannot be pickled).  Used for the battery's cells (:func:`run_task`), for
+    the axiom checks' calls (:func:`harness.workflows.axioms.check_axioms`) and for the
+    probes of option values (:mod:`harness.execution.option_probe`).
+
+    The child never outlives the wait for it: whatever ends the wait early (Ctrl-C,
+    SIGTERM raised as a ``KeyboardInterrupt`` by :mod:`harness.cli`) kills it before it
+    propagates, and on Linux the child is also killed by the system when its parent dies
+    (a worker process stopped with its run).
 
     Raises
     ------
@@ -222,7 +259,10 @@ def call_with_time_limit(call: Callable[[], T], seconds: float) -> T:
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
 
+    parent = os.getpid()
+
     def child() -> None:
+        _die_with(parent)
         try:
             sender.send(("ok", call()))
         except BaseException as error:  # noqa: BLE001 - everything goes back to the parent
@@ -236,15 +276,39 @@ def call_with_time_limit(call: Callable[[], T], seconds: float) -> T:
     sender.close()
     try:
         if not receiver.poll(seconds):
-            process.kill()
             raise CellTimeout(f"timed out after {seconds:g} s")
         try:
             status, payload = receiver.recv()
         except EOFError:
+            process.join()
             raise RuntimeError(f"the metric's process died (exit code {process.exitcode})") from None
+    except BaseException:  # the time limit, Ctrl-C, SIGTERM: the call must not outlive the wait for it
+        process.kill()
+        raise
     finally:
         receiver.close()
         process.join()
     if status == "error":
         raise payload
     return payload
+
+
+#: ``prctl(PR_SET_PDEATHSIG, ...)``: Linux's request to be sent a signal when the parent dies.
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with(parent: int) -> None:
+    """In a forked child: ask Linux to kill this process when ``parent`` dies (elsewhere, nothing).
+
+    A worker process stopped with its run (killed by joblib or Dask) cannot kill its forked
+    metric call itself, which would otherwise run on, orphaned, for as long as the metric takes.
+    SIGTERM's handler, inherited from the parent, is reset to the default: the parent's
+    ``process.kill()`` needs none, and a SIGTERM sent to the child ends it at once.
+    """
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the request was made
+        os._exit(1)

@@ -4,7 +4,9 @@ Each finished cell is appended as one JSON line to ``DIR/cells.jsonl`` under an
 exclusive file lock and flushed to disk (``fsync``) before it is reported done.
 A run killed at any moment leaves at worst a truncated last line, which the next run
 discards (that cell is recomputed); so is any other line that is not a whole cell's record
-(a damaged or hand-edited file).  Two runs writing into the same directory
+(a damaged or hand-edited file): a record is reused only when its every row has every
+results column with a value of its type and a finite score, and a record without rows
+has its failure (:func:`_parsed`).  Two runs writing into the same directory
 serialise their appends through the lock, and a cell the other one stored first is not
 appended again (both may compute it: each run reads the store once, when it starts).
 Cells are keyed by their full identity, including the metric's version and options and the
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -47,6 +50,8 @@ class ResultStore:
         self.path = self.directory / CELLS_FILE
         self._stored: set[str] = set()  # keys of the whole cells in the file's first ``_read_up_to`` bytes
         self._read_up_to = 0
+        self.damaged = 0
+        """How many whole lines the last :meth:`records` found damaged (their cells are recomputed)."""
 
     def _catch_up(self, fd: int) -> None:
         """Note the keys of the cells other writers appended since this store last read or wrote (caller holds the lock)."""
@@ -114,7 +119,7 @@ class ResultStore:
         if not self.path.exists():
             return {}
         found: dict[str, dict[str, Any]] = {}
-        read = 0
+        read = self.damaged = 0
         with open(self.path, "rb") as handle:
             for raw in handle:
                 if not raw.endswith(b"\n"):
@@ -122,7 +127,9 @@ class ResultStore:
                 read += len(raw)
                 record = _parsed(raw)  # None for a damaged line: that cell is recomputed
                 if record is not None:
-                    found[record["key"]] = record
+                    found[record["key"]] = record  # the last of a key's records wins (a recomputed cell)
+                elif raw.strip():
+                    self.damaged += 1
         self._stored, self._read_up_to = set(found), read  # what a later append need not read again
         return found
 
@@ -184,17 +191,58 @@ class ResultStore:
         return parquet, csv
 
 
+#: The kind of value each results column that is not text holds, checked on reading a record
+#: (:func:`_parsed`) and giving its dtype in the tidy table (:func:`to_frame`):
+#: ``finite`` a finite number, ``number`` a number or NaN (unknown), ``count`` a whole number from 0 to
+#: 2**63 - 1 (an int64), ``flag`` true or false.
+NUMERIC_COLUMNS = {"value": "finite", "seed": "count", "n_samples": "count", "higher_is_better": "flag",
+                   "ideal": "number", "exact": "number", "score": "finite", "seconds": "finite", "warnings": "count"}
+
+#: The same for a failure record's columns that are not text.
+_FAILURE_NUMBERS = {"seed": "count", "n_samples": "count"}
+
+_DTYPES = {"finite": float, "number": float, "count": "int64", "flag": bool}
+
+
+def _is(kind: str, value: Any) -> bool:
+    """Whether ``value`` (as JSON gives it) is of ``kind`` (see :data:`NUMERIC_COLUMNS`; ``text``: a string)."""
+    if kind == "text":
+        return isinstance(value, str)
+    if kind == "flag":
+        return isinstance(value, bool)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if kind == "count":
+        return isinstance(value, int) and 0 <= value < 2**63
+    return kind == "number" or math.isfinite(value)
+
+
+def _whole(fields: Any, numbers: Mapping[str, str], columns: Sequence[str]) -> bool:
+    """Whether ``fields`` is a dict with every one of ``columns``, each of its kind (``numbers``, else text)."""
+    return isinstance(fields, dict) and all(_is(numbers.get(column, "text"), fields.get(column)) for column in columns)
+
+
 def _parsed(line: bytes) -> dict[str, Any] | None:
-    """A line of the cells file as the cell's record :func:`record_of` wrote, or None for a damaged line
-    (not JSON, not UTF-8, or JSON of another shape: a damaged file may hold anything)."""
+    """A line of the cells file as the cell's record :func:`record_of` wrote, or None for a damaged line.
+
+    A damaged file may hold anything: a line that is not JSON or not UTF-8, nests deeper than the parser
+    allows, or is JSON of another shape is damaged; so is a record whose rows miss a results column or hold
+    a value of the wrong type there (a NaN or text score, a fractional seed), and one with neither rows nor
+    a well-formed failure (that cell would vanish from the table).  Its cell is recomputed.
+    """
     try:
         record = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # ValueError: not JSON (JSONDecodeError), not UTF-8 (UnicodeDecodeError)
         return None
-    if (isinstance(record, dict) and isinstance(record.get("key"), str) and isinstance(record.get("rows"), list)
-            and isinstance(record.get("failure", {}), dict)):
-        return record
-    return None
+    if not isinstance(record, dict) or not isinstance(record.get("key"), str) or not isinstance(record.get("rows"), list):
+        return None
+    rows, failure = record["rows"], record.get("failure")
+    if failure is None:
+        whole = bool(rows) and "failure" not in record and all(
+            _whole(row, NUMERIC_COLUMNS, RESULT_COLUMNS) for row in rows)
+    else:
+        whole = not rows and _whole(failure, _FAILURE_NUMBERS, FAILURE_COLUMNS)
+    return record if whole else None
 
 
 def record_of(key: str, rows: list[dict[str, Any]], failure: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -212,8 +260,7 @@ def tables_of(records: Mapping[str, dict[str, Any]], keys: Iterable[str] | None 
 def to_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     """Rows as a DataFrame with the canonical columns (:data:`reports.schema.RESULT_COLUMNS`) and dtypes."""
     frame = pd.DataFrame(rows, columns=list(RESULT_COLUMNS))
-    numeric = {"value": float, "seed": "int64", "n_samples": "int64", "higher_is_better": bool, "ideal": float, "exact": float,
-               "score": float, "seconds": float, "warnings": "int64"}
+    numeric = {column: _DTYPES[kind] for column, kind in NUMERIC_COLUMNS.items()}
     return frame.astype({**{column: str for column in TEXT_COLUMNS}, **numeric})
 
 

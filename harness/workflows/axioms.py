@@ -62,6 +62,7 @@ import metrics
 from harness.errors import UsageError
 from harness.execution.scenario_refs import scenario_for
 from harness.execution.scoring import CellTimeout, call_with_time_limit, check_time_limit
+from harness.execution.user_code import user_code
 from harness.workflows.user_metric import MetricLike, metric_entry
 from metrics.registry import check_directions
 from reports._table import oriented
@@ -161,9 +162,12 @@ def make_probe(scenario: str = DEFAULT_PROBE[0], value: Any = DEFAULT_PROBE[1], 
         raise UsageError(f"the axioms' probe must be a representation scenario; {scenario!r} is a {generator.kind} scenario")
     draw = generator.default_n if generator.default_n is not None else n  # as a study draws it
     try:
-        data = generator.generate(value, n=draw, seed=seed)
+        with user_code(f"scenario {scenario!r}"):
+            data = generator.generate(value, n=draw, seed=seed)
     except (TypeError, ValueError) as error:  # the value or the sample size, said by the scenario
         raise UsageError(f"probe {scenario}:{value}: {error}") from None
+    except Exception as error:  # a user's scenario may fail in any way (sys.exit included)
+        raise UsageError(f"probe {scenario}:{value}: {type(error).__name__}: {error}") from None
     rows = data.factors.shape[0]
     return Probe(data.factors, data.codes, data.discrete, f"{scenario} at {generator.parameter} = {generator.label(value)}, n = {rows}, seed {seed}")
 
@@ -256,7 +260,7 @@ def _scores(function: Callable[..., Any], factors: np.ndarray, codes: np.ndarray
     cells are), raising :class:`~harness.execution.scoring.CellTimeout`."""
 
     def call() -> Scores:
-        with threadpool_limits(limits=1):
+        with threadpool_limits(limits=1), user_code(f"metric {metrics.metric_name(function)!r}"):
             return metrics.evaluate(function, factors, codes, discrete=discrete, random_state=random_state)
 
     return call() if timeout is None else call_with_time_limit(call, timeout)

@@ -178,19 +178,27 @@ def load_baseline(path: str | Path) -> Baseline:
     Raises
     ------
     ValueError
-        When the file is missing, is not JSON, is not a baseline of this format, or
-        holds a cell with a missing or malformed field (a NaN or text score, a
-        fractional sample size, ...).
+        When the file is missing, is not JSON (or nests deeper than the parser allows),
+        is not a baseline of this format, or holds a field of the wrong type: versions
+        that are not text, a cell with a missing or malformed field (a NaN or text score,
+        a fractional sample size, ...).
     """
     path = Path(path)
     if not path.is_file():
         raise UsageError(f"baseline file {str(path)!r} {'is a directory' if path.is_dir() else 'does not exist'}")
     try:
-        data = json.loads(path.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError
         raise UsageError(f"baseline file {str(path)!r} is not valid JSON: {error}") from None
+    except RecursionError:
+        raise UsageError(f"baseline file {str(path)!r} nests deeper than a baseline does") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise UsageError(f"{str(path)!r} is not a baseline (expected \"format\": \"{FORMAT}\")")
+    versions, harness_versions = data.get("metric_versions", {}), data.get("harness_versions", [])
+    if not isinstance(versions, dict) or not all(isinstance(v, str) for v in versions.values()):
+        raise UsageError(f"baseline {str(path)!r}: \"metric_versions\" must map metric names to version text")
+    if not isinstance(harness_versions, list) or not all(isinstance(v, str) for v in harness_versions):
+        raise UsageError(f"baseline {str(path)!r}: \"harness_versions\" must be a list of version text")
     records = data.get("cells", [])
     if not isinstance(records, list) or not all(isinstance(cell, dict) for cell in records):
         raise UsageError(f"baseline {str(path)!r}: \"cells\" must be a list of objects, one per cell")
@@ -206,7 +214,7 @@ def load_baseline(path: str | Path) -> Baseline:
     saved_in = data.get("environment", {})
     if not (isinstance(saved_in, dict) and isinstance(saved_in.get("libraries", {}), dict)):
         raise UsageError(f"baseline {str(path)!r}: \"environment\" must be an object with \"libraries\" an object")
-    return Baseline(cells, dict(data.get("metric_versions", {})), tuple(data.get("harness_versions", ())), path, saved_in)
+    return Baseline(cells, dict(versions), tuple(harness_versions), path, saved_in)
 
 
 _TEXT_FIELDS = tuple(key for key in CELL_KEYS if key not in ("value", "n_samples"))

@@ -6,15 +6,15 @@ codes of the same samples as ``.npy``, ``.npz`` or ``.csv`` files, then::
     python -m harness evaluate --factors factors.npy --codes codes.npy
 
 Loading is strict: each file must hold one 2-D numeric array (a 1-D array is read as
-a single column); anything else is a one-line :class:`ValueError` naming the file and
-the problem.
+a single column); anything else (an empty or damaged file included) is a one-line
+:class:`~harness.errors.UsageError` naming the file and the problem.  A CSV may begin with
+a UTF-8 byte-order mark, as spreadsheet programs write it.
 """
 
 from __future__ import annotations
 
 import csv
 import time
-import zipfile
 from pathlib import Path
 from typing import Sequence
 
@@ -24,11 +24,15 @@ import pandas as pd
 import metrics
 from reports.markdown import markdown_table
 from harness.execution.metric_refs import MetricEntry, resolve_all
+from harness.execution.user_code import user_code
 from metrics.options import check_random_state
 from metrics.validation import as_real_matrix, check_discrete, check_pair
 from harness.errors import UsageError, listed
 
 FORMATS = (".npy", ".npz", ".csv")
+#: UTF-8, skipping a byte-order mark (which spreadsheet programs write first): read as text, it made the first row a
+#: header and lost it.
+CSV_ENCODING = "utf-8-sig"
 SCORE_FORMATS = (".csv", ".json", ".md")
 
 #: Columns of the score table returned by :func:`evaluate_representation`.
@@ -41,9 +45,10 @@ def load_array(reference: str | Path, role: str) -> np.ndarray:
     Parameters
     ----------
     reference : str or path
-        ``FILE.npy``; ``FILE.csv`` (comma-separated; a first row that is not all
-        numbers is read as a header and dropped); ``FILE.npz`` holding a single array,
-        or an array named ``role``, or ``FILE.npz:KEY`` to pick the array ``KEY``.
+        ``FILE.npy``; ``FILE.csv`` (comma-separated, UTF-8 with or without a byte-order
+        mark; a first row that is not all numbers is read as a header and dropped);
+        ``FILE.npz`` holding a single array, or an array named ``role``, or
+        ``FILE.npz:KEY`` to pick the array ``KEY``.
     role : str
         ``"factors"`` or ``"codes"``: used in messages and as the default ``.npz`` key.
 
@@ -54,10 +59,10 @@ def load_array(reference: str | Path, role: str) -> np.ndarray:
 
     Raises
     ------
-    ValueError
-        Missing file, unknown extension, unreadable content, missing ``.npz`` key,
-        non-numeric CSV cells, arrays of strings or complex numbers, arrays that are not
-        1-D or 2-D, NaN or infinite values.
+    harness.errors.UsageError
+        (a ValueError) Missing or empty file, unknown extension, unreadable or damaged
+        content, missing ``.npz`` key, non-numeric CSV cells, arrays of strings or complex
+        numbers, arrays that are not 1-D or 2-D, NaN or infinite values.
     """
     text = str(reference)
     key = None
@@ -69,14 +74,23 @@ def load_array(reference: str | Path, role: str) -> np.ndarray:
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise UsageError(f"{role} file {str(path)!r} must end in {', '.join(FORMATS)}; got {suffix or 'no extension'!r}")
-    if suffix == ".csv":
-        array = _read_csv(path, role)
-    else:
-        try:
-            loaded = np.load(path, allow_pickle=False)
-        except (ValueError, OSError, zipfile.BadZipFile) as error:
-            raise UsageError(f"cannot read {role} file {str(path)!r}: {error}") from None
-        array = _pick_npz(loaded, path, role, key) if suffix == ".npz" else loaded
+    if path.stat().st_size == 0:
+        raise UsageError(f"{role} file {str(path)!r} is empty (0 bytes)")
+    try:
+        if suffix == ".csv":
+            array = _read_csv(path, role)
+        else:
+            loaded = np.load(path, allow_pickle=False)  # an array or an archive, by the file's content
+            if isinstance(loaded, np.ndarray) != (suffix == ".npy"):
+                found = "a single array (.npy)" if isinstance(loaded, np.ndarray) else "an archive of arrays (.npz)"
+                if not isinstance(loaded, np.ndarray):
+                    loaded.close()
+                raise UsageError(f"{role} file {str(path)!r} holds {found}, not what its name ends in says")
+            array = _pick_npz(loaded, path, role, key) if suffix == ".npz" else loaded
+    except UsageError:
+        raise
+    except Exception as error:  # a damaged file fails numpy's, zipfile's or pandas' readers in many ways
+        raise UsageError(f"cannot read {role} file {str(path)!r}: {type(error).__name__}: {error}") from None
     if array.ndim == 1:
         array = array.reshape(-1, 1)
     try:
@@ -110,12 +124,12 @@ def _is_number(text: str) -> bool:
 
 
 def _read_csv(path: Path, role: str) -> np.ndarray:
-    with open(path, newline="") as handle:
+    with open(path, newline="", encoding=CSV_ENCODING) as handle:
         first = next(csv.reader(handle), None)
     if not first:
         raise UsageError(f"{role} file {str(path)!r} is empty")
     header = None if all(_is_number(cell) for cell in first) else 0
-    frame = pd.read_csv(path, header=header)
+    frame = pd.read_csv(path, header=header, encoding=CSV_ENCODING)
     if frame.empty:
         raise UsageError(f"{role} file {str(path)!r} has a header row but no data rows")
     bad = [column for column in frame.columns if not pd.api.types.is_numeric_dtype(frame[column])]
@@ -239,8 +253,9 @@ def evaluate_representation(
 def _score_rows(entry: MetricEntry, factors, codes, discrete, random_state) -> list[dict]:
     started = time.perf_counter()
     try:
-        scores = metrics.evaluate(entry.callable(), factors, codes, discrete=discrete, random_state=random_state)
-    except Exception as error:  # one metric failing on these data must not stop the others
+        with user_code(f"metric {entry.name!r}"):
+            scores = metrics.evaluate(entry.callable(), factors, codes, discrete=discrete, random_state=random_state)
+    except Exception as error:  # one metric failing on these data (or exiting) must not stop the others
         seconds = time.perf_counter() - started
         message = f"{type(error).__name__}: {error}"
         return [_row(entry, sub, float("nan"), seconds, message) for sub in entry.properties]

@@ -247,9 +247,11 @@ def test_a_cell_another_writer_stored_first_is_not_appended_again(tmp_path):
 
     first, second = ResultStore(tmp_path), ResultStore(tmp_path)
     assert first.records() == second.records() == {}  # two runs start on an empty store
-    row = {"score": 1.0}
+    frame = run_study(preset="quick", scenarios_=["noise"], metrics_=["mig"], seeds=1, n_samples=50, progress=False)
+    row = frame.iloc[0].to_dict()  # a whole row (every column, of its type): a line is reused only when it is one
+    row = {**{key: value.item() if hasattr(value, "item") else value for key, value in row.items()}, "exact": 0.5}
     first.append_many([("a", [row], None), ("b", [row], None)])
-    second.append_many([("b", [{"score": 2.0}], None), ("c", [row], None)])  # b: the first writer's is kept
+    second.append_many([("b", [{**row, "score": 2.0}], None), ("c", [row], None)])  # b: the first writer's is kept
     first.append_many([("c", [row], None), ("d", [row], None)])
     lines = [json.loads(line) for line in (tmp_path / "cells.jsonl").read_bytes().splitlines()]
     assert [(line["key"], line["rows"]) for line in lines] == [("a", [row]), ("b", [row]), ("c", [row]), ("d", [row])]
