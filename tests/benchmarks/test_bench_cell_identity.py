@@ -31,7 +31,7 @@ REPEATS = 3
 MAX_ADDED_SECONDS = 1.0
 ROW = {"study": "default", "scenario": "noise", "parameter": "alpha", "criterion": "noise", "value": 0.2, "value_label": "0.2",
        "seed": 0, "n_samples": 10000, "metric": "mig", "family": "information", "sub_score": "mig",
-       "property": "modularity", "higher_is_better": True, "ideal": 1.0, "score": 0.5, "exact": None, "seconds": 0.01,
+       "property": "modularity", "higher_is_better": True, "ideal": 1.0, "score": 0.5, "exact": float("nan"), "seconds": 0.01,
        "warnings": 0, "first_warning": "", "metric_version": "1", "harness_version": "0.1.0"}
 
 
