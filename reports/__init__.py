@@ -25,7 +25,7 @@ from reports.agreement import agreement, agreement_matrix
 from reports.calibration import calibration
 from reports.cost import cost, cost_by_n
 from reports._style import StyleRegistry
-from reports.figures import plot_comparison
+from reports.comparison import plot_comparison
 from reports.headline import headline
 from reports.linearity import linearity
 from reports.property_matrix import property_matrix, property_matrix_display
