@@ -156,7 +156,7 @@ def paper_style(font_size: float = FONT_SIZE) -> Iterator[None]:
     """Matplotlib settings for paper figures at ``font_size`` points, fonts embedded as TrueType (Type 42).
 
     Journals refuse PDFs with Type 3 fonts (matplotlib's default): ``pdf.fonttype`` and
-    ``ps.fonttype`` 42 embed the font itself; SVG keeps text as text.
+    ``ps.fonttype`` 42 embed the font itself (they are read when a figure is saved: save inside this context).
     """
     settings = {
         "font.size": font_size,
@@ -171,7 +171,6 @@ def paper_style(font_size: float = FONT_SIZE) -> Iterator[None]:
         "axes.spines.right": False,
         "pdf.fonttype": 42,
         "ps.fonttype": 42,
-        "svg.fonttype": "none",
         "svg.hashsalt": "reports",
     }
     with matplotlib.rc_context(settings):

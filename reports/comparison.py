@@ -209,14 +209,13 @@ def plot_comparison(
     renames = _Renames(rename)
     entries = rows[["metric", "sub_score", "higher_is_better"]].drop_duplicates()
     labels = [wrap_label(renames.score(*entry)) for entry in entries.itertuples(index=False)]
-    longest_ideal = _ideal_label(list(TAGS.values()), {prop: prop for prop in TAGS})
-    legend_columns, legend_height = legend_layout(labels + [_wrap_ideal(longest_ideal, labels)], width / scale)
+    legend_columns, legend_height = legend_layout(labels + ["ideal"], width / scale)
     summaries = {scenario: seed_means(rows.loc[rows["scenario"] == scenario],
                                       ["value", "value_label", "metric", "sub_score", "property"]) for scenario in shown}
     title = band_text(band, np.concatenate([summary["n_seeds"].to_numpy() for summary in summaries.values()]))
     notes: list[str] = []
     with paper_style(font_size):
-        height = panel_height * grid_rows + 0.3 + (legend_height + LEGEND_TITLE_INCHES) * scale
+        height = panel_height * grid_rows + 0.3 + (legend_height + 2 * LEGEND_TITLE_INCHES) * scale
         figure = Figure(figsize=(width, height), layout="constrained")
         axes = list(figure.subplots(grid_rows, columns, squeeze=False).flat)
         for unused in axes[len(shown):]:
@@ -234,9 +233,10 @@ def plot_comparison(
             if index % columns == 0:
                 ax.set_ylabel("score")
         used = [tag for tag in TAGS.values() if any(tag in text.split(",") for items in tags.values() for _, text in items)]
-        ideal_label = _ideal_label(used, {prop: renames(prop) for prop in TAGS if TAGS[prop] in used})
+        key = ", ".join(f"{TAGS[prop]} {renames(prop)}" for prop in TAGS if TAGS[prop] in used)
         renames.check()
-        _legend(figure, axes[:len(shown)], legend_columns, ideal_label, title, width, font_size)
+        _legend(figure, axes[:len(shown)], legend_columns, [title] + ([f"ideal tags: {key}"] if key else []), width,
+                font_size)
         _label_ideals(figure, tags, notes, height, font_size)
     out_file = Path(out_file)
     out_file.parent.mkdir(parents=True, exist_ok=True)
@@ -262,17 +262,13 @@ def _selected(results: pd.DataFrame, metrics: Sequence[str] | None, scenarios: S
     return rows, [s for s in (dict.fromkeys(scenarios) if scenarios is not None else sorted(present)) if s in present]
 
 
-def _ideal_label(tags: Sequence[str], names: Mapping[str, str]) -> str:
-    """The legend's entry for the ideal, its ``tags`` spelled out (``names``: property -> its label)."""
-    spelled = [f"{TAGS[prop]}: {name}" for prop, name in names.items() if TAGS[prop] in tags]
-    return "ideal" + (f" ({', '.join(spelled)})" if spelled else "")
-
-
 def _draw_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str], values: Sequence[float]
                  ) -> list[tuple[Line2D, str]]:
     """Each distinct ideal trajectory once, unlabelled; (its line, its tag) for :func:`label_lines`.
 
-    A panel whose one trajectory is the ideal of every property it draws needs no tag (none is returned).
+    A trajectory stated only at points of another (the holistic ideal, stated where the three others agree)
+    joins that one's tag, or is left out where it lies on several.  A panel whose one trajectory is the
+    ideal of every property it draws needs no tag (none is returned).
     """
     trajectories: dict[tuple, list[str]] = {}
     for prop in properties:
@@ -280,12 +276,19 @@ def _draw_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str], values: Se
         if np.isfinite(y).any():
             key = tuple((round(a, 9), round(b, 9) if np.isfinite(b) else None) for a, b in zip(x, y))
             trajectories.setdefault(key, []).append(prop)
+    for points in sorted(trajectories, key=lambda key: sum(b is not None for _, b in key)):
+        stated = {(a, b) for a, b in points if b is not None}
+        hosts = [other for other in trajectories if other != points and stated <= set(other)]
+        if hosts:  # a part of another trajectory (the holistic ideal where the three others agree): not drawn again
+            names = trajectories.pop(points)
+            if len(hosts) == 1:
+                trajectories[hosts[0]] += names
     drawn = []
     for points, names in trajectories.items():
         x = np.array([a for a, _ in points])
         y = np.array([np.nan if b is None else b for _, b in points])
-        drawn.append((plot_ideal(ax, x, y, None), ",".join(TAGS[prop] for prop in names)))
-    if len(trajectories) == 1 and list(trajectories.values())[0] == list(properties):
+        drawn.append((plot_ideal(ax, x, y, None), ",".join(TAGS[prop] for prop in PROPERTIES if prop in names)))
+    if len(trajectories) == 1 and sorted(list(trajectories.values())[0]) == sorted(properties):
         return []
     return drawn
 
@@ -336,21 +339,16 @@ def _write_notes(figure: Figure, notes: Sequence[str], font_size: float) -> floa
     return (text.count("\n") + 1) * (font_size - 2) * 1.25 / 72
 
 
-def _wrap_ideal(label: str, others: Sequence[str]) -> str:
-    """The ideal's legend label in lines no longer than the other labels' (at least 20 characters), broken at commas."""
-    return wrap_label(label, max([20] + [len(line) for other in others for line in other.split("\n")]), breaks=",")
-
-
-def _legend(figure: Figure, axes: Sequence, columns: int, ideal_label: str, title: str, width: float,
-            font_size: float) -> None:
-    """One legend below every panel (a sub-score looks the same in each), the ideal last, titled with the band."""
+def _legend(figure: Figure, axes: Sequence, columns: int, title: Sequence[str], width: float, font_size: float) -> None:
+    """One legend below every panel (a sub-score looks the same in each), the ideal last, titled with the band and
+    the ideal's tags."""
     shown: dict[str, object] = {}
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels()):
             shown.setdefault(label, handle)
-    labels = [wrap_label(label) for label in shown] + [_wrap_ideal(ideal_label, list(shown))]
+    labels = [wrap_label(label) for label in shown] + ["ideal"]
     handles = [*shown.values(), Line2D([], [], **{**IDEAL_STYLE, "linewidth": IDEAL_STYLE["linewidth"] * 0.75})]
     characters = int(width * 72 / (0.55 * (font_size - 1)))  # a line of the title fits the width
     figure.legend(handles, labels, loc="outside lower center", frameon=False, ncol=columns, handlelength=2.2,
-                  columnspacing=1.2, labelspacing=0.25, title=textwrap.fill(title, characters),
+                  columnspacing=1.2, labelspacing=0.25, title="\n".join(textwrap.fill(line, characters) for line in title),
                   title_fontsize=font_size - 1)

@@ -55,7 +55,7 @@ nav { font-size: .85em; } nav a { margin-right: .8em; }
 """
 
 
-_SCRIPT = """
+_SCRIPT = r"""
 function sortKey(text) {
   const number = text.replace(/\u2212/g, '-').match(/-?\d+(\.\d+)?(e[-+]?\d+)?/i);
   return number ? parseFloat(number[0]) : null;
