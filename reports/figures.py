@@ -477,7 +477,12 @@ def _atlas_axis(ax, rows: pd.DataFrame) -> None:
 
 
 def efficiency_figure(efficiency: pd.DataFrame, *, registry: StyleRegistry, band: str = "ci95") -> Drawn:
-    """Mean ``|score(n) - score(n_max)|`` against n, one panel per property and family (review Figure 9)."""
+    """Mean ``|score(n) - score(n_max)|`` against n, one panel per property and family (review Figure 9).
+
+    A panel's axis spans 0 to a little above its largest mean: a band wider than that
+    (a t interval over two seeds is 9 standard deviations wide) runs off the panel
+    instead of squeezing the means flat.
+    """
     summary = efficiency.rename(columns={"mean_abs_difference": "mean", "std_abs_difference": "std"}).assign(
         higher_is_better=True)
     cells = _by_property_and_family(summary)
@@ -490,6 +495,7 @@ def efficiency_figure(efficiency: pd.DataFrame, *, registry: StyleRegistry, band
         for ax, legend_ax, (prop, family) in zip(axes, legends, [cell for cell in cells if cell is not None]):
             own = summary.loc[(summary["property"] == prop) & (summary["family"] == family)]
             draw_scores(ax, own, "n", registry, band=band, clip=False)
+            ax.set_ylim(0, 1.15 * max(float(own["mean"].max()), 1e-3))
             ax.set_xscale("log")
             ax.set_xticks(sizes, [str(int(n)) for n in sizes])
             ax.set_xlabel("n")

@@ -14,6 +14,7 @@ All text is escaped with :func:`html.escape`.
 
 from __future__ import annotations
 
+import re
 import struct
 from html import escape
 from typing import Sequence
@@ -52,6 +53,10 @@ dialog.enlarged img { display: block; max-width: calc(96vw - 1.2em); height: aut
 dialog.enlarged::backdrop { background: rgba(0, 0, 0, .6); }
 figcaption { font-size: .8em; color: #444; }
 nav { font-size: .85em; } nav a { margin-right: .8em; }
+@media (max-width: 1300px) {
+  body { padding: 0 .5em; } th, td { padding: .2em .3em; } table { font-size: .74em; } th { max-width: 9em; }
+  #table-property_matrix { font-size: .64em; }
+}
 """
 
 
@@ -80,9 +85,10 @@ function sortBy(header) {
 }
 function enlarge(link) {
   const dialog = document.getElementById('enlarged');
-  const image = dialog.querySelector('img');
+  const image = document.createElement('img');
   image.src = link.getAttribute('href');
   image.alt = link.querySelector('img').alt;
+  dialog.replaceChildren(image);
   dialog.showModal();
 }
 document.addEventListener('click', event => {
@@ -96,12 +102,21 @@ document.addEventListener('click', event => {
 """
 
 
+def _breakable(text: str) -> str:
+    """``text`` escaped, with a line-break opportunity after each ``_``, ``/``, ``@`` and ``=``.
+
+    Names such as ``gaussian_toy_redundancy`` or ``minimality_sufficiency/sufficiency`` are one word to a
+    browser: unbroken, they keep a table wider than a 1024-pixel screen.
+    """
+    return re.sub(r"([_/@=])", r"\1<wbr>", escape(text))
+
+
 def _cell(text: object, numeric: bool) -> str:
     text = str(text)
     classes = ["num"] if numeric else []
     classes += ["yes"] if text.startswith(YES) else ["no"] if text.startswith(NO) else []
     css = f' class="{" ".join(classes)}"' if classes else ""
-    return f"<td{css}>{escape(text)}</td>"
+    return f"<td{css}>{_breakable(text)}</td>"
 
 
 def table_to_html(display: pd.DataFrame, table_id: str) -> str:
@@ -176,5 +191,5 @@ def render_html(title: str, summary: Sequence[str], sections: Sequence[Section],
                      "agreement)</summary>"
                      '<div class="figures">' + "".join(_figure(figure, figure_folder) for figure in others)
                      + "</div></details>")
-    parts += ["</section>", '<dialog id="enlarged" class="enlarged"><img alt=""></dialog>', "</body>", "</html>", ""]
+    parts += ["</section>", '<dialog id="enlarged" class="enlarged"></dialog>', "</body>", "</html>", ""]
     return "\n".join(parts)
