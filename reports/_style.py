@@ -177,11 +177,6 @@ def paper_style(font_size: float = FONT_SIZE) -> Iterator[None]:
         yield
 
 
-def legend_columns(entries: int, rows_available: int) -> int:
-    """Legend columns so that ``entries`` fit in ``rows_available`` rows (at least one column)."""
-    return max(1, -(-entries // max(1, rows_available)))
-
-
 def wrap_label(label: str, width: int = LABEL_CHARACTERS, breaks: str = "/_,[") -> str:
     """``label`` broken into lines of at most ``width`` characters after any of ``breaks``, or before `` (``.
 

@@ -28,8 +28,8 @@ from reports._placement import label_lines
 from reports._style import COLUMN_WIDTH, FONT_SIZE, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, paper_style, wrap_label
 from reports._table import at_largest_n, check_results, ideal_table, score_label, scenarios_testing
 from reports.figures import (
-    BANDS, NOTE_CHARACTERS_PER_INCH, band_text, draw_scores, ideal_points, legend_layout, plot_ideal, score_axis,
-    seed_means, _format_axis,
+    BANDS, NOTE_CHARACTERS_PER_INCH, band_text, draw_scores, format_axis, ideal_points, legend_layout, plot_ideal,
+    score_axis, seed_means,
 )
 from reports.schema import PROPERTIES
 
@@ -227,7 +227,7 @@ def plot_comparison(
                                     [p for p in PROPERTIES if p in set(own["property"])], own["value"].unique())
             notes += [f"{renames(scenario)}: {note}"
                       for note in draw_scores(ax, summaries[scenario], "value", registry, band=band, label=renames.score)]
-            _format_axis(ax, own, renames(own["parameter"].iloc[0]))
+            format_axis(ax, own, renames(own["parameter"].iloc[0]))
             score_axis(ax)
             ax.set_title((f"({_letter(index)}) " if panel_letters else "") + renames(scenario), loc="left")
             if index % columns == 0:
@@ -340,14 +340,17 @@ def _write_notes(figure: Figure, notes: Sequence[str], font_size: float) -> floa
 
 
 def _legend(figure: Figure, axes: Sequence, columns: int, title: Sequence[str], width: float, font_size: float) -> None:
-    """One legend below every panel (a sub-score looks the same in each), the ideal last, titled with the band and
-    the ideal's tags."""
+    """One legend below every panel (a sub-score looks the same in each), the ideal last where one is drawn, titled
+    with the band and the ideal's tags."""
     shown: dict[str, object] = {}
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels()):
             shown.setdefault(label, handle)
-    labels = [wrap_label(label) for label in shown] + ["ideal"]
-    handles = [*shown.values(), Line2D([], [], **{**IDEAL_STYLE, "linewidth": IDEAL_STYLE["linewidth"] * 0.75})]
+    labels = [wrap_label(label) for label in shown]
+    handles = list(shown.values())
+    if any(line.get_color() == IDEAL_STYLE["color"] for ax in axes for line in ax.get_lines()):
+        labels.append("ideal")
+        handles.append(Line2D([], [], **{**IDEAL_STYLE, "linewidth": IDEAL_STYLE["linewidth"] * 0.75}))
     characters = int(width * 72 / (0.55 * (font_size - 1)))  # a line of the title fits the width
     figure.legend(handles, labels, loc="outside lower center", frameon=False, ncol=columns, handlelength=2.2,
                   columnspacing=1.2, labelspacing=0.25, title="\n".join(textwrap.fill(line, characters) for line in title),

@@ -136,8 +136,9 @@ def _is_categorical(rows: pd.DataFrame) -> bool:
     return any(label != f"{value:g}" for value, label in pairs.itertuples(index=False))
 
 
-def _format_axis(ax, rows: pd.DataFrame, parameter: str, *, label: bool = True) -> None:
-    """Categorical labels, a log axis for wide ranges, integer ticks for integer parameters."""
+def format_axis(ax, rows: pd.DataFrame, parameter: str, *, label: bool = True) -> None:
+    """The parameter axis of ``rows``: categorical labels, a log axis for wide ranges, integer ticks for integer
+    parameters, labelled ``parameter``."""
     values = np.sort(rows["value"].unique())
     if _is_categorical(rows):
         labels = rows.drop_duplicates("value").set_index("value")["value_label"]
@@ -326,7 +327,7 @@ def scenario_figure(results: pd.DataFrame, scenario: str, *, registry: StyleRegi
             own = summary.loc[(summary["property"] == prop) & (summary["family"] == family)]
             _draw_ideal(ax, ideals, prop, rows["value"].unique())
             notes += draw_scores(ax, own, "value", registry, band=band)
-            _format_axis(ax, rows, rows["parameter"].iloc[0])
+            format_axis(ax, rows, rows["parameter"].iloc[0])
             score_axis(ax)
             ax.set_ylabel("score")
             _legend_below(ax, legend_ax, PAGE_WIDTH / 2)
