@@ -62,8 +62,8 @@ def slot_style(slot: int, marker: int) -> Style:
     """The style of colour slot ``slot`` with marker number ``marker``.
 
     Slot ``s`` is colour ``PALETTE[s % 10]``; its line style cycles with the colour and
-    moves on by one each time the palette comes round again, so that two slots of one
-    colour never share a line style.
+    moves on by one each time the palette comes round again, so that the first four
+    slots of one colour (40 slots in all) never share a line style.
     """
     colour = slot % len(PALETTE)
     linestyle = LINESTYLES[(colour + slot // len(PALETTE)) % len(LINESTYLES)]
@@ -73,11 +73,13 @@ def slot_style(slot: int, marker: int) -> Style:
 class StyleRegistry:
     """Colour, marker and line style of every sub-score a report or a ``plot`` call draws.
 
-    The lines are taken in order (family, metric, sub-score).  Each takes the first
-    colour slot (:func:`slot_style`) that no line sharing a panel with it has taken,
-    preferring its metric's slot when that one is free, and likewise the first free
-    marker; so lines of one panel differ in colour, marker and (from the eleventh
-    line on) line style.
+    Lines sharing a panel are neighbours; they are coloured as a graph, by DSatur
+    (Brélaz 1979): the line whose neighbours already hold the most distinct colour
+    slots (:func:`slot_style`) goes next (ties: more neighbours, then order by family,
+    metric, sub-score) and takes its metric's slot where no neighbour holds it, else
+    the first slot none holds; markers likewise.  So the lines of a panel differ in
+    colour (while a panel has at most ``len(PALETTE)`` lines, and in practice), marker
+    (up to ``len(MARKERS)``) and, where a colour comes back, line style.
 
     Parameters
     ----------
@@ -99,13 +101,17 @@ class StyleRegistry:
                     neighbours[line] |= panel - {line}
         slots: dict[Line, int] = {}
         markers: dict[Line, int] = {}
-        by_metric: dict[str, Line] = {}
-        for line in lines:
-            first = by_metric.setdefault(line[0], line)
-            slots[line] = _first_free(slots, neighbours[line], preferred=slots.get(first))
-            markers[line] = _first_free(markers, neighbours[line], preferred=markers.get(first))
+        rank = {line: position for position, line in enumerate(lines)}
+        waiting = set(lines)
+        while waiting:  # DSatur: the line whose neighbours already hold the most distinct slots goes next
+            line = max(waiting, key=lambda line: (len({slots[other] for other in neighbours[line] if other in slots}),
+                                                  len(neighbours[line]), -rank[line]))
+            waiting.remove(line)
+            sibling = next((other for other in lines if other[0] == line[0] and other in slots), None)
+            slots[line] = _first_free(slots, neighbours[line], preferred=slots.get(sibling))
+            markers[line] = _first_free(markers, neighbours[line], preferred=markers.get(sibling))
         self._styles = {line: slot_style(slots[line], markers[line]) for line in lines}
-        self._metrics = {metric: self._styles[line] for metric, line in by_metric.items()}
+        self._metrics = {line[0]: self._styles[line] for line in reversed(lines)}  # a metric: its first sub-score
 
     def __call__(self, metric: str, sub_score: str) -> Style:
         """The style of one sub-score; :class:`KeyError` naming it if the table lacked it."""

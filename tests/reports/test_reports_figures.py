@@ -50,6 +50,25 @@ def test_every_line_of_a_report_panel_has_its_own_colour_marker_and_line_style(s
         registry("lin", "nope")
 
 
+def test_the_report_of_every_registered_metric_draws_no_colour_twice_in_a_panel(synthetic_results):
+    # coloured greedily in name order, the cost figure's second panel of information metrics drew modularity and
+    # unibound in one blue: pid's seven terms had taken the colours their neighbours needed
+    from metrics.registry import available, get
+
+    row = check_results(synthetic_results).iloc[[0]]
+    lines = [row.assign(metric=name, family=get(name).family, sub_score=sub_score, property=prop)
+             for name in available(population=None) for sub_score, prop in get(name).properties.items()]
+    results = pd.concat(lines, ignore_index=True)
+    registry = StyleRegistry(results)
+    panels = report_panels(results)
+    assert max(len(panel) for panel in panels) > len(PALETTE)  # pid's terms: 11 lines of information/compactness
+    for panel in panels:
+        styles = {registry(*line) for line in panel}
+        assert len(styles) == len(panel), panel
+        if len(panel) <= len(PALETTE):
+            assert len({style.colour for style in styles}) == len(panel), panel
+
+
 def test_a_panel_of_more_lines_than_colours_repeats_a_colour_in_another_line_style(synthetic_results):
     lin = synthetic_results.loc[synthetic_results["metric"] == "lin"]
     many = pd.concat([lin.assign(metric=f"m{i:02d}") for i in range(12)], ignore_index=True)
