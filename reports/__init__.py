@@ -6,8 +6,9 @@ load_results(run_dir)
     Read and validate ``run_dir/results.parquet`` (or ``results.csv``).
 write_report(results, out_dir)
     Write report.html, report.md, tables/*.csv, tables/*.tex, figures/*.png and *.svg.
-plot_comparison(results, *, metrics, scenarios, out_file, format)
-    One figure comparing chosen metrics on chosen scenarios.
+plot_comparison(results, *, metrics, scenarios, out_file, format, width, layout, ncols, font_size, rename,
+                panel_letters, band)
+    One figure comparing chosen metrics (or sub-scores) on chosen scenarios, laid out for a paper.
 calibration, linearity, robustness, sample_efficiency, cost, agreement, property_matrix
     The analyses, each from a results table to a tidy table.
 headline
@@ -15,7 +16,7 @@ headline
 raised_warnings
     Per metric, the warnings raised inside its calls (``tables/warnings.csv``).
 StyleRegistry
-    The colour, marker and line style of every metric and sub-score, shared by every figure.
+    The colour, marker and line style of every sub-score, assigned over the lines a report or a plot draws.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from reports.agreement import agreement, agreement_matrix
 from reports.calibration import calibration
 from reports.cost import cost, cost_by_n
 from reports._style import StyleRegistry
-from reports.figures import plot_comparison
+from reports.comparison import plot_comparison
 from reports.headline import headline
 from reports.linearity import linearity
 from reports.property_matrix import property_matrix, property_matrix_display

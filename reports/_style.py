@@ -1,18 +1,20 @@
 """The visual vocabulary of every figure: one registry of styles per metric and sub-score.
 
-:class:`StyleRegistry` gives every (metric, sub_score) of a results table a colour,
-a marker and a line style, and every figure of the report and of ``plot`` asks it,
-so a sub-score looks the same everywhere.  Colours are Paul Tol's "muted"
-qualitative scheme (distinct under the common colour-vision deficiencies) extended
-by black.  Every metric of the metric registry (:mod:`metrics.registry`) has a fixed
-style: the registered metrics are sorted by family then name and coloured in turn,
-whatever a results table holds, so ``mig`` has the same colour in every run and
-figure; a registered metric's line style says which round of the palette it is in
-(solid for the first ten, dashed for the next ten, ...).  Metrics the registry does
-not know (a user's function, a variant of an option sweep such as ``mig[bins=5]``)
-come after them, sorted the same way, each in the colour the table's metrics use
-least.  Markers are handed out so that no two sub-scores share both colour and marker.  The ideal trajectory is one distinct style
-(:data:`IDEAL_STYLE`: a wide light-grey line, labelled), never used by a score.
+:class:`StyleRegistry` gives every (metric, sub_score) a colour, a marker and a line
+style, assigned over the lines one report or one ``plot`` call draws, so that
+
+* inside any one panel every line has its own colour (while the panel draws at most
+  ``len(PALETTE)`` lines; past that a colour comes back in another line style), its own
+  marker, and a line style tied to its colour (a second cue in grey-scale print);
+* a sub-score has one style in every figure of that report or ``plot`` call, and a
+  metric keeps one colour across its sub-scores wherever they never share a panel.
+
+Colours are the Okabe and Ito (2008) palette less its yellow (too pale on white),
+followed by three of Paul Tol's "muted" scheme (wine, indigo, olive): ten colours that
+stay at least 13 CIE76 units apart under protanopia, deuteranopia and tritanopia
+(Machado et al. 2009 simulations), ordered so that the first four, which most panels
+use, are the farthest apart.  The ideal trajectory is one distinct style
+(:data:`IDEAL_STYLE`: a wide light-grey line), never used by a score.
 """
 
 from __future__ import annotations
@@ -20,24 +22,27 @@ from __future__ import annotations
 import contextlib
 import re
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterable, Iterator, Sequence
 
 import matplotlib
 import pandas as pd
 
-from metrics.registry import available, get
 from reports._table import family_rank
 
-PALETTE = ("#332288", "#117733", "#CC6677", "#882255", "#44AA99", "#AA4499", "#999933", "#88CCEE", "#DDCC77", "#000000")
+#: Okabe-Ito blue, vermillion, black, reddish purple, bluish green, orange, sky blue; Tol's wine, indigo, olive.
+PALETTE = ("#0072B2", "#D55E00", "#000000", "#CC79A7", "#009E73", "#E69F00", "#56B4E9", "#882255", "#332288", "#999933")
 LINESTYLES = ("-", "--", "-.", ":")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
 #: The ideal trajectory: wide, light grey, behind the scores.
 IDEAL_STYLE = {"color": "#BBBBBB", "linewidth": 4.0, "linestyle": "-", "solid_capstyle": "butt", "zorder": 0}
-#: Width of one column of a two-column paper and of an A4 text block, in inches.
-COLUMN_WIDTH, PAGE_WIDTH = 3.5, 7.0
+#: Width of one column of a two-column paper and of a page's text block, in inches.
+COLUMN_WIDTH, PAGE_WIDTH = 3.25, 6.75
 FONT_SIZE = 7
 #: Longest line of a legend entry, in characters: a longer name is broken (:func:`wrap_label`).
 LABEL_CHARACTERS = 36
+
+Line = tuple[str, str]
+"""A drawn line: (metric, sub_score)."""
 
 
 @dataclass(frozen=True)
@@ -53,51 +58,60 @@ class Style:
         return {"color": self.colour, "marker": self.marker, "linestyle": self.linestyle}
 
 
-class StyleRegistry:
-    """Colour, marker and line style of every metric and sub-score of a results table.
+def slot_style(slot: int, marker: int) -> Style:
+    """The style of colour slot ``slot`` with marker number ``marker``.
 
-    A registered metric's rank in :func:`registered_order` gives its colour
-    (``PALETTE[rank % 10]``) and line style (``LINESTYLES[rank // 10]``), whatever else
-    the table holds, so it looks the same in results tables with different metric sets.
-    The table's other metrics (a user's, variants such as ``mig[bins=5]``), sorted by
-    family then name after them, each take the colour drawn least so far by the
-    table's metrics (the first in palette order on a tie) and the first line style no
-    metric of the table draws in that colour.  The sub-scores, in that order and each metric's sorted, take the
-    first markers not yet used by another sub-score of the same colour (a registered
-    metric missing from the table keeps its markers reserved).
+    Slot ``s`` is colour ``PALETTE[s % 10]``; its line style cycles with the colour and
+    moves on by one each time the palette comes round again, so that the first four
+    slots of one colour (40 slots in all) never share a line style.
+    """
+    colour = slot % len(PALETTE)
+    linestyle = LINESTYLES[(colour + slot // len(PALETTE)) % len(LINESTYLES)]
+    return Style(PALETTE[colour], MARKERS[marker % len(MARKERS)], linestyle)
+
+
+class StyleRegistry:
+    """Colour, marker and line style of every sub-score a report or a ``plot`` call draws.
+
+    Lines sharing a panel are neighbours; they are coloured as a graph, by DSatur
+    (Brélaz 1979): the line whose neighbours already hold the most distinct colour
+    slots (:func:`slot_style`) goes next (ties: more neighbours, then order by family,
+    metric, sub-score) and takes its metric's slot where no neighbour holds it, else
+    the first slot none holds; markers likewise.  So the lines of a panel differ in
+    colour (while a panel has at most ``len(PALETTE)`` lines, and in practice), marker
+    (up to ``len(MARKERS)``) and, where a colour comes back, line style.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        The rows drawn (columns metric, sub_score, family).
+    panels : iterable of iterables of (metric, sub_score), optional
+        The sets of lines drawn together in one panel.  Default: the report's
+        (:func:`report_panels`).  ``plot`` passes one set holding every line it draws.
     """
 
-    def __init__(self, results: pd.DataFrame) -> None:
-        families = results.groupby("metric")["family"].first()
-        sub_scores = {metric: set(scores) for metric, scores in results.groupby("metric")["sub_score"].unique().items()}
-        registered = registered_order()
-        others = sorted(set(families.index) - set(registered), key=lambda metric: (family_rank(families[metric]), metric))
-        drawn = {colour: 0 for colour in PALETTE}  # metrics of the table drawn in each colour so far
-        lines: dict[str, set[str]] = {colour: set() for colour in PALETTE}  # their line styles, by colour
-        used: dict[str, list[str]] = {}
-        self._styles: dict[tuple[str, str], Style] = {}
-        self._metrics: dict[str, Style] = {}
-        for rank, metric in enumerate(registered + others):
-            if rank < len(registered):
-                colour = PALETTE[rank % len(PALETTE)]
-                linestyle = LINESTYLES[(rank // len(PALETTE)) % len(LINESTYLES)]
-            else:  # the colour least drawn so far, so that a few metrics of a figure never share one
-                colour = min(PALETTE, key=lambda candidate: drawn[candidate])
-                free_lines = [line for line in LINESTYLES if line not in lines[colour]]
-                linestyle = free_lines[0] if free_lines else LINESTYLES[drawn[colour] % len(LINESTYLES)]
-            own = sub_scores.get(metric, set())
-            drawn[colour] += bool(own)
-            if own:
-                lines[colour].add(linestyle)
-            taken = used.setdefault(colour, [])
-            scores = sorted(own | set(get(metric).sub_scores)) if rank < len(registered) else sorted(own)
-            for sub_score in scores:  # a registered metric absent from the table still holds its markers
-                free = [marker for marker in MARKERS if marker not in taken] or list(MARKERS)
-                taken.append(free[0])
-                if own:
-                    self._styles[(metric, sub_score)] = Style(colour, free[0], linestyle)
-            if own:
-                self._metrics[metric] = self._styles[(metric, scores[0])]
+    def __init__(self, results: pd.DataFrame, *, panels: Iterable[Iterable[Line]] | None = None) -> None:
+        families = results.groupby(["metric", "sub_score"])["family"].first()
+        lines = sorted(families.index, key=lambda line: (family_rank(families[line]), *line))
+        neighbours: dict[Line, set[Line]] = {line: set() for line in lines}
+        for panel in report_panels(results) if panels is None else panels:
+            panel = set(panel)
+            for line in panel:
+                if line in neighbours:
+                    neighbours[line] |= panel - {line}
+        slots: dict[Line, int] = {}
+        markers: dict[Line, int] = {}
+        rank = {line: position for position, line in enumerate(lines)}
+        waiting = set(lines)
+        while waiting:  # DSatur: the line whose neighbours already hold the most distinct slots goes next
+            line = max(waiting, key=lambda line: (len({slots[other] for other in neighbours[line] if other in slots}),
+                                                  len(neighbours[line]), -rank[line]))
+            waiting.remove(line)
+            sibling = next((other for other in lines if other[0] == line[0] and other in slots), None)
+            slots[line] = _first_free(slots, neighbours[line], preferred=slots.get(sibling))
+            markers[line] = _first_free(markers, neighbours[line], preferred=markers.get(sibling))
+        self._styles = {line: slot_style(slots[line], markers[line]) for line in lines}
+        self._metrics = {line[0]: self._styles[line] for line in reversed(lines)}  # a metric: its first sub-score
 
     def __call__(self, metric: str, sub_score: str) -> Style:
         """The style of one sub-score; :class:`KeyError` naming it if the table lacked it."""
@@ -107,39 +121,66 @@ class StyleRegistry:
             raise KeyError(f"no style for {metric}/{sub_score}: it is not in the results the registry was built from") from None
 
     def metric(self, metric: str) -> Style:
-        """The style of a metric as a whole (that of its first sub-score in name order)."""
+        """The style of a metric as a whole: that of its first sub-score in name order."""
         return self._metrics[metric]
 
 
-def registered_order() -> list[str]:
-    """Every registered metric (population metrics included), sorted by family then name: the order of the styles."""
-    return sorted(available(population=None), key=lambda metric: (family_rank(get(metric).family), metric))
+def _first_free(taken: dict[Line, int], neighbours: set[Line], *, preferred: int | None) -> int:
+    """``preferred`` when no neighbour holds it, else the smallest number no neighbour holds."""
+    held = {taken[line] for line in neighbours if line in taken}
+    if preferred is not None and preferred not in held:
+        return preferred
+    return next(number for number in range(len(held) + 1) if number not in held)
+
+
+def chunks(items: Sequence[str], size: int = len(PALETTE)) -> list[list[str]]:
+    """``items`` in consecutive groups of at most ``size``, as even as possible (11 items: 6 and 5, not 10 and 1)."""
+    count = -(-len(items) // size) if items else 0
+    bounds = [round(i * len(items) / count) for i in range(count + 1)] if count else [0]
+    return [list(items[start:stop]) for start, stop in zip(bounds, bounds[1:])]
+
+
+def report_panels(results: pd.DataFrame) -> list[list[Line]]:
+    """The sets of lines the report's figures draw in one panel.
+
+    Per-scenario and sample-efficiency figures draw the sub-scores of one family and
+    one property per panel; the cost figure draws one line per metric (its first
+    sub-score's style), the metrics of one family in :func:`chunks` of at most
+    ``len(PALETTE)``, sorted by name.
+    """
+    lines = results[["family", "property", "metric", "sub_score"]].drop_duplicates()
+    panels = [list(zip(own["metric"], own["sub_score"])) for _, own in lines.groupby(["family", "property"])]
+    firsts = lines.sort_values(["metric", "sub_score"]).drop_duplicates("metric")
+    for _, own in firsts.groupby("family"):
+        representative = dict(zip(own["metric"], own["sub_score"]))
+        panels += [[(metric, representative[metric]) for metric in chunk] for chunk in chunks(sorted(representative))]
+    return panels
 
 
 @contextlib.contextmanager
-def paper_style() -> Iterator[None]:
-    """Matplotlib settings for figures printed at :data:`COLUMN_WIDTH`."""
+def paper_style(font_size: float = FONT_SIZE) -> Iterator[None]:
+    """Matplotlib settings for paper figures at ``font_size`` points, fonts embedded as TrueType (Type 42).
+
+    Journals refuse PDFs with Type 3 fonts (matplotlib's default): ``pdf.fonttype`` and
+    ``ps.fonttype`` 42 embed the font itself (they are read when a figure is saved: save inside this context).
+    """
     settings = {
-        "font.size": FONT_SIZE,
-        "axes.titlesize": FONT_SIZE + 1,
-        "axes.labelsize": FONT_SIZE,
-        "xtick.labelsize": FONT_SIZE - 1,
-        "ytick.labelsize": FONT_SIZE - 1,
-        "legend.fontsize": FONT_SIZE - 1,
+        "font.size": font_size,
+        "axes.titlesize": font_size + 1,
+        "axes.labelsize": font_size,
+        "xtick.labelsize": font_size - 1,
+        "ytick.labelsize": font_size - 1,
+        "legend.fontsize": font_size - 1,
         "lines.linewidth": 1.1,
         "lines.markersize": 3.0,
         "axes.spines.top": False,
         "axes.spines.right": False,
-        "svg.fonttype": "none",
+        "pdf.fonttype": 42,
+        "ps.fonttype": 42,
         "svg.hashsalt": "reports",
     }
     with matplotlib.rc_context(settings):
         yield
-
-
-def legend_columns(entries: int, rows_available: int) -> int:
-    """Legend columns so that ``entries`` fit in ``rows_available`` rows (at least one column)."""
-    return max(1, -(-entries // max(1, rows_available)))
 
 
 def wrap_label(label: str, width: int = LABEL_CHARACTERS, breaks: str = "/_,[") -> str:

@@ -2,14 +2,16 @@
 
 As in Zaidi et al. (2022), Figures 4, 5, 7, 8 (scores against the swept parameter)
 and 9 (estimation error against n).  The atlas puts every sub-score (rows) against
-every scenario (columns), one figure per family; a scenario's figure has one panel
-per property, each line with its own colour and marker (:class:`reports._style.StyleRegistry`)
-and a compact legend beside its panel.  Scores are oriented so that higher is better
-(a lower-is-better sub-score is drawn as ``1 - score`` and labelled so), on a fixed
-[-0.05, 1.05] axis: a mean outside it is clipped to the edge, drawn with a red
-triangle and named in a note.  Bounds bars follow Tokui and Sato (2022), Figure 3b.
-Drawing uses matplotlib's object API on the Agg canvas and never touches pyplot's
-global state.
+every scenario (columns), one figure per family.  A scenario's figure has one panel
+per property and family, so that a panel draws a handful of lines, each in its own
+colour, marker and line style (:class:`reports._style.StyleRegistry`), with its
+legend below it.  Scores are oriented so that higher is better (a lower-is-better
+sub-score is drawn as ``1 - score`` and labelled so), on a fixed [-0.05, 1.05] axis:
+a mean outside it is clipped to the edge, drawn with a red triangle and named in a
+note.  Lines are means over seeds; their band is a stated interval over seeds
+(:data:`BANDS`; by default the 95% Student-t interval of the mean).  Bounds bars
+follow Tokui and Sato (2022), Figure 3b.  Drawing uses matplotlib's object API on
+the Agg canvas and never touches pyplot's global state.
 """
 
 from __future__ import annotations
@@ -25,28 +27,28 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
+from scipy import stats
 
-from reports._style import (
-    COLUMN_WIDTH, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, legend_columns, paper_style, wrap_label,
-)
-from reports._table import at_largest_n, check_results, family_rank, ideal_table, score_label, scenarios_testing, seed_summary
+from reports._style import COLUMN_WIDTH, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, chunks, paper_style, wrap_label
+from reports._table import at_largest_n, family_rank, ideal_table, score_label, scenarios_testing, seed_summary
 from reports.schema import PROPERTIES
 
 #: A numeric parameter spanning at least this ratio is drawn on a log axis.
 LOG_AXIS_RATIO = 100.0
 #: The score axis; means beyond it are clipped and marked.
 SCORE_LIMITS = (-0.05, 1.05)
+#: The bands a figure can draw around a mean over seeds: the 95% Student-t interval of the mean, ± one sample
+#: standard deviation, or none.
+BANDS = ("ci95", "sd", "none")
 #: Most sub-score rows in one atlas figure (a family with more is split).
 ATLAS_ROWS = 10
 #: Atlas geometry in inches: height of a row, room for the titles above, the ticks below, the labels left.
 ATLAS_ROW_INCHES, ATLAS_TOP_INCHES, ATLAS_BOTTOM_INCHES, ATLAS_LEFT_INCHES = 0.62, 0.75, 0.25, 1.1
 #: Longest line of an atlas row label, in characters (what fits in :data:`ATLAS_LEFT_INCHES` at its font).
 ATLAS_LABEL_CHARACTERS = 20
-#: Font size (points) of an ideal trajectory's label, and the score distance below which two labels ending at the
-#: same value would overlap (a panel of about 1.4 inches spans 1.1 score units: 6 points are about 0.07).
-IDEAL_LABEL_SIZE, IDEAL_LABEL_CLOSE = 5, 0.1
 #: Right edge of an atlas's panels (a fraction of its width), the gap between its columns (a fraction of a
 #: panel's width), the font size of its column titles (points), and the width of their widest characters (ems).
 ATLAS_RIGHT, ATLAS_WSPACE, ATLAS_TITLE_SIZE, ATLAS_CHARACTER_EMS = 0.99, 0.18, 4.5, 0.62
@@ -55,9 +57,13 @@ CLIP_MARKER = {"color": "#CC3311", "markersize": 4.0, "linestyle": "none", "zord
 LEGEND_ROW_INCHES = 0.12
 #: Width of a legend entry's handle and spacing, and of one character of its label, at that font, in inches.
 LEGEND_HANDLE_INCHES, LEGEND_CHARACTER_INCHES = 0.45, 0.05
+#: Height of a panel of a report figure's grid (axes, title and ticks), in inches.
+PANEL_INCHES = 1.45
 #: Characters of a 5-point note per inch of figure width.
 NOTE_CHARACTERS_PER_INCH = 24
 HATCHES = ("", "////", "....", "xxxx", "\\\\\\\\", "++++")
+#: Colours of a figure's PNG: a palette image of line art this size is a quarter of the RGBA one and looks the same.
+PNG_COLOURS = 256
 
 
 @dataclass
@@ -69,21 +75,60 @@ class Drawn:
 
 
 def save(figure: Figure, directory: Path, key: str) -> bytes:
-    """Write ``key.png`` (200 dpi) and ``key.svg`` under ``directory``; return the PNG bytes.
+    """Write ``key.png`` (200 dpi, 256 colours) and ``key.svg`` under ``directory``; return the PNG bytes.
 
-    Both files depend only on the figure: the SVG has no date and its element ids are
-    salted with ``key`` (matplotlib salts them with a random uuid otherwise), so a
-    report redrawn from the same results is the same byte for byte.
+    The PNG is quantised to :data:`PNG_COLOURS` colours without dithering: a line
+    figure has few colours besides the edges' anti-aliasing, and the file is about a
+    quarter of the full-colour one.  Both files depend only on the figure: the SVG
+    has no date and its element ids are salted with ``key`` (matplotlib salts them
+    with a random uuid otherwise), so a report redrawn from the same results is the
+    same byte for byte.
     """
+    from PIL import Image
+
     directory.mkdir(parents=True, exist_ok=True)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=200)
-    png = buffer.getvalue()
     figure.set_layout_engine("none")  # keep the layout just computed; the SVG needs no second pass
+    image = Image.open(buffer).convert("RGB").quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE,
+                                                       dither=Image.Dither.NONE)
+    compressed = io.BytesIO()
+    image.save(compressed, format="png", optimize=True, dpi=(200, 200))
+    png = compressed.getvalue()
     (directory / f"{key}.png").write_bytes(png)
     with matplotlib.rc_context({"svg.hashsalt": key}):
         figure.savefig(directory / f"{key}.svg", format="svg", metadata={"Date": None})
     return png
+
+
+def band_half_width(std: np.ndarray, n_seeds: np.ndarray, band: str) -> np.ndarray | None:
+    """Half the width of the band around a mean over ``n_seeds`` seeds with sample standard deviation ``std``.
+
+    ``ci95``: the 95% Student-t interval of the mean, ``t(0.975, n - 1) std / sqrt(n)``
+    (0 for a single seed: there is no interval); ``sd``: ``std``; ``none``: ``None``.
+    """
+    if band not in BANDS:
+        raise ValueError(f"band must be one of {BANDS}, got {band!r}")
+    if band == "none":
+        return None
+    std = np.asarray(std, dtype=float)
+    if band == "sd":
+        return std
+    n = np.asarray(n_seeds, dtype=float)
+    several = n >= 2
+    quantile = stats.t.ppf(0.975, np.where(several, n - 1, 1))
+    return np.where(several, quantile * std / np.sqrt(np.maximum(n, 1)), 0.0)
+
+
+def band_text(band: str, n_seeds: Sequence[int] | np.ndarray) -> str:
+    """What a figure's lines and bands are, for its legend or caption: ``mean over 2 seeds; band: 95% ...``."""
+    counts = sorted({int(n) for n in np.asarray(n_seeds).ravel()})
+    low, high = counts[0], counts[-1]
+    seeds = f"{low} seed{'s' * (low != 1)}" if low == high else f"{low} to {high} seeds"
+    if band == "none" or high < 2:
+        return f"mean over {seeds}" + ("; no band" if band != "none" else "")
+    what = "95% Student-t interval of the mean" if band == "ci95" else "± one standard deviation"
+    return f"mean over {seeds}; band: {what}"
 
 
 def _is_categorical(rows: pd.DataFrame) -> bool:
@@ -91,8 +136,9 @@ def _is_categorical(rows: pd.DataFrame) -> bool:
     return any(label != f"{value:g}" for value, label in pairs.itertuples(index=False))
 
 
-def _format_axis(ax, rows: pd.DataFrame, parameter: str, *, label: bool = True) -> None:
-    """Categorical labels, a log axis for wide ranges, integer ticks for integer parameters."""
+def format_axis(ax, rows: pd.DataFrame, parameter: str, *, label: bool = True) -> None:
+    """The parameter axis of ``rows``: categorical labels, a log axis for wide ranges, integer ticks for integer
+    parameters, labelled ``parameter``."""
     values = np.sort(rows["value"].unique())
     if _is_categorical(rows):
         labels = rows.drop_duplicates("value").set_index("value")["value_label"]
@@ -118,28 +164,35 @@ def _clip(ax, x: np.ndarray, mean: np.ndarray, label: str, where: pd.Series) -> 
     return clipped, [f"{label} reaches {mean[extreme]:.2f} at {where.iloc[extreme]} (clipped, red triangle)."]
 
 
-def _draw_scores(ax, summary: pd.DataFrame, x: str, registry: StyleRegistry, *, clip: bool = True,
-                 markers: bool = True) -> list[str]:
-    """One line (mean) and band (± std) per sub-score; returns the clipping notes."""
+def draw_scores(ax, summary: pd.DataFrame, x: str, registry: StyleRegistry, *, band: str = "ci95", clip: bool = True,
+                markers: bool = True, label: Callable[[str, str, bool], str] = score_label) -> list[str]:
+    """One line (mean) and one band (:func:`band_half_width`) per sub-score of ``summary``; the clipping notes.
+
+    ``summary`` holds ``x``, metric, sub_score, higher_is_better, mean, std and
+    n_seeds; ``label(metric, sub_score, higher_is_better)`` names a line.
+    """
     notes = []
     for (metric, sub_score, higher), curve in summary.groupby(["metric", "sub_score", "higher_is_better"]):
         curve = curve.sort_values(x)
         style = registry(metric, sub_score)
-        label = score_label(metric, sub_score, bool(higher))
-        xs, mean, std = curve[x].to_numpy(), curve["mean"].to_numpy(), curve["std"].to_numpy()
+        name = label(metric, sub_score, bool(higher))
+        xs, mean = curve[x].to_numpy(), curve["mean"].to_numpy()
+        half = band_half_width(curve["std"].to_numpy(), curve["n_seeds"].to_numpy(), band)
+        shown = mean
         if clip:
-            shown, clipped = _clip(ax, xs, mean, label, curve.get("value_label", curve[x]))
+            shown, clipped = _clip(ax, xs, mean, name, curve.get("value_label", curve[x]))
             notes += clipped
-            low, high = np.clip(mean - std, *SCORE_LIMITS), np.clip(mean + std, *SCORE_LIMITS)
-        else:
-            shown, low, high = mean, mean - std, mean + std
         line = style.line() if markers else {**style.line(), "marker": None}
-        ax.plot(xs, shown, label=label, **line)
-        ax.fill_between(xs, low, high, color=style.colour, alpha=0.12, linewidth=0)
+        ax.plot(xs, shown, label=name, **line)
+        if half is not None and np.any(half > 0):
+            low, high = mean - half, mean + half
+            if clip:
+                low, high = np.clip(low, *SCORE_LIMITS), np.clip(high, *SCORE_LIMITS)
+            ax.fill_between(xs, low, high, color=style.colour, alpha=0.12, linewidth=0)
     return notes
 
 
-def _ideal_points(ideals: pd.DataFrame, prop: str, values: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+def ideal_points(ideals: pd.DataFrame, prop: str, values: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
     """The ideal of ``prop`` at every one of ``values`` (NaN where the scenario states none), sorted by value.
 
     A composed scenario may state an ideal at some values only (``redundancy_attack@leaky=0.25``: modularity
@@ -150,93 +203,162 @@ def _ideal_points(ideals: pd.DataFrame, prop: str, values: Sequence[float]) -> t
     return line.index.to_numpy(dtype=float), line.to_numpy(dtype=float)
 
 
-def _plot_ideal(ax, x: np.ndarray, y: np.ndarray, label: str | None) -> None:
-    """The ideal in :data:`IDEAL_STYLE`; a value whose neighbours have no ideal is a square (a line of one point is invisible)."""
-    ax.plot(x, y, label=label, **IDEAL_STYLE)
+def plot_ideal(ax, x: np.ndarray, y: np.ndarray, label: str | None) -> Line2D:
+    """The ideal in :data:`IDEAL_STYLE`, returned; a value whose neighbours have no ideal is also a square (a line of
+    one point is invisible)."""
+    (line,) = ax.plot(x, y, label=label, **IDEAL_STYLE)
     known = np.isfinite(y)
     isolated = known & ~np.r_[False, known[:-1]] & ~np.r_[known[1:], False]
     if isolated.any():
         ax.plot(x[isolated], y[isolated], linestyle="none", marker="s", markersize=5, markeredgewidth=0,
                 color=IDEAL_STYLE["color"], zorder=IDEAL_STYLE["zorder"])
+    return line
 
 
 def _draw_ideal(ax, ideals: pd.DataFrame, prop: str, values: Sequence[float], *, label: bool = True) -> None:
-    x, y = _ideal_points(ideals, prop, values)
+    x, y = ideal_points(ideals, prop, values)
     if np.isfinite(y).any():
-        _plot_ideal(ax, x, y, "ideal" if label else None)
+        plot_ideal(ax, x, y, "ideal" if label else None)
 
 
-def _score_axis(ax) -> None:
+def score_axis(ax) -> None:
+    """The fixed score axis :data:`SCORE_LIMITS`, ticks at 0, 0.5 and 1."""
     ax.set_ylim(*SCORE_LIMITS)
     ax.set_yticks([0.0, 0.5, 1.0])
 
 
-def _side_legend(ax, panel_height: float) -> None:
-    """A legend beside the panel, in as many columns as it takes to stay within the panel's height."""
-    handles, labels = ax.get_legend_handles_labels()
-    if not handles:
-        return
-    order = sorted(range(len(labels)), key=lambda i: labels[i] != "ideal")  # the ideal first
-    labels = [wrap_label(label) for label in labels]  # a long name would push the legend off the figure
-    rows = max(1, int((panel_height - 0.6) / LEGEND_ROW_INCHES))  # the axes is the panel less its title and ticks
-    lines = sum(label.count("\n") + 1 for label in labels)
-    ax.legend([handles[i] for i in order], [labels[i] for i in order], loc="center left", bbox_to_anchor=(1.01, 0.5),
-              frameon=False, ncol=legend_columns(lines, rows), handlelength=2.2, columnspacing=0.8,
-              borderaxespad=0.2, labelspacing=0.25)
-
-
-def _summary(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """Mean and std over seeds of the oriented score per ``keys`` (higher_is_better kept)."""
+def seed_means(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Mean, std and count over seeds of the oriented score per ``keys`` (higher_is_better kept)."""
     return seed_summary(rows, keys + ["higher_is_better"])
 
 
-def scenario_figure(results: pd.DataFrame, scenario: str, *, registry: StyleRegistry | None = None) -> Drawn:
-    """Scores against the parameter of ``scenario``: one panel per property, legends beside the panels.
+def legend_layout(labels: Sequence[str], width: float) -> tuple[int, float]:
+    """Columns of a legend of ``labels`` spanning ``width`` inches, and its height in inches."""
+    longest = max((len(line) for label in labels for line in label.split("\n")), default=1)
+    columns = max(1, min(len(labels), int(width / (LEGEND_HANDLE_INCHES + LEGEND_CHARACTER_INCHES * longest))))
+    rows = [0] * columns  # lines of each column, filled column after column as matplotlib does
+    per_column = -(-len(labels) // columns)
+    for i, label in enumerate(labels):
+        rows[i // per_column] += label.count("\n") + 1
+    return columns, LEGEND_ROW_INCHES * (max(rows) + 1)
 
-    The scenario is drawn at its largest sample size.
+
+@dataclass
+class _Panel:
+    """One panel of a report figure's grid: its title and the legend labels it will show."""
+
+    title: str
+    labels: list[str]
+
+
+def _panel_grid(panels: Sequence[_Panel | None], title: str, *, columns: int = 2, width: float = PAGE_WIDTH
+                ) -> tuple[Figure, list, list]:
+    """A figure of ``panels`` in rows of ``columns``, each with its legend in a row of its own below it.
+
+    ``None`` leaves a cell empty (a property starts a new row).  Returns the figure,
+    the panels' axes and their legend axes (turned off), in the order of ``panels``.
     """
-    registry = registry or StyleRegistry(results)
+    rows = -(-len(panels) // columns)
+    cell = width / columns
+    legend_heights = []
+    for row in range(rows):
+        shown = [panel for panel in panels[row * columns:(row + 1) * columns] if panel is not None]
+        legend_heights.append(max(legend_layout([wrap_label(label) for label in panel.labels], cell)[1]
+                                  for panel in shown))
+    ratios = [height for legend in legend_heights for height in (PANEL_INCHES, legend)]
+    figure = Figure(figsize=(width, sum(ratios) + 0.35), layout="constrained")
+    grid = figure.add_gridspec(2 * rows, columns, height_ratios=ratios)
+    axes, legends = [], []
+    for i, panel in enumerate(panels):
+        if panel is None:
+            continue
+        row, column = divmod(i, columns)
+        ax = figure.add_subplot(grid[2 * row, column])
+        ax.set_title(panel.title, loc="left")
+        legend_ax = figure.add_subplot(grid[2 * row + 1, column])
+        legend_ax.set_axis_off()
+        axes.append(ax)
+        legends.append(legend_ax)
+    figure.suptitle(title, fontsize=8)
+    return figure, axes, legends
+
+
+def _legend_below(ax, legend_ax, width: float) -> None:
+    """``ax``'s legend in ``legend_ax`` (the ideal first), in as many columns as fit ``width`` inches."""
+    handles, labels = ax.get_legend_handles_labels()
+    order = sorted(range(len(labels)), key=lambda i: labels[i] != "ideal")
+    labels = [wrap_label(labels[i]) for i in order]
+    columns, _ = legend_layout(labels, width)
+    legend_ax.legend([handles[i] for i in order], labels, loc="upper center", frameon=False, ncol=columns,
+                     handlelength=2.2, columnspacing=1.0, labelspacing=0.25, borderaxespad=0.0)
+
+
+def _by_property_and_family(summary: pd.DataFrame) -> list[tuple[str, str] | None]:
+    """(property, family) of each panel, properties in :data:`PROPERTIES` order each starting a row of two."""
+    cells: list[tuple[str, str] | None] = []
+    for prop in [p for p in PROPERTIES if p in set(summary["property"])]:
+        families = sorted(summary.loc[summary["property"] == prop, "family"].unique(), key=family_rank)
+        cells += [(prop, family) for family in families] + [None] * (len(families) % 2)
+    return cells
+
+
+def scenario_figure(results: pd.DataFrame, scenario: str, *, registry: StyleRegistry | None = None,
+                    band: str = "ci95") -> Drawn:
+    """Scores against the parameter of ``scenario``: one panel per property and family, each with its legend below.
+
+    The scenario is drawn at its largest sample size.  A panel holds the sub-scores
+    of one family that measure one property, so it draws a handful of lines, each in
+    a colour of its own; the panel's ideal trajectory is the wide grey line.
+    """
     rows = at_largest_n(results.loc[results["scenario"] == scenario])
     if rows.empty:
         raise ValueError(f"no rows for scenario {scenario!r}")
-    summary = _summary(rows, ["value", "value_label", "metric", "sub_score", "property"])
+    registry = registry or StyleRegistry(rows)
+    summary = seed_means(rows, ["value", "value_label", "metric", "sub_score", "family", "property"])
     ideals = ideal_table(rows)
-    properties = [p for p in PROPERTIES if p in set(summary["property"])]
-    panel_height = 1.7
+    cells = _by_property_and_family(summary)
     notes: list[str] = []
+    title = (f"{scenario} (n = {int(rows['n_samples'].max())}; "
+             f"{band_text(band, summary['n_seeds'])})")
     with paper_style():
-        figure = Figure(figsize=(PAGE_WIDTH, panel_height * len(properties) + 0.5), layout="constrained")
-        axes = figure.subplots(len(properties), 1, squeeze=False, sharex=True)[:, 0]
-        for ax, prop in zip(axes, properties):
+        panels = [None if cell is None else _Panel(f"{cell[0]} · {cell[1]}", _labels(summary, *cell)) for cell in cells]
+        figure, axes, legends = _panel_grid(panels, title)
+        for ax, legend_ax, (prop, family) in zip(axes, legends, [cell for cell in cells if cell is not None]):
+            own = summary.loc[(summary["property"] == prop) & (summary["family"] == family)]
             _draw_ideal(ax, ideals, prop, rows["value"].unique())
-            notes += _draw_scores(ax, summary.loc[summary["property"] == prop], "value", registry)
-            _format_axis(ax, rows, rows["parameter"].iloc[0], label=ax is axes[-1])
-            _score_axis(ax)
-            ax.set_title(prop, loc="left")
+            notes += draw_scores(ax, own, "value", registry, band=band)
+            format_axis(ax, rows, rows["parameter"].iloc[0])
+            score_axis(ax)
             ax.set_ylabel("score")
-            _side_legend(ax, panel_height)
-        seeds = int(rows["seed"].nunique())
-        figure.suptitle(f"{scenario} (n = {int(rows['n_samples'].max())}, {seeds} seed{'s' if seeds != 1 else ''})",
-                        fontsize=8)
+            _legend_below(ax, legend_ax, PAGE_WIDTH / 2)
     return Drawn(figure, notes)
 
 
-def atlas_figures(results: pd.DataFrame, registry: StyleRegistry) -> list[tuple[str, Drawn]]:
+def _labels(summary: pd.DataFrame, prop: str, family: str) -> list[str]:
+    """The legend labels of a (property, family) panel: the ideal, then its sub-scores."""
+    own = summary.loc[(summary["property"] == prop) & (summary["family"] == family)]
+    entries = own[["metric", "sub_score", "higher_is_better"]].drop_duplicates()
+    return ["ideal"] + [score_label(*entry) for entry in entries.itertuples(index=False)]
+
+
+def atlas_figures(results: pd.DataFrame, registry: StyleRegistry, *, band: str = "ci95") -> list[tuple[str, Drawn]]:
     """Small multiples: rows = sub-scores, columns = scenarios, one figure per family (split past :data:`ATLAS_ROWS`).
 
-    Each panel: mean score ± one standard deviation over seeds against the scenario's
-    parameter at its largest n, and the ideal trajectory of the sub-score's property.
-    Scenarios testing sample efficiency are left out (their figure is the efficiency curve).
+    Each panel: the mean score over seeds and its band (:func:`band_half_width`) against
+    the scenario's parameter at its largest n, and the ideal trajectory of the
+    sub-score's property.  Scenarios testing sample efficiency are left out (their
+    figure is the efficiency curve).
     """
-    return [(name, draw()) for name, draw in atlas_drawers(results, registry)]
+    return [(name, draw()) for name, draw in atlas_drawers(results, registry, band=band)]
 
 
-def atlas_drawers(results: pd.DataFrame, registry: StyleRegistry) -> list[tuple[str, Callable[[], Drawn]]]:
+def atlas_drawers(results: pd.DataFrame, registry: StyleRegistry, *, band: str = "ci95"
+                  ) -> list[tuple[str, Callable[[], Drawn]]]:
     """:func:`atlas_figures` not drawn yet: (name, a picklable call that draws it), holding only the rows it draws."""
     shown = results.loc[~results["scenario"].isin(scenarios_testing(results, "sample_efficiency"))]
     shown = pd.concat([at_largest_n(own) for _, own in shown.groupby("scenario")])
     scenarios = sorted(shown["scenario"].unique())
-    summary = _summary(shown, ["scenario", "value", "value_label", "metric", "sub_score", "family", "property"])
+    summary = seed_means(shown, ["scenario", "value", "value_label", "metric", "sub_score", "family", "property"])
     ideals = ideal_table(shown)
     axis_values = shown[["scenario", "value", "value_label"]].drop_duplicates()  # all an atlas axis reads
     drawers = []
@@ -247,12 +369,12 @@ def atlas_drawers(results: pd.DataFrame, registry: StyleRegistry) -> list[tuple[
         chunks = [scores.iloc[i:i + ATLAS_ROWS] for i in range(0, len(scores), ATLAS_ROWS)]
         for number, chunk in enumerate(chunks, start=1):
             name = family if len(chunks) == 1 else f"{family}_{number}"
-            drawers.append((name, functools.partial(_atlas, own, chunk, columns, ideals, axis_values, registry, name)))
+            drawers.append((name, functools.partial(_atlas, own, chunk, columns, ideals, axis_values, registry, name, band)))
     return drawers
 
 
 def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], ideals: pd.DataFrame,
-           rows: pd.DataFrame, registry: StyleRegistry, title: str) -> Drawn:
+           rows: pd.DataFrame, registry: StyleRegistry, title: str, band: str) -> Drawn:
     """One atlas figure.  Margins are fixed in inches (no layout engine: hundreds of panels would take it minutes)."""
     notes: list[str] = []
     curves = dict(tuple(summary.groupby(["scenario", "metric", "sub_score"])))
@@ -269,14 +391,14 @@ def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], id
         for i, (metric, sub_score, prop, higher) in enumerate(scores.itertuples(index=False)):
             for j, scenario in enumerate(scenarios):
                 ax = grid[i, j]
-                _score_axis(ax)
+                score_axis(ax)
                 ax.set_autoscale_on(False)
                 ax.set_xlim(*spans[scenario])
                 curve = curves.get((scenario, metric, sub_score))
                 if scenario in ideals_of:
                     _draw_ideal(ax, ideals_of[scenario], prop, rows_of[scenario]["value"].unique(), label=False)
                 if curve is not None:
-                    notes += [f"{scenario}: {note}" for note in _draw_scores(ax, curve, "value", registry, markers=False)]
+                    notes += [f"{scenario}: {note}" for note in draw_scores(ax, curve, "value", registry, band=band, markers=False)]
                 ax.tick_params(labelsize=4, length=1.5, pad=1)
                 if i == 0:
                     ax.set_title(_wrapped(scenario, len(scenarios)), fontsize=ATLAS_TITLE_SIZE)
@@ -291,7 +413,7 @@ def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], id
                                   color=registry(metric, sub_score).colour)
                 else:
                     ax.tick_params(axis="y", labelleft=False)
-        figure.suptitle(f"atlas: {title}", fontsize=8, y=1 - 0.08 / height)
+        figure.suptitle(f"atlas: {title} ({band_text(band, summary['n_seeds'])})", fontsize=8, y=1 - 0.08 / height)
     return Drawn(figure, notes)
 
 
@@ -355,24 +477,31 @@ def _atlas_axis(ax, rows: pd.DataFrame) -> None:
     ax.tick_params(axis="x", labelsize=3.5)
 
 
-def efficiency_figure(efficiency: pd.DataFrame, *, registry: StyleRegistry) -> Drawn:
-    """Mean ``|score(n) - score(n_max)|`` against n, one panel per family (review Figure 9)."""
+def efficiency_figure(efficiency: pd.DataFrame, *, registry: StyleRegistry, band: str = "ci95") -> Drawn:
+    """Mean ``|score(n) - score(n_max)|`` against n, one panel per property and family (review Figure 9).
+
+    A panel's axis spans 0 to a little above its largest mean: a band wider than that
+    (a t interval over two seeds is 9 standard deviations wide) runs off the panel
+    instead of squeezing the means flat.
+    """
     summary = efficiency.rename(columns={"mean_abs_difference": "mean", "std_abs_difference": "std"}).assign(
         higher_is_better=True)
-    families = sorted(summary["family"].unique(), key=family_rank)
-    panel_height = 1.7
+    cells = _by_property_and_family(summary)
+    sizes = sorted(summary["n"].unique())
+    title = f"sample efficiency (n_max = {int(summary['n_max'].max())}; {band_text(band, summary['n_seeds'])})"
     with paper_style():
-        figure = Figure(figsize=(PAGE_WIDTH, panel_height * len(families) + 0.5), layout="constrained")
-        axes = figure.subplots(len(families), 1, squeeze=False, sharex=True)[:, 0]
-        for ax, family in zip(axes, families):
-            _draw_scores(ax, summary.loc[summary["family"] == family], "n", registry, clip=False)
+        panels = [None if cell is None else _Panel(f"{cell[0]} · {cell[1]}", _labels(summary, *cell)[1:])
+                  for cell in cells]
+        figure, axes, legends = _panel_grid(panels, title)
+        for ax, legend_ax, (prop, family) in zip(axes, legends, [cell for cell in cells if cell is not None]):
+            own = summary.loc[(summary["property"] == prop) & (summary["family"] == family)]
+            draw_scores(ax, own, "n", registry, band=band, clip=False)
+            ax.set_ylim(0, 1.15 * max(float(own["mean"].max()), 1e-3))
             ax.set_xscale("log")
-            ax.set_xticks(sorted(summary["n"].unique()), [str(int(n)) for n in sorted(summary["n"].unique())])
+            ax.set_xticks(sizes, [str(int(n)) for n in sizes])
+            ax.set_xlabel("n")
             ax.set_ylabel("mean |s(n) − s(n_max)|")
-            ax.set_title(family, loc="left")
-            _side_legend(ax, panel_height)
-        axes[-1].set_xlabel("n")
-        figure.suptitle(f"sample efficiency (n_max = {int(summary['n_max'].max())})", fontsize=8)
+            _legend_below(ax, legend_ax, PAGE_WIDTH / 2)
     return Drawn(figure)
 
 
@@ -395,13 +524,13 @@ def bounded_metrics(results: pd.DataFrame) -> list[str]:
                   if any(lower != upper for lower, upper in _bound_terms(list(names)).values()))
 
 
-def bounds_figure(results: pd.DataFrame, metric: str, *, registry: StyleRegistry) -> Drawn:
+def bounds_figure(results: pd.DataFrame, metric: str, *, registry: StyleRegistry, band: str = "ci95") -> Drawn:
     """A bounded metric's terms per scenario and value, with the span between each term's bounds.
 
     As in Tokui and Sato (2022), Figure 3b: a term's bar is solid up to the mean (over
     seeds) of its lower bound and pale from there up to the mean of its upper bound.
-    A sub-score without bounds is a solid bar with one standard deviation as error
-    bar.  Only scenarios testing entanglement attacks are drawn when the metric has
+    A sub-score without bounds is a solid bar with the band (:func:`band_half_width`)
+    as error bar.  Only scenarios testing entanglement attacks are drawn when the metric has
     them.  Where the results' column ``exact`` holds closed-form values (NaN where
     unknown), they are drawn as black ticks on the bars.  Raw scores (no
     orientation: the terms are information quantities).
@@ -412,7 +541,8 @@ def bounds_figure(results: pd.DataFrame, metric: str, *, registry: StyleRegistry
     attacks = rows["scenario"].isin(scenarios_testing(results, "attacks"))
     rows = rows.loc[attacks] if attacks.any() else rows
     keys = ["scenario", "value", "value_label", "sub_score"]
-    summary = rows.groupby(keys)["score"].agg(mean="mean", std="std").reset_index().fillna({"std": 0.0})
+    summary = rows.groupby(keys)["score"].agg(mean="mean", std="std", n_seeds="count").reset_index().fillna(
+        {"std": 0.0})
     closed_form = "exact" in rows.columns and bool(rows["exact"].notna().any())
     if closed_form:
         summary = summary.merge(rows.groupby(keys)["exact"].mean().reset_index(), on=keys, how="left")
@@ -435,7 +565,8 @@ def bounds_figure(results: pd.DataFrame, metric: str, *, registry: StyleRegistry
                 high = shown["mean"].reindex([(upper, v) for v in values]).to_numpy()
                 style = {"color": colour, "hatch": HATCHES[rank % len(HATCHES)], "edgecolor": "white", "linewidth": 0.3}
                 if lower == upper:
-                    spread = shown["std"].reindex([(upper, v) for v in values]).to_numpy()
+                    spread = band_half_width(shown["std"].reindex([(upper, v) for v in values]).to_numpy(),
+                                             shown["n_seeds"].reindex([(upper, v) for v in values]).to_numpy(), band)
                     ax.bar(x, high, width, yerr=spread, label=term, error_kw={"linewidth": 0.6}, **style)
                 else:
                     ax.bar(x, low, width, label=term, **style)
@@ -450,25 +581,34 @@ def bounds_figure(results: pd.DataFrame, metric: str, *, registry: StyleRegistry
             ax.set_title(scenario, loc="left")
         handles, names = axes[0].get_legend_handles_labels()
         figure.legend(handles, names, loc="outside lower center", frameon=False, ncol=min(len(names), 6))
+        figure.suptitle(f"{metric} ({band_text(band, summary['n_seeds'])}; error bars on terms without bounds)",
+                        fontsize=8)
     return Drawn(figure)
 
 
 def cost_figure(by_n: pd.DataFrame, *, registry: StyleRegistry) -> Drawn:
-    """Median seconds per call against n on log-log axes, one line per metric in its registry style."""
-    metrics = sorted(by_n["metric"].unique())
-    height = 3.2
+    """Median seconds per call against n on log-log axes: one panel per family, one line per metric in its style.
+
+    A family of more metrics than the palette has colours is drawn in several panels
+    (:func:`reports._style.chunks`), as the registry assumed when it coloured them.
+    """
+    cells: list[tuple[str, list[str]]] = []
+    for family in sorted(by_n["family"].unique(), key=family_rank):
+        parts = chunks(sorted(by_n.loc[by_n["family"] == family, "metric"].unique()))
+        cells += [(family if len(parts) == 1 else f"{family} ({i} of {len(parts)})", part)
+                  for i, part in enumerate(parts, start=1)]
     with paper_style():
-        figure = Figure(figsize=(PAGE_WIDTH, height), layout="constrained")
-        ax = figure.subplots()
-        for metric in metrics:
-            curve = by_n.loc[by_n["metric"] == metric]
-            ax.plot(curve["n"], curve["median_seconds"], label=metric, **registry.metric(metric).line())
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("n")
-        ax.set_ylabel("median seconds per call")
-        ax.set_title("cost growth", loc="left")
-        _side_legend(ax, height - 0.6)
+        figure, axes, legends = _panel_grid([_Panel(title, metrics) for title, metrics in cells],
+                                            "cost growth: median seconds per call")
+        for ax, legend_ax, (title, metrics) in zip(axes, legends, cells):
+            for metric in metrics:
+                curve = by_n.loc[by_n["metric"] == metric]
+                ax.plot(curve["n"], curve["median_seconds"], label=metric, **registry.metric(metric).line())
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlabel("n")
+            ax.set_ylabel("seconds")
+            _legend_below(ax, legend_ax, PAGE_WIDTH / 2)
     return Drawn(figure)
 
 
@@ -496,148 +636,3 @@ def agreement_figure(matrix: pd.DataFrame) -> Drawn:
         figure.suptitle(textwrap.fill(title, width=int(side * 14)), fontsize=7, x=0.02, ha="left")
         figure.colorbar(image, ax=ax, shrink=0.6, label="Kendall's τ-b")
     return Drawn(figure)
-
-
-def _label_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str], values: Sequence[float]) -> None:
-    """Each distinct ideal trajectory once, in :data:`IDEAL_STYLE`, labelled at its end with the properties it is the ideal of."""
-    trajectories: dict[tuple, list[str]] = {}
-    for prop in properties:
-        x, y = _ideal_points(ideals, prop, values)
-        if np.isfinite(y).any():
-            key = tuple((round(a, 9), round(b, 9) if np.isfinite(b) else None) for a, b in zip(x, y))
-            trajectories.setdefault(key, []).append(prop)
-    anchors = []
-    for points, names in trajectories.items():
-        x = np.array([a for a, _ in points])
-        y = np.array([np.nan if b is None else b for _, b in points])
-        _plot_ideal(ax, x, y, None)
-        last = np.flatnonzero(np.isfinite(y))[-1]
-        anchors.append((x[last], y[last], "ideal " + ", ".join(names)))
-    for (x_end, y_end, text), offset in zip(anchors, _spread_offsets([(x, y) for x, y, _ in anchors])):
-        ax.annotate(text, (x_end, y_end), fontsize=IDEAL_LABEL_SIZE, color="#777777", xytext=(2, offset),
-                    textcoords="offset points", va="center")
-
-
-def _spread_offsets(anchors: Sequence[tuple[float, float]]) -> list[float]:
-    """Vertical offsets (points) of labels at ``anchors`` (x, score) so that none overlaps another.
-
-    Labels ending at the same x whose scores lie within :data:`IDEAL_LABEL_CLOSE` of each other
-    (0.7997 and 0.8: two ideals that differ in the fourth digit) form a group, spread
-    :data:`IDEAL_LABEL_SIZE` + 1 points apart about their anchors' middle, highest score on top.
-    """
-    offsets = [0.0] * len(anchors)
-    by_end: dict[float, list[int]] = {}
-    for i, (x, _) in enumerate(anchors):
-        by_end.setdefault(round(float(x), 9), []).append(i)
-    for members in by_end.values():
-        members.sort(key=lambda i: anchors[i][1])
-        groups = [[members[0]]] if members else []
-        for i in members[1:]:
-            if anchors[i][1] - anchors[groups[-1][-1]][1] < IDEAL_LABEL_CLOSE:
-                groups[-1].append(i)
-            else:
-                groups.append([i])
-        for group in groups:
-            for rank, i in enumerate(group):
-                offsets[i] = (rank - (len(group) - 1) / 2) * (IDEAL_LABEL_SIZE + 1)
-    return offsets
-
-
-def _legend_grid(labels: Sequence[str]) -> tuple[int, float]:
-    """Columns of a legend of ``labels`` spanning :data:`PAGE_WIDTH`, and its height in inches."""
-    longest = max((len(line) for label in labels for line in label.split("\n")), default=1)
-    columns = max(1, min(len(labels), int(PAGE_WIDTH / (LEGEND_HANDLE_INCHES + LEGEND_CHARACTER_INCHES * longest))))
-    lines = sum(label.count("\n") + 1 for label in labels)
-    return columns, LEGEND_ROW_INCHES * (-(-lines // columns) + 1)
-
-
-def plot_comparison(
-    results: pd.DataFrame,
-    *,
-    metrics: Sequence[str] | None = None,
-    scenarios: Sequence[str] | None = None,
-    out_file: str | Path,
-    format: str | None = None,
-) -> Path:
-    """Compare chosen metrics on chosen scenarios in one figure, one panel per scenario.
-
-    One legend below the panels, in as many columns as fit the width, serves them all;
-    notes on clipped means sit above the panels.  A scenario is drawn at its largest
-    sample size, except one testing sample efficiency, whose values are sample sizes.
-
-    Parameters
-    ----------
-    results : pandas.DataFrame
-        A results table.  Styles come from the registry of all its metrics
-        (:class:`reports._style.StyleRegistry`), so a sub-score looks as in the report.
-    metrics, scenarios : sequence of str, optional
-        Which to draw; default all.  The panels follow the order of ``scenarios``
-        (default: sorted by name).
-    out_file : str or pathlib.Path
-        Where to write the figure.
-    format : str, optional
-        Any format matplotlib writes (png, svg, pdf, ...); default from the suffix
-        of ``out_file``.
-
-    Returns
-    -------
-    pathlib.Path
-        ``out_file``.
-
-    Raises
-    ------
-    ValueError
-        For a metric or scenario absent from the results (the message lists those
-        present), or when the selection leaves nothing to draw.
-    """
-    results = check_results(results)
-    registry = StyleRegistry(results)
-    for name, chosen, column in (("metric", metrics, "metric"), ("scenario", scenarios, "scenario")):
-        unknown = sorted(set(chosen or ()) - set(results[column]))
-        if unknown:
-            raise ValueError(f"unknown {name}(s) {unknown}; the results have {sorted(results[column].unique())}")
-    rows = results
-    if metrics is not None:
-        rows = rows.loc[rows["metric"].isin(metrics)]
-    if scenarios is not None:
-        rows = rows.loc[rows["scenario"].isin(scenarios)]
-    sweeps_n = rows["scenario"].isin(scenarios_testing(rows, "sample_efficiency"))  # its values are the sample sizes
-    rows = pd.concat([at_largest_n(rows.loc[~sweeps_n]), rows.loc[sweeps_n]])
-    if rows.empty:
-        raise ValueError("the chosen metrics were not run on the chosen scenarios: nothing to draw")
-    present = set(rows["scenario"])
-    shown_scenarios = list(dict.fromkeys(scenarios)) if scenarios is not None else sorted(present)
-    shown_scenarios = [scenario for scenario in shown_scenarios if scenario in present]
-    panel_height = 1.9
-    entries = rows[["metric", "sub_score", "higher_is_better"]].drop_duplicates()
-    labels = [wrap_label(score_label(*entry)) for entry in entries.itertuples(index=False)]
-    columns, legend_height = _legend_grid(labels)
-    notes: list[str] = []
-    with paper_style():
-        figure = Figure(figsize=(PAGE_WIDTH, panel_height * len(shown_scenarios) + 0.4 + legend_height),
-                        layout="constrained")
-        axes = figure.subplots(len(shown_scenarios), 1, squeeze=False)[:, 0]
-        for ax, scenario in zip(axes, shown_scenarios):
-            own = rows.loc[rows["scenario"] == scenario]
-            summary = _summary(own, ["value", "value_label", "metric", "sub_score", "property"])
-            ideals = ideal_table(results.loc[results["scenario"] == scenario])
-            _label_ideals(ax, ideals, [p for p in PROPERTIES if p in set(summary["property"])], own["value"].unique())
-            notes += [f"{scenario}: {note}" for note in _draw_scores(ax, summary, "value", registry)]
-            _format_axis(ax, own, own["parameter"].iloc[0])
-            _score_axis(ax)
-            ax.set_title(scenario, loc="left")
-            ax.set_ylabel("score")
-        # one legend for every panel, below them (a sub-score looks the same in each), as many columns as fit the width
-        shown = {}
-        for ax in axes:
-            for handle, label in zip(*ax.get_legend_handles_labels()):
-                shown.setdefault(label, handle)
-        figure.legend(list(shown.values()), [wrap_label(label) for label in shown], loc="outside lower center",
-                      frameon=False, ncol=columns, handlelength=2.2, columnspacing=1.2, labelspacing=0.25)
-        if notes:  # above the panels, in the layout: a note drawn over the panels or the legend would hide them
-            figure.suptitle(textwrap.fill(" ".join(notes), width=int(PAGE_WIDTH * NOTE_CHARACTERS_PER_INCH)),
-                            fontsize=5, x=0.01, ha="left")
-    out_file = Path(out_file)
-    out_file.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(out_file, format=format or out_file.suffix.lstrip(".") or "png", dpi=200)
-    return out_file

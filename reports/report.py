@@ -286,30 +286,31 @@ def build_figures(results: pd.DataFrame, sections: list[Section], directory: Pat
     todo: list[tuple[str, str, Callable[[], figures.Drawn]]] = []
     for family, draw in figures.atlas_drawers(results, registry):
         todo.append((f"atlas_{_file_stem(family)}", f"Atlas of the {family} family: rows are sub-scores, columns "
-                     "scenarios; mean score ± one standard deviation over seeds against the swept parameter; the ideal "
-                     "trajectory of the sub-score's property is the wide grey line.", draw))
+                     "scenarios; mean score over seeds against the swept parameter, its band the 95% Student-t interval of "
+                     "the mean; the ideal trajectory of the sub-score's property is the wide grey line.", draw))
     efficiency_scenarios = set(scenarios_testing(results, "sample_efficiency"))
     scenario_of: dict[int, str] = {}  # position in todo -> the scenario a scenario figure draws
     for scenario, rows in results.groupby("scenario", sort=True):
         if scenario in efficiency_scenarios:
             continue
         scenario_of[len(todo)] = scenario
-        todo.append((_file_stem(scenario), f"{scenario}: mean score ± one standard deviation over seeds against "
-                     f"{rows['parameter'].iloc[0]}, one panel per property, each sub-score with its own colour and marker; "
-                     "the ideal trajectory is the wide grey line.",
+        todo.append((_file_stem(scenario), f"{scenario}: mean score over seeds (band: 95% Student-t interval of the mean) against "
+                     f"{rows['parameter'].iloc[0]}, one panel per property and family, each line with its own colour, "
+                     "marker and line style; the ideal trajectory is the wide grey line.",
                      partial(figures.scenario_figure, rows, scenario, registry=registry)))
     if tables.get("sample_efficiency") is not None and not tables["sample_efficiency"].empty:
-        todo.append(("sample_size", "Sample efficiency: mean |score(n) − score(n_max)| ± one standard deviation over "
-                     "seeds.", partial(figures.efficiency_figure, tables["sample_efficiency"], registry=registry)))
+        todo.append(("sample_size", "Sample efficiency: mean |score(n) − score(n_max)| over seeds (band: 95% "
+                     "Student-t interval of the mean), one panel per property and family.", partial(figures.efficiency_figure, tables["sample_efficiency"], registry=registry)))
     for metric in figures.bounded_metrics(results):
         todo.append((f"{_file_stem(metric)}_bars", f"{metric} terms per scenario and value: solid up to the lower bound, "
-                     "pale up to the upper bound (means over seeds; terms without bounds: mean ± one standard deviation); "
+                     "pale up to the upper bound (means over seeds; terms without bounds: mean and its 95% Student-t "
+                     "interval); "
                      "closed-form values, where the results carry them (column exact), as black ticks.",
                      partial(figures.bounds_figure, results.loc[results["metric"] == metric], metric, registry=registry)))
     by_n = cost_by_n(results)
     if by_n.groupby("metric")["n"].nunique().max() >= 2:
-        todo.append(("cost_growth", "Median seconds per call against the sample size (log-log), one colour, marker and "
-                     "line style per metric.", partial(figures.cost_figure, by_n, registry=registry)))
+        todo.append(("cost_growth", "Median seconds per call against the sample size (log-log), one panel per family, "
+                     "one colour, marker and line style per metric.", partial(figures.cost_figure, by_n, registry=registry)))
     if tables.get("agreement") is not None and not tables["agreement"].empty:
         todo.append(("agreement_tau", "Kendall's tau between sub-scores' rankings of the same representations; hatched "
                      "grey cells: undefined (a constant score, or no representation both scored).",
@@ -365,7 +366,7 @@ def _summary(results: pd.DataFrame, warned: pd.DataFrame, warnings_recorded: boo
 def write_report(results: pd.DataFrame, out_dir: str | Path, *, jobs: int = 1) -> Path:
     """Write the report of ``results`` into ``out_dir`` and return the path of ``report.html``.
 
-    Writes ``report.html`` (self-contained, figures embedded), ``report.md``,
+    Writes ``report.html`` (opens offline; its figures are the PNGs under ``figures/``), ``report.md``,
     ``tables/<analysis>.csv`` (tidy, full precision: numbers, thresholds and pass
     flags in their own columns), ``tables/<analysis>.tex`` (booktabs; long tables as
     ``longtable``), ``tables/warnings.csv`` and ``figures/<name>.png`` / ``.svg``: the

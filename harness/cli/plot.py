@@ -3,35 +3,105 @@
 from __future__ import annotations
 
 import argparse
+import json
+import re
 from pathlib import Path
 
 from harness.errors import UsageError, did_you_mean
 
 FORMATS = ("png", "svg", "pdf")
+#: Named widths, in inches (those of :data:`reports.comparison.WIDTHS`, written here so that --help stays light).
+WIDTHS = {"column": 3.25, "page": 6.75}
+LAYOUTS = ("rows", "columns", "grid")
+BANDS = ("ci95", "sd", "none")
+#: The widest figure accepted, in inches (an A3 page).
+MAX_WIDTH = 16.5
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Add ``plot`` to the command line."""
-    from harness.cli._args import csv_list
+    from harness.cli._args import csv_list, positive_float, positive_int
 
     parser = commands.add_parser(
         "plot",
         help="draw chosen metrics on chosen scenarios from an existing run (no metric is run)",
         description="Read RUN_DIR/results.parquet (or results.csv) and draw one figure comparing --metrics on "
         "--scenarios: one panel per scenario, the mean score over seeds against the swept parameter with a band "
-        "of one standard deviation, and the ideal trajectory. Nothing is recomputed.",
+        "(by default the 95%% Student-t interval of the mean over seeds, named in the legend), and the ideal "
+        "trajectories (wide grey lines, tagged M, C, E, H by property). Every line of the figure has its own "
+        "colour, marker and line style. PDFs embed TrueType (Type 42) fonts. Nothing is recomputed.",
     )
     parser.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run directory written by 'run' or 'validate'")
-    parser.add_argument("--metrics", type=csv_list, help="comma-separated metrics to draw (default: all in the run)")
+    parser.add_argument("--metrics", type=csv_list, help="comma-separated metrics to draw, each with all its sub-scores, "
+                        "or one sub-score as METRIC/SUB_SCORE (dci_lasso/compactness); a variant of an option sweep "
+                        "as the results name it, mig[bins=10] (default: all in the run)")
     parser.add_argument("--scenarios", type=csv_list, help="comma-separated scenarios to draw, one panel each in this order (default: all in the run, "
                         "sorted); a composed or user scenario as the results name it or as given to 'run --scenarios'")
     parser.add_argument("--format", choices=FORMATS, help="figure format (default: from --out's suffix, else png)")
     parser.add_argument("--out", type=Path, help="figure file (default: RUN_DIR/comparison.FORMAT)")
+    parser.add_argument("--width", type=_width, default="page", metavar="column|page|INCHES",
+                        help="figure width: a column of a two-column paper (3.25 in), a page's text block (6.75 in), "
+                        "or inches (default: page)")
+    parser.add_argument("--layout", choices=LAYOUTS, default="rows",
+                        help="panels one per row, all in one row, or in a near-square grid (default: rows)")
+    parser.add_argument("--ncols", type=positive_int, help="panels per row (overrides --layout)")
+    parser.add_argument("--font-size", type=positive_float, default=7.0, metavar="POINTS",
+                        help="font size of labels and titles; ticks and legend one point less (default: 7)")
+    parser.add_argument("--rename", type=_renames, metavar="OLD=NEW,...",
+                        help="labels to show instead of the results' names: a metric, a sub-score, a line "
+                        "(dci_lasso/compactness), a scenario, a parameter or a property, e.g. "
+                        "'dci_lasso=DCI,mig[bins=10]=MIG'; each pair splits at its last '=' outside brackets (a new "
+                        "label holding ',' or '=' goes in --rename-file)")
+    parser.add_argument("--rename-file", type=Path, metavar="FILE.json",
+                        help="the same as a JSON object {\"old\": \"new\", ...}; --rename wins where both name a label")
+    parser.add_argument("--panel-letters", action="store_true", help="prefix each panel's title with (a), (b), ...")
+    parser.add_argument("--band", choices=BANDS, default="ci95",
+                        help="band around each mean: the 95%% Student-t interval of the mean over seeds, one standard "
+                        "deviation over seeds, or none (default: ci95)")
     parser.set_defaults(handler=_plot)
+
+
+def _width(text: str) -> float:
+    """``column``, ``page`` or a number of inches in (0, :data:`MAX_WIDTH`]."""
+    if text in WIDTHS:
+        return WIDTHS[text]
+    try:
+        inches = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected column, page or a width in inches, got {text!r}") from None
+    if not 0 < inches <= MAX_WIDTH:
+        raise argparse.ArgumentTypeError(f"expected a width in inches above 0 and at most {MAX_WIDTH:g}, got {text}")
+    return inches
+
+
+def _renames(text: str) -> dict[str, str]:
+    """``old=new,...`` as a mapping; a comma or '=' inside brackets (``mig[bins=5,normalization=code]``) does not split."""
+    from harness.cli._args import csv_list
+
+    mapping = {}
+    for pair in csv_list(text):
+        cuts = [match.start() for match in re.finditer(r"=(?![^\[\]]*\])", pair)]
+        if not cuts or cuts[-1] in (0, len(pair) - 1):
+            raise argparse.ArgumentTypeError(f"expected OLD=NEW, got {pair!r}")
+        mapping[pair[:cuts[-1]].strip()] = pair[cuts[-1] + 1:].strip()
+    return mapping
+
+
+def _rename_file(path: Path) -> dict[str, str]:
+    try:
+        mapping = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"--rename-file {str(path)!r} cannot be read: {error}") from None
+    except json.JSONDecodeError as error:
+        raise UsageError(f"--rename-file {str(path)!r} is not JSON: {error}") from None
+    if not isinstance(mapping, dict) or not all(isinstance(v, str) for v in mapping.values()):
+        raise UsageError(f"--rename-file {str(path)!r} must hold one JSON object of strings, {{\"old\": \"new\", ...}}")
+    return mapping
 
 
 def _plot(args: argparse.Namespace) -> int:
     import reports
+    from reports.comparison import FigureRequestError
     from harness.outputs import writable_output
     from harness.workflows.run_results import load_run_results
 
@@ -42,17 +112,35 @@ def _plot(args: argparse.Namespace) -> int:
         raise UsageError(f"--format {args.format} contradicts --out {str(args.out)!r}: a {args.format.upper()} file "
                          f"would be named .{suffix}; change one of them")
     fmt = args.format or suffix or "png"
+    renames = {**(_rename_file(args.rename_file) if args.rename_file is not None else {}), **(args.rename or {})}
     out = writable_output(args.out, "--out") if args.out is not None else args.run_dir / f"comparison.{fmt}"
     results = load_run_results(args.run_dir)
     scenarios = _as_written(args.scenarios, set(results["scenario"])) if args.scenarios is not None else None
-    for column, requested in (("metric", args.metrics), ("scenario", scenarios)):
-        known = sorted(results[column].unique())
-        unknown = sorted(set(requested or ()) - set(known))
-        if unknown:
-            raise UsageError(f"unknown {column}(s) {unknown}{did_you_mean(unknown, known)}; the results have {known}")
-    path = reports.plot_comparison(results, metrics=args.metrics, scenarios=scenarios, out_file=out, format=fmt)
+    _check_names(results, args.metrics, scenarios)
+    try:
+        path = reports.plot_comparison(
+            results, metrics=args.metrics, scenarios=scenarios, out_file=out, format=fmt, width=args.width,
+            layout=args.layout, ncols=args.ncols, font_size=args.font_size, rename=renames,
+            panel_letters=args.panel_letters, band=args.band)
+    except FigureRequestError as error:
+        raise UsageError(str(error)) from None
     print(f"figure written to {path}")
     return 0
+
+
+def _check_names(results, metrics: list[str] | None, scenarios: list[str] | None) -> None:
+    """Unknown metrics or scenarios as one usage error, with the names meant: a swept metric's variants
+    (``mig`` -> ``mig[bins=10]``), else the closest names."""
+    from reports.comparison import selectable, variants_of
+
+    for kind, requested, known in (("metric", metrics, selectable(results)),
+                                   ("scenario", scenarios, sorted(results["scenario"].unique()))):
+        unknown = sorted(set(requested or ()) - set(known))
+        if not unknown:
+            continue
+        variants = [variant for name in unknown for variant in variants_of(results, name)] if kind == "metric" else []
+        hint = f" (did you mean {' or '.join(variants)}?)" if variants else did_you_mean(unknown, known)
+        raise UsageError(f"unknown {kind}(s) {unknown}{hint}; the results have {known}")
 
 
 def _as_written(requested: list[str], known: set[str]) -> list[str]:

@@ -1,6 +1,9 @@
-"""plot: a comparison figure from an existing run, in PNG, SVG or PDF, running no metric."""
+"""plot: a comparison figure from an existing run, in PNG, SVG or PDF, running no metric, laid out as asked."""
 
 from __future__ import annotations
+
+import json
+import struct
 
 import pandas as pd
 import pytest
@@ -27,6 +30,7 @@ def test_each_format_is_written(run_dir, tmp_path, fmt, capsys, monkeypatch):
     assert main(["plot", str(run_dir), "--metrics", "mig", "--scenarios", "noise", "--format", fmt, "--out", str(out)]) == 0
     assert out.read_bytes().startswith(MAGIC[fmt])
     assert f"figure written to {out}" in capsys.readouterr().out
+    assert b"/Type3" not in out.read_bytes()  # a PDF's fonts are TrueType (Type 42)
 
 
 def test_format_follows_the_suffix_and_default_location(run_dir, tmp_path):
@@ -53,6 +57,14 @@ def test_more_scenarios_make_more_panels(run_dir, tmp_path):
         (["--out", "figure.txt"], "cannot tell the format of"),
         (["--format", "gif"], "invalid choice: 'gif'"),
         (["--format", "pdf", "--out", "figure.png"], "--format pdf contradicts --out 'figure.png'"),
+        (["--width", "0"], "argument --width: expected a width in inches above 0 and at most 16.5, got 0"),
+        (["--width", "wide"], "argument --width: expected column, page or a width in inches, got 'wide'"),
+        (["--rename", "mig"], "argument --rename: expected OLD=NEW, got 'mig'"),
+        (["--rename", "mgi=MIG"], "rename ['mgi'] names no label of the figure; its labels are"),
+        (["--layout", "diagonal"], "invalid choice: 'diagonal'"),
+        (["--ncols", "0"], "argument --ncols"),
+        (["--band", "iqr"], "invalid choice: 'iqr'"),
+        (["--metrics", "mig/nope"], "unknown metric(s) ['mig/nope']"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(run_dir, argv, message, capsys):
@@ -135,3 +147,66 @@ def test_composed_and_user_scenarios_are_named_as_run_takes_them(tmp_path, capsy
     assert 0 < svg.index("<!-- redundancy_attack@noise=0.1 -->") < svg.index("<!-- nonlinear@leaky=0.5 -->")
     assert main(["plot", str(tmp_path / "run"), "--scenarios", "redundancy_attack@noise=.2"]) == 2
     assert "did you mean redundancy_attack@noise=0.1" in capsys.readouterr().err
+
+
+def png_width(path) -> int:
+    return struct.unpack(">I", path.read_bytes()[16:20])[0]
+
+
+def test_width_layout_letters_font_and_renames_reach_the_figure(run_dir, tmp_path, monkeypatch):
+    from matplotlib.figure import Figure
+
+    saved = []
+    original = Figure.savefig
+    monkeypatch.setattr(Figure, "savefig", lambda self, *args, **kwargs: saved.append(self) or original(self, *args, **kwargs))
+    out = tmp_path / "column.png"
+    assert main(["plot", str(run_dir), "--width", "column", "--out", str(out)]) == 0
+    assert png_width(out) == 650  # 3.25 inches at 200 dpi
+    assert main(["plot", str(run_dir), "--width", "4.5", "--out", str(out)]) == 0 and png_width(out) == 900
+    (tmp_path / "names.json").write_text(json.dumps({"mig": "MIG (bins = 20)", "noise": "additive noise"}))
+    svg = tmp_path / "paper.svg"
+    assert main(["plot", str(run_dir), "--metrics", "mig", "--layout", "columns", "--panel-letters", "--font-size", "9",
+                 "--rename-file", str(tmp_path / "names.json"), "--rename", "mixing=mixing map,noise=noise (a)",
+                 "--band", "sd", "--out", str(svg)]) == 0
+    text = svg.read_text()
+    for shown in ("<!-- (a) mixing map -->", "<!-- (b) noise (a) -->", "<!-- MIG (bins = 20) -->",
+                  "band: ± one standard deviation"):
+        assert shown in text, shown
+    assert saved[-1].axes[0].title.get_fontsize() == 10 and saved[-1].axes[0].xaxis.label.get_fontsize() == 9
+
+
+def test_a_bad_rename_file_is_one_line_exit_2(run_dir, tmp_path, capsys):
+    for content, message in (("{", "is not JSON"), ("[1, 2]", "must hold one JSON object of strings")):
+        (tmp_path / "names.json").write_text(content)
+        assert main(["plot", str(run_dir), "--rename-file", str(tmp_path / "names.json")]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1
+    assert main(["plot", str(run_dir), "--rename-file", str(tmp_path / "absent.json")]) == 2
+    assert "cannot be read" in capsys.readouterr().err
+
+
+def test_a_swept_metric_suggests_its_variants_and_a_sub_score_can_be_drawn(run_dir, tmp_path, capsys):
+    # plot --metrics mig on a run whose MIG is swept suggested 'rmig or jemmig or dcimig'
+    from harness.workflows.run_results import load_run_results
+
+    results = load_run_results(run_dir)
+    mig = results.loc[results["metric"] == "mig"]
+    variants = [mig.assign(metric=f"mig[bins={bins}]") for bins in (5, 10)]
+    others = results.loc[results["metric"] != "mig"]
+    (tmp_path / "swept").mkdir()
+    pd.concat([others, *variants, others.assign(metric="rmig")], ignore_index=True).to_parquet(
+        tmp_path / "swept" / "results.parquet")
+    assert main(["plot", str(tmp_path / "swept"), "--metrics", "mig"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown metric(s) ['mig'] (did you mean mig[bins=10] or mig[bins=5]?)" in err and err.count("\n") == 1
+    out = tmp_path / "one.svg"
+    assert main(["plot", str(tmp_path / "swept"), "--metrics", "mig[bins=5],modularity/modularity",
+                 "--out", str(out)]) == 2  # modularity has one sub-score: it is named as the metric
+    assert "did you mean modularity" in capsys.readouterr().err
+
+
+def test_the_command_line_offers_what_the_figure_takes():
+    from harness.cli import plot
+    from reports import comparison, figures
+
+    assert plot.WIDTHS == comparison.WIDTHS and plot.LAYOUTS == comparison.LAYOUTS and plot.BANDS == figures.BANDS

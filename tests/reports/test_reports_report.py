@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import re
 from html.parser import HTMLParser
 
@@ -40,9 +39,9 @@ class _Collector(HTMLParser):
             self.images.append(attrs["src"])
         for name in ("src", "href"):
             value = attrs.get(name, "")
-            if value and not value.startswith(("data:", "#")):
-                self.external.append(value)
-        if tag in ("script", "link", "iframe"):
+            if value and (re.match(r"^[a-z][a-z0-9+.-]*:", value) or value.startswith(("/", "\\", ".."))):
+                self.external.append(value)  # anything but a path inside the report's folder, or an anchor
+        if tag in ("link", "iframe") or (tag == "script" and "src" in attrs):
             self.external.append(tag)
 
     def handle_endtag(self, tag):
@@ -72,16 +71,16 @@ def test_every_file_is_written(synthetic_report):
         assert "<svg" in (run_dir / "figures" / f"{key}.svg").read_text(encoding="utf-8")[:2000], key
 
 
-def test_html_has_every_table_and_figure(parsed):
+def test_html_has_every_table_and_figure(parsed, synthetic_report):
     # the headline first, then the property matrix; folded details after their section's roll-up
     assert [table for table in parsed.tables if table.startswith("table-")] == [f"table-{key}" for key in SECTIONS]
     assert {"details-calibration", "details-linearity", "details-robustness", "details-sample_efficiency"} <= set(parsed.tables)
     assert sorted(parsed.figures) == sorted(f"figure-{key}" for key in SCENARIO_FIGURES + OTHER_FIGURES)
     assert len(parsed.images) == len(parsed.figures)
-    for source in parsed.images:
-        assert source.startswith("data:image/png;base64,")
-        assert base64.b64decode(source.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
-    assert parsed.external == []  # self-contained: opens offline
+    run_dir, _ = synthetic_report
+    for source in parsed.images:  # the figures' compressed PNGs beside the page, not base64 inside it
+        assert source.startswith("figures/") and (run_dir / source).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert parsed.external == []  # the folder opens offline
     assert parsed.headers["table-calibration"] == ["Metric", "Family", "Passing", "perfect ≥ 0.9", "random ≤ 0.1",
                                                    "Worst at"]
     assert parsed.headers["details-calibration"][:4] == ["Metric", "Sub-score", "Scenario", "Property"]
