@@ -176,6 +176,7 @@ def tables_of(records: Mapping[str, dict[str, Any]], keys: Iterable[str] | None 
 def to_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     """Rows as a DataFrame with the canonical columns (:data:`reports.schema.RESULT_COLUMNS`) and dtypes."""
     frame = pd.DataFrame(rows, columns=list(RESULT_COLUMNS))
+    frame = frame.fillna({column: "" for column in TEXT_COLUMNS})  # a row stored before a text column existed lacks it
     numeric = {"value": float, "seed": "int64", "n_samples": "int64", "higher_is_better": bool, "ideal": float, "exact": float,
                "score": float, "seconds": float, "warnings": "int64"}
     return frame.astype({**{column: str for column in TEXT_COLUMNS}, **numeric})
