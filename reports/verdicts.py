@@ -13,19 +13,27 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Protocol, Sequence
 
 import numpy as np
 import pandas as pd
 
 from reports._format import SYMBOLS
 from reports._table import family_rank
-from reports._verdict import Check, Verdict, pool_characteristics, pool_scores, worst
 from reports import characteristics
+from reports._verdict import Check, Verdict, pool_characteristics, pool_scores, worst
 from reports.characteristics import ROWS, Characteristic, Rule, Thresholds
 
-if TYPE_CHECKING:
-    from reports.bundle import Bundle
+
+class Bundle(Protocol):
+    """What the verdicts read: :class:`reports.bundle.Bundle` (which imports this module)."""
+
+    results: pd.DataFrame
+    judged: pd.DataFrame
+    thresholds: Thresholds
+    verdicts: pd.DataFrame
+    metric_verdicts: pd.DataFrame
+
 
 #: Columns identifying a verdict's score.
 SCORE_COLUMNS = ["metric", "family", "sub_score", "property", "higher_is_better", "metric_base"]

@@ -202,10 +202,12 @@ def test_the_closest_established_metric_is_the_one_ranking_the_cells_alike(synth
 
 def test_scores_outside_the_unit_interval_or_the_declared_range_are_warned_about(synthetic_results):
     lin = synthetic_results.loc[synthetic_results["metric"] == "lin"]
-    wide = check_results(lin.assign(metric="wide", score=2 * lin["score"] - 0.5))  # from -0.49 to 1.47
+    # lin scores 0.98 ideal + 0.01 + 0.01 (seed - 1): from 0 (ideal 0, seed 0) to 1 (ideal 1, seed 2)
+    wide = check_results(lin.assign(metric="wide", score=2 * lin["score"] - 0.5))  # from -0.5 to 1.5
+    outside = int(((2 * lin["score"] - 0.5 < 0) | (2 * lin["score"] - 0.5 > 1)).sum())
     warnings = range_warnings(wide, "wide")
     assert len(warnings) == 1 and warnings[0].startswith("warning: ")
-    assert "scores of `wide` lie outside [0, 1] (from -0.49 to 1.47" in warnings[0]
+    assert f"{outside} of {len(lin)} scores of `wide` lie outside [0, 1] (from -0.5 to 1.5;" in warnings[0]
     assert "the verdicts' thresholds assume scores in [0, 1]" in warnings[0]
     declared = range_warnings(wide, "wide", (-1.0, 1.0))
     assert len(declared) == 2 and "outside [-1, 1]" in declared[1] and "the range it declares" in declared[1]
