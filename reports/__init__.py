@@ -8,10 +8,15 @@ write_report(results, out_dir)
     Write report.html, report.md, tables/*.csv, tables/*.tex, figures/*.png and *.svg.
 plot_comparison(results, *, metrics, scenarios, out_file, format)
     One figure comparing chosen metrics on chosen scenarios.
-calibration, linearity, robustness, sample_efficiency, cost, agreement, property_matrix
+calibration, linearity, robustness, sample_efficiency, cost, agreement
     The analyses, each from a results table to a tidy table.
-headline
-    Every sub-score's verdict per criterion (the report's first table).
+Bundle
+    Every analysis of a results table, run once, and its table of verdicts (one per metric x
+    sub-score x characteristic of :data:`reports.characteristics.CHARACTERISTICS`), of which
+    every verdict shown is a view.
+property_matrix, headline
+    The verdicts per metric and characteristic (the review's Table 2), and per sub-score and
+    criterion (the report's first table).
 raised_warnings
     Per metric, the warnings raised inside its calls (``tables/warnings.csv``).
 StyleRegistry
@@ -25,6 +30,7 @@ from reports.agreement import agreement, agreement_matrix
 from reports.calibration import calibration
 from reports.cost import cost, cost_by_n
 from reports._style import StyleRegistry
+from reports.bundle import Bundle
 from reports.figures import plot_comparison
 from reports.headline import headline
 from reports.linearity import linearity
@@ -35,6 +41,7 @@ from reports.robustness import robustness
 from reports.sample_efficiency import sample_efficiency
 
 __all__ = [
+    "Bundle",
     "MissingDataError",
     "StyleRegistry",
     "agreement",

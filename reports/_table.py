@@ -280,19 +280,17 @@ def _sample_sizes(n_values: np.ndarray) -> str:
     return f"n = {low}" if low == high else f"n = {low} to {high}"
 
 
-def provenance(frame: pd.DataFrame, *, every_n: bool = False, sources: Mapping[str, bool] | None = None) -> str:
+def provenance(frame: pd.DataFrame, sources: Mapping[str, bool]) -> str:
     """The scenarios, sample sizes and seeds behind some verdicts, as a caption says it.
 
     Parameters
     ----------
     frame : pandas.DataFrame
         The results rows the verdicts were read from.
-    every_n : bool, default False
-        Whether every sample size of a scenario was read; otherwise only its largest, as the
-        calibration, linearity and robustness analyses read it (:func:`at_largest_n`).
-    sources : Mapping[str, bool], optional
-        Scenario -> whether every sample size of it was read (instead of ``every_n`` for the
-        scenarios of ``frame``): the scenarios to name.
+    sources : Mapping[str, bool]
+        Scenario -> whether every sample size of it was read (the sample-size sweep, an option's
+        sensitivity); otherwise only its largest, as the calibration, linearity and robustness
+        analyses read it (:func:`at_largest_n`).
 
     Returns
     -------
@@ -301,8 +299,6 @@ def provenance(frame: pd.DataFrame, *, every_n: bool = False, sources: Mapping[s
         10000, 2 seeds)"`` (scenarios sharing sample sizes and seeds grouped, names sorted); ``""`` when
         there is none.
     """
-    if sources is None:
-        sources = {scenario: every_n for scenario in frame["scenario"].unique()}
     groups: dict[str, list[str]] = {}
     for scenario in sorted(sources):
         rows = frame.loc[frame["scenario"] == scenario]

@@ -28,14 +28,14 @@ OptionDefaults = Callable[[str], "Mapping[str, Any] | None"]
 
 
 def _typed(text: str) -> Any:
+    """An option value read back from a name: a boolean or None, a whole number, another number, or the text."""
     if text in _WORDS:
         return _WORDS[text]
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            continue
-    return text
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    return int(text) if text.lstrip("-").isdigit() else number
 
 
 def _legacy_columns(name: str, option_defaults: OptionDefaults | None) -> tuple[str, str, str]:

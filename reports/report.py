@@ -87,6 +87,8 @@ HEADLINE_PAPER_NOTE = ("Each cell: the verdict (✓ or ✗; ≈ undecided, ? unm
 MATRIX_PAPER_NOTE = ("✓ has the characteristic, ✗ lacks it, ≈ undecided, ? unmeasured, n/a not applicable, — no "
                      "sub-score for it; the number and threshold deciding each verdict are in tables/property_matrix.csv "
                      "and report.html")
+#: The characteristics of the Robustness section's roll-up (the headline's Robust column).
+ROBUST = ("robust_noise", "nonlinear_relation", "robust_non_measured")
 NO_SWEEP_NOTE = ("Not computed: the results hold no option sweep. Run with --metric-option METRIC:OPTION=V1,V2,... "
                  "(e.g. --metric-option mig:bins=5,10,20,40) to measure how far a metric's scores move with it.")
 
@@ -150,11 +152,9 @@ def _sensitivity_section(bundle: Bundle) -> Section:
     table = bundle.sensitivity.frame
     if table.empty:
         return Section("sensitivity", "Sensitivity to options", SENSITIVITY_DESCRIPTION, notes=[NO_SWEEP_NOTE])
-    swept = bundle.results.loc[bundle.results["metric_base"].isin(table["metric"])
-                               & (bundle.results["metric"] != bundle.results["metric_base"])]
     return Section("sensitivity", "Sensitivity to options", SENSITIVITY_DESCRIPTION, table=table,
                    display=sensitivity_rollup(table), details=sensitivity_details(table),
-                   provenance=provenance(swept, every_n=True))
+                   provenance=provenance(bundle.judged, verdict_sources(bundle, ["few_hyperparameters"])))
 
 
 def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
@@ -167,11 +167,10 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
     metric at its default options (:func:`reports.sensitivity.on_default_options`).
     """
     bundle = results if isinstance(results, Bundle) else Bundle(results)
-    judged = bundle.judged
-    verdict_rows = provenance(judged, sources=verdict_sources(bundle))
+    verdict_rows = provenance(bundle.judged, verdict_sources(bundle))
 
-    def read(table: pd.DataFrame) -> str:  # the scenarios of a section's rows, at their largest sample size
-        return provenance(judged.loc[judged["scenario"].isin(table["scenario"])])
+    def read(*keys: str) -> Callable[[pd.DataFrame], str]:  # what the verdicts of a section's roll-up read
+        return lambda _: provenance(bundle.judged, verdict_sources(bundle, keys))
 
     headline_section = _section("headline", "Headline: every sub-score against every criterion", HEADLINE_DESCRIPTION,
                                 lambda: headline(bundle), headline_display,
@@ -192,7 +191,8 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
             "(Zaidi et al. 2022, sections 3 and 5.2). Calibrated: perfect ≥ "
             f"{PERFECT_THRESHOLD:g} and random ≤ {RANDOM_THRESHOLD:g}, lower-is-better scores read as 1 − score. "
             + ROLLUP.format(column="Calibrated") + "; per sub-score in the folded table and tables/calibration.csv.",
-            bundle.calibration, lambda _: rollup(bundle, ["calibrated"]), _calibration_details, sources=read,
+            bundle.calibration, lambda _: rollup(bundle, ["calibrated"]), _calibration_details,
+            sources=read("calibrated"),
         ),
         _section(
             "linearity", "Linearity",
@@ -205,7 +205,7 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
             + ROLLUP.format(column="Linear") + ": trajectories of at least "
             f"{MIN_LEVELS} levels outside the entanglement attacks, which have their own section; every fit in the "
             "folded table and tables/linearity.csv.",
-            bundle.linearity, lambda _: rollup(bundle, ["linear"]), _linearity_details, sources=read,
+            bundle.linearity, lambda _: rollup(bundle, ["linear"]), _linearity_details, sources=read("linear"),
         ),
         _section(
             "robustness", "Robustness",
@@ -217,8 +217,7 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
             + ROLLUP.format(column="robustness") + "; per condition and sub-score in the folded table and "
             "tables/robustness.csv.",
             lambda: of_conditions(bundle.robustness.table, ROBUSTNESS_CRITERIA),
-            lambda _: rollup(bundle, ["robust_noise", "nonlinear_relation", "robust_non_measured"]),
-            _robustness_details, sources=read,
+            lambda _: rollup(bundle, ROBUST), _robustness_details, sources=read(*ROBUST),
         ),
         _section(
             "attacks", "Entanglement attacks",
@@ -228,7 +227,7 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
             "the headline and the property matrix. " + ROLLUP.format(column="Follows entanglement attacks")
             + "; per scenario and sub-score in the folded table and tables/attacks.csv.",
             lambda: of_conditions(bundle.robustness.table, ("attacks",)),
-            lambda _: rollup(bundle, ["follows_attacks"]), _robustness_details, sources=read,
+            lambda _: rollup(bundle, ["follows_attacks"]), _robustness_details, sources=read("follows_attacks"),
         ),
         _section(
             "sample_efficiency", "Sample efficiency",
@@ -239,7 +238,7 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
             lambda t: display_table(t, {"metric": "Metric", "sub_score": "Sub-score", "scenario": "Scenario", "n": "n",
                                         "mean_abs_difference": "Mean |s(n) − s(n_max)|", "std_abs_difference": "±",
                                         "n_seeds": "Seeds"}, digits=4),
-            sources=lambda t: provenance(judged.loc[judged["scenario"].isin(t["scenario"])], every_n=True),
+            sources=read("data_efficient"),
         ),
         _section(
             "cost", "Cost",

@@ -148,11 +148,13 @@ def verdict_table(bundle: Bundle) -> pd.DataFrame:
 _EVERY_N = ("efficiency", "sensitivity")
 
 
-def verdict_sources(bundle: Bundle) -> dict[str, bool]:
-    """The scenarios the verdicts read, each with whether every sample size of it was read (for
-    :func:`reports._table.provenance`)."""
+def verdict_sources(bundle: Bundle, keys: Sequence[str] | None = None) -> dict[str, bool]:
+    """The scenarios the verdicts on the characteristics ``keys`` (all when None) read, each with whether every
+    sample size of it was read (for :func:`reports._table.provenance`)."""
     sources: dict[str, bool] = {}
     for characteristic in characteristics.CHARACTERISTICS:
+        if keys is not None and characteristic.key not in keys:
+            continue
         table = _rows(characteristic, getattr(bundle, characteristic.analysis).frame, bundle.thresholds)
         if table.empty:
             continue

@@ -127,9 +127,11 @@ def fail_on(text: str) -> list[str]:
 
     names = [name.strip() for name in text.split(",") if name.strip()]
     unknown = [name for name in names if name not in FAIL_ON]
-    if not names or unknown:
-        raise UsageError(f"--fail-on: unknown criteria {unknown}{did_you_mean(unknown, FAIL_ON)}; known: "
-                         f"{', '.join(FAIL_ON)}" if unknown else "--fail-on: expected comma-separated criteria")
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown criteria {unknown}{did_you_mean(unknown, FAIL_ON)}; known: "
+                                         f"{', '.join(FAIL_ON)}")
+    if not names:
+        raise argparse.ArgumentTypeError("expected comma-separated criteria such as calibration,linearity")
     return names
 
 

@@ -687,7 +687,8 @@ def test_cli_fail_on_grid_and_score_range(tmp_path, capsys):
 def test_cli_fail_on_names_are_checked_before_the_battery_runs(tmp_path, capsys):
     status = main(["validate", "nowhere.py:f", "--fail-on", "calibraton", "--out", str(tmp_path / "card")])
     assert status == 2
-    assert "--fail-on: unknown criteria ['calibraton'] (did you mean calibration or calibrated?)" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "argument --fail-on: unknown criteria ['calibraton'] (did you mean calibration or calibrated?)" in error
 
 
 def test_fail_on_help_lists_exactly_what_it_takes():
