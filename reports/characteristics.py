@@ -200,7 +200,7 @@ def _swept(key: str, heading: str, rows: str, unmeasured: str) -> Characteristic
         key=key, heading=heading, analysis="sensitivity", by_base=True, rows=rows, unmeasured=unmeasured,
         rules=(Rule("max spread", "max_spread", "<=", "max_spread",
                     where="{option} in {{{values}}} moves {sub_score} by {max_spread:.3g} on {worst_condition}",
-                    at=("sub_score", "option")),))
+                    at=("option", "sub_score", "worst_condition")),))
 
 
 #: Every characteristic, in the order of the property matrix's columns: the review's Table 2, then the additions.

@@ -83,12 +83,9 @@ def _compact(row: dict) -> str:
     if row["criterion"] == "cost":
         return _seconds(row["value"], unit="")
     if row["verdict"] not in JUDGED:
-        return _SYMBOLS[row["verdict"]]
+        return SYMBOLS[row["verdict"]]
     number = format_against(row["value"], row["comparison"], row["limit"])
-    return f"{_SYMBOLS[row['verdict']]} {'undef.' if number == UNDEFINED else number}"
-
-
-_SYMBOLS = {**SYMBOLS, "": ""}  # the cost column has no verdict
+    return f"{SYMBOLS[row['verdict']]} {'undef.' if number == UNDEFINED else number}"
 
 
 def headline_display(table: pd.DataFrame, *, compact: bool = False) -> pd.DataFrame:
@@ -99,7 +96,7 @@ def headline_display(table: pd.DataFrame, *, compact: bool = False) -> pd.DataFr
     seconds without their unit.
     """
     texts = ([_compact(row) for row in table.to_dict("records")] if compact else
-             [f"{_SYMBOLS[v]} {n}".strip() for v, n in zip(table["verdict"], table["number"])])
+             [f"{SYMBOLS.get(v, '')} {n}".strip() for v, n in zip(table["verdict"], table["number"])])  # cost: no mark
     cells = table.assign(cell=texts)
     labels = [score_label(m, s, h) for m, s, h in zip(cells["metric"], cells["sub_score"], cells["higher_is_better"])]
     cells = cells.assign(score=labels)

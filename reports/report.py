@@ -38,7 +38,7 @@ from reports.property_matrix import property_matrix, property_matrix_display
 from reports.raised_warnings import raised_warnings, warnings_line
 from reports.robustness import DEFAULT_VALUE_RANGES, MAX_DEVIATION, ROBUSTNESS_CRITERIA, of_conditions
 from reports.sensitivity import SPREAD_THRESHOLD, sensitivity_details, sensitivity_rollup
-from reports.verdicts import rollup, verdict_sources
+from reports.verdicts import base_verdicts, rollup, verdict_sources
 
 _NOISE_HIGH = DEFAULT_VALUE_RANGES["noise"][1]
 MARKS = ("✓ / ✗: passes / fails, with the number that decided, printed with enough digits to show why; "
@@ -152,8 +152,9 @@ def _sensitivity_section(bundle: Bundle) -> Section:
     table = bundle.sensitivity.frame
     if table.empty:
         return Section("sensitivity", "Sensitivity to options", SENSITIVITY_DESCRIPTION, notes=[NO_SWEEP_NOTE])
+    decided = {base: verdict.decisive for base, verdict in base_verdicts(bundle, "few_hyperparameters").items()}
     return Section("sensitivity", "Sensitivity to options", SENSITIVITY_DESCRIPTION, table=table,
-                   display=sensitivity_rollup(table), details=sensitivity_details(table),
+                   display=sensitivity_rollup(table, decided), details=sensitivity_details(table),
                    provenance=provenance(bundle.judged, verdict_sources(bundle, ["few_hyperparameters"])))
 
 

@@ -30,7 +30,7 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from reports._format import display_table
+from reports._format import SYMBOLS, display_table
 from reports._table import representation_keys
 from reports._verdict import Check
 from reports.options import at_defaults, is_variant, option_columns, option_text
@@ -195,23 +195,24 @@ def _with_sweep_seconds(kept: pd.DataFrame, results: pd.DataFrame, sweeps: Mappi
     return kept
 
 
-def sensitivity_rollup(table: pd.DataFrame) -> pd.DataFrame:
+def sensitivity_rollup(table: pd.DataFrame, decided: Mapping[str, Check]) -> pd.DataFrame:
     """One display row per metric of an :func:`option_sensitivity` table: what was swept, and its largest spread.
 
-    ``Largest spread`` is printed with enough digits to show its verdict against the
-    table's threshold; ``Where`` names the option, sub-score and condition of that spread.
+    ``decided`` maps each metric to the check deciding its "Few hyper-parameters" verdict (the property
+    matrix's: :func:`reports.verdicts.base_verdicts`), whose value is the largest spread: ``Largest spread``
+    prints it with enough digits to show the verdict, ``Where`` names the option, sub-score and condition of
+    that spread, and ``Insensitive`` is the verdict's mark.
     """
     records = []
     for metric, group in table.groupby("metric", sort=True):
-        worst_row = group.loc[group["max_spread"].idxmax()]
-        check = Check("max spread", float(worst_row["max_spread"]), "<=", float(worst_row["threshold"]))
+        check = decided[metric]
         swept = group.drop_duplicates("option")
         records.append({
             "Metric": metric,
             "Options swept": "; ".join(f"{o} ∈ {{{v}}}" for o, v in zip(swept["option"], swept["values"])),
             "Largest spread": f"{check.value_text()} (≤ {check.threshold:g})",
-            "Where": f"{worst_row['option']}, {worst_row['sub_score']}, {worst_row['worst_condition']}",
-            "Insensitive": check.passed,
+            "Where": ", ".join(check.at),
+            "Insensitive": SYMBOLS[check.mark],
         })
     return display_table(pd.DataFrame(records), {name: name for name in
                                                  ("Metric", "Options swept", "Largest spread", "Where", "Insensitive")})

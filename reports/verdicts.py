@@ -222,6 +222,14 @@ def criterion_verdicts(bundle: Bundle) -> pd.DataFrame:
     return pd.DataFrame(records, columns=["metric", "criterion", "verdict"])
 
 
+def base_verdicts(bundle: Bundle, key: str) -> dict[str, Verdict]:
+    """Per metric base (the metric an option sweep's variants are of), its verdict on the characteristic ``key``
+    pooled over every score of its variants judged (they share a sweep's verdict: the sensitivity section's)."""
+    rows = bundle.verdicts.loc[bundle.verdicts["characteristic"] == key]
+    statistics = _statistics([characteristics.characteristic(key)], bundle.thresholds)
+    return {base: pool_scores(list(own), statistics, "") for base, own in rows.groupby("metric_base")["verdict"]}
+
+
 def symbol(mark: str) -> str:
     """A verdict's mark as tables print it (✓, ✗, ≈, n/a, ?, —)."""
     return SYMBOLS[mark]
