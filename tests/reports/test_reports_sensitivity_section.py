@@ -133,3 +133,21 @@ def test_a_swept_metric_costs_its_dearest_variant_on_each_draw(synthetic_results
     assert len(mig) == len(rows) and (mig["score"].to_numpy() == reused["score"].to_numpy()).all()
     assert (mig["seconds"].to_numpy() == paid["seconds"].to_numpy()).all()  # the same draw's dearest variant
     assert (kept.loc[kept["metric"] == "sap", "seconds"].to_numpy() == rows["seconds"].to_numpy()).all()
+
+
+def test_the_default_variant_is_the_one_the_table_records_not_todays_registry(synthetic_results, variant_of,
+                                                                               monkeypatch):
+    # the reports asked the installed registry for the defaults, so an old table reported differently after a
+    # default changed: its rows say which variant ran at the defaults of the day
+    import dataclasses
+
+    import metrics.registry as registry
+
+    spec = registry.get("mig")
+    monkeypatch.setitem(registry._REGISTRY, "mig", dataclasses.replace(spec, defaults={**spec.defaults, "bins": 40}))
+    rows = synthetic_results.loc[synthetic_results["metric"] == "lin"]
+    table = pd.concat([variant_of(rows.assign(score=rows["score"] - shift), "mig", {"bins": bins}, {"bins": 10})
+                       for bins, shift in ((10, 0.0), (40, 0.2))], ignore_index=True)
+    kept = on_default_options(check_results(table))
+    assert set(kept["metric"]) == {"mig"}
+    assert kept["score"].tolist() == rows["score"].tolist()  # bins = 10's scores, the table's default
