@@ -9,10 +9,15 @@ write_report(results, out_dir)
 plot_comparison(results, *, metrics, scenarios, out_file, format, width, layout, ncols, font_size, rename,
                 panel_letters, band)
     One figure comparing chosen metrics (or sub-scores) on chosen scenarios, laid out for a paper.
-calibration, linearity, robustness, sample_efficiency, cost, agreement, property_matrix
+calibration, linearity, robustness, sample_efficiency, cost, agreement
     The analyses, each from a results table to a tidy table.
-headline
-    Every sub-score's verdict per criterion (the report's first table).
+Bundle
+    Every analysis of a results table, run once, and its table of verdicts (one per metric x
+    sub-score x characteristic of :data:`reports.characteristics.CHARACTERISTICS`), of which
+    every verdict shown is a view.
+property_matrix, headline
+    The verdicts per metric and characteristic (the review's Table 2), and per sub-score and
+    criterion (the report's first table).
 raised_warnings
     Per metric, the warnings raised inside its calls (``tables/warnings.csv``).
 StyleRegistry
@@ -26,6 +31,7 @@ from reports.agreement import agreement, agreement_matrix
 from reports.calibration import calibration
 from reports.cost import cost, cost_by_n
 from reports._style import StyleRegistry
+from reports.bundle import Bundle
 from reports.comparison import plot_comparison
 from reports.headline import headline
 from reports.linearity import linearity
@@ -36,6 +42,7 @@ from reports.robustness import robustness
 from reports.sample_efficiency import sample_efficiency
 
 __all__ = [
+    "Bundle",
     "MissingDataError",
     "StyleRegistry",
     "agreement",

@@ -13,7 +13,10 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-YES, NO, NOT_APPLICABLE, UNMEASURED, ABSENT = "✓", "✗", "n/a", "?", "—"
+YES, NO, UNDECIDED, NOT_APPLICABLE, UNMEASURED, ABSENT = "✓", "✗", "≈", "n/a", "?", "—"
+#: A verdict's mark (:mod:`reports._verdict`) -> its symbol in display tables.
+SYMBOLS = {"yes": YES, "no": NO, "undecided": UNDECIDED, "n/a": NOT_APPLICABLE, "unmeasured": UNMEASURED,
+           "absent": ABSENT}
 
 
 @dataclass
@@ -45,6 +48,9 @@ class Section:
         without their numbers); None: ``display``.
     paper_note : str
         What the cells of ``paper`` show and where their numbers are (after the LaTeX caption's title).
+    provenance : str
+        The scenarios, sample sizes and seeds behind the section's verdicts (in the LaTeX caption and
+        under the Markdown table; :func:`reports._table.provenance`); empty for a section without verdicts.
     """
 
     key: str
@@ -57,6 +63,7 @@ class Section:
     notes: list[str] = field(default_factory=list)
     paper: pd.DataFrame | None = None
     paper_note: str = ""
+    provenance: str = ""
 
 
 @dataclass

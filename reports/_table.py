@@ -10,12 +10,14 @@ the table of ideal values per scenario, value and property.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 import pandas as pd
 
-from reports.schema import CRITERIA, IDEAL_PROPERTIES, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS, TEXT_COLUMNS
+from reports.options import OptionDefaults, with_option_columns
+from reports.schema import (CRITERIA, DERIVED_COLUMNS, IDEAL_PROPERTIES, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS,
+                            TEXT_COLUMNS)
 from metrics.registry import PROPERTIES
 
 #: Order of the families in tables and figure facets; unknown families follow, sorted.
@@ -30,7 +32,8 @@ class MissingDataError(ValueError):
     """An analysis cannot run because the results lack what it needs; the message says what."""
 
 
-def check_results(results: pd.DataFrame, *, allow_empty: bool = False) -> pd.DataFrame:
+def check_results(results: pd.DataFrame, *, allow_empty: bool = False,
+                  option_defaults: OptionDefaults | None = None) -> pd.DataFrame:
     """Validate a results table and return a normalised copy.
 
     Parameters
@@ -38,10 +41,15 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False) -> pd.Dat
     results : pandas.DataFrame
         The tidy results table (columns: :data:`reports.schema.RESULT_COLUMNS`).  A table
         written before a column of :data:`reports.schema.OPTIONAL_COLUMN_DEFAULTS` existed
-        gets that column filled with its default.
+        gets that column filled with its default; one written before the option columns
+        (:data:`reports.schema.DERIVED_COLUMNS`) gets them from its metric names
+        (:func:`reports.options.with_option_columns`).
     allow_empty : bool, default False
         Accept a table with the columns but no rows (a run whose every cell failed), for a
         reader that has something to say about it (``baseline check``); a report has not.
+    option_defaults : callable, optional
+        Metric name -> its default options, for a table written before the option columns
+        (which does not hold them); see :func:`reports.options.with_option_columns`.
 
     Returns
     -------
@@ -61,8 +69,8 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False) -> pd.Dat
     """
     if not isinstance(results, pd.DataFrame):
         raise TypeError(f"results must be a pandas DataFrame, got {type(results).__name__}")
-    missing = [column for column in RESULT_COLUMNS
-               if column not in results.columns and column not in OPTIONAL_COLUMN_DEFAULTS]
+    missing = [column for column in RESULT_COLUMNS if column not in results.columns
+               and column not in OPTIONAL_COLUMN_DEFAULTS and column not in DERIVED_COLUMNS]
     if missing:
         raise ValueError(f"results table lacks required columns: {', '.join(missing)}")
     if results.empty and not allow_empty:
@@ -73,6 +81,8 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False) -> pd.Dat
         if column not in frame.columns:
             frame[column] = default
             filled.add(column)
+    filled.update(column for column in DERIVED_COLUMNS if column not in frame.columns)
+    frame = with_option_columns(frame, option_defaults)
     frame.attrs["filled_columns"] = sorted(filled)
     for column in TEXT_COLUMNS:
         frame[column] = frame[column].fillna("").astype(str)
@@ -110,7 +120,8 @@ def _as_bool(column: pd.Series) -> pd.Series:
     return text.map(mapping).astype(bool)
 
 
-def load_results(run_dir: str | Path, *, allow_empty: bool = False) -> pd.DataFrame:
+def load_results(run_dir: str | Path, *, allow_empty: bool = False,
+                 option_defaults: OptionDefaults | None = None) -> pd.DataFrame:
     """Read ``run_dir/results.parquet`` (or ``results.csv`` when there is no Parquet file).
 
     Parameters
@@ -119,6 +130,9 @@ def load_results(run_dir: str | Path, *, allow_empty: bool = False) -> pd.DataFr
         A run directory written by the harness.
     allow_empty : bool, default False
         Accept a table without rows (see :func:`check_results`).
+    option_defaults : callable, optional
+        Metric name -> its default options, for a table written before the option columns
+        (see :func:`check_results`).
 
     Returns
     -------
@@ -141,7 +155,7 @@ def load_results(run_dir: str | Path, *, allow_empty: bool = False) -> pd.DataFr
                               na_values={"ideal": ["", "nan", "NaN"]})
     else:
         raise FileNotFoundError(f"no results in {run_dir}: expected {parquet.name} or {csv.name}")
-    return check_results(results, allow_empty=allow_empty)
+    return check_results(results, allow_empty=allow_empty, option_defaults=option_defaults)
 
 
 def family_rank(family: str) -> str:
@@ -156,7 +170,8 @@ def score_label(metric: str, sub_score: str, higher_is_better: bool = True) -> s
 
     A variant of an option sweep is named like its metric: ``mig[bins=5]``, not ``mig[bins=5]/mig``.
     """
-    name = metric if sub_score in (metric, metric.split("[", 1)[0]) else f"{metric}/{sub_score}"
+    sole = sub_score == metric or metric.startswith(f"{sub_score}[")  # the metric's one score, or a variant's
+    name = metric if sole else f"{metric}/{sub_score}"
     return name if higher_is_better else f"{name} (1 − score)"
 
 
@@ -258,3 +273,42 @@ def require_criterion(frame: pd.DataFrame, criterion: str, purpose: str) -> pd.D
             f"(criteria present: {', '.join(declared) if declared else 'none'})"
         )
     return frame.loc[frame["scenario"].isin(scenarios)]
+
+
+def _sample_sizes(n_values: np.ndarray) -> str:
+    low, high = int(n_values.min()), int(n_values.max())
+    return f"n = {low}" if low == high else f"n = {low} to {high}"
+
+
+def provenance(frame: pd.DataFrame, sources: Mapping[str, bool]) -> str:
+    """The scenarios, sample sizes and seeds behind some verdicts, as a caption says it.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The results rows the verdicts were read from.
+    sources : Mapping[str, bool]
+        Scenario -> whether every sample size of it was read (the sample-size sweep, an option's
+        sensitivity); otherwise only its largest, as the calibration, linearity and robustness
+        analyses read it (:func:`at_largest_n`).
+
+    Returns
+    -------
+    str
+        ``"Scenarios behind the verdicts: mixing, noise (n = 1000, 2 seeds); sample_size (n = 100 to
+        10000, 2 seeds)"`` (scenarios sharing sample sizes and seeds grouped, names sorted); ``""`` when
+        there is none.
+    """
+    groups: dict[str, list[str]] = {}
+    for scenario in sorted(sources):
+        rows = frame.loc[frame["scenario"] == scenario]
+        if rows.empty:
+            continue
+        if not sources[scenario]:
+            rows = rows.loc[rows["n_samples"] == rows["n_samples"].max()]
+        seeds = rows["seed"].nunique()
+        groups.setdefault(f"{_sample_sizes(rows['n_samples'].to_numpy())}, {seeds} seed{'s' * (seeds != 1)}",
+                          []).append(scenario)
+    if not groups:
+        return ""
+    return "Scenarios behind the verdicts: " + "; ".join(f"{', '.join(names)} ({read})" for read, names in groups.items())

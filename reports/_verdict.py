@@ -1,21 +1,32 @@
-"""One verdict rule for every table: a statistic compared with a threshold, decided unrounded.
+"""The verdict object: statistics compared with thresholds, decided unrounded, with an interval where there is one.
 
-A verdict is computed from the unrounded number, and the text shows enough digits for
-a reader to see why: 0.8987 against ">= 0.9" is printed 0.899, not 0.90.  A statistic
-that cannot be computed (the R² of a constant score is 0/0) is ``undefined``, shown
-with its reason, and fails its check.
+A :class:`Check` is one statistic against one threshold; its mark is ``yes`` or ``no``, or
+``undecided`` when it carries an interval that straddles the threshold.  A :class:`Verdict` is what
+one sub-score (or one metric, pooled) gets for one characteristic: the checks that decided it and a
+mark, or, when nothing could be judged, a mark saying why (``n/a``, ``unmeasured``, ``absent``) with
+its evidence.  Every table of the reports prints verdicts through these objects.
+
+A verdict is computed from the unrounded number, and the text shows enough digits for a reader to
+see why: 0.8987 against ">= 0.9" is printed 0.899, not 0.90.  A statistic that cannot be computed
+(the R² of a constant score is 0/0) is ``undefined``, shown with its reason, and fails its check.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Sequence
 
 #: How an undefined statistic is shown.
 UNDEFINED = "undefined"
 #: Most decimals :func:`format_against` will print.
 MAX_DIGITS = 6
 _COMPARISONS = {">=": "≥", "<=": "≤"}
+#: The marks of a judged verdict, worst first.
+JUDGED = ("no", "undecided", "yes")
+#: The marks of a verdict nothing could judge: the characteristic does not apply to the score, the
+#: results do not measure it, or the metric has no sub-score for it.
+UNJUDGED = ("n/a", "unmeasured", "absent")
 
 
 def _holds(value: float, comparison: str, threshold: float) -> bool:
@@ -72,6 +83,20 @@ class Check:
         Why the value is undefined (empty when it is defined).
     digits : int
         Fewest decimals printed.
+    interval : (float, float) or None
+        A confidence interval (low, high) of the value, where there is one: its two ends on
+        different sides of the threshold make the check undecided.
+    label : str
+        What precedes the value in a verdict's text (``"ρ "``).
+    joiner : str
+        What separates it from the check before it in a verdict's text (``", "``, ``"; "``, ``" / "``).
+    where : str
+        Which sub-score and scenario gave the value, as the evidence says it.
+    at : tuple of str
+        The same as fields (sub-score, scenario, value), for the roll-ups' "Worst at".
+    position : int
+        The deciding row's position in its analysis's table: of two equally bad checks of one
+        statistic, the first decides (as the first of a table's equal minima does).
     """
 
     statistic: str
@@ -80,6 +105,12 @@ class Check:
     threshold: float
     reason: str = ""
     digits: int = 2
+    interval: tuple[float, float] | None = None
+    label: str = ""
+    joiner: str = ", "
+    where: str = ""
+    at: tuple[str, ...] = ()
+    position: int = 0
 
     @property
     def defined(self) -> bool:
@@ -87,9 +118,26 @@ class Check:
         return math.isfinite(self.value)
 
     @property
+    def _interval(self) -> tuple[float, float] | None:
+        """The interval when both its ends are finite (an interval of undefined ends says nothing)."""
+        if self.interval is None or not all(math.isfinite(end) for end in self.interval):
+            return None
+        return self.interval
+
+    @property
+    def mark(self) -> str:
+        """``yes``, ``no`` or ``undecided``: by the value, or by the interval's two ends where there is one
+        (``undecided`` when they lie on different sides of the threshold); an undefined value fails."""
+        if not self.defined:
+            return "no"
+        ends = (self.value,) if self._interval is None else self._interval
+        sides = {_holds(end, self.comparison, self.threshold) for end in ends}
+        return "undecided" if len(sides) == 2 else "yes" if sides == {True} else "no"
+
+    @property
     def passed(self) -> bool:
-        """Whether the unrounded value is on the passing side (an undefined value fails)."""
-        return self.defined and _holds(self.value, self.comparison, self.threshold)
+        """Whether the check is decided and passes."""
+        return self.mark == "yes"
 
     @property
     def margin(self) -> float:
@@ -98,20 +146,143 @@ class Check:
             return math.nan
         return self.value - self.threshold if self.comparison == ">=" else self.threshold - self.value
 
+    def severity(self) -> tuple[int, bool, float]:
+        """Sort key, smallest closest to failing: the mark (no, undecided, yes), then undefined before
+        defined, then the margin relative to the threshold's scale."""
+        relative = self.margin / max(abs(self.threshold), 1e-12) if self.defined else 0.0
+        return (JUDGED.index(self.mark), self.defined, relative)
+
     def value_text(self) -> str:
-        """The value, with enough decimals (at least ``digits``) to keep its verdict, or ``undefined (reason)``."""
+        """The value, with enough decimals (at least ``digits``) to keep its verdict, or ``undefined (reason)``;
+        its interval follows in brackets where there is one (``0.91 [0.88, 0.94]``)."""
         if not self.defined:
             return f"{UNDEFINED} ({self.reason})" if self.reason else UNDEFINED
-        return format_against(self.value, self.comparison, self.threshold, self.digits)
+        text = format_against(self.value, self.comparison, self.threshold, self.digits)
+        if self._interval is not None:
+            low, high = (format_against(end, self.comparison, self.threshold, self.digits) for end in self._interval)
+            text += f" [{low}, {high}]"
+        return text
 
     def rule_text(self) -> str:
         """The rule, e.g. ``R² ≥ 0.9``."""
         return f"{self.statistic} {_COMPARISONS[self.comparison]} {self.threshold:g}"
 
 
-def worst(checks: list[Check]) -> Check:
-    """The check closest to failing (an undefined one first, then the smallest margin, relative to the threshold scale)."""
+def worst(checks: Sequence[Check]) -> Check:
+    """The check closest to failing (:meth:`Check.severity`; of equals, the first)."""
     if not checks:
         raise ValueError("checks must not be empty")
-    return min(checks, key=lambda check: (check.defined, check.margin / max(abs(check.threshold), 1e-12)
-                                          if check.defined else 0.0))
+    return min(checks, key=Check.severity)
+
+
+def _joined(texts: Sequence[str], checks: Sequence[Check]) -> str:
+    return texts[0] + "".join(check.joiner + text for check, text in zip(checks[1:], texts[1:]))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a score gets for one characteristic.
+
+    Attributes
+    ----------
+    mark : str
+        One of :data:`JUDGED` (decided by ``checks``: ``no`` when one fails, ``undecided`` when none
+        fails and one is undecided, else ``yes``) or of :data:`UNJUDGED`.
+    checks : tuple of Check
+        The checks that decided it, in the characteristic's order (empty when unjudged).
+    evidence : str
+        Why it is unjudged (empty when judged: the checks say where they were decided).
+    """
+
+    mark: str
+    checks: tuple[Check, ...] = ()
+    evidence: str = ""
+
+    @classmethod
+    def of(cls, checks: Sequence[Check]) -> Verdict:
+        """The verdict of ``checks`` (at least one)."""
+        if not checks:
+            raise ValueError("a judged verdict needs at least one check")
+        return cls(worst(checks).mark, tuple(checks))
+
+    @property
+    def judged(self) -> bool:
+        """Whether checks decided it."""
+        return bool(self.checks)
+
+    @property
+    def decisive(self) -> Check | None:
+        """The check closest to failing (None when unjudged)."""
+        return worst(self.checks) if self.checks else None
+
+    def severity(self) -> tuple[int, bool, float]:
+        """:meth:`Check.severity` of the decisive check (an unjudged verdict has none)."""
+        if not self.checks:
+            raise ValueError(f"a verdict marked {self.mark!r} has no checks to rank")
+        return worst(self.checks).severity()
+
+    def number_text(self) -> str:
+        """Every deciding value with its label (``ρ 0.88, slope 1.29``); empty when unjudged."""
+        return _joined([check.label + check.value_text() for check in self.checks], self.checks) if self.checks else ""
+
+    def threshold_text(self) -> str:
+        """Every rule (``ρ ≥ 0.8, slope ≥ 0.5``); empty when unjudged."""
+        return _joined([check.rule_text() for check in self.checks], self.checks) if self.checks else ""
+
+    def evidence_text(self) -> str:
+        """Where each check was decided, or why the verdict is unjudged."""
+        return "; ".join(check.where for check in self.checks if check.where) if self.checks else self.evidence
+
+    def record(self) -> dict[str, object]:
+        """The verdict as a tidy row's columns: ``verdict``, ``passed`` (True or False once decided, NaN
+        otherwise), the decisive check's ``statistic``, ``value``, ``comparison``, ``limit``, ``margin``,
+        ``interval_low`` and ``interval_high`` (NaN without an interval), and as text ``number``,
+        ``threshold`` and ``evidence``."""
+        decisive = self.decisive
+        interval = decisive.interval if decisive is not None and decisive.interval is not None else (math.nan, math.nan)
+        return {
+            "verdict": self.mark,
+            "passed": {"yes": True, "no": False}.get(self.mark, math.nan),
+            "statistic": decisive.statistic if decisive else "",
+            "value": decisive.value if decisive else math.nan,
+            "comparison": decisive.comparison if decisive else "",
+            "limit": decisive.threshold if decisive else math.nan,
+            "margin": decisive.margin if decisive else math.nan,
+            "interval_low": float(interval[0]),
+            "interval_high": float(interval[1]),
+            "number": self.number_text(),
+            "threshold": self.threshold_text(),
+            "evidence": self.evidence_text(),
+        }
+
+
+def pool_scores(verdicts: Sequence[Verdict], statistics: Sequence[str], unmeasured: str) -> Verdict:
+    """One characteristic's verdicts of several sub-scores as one (a metric's): each statistic's worst check.
+
+    Every judged sub-score must pass; each statistic of ``statistics`` (in that order) shows its worst
+    value over the judged sub-scores (of equals, the first row of the analysis's table).  When none is
+    judged: their common mark, or ``unmeasured`` with ``unmeasured`` as evidence when their marks differ.
+    """
+    judged = [verdict for verdict in verdicts if verdict.judged]
+    if not judged:
+        marks = {verdict.mark for verdict in verdicts}
+        return verdicts[0] if len(marks) == 1 else Verdict("unmeasured", evidence=unmeasured)
+    checks = []
+    for statistic in statistics:
+        found = sorted((check for verdict in judged for check in verdict.checks if check.statistic == statistic),
+                       key=lambda check: check.position)
+        if found:
+            checks.append(worst(found))
+    return Verdict.of(checks)
+
+
+def pool_characteristics(verdicts: Sequence[Verdict]) -> Verdict:
+    """Several characteristics' verdicts of one score as one (the headline's Robust column): the judged ones
+    must all pass, and the one closest to failing is shown.  When none is judged: ``n/a`` when every one is,
+    else ``unmeasured``, with every evidence."""
+    judged = [verdict for verdict in verdicts if verdict.judged]
+    if judged:
+        return min(judged, key=Verdict.severity)
+    marks = {verdict.mark for verdict in verdicts}
+    return Verdict("n/a" if marks == {"n/a"} else "unmeasured",
+                   evidence="; ".join(verdict.evidence for verdict in verdicts if verdict.evidence))

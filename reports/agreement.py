@@ -61,21 +61,29 @@ def agreement(results: pd.DataFrame) -> pd.DataFrame:
     rows, notes = [], []
     for first, second in itertools.combinations(labels, 2):
         pair = wide[[first, second]].dropna()
-        if len(pair) < MIN_REPRESENTATIONS:
+        found = kendall(pair[first].to_numpy(), pair[second].to_numpy())
+        if found is None:
             continue
-        a, b = pair[first].to_numpy(), pair[second].to_numpy()
-        if np.ptp(a) == 0 or np.ptp(b) == 0:
-            tau = p_value = float("nan")
+        tau, p_value = found
+        if np.isnan(tau):
             notes.append(f"{first} vs {second}: one of them is constant over the {len(pair)} common representations")
-        else:
-            result = stats.kendalltau(a, b)
-            tau, p_value = float(result.statistic), float(result.pvalue)
         rows.append({"score_a": first, "score_b": second, "tau": tau, "p_value": p_value, "n_representations": len(pair)})
     if not rows:
         raise MissingDataError(f"agreement needs two sub-scores measured on at least {MIN_REPRESENTATIONS} common representations")
     table = pd.DataFrame(rows)
     table.attrs["notes"] = notes
     return table
+
+
+def kendall(a: np.ndarray, b: np.ndarray) -> tuple[float, float] | None:
+    """Kendall's tau-b of two sets of scores of the same representations and its p-value; NaN for both when one
+    set is constant (no order to agree with), None with fewer than :data:`MIN_REPRESENTATIONS`."""
+    if len(a) < MIN_REPRESENTATIONS:
+        return None
+    if np.ptp(a) == 0 or np.ptp(b) == 0:
+        return float("nan"), float("nan")
+    result = stats.kendalltau(a, b)
+    return float(result.statistic), float(result.pvalue)
 
 
 def agreement_matrix(table: pd.DataFrame) -> pd.DataFrame:

@@ -1,9 +1,9 @@
 """The headline: one row per sub-score, one column per criterion, and sentences naming the best and worst.
 
-Every cell is a verdict of :mod:`reports.property_matrix` restricted to one sub-score
-(the same rules and thresholds as the property matrix, which judges whole metrics),
-plus the metric's median cost per call.  Lower-is-better sub-scores are judged as
-``1 - score``, as everywhere in the report.
+A view of the verdict table (:mod:`reports.verdicts`): each cell pools a sub-score's verdicts on
+the characteristics of one column (the same rules and thresholds as the property matrix, which
+pools whole metrics), plus the metric's median cost per call.  Lower-is-better sub-scores are
+judged as ``1 - score``, as everywhere in the report.
 """
 
 from __future__ import annotations
@@ -11,102 +11,58 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from reports._format import ABSENT
-from reports._table import check_results, family_rank, score_label
-from reports.cost import cost
-from reports.property_matrix import CHARACTERISTICS, SYMBOLS, Thresholds, analysis_tables, judge
-from reports._verdict import UNDEFINED, format_against
-from reports.schema import IDEAL_PROPERTIES
+from reports._format import ABSENT, SYMBOLS
+from reports._table import score_label
+from reports._verdict import JUDGED, UNDEFINED, Check, format_against
+from reports.bundle import Bundle
+from reports.characteristics import HEADINGS, Thresholds
+from reports.verdicts import HEADLINE_COLUMNS, headline_verdicts
 
 #: Criterion -> column heading of the headline, in order.
-CRITERIA = {
-    "follows": "Follows its property's ideal",
-    "calibrated": "Calibrated",
-    "linear": "Linear",
-    "robust": "Robust",
-    "follows_attacks": "Follows entanglement attacks",
-    "data_efficient": "Data efficient",
-    "cost": "Seconds per call",
-}
-#: Characteristics of the property matrix pooled into the ``robust`` column.
-_ROBUST_PARTS = ("robust_noise", "nonlinear_relation", "robust_non_measured")
+CRITERIA = {**HEADLINE_COLUMNS, "cost": "Seconds per call"}
 COLUMNS = ["metric", "sub_score", "family", "property", "higher_is_better", "criterion", "verdict", "passed",
-           "statistic", "value", "comparison", "limit", "margin", "number", "threshold", "evidence"]
+           "statistic", "value", "comparison", "limit", "margin", "interval_low", "interval_high", "number", "threshold",
+           "evidence"]
 
 
-def _pooled(rows: list[dict], criterion: str) -> dict:
-    """One verdict from several: the judged ones must all pass; the one closest to failing is shown."""
-    judged = [row for row in rows if row["verdict"] in ("yes", "no")]
-    if not judged:
-        verdicts = {row["verdict"] for row in rows}
-        verdict = "n/a" if verdicts == {"n/a"} else "unmeasured"
-        return {**rows[0], "characteristic": criterion, "verdict": verdict,
-                "evidence": "; ".join(row["evidence"] for row in rows if row["evidence"])}
-    decisive = min(judged, key=_margin_key)
-    return {**decisive, "characteristic": criterion, "verdict": "yes" if all(r["passed"] for r in judged) else "no",
-            "passed": all(row["passed"] for row in judged)}
-
-
-def _margin_key(row: dict) -> tuple[bool, float]:
-    """Sort key: undefined first, then the smallest margin relative to its threshold."""
-    margin = row["margin"]
-    if not np.isfinite(margin):
-        return (False, 0.0)
-    return (True, margin / max(abs(row["limit"]), 1e-12))
-
-
-def headline(results: pd.DataFrame, thresholds: Thresholds = Thresholds()) -> pd.DataFrame:
+def headline(results: pd.DataFrame | Bundle, thresholds: Thresholds = Thresholds()) -> pd.DataFrame:
     """Every sub-score's verdict per criterion: the table of the report's first section.
 
     Parameters
     ----------
-    results : pandas.DataFrame
-        A results table (validated by :func:`reports.check_results`).
+    results : pandas.DataFrame or reports.bundle.Bundle
+        A results table (validated by :func:`reports.check_results`; each swept metric is judged
+        at its default options), or the bundle of its analyses.
     thresholds : Thresholds, optional
-        The verdicts' thresholds (those of :func:`reports.property_matrix` by default).
+        The verdicts' thresholds (those of :func:`reports.property_matrix` by default; a
+        bundle's own are used for a bundle).
 
     Returns
     -------
     pandas.DataFrame
         Tidy: one row per (metric, sub_score, criterion of :data:`CRITERIA`) with the
         columns of the property matrix (``verdict``, ``passed``, ``statistic``,
-        ``value``, ``comparison``, ``limit``, ``margin``, ``number``, ``threshold``,
-        ``evidence``).  ``follows`` judges the sub-score against the ideal of the
-        property it measures (all three for a holistic score); ``robust`` pools the
-        noise, nonlinear-map and non-measured-factor conditions; ``cost`` has the
+        ``value``, ``comparison``, ``limit``, ``margin``, ``interval_low``, ``interval_high``,
+        ``number``, ``threshold``, ``evidence``).  ``follows`` judges the sub-score against the
+        ideal of the property it measures (all three for a holistic score); ``robust`` pools
+        the noise, nonlinear-map and non-measured-factor conditions; ``cost`` has the
         metric's median seconds per call in ``value`` and no verdict.
     """
-    results = check_results(results)
-    tables = analysis_tables(results, thresholds)
-    seconds = cost(results).set_index("metric")["median_seconds"]
-    keys = results[["metric", "sub_score", "family", "property", "higher_is_better"]].drop_duplicates(["metric", "sub_score"])
-    keys = keys.assign(_rank=keys["family"].map(family_rank)).sort_values(["_rank", "metric", "sub_score"])
+    bundle = results if isinstance(results, Bundle) else Bundle(results, thresholds)
+    seconds = bundle.cost.frame.set_index("metric")["median_seconds"] if bundle.cost.table is not None else pd.Series()
     rows = []
-    for metric, sub_score, family, prop, higher in keys[["metric", "sub_score", "family", "property",
-                                                         "higher_is_better"]].itertuples(index=False):
-        own_tables = {name: table.loc[table["sub_score"] == sub_score] if not table.empty else table
-                      for name, table in tables.items()}
-        own_tables = {name: table.loc[table["metric"] == metric] if not table.empty else table
-                      for name, table in own_tables.items()}
-        judged = {row["characteristic"]: row for row in judge(metric, {prop}, own_tables, thresholds)}
-        properties = IDEAL_PROPERTIES if prop == "holistic" else (prop,)
-        verdicts = {
-            "follows": _pooled([judged[p] for p in properties], "follows"),
-            "calibrated": judged["calibrated"],
-            "linear": judged["linear"],
-            "robust": _pooled([judged[part] for part in _ROBUST_PARTS], "robust"),
-            "follows_attacks": judged["follows_attacks"],
-            "data_efficient": judged["data_efficient"],
-        }
-        for criterion, row in verdicts.items():
-            rows.append({**row, "criterion": criterion, "sub_score": sub_score, "family": family, "property": prop,
-                         "higher_is_better": bool(higher)})
-        median = float(seconds.get(metric, np.nan))
-        rows.append({"metric": metric, "sub_score": sub_score, "family": family, "property": prop,
-                     "higher_is_better": bool(higher), "criterion": "cost", "verdict": "", "passed": np.nan,
-                     "statistic": "median seconds per call", "value": median, "comparison": "", "limit": np.nan,
-                     "margin": np.nan, "number": _seconds(median), "threshold": "", "evidence": "whole metric call"})
-    return pd.DataFrame(rows)[COLUMNS]
+    for score, cells in headline_verdicts(bundle).groupby(["metric", "sub_score"], sort=False):
+        first = cells.iloc[0]
+        key = {"metric": first["metric"], "sub_score": first["sub_score"], "family": first["family"],
+               "property": first["property"], "higher_is_better": bool(first["higher_is_better"])}
+        rows += [{**key, "criterion": criterion, **verdict.record()}
+                 for criterion, verdict in zip(cells["criterion"], cells["verdict"])]
+        median = float(seconds.get(first["metric"], np.nan))
+        rows.append({**key, "criterion": "cost", "verdict": "", "passed": np.nan, "statistic": "median seconds per call",
+                     "value": median, "comparison": "", "limit": np.nan, "margin": np.nan, "interval_low": np.nan,
+                     "interval_high": np.nan, "number": _seconds(median), "threshold": "",
+                     "evidence": "whole metric call"})
+    return pd.DataFrame(rows, columns=COLUMNS)
 
 
 def _seconds(value: float, unit: str = " s") -> str:
@@ -115,17 +71,21 @@ def _seconds(value: float, unit: str = " s") -> str:
     return f"{value:.2g}{unit}" if value < 0.1 else f"{value:.1f}{unit}"
 
 
+def _decisive(row: dict) -> Check:
+    """The check closest to failing of a tidy headline row (as :meth:`reports._verdict.Verdict.record` wrote it)."""
+    interval = (row["interval_low"], row["interval_high"])
+    return Check(row["statistic"], row["value"], row["comparison"], row["limit"],
+                 interval=interval if np.isfinite(interval).all() else None)
+
+
 def _compact(row: dict) -> str:
     """A cell of the compact headline: the mark and the statistic closest to its threshold (seconds bare)."""
     if row["criterion"] == "cost":
         return _seconds(row["value"], unit="")
-    if row["verdict"] not in ("yes", "no"):
-        return _SYMBOLS[row["verdict"]]
+    if row["verdict"] not in JUDGED:
+        return SYMBOLS[row["verdict"]]
     number = format_against(row["value"], row["comparison"], row["limit"])
-    return f"{_SYMBOLS[row['verdict']]} {'undef.' if number == UNDEFINED else number}"
-
-
-_SYMBOLS = {**SYMBOLS, "": ""}  # the cost column has no verdict
+    return f"{SYMBOLS[row['verdict']]} {'undef.' if number == UNDEFINED else number}"
 
 
 def headline_display(table: pd.DataFrame, *, compact: bool = False) -> pd.DataFrame:
@@ -136,7 +96,7 @@ def headline_display(table: pd.DataFrame, *, compact: bool = False) -> pd.DataFr
     seconds without their unit.
     """
     texts = ([_compact(row) for row in table.to_dict("records")] if compact else
-             [f"{_SYMBOLS[v]} {n}".strip() for v, n in zip(table["verdict"], table["number"])])
+             [f"{SYMBOLS.get(v, '')} {n}".strip() for v, n in zip(table["verdict"], table["number"])])  # cost: no mark
     cells = table.assign(cell=texts)
     labels = [score_label(m, s, h) for m, s, h in zip(cells["metric"], cells["sub_score"], cells["higher_is_better"])]
     cells = cells.assign(score=labels)
@@ -151,7 +111,7 @@ def headline_display(table: pd.DataFrame, *, compact: bool = False) -> pd.DataFr
 def headline_sentences(table: pd.DataFrame) -> list[str]:
     """Per criterion: how many sub-scores pass, and the best and worst, with their numbers."""
     sentences = []
-    labels = {**CHARACTERISTICS, **CRITERIA}
+    labels = {**HEADINGS, **CRITERIA}
     for criterion, heading in CRITERIA.items():
         rows = table.loc[table["criterion"] == criterion]
         names = [score_label(m, s) for m, s in zip(rows["metric"], rows["sub_score"])]
@@ -163,17 +123,19 @@ def headline_sentences(table: pd.DataFrame) -> list[str]:
                 sentences.append(f"{heading}: fastest {fast['metric']} ({fast['number']}), slowest {slow['metric']} "
                                  f"({slow['number']}, {slow['value'] / max(fast['value'], 1e-12):.0f}× slower).")
             continue
-        judged = rows.loc[rows["verdict"].isin(["yes", "no"])]
+        judged = rows.loc[rows["verdict"].isin(JUDGED)]
         if judged.empty:
             sentences.append(f"{labels[criterion]}: not measured ({rows['evidence'].iloc[0] if len(rows) else 'no rows'}).")
             continue
-        keys = [_margin_key(row) for row in judged.to_dict("records")]
-        ranked = judged.assign(_defined=[k[0] for k in keys], _margin=[k[1] for k in keys])
-        ranked = ranked.sort_values(["_defined", "_margin"], ascending=[False, False])
+        keys = [_decisive(row).severity() for row in judged.to_dict("records")]
+        ranked = judged.assign(_mark=[k[0] for k in keys], _defined=[k[1] for k in keys], _margin=[k[2] for k in keys])
+        ranked = ranked.sort_values(["_mark", "_defined", "_margin"], ascending=[False, False, False])
         best, worst_row = ranked.iloc[0], ranked.iloc[-1]
-        passing = int(judged["passed"].astype(bool).sum())
+        passing = int((judged["verdict"] == "yes").sum())
+        undecided = int((judged["verdict"] == "undecided").sum())
         sentences.append(
-            f"{labels[criterion]} ({judged['threshold'].iloc[0]}): {passing} of {len(judged)} sub-scores pass; "
+            f"{labels[criterion]} ({judged['threshold'].iloc[0]}): {passing} of {len(judged)} sub-scores pass"
+            f"{f' ({undecided} undecided)' if undecided else ''}; "
             f"best {best['label']} ({best['number']}), worst {worst_row['label']} ({worst_row['number']})."
         )
     return sentences

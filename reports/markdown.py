@@ -46,6 +46,7 @@ def render_markdown(title: str, summary: Sequence[str], sections: Sequence[Secti
         if section.display is not None and not section.display.empty:
             parts += [table_to_markdown(section.display), ""]
             parts += [*[f"- {_cell(line)}" for line in section.lines], ""] if section.lines else []
+            parts += [f"{section.provenance}.", ""] if section.provenance else []
             parts += [f"Table files: `tables/{section.key}.csv` (every row, full precision), `tables/{section.key}.tex`.", ""]
         parts += [section.description, ""]
         if section.notes:

@@ -20,31 +20,29 @@ import pandas as pd
 from reports import figures
 from reports._format import FigureFile, Section, display_table
 from reports._style import StyleRegistry
-from reports._table import MissingDataError, check_results, scenarios_testing, score_label
+from reports._table import MissingDataError, provenance, scenarios_testing, score_label
 from reports._verdict import Check
-from reports.agreement import agreement, agreement_matrix, agreement_rollup
-from reports.calibration import PERFECT_THRESHOLD, RANDOM_THRESHOLD, calibration
+from reports.agreement import agreement_matrix, agreement_rollup
+from reports.bundle import Analysis, Bundle
+from reports.calibration import PERFECT_THRESHOLD, RANDOM_THRESHOLD
+from reports.characteristics import DATA_N, DATA_TOLERANCE, MIN_RANK_CORRELATION, MIN_SLOPE
 from reports.cost import DISPLAY_COLUMNS as COST_COLUMNS
-from reports.cost import cost, cost_by_n
+from reports.cost import cost_by_n
 from reports.headline import headline, headline_display, headline_sentences
 from reports.html import render_html
 from reports.latex import to_latex
-from reports.linearity import MIN_LEVELS, MIN_LINEAR_SLOPE, MIN_R2, linearity
+from reports.linearity import MIN_LEVELS, MIN_LINEAR_SLOPE, MIN_R2
 from reports.linearity import MIN_RANK_CORRELATION as LINEARITY_MIN_RHO
 from reports.markdown import render_markdown
-from reports.property_matrix import (
-    DATA_N, DATA_TOLERANCE, MIN_RANK_CORRELATION, MIN_SLOPE, property_matrix, property_matrix_display,
-)
+from reports.property_matrix import property_matrix, property_matrix_display
 from reports.raised_warnings import raised_warnings, warnings_line
-from reports.robustness import CONDITIONS, DEFAULT_VALUE_RANGES, MAX_DEVIATION, ROBUSTNESS_CRITERIA, robustness
-from reports.rollup import rollup
-from reports.sample_efficiency import sample_efficiency
-from reports.sensitivity import (
-    SPREAD_THRESHOLD, on_default_options, option_sensitivity, sensitivity_details, sensitivity_rollup,
-)
+from reports.robustness import DEFAULT_VALUE_RANGES, MAX_DEVIATION, ROBUSTNESS_CRITERIA, of_conditions
+from reports.sensitivity import SPREAD_THRESHOLD, sensitivity_details, sensitivity_rollup
+from reports.verdicts import base_verdicts, rollup, verdict_sources
 
 _NOISE_HIGH = DEFAULT_VALUE_RANGES["noise"][1]
 MARKS = ("✓ / ✗: passes / fails, with the number that decided, printed with enough digits to show why; "
+         "≈: undecided (the number's interval, in brackets, straddles the threshold); "
          "?: not measured (no scenario of the results tests it, or none states an ideal for the sub-score, as for "
          "a holistic score under an attack); n/a: does not apply; —: no sub-score for it; "
          "undefined: the statistic cannot be computed (the reason follows).")
@@ -79,29 +77,38 @@ SENSITIVITY_DESCRIPTION = (
     f"at most {SPREAD_THRESHOLD:g} (a tenth of the [0, 1] score scale). Per metric below; per option and sub-score "
     "in the folded table and tables/sensitivity.csv."
 )
+#: What the per-metric roll-ups of the sections show (their verdicts are the property matrix's).
+ROLLUP = ("Per metric below (passing: its sub-scores that pass, of those judged; each statistic at its worst over "
+          "them, the rule of the property matrix's {column} column)")
 #: What the LaTeX tables of the headline and the property matrix show, after their captions' titles.
-HEADLINE_PAPER_NOTE = ("Each cell: the verdict (✓ or ✗; ? unmeasured, n/a not applicable) and the statistic closest to "
-                       "its threshold, — where no call was timed; tables/headline.csv names each statistic and holds "
-                       "every number and threshold")
-MATRIX_PAPER_NOTE = ("✓ has the characteristic, ✗ lacks it, ? unmeasured, n/a not applicable, — no sub-score "
-                     "for it; the number and threshold deciding each verdict are in tables/property_matrix.csv and "
-                     "report.html")
+HEADLINE_PAPER_NOTE = ("Each cell: the verdict (✓ or ✗; ≈ undecided, ? unmeasured, n/a not applicable) and the "
+                       "statistic closest to its threshold, — where no call was timed; tables/headline.csv names each "
+                       "statistic and holds every number and threshold")
+MATRIX_PAPER_NOTE = ("✓ has the characteristic, ✗ lacks it, ≈ undecided, ? unmeasured, n/a not applicable, — no "
+                     "sub-score for it; the number and threshold deciding each verdict are in tables/property_matrix.csv "
+                     "and report.html")
+#: The characteristics of the Robustness section's roll-up (the headline's Robust column).
+ROBUST = ("robust_noise", "nonlinear_relation", "robust_non_measured")
 NO_SWEEP_NOTE = ("Not computed: the results hold no option sweep. Run with --metric-option METRIC:OPTION=V1,V2,... "
                  "(e.g. --metric-option mig:bins=5,10,20,40) to measure how far a metric's scores move with it.")
 
 
-def _section(key: str, title: str, description: str, compute: Callable[[], pd.DataFrame],
+def _section(key: str, title: str, description: str, analysis: Analysis | Callable[[], pd.DataFrame],
              display: Callable[[pd.DataFrame], pd.DataFrame],
              details: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
-             paper: Callable[[pd.DataFrame], pd.DataFrame] | None = None, paper_note: str = "") -> Section:
+             paper: Callable[[pd.DataFrame], pd.DataFrame] | None = None, paper_note: str = "",
+             sources: Callable[[pd.DataFrame], str] | None = None) -> Section:
+    """A section of ``analysis``'s table (or of what the callable returns, which may raise
+    :class:`reports.MissingDataError`); ``sources`` says which scenarios, sample sizes and seeds it read."""
     try:
-        table = compute()
+        table = analysis.required() if isinstance(analysis, Analysis) else analysis()
     except MissingDataError as missing:
         return Section(key, title, description, notes=[f"Not computed: {missing}"])
     return Section(key, title, description, table=table, display=display(table),
                    details=details(table) if details is not None and not table.empty else None,
                    notes=list(table.attrs.get("notes", [])),
-                   paper=paper(table) if paper is not None else None, paper_note=paper_note)
+                   paper=paper(table) if paper is not None else None, paper_note=paper_note,
+                   provenance=sources(table) if sources is not None else "")
 
 
 def _checked(values: pd.Series, comparison: str, threshold: float, reasons: pd.Series | None = None) -> list[str]:
@@ -132,15 +139,6 @@ def _linearity_details(table: pd.DataFrame) -> pd.DataFrame:
                                  "linear": "Linear", "monotone": "Monotone"})
 
 
-def _conditions(criteria: tuple[str, ...]) -> dict[str, str]:
-    return {criterion: CONDITIONS[criterion] for criterion in criteria}
-
-
-def _robustness_rollup(table: pd.DataFrame) -> pd.DataFrame:
-    return rollup(table, passed="robust", checks=[("deviation", "|score − ideal|", "<=", MAX_DEVIATION)],
-                  where=["sub_score", "scenario", "at_value"])
-
-
 def _robustness_details(table: pd.DataFrame) -> pd.DataFrame:
     shown = table.assign(deviation_text=_checked(table["deviation"], "<=", MAX_DEVIATION))
     return display_table(shown, {"condition": "Condition", "scenario": "Scenario", "metric": "Metric",
@@ -149,58 +147,53 @@ def _robustness_details(table: pd.DataFrame) -> pd.DataFrame:
                                  "at_value": "at", "robust": "Robust"})
 
 
-def _efficiency_at_n(table: pd.DataFrame) -> pd.DataFrame:
-    at_n = table.loc[table["n"] == DATA_N]
-    return at_n.assign(passed=at_n["mean_abs_difference"] <= DATA_TOLERANCE)
-
-
-def _efficiency_rollup(table: pd.DataFrame) -> pd.DataFrame:
-    at_n = _efficiency_at_n(table)
-    if at_n.empty:
-        return pd.DataFrame()
-    return rollup(at_n, passed="passed", checks=[("mean_abs_difference", f"mean |s({DATA_N}) − s(n_max)|", "<=",
-                                                  DATA_TOLERANCE)], where=["sub_score", "scenario"], digits=3)
-
-
-def _sensitivity_section(results: pd.DataFrame) -> Section:
+def _sensitivity_section(bundle: Bundle) -> Section:
     """The sensitivity section, or a note on how to get it when the results hold no option sweep."""
-    table = option_sensitivity(results)
+    table = bundle.sensitivity.frame
     if table.empty:
         return Section("sensitivity", "Sensitivity to options", SENSITIVITY_DESCRIPTION, notes=[NO_SWEEP_NOTE])
+    decided = {base: verdict.decisive for base, verdict in base_verdicts(bundle, "few_hyperparameters").items()}
     return Section("sensitivity", "Sensitivity to options", SENSITIVITY_DESCRIPTION, table=table,
-                   display=sensitivity_rollup(table), details=sensitivity_details(table))
+                   display=sensitivity_rollup(table, decided), details=sensitivity_details(table),
+                   provenance=provenance(bundle.judged, verdict_sources(bundle, ["few_hyperparameters"])))
 
 
-def build_sections(results: pd.DataFrame) -> list[Section]:
+def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
     """Every analysis of ``results`` (validated), in report order: headline, property matrix, sensitivity, details.
 
-    Option-sweep variants are read by the property matrix's measured columns and the
-    sensitivity section; every other section sees each swept metric at its default
-    options (:func:`reports.sensitivity.on_default_options`).
+    Each analysis runs once (:class:`reports.bundle.Bundle`); every verdict shown, in the headline,
+    the property matrix and the sections' roll-ups, is a view of one table of verdicts
+    (:func:`reports.verdicts.verdict_table`).  Option-sweep variants are read by the property
+    matrix's measured columns and the sensitivity section; every other section sees each swept
+    metric at its default options (:func:`reports.sensitivity.on_default_options`).
     """
-    swept, results = results, on_default_options(results)
+    bundle = results if isinstance(results, Bundle) else Bundle(results)
+    verdict_rows = provenance(bundle.judged, verdict_sources(bundle))
+
+    def read(*keys: str) -> Callable[[pd.DataFrame], str]:  # what the verdicts of a section's roll-up read
+        return lambda _: provenance(bundle.judged, verdict_sources(bundle, keys))
+
     headline_section = _section("headline", "Headline: every sub-score against every criterion", HEADLINE_DESCRIPTION,
-                                lambda: headline(results), headline_display,
-                                paper=partial(headline_display, compact=True), paper_note=HEADLINE_PAPER_NOTE)
+                                lambda: headline(bundle), headline_display,
+                                paper=partial(headline_display, compact=True), paper_note=HEADLINE_PAPER_NOTE,
+                                sources=lambda _: verdict_rows)
     if headline_section.table is not None:
         headline_section.lines = headline_sentences(headline_section.table)
     return [
         headline_section,
         _section("property_matrix", "Property matrix (the review's Table 2, from measurements)", MATRIX_DESCRIPTION,
-                 lambda: property_matrix(swept), property_matrix_display,
-                 paper=partial(property_matrix_display, numbers=False), paper_note=MATRIX_PAPER_NOTE),
-        _sensitivity_section(swept),
+                 lambda: property_matrix(bundle), property_matrix_display,
+                 paper=partial(property_matrix_display, numbers=False), paper_note=MATRIX_PAPER_NOTE,
+                 sources=lambda _: verdict_rows),
+        _sensitivity_section(bundle),
         _section(
             "calibration", "Calibration",
             "Mean score at the perfect (alpha = 0) and fully random (alpha = 1) ends of every scenario testing noise "
             "(Zaidi et al. 2022, sections 3 and 5.2). Calibrated: perfect ≥ "
             f"{PERFECT_THRESHOLD:g} and random ≤ {RANDOM_THRESHOLD:g}, lower-is-better scores read as 1 − score. "
-            "Per metric below; per sub-score in the folded table and tables/calibration.csv.",
-            lambda: calibration(results),
-            lambda t: rollup(t, passed="calibrated", checks=[("perfect_oriented", "perfect", ">=", PERFECT_THRESHOLD),
-                                                             ("random_oriented", "random", "<=", RANDOM_THRESHOLD)],
-                             where=["sub_score", "scenario"]),
-            _calibration_details,
+            + ROLLUP.format(column="Calibrated") + "; per sub-score in the folded table and tables/calibration.csv.",
+            bundle.calibration, lambda _: rollup(bundle, ["calibrated"]), _calibration_details,
+            sources=read("calibrated"),
         ),
         _section(
             "linearity", "Linearity",
@@ -209,13 +202,11 @@ def build_sections(results: pd.DataFrame) -> list[Section]:
             "score on the ideal, Spearman ρ (Zaidi et al. 2022, section 3). Linear: R² ≥ "
             f"{MIN_R2:g} and slope ≥ {MIN_LINEAR_SLOPE:g} (a flat line is no linear response; a constant score has "
             f"R² and ρ undefined). Monotone: ρ ≥ {LINEARITY_MIN_RHO:g}. Levels: distinct ideal values (below "
-            f"{MIN_LEVELS} a scenario compares levels and R² says little). Per metric below; every fit in the folded "
-            "table and tables/linearity.csv.",
-            lambda: linearity(results),
-            lambda t: rollup(t, passed="linear", checks=[("r2", "R²", ">=", MIN_R2),
-                                                         ("slope", "slope", ">=", MIN_LINEAR_SLOPE)],
-                             where=["sub_score", "scenario"], reasons="undefined_reason"),
-            _linearity_details,
+            f"{MIN_LEVELS} a scenario compares levels and R² says little). "
+            + ROLLUP.format(column="Linear") + ": trajectories of at least "
+            f"{MIN_LEVELS} levels outside the entanglement attacks, which have their own section; every fit in the "
+            "folded table and tables/linearity.csv.",
+            bundle.linearity, lambda _: rollup(bundle, ["linear"]), _linearity_details, sources=read("linear"),
         ),
         _section(
             "robustness", "Robustness",
@@ -223,32 +214,32 @@ def build_sections(results: pd.DataFrame) -> list[Section]:
             f"modularity and compactness scores in every scenario testing noise (alpha ≤ {_NOISE_HIGH:g}; robustness "
             "to noise does not apply to explicitness, Zaidi et al. 2022, Table 2), and of every sub-score in every "
             f"scenario testing a nonlinear map or non-measured factors. Robust: at most {MAX_DEVIATION:g}, the rule "
-            "of the headline's Robust column and the property matrix. Per metric below; per condition and sub-score "
-            "in the folded table and tables/robustness.csv.",
-            lambda: robustness(results, conditions=_conditions(ROBUSTNESS_CRITERIA)),
-            _robustness_rollup,
-            _robustness_details,
+            "of the headline's Robust column and the property matrix. "
+            + ROLLUP.format(column="robustness") + "; per condition and sub-score in the folded table and "
+            "tables/robustness.csv.",
+            lambda: of_conditions(bundle.robustness.table, ROBUSTNESS_CRITERIA),
+            lambda _: rollup(bundle, ROBUST), _robustness_details, sources=read(*ROBUST),
         ),
         _section(
             "attacks", "Entanglement attacks",
             "Largest distance |score − ideal| of every sub-score in every scenario testing an entanglement attack "
             "(Tokui and Sato 2022, section 4), where the ideal falls as the attack grows: a score that stays high is "
             f"blind to it (its excess above the ideal counts). Follows the attacks: at most {MAX_DEVIATION:g}, as in "
-            "the headline and the property matrix. Per metric below; per scenario and sub-score in the folded table "
-            "and tables/attacks.csv.",
-            lambda: robustness(results, conditions=_conditions(("attacks",))),
-            _robustness_rollup,
-            _robustness_details,
+            "the headline and the property matrix. " + ROLLUP.format(column="Follows entanglement attacks")
+            + "; per scenario and sub-score in the folded table and tables/attacks.csv.",
+            lambda: of_conditions(bundle.robustness.table, ("attacks",)),
+            lambda _: rollup(bundle, ["follows_attacks"]), _robustness_details, sources=read("follows_attacks"),
         ),
         _section(
             "sample_efficiency", "Sample efficiency",
             f"Mean over seeds of |score(n) − score(n_max)| in every scenario testing sample efficiency (Zaidi et al. "
-            f"2022, section 5.7, Figure 9). Data efficient: at most {DATA_TOLERANCE:g} at n = {DATA_N}. Per metric "
-            "below; every n in the folded table and tables/sample_efficiency.csv.",
-            lambda: sample_efficiency(results), _efficiency_rollup,
+            f"2022, section 5.7, Figure 9). Data efficient: at most {DATA_TOLERANCE:g} at n = {DATA_N}. "
+            + ROLLUP.format(column="Data efficient") + "; every n in the folded table and tables/sample_efficiency.csv.",
+            bundle.efficiency, lambda _: rollup(bundle, ["data_efficient"]),
             lambda t: display_table(t, {"metric": "Metric", "sub_score": "Sub-score", "scenario": "Scenario", "n": "n",
                                         "mean_abs_difference": "Mean |s(n) − s(n_max)|", "std_abs_difference": "±",
                                         "n_seeds": "Seeds"}, digits=4),
+            sources=read("data_efficient"),
         ),
         _section(
             "cost", "Cost",
@@ -257,7 +248,7 @@ def build_sections(results: pd.DataFrame) -> list[Section]:
             "The metrics of one data draw share estimates (binned tables, k-NN estimates): the first to need one pays "
             "for it and the others are charged only what they add (UniBound and RMIG after the PID bounds, for "
             "example), so a metric run alone can cost more; a swept metric is charged its dearest variant per draw.",
-            lambda: cost(results), lambda t: display_table(t, COST_COLUMNS, digits=3, scientific=True),
+            bundle.cost, lambda t: display_table(t, COST_COLUMNS, digits=3, scientific=True),
         ),
         _section(
             "agreement", "Agreement",
@@ -266,7 +257,7 @@ def build_sections(results: pd.DataFrame) -> list[Section]:
             "sub-score below: its median τ with the others and its closest and farthest partners; the full matrix "
             "is drawn in figures/agreement_tau.png, and every pair with its p-value is in tables/agreement.csv. "
             "τ is undefined for a score constant over the common representations.",
-            lambda: agreement(results), agreement_rollup,
+            bundle.agreement, agreement_rollup,
         ),
     ]
 
@@ -363,7 +354,7 @@ def _summary(results: pd.DataFrame, warned: pd.DataFrame, warnings_recorded: boo
           "calibration, robustness and sample efficiency are not measured."] if set(results["criterion"]) == {""} else [])
 
 
-def write_report(results: pd.DataFrame, out_dir: str | Path, *, jobs: int = 1) -> Path:
+def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: int = 1) -> Path:
     """Write the report of ``results`` into ``out_dir`` and return the path of ``report.html``.
 
     Writes ``report.html`` (opens offline; its figures are the PNGs under ``figures/``), ``report.md``,
@@ -376,8 +367,9 @@ def write_report(results: pd.DataFrame, out_dir: str | Path, *, jobs: int = 1) -
 
     Parameters
     ----------
-    results : pandas.DataFrame
-        A results table (validated here; see :func:`reports.load_results`).
+    results : pandas.DataFrame or reports.bundle.Bundle
+        A results table (validated here; see :func:`reports.load_results`), or the bundle
+        of its analyses.
     out_dir : str or pathlib.Path
         The run directory; created if needed.
     jobs : int, default 1
@@ -388,23 +380,24 @@ def write_report(results: pd.DataFrame, out_dir: str | Path, *, jobs: int = 1) -
     ValueError
         When ``results`` breaks the results-table contract.
     """
-    results = check_results(results)
+    bundle = results if isinstance(results, Bundle) else Bundle(results)
+    results, judged = bundle.results, bundle.judged
     warnings_recorded = "warnings" not in results.attrs["filled_columns"]
     out_dir = Path(out_dir)
     tables_dir = out_dir / "tables"
     tables_dir.mkdir(parents=True, exist_ok=True)
-    sections = build_sections(results)
+    sections = build_sections(bundle)
     for section in sections:
         if section.table is None:
             continue
         section.table.to_csv(tables_dir / f"{section.key}.csv", index=False)
         paper = section.paper if section.paper is not None else section.display
         if paper is not None and not paper.empty:  # an empty tabular does not compile
+            note = ". ".join(text for text in (section.paper_note, section.provenance) if text)
             (tables_dir / f"{section.key}.tex").write_text(
-                to_latex(paper, caption=section.title, label=section.key, note=section.paper_note), encoding="utf-8")
+                to_latex(paper, caption=section.title, label=section.key, note=note), encoding="utf-8")
     warned = raised_warnings(results)
     warned.to_csv(tables_dir / "warnings.csv", index=False)
-    judged = on_default_options(results)
     figure_files = build_figures(judged, sections, out_dir / "figures", jobs=jobs)
     title = f"Disentanglement metrics report: {', '.join(sorted(results['study'].unique()))}"
     summary = _summary(judged, warned, warnings_recorded)

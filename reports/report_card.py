@@ -1,61 +1,119 @@
-"""The report card of one metric: its criteria ranked among a battery's metrics, its property-matrix verdicts,
-and its axiom checks, as Markdown.
+"""The report card of one metric: its criteria, each with its verdict and its rank among a battery's metrics, its
+property-matrix verdicts, and its axiom checks, as Markdown.
 
 ``python -m harness validate`` runs the battery and the axiom checks and hands the results
-here (:mod:`harness.workflows.validate`); everything measured about the results table is
-computed by the analyses of this package, so a card and a full report never disagree.
+here (:mod:`harness.workflows.validate`).  Every mark on the card is a view of the report's one
+table of verdicts (:func:`reports.verdicts.verdict_table`), so a card and a full report never
+disagree: the criteria are the headline's columns pooled over the metric's sub-scores, the
+verdicts its row of the property matrix.
 """
 
 from __future__ import annotations
 
-import functools
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Collection, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from reports._table import MissingDataError
-from reports.calibration import calibration
-from reports.cost import cost
-from reports.linearity import MIN_LEVELS
-from reports.property_matrix import property_matrix, verdict_linearity
-from reports.robustness import CONDITIONS, ROBUSTNESS_CRITERIA, robustness
-from reports.sample_efficiency import sample_efficiency
-from reports.sensitivity import on_default_options
+from reports._table import MissingDataError, oriented_score, representation_keys, score_label
+from reports._verdict import Verdict
+from reports.agreement import kendall
+from reports.bundle import Bundle
+from reports.characteristics import HEADINGS
 from reports.markdown import markdown_table
-
-#: Sample size at which the card reads sample efficiency (the review's "1k samples", 5.7).
-EFFICIENCY_N = 1000
-
-#: Criterion -> how the card's number is computed from the analyses.
-MEASURES = {
-    "calibration": "max(1 − score of a perfect code, score of pure noise), at the ends of the noise scenario",
-    "linearity": "lowest R² of the affine fit to the ideal trajectory (0 if the slope ≤ 0 or R² is undefined)",
-    "robustness": "largest |score − ideal| under noise (modularity, compactness), a nonlinear map and "
-                  "non-measured factors (every sub-score)",
-    "entanglement attacks": "largest |score − ideal| under entanglement attacks (the ideal falls with the attack)",
-    "sample efficiency": f"largest mean |s(n) − s(n_max)| at n = {EFFICIENCY_N} (sample-size sweep)",
-    "cost": "median seconds per call",
-}
+from reports.property_matrix import property_matrix
+from reports.robustness import ROBUSTNESS_CRITERIA, of_conditions
+from reports.verdicts import symbol
 
 
-def criterion_values(results: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
-    """One number per (criterion, metric), from the analyses of :mod:`reports`.
+def _undefined_is_zero(verdict: Verdict) -> float:
+    r2, slope = verdict.checks
+    return 0.0 if not r2.defined or slope.value <= 0 else r2.value
 
-    * calibration: ``max(1 - perfect, random)`` over sub-scores, oriented scores at the
-      ends of the scenario declaring the ``noise`` criterion (lower is better);
-    * linearity: lowest R² over sub-scores and the scenarios the Linear verdict reads
-      (ideal trajectories of at least ``MIN_LEVELS`` values, no entanglement attacks), 0
-      where the slope is not positive or R² is undefined (a constant score is not a
-      linear response; higher is better);
-    * robustness: largest ``max(drop, excess)`` from the ideal under noise, a nonlinear
-      map and non-measured factors, judging the properties of
-      :data:`reports.robustness.JUDGED_PROPERTIES` (lower is better);
-    * entanglement attacks: the same under the attacks, whose ideal falls with the
-      attack (lower is better);
-    * sample efficiency: largest mean ``|s(n) - s(n_max)|`` at ``n = 1000`` (lower is better);
+
+@dataclass(frozen=True)
+class Criterion:
+    """A row of the card's criteria table.
+
+    Attributes
+    ----------
+    name : str
+        How the card names it (``--fail-on`` takes it with ``_`` for spaces).
+    verdict : str
+        The headline column whose verdict it shows (:data:`reports.verdicts.HEADLINE_COLUMNS`); empty: none.
+    measure : str
+        How the number it ranks the metrics by is computed from that verdict's checks.
+    value : callable
+        That number, from the metric's pooled verdict (the whole metric's for cost).
+    higher_is_better : bool
+        How the number ranks.
+    reads : tuple of str, optional
+        The scenario criteria whose cells it reads (None: every scenario).
+    """
+
+    name: str
+    verdict: str
+    measure: str
+    value: Callable[[Verdict], float] | None
+    higher_is_better: bool
+    reads: tuple[str, ...] | None
+
+
+#: The card's criteria, in order.
+CRITERIA = (
+    Criterion("calibration", "calibrated",
+              "max(1 − score of a perfect code, score of pure noise), at the ends of the noise scenario",
+              lambda verdict: max(1.0 - verdict.checks[0].value, verdict.checks[1].value), False, ("noise",)),
+    Criterion("linearity", "linear",
+              "lowest R² of the affine fit to the ideal trajectory (0 if the slope ≤ 0 or R² is undefined)",
+              _undefined_is_zero, True, None),
+    Criterion("robustness", "robust", "largest |score − ideal| under noise (modularity, compactness), a nonlinear map "
+              "and non-measured factors (every sub-score)", lambda verdict: verdict.checks[0].value, False,
+              ROBUSTNESS_CRITERIA),
+    Criterion("entanglement attacks", "follows_attacks",
+              "largest |score − ideal| under entanglement attacks (the ideal falls with the attack)",
+              lambda verdict: verdict.checks[0].value, False, ("attacks",)),
+    Criterion("sample efficiency", "data_efficient", "largest mean |s(n) − s(n_max)| at n = {data_n} (sample-size sweep)",
+              lambda verdict: verdict.checks[0].value, False, ("sample_efficiency",)),
+    Criterion("cost", "", "median seconds per call", None, False, None),
+)
+#: Criterion -> how the card's number is computed (the sample-efficiency one at the default n).
+MEASURES = {criterion.name: criterion.measure.format(data_n=1000) for criterion in CRITERIA}
+#: What ``validate --fail-on`` takes -> the key of :func:`metric_verdicts`: a card criterion (``_`` for its spaces)
+#: or a characteristic of the property matrix.
+FAIL_ON = {**{criterion.name.replace(" ", "_"): criterion.name for criterion in CRITERIA if criterion.verdict},
+           **{key: key for key in HEADINGS}}
+
+
+def _missing(bundle: Bundle, criterion: Criterion) -> str:
+    """Why the results cannot measure ``criterion`` at all (``""`` when they can)."""
+    try:
+        if criterion.reads in (ROBUSTNESS_CRITERIA, ("attacks",)):
+            of_conditions(bundle.robustness.table, criterion.reads)
+        else:
+            {"calibration": bundle.calibration, "linearity": bundle.verdict_linearity,
+             "sample efficiency": bundle.efficiency, "cost": bundle.cost}[criterion.name].required()
+    except MissingDataError as missing:
+        return str(missing)
+    return ""
+
+
+def criterion_values(results: pd.DataFrame | Bundle) -> tuple[pd.DataFrame, list[str]]:
+    """One number per (criterion, metric), read from the metric's verdicts (:data:`CRITERIA`).
+
+    * calibration: ``max(1 - perfect, random)``, the worst ends over sub-scores of the verdict
+      Calibrated (oriented scores at the ends of the scenarios declaring the ``noise``
+      criterion; lower is better);
+    * linearity: the lowest R² of the verdict Linear (ideal trajectories of at least
+      ``MIN_LEVELS`` values, no entanglement attacks), 0 where its lowest slope is not positive
+      or R² is undefined (a constant score is not a linear response; higher is better);
+    * robustness: the largest ``max(drop, excess)`` from the ideal of the verdict Robust (noise,
+      a nonlinear map, non-measured factors; lower is better);
+    * entanglement attacks: the same under the attacks (lower is better);
+    * sample efficiency: the largest mean ``|s(n) - s(n_max)|`` at ``n = 1000`` (lower is better);
     * cost: median seconds per call (lower is better).
 
     A metric swept over options is judged on its variant at its default options, as in
@@ -67,60 +125,33 @@ def criterion_values(results: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
         Columns ``criterion``, ``metric``, ``value``, ``higher_is_better``; and the
         criteria that could not be measured, with the reason.
     """
-    results = on_default_options(results)
+    bundle = results if isinstance(results, Bundle) else Bundle(results)
+    verdicts = bundle.criterion_verdicts.set_index(["criterion", "metric"])["verdict"]
+    metrics = list(dict.fromkeys(bundle.verdicts["metric"]))
     values: list[pd.DataFrame] = []
     notes: list[str] = []
-
-    def add(criterion: str, higher_is_better: bool, compute: Callable[[], pd.Series]) -> None:
-        try:
-            series = compute()
-        except MissingDataError as error:
-            notes.append(f"{criterion}: not measured ({error})")
-            return
+    for criterion in CRITERIA:
+        missing = _missing(bundle, criterion)
+        if missing:
+            notes.append(f"{criterion.name}: not measured ({missing})")
+            continue
+        if criterion.value is None:  # cost: the whole metric's
+            series = bundle.cost.frame.set_index("metric")["median_seconds"]
+        else:
+            own = {metric: verdicts[(criterion.verdict, metric)] for metric in metrics}
+            series = pd.Series({metric: criterion.value(verdict) for metric, verdict in own.items() if verdict.judged},
+                               dtype=float)
         if series.empty:
-            notes.append(f"{criterion}: not measured (no sub-score qualifies)")
-            return
-        values.append(pd.DataFrame({"criterion": criterion, "metric": series.index, "value": series.to_numpy(),
-                                    "higher_is_better": higher_is_better}))
-
-    def calibration_error() -> pd.Series:
-        table = calibration(results)
-        error = np.maximum(1.0 - table["perfect_oriented"], table["random_oriented"])
-        return error.groupby(table["metric"]).max()
-
-    def lowest_r2() -> pd.Series:
-        table = verdict_linearity(results)
-        table = table.loc[table["n_levels"] >= MIN_LEVELS]  # trajectories, as the Linear verdict reads them
-        return table["r2"].where(table["slope"] > 0, 0.0).fillna(0.0).groupby(table["metric"]).min()
-
-    @functools.cache
-    def deviations() -> pd.DataFrame:  # one robustness table for both criteria
-        return robustness(results)
-
-    def largest_deviation(criteria: Sequence[str]) -> pd.Series:
-        if not results["criterion"].isin(criteria).any():
-            raise MissingDataError("no scenario of the results tests " + ", ".join(CONDITIONS[c] for c in criteria))
-        table = deviations()
-        table = table.loc[table["criterion"].isin(criteria)]
-        return table["deviation"].groupby(table["metric"]).max()
-
-    def efficiency() -> pd.Series:
-        table = sample_efficiency(results)
-        table = table.loc[table["n"] == EFFICIENCY_N]
-        return table["mean_abs_difference"].groupby(table["metric"]).max()
-
-    add("calibration", False, calibration_error)
-    add("linearity", True, lowest_r2)
-    add("robustness", False, lambda: largest_deviation(ROBUSTNESS_CRITERIA))
-    add("entanglement attacks", False, lambda: largest_deviation(("attacks",)))
-    add("sample efficiency", False, efficiency)
-    add("cost", False, lambda: cost(results).set_index("metric")["median_seconds"])
+            notes.append(f"{criterion.name}: not measured (no sub-score qualifies)")
+            continue
+        values.append(pd.DataFrame({"criterion": criterion.name, "metric": series.index, "value": series.to_numpy(),
+                                    "higher_is_better": criterion.higher_is_better}))
     columns = ["criterion", "metric", "value", "higher_is_better"]
     return (pd.concat(values, ignore_index=True) if values else pd.DataFrame(columns=columns)), notes
 
 
 #: Columns of the card's criteria table.
-RANKING_COLUMNS = ("criterion", "measure", "value", "rank", "best built-in")
+RANKING_COLUMNS = ("criterion", "verdict", "threshold", "measure", "value", "rank", "best built-in")
 #: Columns of the card's property-matrix verdicts.
 VERDICT_COLUMNS = ("characteristic", "verdict", "number", "threshold", "evidence", "built-ins passing")
 
@@ -142,55 +173,119 @@ def rank_metric(values: pd.DataFrame, metric: str) -> pd.DataFrame:
             "rank": f"{int(ranks[metric])} of {len(group)}",
             "best built-in": f"{others['metric'].iloc[0]} ({others['value'].iloc[0]:.3g})" if len(others) else "-",
         })
-    return pd.DataFrame(rows, columns=list(RANKING_COLUMNS))
+    return pd.DataFrame(rows, columns=["criterion", "measure", "value", "rank", "best built-in"])
 
 
-#: Criterion -> the scenario criteria (``criterion`` column) whose cells it reads; None: every scenario.
-READS = {
-    "calibration": ("noise",),
-    "linearity": None,
-    "robustness": ROBUSTNESS_CRITERIA,
-    "entanglement attacks": ("attacks",),
-    "sample efficiency": ("sample_efficiency",),
-    "cost": None,
-}
+def metric_verdicts(results: pd.DataFrame | Bundle, metric: str) -> dict[str, Verdict]:
+    """The metric's verdict per card criterion (those with one) and per characteristic of the property matrix:
+    what its card's marks say and what ``validate --fail-on`` checks."""
+    bundle = results if isinstance(results, Bundle) else Bundle(results)
+    pooled = bundle.criterion_verdicts
+    own = pooled.loc[pooled["metric"] == metric].set_index("criterion")["verdict"]
+    matrix = bundle.metric_verdicts
+    characteristics = matrix.loc[matrix["metric"] == metric].set_index("characteristic")["verdict"]
+    by_name = {criterion.name: own[criterion.verdict] for criterion in CRITERIA if criterion.verdict and len(own)}
+    return {**by_name, **characteristics.to_dict()}
 
 
 def criterion_rankings(
-    results: pd.DataFrame, metric: str, failures: pd.DataFrame | None = None
+    results: pd.DataFrame | Bundle, metric: str, failures: pd.DataFrame | None = None
 ) -> tuple[pd.DataFrame, list[str]]:
     """The card's criteria table for ``metric`` and the notes on what was not measured or not ranked.
 
-    ``failures`` (records of :data:`reports.schema.FAILURE_COLUMNS`): a criterion not ranked
-    for ``metric`` has its note say how many of the metric's cells failed in the scenarios
-    it reads, since those cells have no score to judge.
+    Each row: the criterion, the metric's verdict on it (its mark and deciding numbers, as the
+    headline and the property matrix print them, pooled over its sub-scores; empty for cost),
+    the rule, how the ranking number is computed, the number, its rank and the best other
+    metric.  ``failures`` (records of :data:`reports.schema.FAILURE_COLUMNS`): a criterion not
+    ranked for ``metric`` has its note say how many of the metric's cells failed in the
+    scenarios it reads, since those cells have no score to judge.
     """
-    values, notes = criterion_values(results)
-    rankings = rank_metric(values, metric)
+    bundle = results if isinstance(results, Bundle) else Bundle(results)
+    values, notes = criterion_values(bundle)
+    ranked = rank_metric(values, metric)
+    verdicts = metric_verdicts(bundle, metric)
+    shown = [verdicts.get(name) for name in ranked["criterion"]]
+    ranked.insert(1, "verdict", [f"{symbol(v.mark)} {v.number_text()}".strip() if v is not None else "" for v in shown])
+    ranked.insert(2, "threshold", [v.threshold_text() if v is not None else "" for v in shown])
     measured = set(values["criterion"])
     own_failed = failures.loc[failures["metric"] == metric] if failures is not None else pd.DataFrame(columns=["scenario"])
-    criterion_of = results.drop_duplicates("scenario").set_index("scenario")["criterion"]
-    for criterion in MEASURES:
-        if criterion not in measured or criterion in set(rankings["criterion"]):
+    criterion_of = bundle.results.drop_duplicates("scenario").set_index("scenario")["criterion"]
+    for criterion in CRITERIA:
+        if criterion.name not in measured or criterion.name in set(ranked["criterion"]):
             continue
-        note = f"{criterion}: no sub-score of {metric} is judged by it in this battery"
-        read = READS[criterion]
+        note = f"{criterion.name}: no sub-score of {metric} is judged by it in this battery"
+        read = criterion.reads
         failed = own_failed if read is None else own_failed.loc[own_failed["scenario"].map(criterion_of).isin(read)]
         if len(failed):
             note += f" ({len(failed)} of its cells in the scenarios it reads failed: see Failed cells)"
         notes.append(note)
-    return rankings, notes
+    return ranked[list(RANKING_COLUMNS)], notes
 
 
-def verdict_rows(results: pd.DataFrame, metric: str) -> pd.DataFrame:
+def verdict_rows(results: pd.DataFrame | Bundle, metric: str) -> pd.DataFrame:
     """The metric's row of the property matrix, with how many of the other metrics pass each characteristic."""
-    matrix = property_matrix(results)
+    matrix = property_matrix(results if isinstance(results, Bundle) else Bundle(results))
     others = matrix.loc[matrix["metric"] != metric]
     passing = others.loc[others["verdict"] == "yes"].groupby("characteristic").size()
-    judged = others.loc[others["verdict"].isin(["yes", "no"])].groupby("characteristic").size()
+    judged = others.loc[others["verdict"].isin(["yes", "no", "undecided"])].groupby("characteristic").size()
     own = matrix.loc[matrix["metric"] == metric, ["characteristic", "verdict", "number", "threshold", "evidence"]].copy()
     own["built-ins passing"] = [f"{int(passing.get(c, 0))} of {int(judged.get(c, 0))}" for c in own["characteristic"]]
     return own.reset_index(drop=True)[list(VERDICT_COLUMNS)]
+
+
+def overall_line(verdicts: Mapping[str, Verdict]) -> str:
+    """One line judging the metric on the card's criteria: the worst mark, then which fail, are undecided, pass, and
+    are not measured (``✗ fails linearity; ✓ passes calibration; not measured: sample efficiency``)."""
+    named = [(criterion.name, verdicts[criterion.name]) for criterion in CRITERIA if criterion.name in verdicts]
+    groups = {mark: [name for name, verdict in named if verdict.mark == mark] for mark in ("no", "undecided", "yes")}
+    unjudged = [name for name, verdict in named if not verdict.judged]
+    parts = [f"{symbol(mark)} {word} {', '.join(groups[mark])}" for mark, word in
+             (("no", "fails"), ("undecided", "undecided on"), ("yes", "passes")) if groups[mark]]
+    parts += [f"not measured: {', '.join(unjudged)}"] if unjudged else []
+    return "; ".join(parts) if parts else "nothing measured"
+
+
+def closest_metric(results: pd.DataFrame | Bundle, metric: str) -> str | None:
+    """The other metric whose sub-score ranks the battery's cells most like one of ``metric``'s, as a card line.
+
+    Rank agreement is Kendall's tau-b over the cells both scored (:func:`reports.agreement.kendall`,
+    oriented scores, each metric at its default options); None when no pair has a defined tau.
+    """
+    bundle = results if isinstance(results, Bundle) else Bundle(results)
+    judged = bundle.judged
+    data = judged.assign(label=[score_label(m, s) for m, s in zip(judged["metric"], judged["sub_score"])],
+                         oriented=oriented_score(judged))
+    wide = data.pivot_table(index=representation_keys(), columns="label", values="oriented", aggfunc="mean")
+    own = sorted(set(data.loc[data["metric"] == metric, "label"]))
+    others = sorted(set(data.loc[data["metric"] != metric, "label"]))
+    best = None
+    for mine in own:
+        for other in others:
+            pair = wide[[mine, other]].dropna()
+            found = kendall(pair[mine].to_numpy(), pair[other].to_numpy())
+            if found is not None and np.isfinite(found[0]) and (best is None or found[0] > best[0]):
+                best = (found[0], len(pair), mine, other)
+    if best is None:
+        return None
+    tau, cells, mine, other = best
+    return f"closest established metric: `{other}` (Kendall τ {tau:.2f} with `{mine}` over {cells} cells of the battery)"
+
+
+def range_warnings(results: pd.DataFrame, metric: str, declared: tuple[float, float] | None = None) -> list[str]:
+    """Warnings on the scores of ``metric`` (its option variants included) outside [0, 1], which every verdict's
+    threshold assumes, and outside the range the metric declares (``declared``), where it declares one."""
+    own = results.loc[results["metric_base"] == metric]
+    warnings = []
+    for low, high, why in ((0.0, 1.0, "the verdicts' thresholds assume scores in [0, 1]"),
+                           *([(*declared, "the range it declares")] if declared and tuple(declared) != (0.0, 1.0) else [])):
+        outside = own.loc[(own["score"] < low) | (own["score"] > high)]
+        if outside.empty:
+            continue
+        extreme = outside.loc[(outside["score"] - (low + high) / 2).abs().idxmax()]
+        warnings.append(f"warning: {len(outside)} of {len(own)} scores of `{metric}` lie outside [{low:g}, {high:g}] "
+                        f"(from {outside['score'].min():.4g} to {outside['score'].max():.4g}; e.g. {extreme['score']:.4g}"
+                        f" in {extreme['scenario']} = {extreme['value_label']}): {why}")
+    return warnings
 
 
 #: Failed cells listed in the card (every one is in ``failures.csv``).
@@ -281,6 +376,9 @@ def report_card_markdown(
     extra_sections: Sequence[str] = (),
     failures: pd.DataFrame | None = None,
     results: pd.DataFrame | None = None,
+    overall: str = "",
+    closest: str | None = None,
+    warnings: Sequence[str] = (),
 ) -> str:
     """The report card as Markdown.
 
@@ -307,6 +405,12 @@ def report_card_markdown(
         table: when cells failed, a header line counts them (:func:`failure_summary`) and a
         *Failed cells* section lists them; the sub-scores ``name`` returned there shorten the
         claims line (:func:`claims_text`).
+    overall : str
+        The line judging the metric on its criteria (:func:`overall_line`), first on the card.
+    closest : str, optional
+        The line naming the closest established metric (:func:`closest_metric`).
+    warnings : sequence of str
+        Lines warning about its scores (:func:`range_warnings`).
     """
     passed = int((axioms["result"] == "pass").sum()) if len(axioms) else 0
     scored = results.loc[results["metric"] == name, "sub_score"] if results is not None else pd.Series(dtype=object)
@@ -314,12 +418,15 @@ def report_card_markdown(
     lines = [
         f"# Report card: `{name}`",
         "",
+        *([f"- overall: {overall}"] if overall else []),
         f"- reference: `{reference}` (source version {version})",
         f"- claims: {claims_text(claims, own_sub_scores)}",
         f"- battery: preset `{battery['preset']}`; scenarios {', '.join(battery['scenarios'])}; "
         f"{battery['seeds']} seed(s); n = {battery['n_samples']}",
         f"- compared with {len(battery['builtins'])} built-in metric(s): {', '.join(battery['builtins']) or 'none'}",
         f"- axioms: {passed} of {len(axioms)} checks pass",
+        *([f"- {closest}"] if closest else []),
+        *(f"- {warning}" for warning in warnings),
     ]
     failed = failures if failures is not None else pd.DataFrame()
     summary = failure_summary(failed, results, name)

@@ -9,7 +9,7 @@ the injected entanglement rather than stay high.
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -110,10 +110,9 @@ def robustness(
     frame = at_largest_n(check_results(results))
     tested = frame.loc[frame["criterion"].isin(list(conditions))]
     if tested.empty:
-        raise MissingDataError(f"robustness needs a scenario testing one of {', '.join(conditions)}; "
-                               "no scenario of the results declares one")
+        raise MissingDataError(_untested(conditions))
     declared = set(tested["criterion"])
-    notes = [f"condition {label!r} not measured: no scenario of the results tests {criterion!r}"
+    notes = [(criterion, f"condition {label!r} not measured: no scenario of the results tests {criterion!r}")
              for criterion, label in conditions.items() if criterion not in declared]
     criterion_of = tested.groupby("scenario")["criterion"].first()
     judged = pd.Series(False, index=tested.index)
@@ -132,8 +131,9 @@ def robustness(
     # would not test the condition
     keys = ["scenario", "metric", "sub_score"]
     unjudged = summary.loc[summary["ideal"].isna(), keys].drop_duplicates()
-    notes += [f"{scenario!r} states no ideal for {', '.join(rows['metric'] + '/' + rows['sub_score'])} at some or all "
-              "of its values (a holistic score needs the three ideals to agree): not judged there"
+    notes += [(criterion_of[scenario],
+               f"{scenario!r} states no ideal for {', '.join(rows['metric'] + '/' + rows['sub_score'])} at some or all "
+               "of its values (a holistic score needs the three ideals to agree): not judged there")
               for scenario, rows in unjudged.groupby("scenario", sort=False)]
     judged = summary.merge(unjudged, on=keys, how="left", indicator=True)["_merge"].eq("left_only").to_numpy()
     summary = summary.loc[judged]
@@ -160,5 +160,28 @@ def robustness(
     table = table.assign(_order=table["criterion"].map(order))
     table = table.sort_values(["_order", "scenario", "metric", "sub_score"]).drop(columns="_order")
     table = table.reset_index(drop=True)
-    table.attrs["notes"] = notes
+    table.attrs["notes"] = [note for _, note in notes]
+    table.attrs["criteria_noted"] = [criterion for criterion, _ in notes]
+    table.attrs["declared"] = sorted(declared)
     return table
+
+
+def _untested(criteria: Sequence[str]) -> str:
+    return f"robustness needs a scenario testing one of {', '.join(criteria)}; no scenario of the results declares one"
+
+
+def of_conditions(table: pd.DataFrame | None, criteria: Sequence[str]) -> pd.DataFrame:
+    """The rows and notes of a :func:`robustness` table of every condition that concern ``criteria`` alone: the
+    table :func:`robustness` gives with those conditions, without computing it again.
+
+    Raises
+    ------
+    MissingDataError
+        When no scenario tests one of ``criteria`` (``table`` None: none tests any condition).
+    """
+    if table is None or not set(table.attrs["declared"]) & set(criteria):
+        raise MissingDataError(_untested(criteria))
+    rows = table.loc[table["criterion"].isin(criteria)].reset_index(drop=True)
+    rows.attrs = {"notes": [note for criterion, note in zip(table.attrs["criteria_noted"], table.attrs["notes"])
+                            if criterion in criteria]}
+    return rows

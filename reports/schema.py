@@ -20,7 +20,21 @@ criterion
 seed, n_samples
     Seed index and number of samples.
 metric, family, sub_score, property, higher_is_better
-    What was measured; ``property`` is one of :data:`PROPERTIES`.
+    What was measured; ``property`` is one of :data:`PROPERTIES`.  ``metric`` is the display name,
+    a variant of an option sweep's included (``mig[bins=5]``): a label, never parsed.
+metric_base
+    The metric the row's variant is of (``mig`` for ``mig[bins=5]``); the same as ``metric`` for a
+    metric run without a sweep.
+options, default_options
+    The options a variant of an option sweep sets, and the metric's default value of each of them, as
+    canonical JSON objects (:func:`encode_options`: keys sorted, compact): ``{"bins":5}`` and
+    ``{"bins":10}``.  ``{}`` and ``{}`` for a metric run at its defaults.  An option missing from
+    ``default_options`` has no known default (a user's function whose parameter has none).  JSON keeps
+    each value's type (5, 0.1, "knn", true, null) through Parquet and CSV; :mod:`reports.options` expands
+    the objects into one column per option.  The same encoding serves any mapping a row is parameterised
+    by (benchopt's way of storing parameters: data, never parsed out of a name).  A table written before
+    these columns gets them from its ``metric`` names once, when it is loaded
+    (:func:`reports.options.with_option_columns`).
 ideal
     The scenario's ideal value of that property at that value (NaN where it states none).
 score, seconds
@@ -37,11 +51,15 @@ metric_version, harness_version
 
 from __future__ import annotations
 
+import json
+from typing import Any, Mapping
+
 from metrics.registry import PROPERTIES
 from scenarios.base import CRITERIA
 from scenarios.base import PROPERTIES as IDEAL_PROPERTIES  # a scenario states ideals for these (holistic has none)
 
-__all__ = ["CRITERIA", "FAILURE_COLUMNS", "IDEAL_PROPERTIES", "OPTIONAL_COLUMN_DEFAULTS", "PROPERTIES", "RESULT_COLUMNS", "TEXT_COLUMNS"]
+__all__ = ["CRITERIA", "DERIVED_COLUMNS", "FAILURE_COLUMNS", "IDEAL_PROPERTIES", "OPTIONAL_COLUMN_DEFAULTS", "PROPERTIES",
+           "RESULT_COLUMNS", "TEXT_COLUMNS", "decode_options", "encode_options"]
 
 #: Column order of the tidy results table.
 RESULT_COLUMNS = (
@@ -54,6 +72,9 @@ RESULT_COLUMNS = (
     "seed",
     "n_samples",
     "metric",
+    "metric_base",
+    "options",
+    "default_options",
     "family",
     "sub_score",
     "property",
@@ -71,6 +92,10 @@ RESULT_COLUMNS = (
 #: Columns added after the first release, with the value a table written before them gets.
 OPTIONAL_COLUMN_DEFAULTS = {"criterion": "", "exact": float("nan"), "warnings": 0, "first_warning": ""}
 
+#: Columns added after the first release that a table written before them gets from its other columns
+#: (:func:`reports.options.with_option_columns`), not from a constant.
+DERIVED_COLUMNS = ("metric_base", "options", "default_options")
+
 #: Columns holding text (read from CSV as strings, never as numbers or NaN).
 TEXT_COLUMNS = (
     "study",
@@ -79,6 +104,9 @@ TEXT_COLUMNS = (
     "criterion",
     "value_label",
     "metric",
+    "metric_base",
+    "options",
+    "default_options",
     "family",
     "sub_score",
     "property",
@@ -89,3 +117,17 @@ TEXT_COLUMNS = (
 
 #: Columns of ``failures.csv``: which cell failed and why.
 FAILURE_COLUMNS = ("scenario", "value_label", "seed", "n_samples", "metric", "error")
+
+
+def encode_options(options: Mapping[str, Any]) -> str:
+    """A mapping of option (or parameter) names to values as the table stores it: canonical JSON, keys sorted,
+    no spaces (``{"bins":5,"estimator":"knn"}``), so that equal mappings are equal texts.
+
+    A value JSON cannot hold (a tuple is written as a list) is written as its ``repr``.
+    """
+    return json.dumps(dict(options), sort_keys=True, separators=(",", ":"), default=repr)
+
+
+def decode_options(text: str) -> dict[str, Any]:
+    """The mapping :func:`encode_options` wrote (``{}`` for an empty text)."""
+    return json.loads(text) if text else {}

@@ -2,39 +2,38 @@
 
 An option sweep writes each setting of a metric as a variant, ``mig[bins=5]``,
 ``mig[bins=20]``, scored on the same draws with the same random state, so two variants'
-scores on one draw differ by the option alone.  This module reads those rows and measures
+scores on one draw differ by the option alone.  Each variant's row carries its metric
+(``metric_base``) and its options as data (``options``, ``default_options``: see
+:mod:`reports.schema`); this module reads those columns, never the names, and measures
 how far a metric's scores move across the values of each option:
 
 * :func:`option_sensitivity`: per (metric, option, sub-score), the *spread* of the score
   across the option's values (largest minus smallest) on each draw, averaged over seeds per
   condition (scenario, value, sample size, and the metric's other swept options), then
-  summarised over conditions by its mean and its maximum (and where the maximum is);
-* :func:`hyperparameter_verdicts`: per metric, the review's Table 2 columns measured instead
-  of asserted: "Few hyper-parameters" (no swept option moves a score by more than
-  :data:`SPREAD_THRESHOLD`) and "Discretization-free" (the number of bins,
-  :data:`DISCRETIZATION_OPTIONS`, moves no score by more than :data:`SPREAD_THRESHOLD`).
+  summarised over conditions by its mean and its maximum (and where the maximum is).  The
+  review's Table 2 columns "Few hyper-parameters" and "Discretization-free" are judged from
+  it (:data:`reports.characteristics.CHARACTERISTICS`).
 
 Scores are taken on their own scale, which is [0, 1] for every registered metric's scores
 that have an ideal; a spread is then a share of the whole scale.  Only variant rows are
 read (a metric's plain rows carry no option values).
 
 The other analyses judge a swept metric on one setting only, :func:`on_default_options`:
-the variant at the metric's registered defaults takes the metric's own name (``mig``),
+the variant at the defaults the table records takes the metric's own name (``mig``),
 the other variants are left out of them and appear in the sensitivity section alone.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any, Callable, Mapping
+from typing import Mapping
 
 import numpy as np
 import pandas as pd
 
-from metrics.registry import available, get
-from reports._format import display_table
+from reports._format import SYMBOLS, display_table
 from reports._table import representation_keys
 from reports._verdict import Check
+from reports.options import at_defaults, is_variant, option_columns, option_text
 
 SPREAD_THRESHOLD = 0.1
 """Largest spread (on the [0, 1] score scale, mean over seeds) for which an option counts as not moving a metric:
@@ -43,31 +42,18 @@ a tenth of the scale, the size of the gaps between the review's verdicts (e.g. a
 DISCRETIZATION_OPTIONS = ("bins",)
 """Options that set a discretisation; a metric whose scores they move is not discretization-free."""
 
-_VARIANT = re.compile(r"(?P<metric>[^\[\]]+)\[(?P<options>[^\[\]]+)\]")
-
 SENSITIVITY_COLUMNS = ("metric", "option", "values", "sub_score", "conditions", "mean_spread", "max_spread",
                        "threshold", "worst_condition", "verdict")
-VERDICT_COLUMNS = ("metric", "characteristic", "verdict", "number", "threshold", "evidence")
-
-
-def parse_variant(name: str) -> tuple[str, dict[str, str]] | None:
-    """``"mig[bins=5,normalization=code]"`` -> ``("mig", {"bins": "5", "normalization": "code"})``; None for a plain name."""
-    match = _VARIANT.fullmatch(name)
-    if match is None:
-        return None
-    options = dict(part.split("=", 1) for part in match["options"].split(",") if "=" in part)
-    return (match["metric"], options) if options else None
 
 
 def _variant_rows(results: pd.DataFrame) -> pd.DataFrame:
-    """The variant rows, with the metric's own name in ``metric`` and one ``option:NAME`` column per swept option."""
-    parsed = {name: parse_variant(name) for name in results["metric"].unique()}
-    rows = results.loc[results["metric"].map(lambda name: parsed[name] is not None)].copy()
+    """The variant rows, with the metric's own name in ``metric`` and one ``option:NAME`` column per option, its
+    values as the variants' names write them."""
+    rows = results.loc[is_variant(results)]
     if rows.empty:
         return rows
-    options = pd.DataFrame([parsed[name][1] for name in rows["metric"]], index=rows.index)
-    rows["metric"] = [parsed[name][0] for name in rows["metric"]]
-    return pd.concat([rows, options.add_prefix("option:")], axis=1)
+    options = option_columns(rows["options"]).apply(lambda column: column.map(option_text, na_action="ignore"))
+    return pd.concat([rows.assign(metric=rows["metric_base"]), options], axis=1)
 
 
 def option_sensitivity(results: pd.DataFrame, *, threshold: float = SPREAD_THRESHOLD) -> pd.DataFrame:
@@ -77,7 +63,7 @@ def option_sensitivity(results: pd.DataFrame, *, threshold: float = SPREAD_THRES
     ----------
     results : pandas.DataFrame
         A tidy results table (:data:`reports.schema.RESULT_COLUMNS`) holding option-sweep
-        variants (metric names ``NAME[OPTION=VALUE,...]``).
+        variants (rows whose ``metric_base`` is not their ``metric``).
     threshold : float, default :data:`SPREAD_THRESHOLD`
         Largest ``max_spread`` whose verdict is ``"insensitive"``.
 
@@ -140,104 +126,45 @@ def _ordered(values: np.ndarray) -> list[str]:
     return sorted(map(str, values), key=key)
 
 
-def hyperparameter_verdicts(results: pd.DataFrame, *, threshold: float = SPREAD_THRESHOLD) -> pd.DataFrame:
-    """The property matrix's "Few hyper-parameters" and "Discretization-free" cells, measured.
-
-    Per metric with swept options:
-
-    * ``few_hyperparameters``: ``"yes"`` when no swept option moves any sub-score by more
-      than ``threshold`` (the largest ``max_spread`` of :func:`option_sensitivity`), else ``"no"``;
-    * ``discretization_free``: the same over :data:`DISCRETIZATION_OPTIONS` only; ``"unmeasured"``
-      when no discretisation option was swept.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns :data:`VERDICT_COLUMNS`: ``number`` is the largest spread that decided the
-        verdict (NaN when unmeasured), ``threshold`` the bound it was compared with, and
-        ``evidence`` the option, sub-score and condition of that spread.
-    """
-    table = option_sensitivity(results, threshold=threshold)
-    records: list[dict[str, object]] = []
-    for metric, group in table.groupby("metric", sort=True):
-        for characteristic, judged in (("few_hyperparameters", group),
-                                       ("discretization_free", group.loc[group["option"].isin(DISCRETIZATION_OPTIONS)])):
-            if judged.empty:
-                records.append({"metric": metric, "characteristic": characteristic, "verdict": "unmeasured",
-                                "number": np.nan, "threshold": f"≤ {threshold:g}",
-                                "evidence": f"no {' or '.join(DISCRETIZATION_OPTIONS)} sweep"})
-                continue
-            worst = judged.loc[judged["max_spread"].idxmax()]
-            records.append({
-                "metric": metric,
-                "characteristic": characteristic,
-                "verdict": "yes" if worst["max_spread"] <= threshold else "no",
-                "number": float(worst["max_spread"]),
-                "threshold": f"≤ {threshold:g}",
-                "evidence": f"{worst['option']} in {{{worst['values']}}} moves {worst['sub_score']} by "
-                            f"{worst['max_spread']:.3g} on {worst['worst_condition']}",
-            })
-    return pd.DataFrame(records, columns=list(VERDICT_COLUMNS))
-
-
-def registered_defaults(metric: str) -> Mapping[str, Any] | None:
-    """A registered metric's default options; None for a metric the registry does not know (a user's)."""
-    return get(metric).defaults if metric in available(population=None) else None
-
-
-def _is_default(text: str, default: Any) -> bool:
-    """Whether an option value as written in a variant's name (``"10"``, ``"knn"``) is ``default``."""
-    if text == str(default):
-        return True
-    numeric = isinstance(default, (int, float, np.integer, np.floating)) and not isinstance(default, bool)
-    try:
-        return numeric and float(text) == float(default)
-    except ValueError:
-        return False
-
-
-def on_default_options(results: pd.DataFrame,
-                       defaults: Callable[[str], Mapping[str, Any] | None] = registered_defaults) -> pd.DataFrame:
+def on_default_options(results: pd.DataFrame) -> pd.DataFrame:
     """The results with each swept metric represented by its variant at the metric's default options.
 
     How variants reach the headline, the property matrix and the other analyses:
 
     * a metric that also has plain rows (run without a sweep) keeps them, and its variants
       are dropped;
-    * otherwise the variant whose every swept option equals the metric's default (e.g.
-      ``mig[bins=10]``, as ``bins`` defaults to 10) is renamed to the metric (``mig``) and
-      the other variants are dropped;
-    * a sweep without its default value, or of a metric whose defaults are unknown (a
-      user's), keeps its variants under their own names, one row each;
+    * otherwise the variant whose every swept option equals the default the table records
+      for it (``default_options``; e.g. ``mig[bins=10]``, as ``bins`` defaults to 10) is renamed
+      to the metric (``mig``) and the other variants are dropped;
+    * a sweep without its default value, or of a metric whose defaults the table does not
+      know, keeps its variants under their own names, one row each;
     * a renamed variant's ``seconds`` become the largest of its sweep's on the same draw
       (the variants share estimates within a draw, so the first pays for the others).
 
     Parameters
     ----------
     results : pandas.DataFrame
-        A tidy results table, possibly holding option-sweep variants.
-    defaults : callable, default :func:`registered_defaults`
-        Metric name -> its default options (None when unknown).
+        A tidy results table with the option columns (see :func:`reports.check_results`),
+        possibly holding option-sweep variants.
 
     Returns
     -------
     pandas.DataFrame
         The rows kept, renamed as above (the same table when it holds no variant).
     """
-    names = results["metric"].unique()
-    parsed = {name: parse_variant(name) for name in names}
-    plain = {name for name, variant in parsed.items() if variant is None}
+    variant = is_variant(results)
+    if not variant.any():
+        return results
+    base_of = results.loc[variant].drop_duplicates("metric").set_index("metric")["metric_base"]
+    default = set(results.loc[at_defaults(results), "metric"])
+    plain = set(results.loc[~variant, "metric"])
     renamed: dict[str, str] = {}
     dropped: set[str] = set()
     swept: dict[str, list[str]] = {}
-    for name, variant in parsed.items():
-        if variant is not None:
-            swept.setdefault(variant[0], []).append(name)
+    for name, metric in base_of.items():
+        swept.setdefault(metric, []).append(name)
     for metric, variant_names in swept.items():
-        known = defaults(metric)
-        at_default = [] if metric in plain or known is None else [
-            name for name in variant_names
-            if all(option in known and _is_default(text, known[option]) for option, text in parsed[name][1].items())]
+        at_default = [] if metric in plain else [name for name in variant_names if name in default]
         if metric in plain or len(at_default) == 1:
             dropped.update(name for name in variant_names if name not in at_default)
             renamed.update({name: metric for name in at_default})
@@ -268,23 +195,24 @@ def _with_sweep_seconds(kept: pd.DataFrame, results: pd.DataFrame, sweeps: Mappi
     return kept
 
 
-def sensitivity_rollup(table: pd.DataFrame) -> pd.DataFrame:
+def sensitivity_rollup(table: pd.DataFrame, decided: Mapping[str, Check]) -> pd.DataFrame:
     """One display row per metric of an :func:`option_sensitivity` table: what was swept, and its largest spread.
 
-    ``Largest spread`` is printed with enough digits to show its verdict against the
-    table's threshold; ``Where`` names the option, sub-score and condition of that spread.
+    ``decided`` maps each metric to the check deciding its "Few hyper-parameters" verdict (the property
+    matrix's: :func:`reports.verdicts.base_verdicts`), whose value is the largest spread: ``Largest spread``
+    prints it with enough digits to show the verdict, ``Where`` names the option, sub-score and condition of
+    that spread, and ``Insensitive`` is the verdict's mark.
     """
     records = []
     for metric, group in table.groupby("metric", sort=True):
-        worst_row = group.loc[group["max_spread"].idxmax()]
-        check = Check("max spread", float(worst_row["max_spread"]), "<=", float(worst_row["threshold"]))
+        check = decided[metric]
         swept = group.drop_duplicates("option")
         records.append({
             "Metric": metric,
             "Options swept": "; ".join(f"{o} ∈ {{{v}}}" for o, v in zip(swept["option"], swept["values"])),
             "Largest spread": f"{check.value_text()} (≤ {check.threshold:g})",
-            "Where": f"{worst_row['option']}, {worst_row['sub_score']}, {worst_row['worst_condition']}",
-            "Insensitive": check.passed,
+            "Where": ", ".join(check.at),
+            "Insensitive": SYMBOLS[check.mark],
         })
     return display_table(pd.DataFrame(records), {name: name for name in
                                                  ("Metric", "Options swept", "Largest spread", "Where", "Insensitive")})

@@ -100,6 +100,28 @@ def grid(text: str) -> tuple[str, list[int | float | str]]:
     return scenario.strip(), parsed
 
 
+def add_grid(parser: argparse.ArgumentParser) -> None:
+    """``--grid SCENARIO=V1,V2,...`` (repeatable): parameter values replacing a scenario's grid (``run``, ``validate``)."""
+    parser.add_argument(
+        "--grid", type=grid, action="append", metavar="SCENARIO=V1,V2,...",
+        help="run these values of SCENARIO's parameter instead of its grid (repeatable, one per scenario), e.g. "
+        "--grid mixing=0.1,0.45; replays a recipe of 'stress'",
+    )
+
+
+def grids(given: Sequence[tuple[str, list[int | float | str]]] | None) -> dict[str, list[int | float | str]] | None:
+    """Repeated ``--grid`` values as one mapping scenario -> values (None when none); a scenario given twice is an
+    error."""
+    if not given:
+        return None
+    found: dict[str, list[int | float | str]] = {}
+    for scenario, values in given:
+        if scenario in found:
+            raise UsageError(f"--grid {scenario}= given twice; list all its values in one --grid")
+        found[scenario] = values
+    return found
+
+
 def _grid_value(text: str) -> int | float | str:
     for convert in (int, float):
         try:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness.cli._args import jobs
+from harness.cli._args import csv_list, jobs
+from harness.errors import UsageError
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -14,9 +15,19 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "report",
         help="regenerate the report of a run directory from its results, running nothing",
         description="Read DIR/results.parquet (or results.csv) and rewrite report.html, report.md, "
-        "tables/*.csv, tables/*.tex and figures/*.png|svg in DIR. No metric is run.",
+        "tables/*.csv, tables/*.tex and figures/*.png|svg in DIR, or in --out. With --metrics or --scenarios, "
+        "the report of those rows alone (written, with their results table, into --out). No metric is run.",
     )
-    parser.add_argument("directory", type=Path, metavar="DIR", help="a run directory written by 'run'")
+    parser.add_argument("directory", type=Path, metavar="DIR", help="a run directory written by 'run' or 'validate'")
+    parser.add_argument("--metrics", type=csv_list,
+                        help="comma-separated metrics to report (default: all in the results); a metric's own name "
+                        "takes every variant of its option sweeps (mig: mig[bins=5], mig[bins=10], ...)")
+    parser.add_argument("--scenarios", type=csv_list,
+                        help="comma-separated scenarios to report (default: all in the results), as the results name "
+                        "them or as given to 'run --scenarios'")
+    parser.add_argument("--out", type=Path,
+                        help="directory of the report (default: DIR; needed with --metrics or --scenarios, so that a "
+                        "subset's report never replaces the full one)")
     parser.add_argument("--jobs", type=jobs, default=-1,
                         help="worker processes drawing the figures, -1 for all cores (default: %(default)s); "
                         "the files do not depend on it")
@@ -24,10 +35,22 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def report(args: argparse.Namespace) -> int:
-    """Rewrite the report of ``args.directory``."""
+    """Rewrite the report of ``args.directory`` (or write that of a subset of it into ``args.out``)."""
     import reports
-    from harness.workflows.run_results import load_run_results
+    from harness.execution.store import ResultStore
+    from harness.outputs import writable_output
+    from harness.workflows.run_results import load_run_results, select_results
 
-    html = reports.write_report(load_run_results(args.directory), args.directory, jobs=args.jobs)
+    subset = args.metrics is not None or args.scenarios is not None
+    if subset and (args.out is None or args.out.resolve() == args.directory.resolve()):
+        raise UsageError("--metrics and --scenarios make the report of a subset: name another directory with --out "
+                         f"(it would replace the full report and results in {args.directory})")
+    results = load_run_results(args.directory)
+    if subset:
+        results = select_results(results, metrics=args.metrics, scenarios=args.scenarios)
+    out = writable_output(args.out, "--out", directory=True) if args.out is not None else args.directory
+    if subset:  # the subset's own results table, so that OUT is a run directory 'report' and 'plot' read
+        ResultStore(out).write_tables(results)
+    html = reports.write_report(results, out, jobs=args.jobs)
     print(f"report: {html}")
     return 0

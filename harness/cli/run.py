@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from harness.cli._args import add_study_selection, csv_list, grid, option_sweeps, study_options
+from harness.cli._args import add_grid, add_study_selection, csv_list, grids, option_sweeps, study_options
 from harness.outputs import writable_output
 from harness.errors import UsageError
 from harness.execution.backends import BACKENDS
@@ -47,11 +47,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         f"cost ({'; '.join(f'{p.name}: ' + ', '.join(p.excluded_metrics) for p in PRESETS.values() if p.excluded_metrics)})"
         " or your own (not with --metrics)",
     )
-    parser.add_argument(
-        "--grid", type=grid, action="append", metavar="SCENARIO=V1,V2,...",
-        help="run these values of SCENARIO's parameter instead of its grid (repeatable, one per scenario), e.g. "
-        "--grid mixing=0.1,0.45; replays a recipe of 'stress'",
-    )
+    add_grid(parser)
     parser.add_argument(
         "--backend",
         choices=BACKENDS,
@@ -92,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         preset=args.preset,
         metrics_=args.metrics,
         add_metrics=args.add_metrics,
-        grids=_grids(args),
+        grids=grids(args.grid),
         out=out,
         recompute=args.recompute,
         backend=args.backend,
@@ -111,18 +107,6 @@ def run(args: argparse.Namespace) -> int:
         html = reports.write_report(frame, out, jobs=1 if args.backend == "sequential" else args.jobs)
         print(f"report: {html} (also report.md, tables/, figures/)")
     return EXIT_FAILED_CELLS if frame.attrs.get("failures") else 0
-
-
-def _grids(args: argparse.Namespace) -> dict[str, list[int | float | str]] | None:
-    """The --grid options as one mapping; a scenario given twice is an error."""
-    if not args.grid:
-        return None
-    grids: dict[str, list[int | float | str]] = {}
-    for scenario, values in args.grid:
-        if scenario in grids:
-            raise UsageError(f"--grid {scenario}= given twice; list all its values in one --grid")
-        grids[scenario] = values
-    return grids
 
 
 def _sample_sizes(cells: Sequence[Any]) -> str:
@@ -149,7 +133,7 @@ def dry_run(args: argparse.Namespace) -> int:
     from reports.markdown import markdown_table
 
     cells = plan_study(preset=args.preset, scenarios_=args.scenarios, metrics_=args.metrics, seeds=args.seeds,
-                       n_samples=args.n_samples, metric_options=option_sweeps(args.metric_option), grids=_grids(args),
+                       n_samples=args.n_samples, metric_options=option_sweeps(args.metric_option), grids=grids(args.grid),
                        add_metrics=args.add_metrics)
     records = study_estimate(cells)
     total = sum(record["cpu_hours"] for record in records)

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
-from harness.errors import UsageError
+from harness.errors import UsageError, did_you_mean
+
+EXIT_FAILED_CELLS = 1
+"""Cells of the validated metric failed (raised or timed out); the card is still written."""
+EXIT_NOT_PASSED = 3
+"""A criterion named by ``--fail-on`` is not passed (failed, undecided or not measured); the card is still written."""
 
 
 def _probe(text: str) -> tuple[str, float | str]:
@@ -22,6 +28,14 @@ def _probe(text: str) -> tuple[str, float | str]:
 
 PROPERTY_CHOICES = "modularity, compactness, explicitness or holistic"
 """The properties of :data:`metrics.PROPERTIES`, written out so that ``--help`` need not import the metrics
+(a test keeps the two equal)."""
+
+
+FAIL_ON_CHOICES = ("the card's calibration, linearity, robustness, entanglement_attacks, sample_efficiency, or the "
+                   "property matrix's modularity, compactness, explicitness, calibrated, linear, robust_noise, "
+                   "robust_non_measured, nonlinear_relation, follows_attacks, discretization_free, few_hyperparameters, "
+                   "data_efficient")
+"""The names of :data:`reports.report_card.FAIL_ON`, written out so that ``--help`` need not import the reports
 (a test keeps the two equal)."""
 
 
@@ -106,9 +120,36 @@ def direction_claim(text: str) -> bool | dict[str, bool]:
     return {sub_score: DIRECTIONS[word] for sub_score, word in claim.items()}
 
 
+def fail_on(text: str) -> list[str]:
+    """``--fail-on``: comma-separated criteria of the card or characteristics of the property matrix, checked here
+    (:data:`reports.report_card.FAIL_ON`) so that a typo is said before the battery runs."""
+    from reports.report_card import FAIL_ON
+
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in FAIL_ON]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown criteria {unknown}{did_you_mean(unknown, FAIL_ON)}; known: "
+                                         f"{', '.join(FAIL_ON)}")
+    if not names:
+        raise argparse.ArgumentTypeError("expected comma-separated criteria such as calibration,linearity")
+    return names
+
+
+def score_range(text: str) -> tuple[float, float]:
+    """``--score-range LOW,HIGH``: two finite numbers, LOW < HIGH."""
+    low, sep, high = text.partition(",")
+    try:
+        bounds = (float(low), float(high)) if sep else None
+    except ValueError:
+        bounds = None
+    if bounds is None or not all(map(math.isfinite, bounds)) or bounds[0] >= bounds[1]:
+        raise argparse.ArgumentTypeError(f"expected LOW,HIGH, two finite numbers with LOW < HIGH, such as -1,1; got {text!r}")
+    return bounds
+
+
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Add ``validate`` to the command line."""
-    from harness.cli._args import add_study_selection, non_negative_int, positive_int
+    from harness.cli._args import add_grid, add_study_selection, non_negative_int, positive_int
     from harness.execution.presets import PRESETS
 
     parser = commands.add_parser(
@@ -120,11 +161,13 @@ def add_command(commands: argparse._SubParsersAction) -> None:
             "into --out: its calibration, linearity, robustness, sample efficiency and cost with its rank among the "
             "built-ins, its property-matrix verdicts, and axiom checks (invariance to permuting codes and samples, "
             "sign flips, rescaling and monotone maps of codes; no reward for a duplicated code; determinism; "
-            "chance-level score on independent codes), each with the measured number and its tolerance. Metadata "
-            "flags override the function's @describe_metric decorator: each replaces the decorator's claim of its "
-            "kind as a whole (--property the properties, a direction flag the directions). Exit status: 0 when "
-            "every cell of METRIC was scored, 1 when some failed (raised or timed out; the card is still written and "
-            "lists them, as does failures.csv), 2 for a usage error (nothing runs)."
+            "chance-level score on independent codes), each with the measured number and its tolerance. Every "
+            "criterion carries its verdict (the property matrix's rule), and the card opens with an overall line. "
+            "Metadata flags override the function's @describe_metric decorator: each replaces the decorator's claim "
+            "of its kind as a whole (--property the properties, a direction flag the directions). Exit status: 0 "
+            "when every cell of METRIC was scored (and every --fail-on criterion passes), 1 when some failed (raised "
+            "or timed out; the card is still written and lists them, as does failures.csv), 3 when a --fail-on "
+            "criterion is not passed, 2 for a usage error (nothing runs)."
         ),
     )
     parser.add_argument("metric", metavar="METRIC", help="path/to/file.py:function or package.module:function")
@@ -159,6 +202,15 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         cell_timeout_help="stop a metric call that runs longer than this: in the battery, its cell is recorded as "
         "failed; on the probe, its axiom check fails with 'timed out after S s' (default: no limit)",
     )
+    add_grid(parser)
+    parser.add_argument("--fail-on", type=fail_on, metavar="CRITERIA",
+                        help="exit with status 3 when METRIC does not pass one of these (fails it, is undecided or is "
+                        f"not measured by the battery), for a CI job: comma-separated criteria: {FAIL_ON_CHOICES}; "
+                        "e.g. --fail-on calibration,linearity")
+    parser.add_argument("--score-range", type=score_range, metavar="LOW,HIGH",
+                        help="the range METRIC's scores are declared to lie in: the card warns about scores outside it "
+                        "(scores outside [0, 1], which every verdict's threshold assumes, are warned about whatever it "
+                        "is)")
     parser.add_argument("--out", type=Path, help="output directory of the report card (default: validation/NAME)")
     parser.add_argument("--builtins-dir", type=Path, default=Path("validation") / "builtins",
                         help="run directory caching the built-in metrics' scores, shared by validations so that they are "
@@ -184,8 +236,9 @@ def _status(line: str) -> None:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    """Run the validation the arguments describe; exit status 1 when cells of the user's metric failed."""
-    from harness.cli._args import study_options
+    """Run the validation the arguments describe; exit status 1 when cells of the user's metric failed, 3 when a
+    ``--fail-on`` criterion is not passed."""
+    from harness.cli._args import grids, study_options
     from harness.outputs import writable_output
     from harness.workflows.user_metric import metric_entry, reference_of
     from harness.workflows.validate import validate
@@ -207,6 +260,8 @@ def _validate(args: argparse.Namespace) -> int:
         builtins_dir=args.builtins_dir,
         progress=not args.no_progress,
         seed=args.seed,
+        grids=grids(args.grid),
+        score_range=args.score_range,
         **study_options(args),
         stress=args.stress,
         log=_status,
@@ -219,5 +274,9 @@ def _validate(args: argparse.Namespace) -> int:
     failed = len(card.own_failures)
     if failed:  # as `run` does: a script or CI job must not read a metric that failed cells as validated
         _status(f"{failed} cell(s) of {card.entry.name} failed (see {out / 'failures.csv'}): exit status 1")
-        return 1
+        return EXIT_FAILED_CELLS
+    not_passed = card.not_passed(args.fail_on or [])
+    if not_passed:
+        _status(f"{card.entry.name} does not pass {'; '.join(not_passed)}: exit status {EXIT_NOT_PASSED} (--fail-on)")
+        return EXIT_NOT_PASSED
     return 0

@@ -62,6 +62,9 @@ class MetricEntry:
         For a variant of an option sweep (``mig[bins=5]``), the name of the metric it is a
         variant of; ``""`` otherwise.  Variants of one metric share its random state, so
         their scores differ by the options alone.
+    variant_options : Mapping[str, Any]
+        The options the variant sets (``{"bins": 5}``), in the sweep's order; empty for a
+        metric that is no variant.  The results store them as data (``options``).
     """
 
     name: str
@@ -77,6 +80,7 @@ class MetricEntry:
     directions: Mapping[str, bool] = field(default_factory=dict)
     population: bool = False
     variant_of: str = ""
+    variant_options: Mapping[str, Any] = field(default_factory=dict)
 
     def higher_is_better_for(self, sub_score: str) -> bool:
         """Whether a larger value of ``sub_score`` is better."""
@@ -281,6 +285,11 @@ def option_label(value: Any) -> str:
     return str(value)
 
 
+def options_label(options: Mapping[str, Any]) -> str:
+    """Options as a variant's name writes them: ``bins=5,estimator=knn``."""
+    return ",".join(f"{name}={option_label(value)}" for name, value in options.items())
+
+
 def variants(entry: MetricEntry, sweep: OptionSweep) -> list[MetricEntry]:
     """One entry per combination of the swept option values, named ``NAME[OPTION=VALUE,...]``.
 
@@ -312,12 +321,12 @@ def variants(entry: MetricEntry, sweep: OptionSweep) -> list[MetricEntry]:
     entries = []
     for combination in itertools.product(*(sweep[name] for name in names)):
         chosen = dict(zip(names, combination))
-        label = ",".join(f"{name}={option_label(value)}" for name, value in chosen.items())
         entries.append(dataclasses.replace(
             entry,
-            name=f"{entry.name}[{label}]",
+            name=f"{entry.name}[{options_label(chosen)}]",
             options=MappingProxyType({**entry.options, **chosen}),
             variant_of=entry.name,
+            variant_options=MappingProxyType(chosen),
         ))
     return entries
 

@@ -34,7 +34,7 @@ import numpy as np
 
 import metrics
 from harness.errors import UsageError
-from harness.execution.metric_refs import MetricEntry, load_callable
+from harness.execution.metric_refs import MetricEntry, load_callable, options_label
 from harness.execution.scoring import call_with_time_limit
 from harness.execution.user_code import user_code
 
@@ -138,5 +138,5 @@ def check_option_values(entries: Sequence[MetricEntry], time_limit: float | None
             continue
         message = rejection(entry, time_limit)
         if message:
-            chosen = entry.name[len(entry.variant_of) + 1:-1]  # NAME[OPTION=VALUE,...] (metric_refs.variants)
-            raise UsageError(f"metric {entry.variant_of!r} does not take {chosen}: {message}")
+            raise UsageError(f"metric {entry.variant_of!r} does not take {options_label(entry.variant_options)}: "
+                             f"{message}")

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 from typing import Any, Mapping
 
 import metrics
-from harness.execution.metric_refs import MetricEntry
+from harness.execution.metric_refs import MetricEntry, load_callable
 from harness.execution.plan import Cell
 from harness.version import __version__
+from reports.schema import encode_options
 
 
 def result_row(
@@ -28,7 +31,8 @@ def result_row(
     rows the metric saw (the sample-size sweep scores prefixes of a larger draw).
     ``warnings`` is the number of warnings the metric call raised and the first one's text.
     ``exact`` is the sub-score's closed-form value (:func:`closed_form_values`), NaN where
-    none is known.
+    none is known.  ``metric_base``, ``options`` and ``default_options`` say which metric a
+    variant of an option sweep is of, the options it sets and their defaults (:func:`option_defaults`).
     """
     scenario = cell.definition
     metric = cell.metric
@@ -43,6 +47,9 @@ def result_row(
         "seed": cell.seed,
         "n_samples": int(n_samples),
         "metric": metric.name,
+        "metric_base": metric.variant_of or metric.name,
+        "options": encode_options(metric.variant_options),
+        "default_options": encode_options(option_defaults(metric)),
         "family": metric.family,
         "sub_score": sub_score,
         "property": prop,
@@ -67,3 +74,25 @@ def closed_form_values(metric: MetricEntry, exact: Mapping[str, Any], discrete: 
     if not metric.registered or metric.population or not exact:
         return {}
     return metrics.get(metric.target).exact_scores(exact, discrete, **metric.options)
+
+
+def registered_option_defaults(metric: str) -> Mapping[str, Any] | None:
+    """A registered metric's default options; None for a name the registry does not know (a user's metric)."""
+    return metrics.get(metric).defaults if metric in metrics.available(population=None) else None
+
+
+@functools.lru_cache(maxsize=None)
+def _signature_defaults(target: str) -> dict[str, Any]:
+    """The keyword defaults of a user's metric function (its parameters with a default value)."""
+    parameters = inspect.signature(load_callable(target)).parameters.values()
+    return {parameter.name: parameter.default for parameter in parameters
+            if parameter.default is not inspect.Parameter.empty}
+
+
+def option_defaults(metric: MetricEntry) -> dict[str, Any]:
+    """The default value of each option a variant sets (:attr:`MetricEntry.variant_options`), where the metric has
+    one: a registered metric's registered defaults, a user function's keyword defaults; empty for no variant."""
+    if not metric.variant_options:
+        return {}
+    known = metrics.get(metric.target).defaults if metric.registered else _signature_defaults(metric.target)
+    return {option: known[option] for option in metric.variant_options if option in known}

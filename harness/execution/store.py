@@ -33,7 +33,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import pandas as pd
 
 from harness.execution.provenance import Provenance
-from reports.schema import FAILURE_COLUMNS, RESULT_COLUMNS, TEXT_COLUMNS
+from reports.schema import DERIVED_COLUMNS, FAILURE_COLUMNS, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS, TEXT_COLUMNS
 
 CELLS_FILE = "cells.jsonl"
 RESULTS_PARQUET = "results.parquet"
@@ -217,9 +217,15 @@ def _is(kind: str, value: Any) -> bool:
     return kind == "number" or math.isfinite(value)
 
 
-def _whole(fields: Any, numbers: Mapping[str, str], columns: Sequence[str]) -> bool:
-    """Whether ``fields`` is a dict with every one of ``columns``, each of its kind (``numbers``, else text)."""
-    return isinstance(fields, dict) and all(_is(numbers.get(column, "text"), fields.get(column)) for column in columns)
+#: Results columns a stored row may lack (it was stored before they existed): the table gets their defaults.
+_ADDED_COLUMNS = frozenset(OPTIONAL_COLUMN_DEFAULTS) | frozenset(DERIVED_COLUMNS)
+
+
+def _whole(fields: Any, numbers: Mapping[str, str], columns: Sequence[str], optional: frozenset[str] = frozenset()) -> bool:
+    """Whether ``fields`` is a dict with every one of ``columns`` (those of ``optional`` where present), each of its
+    kind (``numbers``, else text)."""
+    return isinstance(fields, dict) and all(_is(numbers.get(column, "text"), fields.get(column)) for column in columns
+                                            if column not in optional or column in fields)
 
 
 def _parsed(line: bytes) -> dict[str, Any] | None:
@@ -239,7 +245,7 @@ def _parsed(line: bytes) -> dict[str, Any] | None:
     rows, failure = record["rows"], record.get("failure")
     if failure is None:
         whole = bool(rows) and "failure" not in record and all(
-            _whole(row, NUMERIC_COLUMNS, RESULT_COLUMNS) for row in rows)
+            _whole(row, NUMERIC_COLUMNS, RESULT_COLUMNS, _ADDED_COLUMNS) for row in rows)
     else:
         whole = not rows and _whole(failure, _FAILURE_NUMBERS, FAILURE_COLUMNS)
     return record if whole else None
@@ -260,6 +266,8 @@ def tables_of(records: Mapping[str, dict[str, Any]], keys: Iterable[str] | None 
 def to_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     """Rows as a DataFrame with the canonical columns (:data:`reports.schema.RESULT_COLUMNS`) and dtypes."""
     frame = pd.DataFrame(rows, columns=list(RESULT_COLUMNS))
+    # a row stored before a column existed lacks it: its default (text: empty, derived at load by the reports)
+    frame = frame.fillna({**{column: "" for column in TEXT_COLUMNS}, **OPTIONAL_COLUMN_DEFAULTS})
     numeric = {column: _DTYPES[kind] for column, kind in NUMERIC_COLUMNS.items()}
     return frame.astype({**{column: str for column in TEXT_COLUMNS}, **numeric})
 

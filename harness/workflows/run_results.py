@@ -1,16 +1,19 @@
-"""Reading a run directory's results table as user input: a file that cannot be read is the user's problem."""
+"""Reading a run directory's results table as user input: a file that cannot be read, or a name it does not hold,
+is the user's problem."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
-from harness.errors import UsageError
+from harness.errors import UsageError, did_you_mean
 
 
 def load_run_results(directory: str | Path, *, allow_empty: bool = False) -> Any:
     """The validated results table of a run directory (:func:`reports.load_results`; ``allow_empty`` accepts a
-    table without rows, that of a run whose every cell failed).
+    table without rows, that of a run whose every cell failed).  A table written before the option columns
+    (:data:`reports.schema.DERIVED_COLUMNS`) gets the defaults of its registered metrics' swept options from the
+    registry, as they are today.
 
     Raises
     ------
@@ -21,9 +24,10 @@ def load_run_results(directory: str | Path, *, allow_empty: bool = False) -> Any
         names the directory and the problem).
     """
     import reports
+    from harness.execution.rows import registered_option_defaults
 
     try:
-        results = reports.load_results(directory, allow_empty=allow_empty)
+        results = reports.load_results(directory, allow_empty=allow_empty, option_defaults=registered_option_defaults)
     except FileNotFoundError:
         raise
     except (ValueError, OSError, UnicodeDecodeError) as error:  # pyarrow's and pandas' parse errors derive from these
@@ -48,3 +52,48 @@ def check_one_source_per_name_in(results: Any, where: str) -> Any:
             raise UsageError(f"{where} hold two {kind}s named {mixed.iloc[0]!r} ({described}), whose rows would be read "
                              f"as one {kind}'s; rerun with one of them renamed")
     return results
+
+
+def select_results(results: Any, *, metrics: Sequence[str] | None = None, scenarios: Sequence[str] | None = None) -> Any:
+    """The rows of ``results`` of the named metrics and scenarios (all of either when None).
+
+    A metric is named as the results name it (``mig[bins=10]``, one variant of a sweep) or by its own name,
+    which selects every variant of its sweeps (``mig``: ``mig[bins=5]``, ``mig[bins=10]``, ...).  A scenario is
+    named as the results name it or as ``run --scenarios`` takes it (``redundancy_attack@noise=.1``).
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For a name the results do not hold, with the closest ones.
+    """
+    keep = results.index == results.index
+    if metrics is not None:
+        known = set(results["metric"]) | set(results["metric_base"])
+        _check_known("metric", metrics, known)
+        keep &= results["metric"].isin(metrics) | results["metric_base"].isin(metrics)
+    if scenarios is not None:
+        known = set(results["scenario"])
+        written = [_as_written(name, known) for name in scenarios]
+        _check_known("scenario", written, known)
+        keep &= results["scenario"].isin(written)
+    return results.loc[keep]
+
+
+def _check_known(kind: str, names: Sequence[str], known: set[str]) -> None:
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise UsageError(f"unknown {kind}(s) {unknown}{did_you_mean(unknown, known)}; the results have "
+                         f"{', '.join(sorted(known))}")
+
+
+def _as_written(name: str, known: set[str]) -> str:
+    """A scenario as the results name it, where ``name`` is a reference ``run --scenarios`` accepts for it
+    (``redundancy_attack@noise=.1`` is written ``redundancy_attack@noise=0.1``); otherwise ``name`` as given."""
+    from harness.execution.scenario_refs import scenario_for
+
+    if name in known:
+        return name
+    try:
+        return scenario_for(name).name
+    except UsageError:  # no scenario of that name: reported as unknown by the caller
+        return name

@@ -5,9 +5,14 @@ runs a user's function through the scenario battery of a preset (``quick`` by
 default) next to the built-in metrics, on exactly the same data (every cell's data
 derive from its identity, :mod:`harness.execution.seeds`), and writes a **report card**:
 
-* the metric's calibration, linearity, robustness, sample efficiency and cost, each as
-  a number computed by the analyses of :mod:`reports`, with its rank among all the
-  metrics of the battery and the best built-in;
+* one overall line: the criteria it fails, passes or leaves undecided, and those the battery
+  does not measure;
+* the metric's calibration, linearity, robustness, entanglement attacks, sample efficiency and
+  cost, each with its verdict (✓/✗, the deciding numbers and the rule: the property matrix's,
+  pooled over its sub-scores), the number it is ranked by, its rank among all the metrics of the
+  battery and the best built-in;
+* the closest established metric (the highest Kendall tau between the battery's cells' scores)
+  and a warning for scores outside [0, 1] (which every threshold assumes) or the declared range;
 * its row of the property matrix (:func:`reports.property_matrix`): the ✓/✗ verdicts
   and their thresholds, with how many built-ins pass each;
 * **axiom checks** (:func:`harness.workflows.axioms.check_axioms`), each with the measured number, the
@@ -34,8 +39,10 @@ import numpy as np
 import pandas as pd
 
 import metrics
-from reports.report_card import (RANKING_COLUMNS, VERDICT_COLUMNS, criterion_rankings, is_own, report_card_markdown,
-                                  verdict_rows)
+from reports._verdict import Verdict
+from reports.bundle import Bundle
+from reports.report_card import (FAIL_ON, RANKING_COLUMNS, VERDICT_COLUMNS, closest_metric, criterion_rankings, is_own,
+                                  metric_verdicts, overall_line, range_warnings, report_card_markdown, verdict_rows)
 from reports.schema import FAILURE_COLUMNS
 from reports.stress import stress_record, stress_section
 from harness.workflows.axioms import (DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, axiom_calls, check_axioms, make_probe,
@@ -81,6 +88,14 @@ class ReportCard:
         The axiom checks.
     notes : list of str
         What could not be measured, and why.
+    marks : dict of str to Verdict
+        The metric's verdict per card criterion and per property-matrix characteristic
+        (:func:`reports.report_card.metric_verdicts`): what the card's marks show and
+        :meth:`not_passed` reads.
+    closest : str or None
+        The card's line naming the closest established metric.
+    warnings : list of str
+        The card's warnings on the metric's scores (outside [0, 1] or its declared range).
     failures : pandas.DataFrame
         The battery's failed cells (columns :data:`reports.schema.FAILURE_COLUMNS`), the
         metric's and the built-ins'; written to ``failures.csv`` and listed in the card.
@@ -97,8 +112,24 @@ class ReportCard:
     axioms: list[AxiomResult]
     probe: str
     notes: list[str] = field(default_factory=list)
+    marks: dict[str, Verdict] = field(default_factory=dict)
+    closest: str | None = None
+    warnings: list[str] = field(default_factory=list)
     failures: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=list(FAILURE_COLUMNS)))
     stress: StressResult | None = None
+
+    def not_passed(self, names: Sequence[str]) -> list[str]:
+        """Of the criteria or characteristics ``names`` (keys of :data:`reports.report_card.FAIL_ON`), those the
+        metric does not pass (failed, undecided or not measured), each as ``name: mark numbers (rule)``."""
+        lines = []
+        for name in names:
+            verdict = self.marks.get(FAIL_ON[name], Verdict("unmeasured", evidence="no verdict"))
+            if verdict.mark == "yes":
+                continue
+            shown = (f"{verdict.mark} {verdict.number_text()} ({verdict.threshold_text()})" if verdict.judged
+                     else f"{verdict.mark} ({verdict.evidence_text()})")
+            lines.append(f"{name}: {shown}")
+        return lines
 
     @property
     def own_failures(self) -> pd.DataFrame:
@@ -134,6 +165,9 @@ class ReportCard:
             extra_sections=[stress_section(stress_tables(self.stress))] if self.stress is not None else [],
             failures=self.failures,
             results=self.results,
+            overall=overall_line(self.marks) if self.marks else "",
+            closest=self.closest,
+            warnings=self.warnings,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -146,6 +180,9 @@ class ReportCard:
             "higher_is_better": self.entry.claimed_directions(),
             "stochastic": self.entry.stochastic,
             "battery": self.battery,
+            "overall": overall_line(self.marks) if self.marks else "",
+            "closest": self.closest,
+            "warnings": self.warnings,
             "rankings": self.rankings.to_dict(orient="records"),
             "verdicts": self.verdicts.to_dict(orient="records"),
             "axioms": [{**dataclasses.asdict(a), "measured": a.measured if np.isfinite(a.measured) else None}
@@ -189,6 +226,8 @@ def validate(
     jobs: int = 1,
     cell_timeout: float | None = None,
     metric_options: Mapping[str, OptionSweep] | None = None,
+    grids: Mapping[str, Sequence[Any]] | None = None,
+    score_range: tuple[float, float] | None = None,
     progress: bool = True,
     probe: tuple[str, Any] = DEFAULT_PROBE,
     probe_samples: int = PROBE_SAMPLES,
@@ -246,6 +285,11 @@ def validate(
         Option sweeps, metric -> option -> values (see :func:`harness.run_study`); a
         sweep of your metric (named by its name or reference) runs variants of it next
         to it, which the results hold and the card does not rank.
+    grids : mapping, optional
+        Scenario -> parameter values run instead of its grid (see :func:`harness.run_study`).
+    score_range : (float, float), optional
+        The range the metric's scores are declared to lie in: the card warns about scores
+        outside it (and, whatever it is, outside [0, 1], which every verdict's threshold assumes).
     progress : bool, default True
         Show progress bars.
     probe : (scenario, value), default ("mixing", 0.2)
@@ -311,8 +355,10 @@ def validate(
         check_claimed_sub_scores(entry, returned)
     for replaced in replaced_claims(metric_entry(reference), entry):  # once the claims are known to be valid
         log(f"note: {replaced}")
+    if score_range is not None and not (np.isfinite(score_range).all() and score_range[0] < score_range[1]):
+        raise UsageError(f"score range must be two finite numbers LOW < HIGH, got {tuple(score_range)}")
     study = dict(preset=preset, scenarios_=scenarios_, seeds=seeds, n_samples=n_samples, jobs=jobs,
-                 cell_timeout=cell_timeout, progress=progress, log=log)
+                 cell_timeout=cell_timeout, progress=progress, log=log, grids=grids)
     own_keys = {reference, entry.name}
     own_options = {key: sweep for key, sweep in (metric_options or {}).items() if key in own_keys}
     builtin_options = {key: sweep for key, sweep in (metric_options or {}).items() if key not in own_keys}
@@ -335,13 +381,20 @@ def validate(
     results = pd.concat(frames, ignore_index=True)
     cells = pd.concat([frame[["scenario", "seed", "n_samples"]] for frame in (results, failures)], ignore_index=True)
     cells["n_samples"] = cells["n_samples"].astype(int)  # the battery: scored and failed cells alike
+    marks, closest, warnings = {}, None, []
     if results.empty:  # every cell failed (no built-in to compare with): the card says so, with the failures
         rankings, verdicts = pd.DataFrame(columns=list(RANKING_COLUMNS)), pd.DataFrame(columns=list(VERDICT_COLUMNS))
         notes = ["no cell was scored: every cell of the battery failed (see Failed cells), so no criterion or verdict "
                  "is measured"]
     else:
-        rankings, notes = criterion_rankings(results, entry.name, failures)
-        verdicts = verdict_rows(results, entry.name)
+        bundle = Bundle(results)  # every analysis once: the card's marks are views of its verdicts
+        rankings, notes = criterion_rankings(bundle, entry.name, failures)
+        verdicts = verdict_rows(bundle, entry.name)
+        marks = metric_verdicts(bundle, entry.name)
+        closest = closest_metric(bundle, entry.name)
+        warnings = range_warnings(bundle.results, entry.name, score_range)
+        for warning in warnings:
+            log(warning)
     scored = set(results.loc[results["metric"] == entry.name, "sub_score"]) if len(results) else set()
     if per_sub_score and returned is None and scored:  # the probe's call failed: check the claims on the battery's
         try:
@@ -365,6 +418,9 @@ def validate(
                             probe=checked_on, seed=seed, timeout=cell_timeout),
         probe=checked_on.label,
         notes=notes,
+        marks=marks,
+        closest=closest,
+        warnings=warnings,
         failures=failures,
     )
     if stress:

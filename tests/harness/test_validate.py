@@ -659,3 +659,51 @@ def test_a_metric_failing_every_cell_with_no_builtin_still_gets_its_card(failing
     text = (tmp_path / "report_card.md").read_text()
     assert "battery: preset `quick`; scenarios noise; 1 seed(s); n = 300" in text
     assert json.loads((tmp_path / "report_card.json").read_text())["failures"]
+
+
+OUT_OF_RANGE = '''
+def shifted(factors, codes):
+    """1.5 on a perfect code, about 0.5 on noise: above [0, 1], and far from calibrated at the random end."""
+    import numpy as np
+
+    k = min(factors.shape[1], codes.shape[1])
+    return float(0.5 + np.mean([abs(np.corrcoef(factors[:, j], codes[:, j])[0, 1]) for j in range(k)]))
+'''
+
+
+def test_cli_fail_on_grid_and_score_range(tmp_path, capsys):
+    # the card judges: an overall line, a mark on each criterion, a warning for scores above 1, and exit status 3
+    # when a criterion named by --fail-on is not passed; --grid replaces the noise scenario's grid as in run
+    (tmp_path / "shifted.py").write_text(OUT_OF_RANGE)
+    arguments = ["validate", f"{tmp_path / 'shifted.py'}:shifted", "--property", "explicitness", "--scenarios", "noise",
+                 "--metrics", "mig", "--grid", "noise=0,0.5,1", "--seeds", "1", "--n-samples", "300",
+                 "--probe-samples", "300", "--builtins-dir", str(tmp_path / "cache"), "--no-progress", "--jobs", "1"]
+    status = main([*arguments, "--out", str(tmp_path / "card"), "--fail-on", "calibration", "--score-range", "0,2"])
+    captured = capsys.readouterr()
+    assert status == 3
+    assert "shifted does not pass calibration: no 1.50 / 0.5" in captured.err and "exit status 3 (--fail-on)" in captured.err
+    card = captured.out
+    assert card.splitlines()[2].startswith("- overall: ✗ fails calibration") and "✓ passes" in card.splitlines()[2]
+    assert "lie outside [0, 1]" in card and "outside [0, 2]" not in card  # within the declared range
+    criteria = card.split("## Criteria", 1)[1].split("##", 1)[0]
+    assert "| calibration | ✗ 1.50 / 0.5" in criteria and "perfect ≥ 0.9 / random ≤ 0.1" in criteria
+    assert "closest established metric: `mig` (Kendall τ" in card
+    results = pd.read_parquet(tmp_path / "card" / "results.parquet")
+    assert sorted(results["value"].unique()) == [0.0, 0.5, 1.0]
+    # it follows the explicitness ideal (ρ 1 over the three noise levels, slope about 1): that passes
+    assert main([*arguments, "--out", str(tmp_path / "card2"), "--fail-on", "explicitness"]) == 0
+
+
+def test_cli_fail_on_names_are_checked_before_the_battery_runs(tmp_path, capsys):
+    status = main(["validate", "nowhere.py:f", "--fail-on", "calibraton", "--out", str(tmp_path / "card")])
+    assert status == 2
+    error = capsys.readouterr().err
+    assert "argument --fail-on: unknown criteria ['calibraton'] (did you mean calibration or calibrated?)" in error
+
+
+def test_fail_on_help_lists_exactly_what_it_takes():
+    from harness.cli.validate import FAIL_ON_CHOICES
+    from reports.report_card import FAIL_ON
+
+    listed = FAIL_ON_CHOICES.replace("the card's ", "").replace(", or the property matrix's", ",").split(", ")
+    assert listed == list(FAIL_ON)

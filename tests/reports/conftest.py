@@ -76,6 +76,17 @@ def _uncal(scenario: str, value: float, ideal_m: float, n: int, seed: int) -> fl
     }[scenario]
 
 
+def as_variant(rows: pd.DataFrame, base: str, options: dict, defaults: dict | None = None) -> pd.DataFrame:
+    """``rows`` as the harness writes a variant of an option sweep of ``base``: its display name, its metric, the
+    options it sets and their defaults (those of ``defaults`` it sets) as data."""
+    from reports.schema import encode_options
+
+    known = defaults or {}
+    return rows.assign(metric=f"{base}[{','.join(f'{k}={v}' for k, v in options.items())}]", metric_base=base,
+                       options=encode_options(options),
+                       default_options=encode_options({key: known[key] for key in options if key in known}))
+
+
 def build_results() -> pd.DataFrame:
     """The full synthetic table described in the module docstring."""
     rows = []
@@ -103,6 +114,12 @@ def build_results() -> pd.DataFrame:
                 holo = 0.6 if np.isnan(ideals[0]) else float(np.mean(ideals))
                 rows.append(_row(scenario, value, label, seed, n, "holo", "custom", "holo", "holistic", np.nan, holo, 2e-3))
     return pd.DataFrame(rows)
+
+
+@pytest.fixture(scope="session")
+def variant_of():
+    """:func:`as_variant`, for the test modules (which cannot import this file)."""
+    return as_variant
 
 
 @pytest.fixture(scope="session")
@@ -135,8 +152,8 @@ def build_realistic_results(copies: int = 4) -> pd.DataFrame:
     flat = lin.assign(metric="lin_flat", score=0.5)
     # a swept registered metric (mig over bins), so that the sensitivity columns hold measured verdicts
     compact = lin.loc[lin["sub_score"] == "compactness"]
-    swept = [compact.assign(metric=f"mig[bins={bins}]", family="information", sub_score="mig",
-                            score=compact["score"] - shift)
+    swept = [as_variant(compact.assign(family="information", sub_score="mig", score=compact["score"] - shift), "mig",
+                        {"bins": bins}, {"bins": 10})
              for bins, shift in ((5, 0.3), (10, 0.0), (20, 0.05), (40, 0.1))]
     return pd.concat([*copied, flat, *swept, pid], ignore_index=True)
 

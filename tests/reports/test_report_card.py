@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 
 from reports import check_results
-from reports.report_card import criterion_rankings, criterion_values, rank_metric, report_card_markdown, verdict_rows
+from reports.report_card import (closest_metric, criterion_rankings, criterion_values, metric_verdicts, overall_line,
+                                  range_warnings, rank_metric, report_card_markdown, verdict_rows)
 
 
 def _value(values: pd.DataFrame, criterion: str, metric: str) -> float:
@@ -127,3 +128,87 @@ def test_the_claims_line_speaks_of_other_sub_scores_only_where_there_are_some():
     assert claims_text(claims, {"err", "rho"}) == (f"err: explicitness (other sub-scores holistic); lower is better for "
                                                    f"err ({flipped}), higher for the others; deterministic")
     assert claims_text(claims) == claims_text(claims, {"err", "rho"})  # sub-scores unknown: the mapping's full reading
+
+
+def _robustness_and_linearity(synthetic_results: pd.DataFrame) -> pd.DataFrame:
+    """uncal (fails every robustness condition) beside a copy deviating more; and ``gentle``: exactly affine in the
+    explicitness ideal under noise, R² 1 but slope 0.23, below the 0.25 a linear response needs."""
+    uncal = synthetic_results.loc[synthetic_results["metric"] == "uncal"]
+    worse = uncal.assign(metric="worse", sub_score="worse", score=uncal["score"] * 0.9)
+    noise = synthetic_results.loc[(synthetic_results["scenario"] == "noise") & (synthetic_results["metric"] == "step")]
+    gentle = noise.assign(metric="gentle", sub_score="gentle", score=0.5 + 0.23 * noise["ideal"])
+    return check_results(pd.concat([uncal, worse, gentle], ignore_index=True))
+
+
+def test_a_criterion_row_carries_the_verdict_of_the_property_matrix(synthetic_results):
+    # the card ranked "robustness 0.4182, rank 1 of 7" with no mark while the property matrix failed all three
+    # robustness verdicts; and showed a linearity of R² >= 0.9 while the Linear verdict was ✗ on its slope
+    from reports import property_matrix
+
+    table = _robustness_and_linearity(synthetic_results)
+    matrix = property_matrix(table).set_index(["metric", "characteristic"])
+    rankings, _ = criterion_rankings(table, "uncal")
+    robust = rankings.set_index("criterion").loc["robustness"]
+    assert robust["rank"] == "1 of 2" and robust["value"] == pytest.approx(0.8)
+    assert {matrix.loc[("uncal", c), "verdict"] for c in ("robust_noise", "robust_non_measured", "nonlinear_relation")} == {"no"}
+    assert robust["verdict"] == "✗ 0.80" and robust["threshold"] == "|score − ideal| ≤ 0.2"
+    linear = criterion_rankings(table, "gentle")[0].set_index("criterion").loc["linearity"]
+    assert linear["value"] == pytest.approx(1.0)  # its lowest R²: ranked first
+    assert matrix.loc[("gentle", "linear"), "verdict"] == "no"
+    assert linear["verdict"] == "✗ R² 1.00, slope 0.23" and linear["threshold"] == "R² ≥ 0.9, slope ≥ 0.25"
+
+
+def test_every_mark_of_the_card_is_the_pooled_verdict_of_the_property_matrix(realistic_results):
+    from reports import property_matrix
+    from reports.bundle import Bundle
+
+    bundle = Bundle(realistic_results)
+    matrix = property_matrix(bundle).set_index(["metric", "characteristic"])["verdict"]
+    parts = {"calibration": ["calibrated"], "linearity": ["linear"], "entanglement attacks": ["follows_attacks"],
+             "sample efficiency": ["data_efficient"],
+             "robustness": ["robust_noise", "nonlinear_relation", "robust_non_measured"]}
+    order = ["no", "undecided", "yes"]
+    checked = 0
+    for metric in bundle.judged["metric"].unique():
+        marks = metric_verdicts(bundle, metric)
+        rankings = criterion_rankings(bundle, metric)[0].set_index("criterion")
+        for criterion, characteristics in parts.items():
+            judged = [matrix[(metric, c)] for c in characteristics if matrix[(metric, c)] in order]
+            expected = min(judged, key=order.index) if judged else None
+            assert (marks[criterion].mark if marks[criterion].judged else None) == expected, (metric, criterion)
+            if criterion in rankings.index:
+                symbol = {"no": "✗", "undecided": "≈", "yes": "✓"}[expected]
+                assert rankings.loc[criterion, "verdict"].startswith(symbol), (metric, criterion)
+                checked += 1
+    assert checked > 20
+
+
+def test_the_overall_line_names_what_fails_passes_and_is_not_measured(synthetic_results):
+    table = _robustness_and_linearity(synthetic_results)
+    line = overall_line(metric_verdicts(table, "uncal"))
+    assert line == ("✗ fails calibration, robustness, sample efficiency; ✓ passes linearity; "
+                    "not measured: entanglement attacks")
+
+
+def test_the_closest_established_metric_is_the_one_ranking_the_cells_alike(synthetic_results):
+    lin = synthetic_results.loc[(synthetic_results["metric"] == "lin") & (synthetic_results["sub_score"] == "explicitness")]
+    mine = lin.assign(metric="mine", sub_score="mine", family="custom", score=lin["score"] ** 2)  # same order
+    table = check_results(pd.concat([synthetic_results, mine], ignore_index=True))
+    line = closest_metric(table, "mine")
+    assert line.startswith("closest established metric: `lin/explicitness` (Kendall τ 1.00 with `mine` over ")
+    cells = len(mine.drop_duplicates(["scenario", "value", "seed", "n_samples"]))
+    assert line.endswith(f"over {cells} cells of the battery)")
+
+
+def test_scores_outside_the_unit_interval_or_the_declared_range_are_warned_about(synthetic_results):
+    lin = synthetic_results.loc[synthetic_results["metric"] == "lin"]
+    # lin scores 0.98 ideal + 0.01 + 0.01 (seed - 1): from 0 (ideal 0, seed 0) to 1 (ideal 1, seed 2)
+    wide = check_results(lin.assign(metric="wide", score=2 * lin["score"] - 0.5))  # from -0.5 to 1.5
+    outside = int(((2 * lin["score"] - 0.5 < 0) | (2 * lin["score"] - 0.5 > 1)).sum())
+    warnings = range_warnings(wide, "wide")
+    assert len(warnings) == 1 and warnings[0].startswith("warning: ")
+    assert f"{outside} of {len(lin)} scores of `wide` lie outside [0, 1] (from -0.5 to 1.5;" in warnings[0]
+    assert "the verdicts' thresholds assume scores in [0, 1]" in warnings[0]
+    declared = range_warnings(wide, "wide", (-1.0, 1.0))
+    assert len(declared) == 2 and "outside [-1, 1]" in declared[1] and "the range it declares" in declared[1]
+    assert range_warnings(check_results(lin), "lin") == []

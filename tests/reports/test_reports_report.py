@@ -126,7 +126,8 @@ def test_csv_tables_hold_the_full_precision_analyses(synthetic_report, synthetic
     pd.testing.assert_series_equal(written["perfect_mean"], expected["perfect_mean"], check_exact=False, rtol=1e-12)
     matrix = pd.read_csv(run_dir / "tables" / "property_matrix.csv", keep_default_na=False, na_values=[""])
     assert list(matrix.columns) == ["metric", "family", "characteristic", "verdict", "passed", "statistic", "value",
-                                    "comparison", "limit", "margin", "number", "threshold", "evidence"]
+                                    "comparison", "limit", "margin", "interval_low", "interval_high", "number",
+                                    "threshold", "evidence"]
     assert matrix["value"].dtype == float and matrix["limit"].dtype == float  # numbers, not text
     uncal = matrix.set_index(["metric", "characteristic"]).loc[("uncal", "calibrated")]
     # 0.85 at the perfect end against >= 0.9 is the check closest to failing (relative margin -0.056 vs -2.5)

@@ -125,3 +125,22 @@ def test_a_renamed_scenario_is_measured_by_its_criterion(synthetic_results):
     undeclared = synthetic_results.assign(criterion=np.where(synthetic_results["scenario"] == "noise", "",
                                                              synthetic_results["criterion"]))
     assert "noise" not in set(robustness(undeclared)["scenario"])
+
+
+def test_the_sections_split_robustness_from_attacks_out_of_one_table(realistic_results):
+    # robustness runs once for every condition; the Robustness and Entanglement attacks sections are its parts
+    from reports.bundle import Bundle
+    from reports.report import build_sections
+
+    bundle = Bundle(realistic_results)
+    sections = {section.key: section.table for section in build_sections(bundle)}
+    assert set(sections["robustness"]["criterion"]) == {"noise", "nonlinearity", "non_measured_factors"}
+    assert set(sections["attacks"]["criterion"]) == {"attacks"}
+    whole = bundle.robustness.table
+    assert len(sections["robustness"]) + len(sections["attacks"]) == len(whole)
+    robust = sections["robustness"]
+    # explicitness is judged under the nonlinear map and non-measured factors, never under noise
+    explicit = robust.loc[robust["property"] == "explicitness", "criterion"]
+    assert set(explicit) == {"nonlinearity", "non_measured_factors"}
+    separate = robustness(bundle.judged, conditions={"attacks": "entanglement attack"})
+    pd.testing.assert_frame_equal(sections["attacks"], separate)

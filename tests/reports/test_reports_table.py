@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from reports import check_results, load_results
 from reports._table import ideal_table, score_label
-from reports.schema import OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS
+from reports.schema import DERIVED_COLUMNS, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS
 
 
 def test_parquet_and_csv_load_to_the_same_table(tmp_path, synthetic_results):
@@ -70,15 +71,30 @@ def test_text_booleans_are_read(synthetic_results):
 
 
 def test_an_older_table_gets_the_optional_columns_filled(synthetic_results):
-    older = synthetic_results.drop(columns=list(OPTIONAL_COLUMN_DEFAULTS))
+    older = synthetic_results.drop(columns=list(OPTIONAL_COLUMN_DEFAULTS))  # nor the option columns (conftest)
     checked = check_results(older)
-    assert list(checked.columns[-len(OPTIONAL_COLUMN_DEFAULTS):]) == list(OPTIONAL_COLUMN_DEFAULTS)
+    added = [*OPTIONAL_COLUMN_DEFAULTS, *DERIVED_COLUMNS]
+    assert list(checked.columns[-len(added):]) == added
     assert set(checked["criterion"]) == {""} and checked["warnings"].eq(0).all() and set(checked["first_warning"]) == {""}
     assert checked["exact"].isna().all() and checked["exact"].dtype == np.float64
     assert set(RESULT_COLUMNS) <= set(checked.columns)
-    assert checked.attrs["filled_columns"] == sorted(OPTIONAL_COLUMN_DEFAULTS)
-    assert check_results(checked).attrs["filled_columns"] == sorted(OPTIONAL_COLUMN_DEFAULTS)  # remembered
-    assert check_results(synthetic_results).attrs["filled_columns"] == []
+    assert checked.attrs["filled_columns"] == sorted(added)
+    assert check_results(checked).attrs["filled_columns"] == sorted(added)  # remembered
+    assert check_results(synthetic_results).attrs["filled_columns"] == sorted(DERIVED_COLUMNS)
+
+
+def test_an_older_table_gets_its_option_columns_from_its_names_once(synthetic_results):
+    lin = synthetic_results.loc[synthetic_results["metric"] == "lin"]
+    older = pd.concat([lin, lin.assign(metric="mig[bins=5,normalization=code,adjusted=True,scale=0.5]")])
+    checked = check_results(older, option_defaults=lambda metric: {"bins": 10, "scale": 1} if metric == "mig" else None)
+    variant = checked.iloc[-1]
+    assert variant["metric_base"] == "mig"
+    assert variant["options"] == '{"adjusted":true,"bins":5,"normalization":"code","scale":0.5}'  # typed, canonical
+    assert variant["default_options"] == '{"bins":10,"scale":1}'  # the defaults the caller knows, of the options set
+    assert (checked.iloc[0]["metric_base"], checked.iloc[0]["options"], checked.iloc[0]["default_options"]) == ("lin", "{}", "{}")
+    # a table that has the columns keeps them: its names are never read again
+    relabelled = checked.assign(metric="something else")
+    assert check_results(relabelled)["metric_base"].tolist() == checked["metric_base"].tolist()
 
 
 def test_unknown_criterion_is_rejected(synthetic_results):

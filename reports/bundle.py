@@ -1,0 +1,140 @@
+"""Every analysis of a results table, run once: what the verdicts, the sections and the report card read.
+
+A :class:`Bundle` holds the checked results table (option-sweep variants included) and, computed on
+first use and kept, each analysis of :mod:`reports`: calibration, linearity, robustness (every
+condition, entanglement attacks included), sample efficiency, cost, agreement and option sensitivity,
+and the table of verdicts (:func:`reports.verdicts.verdict_table`).  An analysis the results cannot
+support is kept as the reason it could not run (:class:`Analysis`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Callable
+
+import pandas as pd
+
+from reports import verdicts
+from reports._table import MissingDataError, check_results, scenarios_testing
+from reports.agreement import agreement
+from reports.calibration import calibration
+from reports.characteristics import Thresholds
+from reports.cost import cost
+from reports.linearity import linearity
+from reports.robustness import robustness
+from reports.sample_efficiency import sample_efficiency
+from reports.sensitivity import on_default_options, option_sensitivity
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """An analysis's table, or why the results could not support it."""
+
+    table: pd.DataFrame | None
+    missing: str = ""
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The table, or an empty one when the analysis could not run."""
+        return self.table if self.table is not None else pd.DataFrame()
+
+    def required(self) -> pd.DataFrame:
+        """The table; :class:`reports.MissingDataError` with the reason when the analysis could not run."""
+        if self.table is None:
+            raise MissingDataError(self.missing)
+        return self.table
+
+
+def _run(analysis: Callable[..., pd.DataFrame], results: pd.DataFrame, **options) -> Analysis:
+    try:
+        return Analysis(analysis(results, **options))
+    except MissingDataError as missing:
+        return Analysis(None, str(missing))
+
+
+class Bundle:
+    """The analyses and verdicts of one results table, each computed once.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        A results table (validated here, see :func:`reports.check_results`).
+    thresholds : Thresholds, optional
+        The verdicts' thresholds.
+
+    Attributes
+    ----------
+    results : pandas.DataFrame
+        The checked table, every option-sweep variant included (the sensitivity reads them).
+    judged : pandas.DataFrame
+        The table as every other analysis reads it: each swept metric at its default options
+        (:func:`reports.sensitivity.on_default_options`).
+    """
+
+    def __init__(self, results: pd.DataFrame, thresholds: Thresholds = Thresholds()) -> None:
+        self.results = check_results(results)
+        self.thresholds = thresholds
+        self.judged = on_default_options(self.results)
+
+    @cached_property
+    def calibration(self) -> Analysis:
+        """:func:`reports.calibration.calibration` at the thresholds."""
+        return _run(calibration, self.judged, perfect_threshold=self.thresholds.perfect_threshold,
+                    random_threshold=self.thresholds.random_threshold)
+
+    @cached_property
+    def linearity(self) -> Analysis:
+        """:func:`reports.linearity.linearity` of every scenario whose ideal varies."""
+        return _run(linearity, self.judged, min_r2=self.thresholds.min_r2, min_slope=self.thresholds.min_linear_slope)
+
+    @cached_property
+    def verdict_linearity(self) -> Analysis:
+        """The fits the verdicts read: :attr:`linearity` without the scenarios testing entanglement attacks,
+        which have a characteristic of their own (the property columns follow the review's experiments)."""
+        if self.linearity.table is None:
+            return self.linearity
+        lines = self.linearity.table
+        return Analysis(lines.loc[~lines["scenario"].isin(scenarios_testing(self.judged, "attacks"))])
+
+    @cached_property
+    def robustness(self) -> Analysis:
+        """:func:`reports.robustness.robustness` under every condition (split by
+        :func:`reports.robustness.of_conditions`)."""
+        return _run(robustness, self.judged, max_deviation=self.thresholds.max_deviation)
+
+    @cached_property
+    def efficiency(self) -> Analysis:
+        """:func:`reports.sample_efficiency.sample_efficiency`."""
+        return _run(sample_efficiency, self.judged)
+
+    @cached_property
+    def cost(self) -> Analysis:
+        """:func:`reports.cost.cost`: each metric's median seconds per call."""
+        return _run(cost, self.judged)
+
+    @cached_property
+    def agreement(self) -> Analysis:
+        """:func:`reports.agreement.agreement` between every pair of sub-scores."""
+        return _run(agreement, self.judged)
+
+    @cached_property
+    def sensitivity(self) -> Analysis:
+        """:func:`reports.sensitivity.option_sensitivity` of the option sweeps (empty without one)."""
+        return Analysis(option_sensitivity(self.results, threshold=self.thresholds.max_spread))
+
+    @cached_property
+    def verdicts(self) -> pd.DataFrame:
+        """One :class:`reports._verdict.Verdict` per metric x sub-score x characteristic
+        (:func:`reports.verdicts.verdict_table`)."""
+        return verdicts.verdict_table(self)
+
+    @cached_property
+    def metric_verdicts(self) -> pd.DataFrame:
+        """Per metric and characteristic, its sub-scores' verdicts pooled (:func:`reports.verdicts.matrix_verdicts`)."""
+        return verdicts.matrix_verdicts(self)
+
+    @cached_property
+    def criterion_verdicts(self) -> pd.DataFrame:
+        """Per metric and headline column, its verdict (:func:`reports.verdicts.criterion_verdicts`)."""
+        return verdicts.criterion_verdicts(self)

@@ -1,0 +1,249 @@
+"""The characteristics the reports judge, as one declarative table: adding a characteristic is one entry.
+
+Each :class:`Characteristic` names the analysis it reads (a table of :class:`reports.bundle.Bundle`),
+the scenario criterion and the ideal its rows come from, the properties whose sub-scores it judges,
+the headline column it pools into, and its :class:`Rule` s: a statistic (a column of the analysis),
+a comparison and a threshold (a field of :class:`Thresholds`).  :mod:`reports.verdicts` turns the
+table into verdicts, one per metric x sub-score x characteristic; the headline, the property matrix,
+the sections' roll-ups and the report card are views of those verdicts.
+
+Zaidi et al. (2022), Table 2 and section 6.2: "For a metric to possess a characteristic (✓), it has
+to be true by design and not disproven experimentally."  Here every ✓ or ✗ is decided by a number
+measured in the results and a threshold, both reported next to the verdict.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Callable
+
+import pandas as pd
+
+from reports.calibration import PERFECT_THRESHOLD, RANDOM_THRESHOLD
+from reports.linearity import MIN_LEVELS, MIN_LINEAR_SLOPE, MIN_R2
+from reports.robustness import JUDGED_PROPERTIES, MAX_DEVIATION
+from reports.schema import IDEAL_PROPERTIES
+from reports.sensitivity import DISCRETIZATION_OPTIONS, SPREAD_THRESHOLD
+
+#: Default thresholds of the property columns and of data efficiency.
+MIN_RANK_CORRELATION, MIN_SLOPE = 0.8, 0.5
+DATA_N, DATA_TOLERANCE = 1000, 0.05
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Every threshold of the verdicts (see :data:`CHARACTERISTICS`)."""
+
+    min_rank_correlation: float = MIN_RANK_CORRELATION
+    min_slope: float = MIN_SLOPE
+    perfect_threshold: float = PERFECT_THRESHOLD
+    random_threshold: float = RANDOM_THRESHOLD
+    min_r2: float = MIN_R2
+    min_linear_slope: float = MIN_LINEAR_SLOPE
+    max_deviation: float = MAX_DEVIATION
+    data_n: int = DATA_N
+    data_tolerance: float = DATA_TOLERANCE
+    max_spread: float = SPREAD_THRESHOLD
+
+    def fill(self, template: str) -> str:
+        """``template`` with ``{data_n}`` (any field) replaced by its value."""
+        return template.format(**dataclasses.asdict(self))
+
+
+#: Which rows of an analysis a characteristic or a rule reads (by name, so that entries stay data).
+ROWS: dict[str, Callable[[pd.DataFrame, Thresholds], pd.Series]] = {
+    "trajectory": lambda table, _: table["n_levels"] >= MIN_LEVELS,  # ideals with at least MIN_LEVELS values
+    "levels": lambda table, _: table["n_levels"] < MIN_LEVELS,  # a few levels compared (modular_not_compact)
+    "at_data_n": lambda table, thresholds: table["n"] == thresholds.data_n,
+    "binning": lambda table, _: table["option"].isin(DISCRETIZATION_OPTIONS),
+}
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One statistic of a characteristic against its threshold.
+
+    Attributes
+    ----------
+    statistic : str
+        Its name in the rule text (``ρ``); ``{field}`` takes a threshold's value (``s({data_n})``).
+    column : str
+        The analysis column holding it.  Where the analysis also has ``<column>_low`` and
+        ``<column>_high``, they are its interval.
+    comparison : {">=", "<="}
+        The passing side; the worst row of a score is its smallest (``>=``) or largest value, an
+        undefined one first.
+    threshold : str
+        The :class:`Thresholds` field it is compared with.
+    label : str
+        What precedes the value in the verdict's text.
+    joiner : str
+        What separates it from the rule before it there.
+    where : str
+        The evidence, formatted with the deciding row's columns.
+    at : tuple of str
+        The deciding row's columns the roll-ups name.
+    reason : str
+        The analysis column saying why the statistic is undefined, if it can be.
+    rows : str
+        Which of the characteristic's rows it reads (a key of :data:`ROWS`; all when empty).
+    digits : int
+        Fewest decimals printed.
+    """
+
+    statistic: str
+    column: str
+    comparison: str
+    threshold: str
+    label: str = ""
+    joiner: str = ", "
+    where: str = "{sub_score} in {scenario}"
+    at: tuple[str, ...] = ("sub_score", "scenario")
+    reason: str = ""
+    rows: str = ""
+    digits: int = 2
+
+
+@dataclass(frozen=True)
+class Characteristic:
+    """One column of the property matrix.
+
+    Attributes
+    ----------
+    key, heading : str
+        Its name in tables and files, and its column heading.
+    analysis : str
+        The :class:`reports.bundle.Bundle` table it reads.
+    rules : tuple of Rule
+        What decides it: every rule must pass.
+    unmeasured : str
+        The evidence when no row of the analysis judges the score (``{field}``: a threshold).
+    criterion : str
+        The scenario criterion its rows come from (``""``: every scenario the analysis reads; an
+        analysis without a ``criterion`` column reads that criterion's scenarios alone).
+    against : bool
+        Whether it reads the rows fitted against the ideal of the property it is named after
+        (the property columns).
+    properties : tuple of str, optional
+        The properties whose sub-scores it judges; None: every one.
+    outside : str
+        The mark of a sub-score it does not judge (``absent``: the metric lacks the property;
+        ``n/a``: the characteristic does not apply).
+    outside_evidence : str
+        The evidence then.
+    rows : str
+        Which rows of the analysis it reads (a key of :data:`ROWS`; all when empty).
+    by_base : bool
+        Whether the analysis is per metric base (an option sweep's, the sensitivity), not per
+        metric as judged.
+    headline : str
+        The headline column it pools into (empty: none).
+    """
+
+    key: str
+    heading: str
+    analysis: str
+    rules: tuple[Rule, ...]
+    unmeasured: str
+    criterion: str = ""
+    against: bool = False
+    properties: tuple[str, ...] | None = None
+    outside: str = "absent"
+    outside_evidence: str = ""
+    rows: str = ""
+    by_base: bool = False
+    headline: str = ""
+
+
+def _follows(prop: str) -> Characteristic:
+    """Modularity, compactness, explicitness: the score follows its property's ideal (review section 6.2).
+
+    Where the ideal is a trajectory (at least MIN_LEVELS values: mixing, noise, ...) the score must
+    fall with it: Spearman's rho and the affine slope (it spans at least that fraction of the ideal's
+    range; a score stuck near 1, like Z-diff under mixing in review section 5.3, fails).  Where the
+    scenario only compares a few levels (modular_not_compact, review 5.4 and Table 1) the score must not
+    overstate the property (DCI-lasso's compactness of 1.0 for duplicated codes fails; MIG's 0.0, which
+    understates it, passes, as in the review's Table 2).  Entanglement attacks have their own column.
+    """
+    return Characteristic(
+        key=prop, heading=prop.capitalize(), analysis="verdict_linearity", against=True,
+        properties=(prop, "holistic"), outside_evidence=f"no {prop} or holistic sub-score",
+        unmeasured=f"not scored on a scenario that degrades {prop}", headline="follows",
+        rules=(Rule("ρ", "spearman", ">=", "min_rank_correlation", "ρ ", where="lowest ρ: {sub_score} in {scenario}",
+                    reason="undefined_reason", rows="trajectory"),
+               Rule("slope", "slope", ">=", "min_slope", "slope ", where="lowest slope: {sub_score} in {scenario}",
+                    rows="trajectory"),
+               Rule("excess", "max_excess", "<=", "max_deviation", "excess ", joiner="; ",
+                    where="largest excess: {sub_score} in {scenario}", rows="levels")))
+
+
+def _deviation(key: str, heading: str, criterion: str, headline: str) -> Characteristic:
+    """Robust to a condition, or follows the attacks: every sub-score judged there
+    (:data:`reports.robustness.JUDGED_PROPERTIES`: modularity and compactness under noise, where the review's
+    Table 2 says robustness does not apply to explicitness, every one elsewhere) stays within max_deviation of
+    its ideal in the scenarios declaring ``criterion`` (:func:`reports.robustness.robustness`)."""
+    judged = JUDGED_PROPERTIES[criterion]
+    return Characteristic(
+        key=key, heading=heading, analysis="robustness", criterion=criterion, properties=judged, outside="n/a",
+        outside_evidence=f"no {' or '.join(judged)} sub-score", headline=headline,
+        unmeasured=f"no judged sub-score in a scenario testing {criterion} (none, or no ideal)",
+        rules=(Rule("|score − ideal|", "deviation", "<=", "max_deviation", where="{sub_score} in {scenario} at {at_value}",
+                    at=("sub_score", "scenario", "at_value")),))
+
+
+def _swept(key: str, heading: str, rows: str, unmeasured: str) -> Characteristic:
+    """Measured from option sweeps (:func:`reports.sensitivity.option_sensitivity`): the largest spread of a
+    sub-score across an option's values (of bins for discretization-free, of any option for few
+    hyper-parameters), averaged over seeds, is at most max_spread."""
+    return Characteristic(
+        key=key, heading=heading, analysis="sensitivity", by_base=True, rows=rows, unmeasured=unmeasured,
+        rules=(Rule("max spread", "max_spread", "<=", "max_spread",
+                    where="{option} in {{{values}}} moves {sub_score} by {max_spread:.3g} on {worst_condition}",
+                    at=("option", "sub_score", "worst_condition")),))
+
+
+#: Every characteristic, in the order of the property matrix's columns: the review's Table 2, then the additions.
+CHARACTERISTICS: tuple[Characteristic, ...] = (
+    *(_follows(prop) for prop in IDEAL_PROPERTIES),
+    Characteristic(
+        key="calibrated", heading="Calibrated", analysis="calibration", criterion="noise", headline="calibrated",
+        unmeasured="no scenario testing noise, at alpha = 0 and 1",
+        rules=(Rule("perfect", "perfect_oriented", ">=", "perfect_threshold", where="worst perfect: {sub_score} in {scenario}"),
+               Rule("random", "random_oriented", "<=", "random_threshold", joiner=" / ",
+                    where="worst random: {sub_score} in {scenario}"))),
+    Characteristic(
+        key="linear", heading="Linear", analysis="verdict_linearity", rows="trajectory", headline="linear",
+        unmeasured="no scenario with a varying ideal trajectory",
+        rules=(Rule("R²", "r2", ">=", "min_r2", "R² ", where="lowest R²: {sub_score} in {scenario} against {against}",
+                    reason="undefined_reason"),
+               Rule("slope", "slope", ">=", "min_linear_slope", "slope ", where="lowest slope: {sub_score} in {scenario}"))),
+    _deviation("robust_noise", "Robust to noise", "noise", "robust"),
+    _deviation("robust_non_measured", "Robust to non-measured factors", "non_measured_factors", "robust"),
+    _deviation("nonlinear_relation", "Nonlinear relation", "nonlinearity", "robust"),
+    _deviation("follows_attacks", "Follows entanglement attacks", "attacks", "follows_attacks"),
+    _swept("discretization_free", "Discretization-free", "binning",
+           f"no {' or '.join(DISCRETIZATION_OPTIONS)} sweep in the results (run --metric-option METRIC:bins=5,10,20,40)"),
+    _swept("few_hyperparameters", "Few hyper-parameters", "",
+           "no option sweep in the results (run --metric-option METRIC:OPTION=V1,V2,...)"),
+    Characteristic(
+        key="data_efficient", heading="Data efficient", analysis="efficiency", rows="at_data_n", headline="data_efficient",
+        unmeasured="no sample-efficiency result at n = {data_n}",
+        rules=(Rule("mean |s({data_n}) − s(n_max)|", "mean_abs_difference", "<=", "data_tolerance",
+                    where="{sub_score} in {scenario} (n_max = {n_max})", digits=3),)),
+)
+
+
+
+def headings() -> dict[str, str]:
+    """Characteristic key -> column heading, in the order of :data:`CHARACTERISTICS` (as it is when called)."""
+    return {characteristic.key: characteristic.heading for characteristic in CHARACTERISTICS}
+
+
+def characteristic(key: str) -> Characteristic:
+    """The entry of :data:`CHARACTERISTICS` named ``key``."""
+    return next(entry for entry in CHARACTERISTICS if entry.key == key)
+
+
+#: Characteristic key -> column heading, in order.
+HEADINGS = headings()

@@ -1,0 +1,71 @@
+"""``report DIR``: a report of a subset of a run (--metrics, --scenarios, --out), and a table written before the option
+columns, read the same way as a new one."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+import reports
+from harness.cli import main
+from harness.execution.runner import run_study
+from harness.workflows.run_results import load_run_results
+from reports.schema import DERIVED_COLUMNS
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    """A small run: MIG swept over bins (its default, 10, among the values) and Modularity, on noise and mixing."""
+    out = tmp_path_factory.mktemp("run")
+    run_study(preset="quick", scenarios_=["noise", "mixing"], metrics_=["mig", "modularity"], seeds=1, n_samples=300,
+              metric_options={"mig": {"bins": [5, 10]}}, out=out, progress=False, log=lambda _: None)
+    return out
+
+
+def test_rows_carry_the_metric_and_its_options_as_data(run_dir):
+    results = pd.read_parquet(run_dir / "results.parquet")
+    variant = results.loc[results["metric"] == "mig[bins=5]"].iloc[0]
+    assert variant["metric_base"] == "mig"
+    assert json.loads(variant["options"]) == {"bins": 5} and json.loads(variant["default_options"]) == {"bins": 10}
+    plain = results.loc[results["metric"] == "modularity"].iloc[0]
+    assert (plain["metric_base"], plain["options"], plain["default_options"]) == ("modularity", "{}", "{}")
+    csv = pd.read_csv(run_dir / "results.csv", dtype=str, keep_default_na=False)
+    assert csv["options"].tolist() == results["options"].tolist()  # the JSON survives the CSV round trip
+
+
+def test_a_table_written_before_the_option_columns_reads_like_a_new_one(run_dir, tmp_path):
+    results = pd.read_parquet(run_dir / "results.parquet")
+    results.drop(columns=list(DERIVED_COLUMNS)).to_parquet(tmp_path / "results.parquet")
+    old = load_run_results(tmp_path)  # the harness gives the registry's defaults to what the table lacks
+    new = load_run_results(run_dir)
+    pd.testing.assert_frame_equal(old[list(DERIVED_COLUMNS)], new[list(DERIVED_COLUMNS)])
+    bare = reports.load_results(tmp_path)  # reports alone read no registry: the default variant is unknown
+    assert set(bare["default_options"]) == {"{}"} and set(bare["metric_base"]) == {"mig", "modularity"}
+
+
+def test_a_report_of_a_subset(run_dir, tmp_path, capsys):
+    out = tmp_path / "subset"
+    assert main(["report", str(run_dir), "--metrics", "mig", "--scenarios", "noise", "--out", str(out),
+                 "--jobs", "1"]) == 0
+    subset = pd.read_parquet(out / "results.parquet")
+    assert set(subset["metric"]) == {"mig[bins=5]", "mig[bins=10]"} and set(subset["scenario"]) == {"noise"}
+    headline = pd.read_csv(out / "tables" / "headline.csv")
+    assert set(headline["metric"]) == {"mig"}  # the sweep judged at its default
+    latex = (out / "tables" / "calibration.tex").read_text(encoding="utf-8")
+    assert "Scenarios behind the verdicts: noise (n = 300, 1 seed)" in latex
+    assert "Scenarios behind the verdicts: noise (n = 300, 1 seed)." in (out / "report.md").read_text(encoding="utf-8")
+    assert (run_dir / "report.html").exists() is False  # the run's own directory is left alone
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--metrics", "mgi", "--out", "OUT"], "unknown metric(s) ['mgi'] (did you mean mig?)"),
+    (["--scenarios", "nois", "--out", "OUT"], "unknown scenario(s) ['nois'] (did you mean noise?)"),
+    (["--metrics", "mig"], "name another directory with --out"),
+])
+def test_a_subset_names_what_it_lacks(run_dir, tmp_path, capsys, arguments, message):
+    arguments = [str(tmp_path / "out") if argument == "OUT" else argument for argument in arguments]
+    assert main(["report", str(run_dir), *arguments]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()

@@ -1,0 +1,151 @@
+"""One table of verdicts behind every output: the verdict object, pooling, and the views (headline, property matrix,
+sections' roll-ups, report card, CSV, LaTeX, Markdown, HTML) carrying an interval and an undecided mark."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from reports import characteristics, headline, property_matrix, write_report
+from reports._verdict import Check, Verdict, pool_characteristics, pool_scores
+from reports.bundle import Analysis, Bundle
+from reports.headline import headline_display
+from reports.property_matrix import property_matrix_display
+from reports.report import build_sections
+from reports.report_card import criterion_rankings, metric_verdicts, overall_line
+from reports.verdicts import verdict_table
+
+
+def test_a_check_is_undecided_when_its_interval_straddles_the_threshold():
+    assert Check("perfect", 0.91, ">=", 0.9, interval=(0.88, 0.94)).mark == "undecided"
+    assert Check("perfect", 0.91, ">=", 0.9, interval=(0.905, 0.94)).mark == "yes"
+    assert Check("random", 0.12, "<=", 0.1, interval=(0.11, 0.13)).mark == "no"
+    assert Check("perfect", 0.91, ">=", 0.9).mark == "yes" and Check("perfect", 0.89, ">=", 0.9).mark == "no"
+    assert Check("R²", math.nan, ">=", 0.9, "constant score", interval=(0.1, 0.95)).mark == "no"  # undefined fails
+    # each end printed with the digits that keep its side of the threshold: 0.8996 is below 0.9, not "0.90"
+    assert Check("perfect", 0.91, ">=", 0.9, interval=(0.8996, 0.94)).value_text() == "0.91 [0.8996, 0.94]"
+    assert not Check("perfect", 0.91, ">=", 0.9, interval=(0.88, 0.94)).passed
+
+
+def test_a_verdict_is_no_when_a_check_fails_and_undecided_when_one_is_only_undecided():
+    passing, straddling = Check("ρ", 0.95, ">=", 0.8), Check("slope", 0.6, ">=", 0.5, interval=(0.45, 0.7), joiner=", ")
+    failing = Check("excess", 0.3, "<=", 0.2, joiner="; ")
+    assert Verdict.of([passing, straddling]).mark == "undecided"
+    verdict = Verdict.of([passing, straddling, failing])
+    assert verdict.mark == "no" and verdict.decisive is failing
+    assert verdict.number_text() == "0.95, 0.60 [0.45, 0.70]; 0.30"
+    assert verdict.threshold_text() == "ρ ≥ 0.8, slope ≥ 0.5; excess ≤ 0.2"
+    record = Verdict.of([passing, straddling]).record()
+    assert record["verdict"] == "undecided" and np.isnan(record["passed"])
+    assert (record["interval_low"], record["interval_high"]) == (0.45, 0.7)
+
+
+def test_pooling_scores_keeps_each_statistics_worst_and_of_equals_the_first_row():
+    a = Verdict.of([Check("perfect", 0.95, ">=", 0.9, where="a", position=3),
+                    Check("random", 0.05, "<=", 0.1, joiner=" / ", where="a", position=3)])
+    b = Verdict.of([Check("perfect", 0.95, ">=", 0.9, where="b", position=1),
+                    Check("random", 0.08, "<=", 0.1, joiner=" / ", where="b", position=1)])
+    pooled = pool_scores([a, b, Verdict("n/a")], ["perfect", "random"], "none")
+    assert pooled.number_text() == "0.95 / 0.08" and pooled.evidence_text() == "b; b"  # the tie goes to row 1
+    assert pool_scores([Verdict("n/a"), Verdict("absent")], ["perfect"], "none") == Verdict("unmeasured", evidence="none")
+    assert pool_scores([Verdict("absent", evidence="x")] * 2, ["perfect"], "none").mark == "absent"
+
+
+def test_pooling_characteristics_shows_the_one_closest_to_failing():
+    close = Verdict.of([Check("|score − ideal|", 0.19, "<=", 0.2)])
+    far = Verdict.of([Check("|score − ideal|", 0.05, "<=", 0.2)])
+    assert pool_characteristics([far, close, Verdict("n/a", evidence="e")]) is close
+    assert pool_characteristics([Verdict("n/a", evidence="a"), Verdict("n/a", evidence="b")]).mark == "n/a"
+    unmeasured = pool_characteristics([Verdict("n/a", evidence="a"), Verdict("unmeasured", evidence="b")])
+    assert unmeasured.mark == "unmeasured" and unmeasured.evidence == "a; b"
+
+
+def test_the_table_has_one_verdict_per_score_and_characteristic(synthetic_results):
+    bundle = Bundle(synthetic_results)
+    table = bundle.verdicts
+    scores = synthetic_results[["metric", "sub_score"]].drop_duplicates()
+    assert len(table) == len(scores) * len(characteristics.CHARACTERISTICS)
+    assert all(isinstance(verdict, Verdict) for verdict in table["verdict"])
+    cell = table.set_index(["metric", "sub_score", "characteristic"])["verdict"]
+    # step is an explicitness score: no modularity (absent), robustness to noise does not apply (n/a)
+    assert cell[("step", "step", "modularity")].mark == "absent"
+    assert cell[("step", "step", "robust_noise")].mark == "n/a"
+    assert cell[("step", "step", "linear")].number_text() == "R² 0.77, slope 1.29"
+    # lin's three sub-scores are each judged on their own property; the matrix pools them
+    assert cell[("lin", "modularity", "compactness")].mark == "absent"
+    assert cell[("lin", "compactness", "compactness")].mark == "yes"
+
+
+def _straddling(synthetic_results) -> Bundle:
+    """The synthetic table's bundle with a 95% interval on every calibration end; uncal's perfect end (0.85, whose
+    interval is put at [0.80, 0.93]) straddles 0.9, and its random end is moved into range (0.05 [0.03, 0.07])."""
+    bundle = Bundle(synthetic_results)
+    table = bundle.calibration.table.copy()
+    for end in ("perfect", "random"):
+        table[f"{end}_oriented_low"] = table[f"{end}_oriented"] - 0.01
+        table[f"{end}_oriented_high"] = table[f"{end}_oriented"] + 0.01
+    uncal = table["metric"] == "uncal"
+    table.loc[uncal, ["perfect_oriented_low", "perfect_oriented_high"]] = (0.80, 0.93)
+    table.loc[uncal, ["random_oriented", "random_oriented_low", "random_oriented_high"]] = (0.05, 0.03, 0.07)
+    bundle.__dict__["calibration"] = Analysis(table)  # what issue 26's intervals over seeds will put there
+    return bundle
+
+
+def test_an_undecided_verdict_and_its_interval_reach_every_view(synthetic_results, tmp_path):
+    bundle = _straddling(synthetic_results)
+    matrix = property_matrix(bundle).set_index(["metric", "characteristic"])
+    row = matrix.loc[("uncal", "calibrated")]
+    assert row["verdict"] == "undecided" and np.isnan(row["passed"])
+    assert (row["interval_low"], row["interval_high"]) == (0.80, 0.93)
+    assert row["number"] == "0.85 [0.80, 0.93] / 0.05 [0.03, 0.07]"
+    assert property_matrix_display(property_matrix(bundle)).set_index("Metric").loc["uncal", "Calibrated"] == (
+        "≈ 0.85 [0.80, 0.93] / 0.05 [0.03, 0.07]")
+    assert property_matrix_display(property_matrix(bundle), numbers=False).set_index("Metric").loc["uncal", "Calibrated"] == "≈"
+    table = headline(bundle)
+    cell = table.set_index(["metric", "sub_score", "criterion"]).loc[("uncal", "uncal", "calibrated")]
+    assert cell["verdict"] == "undecided" and cell["interval_low"] == 0.80
+    display = headline_display(table).set_index("Sub-score")
+    assert display.loc["uncal", "Calibrated"] == "≈ 0.85 [0.80, 0.93] / 0.05 [0.03, 0.07]"
+    assert headline_display(table, compact=True).set_index("Sub-score").loc["uncal", "Calibrated"] == "≈ 0.85"
+    sections = {section.key: section for section in build_sections(bundle)}
+    assert "pass (1 undecided)" in next(line for line in sections["headline"].lines if line.startswith("Calibrated"))
+    rollup = sections["calibration"].display.set_index("Metric")
+    assert rollup.loc["uncal", "perfect ≥ 0.9"] == "≈ 0.85 [0.80, 0.93]" and rollup.loc["uncal", "Passing"] == "0 of 1"
+    marks = metric_verdicts(bundle, "uncal")
+    assert marks["calibration"].mark == "undecided" and overall_line(marks).startswith("✗ fails")
+    assert "≈ undecided on calibration" in overall_line(marks)
+    rankings, _ = criterion_rankings(bundle, "uncal")
+    assert rankings.set_index("criterion").loc["calibration", "verdict"] == "≈ 0.85 [0.80, 0.93] / 0.05 [0.03, 0.07]"
+    # the files: numeric interval columns in the CSVs, the mark in LaTeX, Markdown and HTML
+    write_report(bundle.results, tmp_path)  # a fresh bundle: no interval, as today's analyses give
+    write_report(bundle, tmp_path / "undecided")
+    csv = pd.read_csv(tmp_path / "undecided" / "tables" / "property_matrix.csv").set_index(["metric", "characteristic"])
+    assert csv.loc[("uncal", "calibrated"), ["interval_low", "interval_high"]].tolist() == [0.80, 0.93]
+    assert csv["interval_low"].dtype.kind == "f"
+    plain = pd.read_csv(tmp_path / "tables" / "property_matrix.csv")
+    assert plain["interval_low"].isna().all() and "undecided" not in set(plain["verdict"])
+    latex = (tmp_path / "undecided" / "tables" / "headline.tex").read_text(encoding="utf-8")
+    assert r"$\approx$ 0.85" in latex
+    markdown = (tmp_path / "undecided" / "report.md").read_text(encoding="utf-8")
+    assert "≈ 0.85 [0.80, 0.93] / 0.05 [0.03, 0.07]" in markdown
+    html = (tmp_path / "undecided" / "report.html").read_text(encoding="utf-8")
+    assert "≈ 0.85 [0.80, 0.93] / 0.05 [0.03, 0.07]" in html
+
+
+def test_a_characteristic_is_one_entry(synthetic_results, monkeypatch):
+    # a new column of the property matrix: the mixing trajectory's ρ alone, at a stricter threshold
+    strict = characteristics.Characteristic(
+        key="strictly_monotone", heading="Strictly monotone", analysis="verdict_linearity", rows="trajectory",
+        unmeasured="no trajectory", rules=(characteristics.Rule("ρ", "spearman", ">=", "min_rank_correlation",
+                                                                reason="undefined_reason"),))
+    monkeypatch.setattr(characteristics, "CHARACTERISTICS", (*characteristics.CHARACTERISTICS, strict))
+    bundle = Bundle(synthetic_results, dataclasses.replace(characteristics.Thresholds(), min_rank_correlation=0.9))
+    matrix = property_matrix(bundle).set_index(["metric", "characteristic"])
+    assert matrix.loc[("step", "strictly_monotone"), "verdict"] == "no"  # a step's ρ is 0.88
+    assert matrix.loc[("lin", "strictly_monotone"), "verdict"] == "yes"
+    assert "Strictly monotone" in property_matrix_display(property_matrix(bundle)).columns
+    assert set(verdict_table(bundle)["characteristic"]) >= {"strictly_monotone"}
