@@ -15,8 +15,8 @@ Run with timing (several minutes; the slowest metrics dominate)::
 
 Under the default ``--benchmark-disable`` (CI) a body runs once, as a smoke test, and
 only at N = 1e3, with tree ensembles cut to 5 trees (dci_gbt's defaults alone take
-30 to 50 s at N = 1e3); the larger sizes are skipped with the reason stated, so CI
-stays fast and no untimed case counts as passed without running.  Timed runs always
+30 to 50 s at N = 1e3); the larger sizes are not collected, so CI stays fast and no
+untimed case counts as passed without running.  Timed runs always
 use every metric's defaults.
 """
 
@@ -31,15 +31,21 @@ import metrics
 
 SIZES = (1_000, 10_000, 100_000)
 SMOKE_SIZE = 1_000
-"""The only size that also runs (once) when benchmarking is disabled."""
+"""The only size collected (and run once, untimed) when benchmarking is disabled."""
 SMOKE_OPTIONS = {"n_estimators": 5}
 """Cheaper settings for the untimed smoke run (tree ensembles: 5 trees)."""
 ROUNDS = {1_000: 3, 10_000: 1, 100_000: 1}
 """Timed rounds per size: a few at 1e3, one at the sizes where a round takes seconds to minutes."""
 N_FACTORS = N_CODES = 8
 
-pytestmark = pytest.mark.filterwarnings("ignore:Benchmark fixture was not used")  # the skipped sizes under --benchmark-disable
-SKIP_REASON = "timed only with --benchmark-enable; under --benchmark-disable only N = 1e3 runs (as a smoke test)"
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every size when timing (``--benchmark-enable``); only :data:`SMOKE_SIZE` when benchmarks run once, untimed."""
+    if "n" in metafunc.fixturenames:
+        config = metafunc.config
+        timed = config.getoption("benchmark_enable") or not config.getoption("benchmark_disable")
+        metafunc.parametrize("n", SIZES if timed else (SMOKE_SIZE,))
 
 
 FACTORIAL_LEVELS = 2
@@ -64,11 +70,8 @@ def population(n: int) -> list[np.ndarray]:
     return [factors @ (np.eye(N_FACTORS, N_CODES) + 0.1 * rng.random((N_FACTORS, N_CODES))) + 0.05 * rng.random((n, N_CODES)) for _ in range(3)]
 
 
-@pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("name", metrics.available())
 def test_metric(benchmark, name, n):
-    if benchmark.disabled and n != SMOKE_SIZE:
-        pytest.skip(SKIP_REASON)
     spec = metrics.get(name)
     factorial = spec.family == "intervention"
     factors, codes = representation(n, factorial)
@@ -81,11 +84,8 @@ def test_metric(benchmark, name, n):
     assert all(np.isfinite(value) for value in scores.values())
 
 
-@pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("name", metrics.available(population=True))
 def test_population_metric(benchmark, name, n):
-    if benchmark.disabled and n != SMOKE_SIZE:
-        pytest.skip(SKIP_REASON)
     members = population(n)
     benchmark.extra_info.update(metric=name, n_samples=n, factors=N_FACTORS, codes=N_CODES, members=len(members))
     scores = benchmark.pedantic(metrics.evaluate_population, args=(name, members), rounds=ROUNDS[n], iterations=1)

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import metrics.registry
 from harness.cli import main
 from harness.errors import UsageError
 from harness.execution.runner import run_study
@@ -77,8 +78,8 @@ def mixed_run(tmp_path_factory):
     return out, mixed, results
 
 
-MIXED = ("hold two metrics named 'mig' (family information, version 1 and family custom, version 0123456789ab), whose "
-         "rows would be read as one metric's; rerun with one of them renamed")
+MIXED = (f"hold two metrics named 'mig' (family information, version {metrics.registry.get('mig').version} and family "
+         "custom, version 0123456789ab), whose rows would be read as one metric's; rerun with one of them renamed")
 
 
 def test_baseline_and_plot_refuse_a_table_mixing_two_metrics_of_one_name(mixed_run, tmp_path, capsys):

@@ -67,7 +67,8 @@ def test_damaged_lines_and_lost_tables_are_recomputed_not_fatal(tmp_path):
     (tmp_path / "results.parquet").unlink()
     messages = []
     resumed = run_study(**SMALL, out=tmp_path, log=messages.append)
-    assert messages == [f"skipping 46 finished cell(s) found in {tmp_path}; computing 2"]
+    assert messages == [f"skipping 46 finished cell(s) found in {tmp_path}; computing 2",
+                        f"note: 9 damaged line(s) of {tmp_path / 'cells.jsonl'} were ignored; their cells are computed again"]
     pd.testing.assert_frame_equal(complete.drop(columns="seconds"), resumed.drop(columns="seconds"))
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "results.parquet"), resumed)
 
