@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from reports.options import OptionDefaults, with_option_columns
+from reports.parameters import with_parameter_columns
 from reports.schema import (CRITERIA, DERIVED_COLUMNS, IDEAL_PROPERTIES, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS,
                             TEXT_COLUMNS)
 from metrics.registry import PROPERTIES
@@ -43,7 +44,8 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False,
         written before a column of :data:`reports.schema.OPTIONAL_COLUMN_DEFAULTS` existed
         gets that column filled with its default; one written before the option columns
         (:data:`reports.schema.DERIVED_COLUMNS`) gets them from its metric names
-        (:func:`reports.options.with_option_columns`).
+        (:func:`reports.options.with_option_columns`), and the parameter columns from its scenario and value
+        (:func:`reports.parameters.with_parameter_columns`).
     allow_empty : bool, default False
         Accept a table with the columns but no rows (a run whose every cell failed), for a
         reader that has something to say about it (``baseline check``); a report has not.
@@ -82,7 +84,7 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False,
             frame[column] = default
             filled.add(column)
     filled.update(column for column in DERIVED_COLUMNS if column not in frame.columns)
-    frame = with_option_columns(frame, option_defaults)
+    frame = with_parameter_columns(with_option_columns(frame, option_defaults))
     frame.attrs["filled_columns"] = sorted(filled)
     for column in TEXT_COLUMNS:
         frame[column] = frame[column].fillna("").astype(str)

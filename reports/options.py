@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import pandas as pd
 
-from reports.schema import DERIVED_COLUMNS, decode_options, encode_options
+from reports.schema import OPTION_COLUMNS, decode_options, encode_options
 
 #: What an option-sweep variant's name looked like in a table written before the option columns:
 #: ``NAME[OPTION=VALUE,...]`` (read only by :func:`with_option_columns`).
@@ -70,7 +70,7 @@ def with_option_columns(frame: pd.DataFrame, option_defaults: OptionDefaults | N
     pandas.DataFrame
         ``frame`` itself when no row lacks the columns, else a copy with them filled.
     """
-    missing = [column for column in DERIVED_COLUMNS if column not in frame.columns]
+    missing = [column for column in OPTION_COLUMNS if column not in frame.columns]
     lacking = (pd.Series(True, index=frame.index) if missing
                else frame["metric_base"].isna() | frame["metric_base"].astype(str).eq(""))
     if not lacking.any():
@@ -80,7 +80,7 @@ def with_option_columns(frame: pd.DataFrame, option_defaults: OptionDefaults | N
         frame[column] = ""
     derived = {name: _legacy_columns(name, option_defaults) for name in frame.loc[lacking, "metric"].astype(str).unique()}
     names = frame.loc[lacking, "metric"].astype(str)
-    for position, column in enumerate(DERIVED_COLUMNS):
+    for position, column in enumerate(OPTION_COLUMNS):
         frame.loc[lacking, column] = names.map(lambda name, at=position: derived[name][at])
     return frame
 
