@@ -81,7 +81,7 @@ def nearest_size(sizes: np.ndarray, n: int) -> int:
     """The swept sample size closest to ``n`` on a log scale (the larger of two as close)."""
     sizes = np.sort(np.asarray(sizes, dtype=float))
     distance = np.abs(np.log(sizes) - np.log(n))
-    return int(sizes[np.flatnonzero(distance == distance.min())[-1]])
+    return int(sizes[np.flatnonzero(np.isclose(distance, distance.min(), rtol=1e-9, atol=1e-12))[-1]])
 
 
 def below_from(sizes: np.ndarray, means: np.ndarray, level: float = LOW) -> float:
