@@ -166,6 +166,27 @@ def family_rank(family: str) -> str:
     return f"{index:02d} {family}"
 
 
+def family_figures(table: pd.DataFrame, per_figure: int) -> list[tuple[str, str, pd.DataFrame, list[tuple]]]:
+    """How a table's sub-scores are split into figures: one per family (in :func:`family_rank` order), cut into parts
+    of at most ``per_figure`` sub-scores.
+
+    Returns
+    -------
+    list of (family, suffix, rows, scores)
+        ``suffix`` is ``""`` for a family in one figure, else ``"_1"``, ``"_2"``, ...; ``rows`` the family's rows of
+        ``table``; ``scores`` its part's ``(metric, sub_score, higher_is_better)``, sorted by metric and sub-score.
+    """
+    figures = []
+    for family in sorted(table["family"].unique(), key=family_rank):
+        rows = table.loc[table["family"] == family]
+        entries = rows[["metric", "sub_score", "higher_is_better"]].drop_duplicates().sort_values(["metric", "sub_score"])
+        scores = [tuple(entry) for entry in entries.itertuples(index=False)]
+        parts = [scores[i:i + per_figure] for i in range(0, len(scores), per_figure)]
+        figures += [(family, "" if len(parts) == 1 else f"_{number}", rows, part)
+                    for number, part in enumerate(parts, start=1)]
+    return figures
+
+
 def score_label(metric: str, sub_score: str, higher_is_better: bool = True) -> str:
     """How a sub-score is named in tables and legends: ``mig`` or ``dci_rf/modularity``, and
     ``pid/redundant_lower (1 − score)`` for a lower-is-better one, drawn and judged as 1 − score.

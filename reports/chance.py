@@ -24,7 +24,8 @@ from scipy import stats
 
 from reports._format import Section, display_table
 from reports._style import PAGE_WIDTH, paper_style, wrap_label
-from reports._table import MissingDataError, check_results, family_rank, require_criterion, score_label, seed_summary
+from reports._table import (MissingDataError, check_results, family_figures, require_criterion, score_label,
+                            seed_summary)
 from reports.figures import Drawn, band_text
 
 CRITERION = "chance"
@@ -186,14 +187,8 @@ def chance_drawers(levels: pd.DataFrame, *, band: str = "ci95") -> list[tuple[st
     import functools
 
     drawers = []
-    for family in sorted(levels["family"].unique(), key=family_rank):
-        own = levels.loc[levels["family"] == family]
-        scores = own[["metric", "sub_score", "higher_is_better"]].drop_duplicates().sort_values(["metric", "sub_score"])
-        entries = [tuple(entry) for entry in scores.itertuples(index=False)]
-        parts = [entries[i:i + PANELS_PER_FIGURE] for i in range(0, len(entries), PANELS_PER_FIGURE)]
-        for number, part in enumerate(parts, start=1):
-            key = f"chance_{family}" + ("" if len(parts) == 1 else f"_{number}")
-            drawers.append((key, functools.partial(_chance_figure, own, part, key.removeprefix("chance_"), band)))
+    for family, suffix, own, part in family_figures(levels, PANELS_PER_FIGURE):
+        drawers.append((f"chance_{family}{suffix}", functools.partial(_chance_figure, own, part, family + suffix, band)))
     return drawers
 
 

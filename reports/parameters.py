@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from reports.options import option_columns
+from reports.options import option_columns, with_empty_columns
 from reports.schema import PARAMETER_COLUMNS, decode_options, encode_options
 
 #: The prefix of a parameter's column in :func:`parameter_columns`'s table.
@@ -43,14 +43,9 @@ def with_parameter_columns(frame: pd.DataFrame) -> pd.DataFrame:
     pandas.DataFrame
         ``frame`` itself when no row lacks the columns, else a copy with them filled.
     """
-    missing = [column for column in PARAMETER_COLUMNS if column not in frame.columns]
-    lacking = (pd.Series(True, index=frame.index) if missing
-               else frame["sweep"].isna() | frame["sweep"].astype(str).eq(""))
+    frame, lacking = with_empty_columns(frame, PARAMETER_COLUMNS)
     if not lacking.any():
         return frame
-    frame = frame.copy()
-    for column in missing:
-        frame[column] = ""
     old = frame.loc[lacking, ["scenario", "parameter", "value_label"]].astype(str)
     frame.loc[lacking, "sweep"] = old["scenario"]
     encoded = {pair: encode_options({pair[0]: _read_back(pair[1])})

@@ -26,7 +26,7 @@ from matplotlib.patches import Rectangle
 
 from reports._format import Section, display_table
 from reports._style import FONT_SIZE, PAGE_WIDTH, paper_style, wrap_label
-from reports._table import at_largest_n, family_rank, ideal_table, score_label, seed_summary
+from reports._table import at_largest_n, family_figures, family_rank, ideal_table, score_label, seed_summary
 from reports.comparison import FigureRequestError, _chosen_lines, _letter, _Renames
 from reports.figures import Drawn
 from reports.parameters import TwoParameterSweep, sweep_rows, two_parameter_sweeps
@@ -247,21 +247,14 @@ def phase_drawers(results: pd.DataFrame, *, value: str = "score") -> list[tuple[
         table = phase_table(results, sweep)
         seeds = sorted(set(table["n_seeds"]))
         counted = f"{seeds[0]}" if len(seeds) == 1 else f"{seeds[0]} to {seeds[-1]}"
-        for family in sorted(table["family"].unique(), key=family_rank):
-            own = table.loc[table["family"] == family]
-            entries = own[["metric", "sub_score", "higher_is_better"]].drop_duplicates().sort_values(["metric", "sub_score"])
-            scores = [tuple(entry) for entry in entries.itertuples(index=False)]
-            parts = [scores[i:i + PANELS_PER_FIGURE] for i in range(0, len(scores), PANELS_PER_FIGURE)]
-            for number, part in enumerate(parts, start=1):
-                suffix = "" if len(parts) == 1 else f"_{number}"
-                key = "phase_" + "".join(c if c.isalnum() or c in "._-" else "_" for c in sweep.sweep) + f"_{family}{suffix}"
-                caption = (f"Phase diagrams of {sweep.sweep} ({family}{suffix.replace('_', ' part ')}): the mean score over "
-                           f"{counted} seeds (1 − score for lower-is-better sub-scores) at each {sweep.x} (across) and "
-                           f"{sweep.y} (up), one colour scale [0, 1] for every panel; white contours: the ideal where "
-                           "it varies (else stated in each title; ? where the scenario states none); hatched: not run.")
-                title = f"{sweep.sweep}: {family}"
-                drawers.append((key, caption, functools.partial(phase_figure, own, sweep, scores=part, value=value,
-                                                                title=title)))
+        for family, suffix, own, part in family_figures(table, PANELS_PER_FIGURE):
+            key = "phase_" + "".join(c if c.isalnum() or c in "._-" else "_" for c in sweep.sweep) + f"_{family}{suffix}"
+            caption = (f"Phase diagrams of {sweep.sweep} ({family}{suffix.replace('_', ' part ')}): the mean score over "
+                       f"{counted} seeds (1 − score for lower-is-better sub-scores) at each {sweep.x} (across) and "
+                       f"{sweep.y} (up), one colour scale [0, 1] for every panel; white contours: the ideal where "
+                       "it varies (else stated in each title; ? where the scenario states none); hatched: not run.")
+            drawers.append((key, caption, functools.partial(phase_figure, own, sweep, scores=part, value=value,
+                                                            title=f"{sweep.sweep}: {family}")))
     return drawers
 
 
