@@ -9,6 +9,8 @@ write_report(results, out_dir)
 plot_comparison(results, *, metrics, scenarios, out_file, format, width, layout, ncols, font_size, rename,
                 panel_letters, band)
     One figure comparing chosen metrics (or sub-scores) on chosen scenarios, laid out for a paper.
+plot_phase_diagram(results, *, sweep, out_file, metrics, value, format, width, ncols, font_size, rename, panel_letters)
+    The phase diagrams of a two-parameter sweep (one heat map per sub-score), laid out for a paper.
 calibration, linearity, robustness, sample_efficiency, cost, agreement
     The analyses, each from a results table to a tidy table.
 Bundle
@@ -35,6 +37,7 @@ from reports.bundle import Bundle
 from reports.comparison import plot_comparison
 from reports.headline import headline
 from reports.linearity import linearity
+from reports.phase import plot_phase_diagram
 from reports.property_matrix import property_matrix, property_matrix_display
 from reports.raised_warnings import raised_warnings
 from reports.report import write_report
@@ -55,6 +58,7 @@ __all__ = [
     "linearity",
     "load_results",
     "plot_comparison",
+    "plot_phase_diagram",
     "property_matrix",
     "property_matrix_display",
     "raised_warnings",

@@ -51,6 +51,9 @@ class Section:
     provenance : str
         The scenarios, sample sizes and seeds behind the section's verdicts (in the LaTeX caption and
         under the Markdown table; :func:`reports._table.provenance`); empty for a section without verdicts.
+    figures : list of str
+        Keys of the figures shown in the section itself (its evidence: phase diagrams, chance levels) rather
+        than with the others at the end.
     """
 
     key: str
@@ -64,6 +67,7 @@ class Section:
     paper: pd.DataFrame | None = None
     paper_note: str = ""
     provenance: str = ""
+    figures: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from reports.options import OptionDefaults, with_option_columns
+from reports.parameters import with_parameter_columns
 from reports.schema import (CRITERIA, DERIVED_COLUMNS, IDEAL_PROPERTIES, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS,
                             TEXT_COLUMNS)
 from metrics.registry import PROPERTIES
@@ -43,7 +44,8 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False,
         written before a column of :data:`reports.schema.OPTIONAL_COLUMN_DEFAULTS` existed
         gets that column filled with its default; one written before the option columns
         (:data:`reports.schema.DERIVED_COLUMNS`) gets them from its metric names
-        (:func:`reports.options.with_option_columns`).
+        (:func:`reports.options.with_option_columns`), and the parameter columns from its scenario and value
+        (:func:`reports.parameters.with_parameter_columns`).
     allow_empty : bool, default False
         Accept a table with the columns but no rows (a run whose every cell failed), for a
         reader that has something to say about it (``baseline check``); a report has not.
@@ -82,7 +84,7 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False,
             frame[column] = default
             filled.add(column)
     filled.update(column for column in DERIVED_COLUMNS if column not in frame.columns)
-    frame = with_option_columns(frame, option_defaults)
+    frame = with_parameter_columns(with_option_columns(frame, option_defaults))
     frame.attrs["filled_columns"] = sorted(filled)
     for column in TEXT_COLUMNS:
         frame[column] = frame[column].fillna("").astype(str)
@@ -162,6 +164,27 @@ def family_rank(family: str) -> str:
     """Sort key putting families in :data:`FAMILY_ORDER`, unknown ones after, by name."""
     index = FAMILY_ORDER.index(family) if family in FAMILY_ORDER else len(FAMILY_ORDER)
     return f"{index:02d} {family}"
+
+
+def family_figures(table: pd.DataFrame, per_figure: int) -> list[tuple[str, str, pd.DataFrame, list[tuple]]]:
+    """How a table's sub-scores are split into figures: one per family (in :func:`family_rank` order), cut into parts
+    of at most ``per_figure`` sub-scores.
+
+    Returns
+    -------
+    list of (family, suffix, rows, scores)
+        ``suffix`` is ``""`` for a family in one figure, else ``"_1"``, ``"_2"``, ...; ``rows`` the family's rows of
+        ``table``; ``scores`` its part's ``(metric, sub_score, higher_is_better)``, sorted by metric and sub-score.
+    """
+    figures = []
+    for family in sorted(table["family"].unique(), key=family_rank):
+        rows = table.loc[table["family"] == family]
+        entries = rows[["metric", "sub_score", "higher_is_better"]].drop_duplicates().sort_values(["metric", "sub_score"])
+        scores = [tuple(entry) for entry in entries.itertuples(index=False)]
+        parts = [scores[i:i + per_figure] for i in range(0, len(scores), per_figure)]
+        figures += [(family, "" if len(parts) == 1 else f"_{number}", rows, part)
+                    for number, part in enumerate(parts, start=1)]
+    return figures
 
 
 def score_label(metric: str, sub_score: str, higher_is_better: bool = True) -> str:

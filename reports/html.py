@@ -174,6 +174,9 @@ def render_html(title: str, summary: Sequence[str], sections: Sequence[Section],
         if section.lines:
             parts.append('<ul class="lines">' + "".join(f"<li>{escape(line)}</li>" for line in section.lines) + "</ul>")
         parts.append(f"<p class=\"notes\">{escape(section.description)}</p>")
+        own = [figure for figure in figures if figure.key in section.figures]
+        if own:
+            parts.append('<div class="figures">' + "".join(_figure(figure, figure_folder) for figure in own) + "</div>")
         if section.details is not None and not section.details.empty:
             parts.append(f"<details><summary>Every row ({len(section.details)}; also tables/{escape(section.key)}.csv)"
                          f"</summary>{table_to_html(section.details, f'details-{section.key}')}</details>")
@@ -182,6 +185,8 @@ def render_html(title: str, summary: Sequence[str], sections: Sequence[Section],
                          '<ul class="notes">' + "".join(f"<li>{escape(note)}</li>" for note in section.notes)
                          + "</ul></details>")
         parts.append("</section>")
+    in_sections = {key for section in sections for key in section.figures}
+    figures = [figure for figure in figures if figure.key not in in_sections]
     atlas = [figure for figure in figures if figure.key.startswith("atlas_")]
     others = [figure for figure in figures if not figure.key.startswith("atlas_")]
     parts.append('<section id="figures"><h2>Figures</h2>')

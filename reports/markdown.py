@@ -49,9 +49,11 @@ def render_markdown(title: str, summary: Sequence[str], sections: Sequence[Secti
             parts += [f"{section.provenance}.", ""] if section.provenance else []
             parts += [f"Table files: `tables/{section.key}.csv` (every row, full precision), `tables/{section.key}.tex`.", ""]
         parts += [section.description, ""]
+        for figure in (figure for figure in figures if figure.key in section.figures):
+            parts += [f"![{figure.caption}](figures/{figure.key}.png)", "", f"*{figure.caption}*", ""]
         if section.notes:
             parts += ["Notes:", "", *[f"- {_cell(note)}" for note in section.notes], ""]
     parts += ["## Figures", ""]
-    for figure in figures:
+    for figure in (figure for figure in figures if all(figure.key not in section.figures for section in sections)):
         parts += [f"![{figure.caption}](figures/{figure.key}.png)", "", f"*{figure.caption}* (`figures/{figure.key}.svg`)", ""]
     return "\n".join(parts)

@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import pandas as pd
 
-from reports.schema import DERIVED_COLUMNS, decode_options, encode_options
+from reports.schema import OPTION_COLUMNS, decode_options, encode_options
 
 #: What an option-sweep variant's name looked like in a table written before the option columns:
 #: ``NAME[OPTION=VALUE,...]`` (read only by :func:`with_option_columns`).
@@ -49,6 +49,26 @@ def _legacy_columns(name: str, option_defaults: OptionDefaults | None) -> tuple[
     return match["metric"], encode_options(options), encode_options({o: known[o] for o in options if o in known})
 
 
+def with_empty_columns(frame: pd.DataFrame, columns: tuple[str, ...]) -> tuple[pd.DataFrame, pd.Series]:
+    """``frame`` with ``columns`` added empty (``""``) where it has none, and which rows lack them: every row when
+    one is missing, else the rows whose first column is empty or null (rows of a table written before them).
+
+    Returns
+    -------
+    (pandas.DataFrame, pandas.Series)
+        ``frame`` itself when no row lacks the columns, else a copy with the missing ones added; the boolean mask.
+    """
+    missing = [column for column in columns if column not in frame.columns]
+    lacking = (pd.Series(True, index=frame.index) if missing
+               else frame[columns[0]].isna() | frame[columns[0]].astype(str).eq(""))
+    if not lacking.any():
+        return frame, lacking
+    frame = frame.copy()
+    for column in missing:
+        frame[column] = ""
+    return frame, lacking
+
+
 def with_option_columns(frame: pd.DataFrame, option_defaults: OptionDefaults | None = None) -> pd.DataFrame:
     """``frame`` with ``metric_base``, ``options`` and ``default_options`` filled on every row that lacks them.
 
@@ -70,17 +90,12 @@ def with_option_columns(frame: pd.DataFrame, option_defaults: OptionDefaults | N
     pandas.DataFrame
         ``frame`` itself when no row lacks the columns, else a copy with them filled.
     """
-    missing = [column for column in DERIVED_COLUMNS if column not in frame.columns]
-    lacking = (pd.Series(True, index=frame.index) if missing
-               else frame["metric_base"].isna() | frame["metric_base"].astype(str).eq(""))
+    frame, lacking = with_empty_columns(frame, OPTION_COLUMNS)
     if not lacking.any():
         return frame
-    frame = frame.copy()
-    for column in missing:
-        frame[column] = ""
     derived = {name: _legacy_columns(name, option_defaults) for name in frame.loc[lacking, "metric"].astype(str).unique()}
     names = frame.loc[lacking, "metric"].astype(str)
-    for position, column in enumerate(DERIVED_COLUMNS):
+    for position, column in enumerate(OPTION_COLUMNS):
         frame.loc[lacking, column] = names.map(lambda name, at=position: derived[name][at])
     return frame
 

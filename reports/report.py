@@ -25,6 +25,7 @@ from reports._verdict import Check
 from reports.agreement import agreement_matrix, agreement_rollup
 from reports.bundle import Analysis, Bundle
 from reports.calibration import PERFECT_THRESHOLD, RANDOM_THRESHOLD
+from reports.chance import chance_drawers, chance_levels, chance_section
 from reports.characteristics import DATA_N, DATA_TOLERANCE, MIN_RANK_CORRELATION, MIN_SLOPE
 from reports.cost import DISPLAY_COLUMNS as COST_COLUMNS
 from reports.cost import cost_by_n
@@ -34,6 +35,7 @@ from reports.latex import to_latex
 from reports.linearity import MIN_LEVELS, MIN_LINEAR_SLOPE, MIN_R2
 from reports.linearity import MIN_RANK_CORRELATION as LINEARITY_MIN_RHO
 from reports.markdown import render_markdown
+from reports.phase import phase_drawers, phase_section
 from reports.property_matrix import property_matrix, property_matrix_display
 from reports.raised_warnings import raised_warnings, warnings_line
 from reports.robustness import DEFAULT_VALUE_RANGES, MAX_DEVIATION, ROBUSTNESS_CRITERIA, of_conditions
@@ -241,6 +243,8 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
                                         "n_seeds": "Seeds"}, digits=4),
             sources=read("data_efficient"),
         ),
+        chance_section(bundle.judged),
+        *[section for section in (phase_section(bundle.judged),) if section is not None],
         _section(
             "cost", "Cost",
             "Median wall-clock seconds per metric call, and the exponent b of its growth with the sample size "
@@ -298,6 +302,17 @@ def build_figures(results: pd.DataFrame, sections: list[Section], directory: Pat
                      "interval); "
                      "closed-form values, where the results carry them (column exact), as black ticks.",
                      partial(figures.bounds_figure, results.loc[results["metric"] == metric], metric, registry=registry)))
+    own_figures = {section.key: section.figures for section in sections}
+    for key, caption, draw in phase_drawers(results):
+        own_figures.get("phase_diagrams", []).append(key)
+        todo.append((key, caption, draw))
+    if tables.get("chance") is not None:
+        for key, draw in chance_drawers(chance_levels(results)):
+            own_figures["chance"].append(key)
+            todo.append((key, "Chance level of each sub-score on codes independent of the factors against the sample "
+                         "size (log scale), one colour per code width (width_ratio = L/K) and one line style per null "
+                         "scenario, mean over seeds with its 95% Student-t interval; dotted lines at 0.05 and 0.1.",
+                         draw))
     by_n = cost_by_n(results)
     if by_n.groupby("metric")["n"].nunique().max() >= 2:
         todo.append(("cost_growth", "Median seconds per call against the sample size (log-log), one panel per family, "

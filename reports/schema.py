@@ -13,6 +13,17 @@ study
 scenario, parameter, value, value_label
     The swept parameter; ``value`` is numeric (a categorical parameter's index in the grid),
     ``value_label`` the value as written.
+sweep, parameters
+    The sweep the row belongs to and every value it sweeps, mirroring the option columns below: ``sweep`` is the
+    scenario's name for a one-parameter sweep, and for a two-parameter sweep its name (``dense_mixing@equicorrelated``,
+    whose slices ``dense_mixing@equicorrelated=0.5`` are the rows' scenarios; ``null_gaussian`` swept over its
+    parameter and the sample size); ``parameters`` is a canonical JSON object of the swept values,
+    ``{"width_ratio":2.0}`` or ``{"base.rho":0.5,"kappa":10.0}`` or ``{"n_samples":50,"width_ratio":2.0}``
+    (:mod:`harness.execution.sweeps`).  ``parameter``, ``value`` and ``value_label`` stay the scenario's own
+    parameter, which every analysis reads; :mod:`reports.parameters` expands ``parameters`` into one column per
+    parameter and finds the two-parameter sweeps.  A table written before these columns gets them from
+    ``scenario``, ``parameter`` and ``value_label`` once, when it is loaded
+    (:func:`reports.parameters.with_parameter_columns`).
 criterion
     The criterion the scenario declares it tests (one of :data:`CRITERIA`), or ``""`` when it
     tests none beyond the property trajectories (e.g. ``mixing``).  Reports decide what a
@@ -58,8 +69,8 @@ from metrics.registry import PROPERTIES
 from scenarios.base import CRITERIA
 from scenarios.base import PROPERTIES as IDEAL_PROPERTIES  # a scenario states ideals for these (holistic has none)
 
-__all__ = ["CRITERIA", "DERIVED_COLUMNS", "FAILURE_COLUMNS", "IDEAL_PROPERTIES", "OPTIONAL_COLUMN_DEFAULTS", "PROPERTIES",
-           "RESULT_COLUMNS", "TEXT_COLUMNS", "decode_options", "encode_options"]
+__all__ = ["CRITERIA", "DERIVED_COLUMNS", "FAILURE_COLUMNS", "IDEAL_PROPERTIES", "OPTIONAL_COLUMN_DEFAULTS", "OPTION_COLUMNS",
+           "PARAMETER_COLUMNS", "PROPERTIES", "RESULT_COLUMNS", "TEXT_COLUMNS", "decode_options", "encode_options"]
 
 #: Column order of the tidy results table.
 RESULT_COLUMNS = (
@@ -69,6 +80,8 @@ RESULT_COLUMNS = (
     "criterion",
     "value",
     "value_label",
+    "sweep",
+    "parameters",
     "seed",
     "n_samples",
     "metric",
@@ -92,9 +105,12 @@ RESULT_COLUMNS = (
 #: Columns added after the first release, with the value a table written before them gets.
 OPTIONAL_COLUMN_DEFAULTS = {"criterion": "", "exact": float("nan"), "warnings": 0, "first_warning": ""}
 
-#: Columns added after the first release that a table written before them gets from its other columns
-#: (:func:`reports.options.with_option_columns`), not from a constant.
-DERIVED_COLUMNS = ("metric_base", "options", "default_options")
+#: Columns added after the first release that a table written before them gets from its other columns, not from a
+#: constant: the option columns (:func:`reports.options.with_option_columns`) and the parameter columns
+#: (:func:`reports.parameters.with_parameter_columns`).
+OPTION_COLUMNS = ("metric_base", "options", "default_options")
+PARAMETER_COLUMNS = ("sweep", "parameters")
+DERIVED_COLUMNS = OPTION_COLUMNS + PARAMETER_COLUMNS
 
 #: Columns holding text (read from CSV as strings, never as numbers or NaN).
 TEXT_COLUMNS = (
@@ -103,6 +119,8 @@ TEXT_COLUMNS = (
     "parameter",
     "criterion",
     "value_label",
+    "sweep",
+    "parameters",
     "metric",
     "metric_base",
     "options",

@@ -81,8 +81,12 @@ def jobs(text: str) -> int:
     return _number(text, int, lambda value: value >= 1 or value == -1, "a number of workers >= 1, or -1 for all cores")
 
 
-def grid(text: str) -> tuple[str, list[int | float | str]]:
-    """``"mixing=0.1,0.45"`` -> ``("mixing", [0.1, 0.45])``: a scenario's parameter values.
+Values = list[int | float | str]
+
+
+def grid(text: str) -> tuple[str, Values | dict[str, Values]]:
+    """``"mixing=0.1,0.45"`` -> ``("mixing", [0.1, 0.45])``: a scenario's parameter values; ``"S=A:1,2;B:3,4"`` ->
+    ``("S", {"A": [1, 2], "B": [3, 4]})``: a sweep over two axes (:mod:`harness.execution.sweeps`).
 
     The values follow the last ``=``, so a composed scenario's name keeps its own
     (``redundancy_attack@noise=0.1=0,2`` is ``redundancy_attack@noise=0.1`` at 0 and 2).  Each value is
@@ -91,30 +95,54 @@ def grid(text: str) -> tuple[str, list[int | float | str]]:
     """
     scenario, sep, values = text.rpartition("=")
     if not sep or not scenario.strip():
-        raise argparse.ArgumentTypeError(f"expected SCENARIO=V1,V2,... such as mixing=0.1,0.45, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected SCENARIO=V1,V2,... such as mixing=0.1,0.45, or "
+                                         f"SCENARIO=AXIS:V1,V2;AXIS:V1,V2 for two parameters, got {text!r}")
+    if ":" not in values:
+        return scenario.strip(), _grid_values(text, values, f"{scenario.strip()}=")
+    axes: dict[str, Values] = {}
+    for part in values.split(";"):
+        axis, colon, listed_values = part.partition(":")
+        if not colon or not axis.strip():
+            raise argparse.ArgumentTypeError(f"expected AXIS:V1,V2 between the ';' of {text!r}, got {part.strip()!r} "
+                                             "(e.g. dense_mixing@equicorrelated=kappa:1,10;rho:0,0.5)")
+        if axis.strip() in axes:
+            raise argparse.ArgumentTypeError(f"{text!r} gives axis {axis.strip()} twice")
+        axes[axis.strip()] = _grid_values(text, listed_values, f"{axis.strip()}:")
+    if len(axes) > 2:
+        raise argparse.ArgumentTypeError(f"{text!r} names {len(axes)} axes ({', '.join(axes)}); a sweep has at most two")
+    return scenario.strip(), axes
+
+
+def _grid_values(text: str, values: str, after: str) -> Values:
+    """The comma-separated values of a grid (or of one of its axes), parsed; none or one given twice is an error."""
     items = [item.strip() for item in values.split(",") if item.strip()]
     if not items:
-        raise argparse.ArgumentTypeError(f"no values after {scenario.strip()}= in {text!r}")
+        raise argparse.ArgumentTypeError(f"no values after {after} in {text!r}")
     parsed = [_grid_value(item) for item in items]
     _refuse_repeats(text, items, parsed)
-    return scenario.strip(), parsed
+    return parsed
 
 
 def add_grid(parser: argparse.ArgumentParser) -> None:
-    """``--grid SCENARIO=V1,V2,...`` (repeatable): parameter values replacing a scenario's grid (``run``, ``validate``)."""
+    """``--grid SCENARIO=V1,V2,...`` (repeatable): parameter values replacing a scenario's grid (``run``, ``validate``),
+    or ``SCENARIO=AXIS:V1,V2;AXIS:V1,V2``: a sweep of two parameters."""
     parser.add_argument(
         "--grid", type=grid, action="append", metavar="SCENARIO=V1,V2,...",
         help="run these values of SCENARIO's parameter instead of its grid (repeatable, one per scenario), e.g. "
-        "--grid mixing=0.1,0.45; replays a recipe of 'stress'",
+        "--grid mixing=0.1,0.45; replays a recipe of 'stress'. Two parameters: SCENARIO=AXIS:V1,V2;AXIS:V1,V2, "
+        "the scenario's parameter crossed with n_samples (--grid 'null_gaussian=width_ratio:1,16;n_samples:50,1000') "
+        "or, for a composition named with its base value left free (TRANSFORM@BASE, in --scenarios too), with the "
+        "base's parameter (--grid 'dense_mixing@equicorrelated=kappa:1,10,100;rho:0,0.5,0.9'); an axis left out runs "
+        "its default grid",
     )
 
 
-def grids(given: Sequence[tuple[str, list[int | float | str]]] | None) -> dict[str, list[int | float | str]] | None:
+def grids(given: Sequence[tuple[str, Values | dict[str, Values]]] | None) -> dict[str, Values | dict[str, Values]] | None:
     """Repeated ``--grid`` values as one mapping scenario -> values (None when none); a scenario given twice is an
     error."""
     if not given:
         return None
-    found: dict[str, list[int | float | str]] = {}
+    found: dict[str, Values | dict[str, Values]] = {}
     for scenario, values in given:
         if scenario in found:
             raise UsageError(f"--grid {scenario}= given twice; list all its values in one --grid")

@@ -17,7 +17,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "direction, stochasticity, discrete factors, default options, the transformations of the codes its "
         "scores are invariant to), every scenario, population scenarios included (swept parameter, default grid, "
         "the criterion it tests, the settings it holds fixed, source), and the transforms that compose a scenario "
-        "(TRANSFORM@BASE=VALUE).",
+        "(TRANSFORM@BASE=VALUE), and the study presets (seeds, sample size, scenarios with their two-parameter "
+        "grids and, for a preset reproducing a paper, each setting's source).",
     )
     parser.set_defaults(handler=list_registered)
 
@@ -86,4 +87,24 @@ def list_registered(args: argparse.Namespace) -> int:
         tests = f"; tests {transform.criterion.replace('_', ' ')}" if transform.criterion else ""
         _entry(name, width, [f"{transform.parameter} in {{{grid}}}{tests}{_fixed(transform.settings)}",
                              f"{transform.summary} ({transform.source})"])
+    print()
+    _list_presets()
     return 0
+
+
+def _list_presets() -> None:
+    """The presets: what each is, its seeds and sample size, and its scenarios where it names them (with their grids
+    and sources)."""
+    from harness.execution.presets import PRESETS
+
+    print("PRESETS (run --preset NAME)")
+    width = max(map(len, PRESETS))
+    for name, preset in PRESETS.items():
+        lines = [preset.description]  # which states the seeds and sample size
+        for scenario in preset.scenarios or ():
+            grid = preset.grids.get(scenario)
+            axes = ("; grid " + "; ".join(f"{axis}: {', '.join(map(str, values))}" for axis, values in grid.items())
+                    if isinstance(grid, Mapping) else f"; grid {', '.join(map(str, grid))}" if grid else "")
+            source = f" ({preset.sources[scenario]})" if scenario in preset.sources else ""
+            lines.append(f"- {scenario}{axes}{source}")
+        _entry(name, width, lines)

@@ -14,6 +14,8 @@ FORMATS = ("png", "svg", "pdf")
 WIDTHS = {"column": 3.25, "page": 6.75}
 LAYOUTS = ("rows", "columns", "grid")
 BANDS = ("ci95", "sd", "none")
+#: What a phase diagram's cell shows (those of :data:`reports.phase.VALUES`).
+PHASE_VALUES = ("score", "distance")
 #: The widest figure accepted, in inches (an A3 page).
 MAX_WIDTH = 16.5
 
@@ -55,6 +57,14 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--rename-file", type=Path, metavar="FILE.json",
                         help="the same as a JSON object {\"old\": \"new\", ...}; --rename wins where both name a label")
     parser.add_argument("--panel-letters", action="store_true", help="prefix each panel's title with (a), (b), ...")
+    parser.add_argument("--phase", metavar="SWEEP",
+                        help="draw the phase diagrams of a two-parameter sweep instead (its name as the results' sweep "
+                        "column holds it, e.g. dense_mixing@equicorrelated or null_gaussian): one heat map per "
+                        "sub-score of --metrics over both parameters, one colour scale, the ideal's contours where it "
+                        "varies; --width, --ncols, --font-size, --rename and --panel-letters apply")
+    parser.add_argument("--phase-value", choices=PHASE_VALUES, default="score",
+                        help="with --phase: colour each cell by the mean score, or by its distance |score - ideal| to "
+                        "the ideal (default: score)")
     parser.add_argument("--band", choices=BANDS, default="ci95",
                         help="band around each mean: the 95%% Student-t interval of the mean over seeds, one standard "
                         "deviation over seeds, or none (default: ci95)")
@@ -115,6 +125,8 @@ def _plot(args: argparse.Namespace) -> int:
     renames = {**(_rename_file(args.rename_file) if args.rename_file is not None else {}), **(args.rename or {})}
     out = writable_output(args.out, "--out") if args.out is not None else args.run_dir / f"comparison.{fmt}"
     results = load_run_results(args.run_dir)
+    if args.phase is not None:
+        return _phase(args, results, out, fmt, renames)
     scenarios = _as_written(args.scenarios, set(results["scenario"])) if args.scenarios is not None else None
     _check_names(results, args.metrics, scenarios)
     try:
@@ -122,6 +134,24 @@ def _plot(args: argparse.Namespace) -> int:
             results, metrics=args.metrics, scenarios=scenarios, out_file=out, format=fmt, width=args.width,
             layout=args.layout, ncols=args.ncols, font_size=args.font_size, rename=renames,
             panel_letters=args.panel_letters, band=args.band)
+    except FigureRequestError as error:
+        raise UsageError(str(error)) from None
+    print(f"figure written to {path}")
+    return 0
+
+
+def _phase(args: argparse.Namespace, results, out: Path, fmt: str, renames: dict[str, str]) -> int:
+    """``plot --phase``: the phase diagrams of one two-parameter sweep."""
+    from reports.comparison import FigureRequestError
+    from reports.phase import plot_phase_diagram
+
+    if args.scenarios is not None:
+        raise UsageError("--phase draws one sweep, named by --phase; leave out --scenarios")
+    _check_names(results, args.metrics, None)
+    try:
+        path = plot_phase_diagram(results, sweep=args.phase, out_file=out, metrics=args.metrics, value=args.phase_value,
+                                  format=fmt, width=args.width, ncols=args.ncols, font_size=args.font_size,
+                                  rename=renames, panel_letters=args.panel_letters)
     except FigureRequestError as error:
         raise UsageError(str(error)) from None
     print(f"figure written to {path}")

@@ -45,7 +45,9 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         help="a registered metric, or package.module:function / path/to/file.py:function")
     parser.add_argument("--scenarios", type=csv_list,
                         help="comma-separated scenarios to search, composed ('T@BASE=V') and your own "
-                        "(FILE.py:NAME) included (default: every registered representation scenario but sample_size)")
+                        "(FILE.py:NAME) included; 'T@BASE' (the base's value left free) searches one scenario per value of the "
+                        "base's grid, T's parameter by the search (default: every registered representation scenario "
+                        "but sample_size)")
     parser.add_argument("--budget", type=positive_int, default=DEFAULT_BUDGET, metavar="CELLS",
                         help="cells of METRIC per scenario searched (default: %(default)s)")
     parser.add_argument("--budget-seconds", type=positive_float, metavar="SECONDS",

@@ -28,6 +28,7 @@ from harness.execution.costs import MEASURED_SHAPE, estimated_seconds
 from harness.execution.metric_refs import MetricEntry
 from harness.execution.provenance import metric_provenance, scenario_provenance
 from harness.execution.scenario_refs import scenario_for
+from harness.execution.sweeps import N_AXIS, Grid, study_slices
 from harness.execution.user_code import user_code
 from scenarios.base import ParameterValue
 from harness.errors import UsageError, check_one_source_per_name
@@ -54,7 +55,9 @@ class Cell:
     population ones) or ``"population"`` (several code matrices, population metrics).
     ``scenario`` is a reference that every worker resolves
     (:func:`harness.execution.scenario_refs.scenario_for`): a registered name, a
-    composition or a user's ``file.py:name``.
+    composition or a user's ``file.py:name``.  ``sweep`` and ``sweep_axis`` name the
+    two-parameter sweep the cell belongs to and its second axis (:mod:`harness.execution.sweeps`);
+    empty for a cell of a one-parameter sweep.
     """
 
     study: str
@@ -66,6 +69,8 @@ class Cell:
     metric: MetricEntry
     kind: str = "representation"
     after_sibling: bool = True  # another variant of the same metric runs before it on the draw (for the estimate)
+    sweep: str = ""
+    sweep_axis: str = ""
 
     @property
     def _prefix(self) -> tuple[object, ...]:
@@ -78,9 +83,11 @@ class Cell:
 
     @cached_property
     def data_identity(self) -> tuple[object, ...]:
-        """What determines the generated data: the scenario's name (not where a user's file lies), version, value."""
+        """What determines the generated data: the scenario's name (not where a user's file lies), version, value;
+        and the two-parameter sweep that seeds it, where one does (:attr:`seed_identity`)."""
         scenario = self.definition
-        return (*self._prefix, scenario.name, scenario.version, scenario.label(self.value), self.seed, self.n_samples)
+        own = (*self._prefix, scenario.name, scenario.version, scenario.label(self.value), self.seed, self.n_samples)
+        return (*own, "sweep", self.sweep, self.sweep_axis) if self.sweep else own
 
     @property
     def seed_identity(self) -> tuple[object, ...]:
@@ -90,9 +97,14 @@ class Cell:
         random draw (common random numbers, as in the review's protocol where one set
         of factor samples is reused along each sweep).  Curves are then smooth in the
         parameter, ``partial`` keeps its codes as ``k`` falls, and ``sample_size``'s
-        smaller samples are prefixes of the largest.
+        smaller samples are prefixes of the largest.  In a two-parameter sweep neither swept value seeds the draw:
+        the sweep's name replaces the scenario's (a slice's name holds its base value), and a swept sample size is
+        left out (:mod:`harness.execution.sweeps`).
         """
         scenario = self.definition
+        if self.sweep:
+            size = () if self.sweep_axis == N_AXIS else (self.n_samples,)
+            return (*self._prefix, "sweep", self.sweep, scenario.version, self.seed, *size)
         return (*self._prefix, scenario.name, scenario.version, self.seed, self.n_samples)
 
     @cached_property
@@ -175,37 +187,41 @@ def plan_cells(
     metric_entries: Sequence[MetricEntry],
     seeds: int,
     n_samples: int,
-    grids: Mapping[str, Sequence[ParameterValue]] | None = None,
+    grids: Mapping[str, Grid] | None = None,
     sample_sizes: Mapping[str, int] | None = None,
 ) -> list[Cell]:
     """Every cell of the study, data-major (cells sharing data are adjacent).
 
     Population metrics run on population scenarios and every other metric on the
     representation scenarios.  ``scenario_names`` are references
-    (:func:`harness.execution.scenario_refs.canonical_reference`).  ``grids`` replaces the default parameter grid of the
-    scenarios it names, ``sample_sizes`` (scenario name -> samples) ``n_samples`` for the scenarios it names; a
-    scenario that fixes its own sample size (``default_n``) keeps it.
+    (:func:`harness.execution.scenario_refs.canonical_reference`), or free compositions ``TRANSFORM@BASE``.
+    ``grids`` replaces the default parameter grid of the scenarios it names, or sweeps two parameters
+    (:func:`harness.execution.sweeps.study_slices`); ``sample_sizes`` (scenario name -> samples) replaces
+    ``n_samples`` for the scenarios it names, a sweep's ``n_samples`` axis for its scenario; a scenario that fixes its
+    own sample size (``default_n``) keeps it.
     """
     if seeds < 1:
         raise UsageError(f"seeds must be at least 1, got {seeds}")
     cells: list[Cell] = []
-    check_one_source_per_name("scenario", [(scenario_for(name).name, name) for name in scenario_names])
-    for name in scenario_names:
-        scenario = scenario_for(name)
+    slices = study_slices(scenario_names, grids)
+    check_one_source_per_name("scenario", [(scenario_for(part.scenario).name, part.scenario) for part in slices])
+    for part in slices:
+        scenario = scenario_for(part.scenario)
         population = scenario.kind == "population"
         entries = [entry for entry in metric_entries if entry.population == population]
         n = scenario.default_n if scenario.default_n is not None else (sample_sizes or {}).get(scenario.name, n_samples)
-        if n < scenario.min_samples:
-            raise UsageError(f"scenario {name!r} needs at least {scenario.min_samples} samples; got --n-samples {n}")
+        if n < scenario.min_samples and not part.sample_sizes:
+            raise UsageError(f"scenario {part.scenario!r} needs at least {scenario.min_samples} samples; got --n-samples {n}")
         variants_seen = [entry.variant_of for entry in entries]
         after_sibling = [bool(own) and own in variants_seen[:position] for position, own in enumerate(variants_seen)]
-        grid = tuple(grids[name]) if grids and name in grids else scenario.values
-        for value in grid:
+        for value in part.values:
             scenario.check_value(value)
-        for index, value in enumerate(grid):
-            for seed in range(seeds):
-                cells.extend(Cell(study, name, value, index, seed, n, entry, scenario.kind, follows)
-                             for entry, follows in zip(entries, after_sibling))
+        for index, value in enumerate(part.values):
+            for size in part.sample_sizes or (n,):
+                for seed in range(seeds):
+                    cells.extend(Cell(study, part.scenario, value, index, seed, size, entry, scenario.kind, follows,
+                                      part.sweep, part.axis)
+                                 for entry, follows in zip(entries, after_sibling))
     return cells
 
 

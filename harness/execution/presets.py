@@ -34,8 +34,9 @@ class Preset:
         not fit the preset's time budget; add them with ``--add-metrics`` (``add_metrics=``).
     excluded_scenarios : tuple of str
         Registered scenarios left out when ``scenarios`` is None; name them with ``--scenarios``.
-    grids : Mapping[str, tuple]
-        Scenario name -> parameter values to run instead of the scenario's default grid.
+    grids : Mapping[str, tuple or Mapping[str, tuple]]
+        Scenario name -> parameter values to run instead of the scenario's default grid, or axis -> values: a
+        two-parameter sweep (:mod:`harness.execution.sweeps`).
     sample_sizes : Mapping[str, int]
         Scenario name -> samples per representation instead of ``n_samples``, for the scenarios
         whose source paper used another sample size (``--n-samples`` overrides it too).
@@ -46,6 +47,8 @@ class Preset:
         sections.  Sweeps of metrics outside the study (``excluded_metrics``) are skipped.
     description : str
         What the preset is for, and how long it takes.
+    sources : Mapping[str, str]
+        Scenario (as in ``scenarios``) -> the published setting it reproduces, for a preset reproducing a paper.
     """
 
     name: str
@@ -55,10 +58,11 @@ class Preset:
     metrics: tuple[str, ...] | None = None
     excluded_metrics: tuple[str, ...] = ()
     excluded_scenarios: tuple[str, ...] = ()
-    grids: Mapping[str, tuple] = field(default_factory=lambda: MappingProxyType({}))
+    grids: Mapping[str, tuple | Mapping[str, tuple]] = field(default_factory=lambda: MappingProxyType({}))
     sample_sizes: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     metric_options: Mapping[str, Mapping[str, tuple]] = field(default_factory=lambda: MappingProxyType({}))
     description: str = ""
+    sources: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
 
 #: Numbers of bins swept for every metric that discretises (the range of review 5.2's choices; default 10).
@@ -100,6 +104,40 @@ PAPER_EXCLUDED_METRICS = ("dci_gbt", "infomec", "snc_nk", "dci_es")
 IDENTIFIABILITY_SCENARIOS = ("equicorrelated", "equicorrelated_uniform", "equicorrelated_statistical",
                              "redundant_copy", "redundant_function", "null_gaussian", "null_uniform")
 
+#: Joshi et al.'s (2026) main settings, each a scenario of this harness (their experiment numbers in brackets):
+#: the perfect encoder on equicorrelated factors swept over rho (exp. 3, E1 on D2), dense mixing swept jointly over
+#: its condition number kappa and rho (exps. 3-4, E3 on D2: the phase diagram), an elementwise nonlinearity of
+#: strength alpha (exp. 2, E2 on D1, here tanh), redundant factors (exps. 1 and 7, D3 and D4), dropped codes (exp. 6,
+#: E4), overcomplete linear and circular codes (exps. 8-9, E5 and E8), and null codes swept over the code width and
+#: the sample size (exp. 11, E9).  D1, independent factors, is ``equicorrelated`` at rho = 0.
+JOSHI2026_SCENARIOS = ("equicorrelated", "dense_mixing@equicorrelated", "elementwise_tanh@equicorrelated=0",
+                       "redundant_copy", "redundant_function", "undercomplete@equicorrelated=0",
+                       "overcomplete_linear@equicorrelated=0", "circular@equicorrelated=0", "null_gaussian")
+_JOSHI = "Joshi et al. 2026"
+#: Where each setting of the joshi2026 preset comes from (experiments, DGPs D1-D4 and encoders E1-E10 as they number
+#: them).
+JOSHI2026_SOURCES = MappingProxyType({
+    "equicorrelated": f"{_JOSHI}, exp. 3: E1 (perfect encoder) on D2, swept over rho",
+    "dense_mixing@equicorrelated": f"{_JOSHI}, exps. 3-4: E3 (dense mixing, condition number kappa) on D2, kappa x rho",
+    "elementwise_tanh@equicorrelated=0": f"{_JOSHI}, exp. 2: E2 (elementwise nonlinearity alpha) on D1",
+    "redundant_copy": f"{_JOSHI}, exps. 1 and 7: D3 (a factor a noisy copy of another) under E1",
+    "redundant_function": f"{_JOSHI}, exps. 1 and 7: D4 (a factor a noisy function of others) under E1",
+    "undercomplete@equicorrelated=0": f"{_JOSHI}, exp. 6: E4 (dropped codes) on D1",
+    "overcomplete_linear@equicorrelated=0": f"{_JOSHI}, exps. 8-9: E5 (overcomplete linear) on D1",
+    "circular@equicorrelated=0": f"{_JOSHI}, exps. 8-9: E8 (sin, cos codes) on D1",
+    "null_gaussian": f"{_JOSHI}, exp. 11: E9 (Gaussian null codes), L/K x n",
+})
+#: The two-parameter sweeps of the joshi2026 preset: their exp. 4 grid thinned (kappa 1 to 50, rho from the lowest
+#: valid value for K = 5 to 0.99), and null codes from n = 50 to 20000 at L/K = 1, 4 and 16 (their exp. 11).
+JOSHI2026_GRIDS = MappingProxyType({
+    "dense_mixing@equicorrelated": MappingProxyType({"kappa": (1, 2, 5, 10, 50), "base.rho": (-0.24, 0, 0.5, 0.9, 0.99)}),
+    "null_gaussian": MappingProxyType({"width_ratio": (1, 4, 16), "n_samples": (50, 200, 1000, 5000, 20000)}),
+})
+#: Their metrics as this harness has them: MCC with Pearson and Spearman correlations (MCC-P, MCC-S), R^2, DCI (with
+#: lasso importances: their default, gradient-boosted trees, costs hours on the wide null codes), MIG and InfoMEC
+#: (InfoM).  MCC-RDC and T-MEX have no implementation here.
+JOSHI2026_METRICS = ("mcc", "r2", "dci_lasso", "mig", "infomec")
+
 PRESETS: dict[str, Preset] = {
     preset.name: preset
     for preset in (
@@ -134,6 +172,20 @@ PRESETS: dict[str, Preset] = {
             "for Tokui and Sato's four scenarios (theirs); every scenario but Joshi et al.'s, every metric but dci_gbt, "
             "infomec, snc_nk and dci_es, left out for cost (add them with --add-metrics); about 19 CPU-hours (see run "
             "--dry-run)",
+        ),
+        Preset(
+            name="joshi2026",
+            seeds=3,
+            n_samples=1000,
+            scenarios=JOSHI2026_SCENARIOS,
+            metrics=JOSHI2026_METRICS,
+            grids=JOSHI2026_GRIDS,
+            metric_options=MappingProxyType({"mcc": MappingProxyType({"correlation": ("pearson", "spearman")})}),
+            sources=JOSHI2026_SOURCES,
+            description="the main settings of Joshi et al. 2026 (Who Guards the Guardians?, UAI): equicorrelated factors "
+            "under the perfect encoder and under dense mixing (kappa x rho phase diagram), elementwise tanh, redundant "
+            "factors, undercomplete, overcomplete and circular codes, null codes over width x n (50 to 20000); MCC "
+            "(Pearson, Spearman), R2, DCI-lasso, MIG, InfoMEC; 3 seeds, n = 1000",
         ),
     )
 }

@@ -9,6 +9,7 @@ from typing import Any, Mapping
 import metrics
 from harness.execution.metric_refs import MetricEntry, load_callable
 from harness.execution.plan import Cell
+from harness.execution.sweeps import swept_parameters
 from harness.version import __version__
 from reports.schema import encode_options
 
@@ -33,6 +34,8 @@ def result_row(
     ``exact`` is the sub-score's closed-form value (:func:`closed_form_values`), NaN where
     none is known.  ``metric_base``, ``options`` and ``default_options`` say which metric a
     variant of an option sweep is of, the options it sets and their defaults (:func:`option_defaults`).
+    ``sweep`` and ``parameters`` name the sweep the row belongs to and the values it sweeps
+    (:func:`harness.execution.sweeps.swept_parameters`).
     """
     scenario = cell.definition
     metric = cell.metric
@@ -44,6 +47,8 @@ def result_row(
         "criterion": scenario.criterion,
         "value": float(cell.value_index) if isinstance(cell.value, str) else float(cell.value),
         "value_label": scenario.label(cell.value),
+        "sweep": cell.sweep or scenario.name,
+        "parameters": encode_options(swept_parameters(scenario, cell.value, cell.n_samples, cell.sweep_axis)),
         "seed": cell.seed,
         "n_samples": int(n_samples),
         "metric": metric.name,

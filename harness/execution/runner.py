@@ -19,12 +19,12 @@ from harness.execution.option_probe import check_option_values
 from harness.execution.plan import Cell, plan_cells, plan_tasks
 from harness.execution.presets import PRESETS, Preset
 from harness.execution.recompute import cell_provenances, recompute_reasons
-from harness.execution.scenario_refs import canonical_reference, scenario_for
+from harness.execution.scenario_refs import scenario_for
 from harness.execution.scoring import check_time_limit
+from harness.execution.sweeps import Grid, canonical_name, checked_grid
 from harness.execution.store import FAILURES_CSV, ResultStore, record_of, tables_of
 from harness.execution.user_code import user_code
 from harness.outputs import writable_output
-from scenarios.base import ParameterValue
 
 
 def plan_study(
@@ -35,7 +35,7 @@ def plan_study(
     seeds: int | None = None,
     n_samples: int | None = None,
     metric_options: Mapping[str, OptionSweep] | None = None,
-    grids: Mapping[str, Sequence[ParameterValue]] | None = None,
+    grids: Mapping[str, Grid] | None = None,
     cell_timeout: float | None = None,
     add_metrics: Sequence[str] | None = None,
 ) -> list[Cell]:
@@ -63,14 +63,12 @@ def plan_study(
     config: Preset = PRESETS[preset]
     known_scenarios = [name for name in scenarios.available(kind=None) if name not in config.excluded_scenarios]
     scenario_names = _selected(scenarios_ if scenarios_ is not None else config.scenarios, known_scenarios, "scenario")
-    scenario_names = [canonical_reference(name) for name in scenario_names]
-    grids = {canonical_reference(name): values for name, values in (grids or {}).items()}
+    scenario_names = [canonical_name(name) for name in scenario_names]
+    grids = {canonical_name(name): values for name, values in (grids or {}).items()}
     unselected = sorted(set(grids) - set(scenario_names))
     if unselected:
         raise UsageError(f"grids given for scenario(s) the study does not run: {', '.join(unselected)}; "
                          f"it runs {', '.join(scenario_names)}")
-    for name, values in grids.items():
-        _check_grid(name, values)
     default_metrics = [m for m in metrics.available(population=None) if m not in config.excluded_metrics]
     metric_names = _selected(metrics_ if metrics_ is not None else config.metrics, default_metrics, "metric")
     metric_names += _additions(added, metric_names, preset, metrics_ is not None)
@@ -99,24 +97,6 @@ def plan_study(
     return cells
 
 
-def _check_grid(scenario: str, values: Sequence[ParameterValue]) -> None:
-    """A user's grid for ``scenario``: at least one value, each in the range its ``check_value`` states, no two
-    written alike in the results (``0`` and ``-0.0``; two numbers equal to 6 significant digits)."""
-    if len(values) == 0:
-        raise UsageError(f"the grid of scenario {scenario!r} has no values")
-    labels: dict[str, Any] = {}
-    for value in values:
-        try:
-            with user_code(f"scenario {scenario!r}"):  # a user's check_value may fail in any way
-                label = scenario_for(scenario).label(scenario_for(scenario).check_value(value))
-        except Exception as error:
-            raise UsageError(f"grid of scenario {scenario!r}: {error}") from None
-        if label in labels:
-            raise UsageError(f"grid of scenario {scenario!r}: {labels[label]!r} and {value!r} are both written {label} "
-                             "in the results (to 6 significant digits), so their cells would be one; give each value once")
-        labels[label] = value
-
-
 def _swept(entries: Sequence[tuple[str, MetricEntry]], metric_options: Mapping[str, OptionSweep]) -> list[MetricEntry]:
     """The entries with each swept metric replaced by its variants (a metric is named as selected or by its name)."""
     unmatched = set(metric_options)
@@ -142,7 +122,7 @@ def _count(value: Any, argument: str) -> int | None:
 
 def _checked_arguments(
     scenarios_: Any, metrics_: Any, seeds: Any, n_samples: Any, metric_options: Any, grids: Any
-) -> tuple[list[str] | None, list[str] | None, int | None, int | None, dict[str, dict[str, list[Any]]], dict[str, list[Any]]]:
+) -> tuple[list[str] | None, list[str] | None, int | None, int | None, dict[str, dict[str, list[Any]]], dict[str, Any]]:
     """The Python arguments of :func:`plan_study` in the types it plans with, or a UsageError naming the argument."""
     names = {argument: _names(given, argument) for argument, given in (("scenarios_", scenarios_), ("metrics_", metrics_))}
     for argument, given in (("metric_options", metric_options), ("grids", grids)):
@@ -153,7 +133,7 @@ def _checked_arguments(
         if not isinstance(sweep, Mapping):
             raise UsageError(f"metric_options[{metric!r}] must map option names to lists of values, got {sweep!r}")
         sweeps[metric] = {option: listed(values, f"metric_options[{metric!r}][{option!r}]") for option, values in sweep.items()}
-    checked_grids = {name: listed(values, f"grids[{name!r}]") for name, values in (grids or {}).items()}
+    checked_grids = {name: checked_grid(values, f"grids[{name!r}]") for name, values in (grids or {}).items()}
     return (names["scenarios_"], names["metrics_"], _count(seeds, "seeds"), _count(n_samples, "n_samples"), sweeps,
             checked_grids)
 
@@ -201,7 +181,7 @@ def run_study(
     metrics_: Sequence[str] | None = None,
     seeds: int | None = None,
     n_samples: int | None = None,
-    grids: Mapping[str, Sequence[ParameterValue]] | None = None,
+    grids: Mapping[str, Grid] | None = None,
     out: str | Path | None = None,
     jobs: int = 1,
     backend: str = "loky",
@@ -232,9 +212,13 @@ def run_study(
     n_samples : int, optional
         Samples per representation, for every scenario (default: the preset's, with its
         per-scenario :attr:`Preset.sample_sizes`; a scenario that fixes its own keeps it).
-    grids : Mapping[str, sequence], optional
+    grids : Mapping[str, sequence or mapping], optional
         Scenario name -> parameter values to run instead of its grid in the preset (or
-        its default grid); each value is checked by the scenario's ``check_value``.
+        its default grid); each value is checked by the scenario's ``check_value``.  Or
+        scenario -> axis -> values, a two-parameter sweep (:mod:`harness.execution.sweeps`):
+        ``{"dense_mixing@equicorrelated": {"kappa": [1, 10, 100], "rho": [0, 0.5, 0.9]}}`` (the
+        composition named with its base value free, in ``scenarios_`` too), or
+        ``{"null_gaussian": {"width_ratio": [1, 16], "n_samples": [50, 1000, 20000]}}``.
     out : path, optional
         Run directory.  Finished cells found there are reused, not recomputed, when their
         identity matches: scenario, value, seed, sample size, metric, options, versions, and

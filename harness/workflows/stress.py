@@ -66,9 +66,10 @@ from harness.errors import UsageError
 from harness.execution.metric_refs import MetricEntry, resolve
 from harness.execution.presets import PRESETS
 from harness.execution.runner import run_study
-from harness.execution.scenario_refs import canonical_reference, scenario_for
+from harness.execution.scenario_refs import scenario_for
 from harness.execution.seeds import identity_seed
 from harness.execution.store import CELLS_FILE, ResultStore
+from harness.execution.sweeps import canonical_name, sweep_slices
 from reports.schema import FAILURE_COLUMNS
 from harness.workflows.stress_defaults import (
     DEFAULT_BUDGET, DEFAULT_MIN_DEPARTURE, DEFAULT_SAMPLE_SIZES, DEFAULT_SEEDS, DEFAULT_TOP, MIN_SEEDS,
@@ -237,7 +238,8 @@ def stress(
         :func:`metrics.describe.describe_metric`).  It must claim modularity,
         compactness or explicitness for at least one sub-score: those have ideals.
     scenarios_ : sequence of str, optional
-        Scenarios to search (default: :func:`~harness.workflows.stress_space.searchable_scenarios`).
+        Scenarios to search (default: :func:`~harness.workflows.stress_space.searchable_scenarios`); a composition
+        with its base value free, ``TRANSFORM@BASE``, is searched as one scenario per value of the base's grid.
     budget : int, default 30
         Cells of ``metric`` to run per scenario searched (points x ``seeds``), half
         exploring, half refining.  Contrast cells are extra: up to 2 ``top`` points x ``seeds`` x
@@ -284,7 +286,7 @@ def stress(
     entry = resolve(reference)
     _check_settings(entry, budget=budget, budget_seconds=budget_seconds, seeds=seeds, min_departure=min_departure,
                     top=top)
-    names = [canonical_reference(name) for name in scenarios_] if scenarios_ is not None else searchable_scenarios()
+    names = _searched(scenarios_) if scenarios_ is not None else searchable_scenarios()
     if not names:
         raise UsageError("no scenario named to search")
     _named_once(names, "scenarios")
@@ -339,6 +341,13 @@ def stress(
     if out is not None:
         write_stress(stress_tables(result), out)
     return result
+
+
+def _searched(names: Sequence[str]) -> list[str]:
+    """The scenarios named, canonical; a composition with its base value free (``TRANSFORM@BASE``) as one scenario per
+    value of the base's grid (the slices of its two-parameter sweep, :mod:`harness.execution.sweeps`), so that the
+    search covers both parameters: the transform's by its search, the base's by its grid."""
+    return [part.scenario for name in names for part in sweep_slices(canonical_name(name), None)]
 
 
 def _check_settings(entry: MetricEntry, *, budget: int, budget_seconds: float | None, seeds: int,

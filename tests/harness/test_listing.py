@@ -6,6 +6,7 @@ from __future__ import annotations
 import metrics
 import scenarios
 from harness.cli import main
+from harness.execution.presets import PRESETS
 from scenarios.transforms import TRANSFORMS
 
 
@@ -13,7 +14,7 @@ def _sections(text: str) -> dict[str, list[str]]:
     sections: dict[str, list[str]] = {}
     current = ""
     for line in text.splitlines():
-        if line.split(" ", 1)[0] in ("METRICS", "SCENARIOS", "TRANSFORMS"):
+        if line.split(" ", 1)[0] in ("METRICS", "SCENARIOS", "TRANSFORMS", "PRESETS"):
             current = line.split(" ", 1)[0]
         elif line.startswith(" "):
             sections.setdefault(current, []).append(line)
@@ -24,7 +25,8 @@ def test_details_start_in_one_column_past_the_longest_name(capsys):
     assert main(["list"]) == 0
     sections = _sections(capsys.readouterr().out)
     for section, names in (("METRICS", metrics.available(population=None)),
-                           ("SCENARIOS", scenarios.available(kind=None)), ("TRANSFORMS", list(TRANSFORMS))):
+                           ("SCENARIOS", scenarios.available(kind=None)), ("TRANSFORMS", list(TRANSFORMS)),
+                           ("PRESETS", list(PRESETS))):
         lines = sections[section]
         starts = set()
         for line in lines:
@@ -77,3 +79,15 @@ def test_each_metric_lists_the_invariances_its_registry_entry_claims(capsys, mon
         header = next(index for index, line in enumerate(metric_lines) if line.split()[0] == name)
         listed = next(line for line in metric_lines[header:] if "invariant to:" in line)
         assert listed.split("invariant to:", 1)[1].strip() == ", ".join(metrics.get(name).invariances)
+
+
+def test_presets_are_listed_with_the_settings_and_sources_of_the_paper_they_reproduce(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "400")
+    assert main(["list"]) == 0
+    lines = _sections(capsys.readouterr().out)["PRESETS"]
+    assert [line.split()[0] for line in lines if not line.startswith("   ")] == list(PRESETS)
+    text = " ".join(lines)
+    assert ("- dense_mixing@equicorrelated; grid kappa: 1, 2, 5, 10, 50; base.rho: -0.24, 0, 0.5, 0.9, 0.99 "
+            "(Joshi et al. 2026, exps. 3-4") in text
+    assert "- null_gaussian; grid width_ratio: 1, 4, 16; n_samples: 50, 200, 1000, 5000, 20000 (Joshi et al. 2026, exp. 11" in text
+    assert all(f"- {name} (Joshi et al. 2026" in text or f"- {name};" in text for name in PRESETS["joshi2026"].scenarios)

@@ -210,3 +210,23 @@ def test_the_command_line_offers_what_the_figure_takes():
     from reports import comparison, figures
 
     assert plot.WIDTHS == comparison.WIDTHS and plot.LAYOUTS == comparison.LAYOUTS and plot.BANDS == figures.BANDS
+
+
+@pytest.fixture(scope="module")
+def sweep_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sweep")
+    run_study(preset="quick", scenarios_=["null_gaussian"], metrics_=["mig", "modularity"], seeds=1,
+              grids={"null_gaussian": {"width_ratio": [1, 2], "n_samples": [50, 100]}}, out=out, progress=False,
+              log=lambda _: None)
+    return out
+
+
+def test_phase_draws_a_sweep_and_bad_requests_are_one_line_exit_2(sweep_dir, tmp_path, capsys):
+    out = tmp_path / "phase.svg"
+    assert main(["plot", str(sweep_dir), "--phase", "null_gaussian", "--metrics", "mig", "--phase-value", "distance",
+                 "--width", "3.25", "--out", str(out)]) == 0
+    assert out.read_bytes().startswith(MAGIC["svg"]) and out.read_text().count("<image") == 2  # a panel and its bar
+    assert main(["plot", str(sweep_dir), "--phase", "null_gaussian", "--scenarios", "null_gaussian"]) == 2
+    assert "leave out --scenarios" in capsys.readouterr().err
+    assert main(["plot", str(sweep_dir), "--phase", "noise"]) == 2
+    assert "they hold ['null_gaussian']" in capsys.readouterr().err

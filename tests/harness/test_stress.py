@@ -402,3 +402,12 @@ def test_a_small_budget_still_explores_both_ends_and_every_choice():
     assert case.measurement.point.value == 1.0 and case.measurement.direction == "over"
     choices = stress("mig", scenarios_=["modular_not_compact"], budget=9, seeds=3, contrast=[], **FAST)
     assert {m.point.value for m in choices.measurements} == {"cos_sin", "duplicate_2", "duplicate_4"}
+
+
+def test_a_composition_with_its_base_free_is_searched_at_every_base_value():
+    from harness.workflows.stress import _searched
+
+    assert _searched(["dense_mixing@equicorrelated", "noise"]) == [
+        *(f"dense_mixing@equicorrelated={rho}" for rho in ("-0.24", "0", "0.25", "0.5", "0.75", "0.9", "0.99")), "noise"]
+    with pytest.raises(UsageError):
+        _searched(["dense_mixing@nope"])

@@ -96,8 +96,10 @@ def test_markdown_has_the_same_content(synthetic_report):
     # the table holds no option sweep: the sensitivity section is a note with no table
     assert headings[2] == "Sensitivity to options"
     # the sensitivity note, the entanglement attacks (the PID toy states no ideal for its holistic terms: notes
-    # saying so, no table) and the figures come on top of the sections with tables
-    assert headings[-1] == "Figures" and len(headings) == len(SECTIONS) + 3
+    # saying so, no table), the chance level (no null codes: a note saying how to run them) and the figures come on
+    # top of the sections with tables
+    assert headings[-1] == "Figures" and len(headings) == len(SECTIONS) + 4
+    assert "Not computed: " in text.split("## Chance level", 1)[1].split("\n## ", 1)[0]
     attacks = text.split("## Entanglement attacks", 1)[1].split("\n## ", 1)[0]
     assert "'gaussian_toy_attack' states no ideal for pid/redundant_lower, pid/redundant_upper, pid/unique_lower" in attacks
     assert "| Metric |" not in attacks and not (run_dir / "tables" / "attacks.tex").exists()

@@ -1,0 +1,281 @@
+"""Chance levels: what each sub-score reaches on codes independent of the factors, against the sample size.
+
+The scenarios testing ``chance`` (``null_gaussian``, ``null_uniform`` and the null transforms; Joshi et al. 2026,
+encoders E9 and E10, experiments 11 and 15) build codes that carry no information about the factors, so every
+ideal is 0: a score above 0 there is what the metric reaches by chance at that sample size and code width.  The
+chance level of a sub-score is its mean over seeds, oriented as every report orients scores (``1 - score`` for a
+lower-is-better sub-score), so that higher is worse: a false positive.  Swept over the sample size (an
+``n_samples`` axis, :mod:`harness.execution.sweeps`), it says from which n a score on real codes means more than
+chance; across code widths (``width_ratio = L / K``), how much a wide code inflates it.
+
+:func:`chance_levels` is the level at every width and n; :func:`chance_summary` reads, per width and sub-score,
+the level at the study's sample size (:func:`study_sample_size`) with its 95% Student-t interval over seeds, and
+the smallest swept n from which the level stays below :data:`LOW` at every larger swept n.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from scipy import stats
+
+from reports._format import Section, display_table
+from reports._style import PAGE_WIDTH, paper_style, wrap_label
+from reports._table import (MissingDataError, check_results, family_figures, require_criterion, score_label,
+                            seed_summary)
+from reports.figures import Drawn, band_text
+
+CRITERION = "chance"
+#: A chance level above this at the study's sample size is named: a tenth of the score scale, the calibration
+#: threshold of the random end (:data:`reports.calibration.RANDOM_THRESHOLD`).
+HIGH = 0.1
+#: The level a sub-score must stay below, from some n on, for its scores at that n to be read without a null.
+LOW = 0.05
+#: Most sub-score panels in one chance figure (a family with more is split).
+PANELS_PER_FIGURE = 15
+#: Panel width and height, in inches.
+PANEL_INCHES = (1.3, 1.1)
+#: Line styles of the null scenarios of a figure, in name order (one colour per width).
+SCENARIO_STYLES = ("-", "--", ":", "-.")
+
+_KEYS = ["scenario", "parameter", "value", "value_label", "n_samples", "metric", "sub_score", "family",
+         "higher_is_better"]
+
+
+def chance_levels(results: pd.DataFrame) -> pd.DataFrame:
+    """Mean chance level over seeds at every scenario testing chance, width and sample size, per sub-score.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``scenario``, ``parameter``, ``value`` (the width), ``value_label``, ``n_samples``, ``metric``,
+        ``sub_score``, ``family``, ``higher_is_better``, ``mean`` (the oriented score: higher is worse), ``std``,
+        ``n_seeds`` and ``half_width`` (of the 95% Student-t interval of the mean; NaN for one seed).
+
+    Raises
+    ------
+    reports.MissingDataError
+        When no scenario of the results tests chance.
+    """
+    rows = require_criterion(check_results(results), CRITERION, "the chance level")
+    levels = seed_summary(rows, _KEYS)
+    several = levels["n_seeds"] >= 2
+    quantile = stats.t.ppf(0.975, np.maximum(levels["n_seeds"] - 1, 1))
+    levels["half_width"] = np.where(several, quantile * levels["std"] / np.sqrt(levels["n_seeds"]), np.nan)
+    return levels
+
+
+def study_sample_size(results: pd.DataFrame) -> int:
+    """The study's sample size: the one most rows of the scenarios not testing chance were scored at (the largest
+    of those tied); without such rows, the largest sample size of the results."""
+    others = results.loc[results["criterion"] != CRITERION, "n_samples"]
+    if others.empty:
+        return int(results["n_samples"].max())
+    counts = others.value_counts()
+    return int(max(counts.index[counts == counts.max()]))
+
+
+def nearest_size(sizes: np.ndarray, n: int) -> int:
+    """The swept sample size closest to ``n`` on a log scale (the larger of two as close)."""
+    sizes = np.sort(np.asarray(sizes, dtype=float))
+    distance = np.abs(np.log(sizes) - np.log(n))
+    return int(sizes[np.flatnonzero(np.isclose(distance, distance.min(), rtol=1e-9, atol=1e-12))[-1]])
+
+
+def below_from(sizes: np.ndarray, means: np.ndarray, level: float = LOW) -> float:
+    """The smallest of ``sizes`` from which every mean at it and at every larger size is below ``level``; NaN when
+    the mean at the largest size is not."""
+    order = np.argsort(sizes)
+    sizes, means = np.asarray(sizes, dtype=float)[order], np.asarray(means, dtype=float)[order]
+    above = np.flatnonzero(~(means < level))
+    if above.size == 0:
+        return float(sizes[0])
+    return float(sizes[above[-1] + 1]) if above[-1] + 1 < len(sizes) else float("nan")
+
+
+def chance_summary(levels: pd.DataFrame, study_n: int) -> pd.DataFrame:
+    """Per scenario, width and sub-score: the chance level at the swept n nearest ``study_n``, whether it exceeds
+    :data:`HIGH`, and the n from which it stays below :data:`LOW` (:func:`below_from`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``scenario``, ``parameter``, ``value``, ``value_label``, ``metric``, ``sub_score``, ``family``,
+        ``higher_is_better``, ``n`` (the swept n read), ``level``, ``low``, ``high`` (the 95% interval, clipped to the
+        scores' range [0, 1]; NaN for one seed), ``n_seeds``, ``exceeds`` (``level > HIGH``), ``below_from`` (NaN: not within the swept n),
+        ``n_swept`` (how many sample sizes were swept) and ``n_max``.
+    """
+    records = []
+    keys = [key for key in _KEYS if key != "n_samples"]
+    for group, own in levels.groupby(keys, sort=True):
+        at = nearest_size(own["n_samples"].to_numpy(), study_n)
+        point = own.loc[own["n_samples"] == at].iloc[0]
+        record = dict(zip(keys, group))
+        record.update(n=at, level=float(point["mean"]), low=float(np.clip(point["mean"] - point["half_width"], 0, 1)),
+                      high=float(np.clip(point["mean"] + point["half_width"], 0, 1)), n_seeds=int(point["n_seeds"]),
+                      exceeds=bool(point["mean"] > HIGH),
+                      below_from=below_from(own["n_samples"].to_numpy(), own["mean"].to_numpy()),
+                      n_swept=int(own["n_samples"].nunique()), n_max=int(own["n_samples"].max()))
+        records.append(record)
+    return pd.DataFrame(records)
+
+
+def chance_rollup(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per sub-score, its worst width: the highest level at the study's n (with its interval and where), and the
+    largest n from which the level stays below :data:`LOW` over every width (``never`` where some width does not
+    fall below within the swept n)."""
+    shown = []
+    for (metric, sub_score, higher), own in summary.groupby(["metric", "sub_score", "higher_is_better"], sort=False):
+        worst = own.loc[own["level"].idxmax()]
+        never = own["below_from"].isna().any()
+        shown.append({
+            "score": score_label(metric, sub_score, bool(higher)), "family": worst["family"],
+            "level": worst["level"],
+            "interval": "—" if np.isnan(worst["low"]) else f"[{worst['low']:.3f}, {worst['high']:.3f}]",
+            "where": f"{worst['scenario']}, {worst['parameter']} = {worst['value_label']}",
+            "below": (f"never (≤ {int(own['n_max'].max())})" if never else f"{int(own['below_from'].max())}"),
+            "within": not bool(worst["level"] > HIGH),
+        })
+    table = pd.DataFrame(shown)
+    table = table.sort_values(["level", "score"], ascending=[False, True], kind="stable")
+    n = int(summary["n"].iloc[0]) if summary["n"].nunique() == 1 else None
+    at = f"n = {n}" if n is not None else "the study's n"
+    return display_table(table, {"score": "Sub-score", "family": "Family", "level": f"Chance at {at} (worst width)",
+                                 "interval": "95% interval", "where": "at", "below": f"Below {LOW:g} from n",
+                                 "within": f"≤ {HIGH:g}"}, digits=3)
+
+
+def chance_sentences(summary: pd.DataFrame, study_n: int) -> list[str]:
+    """What the section says in words: the sub-scores above :data:`HIGH` at the study's n, and from which n each
+    falls below :data:`LOW`."""
+    worst = summary.sort_values("level", ascending=False).drop_duplicates(["metric", "sub_score"])
+    high = worst.loc[worst["exceeds"]]
+    read = sorted(set(summary["n"]))
+    at = f"n = {read[0]}" if len(read) == 1 else f"n = {', '.join(map(str, read))}"
+    if read != [study_n]:
+        at += f", the swept size nearest the study's n = {study_n}"
+    if high.empty:
+        return [f"At {at} no sub-score's chance level exceeds {HIGH:g} at any width."]
+    names = [f"{score_label(m, s, bool(h))} ({level:.2f} at {p} = {label})" for m, s, h, level, p, label in
+             high[["metric", "sub_score", "higher_is_better", "level", "parameter", "value_label"]].itertuples(index=False)]
+    lines = [f"At {at}, {len(high)} sub-score(s) reach a chance level above {HIGH:g} on codes independent of the "
+             f"factors (worst width): {'; '.join(names)}."]
+    falls = []
+    for metric, sub_score, higher in high[["metric", "sub_score", "higher_is_better"]].itertuples(index=False):
+        own = summary.loc[(summary["metric"] == metric) & (summary["sub_score"] == sub_score)]
+        label = score_label(metric, sub_score, bool(higher))
+        if own["below_from"].isna().any():
+            falls.append(f"{label}: not within the swept n (up to {int(own['n_max'].max())})")
+        else:
+            falls.append(f"{label}: from n = {int(own['below_from'].max())}")
+    lines.append(f"They fall below {LOW:g} at every width from: " + "; ".join(falls) + ".")
+    return lines
+
+
+def chance_figures(levels: pd.DataFrame, *, band: str = "ci95") -> list[tuple[str, Drawn]]:
+    """The chance levels against n (log), one panel per sub-score, one colour per width and one line style per
+    null scenario, reference lines at :data:`LOW` and :data:`HIGH`; one figure per family (split past
+    :data:`PANELS_PER_FIGURE`), named ``chance_<family>``."""
+    return [(key, draw()) for key, draw in chance_drawers(levels, band=band)]
+
+
+def chance_drawers(levels: pd.DataFrame, *, band: str = "ci95") -> list[tuple[str, Callable[[], Drawn]]]:
+    """:func:`chance_figures` not drawn yet: ``(key, a picklable call that draws it)``."""
+    import functools
+
+    drawers = []
+    for family, suffix, own, part in family_figures(levels, PANELS_PER_FIGURE):
+        drawers.append((f"chance_{family}{suffix}", functools.partial(_chance_figure, own, part, family + suffix, band)))
+    return drawers
+
+
+def _chance_figure(levels: pd.DataFrame, scores: list[tuple[str, str, bool]], title: str, band: str) -> Drawn:
+    from matplotlib import colormaps
+
+    from reports.figures import band_half_width
+
+    widths = levels[["value", "value_label", "parameter"]].drop_duplicates("value").sort_values("value")
+    colours = colormaps["viridis"](np.linspace(0.0, 0.85, len(widths)))
+    scenarios = sorted(levels["scenario"].unique())
+    columns = max(1, min(len(scores), int(PAGE_WIDTH // PANEL_INCHES[0])))
+    rows = -(-len(scores) // columns)
+    top = float(min(1.05, max(2.5 * HIGH, 1.1 * levels["mean"].max())))
+    sizes = sorted(levels["n_samples"].unique())
+    with paper_style():
+        figure = Figure(figsize=(PAGE_WIDTH, rows * PANEL_INCHES[1] + 0.9), layout="constrained")
+        axes = figure.subplots(rows, columns, squeeze=False, sharex=True, sharey=True)
+        for index, ax in enumerate(axes.flat):
+            if index >= len(scores):
+                ax.set_visible(False)
+                continue
+            metric, sub_score, higher = scores[index]
+            for reference in (LOW, HIGH):
+                ax.axhline(reference, color="#999999", linewidth=0.6, linestyle=":", zorder=0)
+            for (value, label, parameter), colour in zip(widths.itertuples(index=False), colours):
+                for scenario, style in zip(scenarios, SCENARIO_STYLES * len(scenarios)):
+                    curve = levels.loc[(levels["metric"] == metric) & (levels["sub_score"] == sub_score)
+                                       & (levels["value"] == value) & (levels["scenario"] == scenario)]
+                    if curve.empty:
+                        continue
+                    curve = curve.sort_values("n_samples")
+                    name = f"{parameter} = {label}" + (f" ({scenario})" if len(scenarios) > 1 else "")
+                    ax.plot(curve["n_samples"], curve["mean"], color=colour, linestyle=style, marker="o",
+                            markersize=2.0, linewidth=0.9, label=name)
+                    half = band_half_width(curve["std"].to_numpy(), curve["n_seeds"].to_numpy(), band)
+                    if half is not None and np.any(half > 0):
+                        ax.fill_between(curve["n_samples"], curve["mean"] - half, curve["mean"] + half, color=colour,
+                                        alpha=0.12, linewidth=0)
+            ax.set_xscale("log")
+            ax.set_ylim(-0.02, top)
+            ax.set_title(wrap_label(score_label(metric, sub_score, bool(higher)), 22), loc="left", fontsize=6)
+            ax.tick_params(labelsize=5)
+            if index % columns == 0:
+                ax.set_ylabel("chance level", fontsize=6)
+            if index + columns >= len(scores):
+                ax.set_xlabel("n", fontsize=6)
+                ax.tick_params(axis="x", labelbottom=True)
+        if len(sizes) <= 6:
+            for ax in axes.flat:
+                ax.set_xticks(sizes, [str(int(n)) for n in sizes])
+                ax.minorticks_off()
+        handles, labels = axes.flat[0].get_legend_handles_labels()
+        figure.legend(handles, labels, loc="outside lower center", frameon=False, ncol=min(len(labels), 4),
+                      fontsize=6, title=f"{band_text(band, levels['n_seeds'])}; dotted: {LOW:g} and {HIGH:g}",
+                      title_fontsize=6)
+        figure.suptitle(f"chance level on codes independent of the factors: {title} (higher is worse)", fontsize=7,
+                        x=0.01, ha="left")
+    return Drawn(figure)
+
+
+DESCRIPTION = (
+    "What each sub-score reaches on codes independent of the factors (the scenarios testing chance: Gaussian and "
+    "uniform null codes, Joshi et al. 2026, encoders E9 and E10), where every ideal is 0: its chance level, the mean "
+    "over seeds of the score oriented so that higher is worse (1 − score for lower-is-better sub-scores). Per "
+    f"sub-score below: its worst code width at the study's sample size, with the 95% Student-t interval over seeds "
+    f"(clipped to [0, 1]), and the smallest swept n from which it stays below {LOW:g} at every width and every larger "
+    f"swept n. A chance level above {HIGH:g} means a score at that n and width is not evidence of anything until it "
+    "beats its null. The figures draw each sub-score's chance level against n (log scale), one colour per width. "
+    "Every scenario, width and sub-score in the folded table and tables/chance.csv. Run it with --grid "
+    "'null_gaussian=width_ratio:1,16;n_samples:50,200,1000,5000,20000' (and --scenarios null_gaussian).")
+
+
+def chance_section(results: pd.DataFrame) -> Section:
+    """The report's chance-level section (its figures are :func:`chance_drawers`'), or a note saying what is missing."""
+    try:
+        levels = chance_levels(results)
+    except MissingDataError as missing:
+        return Section("chance", "Chance level", DESCRIPTION, notes=[f"Not computed: {missing}"])
+    study_n = study_sample_size(results)
+    summary = chance_summary(levels, study_n)
+    details = summary.assign(score=[score_label(m, s, bool(h)) for m, s, h in
+                                    summary[["metric", "sub_score", "higher_is_better"]].itertuples(index=False)],
+                             below=summary["below_from"].map(lambda n: "never" if np.isnan(n) else f"{int(n)}"))
+    return Section("chance", "Chance level", DESCRIPTION, table=summary, display=chance_rollup(summary),
+                   details=display_table(details, {"score": "Sub-score", "scenario": "Scenario",
+                                                   "value_label": "Width", "n": "n", "level": "Chance level",
+                                                   "low": "95% low", "high": "95% high", "n_seeds": "Seeds",
+                                                   "below": f"Below {LOW:g} from n", "n_max": "Largest n"}, digits=3),
+                   lines=chance_sentences(summary, study_n))
