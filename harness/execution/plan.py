@@ -177,6 +177,7 @@ def plan_cells(
     n_samples: int,
     grids: Mapping[str, Sequence[ParameterValue]] | None = None,
     sample_sizes: Mapping[str, int] | None = None,
+    only_on: Mapping[str, frozenset[str]] | None = None,
 ) -> list[Cell]:
     """Every cell of the study, data-major (cells sharing data are adjacent).
 
@@ -184,7 +185,8 @@ def plan_cells(
     representation scenarios.  ``scenario_names`` are references
     (:func:`harness.execution.scenario_refs.canonical_reference`).  ``grids`` replaces the default parameter grid of the
     scenarios it names, ``sample_sizes`` (scenario name -> samples) ``n_samples`` for the scenarios it names; a
-    scenario that fixes its own sample size (``default_n``) keeps it.
+    scenario that fixes its own sample size (``default_n``) keeps it.  ``only_on`` (metric entry name -> scenario
+    names) runs the entries it names on those scenarios only (a preset's sweep restricted to where it decides).
     """
     if seeds < 1:
         raise UsageError(f"seeds must be at least 1, got {seeds}")
@@ -193,7 +195,8 @@ def plan_cells(
     for name in scenario_names:
         scenario = scenario_for(name)
         population = scenario.kind == "population"
-        entries = [entry for entry in metric_entries if entry.population == population]
+        entries = [entry for entry in metric_entries if entry.population == population
+                   and scenario.name in (only_on or {}).get(entry.name, {scenario.name})]
         n = scenario.default_n if scenario.default_n is not None else (sample_sizes or {}).get(scenario.name, n_samples)
         if n < scenario.min_samples:
             raise UsageError(f"scenario {name!r} needs at least {scenario.min_samples} samples; got --n-samples {n}")
