@@ -49,15 +49,10 @@ def jemmig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> float:
       (review Table 1).
     * Holistic: penalises missing information (explicitness), a code mixing other
       factors (joint entropy; modularity) and a factor spread over codes (the gap).
-    * Robustness to noise does not apply to a holistic score here, while the review's
-      Table 2 judges JEMMIG not robust to noise (its 5.2: noise moves codes into
-      neighbouring bins and lowers the information).  A holistic score holds
-      explicitness, which should fall as noise replaces the code (review section 3:
-      "explicitness metrics should reflect the amount of noise"), so the noise
-      scenario states no single ideal for it and its fall is no evidence against
-      robustness; the review itself finds robustness not to apply to IRS and SAP,
-      which mix explicitness too.  The binning's part is measured by the
-      Discretization-free column instead.
+    * Robustness to noise: n/a, as for every holistic score, where the review's Table 2
+      marks JEMMIG ✗: its explicitness part should fall with the noise, so the noise
+      scenario gives it no single ideal (the reason in full:
+      :data:`reports.review_comparison.RULE_DIFFERENCES`).
     * A constant factor (H = 0) contributes 0, as in :func:`metrics.mig.mig`: there is
       nothing to disentangle.
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.

@@ -33,7 +33,9 @@ TABLE_2_DESCRIPTION = (
     "(not measured by the results). A measured — (the metric has no sub-score for the property) reads as the "
     "review's ✗. The printed row MIG-RMIG is compared with mig and with rmig. The review's rule (section 6.2): a "
     "metric has a characteristic when it is true by design and not disproven experimentally; here every verdict is "
-    "decided by a measured number and a threshold (see the property matrix). Where the rules differ: " + _RULES +
+    "decided by a measured number and a threshold (see the property matrix). Followed from the review: SAP measures "
+    "compactness and explicitness (registered holistic; under noise it follows the explicitness ideal), and few "
+    "hyper-parameters counts options, not spreads. Where the rules differ: " + _RULES +
     " Every cell with its number, threshold and evidence: tables/review_table2.csv; the disagreements are listed in "
     "the next section.")
 DISAGREEMENT_DESCRIPTION = (
