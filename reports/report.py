@@ -40,7 +40,7 @@ from reports.markdown import render_markdown
 from reports.property_matrix import property_matrix, property_matrix_display
 from reports.raised_warnings import raised_warnings, warnings_line
 from reports.paper_figures import paper_figure_drawers
-from reports.review_report import agreement_line, table_1_section, table_2_sections
+from reports.review_report import agreement_line, table_1_sections, table_2_sections
 from reports.robustness import DEFAULT_VALUE_RANGES, MAX_DEVIATION, ROBUSTNESS_CRITERIA, of_conditions
 from reports.sensitivity import SPREAD_THRESHOLD, sensitivity_details, sensitivity_rollup
 from reports.verdicts import base_verdicts, rollup, verdict_sources
@@ -193,7 +193,7 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
     return [
         headline_section,
         *table_2_sections(bundle),
-        table_1_section(bundle),
+        *table_1_sections(bundle),
         _section("property_matrix", "Property matrix (the review's Table 2, from measurements)", MATRIX_DESCRIPTION,
                  lambda: property_matrix(bundle), property_matrix_display,
                  paper=partial(property_matrix_display, numbers=False), paper_note=MATRIX_PAPER_NOTE,

@@ -2,7 +2,7 @@
 
 * :func:`table_2_sections`: Zaidi et al. (2022) Table 2 cell by cell beside the verdicts measured here
   (:mod:`reports.review_comparison`), and every disagreement with the number that decided it;
-* :func:`table_1_section`: its Table 1 (section 5.4, modular but not compact) beside the scores measured on
+* :func:`table_1_sections`: its Table 1 (section 5.4, modular but not compact) beside the scores measured on
   the scenario that reproduces it;
 * :func:`agreement_line`: the sentence the report opens with.
 """
@@ -64,12 +64,11 @@ def agreement_line(bundle: Bundle) -> str | None:
 
 
 def table_2_sections(bundle: Bundle) -> list[Section]:
-    """The side by side of the review's Table 2 and the list of its disagreements (a note when the results hold none
-    of the review's metrics)."""
+    """The side by side of the review's Table 2 and the list of its disagreements (none when the results hold none
+    of the review's metrics: a study of other metrics has nothing to compare)."""
     title = "The review's Table 2 beside the measurements"
     if not _reviewed(bundle):
-        return [Section("review_table2", title, TABLE_2_DESCRIPTION,
-                        notes=["Not computed: the results hold none of the review's metrics."])]
+        return []
     comparison = review_comparison(bundle)
     sources = provenance(bundle.judged, verdict_sources(bundle))
     counts = agreement_counts(comparison)
@@ -144,13 +143,16 @@ def table_1_display(table: pd.DataFrame) -> pd.DataFrame:
     return wide.reset_index().rename(columns={"printed_case": "Case (printed / measured)"})
 
 
-def table_1_section(bundle: Bundle) -> Section:
-    """The Table 1 section, or a note saying what the results lack."""
+def table_1_sections(bundle: Bundle) -> list[Section]:
+    """The Table 1 section, or a note saying what the results lack (none when the results hold none of the review's
+    metrics)."""
     title = "The review's Table 1 beside the measurements (section 5.4)"
+    if not _reviewed(bundle):
+        return []
     try:
         table = table_1(bundle.judged)
     except MissingDataError as missing:
-        return Section("review_table1", title, TABLE_1_DESCRIPTION, notes=[f"Not computed: {missing}"])
+        return [Section("review_table1", title, TABLE_1_DESCRIPTION, notes=[f"Not computed: {missing}"])]
     measured = table.dropna(subset=["measured"])
     line = (f"{int(measured['reproduced'].sum())} of {len(measured)} measured cells within {TABLE_1_TOLERANCE:g} of the "
             "printed value" + ("; furthest: " + ", ".join(
@@ -158,5 +160,5 @@ def table_1_section(bundle: Bundle) -> Section:
                 f"measured" for row in measured.loc[~measured["reproduced"]].assign(gap=measured["difference"].abs())
                 .sort_values("gap", ascending=False).head(3).itertuples()) if not measured["reproduced"].all() else "")
             + ".")
-    return Section("review_table1", title, TABLE_1_DESCRIPTION, table=table, display=table_1_display(table), lines=[line],
-                   provenance=provenance(bundle.judged, {TABLE_1_EXPERIMENT.scenario: False}))
+    return [Section("review_table1", title, TABLE_1_DESCRIPTION, table=table, display=table_1_display(table),
+                    lines=[line], provenance=provenance(bundle.judged, {TABLE_1_EXPERIMENT.scenario: False}))]

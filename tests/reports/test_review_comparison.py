@@ -17,7 +17,7 @@ from reports.html import table_to_html
 from reports.latex import to_latex
 from reports.review_comparison import agreement_counts, agreement_sentence, comparison_display, disagreements, review_comparison
 from reports.review_published import COLUMNS, PRINTED, TABLE_1, published_table
-from reports.review_report import TABLE_1_TOLERANCE, table_1, table_2_sections
+from reports.review_report import TABLE_1_TOLERANCE, agreement_line, table_1, table_1_sections, table_2_sections
 
 SHIFT = 0.3
 
@@ -110,3 +110,8 @@ def test_table_1_is_compared_within_its_rounding(synthetic_results):
     assert bool(table.loc[("cos_sin", "sap"), "reproduced"]) and not table.loc[("duplicate_2", "sap"), "reproduced"]
     assert table.loc[("duplicate_2", "sap"), "difference"] == pytest.approx(0.15)
     assert table.loc[("cos_sin", "mig"), "n_seeds"] == 0  # not in the results: no measurement, not a zero
+
+
+def test_a_study_of_other_metrics_gets_no_review_section(synthetic_results):
+    bundle = Bundle(synthetic_results)  # lin, step, uncal, holo, pid: none of the review's
+    assert table_2_sections(bundle) == [] and table_1_sections(bundle) == [] and agreement_line(bundle) is None
