@@ -71,7 +71,8 @@ def _legend_below(ax) -> None:
 
 
 def _title(experiment: Experiment, detail: str) -> str:
-    return f"Zaidi et al. (2022), {experiment.figure} (section {experiment.section}): {experiment.scenario}; {detail}"
+    """The paper's figure and the scenario on a first line, this run's protocol below (one line overflows a page)."""
+    return f"Zaidi et al. (2022), {experiment.figure} (section {experiment.section}): {experiment.scenario}\n{detail}"
 
 
 def score_figure(results: pd.DataFrame, experiment: Experiment, *, band: str = "ci95") -> Drawn:
