@@ -145,7 +145,7 @@ def agreement_sentence(comparison: pd.DataFrame) -> str:
     others = ", ".join(f"{counts[name]} {name}" for name in AGREEMENTS[1:-1] if counts[name])
     lacking = sorted(set(comparison.loc[comparison["agreement"] == "missing", "metric"]))
     return (f"The review's Table 2 (Zaidi et al. 2022): {counts['agree']} of {compared} cells agree with the "
-            f"measurements" + (f" ({others})" if others else "") + " (MIG-RMIG compared as mig and as rmig)"
+            f"measurements (" + (f"{others}; " if others else "") + "MIG-RMIG compared as mig and as rmig)"
             + (f"; not compared: {', '.join(lacking)}, not in the results" if lacking else "") + ".")
 
 
