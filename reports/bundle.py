@@ -2,9 +2,10 @@
 
 A :class:`Bundle` holds the checked results table (option-sweep variants included) and, computed on
 first use and kept, each analysis of :mod:`reports`: calibration, linearity, robustness (every
-condition, entanglement attacks included), sample efficiency, cost, agreement and option sensitivity,
-and the table of verdicts (:func:`reports.verdicts.verdict_table`).  An analysis the results cannot
-support is kept as the reason it could not run (:class:`Analysis`).
+condition, entanglement attacks included), sample efficiency, cost, agreement, option sensitivity (and
+how far binning, and how many options, move each metric), and the table of verdicts
+(:func:`reports.verdicts.verdict_table`).  An analysis the results cannot support is kept as the reason it
+could not run (:class:`Analysis`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from reports.agreement import agreement
 from reports.calibration import calibration
 from reports.characteristics import Thresholds
 from reports.cost import cost
+from reports.hyperparameters import discretization, hyperparameters
 from reports.linearity import linearity
 from reports.robustness import robustness
 from reports.sample_efficiency import sample_efficiency
@@ -122,6 +124,17 @@ class Bundle:
     def sensitivity(self) -> Analysis:
         """:func:`reports.sensitivity.option_sensitivity` of the option sweeps (empty without one)."""
         return Analysis(option_sensitivity(self.results, threshold=self.thresholds.max_spread))
+
+    @cached_property
+    def discretization(self) -> Analysis:
+        """:func:`reports.hyperparameters.discretization`: how far a metric's binning moves it (empty without one)."""
+        return Analysis(discretization(self.results, threshold=self.thresholds.max_spread))
+
+    @cached_property
+    def hyperparameters(self) -> Analysis:
+        """:func:`reports.hyperparameters.hyperparameters`: how many swept options move each metric (empty without
+        a sweep)."""
+        return Analysis(hyperparameters(self.results, threshold=self.thresholds.max_spread))
 
     @cached_property
     def verdicts(self) -> pd.DataFrame:

@@ -24,6 +24,7 @@ from reports.calibration import PERFECT_THRESHOLD, RANDOM_THRESHOLD
 from reports.linearity import MIN_LEVELS, MIN_LINEAR_SLOPE, MIN_R2
 from reports.robustness import JUDGED_PROPERTIES, MAX_DEVIATION
 from reports.schema import IDEAL_PROPERTIES
+from reports.hyperparameters import MAX_SENSITIVE_OPTIONS
 from reports.sensitivity import DISCRETIZATION_OPTIONS, SPREAD_THRESHOLD
 
 #: Default thresholds of the property columns and of data efficiency.
@@ -45,6 +46,7 @@ class Thresholds:
     data_n: int = DATA_N
     data_tolerance: float = DATA_TOLERANCE
     max_spread: float = SPREAD_THRESHOLD
+    max_sensitive_options: int = MAX_SENSITIVE_OPTIONS
 
     def fill(self, template: str) -> str:
         """``template`` with ``{data_n}`` (any field) replaced by its value."""
@@ -56,7 +58,6 @@ ROWS: dict[str, Callable[[pd.DataFrame, Thresholds], pd.Series]] = {
     "trajectory": lambda table, _: table["n_levels"] >= MIN_LEVELS,  # ideals with at least MIN_LEVELS values
     "levels": lambda table, _: table["n_levels"] < MIN_LEVELS,  # a few levels compared (modular_not_compact)
     "at_data_n": lambda table, thresholds: table["n"] == thresholds.data_n,
-    "binning": lambda table, _: table["option"].isin(DISCRETIZATION_OPTIONS),
 }
 
 
@@ -192,15 +193,13 @@ def _deviation(key: str, heading: str, criterion: str, headline: str) -> Charact
                     at=("sub_score", "scenario", "at_value")),))
 
 
-def _swept(key: str, heading: str, rows: str, unmeasured: str) -> Characteristic:
-    """Measured from option sweeps (:func:`reports.sensitivity.option_sensitivity`): the largest spread of a
-    sub-score across an option's values (of bins for discretization-free, of any option for few
-    hyper-parameters), averaged over seeds, is at most max_spread."""
-    return Characteristic(
-        key=key, heading=heading, analysis="sensitivity", by_base=True, rows=rows, unmeasured=unmeasured,
-        rules=(Rule("max spread", "max_spread", "<=", "max_spread",
-                    where="{option} in {{{values}}} moves {sub_score} by {max_spread:.3g} on {worst_condition}",
-                    at=("option", "sub_score", "worst_condition")),))
+def _swept(key: str, heading: str, analysis: str, rule: Rule, unmeasured: str) -> Characteristic:
+    """Measured from option sweeps, per metric base (:mod:`reports.hyperparameters`): discretization-free when no
+    binning can move the metric (none by design, or a bins sweep moves no score by more than max_spread); few
+    hyper-parameters when at most max_sensitive_options swept options move a score by more than max_spread (the
+    binning counted once there too, as the review's Table 2 counts it)."""
+    return Characteristic(key=key, heading=heading, analysis=analysis, by_base=True, unmeasured=unmeasured,
+                          rules=(rule,))
 
 
 #: Every characteristic, in the order of the property matrix's columns: the review's Table 2, then the additions.
@@ -222,9 +221,13 @@ CHARACTERISTICS: tuple[Characteristic, ...] = (
     _deviation("robust_non_measured", "Robust to non-measured factors", "non_measured_factors", "robust"),
     _deviation("nonlinear_relation", "Nonlinear relation", "nonlinearity", "robust"),
     _deviation("follows_attacks", "Follows entanglement attacks", "attacks", "follows_attacks"),
-    _swept("discretization_free", "Discretization-free", "binning",
-           f"no {' or '.join(DISCRETIZATION_OPTIONS)} sweep in the results (run --metric-option METRIC:bins=5,10,20,40)"),
-    _swept("few_hyperparameters", "Few hyper-parameters", "",
+    _swept("discretization_free", "Discretization-free", "discretization",
+           Rule("max spread", "max_spread", "<=", "max_spread", where="{detail}", at=("option", "sub_score", "worst_condition")),
+           f"no {' or '.join(DISCRETIZATION_OPTIONS)} sweep in the results, nor a sweep recording all the metric's options "
+           "(run --metric-option METRIC:bins=5,10,20,40)"),
+    _swept("few_hyperparameters", "Few hyper-parameters", "hyperparameters",
+           Rule("sensitive options", "sensitive_options", "<=", "max_sensitive_options", where="{detail}",
+                at=("sensitive", "sub_score"), digits=0),
            "no option sweep in the results (run --metric-option METRIC:OPTION=V1,V2,...)"),
     Characteristic(
         key="data_efficient", heading="Data efficient", analysis="efficiency", rows="at_data_n", headline="data_efficient",

@@ -111,10 +111,19 @@ def _breakable(text: str) -> str:
     return re.sub(r"([_/@=])", r"\1<wbr>", escape(text))
 
 
+#: A cell setting a published mark beside a measured one (:mod:`reports.review_comparison`): coloured by their agreement
+#: (= agree, ≠ differ; "vs", undecided or unmeasured, uncoloured).
+_AGREEMENT = re.compile(r"^(?:✓|✗|n/a) ([=≠]|vs) ")
+
+
 def _cell(text: object, numeric: bool) -> str:
     text = str(text)
     classes = ["num"] if numeric else []
-    classes += ["yes"] if text.startswith(YES) else ["no"] if text.startswith(NO) else []
+    compared = _AGREEMENT.match(text)
+    if compared:
+        classes += {"=": ["yes"], "≠": ["no"]}.get(compared[1], [])
+    else:
+        classes += ["yes"] if text.startswith(YES) else ["no"] if text.startswith(NO) else []
     css = f' class="{" ".join(classes)}"' if classes else ""
     return f"<td{css}>{_breakable(text)}</td>"
 

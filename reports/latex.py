@@ -26,7 +26,7 @@ _SPECIAL = {
 _SYMBOLS = {
     "✓": r"$\checkmark$", "✗": r"$\times$", "—": "---", "−": "$-$", "±": r"$\pm$", "≥": r"$\geq$", "≤": r"$\leq$",
     "²": r"$^2$", "ρ": r"$\rho$", "τ": r"$\tau$", "|": r"$|$", "∈": r"$\in$", "×": r"$\times$", "≈": r"$\approx$",
-    "→": r"$\to$", "·": r"$\cdot$", "α": r"$\alpha$", "…": r"\ldots{}",
+    "→": r"$\to$", "·": r"$\cdot$", "α": r"$\alpha$", "…": r"\ldots{}", "≠": r"$\neq$", "θ": r"$\theta$",
 }
 #: Tables with more columns than this span the page (``table*``) and are scaled to fit.
 WIDE_COLUMNS = 8

@@ -46,7 +46,7 @@ def _legacy_columns(name: str, option_defaults: OptionDefaults | None) -> tuple[
         return name, encode_options({}), encode_options({})
     options = {option: _typed(text) for option, text in pairs}
     known = (option_defaults(match["metric"]) if option_defaults is not None else None) or {}
-    return match["metric"], encode_options(options), encode_options({o: known[o] for o in options if o in known})
+    return match["metric"], encode_options(options), encode_options(known)
 
 
 def with_empty_columns(frame: pd.DataFrame, columns: tuple[str, ...]) -> tuple[pd.DataFrame, pd.Series]:
@@ -131,13 +131,18 @@ def _same(value: Any, default: Any) -> bool:
     return value == default
 
 
-def at_defaults(frame: pd.DataFrame) -> pd.Series:
-    """Which variant rows set every option to its default (False where a default is unknown, and on plain rows)."""
+def off_defaults(frame: pd.DataFrame) -> pd.Series:
+    """Per row, the options it sets to a value other than their default (an option without a recorded default
+    counts as off it); an empty set on plain rows."""
     pairs = frame[["options", "default_options"]].drop_duplicates()
-    verdict = {}
+    off = {}
     for options, defaults in pairs.itertuples(index=False):
         chosen, known = decode_options(options), decode_options(defaults)
-        verdict[(options, defaults)] = bool(chosen) and all(key in known and _same(value, known[key])
-                                                            for key, value in chosen.items())
-    keys = pd.Series(list(zip(frame["options"], frame["default_options"])), index=frame.index)
-    return keys.map(verdict).astype(bool) & is_variant(frame)
+        off[(options, defaults)] = frozenset(key for key, value in chosen.items()
+                                             if key not in known or not _same(value, known[key]))
+    return pd.Series(list(zip(frame["options"], frame["default_options"])), index=frame.index).map(off)
+
+
+def at_defaults(frame: pd.DataFrame) -> pd.Series:
+    """Which variant rows set every option to its default (False where a default is unknown, and on plain rows)."""
+    return is_variant(frame) & (frame["options"] != encode_options({})) & off_defaults(frame).map(len).eq(0)

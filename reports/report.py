@@ -2,9 +2,11 @@
 
 Reads only the results table: it never runs a metric.  An analysis the table cannot
 support (no scenario declares its criterion) is replaced by a note saying what is
-missing.  The page opens with the headline (every sub-score against every criterion),
-then the property matrix and the sensitivity to swept options; long tables show a
-per-metric roll-up and fold their details away.
+missing.  The page opens with how many cells of the review's Table 2 the measurements agree
+with, then the headline (every sub-score against every criterion), the review's Tables 2 and 1
+beside the measurements, the property matrix and the sensitivity to swept options; long tables
+show a per-metric roll-up and fold their details away.  Its figures start with the review's
+section-5 figures in the paper's arrangement (:mod:`reports.paper_figures`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from reports.characteristics import DATA_N, DATA_TOLERANCE, MIN_RANK_CORRELATION
 from reports.cost import DISPLAY_COLUMNS as COST_COLUMNS
 from reports.cost import cost_by_n
 from reports.headline import headline, headline_display, headline_sentences
+from reports.hyperparameters import MAX_SENSITIVE_OPTIONS
 from reports.html import render_html
 from reports.latex import to_latex
 from reports.linearity import MIN_LEVELS, MIN_LINEAR_SLOPE, MIN_R2
@@ -38,6 +41,8 @@ from reports.markdown import render_markdown
 from reports.phase import phase_drawers, phase_section
 from reports.property_matrix import property_matrix, property_matrix_display
 from reports.raised_warnings import raised_warnings, warnings_line
+from reports.paper_figures import paper_figure_drawers
+from reports.review_report import agreement_line, table_1_sections, table_2_sections
 from reports.robustness import DEFAULT_VALUE_RANGES, MAX_DEVIATION, ROBUSTNESS_CRITERIA, of_conditions
 from reports.sensitivity import SPREAD_THRESHOLD, sensitivity_details, sensitivity_rollup
 from reports.verdicts import base_verdicts, rollup, verdict_sources
@@ -64,10 +69,14 @@ MATRIX_DESCRIPTION = (
     + MARKS + f" Modularity, compactness, explicitness: on trajectories (at least {MIN_LEVELS} levels) ρ ≥ "
     f"{MIN_RANK_CORRELATION:g} and slope ≥ {MIN_SLOPE:g} against the ideal; on level comparisons excess ≤ "
     f"{MAX_DEVIATION:g}. Robustness to noise is judged on modularity and compactness scores only, the other "
-    "robustness columns and attacks on every sub-score. Discretization-"
-    "free and few hyper-parameters are measured from option sweeps (see Sensitivity): the largest spread of a "
-    f"sub-score across the values of bins (discretization-free) or of any swept option is at most "
-    f"{SPREAD_THRESHOLD:g}; ? where the results hold no such sweep (the review's asserted values are not copied). "
+    "robustness columns and attacks on every sub-score. Discretization-free and few hyper-parameters are measured "
+    "from option sweeps (see Sensitivity), each option with the metric's other options at their defaults: "
+    "discretization-free when no binning can move the metric (its options include none: by design) or a bins sweep "
+    f"moves no sub-score by more than {SPREAD_THRESHOLD:g}; few hyper-parameters when at most "
+    f"{MAX_SENSITIVE_OPTIONS} of its swept options moves a sub-score by more than {SPREAD_THRESHOLD:g} (the review "
+    "counts a metric's parameters, Table 2 and section 3; here the ones that matter are counted, the binning once, "
+    "as the review credits the binned information metrics with few); ? where the results hold no such sweep (the "
+    "review's asserted values are not copied). "
     "A swept metric is one row, judged on its variant at the default options (when the sweep includes them; "
     "otherwise each variant is a row of its own); its other variants appear in the sensitivity section only."
 )
@@ -75,9 +84,11 @@ SENSITIVITY_DESCRIPTION = (
     "How far each metric's scores move across the values of each swept option (run --metric-option "
     "METRIC:OPTION=V1,V2,...; the variants score the same draws with the same random state): on each draw, the "
     "spread (largest minus smallest score) across the option's values, averaged over seeds per scenario, value, "
-    "sample size and setting of the other swept options; the largest over those conditions decides. Insensitive: "
-    f"at most {SPREAD_THRESHOLD:g} (a tenth of the [0, 1] score scale). Per metric below; per option and sub-score "
-    "in the folded table and tables/sensitivity.csv."
+    "sample size and setting of the other swept options; the largest over those conditions is shown. Insensitive: "
+    f"at most {SPREAD_THRESHOLD:g} (a tenth of the [0, 1] score scale). Options moving it: how many swept options "
+    f"move a sub-score by more than that, each with the others at their defaults; few hyper-parameters when at most "
+    f"{MAX_SENSITIVE_OPTIONS} (the property matrix's rule). Per metric below; per option and sub-score in the folded "
+    "table and tables/sensitivity.csv."
 )
 #: What the per-metric roll-ups of the sections show (their verdicts are the property matrix's).
 ROLLUP = ("Per metric below (passing: its sub-scores that pass, of those judged; each statistic at its worst over "
@@ -183,6 +194,8 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
         headline_section.lines = headline_sentences(headline_section.table)
     return [
         headline_section,
+        *table_2_sections(bundle),
+        *table_1_sections(bundle),
         _section("property_matrix", "Property matrix (the review's Table 2, from measurements)", MATRIX_DESCRIPTION,
                  lambda: property_matrix(bundle), property_matrix_display,
                  paper=partial(property_matrix_display, numbers=False), paper_note=MATRIX_PAPER_NOTE,
@@ -278,7 +291,7 @@ def build_figures(results: pd.DataFrame, sections: list[Section], directory: Pat
     """
     registry = StyleRegistry(results)
     tables = {section.key: section.table for section in sections}
-    todo: list[tuple[str, str, Callable[[], figures.Drawn]]] = []
+    todo: list[tuple[str, str, Callable[[], figures.Drawn]]] = paper_figure_drawers(results, tables.get("sample_efficiency"))
     for family, draw in figures.atlas_drawers(results, registry):
         todo.append((f"atlas_{_file_stem(family)}", f"Atlas of the {family} family: rows are sub-scores, columns "
                      "scenarios; mean score over seeds against the swept parameter, its band the 95% Student-t interval of "
@@ -376,6 +389,7 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
     ``tables/<analysis>.csv`` (tidy, full precision: numbers, thresholds and pass
     flags in their own columns), ``tables/<analysis>.tex`` (booktabs; long tables as
     ``longtable``), ``tables/warnings.csv`` and ``figures/<name>.png`` / ``.svg``: the
+    review's section-5 figures in its arrangement (``review_figure4_noise``, ...), the
     atlas (one figure per family), one figure per scenario, the sample-efficiency
     curve, bounds bars, cost growth and the agreement heat map when the results
     support them.
@@ -415,7 +429,8 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
     warned.to_csv(tables_dir / "warnings.csv", index=False)
     figure_files = build_figures(judged, sections, out_dir / "figures", jobs=jobs)
     title = f"Disentanglement metrics report: {', '.join(sorted(results['study'].unique()))}"
-    summary = _summary(judged, warned, warnings_recorded)
+    agreement = agreement_line(bundle)
+    summary = ([agreement] if agreement else []) + _summary(judged, warned, warnings_recorded)
     (out_dir / "report.md").write_text(render_markdown(title, summary, sections, figure_files), encoding="utf-8")
     html_path = out_dir / "report.html"
     html_path.write_text(render_html(title, summary, sections, figure_files), encoding="utf-8")

@@ -37,10 +37,12 @@ metric_base
     The metric the row's variant is of (``mig`` for ``mig[bins=5]``); the same as ``metric`` for a
     metric run without a sweep.
 options, default_options
-    The options a variant of an option sweep sets, and the metric's default value of each of them, as
-    canonical JSON objects (:func:`encode_options`: keys sorted, compact): ``{"bins":5}`` and
-    ``{"bins":10}``.  ``{}`` and ``{}`` for a metric run at its defaults.  An option missing from
-    ``default_options`` has no known default (a user's function whose parameter has none).  JSON keeps
+    The options a variant of an option sweep sets, and the default value of every option its metric
+    takes, as canonical JSON objects (:func:`encode_options`: keys sorted, compact): ``{"bins":5}`` and
+    ``{"bins":10,"normalization":"factor"}``.  ``{}`` and ``{}`` for a metric run at its defaults.  An
+    option missing from ``default_options`` has no known default (a user's function whose parameter has
+    none); a table written before the defaults of every option were recorded holds those of the options
+    set only.  JSON keeps
     each value's type (5, 0.1, "knn", true, null) through Parquet and CSV; :mod:`reports.options` expands
     the objects into one column per option.  The same encoding serves any mapping a row is parameterised
     by (benchopt's way of storing parameters: data, never parsed out of a name).  A table written before

@@ -195,27 +195,34 @@ def _with_sweep_seconds(kept: pd.DataFrame, results: pd.DataFrame, sweeps: Mappi
     return kept
 
 
-def sensitivity_rollup(table: pd.DataFrame, decided: Mapping[str, Check]) -> pd.DataFrame:
-    """One display row per metric of an :func:`option_sensitivity` table: what was swept, and its largest spread.
+def sensitivity_rollup(table: pd.DataFrame, decided: Mapping[str, Check | None]) -> pd.DataFrame:
+    """One display row per metric of an :func:`option_sensitivity` table: what was swept, its largest spread, and
+    how many options move it.
 
-    ``decided`` maps each metric to the check deciding its "Few hyper-parameters" verdict (the property
-    matrix's: :func:`reports.verdicts.base_verdicts`), whose value is the largest spread: ``Largest spread``
-    prints it with enough digits to show the verdict, ``Where`` names the option, sub-score and condition of
-    that spread, and ``Insensitive`` is the verdict's mark.
+    ``Largest spread`` is the table's largest ``max_spread`` of the metric, with enough digits to show its
+    comparison with the threshold, and ``Where`` its option, sub-score and condition; ``Insensitive``: at most
+    the threshold.  ``decided`` maps each metric to the check deciding its "Few hyper-parameters" verdict (the
+    property matrix's: :func:`reports.verdicts.base_verdicts`), whose value is the number of its swept options
+    moving a score beyond the threshold: ``Options moving it`` prints it and its rule, ``Few hyper-parameters``
+    its mark (? where the verdict is unmeasured: no option was swept with the others at their defaults).
     """
     records = []
     for metric, group in table.groupby("metric", sort=True):
-        check = decided[metric]
         swept = group.drop_duplicates("option")
+        largest = group.loc[group["max_spread"].idxmax()]
+        spread = Check("max spread", float(largest["max_spread"]), "<=", float(largest["threshold"]))
+        check = decided.get(metric)
         records.append({
             "Metric": metric,
             "Options swept": "; ".join(f"{o} ∈ {{{v}}}" for o, v in zip(swept["option"], swept["values"])),
-            "Largest spread": f"{check.value_text()} (≤ {check.threshold:g})",
-            "Where": ", ".join(check.at),
-            "Insensitive": SYMBOLS[check.mark],
+            "Largest spread": f"{spread.value_text()} (≤ {spread.threshold:g})",
+            "Where": f"{largest['option']}, {largest['sub_score']}, {largest['worst_condition']}",
+            "Insensitive": SYMBOLS[spread.mark],
+            "Options moving it": f"{check.value_text()} (≤ {check.threshold:g})" if check else SYMBOLS["unmeasured"],
+            "Few hyper-parameters": SYMBOLS[check.mark if check else "unmeasured"],
         })
-    return display_table(pd.DataFrame(records), {name: name for name in
-                                                 ("Metric", "Options swept", "Largest spread", "Where", "Insensitive")})
+    return display_table(pd.DataFrame(records), {name: name for name in (
+        "Metric", "Options swept", "Largest spread", "Where", "Insensitive", "Options moving it", "Few hyper-parameters")})
 
 
 def sensitivity_details(table: pd.DataFrame) -> pd.DataFrame:

@@ -145,7 +145,7 @@ def verdict_table(bundle: Bundle) -> pd.DataFrame:
 
 
 #: The analyses that read every sample size of a scenario (the others read its largest).
-_EVERY_N = ("efficiency", "sensitivity")
+_EVERY_N = ("efficiency", "sensitivity", "discretization", "hyperparameters")
 
 
 def verdict_sources(bundle: Bundle, keys: Sequence[str] | None = None) -> dict[str, bool]:

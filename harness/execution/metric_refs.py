@@ -290,8 +290,12 @@ def options_label(options: Mapping[str, Any]) -> str:
     return ",".join(f"{name}={option_label(value)}" for name, value in options.items())
 
 
-def variants(entry: MetricEntry, sweep: OptionSweep) -> list[MetricEntry]:
+def variants(entry: MetricEntry, sweep: OptionSweep, *, axial: bool = False) -> list[MetricEntry]:
     """One entry per combination of the swept option values, named ``NAME[OPTION=VALUE,...]``.
+
+    With ``axial``, only the combinations that set at most one option off its default (``entry``'s options): each
+    option is varied with the others at their defaults, the spreads the reports' verdicts read
+    (:mod:`reports.hyperparameters`), at the cost of the sum of the options' values rather than their product.
 
     Each variant keeps the metric's other options (its defaults) and records the
     metric it is a variant of.  Options are checked by name here (a registered metric's
@@ -321,6 +325,8 @@ def variants(entry: MetricEntry, sweep: OptionSweep) -> list[MetricEntry]:
     entries = []
     for combination in itertools.product(*(sweep[name] for name in names)):
         chosen = dict(zip(names, combination))
+        if axial and sum(name not in entry.options or entry.options[name] != value for name, value in chosen.items()) > 1:
+            continue
         entries.append(dataclasses.replace(
             entry,
             name=f"{entry.name}[{options_label(chosen)}]",

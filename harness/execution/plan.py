@@ -189,6 +189,7 @@ def plan_cells(
     n_samples: int,
     grids: Mapping[str, Grid] | None = None,
     sample_sizes: Mapping[str, int] | None = None,
+    only_on: Mapping[str, frozenset[str]] | None = None,
 ) -> list[Cell]:
     """Every cell of the study, data-major (cells sharing data are adjacent).
 
@@ -198,7 +199,8 @@ def plan_cells(
     ``grids`` replaces the default parameter grid of the scenarios it names, or sweeps two parameters
     (:func:`harness.execution.sweeps.study_slices`); ``sample_sizes`` (scenario name -> samples) replaces
     ``n_samples`` for the scenarios it names, a sweep's ``n_samples`` axis for its scenario; a scenario that fixes its
-    own sample size (``default_n``) keeps it.
+    own sample size (``default_n``) keeps it.  ``only_on`` (metric entry name -> scenario names) runs the entries it
+    names on those scenarios only (a preset's sweep restricted to where it decides).
     """
     if seeds < 1:
         raise UsageError(f"seeds must be at least 1, got {seeds}")
@@ -208,7 +210,8 @@ def plan_cells(
     for part in slices:
         scenario = scenario_for(part.scenario)
         population = scenario.kind == "population"
-        entries = [entry for entry in metric_entries if entry.population == population]
+        entries = [entry for entry in metric_entries if entry.population == population
+                   and scenario.name in (only_on or {}).get(entry.name, {scenario.name})]
         n = scenario.default_n if scenario.default_n is not None else (sample_sizes or {}).get(scenario.name, n_samples)
         if n < scenario.min_samples and not part.sample_sizes:
             raise UsageError(f"scenario {part.scenario!r} needs at least {scenario.min_samples} samples; got --n-samples {n}")

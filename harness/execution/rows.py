@@ -33,9 +33,9 @@ def result_row(
     ``warnings`` is the number of warnings the metric call raised and the first one's text.
     ``exact`` is the sub-score's closed-form value (:func:`closed_form_values`), NaN where
     none is known.  ``metric_base``, ``options`` and ``default_options`` say which metric a
-    variant of an option sweep is of, the options it sets and their defaults (:func:`option_defaults`).
-    ``sweep`` and ``parameters`` name the sweep the row belongs to and the values it sweeps
-    (:func:`harness.execution.sweeps.swept_parameters`).
+    variant of an option sweep is of, the options it sets and the defaults of all its metric's options
+    (:func:`option_defaults`).  ``sweep`` and ``parameters`` name the sweep the row belongs to and the values it
+    sweeps (:func:`harness.execution.sweeps.swept_parameters`).
     """
     scenario = cell.definition
     metric = cell.metric
@@ -86,6 +86,10 @@ def registered_option_defaults(metric: str) -> Mapping[str, Any] | None:
     return metrics.get(metric).defaults if metric in metrics.available(population=None) else None
 
 
+#: Keyword parameters of a metric function that are no options: the data's description and the random state.
+NOT_OPTIONS = ("discrete", "random_state")
+
+
 @functools.lru_cache(maxsize=None)
 def _signature_defaults(target: str) -> dict[str, Any]:
     """The keyword defaults of a user's metric function (its parameters with a default value)."""
@@ -95,9 +99,11 @@ def _signature_defaults(target: str) -> dict[str, Any]:
 
 
 def option_defaults(metric: MetricEntry) -> dict[str, Any]:
-    """The default value of each option a variant sets (:attr:`MetricEntry.variant_options`), where the metric has
-    one: a registered metric's registered defaults, a user function's keyword defaults; empty for no variant."""
+    """A variant's record of its metric's options: the default value of every option the metric takes (a registered
+    metric's registered defaults, a user function's keyword defaults), so that a report knows the options a swept
+    metric has (:mod:`reports.hyperparameters`: one without a discretisation option is discretization-free by
+    design) and which variant is at the defaults; empty for no variant."""
     if not metric.variant_options:
         return {}
     known = metrics.get(metric.target).defaults if metric.registered else _signature_defaults(metric.target)
-    return {option: known[option] for option in metric.variant_options if option in known}
+    return {option: value for option, value in known.items() if option not in NOT_OPTIONS}

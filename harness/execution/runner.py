@@ -74,9 +74,11 @@ def plan_study(
     metric_names += _additions(added, metric_names, preset, metrics_ is not None)
     preset_sweeps = config.metric_options if metrics_ is None else {}
     sweeps = metric_options or {name: sweep for name, sweep in preset_sweeps.items() if name in metric_names}
-    entries = _swept(list(zip(metric_names, resolve_all(metric_names))), sweeps)
+    bases = list(zip(metric_names, resolve_all(metric_names)))
+    entries = _swept(bases, sweeps, axial=config.axial_sweeps and not metric_options)
     if metric_options:  # the user's values, before anything runs (a preset's own sweeps are valid)
         check_option_values(entries, cell_timeout)
+    only_on = {} if metric_options else sweep_restrictions([entry for _, entry in bases], entries, config.sweep_scenarios)
     cells = plan_cells(
         study=config.name,
         scenario_names=scenario_names,
@@ -85,6 +87,7 @@ def plan_study(
         n_samples=config.n_samples if n_samples is None else n_samples,
         grids={**config.grids, **grids},
         sample_sizes=config.sample_sizes if n_samples is None else None,
+        only_on=only_on,
     )
     if not cells:
         raise UsageError(
@@ -97,18 +100,37 @@ def plan_study(
     return cells
 
 
-def _swept(entries: Sequence[tuple[str, MetricEntry]], metric_options: Mapping[str, OptionSweep]) -> list[MetricEntry]:
-    """The entries with each swept metric replaced by its variants (a metric is named as selected or by its name)."""
+def _swept(entries: Sequence[tuple[str, MetricEntry]], metric_options: Mapping[str, OptionSweep], *,
+           axial: bool = False) -> list[MetricEntry]:
+    """The entries with each swept metric replaced by its variants (a metric is named as selected or by its name;
+    ``axial``: one option off its default at a time, :func:`harness.execution.metric_refs.variants`)."""
     unmatched = set(metric_options)
     swept: list[MetricEntry] = []
     for requested, entry in entries:
         key = requested if requested in metric_options else entry.name
         unmatched.discard(key)
-        swept.extend(variants(entry, metric_options.get(key, {})))
+        swept.extend(variants(entry, metric_options.get(key, {}), axial=axial))
     if unmatched:
         raise UsageError(f"option sweeps name metric(s) not in the study: {', '.join(sorted(unmatched))}; "
                          f"the study's metrics: {', '.join(entry.name for _, entry in entries)}")
     return swept
+
+
+def sweep_restrictions(bases: Sequence[MetricEntry], entries: Sequence[MetricEntry],
+                       scenarios: Mapping[str, Sequence[str]]) -> dict[str, frozenset[str]]:
+    """Variant name -> the only scenarios it runs on (:attr:`Preset.sweep_scenarios`): every variant of a metric
+    named in ``scenarios`` but its default one (each option at the metric's default, as ``bases`` hold them), which
+    runs on every scenario and stands for the metric there."""
+    defaults = {entry.name: entry.options for entry in bases}
+    restricted = {}
+    for entry in entries:
+        listed = scenarios.get(entry.variant_of)
+        options = defaults.get(entry.variant_of, {})
+        if listed is None or all(option in options and options[option] == value
+                                 for option, value in entry.variant_options.items()):
+            continue
+        restricted[entry.name] = frozenset(listed)
+    return restricted
 
 
 def _count(value: Any, argument: str) -> int | None:

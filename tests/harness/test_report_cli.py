@@ -28,7 +28,8 @@ def test_rows_carry_the_metric_and_its_options_as_data(run_dir):
     results = pd.read_parquet(run_dir / "results.parquet")
     variant = results.loc[results["metric"] == "mig[bins=5]"].iloc[0]
     assert variant["metric_base"] == "mig"
-    assert json.loads(variant["options"]) == {"bins": 5} and json.loads(variant["default_options"]) == {"bins": 10}
+    assert json.loads(variant["options"]) == {"bins": 5} and json.loads(variant["default_options"]) == {
+        "bins": 10, "normalization": "factor"}  # every option of the metric, with its default
     plain = results.loc[results["metric"] == "modularity"].iloc[0]
     assert (plain["metric_base"], plain["options"], plain["default_options"]) == ("modularity", "{}", "{}")
     csv = pd.read_csv(run_dir / "results.csv", dtype=str, keep_default_na=False)

@@ -91,4 +91,4 @@ def test_bad_options_are_named(options, message, four_classes):
 
 def test_registered_metadata():
     spec = metrics.get("sap")
-    assert spec.family == "predictor" and dict(spec.properties) == {"sap": "compactness"}
+    assert spec.family == "predictor" and dict(spec.properties) == {"sap": "holistic"}

@@ -49,13 +49,15 @@ def test_a_score_moved_by_bins_fails_discretization_free_with_its_number(matrix)
     assert row["verdict"] == "no" and row["value"] == pytest.approx(SHIFT)
     assert row["number"] == "0.30" and row["threshold"] == f"max spread ≤ {SPREAD_THRESHOLD:g}"
     assert "bins in {5, 10, 40}" in row["evidence"] and "mixing" in row["evidence"]
-    assert matrix.loc[("mig", "few_hyperparameters"), "verdict"] == "no"
+    few = matrix.loc[("mig", "few_hyperparameters")]  # one option moving it is the one knob a metric may have
+    assert few["verdict"] == "yes" and few["number"] == "1" and "1 of 1 swept options" in few["evidence"]
 
 
 def test_a_score_unmoved_by_bins_passes(matrix):
     for characteristic in ("discretization_free", "few_hyperparameters"):
         row = matrix.loc[("modularity", characteristic)]
-        assert row["verdict"] == "yes" and row["value"] == 0.0 and row["number"] == "0.00", characteristic
+        number = "0.00" if characteristic == "discretization_free" else "0"  # a spread; a count of options
+        assert row["verdict"] == "yes" and row["value"] == 0.0 and row["number"] == number, characteristic
 
 
 def test_an_unswept_metric_is_unmeasured_not_asserted(matrix):

@@ -90,7 +90,7 @@ def test_an_older_table_gets_its_option_columns_from_its_names_once(synthetic_re
     variant = checked.iloc[-1]
     assert variant["metric_base"] == "mig"
     assert variant["options"] == '{"adjusted":true,"bins":5,"normalization":"code","scale":0.5}'  # typed, canonical
-    assert variant["default_options"] == '{"bins":10,"scale":1}'  # the defaults the caller knows, of the options set
+    assert variant["default_options"] == '{"bins":10,"scale":1}'  # every default the caller knows
     assert (checked.iloc[0]["metric_base"], checked.iloc[0]["options"], checked.iloc[0]["default_options"]) == ("lin", "{}", "{}")
     # a table that has the columns keeps them: its names are never read again
     relabelled = checked.assign(metric="something else")

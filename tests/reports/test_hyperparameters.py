@@ -1,0 +1,81 @@
+"""The measured "Discretization-free" and "Few hyper-parameters" columns (reports.hyperparameters), on hand-made sweeps.
+
+``lin`` of the synthetic table becomes ``probe``, a metric of three options (``a``, ``b``, ``bins``; defaults 1, 1,
+10) swept one option off its default at a time: ``a=2`` lowers every score by 0.3 and ``b=2`` by 0.2, so two options
+move it beyond 0.1 (not few); ``bins=5`` by 0.05 (discretization-free).  A row setting both ``a`` and ``b`` off their
+defaults lowers it by 0.9: no single option's spread may read it.  ``step`` becomes ``forest``, of options ``C`` and
+``folds`` (no binning), swept over ``C`` without effect: discretization-free by design.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from reports import check_results
+from reports.hyperparameters import discretization, hyperparameters, option_spreads
+from reports.property_matrix import property_matrix
+from reports.schema import encode_options
+
+PROBE_DEFAULTS = {"a": 1, "b": 1, "bins": 10}
+
+
+def _variant(rows: pd.DataFrame, base: str, options: dict, defaults: dict, shift: float = 0.0) -> pd.DataFrame:
+    name = f"{base}[{','.join(f'{k}={v}' for k, v in options.items())}]"
+    return rows.assign(metric=name, metric_base=base, options=encode_options(options),
+                       default_options=encode_options(defaults), score=rows["score"] - shift)
+
+
+@pytest.fixture(scope="module")
+def swept(synthetic_results) -> pd.DataFrame:
+    lin = synthetic_results.loc[synthetic_results["metric"] == "lin"]
+    step = synthetic_results.loc[synthetic_results["metric"] == "step"]
+    probe = [_variant(lin, "probe", {"a": a, "b": b, "bins": bins}, PROBE_DEFAULTS, shift)
+             for a, b, bins, shift in ((1, 1, 10, 0.0), (2, 1, 10, 0.3), (1, 2, 10, 0.2), (1, 1, 5, 0.05),
+                                       (2, 2, 10, 0.9))]
+    forest = [_variant(step, "forest", {"C": c}, {"C": 1, "folds": 5}) for c in (1, 10)]
+    others = synthetic_results.loc[~synthetic_results["metric"].isin(["lin", "step"])]
+    return check_results(pd.concat([others, *probe, *forest], ignore_index=True))
+
+
+def test_each_options_spread_is_read_with_the_others_at_their_defaults(swept):
+    spreads = option_spreads(swept).groupby(["metric", "option"])["max_spread"].max()
+    assert spreads[("probe", "a")] == pytest.approx(0.3)  # not 0.9: the a=2, b=2 row is off two defaults
+    assert spreads[("probe", "b")] == pytest.approx(0.2)
+    assert spreads[("probe", "bins")] == pytest.approx(0.05)
+    assert spreads[("forest", "C")] == 0.0
+
+
+def test_options_moving_a_metric_are_counted(swept):
+    table = hyperparameters(swept).drop_duplicates("metric").set_index("metric")
+    assert table.loc["probe", "swept"] == 3 and table.loc["probe", "sensitive_options"] == 2
+    assert table.loc["probe", "largest_option"] == "a" and table.loc["probe", "largest_spread"] == pytest.approx(0.3)
+    assert table.loc["probe", "sensitive"] == "a 0.3, b 0.2"
+    assert table.loc["forest", "sensitive_options"] == 0 and table.loc["forest", "sensitive"] == "none"
+
+
+def test_a_metric_without_a_binning_option_is_discretization_free_by_design(swept):
+    table = discretization(swept).drop_duplicates("metric").set_index("metric")
+    assert table.loc["forest", "route"] == "design" and table.loc["forest", "max_spread"] == 0.0
+    assert "(C, folds)" in table.loc["forest", "detail"]
+    assert table.loc["probe", "route"] == "sweep" and table.loc["probe", "max_spread"] == pytest.approx(0.05)
+
+
+def test_the_property_matrix_reads_both_columns(swept):
+    matrix = property_matrix(swept).set_index(["metric", "characteristic"])
+    few = matrix.loc[("probe", "few_hyperparameters")]
+    assert few["verdict"] == "no" and few["number"] == "2" and "a 0.3, b 0.2" in few["evidence"]
+    assert matrix.loc[("probe", "discretization_free"), "verdict"] == "yes"
+    assert matrix.loc[("forest", "few_hyperparameters"), "verdict"] == "yes"
+    design = matrix.loc[("forest", "discretization_free")]
+    assert design["verdict"] == "yes" and "by design" in design["evidence"]
+
+
+def test_a_record_naming_only_the_options_set_says_nothing_of_design(synthetic_results):
+    """A table written before every option's default was recorded: C alone is known, so no binning is ruled out."""
+    step = synthetic_results.loc[synthetic_results["metric"] == "step"]
+    legacy = pd.concat([_variant(step, "forest", {"C": c}, {"C": 1}) for c in (1, 10)], ignore_index=True)
+    assert discretization(check_results(legacy)).empty
+    matrix = property_matrix(pd.concat([synthetic_results.loc[synthetic_results["metric"] != "step"], legacy],
+                                       ignore_index=True)).set_index(["metric", "characteristic"])
+    assert matrix.loc[("forest", "discretization_free"), "verdict"] == "unmeasured"

@@ -1,0 +1,50 @@
+"""The review's section-5 figures in its arrangement (reports.paper_figures), from the synthetic table with its
+metrics renamed to review metrics: ``uncal`` as Z-diff (intervention), ``lin`` as DCI-lasso (predictor, three
+sub-scores), ``step`` as MIG (information)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from reports import check_results
+from reports.paper_figures import paper_figure_drawers
+from reports.sample_efficiency import sample_efficiency
+
+RENAMED = {"uncal": ("z_diff", "z_diff"), "lin": ("dci_lasso", None), "step": ("mig", "mig")}
+
+
+@pytest.fixture(scope="module")
+def reviewed(synthetic_results) -> pd.DataFrame:
+    frames = []
+    for old, (metric, sub_score) in RENAMED.items():
+        rows = synthetic_results.loc[synthetic_results["metric"] == old].assign(metric=metric)
+        frames.append(rows if sub_score is None else rows.assign(sub_score=sub_score))
+    return check_results(pd.concat(frames, ignore_index=True))
+
+
+def test_one_figure_per_experiment_the_results_hold_captioned_with_the_papers_number(reviewed):
+    drawers = {key: (caption, draw) for key, caption, draw in paper_figure_drawers(reviewed, sample_efficiency(reviewed))}
+    assert list(drawers) == ["review_figure4_noise", "review_figure5_mixing", "review_figure7_nonlinear",
+                             "review_figure8_partial", "review_figure9_sample_size"]
+    caption, _ = drawers["review_figure4_noise"]
+    assert caption.startswith("Zaidi et al. (2022), Figure 4 (section 5.2)") and "3 seeds" in caption
+    assert "n = 2000" in caption
+
+
+def test_the_panels_are_the_papers_families_with_its_names(reviewed):
+    (_, _, draw), *_ = paper_figure_drawers(reviewed, None)
+    figure = draw().figure
+    axes = [ax for ax in figure.axes if ax.get_title(loc="left")]
+    assert [ax.get_title(loc="left") for ax in axes] == ["(a) intervention-based", "(b) predictor-based",
+                                                         "(c) information-based"]
+    legends = [[text.get_text() for text in ax.get_legend().get_texts()] for ax in axes]
+    assert legends[1] == ["DCI Lasso Modularity", "DCI Lasso Compactness", "DCI Lasso Explicitness"]
+    assert legends[2] == ["MIG"] and axes[0].get_xlabel() == "noise level α"
+
+
+def test_an_experiment_without_a_review_metric_is_left_out(reviewed):
+    others = reviewed.assign(metric="someone_elses")
+    assert paper_figure_drawers(others, None) == []
+    assert [key for key, _, _ in paper_figure_drawers(reviewed.loc[reviewed["scenario"] == "partial"], None)] == [
+        "review_figure8_partial"]
