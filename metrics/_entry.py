@@ -82,8 +82,9 @@ def _check_seed(arguments: dict[str, Any]) -> None:
         arguments["random_state"] = check_random_state(arguments["random_state"])
 
 
-def _validated(factors: Any, codes: Any) -> tuple[Any, Any]:
-    """:func:`metrics.validation.check_pair`, once per pair of objects in a scope; a declared row
+def validated_pair(factors: Any, codes: Any) -> tuple[Any, Any]:
+    """:func:`metrics.validation.check_pair`, once per pair of objects in a scope (every metric of a draw, and its
+    permutation nulls, get the same read-only views, which the shared estimates are keyed by); a declared row
     permutation of validated codes (a permutation null's) is valid as it is."""
     origin = row_permutation(codes)
     if origin is None:
@@ -111,7 +112,7 @@ def representation_entry(function: Callable[..., Any], name: str, options: Mappi
     def entry(factors: Any, codes: Any, **arguments: Any) -> Any:
         check_option_names(name, arguments, options, (*call_arguments, "discrete"))
         with shared_estimates(one_call=True):
-            factor_matrix, code_matrix = _validated(factors, codes)
+            factor_matrix, code_matrix = validated_pair(factors, codes)
             flags = check_discrete(arguments.pop("discrete", None), factor_matrix.shape[1])
             if "discrete" in call_arguments:
                 arguments["discrete"] = flags

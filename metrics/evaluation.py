@@ -9,10 +9,10 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from metrics._entry import accepts, unchanged_inputs
+from metrics._entry import accepts, unchanged_inputs, validated_pair
 from metrics.registry import MetricSpec, get
 from metrics.options import check_random_state
-from metrics.validation import check_representation
+from metrics.validation import check_discrete
 
 MetricLike = str | MetricSpec | Callable[..., Any]
 
@@ -113,7 +113,8 @@ def evaluate(
     function = metric
     if not callable(function):
         raise TypeError(f"metric must be a registered name or a callable, got {metric!r}")
-    factor_matrix, code_matrix, flags = check_representation(factors, codes, discrete)
+    factor_matrix, code_matrix = validated_pair(factors, codes)  # as a registered metric's entry: shared in a scope
+    flags = check_discrete(discrete, factor_matrix.shape[1])
     call_options = dict(options)
     if discrete is not None and accepts(function, "discrete"):
         call_options["discrete"] = flags

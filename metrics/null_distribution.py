@@ -55,11 +55,11 @@ from typing import Any, Hashable, Mapping, Sequence
 
 import numpy as np
 
+from metrics._entry import validated_pair
 from metrics.evaluation import MetricLike, evaluate, metric_name
 from metrics.options import check_positive_int, check_random_state, check_real
 from metrics.registry import MetricSpec, check_directions, get
 from metrics.shared import memoised, register_row_permutation, shared_estimates
-from metrics.validation import check_pair
 
 CHANCE_LEVEL = 0.95
 """Level of :meth:`NullDistribution.null_q95`: the share of null scores no better than it."""
@@ -262,7 +262,7 @@ def permutation_null(
                         f"a Generator's state moves on between calls, got {random_state!r}")
     name = metric_name(metric)
     with shared_estimates():
-        factor_matrix, code_matrix = check_pair(factors, codes)
+        factor_matrix, code_matrix = validated_pair(factors, codes)  # the views the draw's metrics share
         arguments: dict[str, Any] = {"discrete": discrete, "random_state": random_state, **options}
         scores = _checked_observed(observed, name) if observed is not None else evaluate(metric, factor_matrix, code_matrix, **arguments)
         directions = _directions(metric, higher_is_better, list(scores))

@@ -181,20 +181,6 @@ def check_discrete(discrete: Sequence[bool] | None, n_factors: int) -> tuple[boo
     return flags
 
 
-def check_representation(factors: Any, codes: Any, discrete: Sequence[bool] | bool | None) -> tuple[np.ndarray, np.ndarray, tuple[bool, ...]]:
-    """Validate the inputs of a single-representation metric.
-
-    Returns
-    -------
-    factors, codes : numpy.ndarray
-        Read-only float64 matrices (see :func:`check_pair`).
-    discrete : tuple of bool
-        One flag per factor (see :func:`check_discrete`).
-    """
-    factor_matrix, code_matrix = check_pair(factors, codes)
-    return factor_matrix, code_matrix, check_discrete(discrete, factor_matrix.shape[1])
-
-
 def check_population(population: Any) -> list[np.ndarray]:
     """Validate the input of a population metric: ``M >= 2`` code matrices of the same ``n`` rows, returned as
     read-only float64 matrices (:func:`read_only`, as :func:`check_pair`'s).
