@@ -44,6 +44,10 @@ class Preset:
         sweeps nor metrics (named metrics run plain); each sweep includes the metric's
         default value, whose variant stands for the metric in the report's other
         sections.  Sweeps of metrics outside the study (``excluded_metrics``) are skipped.
+    null_budget_seconds : float
+        Estimated CPU seconds one cell's permutation null may cost: each metric gets as many permutations as
+        fit, 19 to 100, or none (:func:`harness.execution.null_budget.metric_permutations`); 0: no nulls.
+        ``--null-permutations`` (``null_permutations=``) overrides it.
     description : str
         What the preset is for, and how long it takes.
     """
@@ -58,6 +62,7 @@ class Preset:
     grids: Mapping[str, tuple] = field(default_factory=lambda: MappingProxyType({}))
     sample_sizes: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     metric_options: Mapping[str, Mapping[str, tuple]] = field(default_factory=lambda: MappingProxyType({}))
+    null_budget_seconds: float = 0.0
     description: str = ""
 
 
@@ -86,6 +91,12 @@ PAPER_SWEEPS = MappingProxyType({
     "dci_es": MappingProxyType({"max_capacity_doublings": SWEPT_CAPACITY_DOUBLINGS}),
 })
 
+
+#: What one cell's permutation null may cost in the default and paper presets (estimated CPU seconds): 100
+#: permutations for the histogram metrics and the cheapest predictors, fewer up to about 0.005 s a call, none above
+#: (the nulls then add about 40-50% to either study's CPU time; a budget that reaches z_min_var, 0.025 s a call,
+#: reaches the k-NN metrics and Z-max too and more than triples it).
+NULL_BUDGET_SECONDS = 0.1
 
 #: The scenarios of Tokui and Sato (2022), run at their sample size ("we used the sample size of 10000 in
 #: experiments", section 4.2) rather than the review's 20000.
@@ -119,6 +130,7 @@ PRESETS: dict[str, Preset] = {
             excluded_scenarios=IDENTIFIABILITY_SCENARIOS,
             grids=MappingProxyType({"sample_size": (100, 1000, 10000)}),
             metric_options=DEFAULT_SWEEPS,
+            null_budget_seconds=NULL_BUDGET_SECONDS,
             description="every scenario but Joshi et al.'s and every metric but dci_gbt, 2 seeds, n = 1000, sample_size "
             "up to n = 10000, MIG swept over bins and DCI-ES over its probe capacity (about 3 minutes on 2 cores)",
         ),
@@ -130,6 +142,7 @@ PRESETS: dict[str, Preset] = {
             excluded_scenarios=IDENTIFIABILITY_SCENARIOS,
             sample_sizes=MappingProxyType({name: 10000 for name in TOKUI_SATO_SCENARIOS}),
             metric_options=PAPER_SWEEPS,
+            null_budget_seconds=NULL_BUDGET_SECONDS,
             description="the papers' protocols: the review's (Zaidi et al. 2022, 5.2: n = 20000, 100 seeds), n = 10000 "
             "for Tokui and Sato's four scenarios (theirs); every scenario but Joshi et al.'s, every metric but dci_gbt, "
             "infomec, snc_nk and dci_es, left out for cost (add them with --add-metrics); about 19 CPU-hours (see run "

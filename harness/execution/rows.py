@@ -10,7 +10,10 @@ import metrics
 from harness.execution.metric_refs import MetricEntry, load_callable
 from harness.execution.plan import Cell
 from harness.version import __version__
-from reports.schema import encode_options
+from reports.schema import NULL_COLUMNS, OPTIONAL_COLUMN_DEFAULTS, encode_options
+
+#: The null columns of a score without a permutation null.
+NO_NULL = {column: OPTIONAL_COLUMN_DEFAULTS[column] for column in NULL_COLUMNS}
 
 
 def result_row(
@@ -23,6 +26,7 @@ def result_row(
     seconds: float,
     warnings: tuple[int, str] = (0, ""),
     exact: float = float("nan"),
+    null: Mapping[str, float | int] = NO_NULL,
 ) -> dict[str, Any]:
     """A row with every column of :data:`reports.schema.RESULT_COLUMNS`.
 
@@ -33,6 +37,7 @@ def result_row(
     ``exact`` is the sub-score's closed-form value (:func:`closed_form_values`), NaN where
     none is known.  ``metric_base``, ``options`` and ``default_options`` say which metric a
     variant of an option sweep is of, the options it sets and their defaults (:func:`option_defaults`).
+    ``null`` holds the sub-score's permutation null (:data:`reports.schema.NULL_COLUMNS`), :data:`NO_NULL` without one.
     """
     scenario = cell.definition
     metric = cell.metric
@@ -58,6 +63,11 @@ def result_row(
         "score": float(score),
         "exact": float(exact),
         "seconds": float(seconds),
+        "null_mean": float(null["null_mean"]),
+        "null_q95": float(null["null_q95"]),
+        "p_value": float(null["p_value"]),
+        "null_permutations": int(null["null_permutations"]),
+        "null_seconds": float(null["null_seconds"]),
         "warnings": int(warnings[0]),
         "first_warning": warnings[1],
         "metric_version": metric.version,
