@@ -37,11 +37,14 @@ def metric_permutations(metric: MetricEntry, n_samples: int, budget_seconds: flo
     """``B`` of ``metric``'s null in a study of ``n_samples`` samples whose nulls may cost ``budget_seconds`` a cell.
 
     The call's cost is the estimate of :func:`harness.execution.costs.estimated_seconds` at ``n_samples`` on the
-    8 x 8 codes the costs were measured on (a user's metric: the cost assumed for an unmeasured one).  One ``B`` per
+    8 x 8 codes the costs were measured on (a user's metric: the cost assumed for an unmeasured one), as if it ran
+    first on its draw (a sweep's later variant, which reuses its sibling's fits on the codes, pays them in full on
+    permuted codes unless the sibling computes the same null).  One ``B`` per
     metric for the whole study, so its nulls are comparable across scenarios; a population metric has no null (0).
     """
     if metric.population:
         return 0
-    call = estimated_seconds(metric.name, n_samples, registered=metric.registered, variant_of=metric.variant_of)
+    call = estimated_seconds(metric.name, n_samples, registered=metric.registered, variant_of=metric.variant_of,
+                             after_sibling=False)
     return permutations_within(call, budget_seconds)
 

@@ -92,10 +92,11 @@ PAPER_SWEEPS = MappingProxyType({
 })
 
 
-#: What one cell's permutation null may cost in the default and paper presets (estimated CPU seconds): 100
-#: permutations for the histogram metrics and the cheapest predictors, fewer up to about 0.005 s a call, none above
-#: (the nulls then add about 40-50% to either study's CPU time; a budget that reaches z_min_var, 0.025 s a call,
-#: reaches the k-NN metrics and Z-max too and more than triples it).
+#: What one cell's permutation null may cost in the default preset (estimated CPU seconds): 100 permutations for the
+#: histogram metrics and the cheapest predictors, fewer up to about 0.005 s a call, none above (the nulls then add
+#: about 45% to the study's estimated CPU time; a budget that reaches z_min_var, 0.025 s a call, reaches the k-NN
+#: metrics and Z-max too and more than triples it).  The paper preset has none by default: at n = 20000 and 100
+#: seeds the same budget adds 7.6 CPU-hours to its 19 (give it ``--null-permutations``).
 NULL_BUDGET_SECONDS = 0.1
 
 #: The scenarios of Tokui and Sato (2022), run at their sample size ("we used the sample size of 10000 in
@@ -142,7 +143,6 @@ PRESETS: dict[str, Preset] = {
             excluded_scenarios=IDENTIFIABILITY_SCENARIOS,
             sample_sizes=MappingProxyType({name: 10000 for name in TOKUI_SATO_SCENARIOS}),
             metric_options=PAPER_SWEEPS,
-            null_budget_seconds=NULL_BUDGET_SECONDS,
             description="the papers' protocols: the review's (Zaidi et al. 2022, 5.2: n = 20000, 100 seeds), n = 10000 "
             "for Tokui and Sato's four scenarios (theirs); every scenario but Joshi et al.'s, every metric but dci_gbt, "
             "infomec, snc_nk and dci_es, left out for cost (add them with --add-metrics); about 19 CPU-hours (see run "
