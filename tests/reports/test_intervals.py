@@ -101,3 +101,25 @@ def test_a_noise_score_within_its_null_is_reported_as_chance_level_bias(syntheti
                         null_permutations=99)
     assert not calibration(wrong).set_index("metric").loc["uncal", "chance_bias"]
     assert not calibration(synthetic_results).set_index("metric").loc["uncal", "chance_bias"]  # no null: no claim
+
+
+def test_the_analyses_intervals_follow_what_the_seeds_change(synthetic_results, realistic_results):
+    from reports import check_results
+    from reports.linearity import linearity
+    from reports.robustness import robustness
+    from reports.sensitivity import option_sensitivity
+
+    lines = linearity(synthetic_results).set_index(["scenario", "metric", "sub_score", "against"])
+    # lin's seeds shift its curve by -0.01, 0, +0.01: ρ and the slope do not move (no width), its excess does (as a mean)
+    lin = lines.loc[("mixing", "lin", "modularity", "modularity")]
+    assert (lin["slope_low"], lin["slope_high"]) == pytest.approx((lin["slope"], lin["slope"]))
+    assert (lin["spearman_low"], lin["spearman_high"]) == pytest.approx((1.0, 1.0))
+    half = T_2 * 0.01 / np.sqrt(3)
+    assert (lin["max_excess_high"] - lin["max_excess_low"]) / 2 == pytest.approx(half, rel=0.1)
+    step = lines.loc[("noise", "step", "step", "explicitness")]  # the same on every seed
+    assert step["r2_low"] == pytest.approx(step["r2"]) and step["r2_high"] == pytest.approx(step["r2"])
+    deviations = robustness(synthetic_results).set_index(["scenario", "metric", "sub_score"])
+    uncal = deviations.loc[("noise", "uncal", "uncal")]
+    assert (uncal["deviation_low"], uncal["deviation_high"]) == pytest.approx((uncal["deviation"], uncal["deviation"]))
+    sweep = option_sensitivity(check_results(realistic_results)).iloc[0]  # mig's bins shift it by fixed amounts
+    assert (sweep["max_spread_low"], sweep["max_spread_high"]) == pytest.approx((0.3, 0.3))
