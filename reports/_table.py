@@ -57,7 +57,8 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False,
     -------
     pandas.DataFrame
         A copy with canonical dtypes: text columns as ``str``, ``value``, ``ideal``,
-        ``score`` and ``seconds`` as float64, ``seed``, ``n_samples`` and ``warnings`` as int64,
+        ``score``, ``seconds`` and the null's columns as float64, ``seed``, ``n_samples``, ``warnings`` and
+        ``null_permutations`` as int64,
         ``higher_is_better`` as bool.  ``attrs["filled_columns"]`` lists the optional
         columns the table lacked and that were filled with their defaults.
 
@@ -88,8 +89,9 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False,
     frame.attrs["filled_columns"] = sorted(filled)
     for column in TEXT_COLUMNS:
         frame[column] = frame[column].fillna("").astype(str)
-    frame["warnings"] = pd.to_numeric(frame["warnings"], errors="raise").fillna(0).astype(np.int64)
-    for column in ("value", "ideal", "exact", "score", "seconds"):
+    for column in ("warnings", "null_permutations"):
+        frame[column] = pd.to_numeric(frame[column], errors="raise").fillna(0).astype(np.int64)
+    for column in ("value", "ideal", "exact", "score", "seconds", "null_mean", "null_q95", "p_value", "null_seconds"):
         frame[column] = pd.to_numeric(frame[column], errors="raise").astype(np.float64)
     for column in ("seed", "n_samples"):
         frame[column] = pd.to_numeric(frame[column], errors="raise").astype(np.int64)

@@ -154,13 +154,15 @@ class Check:
 
     def value_text(self) -> str:
         """The value, with enough decimals (at least ``digits``) to keep its verdict, or ``undefined (reason)``;
-        its interval follows in brackets where there is one (``0.91 [0.88, 0.94]``)."""
+        its interval follows in brackets where there is one and it is wider than the printed digits
+        (``0.91 [0.88, 0.94]``)."""
         if not self.defined:
             return f"{UNDEFINED} ({self.reason})" if self.reason else UNDEFINED
         text = format_against(self.value, self.comparison, self.threshold, self.digits)
         if self._interval is not None:
             low, high = (format_against(end, self.comparison, self.threshold, self.digits) for end in self._interval)
-            text += f" [{low}, {high}]"
+            if (low, high) != (text, text):  # an interval of no width at the printed digits says nothing more
+                text += f" [{low}, {high}]"
         return text
 
     def rule_text(self) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from reports import intervals
 from reports._table import MissingDataError, check_results, at_largest_n, oriented, require_criterion
 
 #: Default thresholds: calibrated when perfect >= 0.9 and random <= 0.1.
@@ -52,8 +53,18 @@ def calibration(
         over seeds, 0 for one seed), ``n_seeds`` (the fewer of the two ends),
         ``perfect_oriented`` and ``random_oriented`` (the means as judged: ``1 - mean``
         for a lower-is-better sub-score), ``perfect_threshold``, ``random_threshold``,
-        ``perfect_pass``, ``random_pass`` and ``calibrated``.  Sub-scores present at
-        only one end are left out and listed in ``attrs["notes"]``.
+        ``perfect_pass``, ``random_pass`` and ``calibrated`` (decided on the means),
+        ``perfect_oriented_low``/``_high`` and ``random_oriented_low``/``_high`` (Student's t
+        95% interval of each oriented mean over seeds, clipped to [0, 1] for scores in it,
+        :func:`reports.intervals.mean_interval`; NaN for one seed: the verdicts read them),
+        and from the permutation nulls at the random end (where the results have them)
+        ``random_null_oriented`` (the null's mean, oriented), ``random_null_q95_oriented``
+        (its 95% chance level), ``random_within_null`` (the noise score is no better than
+        that chance level), ``chance_bias`` (the random end fails its threshold, but within
+        its null: a metric biased by chance at this n and code width, not one that rewards
+        noise) and ``chance_note`` (that finding as text for the verdict's evidence, empty
+        otherwise).  Sub-scores present at only one end are left out and listed in
+        ``attrs["notes"]``.
 
     Raises
     ------
@@ -92,10 +103,46 @@ def calibration(
     higher = table["higher_is_better"].to_numpy(dtype=bool)
     table["perfect_oriented"] = oriented(table["perfect_mean"].to_numpy(dtype=float), higher)
     table["random_oriented"] = oriented(table["random_mean"].to_numpy(dtype=float), higher)
+    keys = ["scenario", "metric", "sub_score"]
+    for end, target in (("perfect", perfect_value), ("random", random_value)):
+        at_end = rows.loc[np.isclose(rows["value"], target)]
+        turned = oriented(at_end["score"].to_numpy(dtype=float), at_end["higher_is_better"].to_numpy(dtype=bool))
+        ends_of = {key: intervals.mean_interval(own.to_numpy(), (0.0, 1.0) if _unit(own) else intervals.UNBOUNDED)
+                   for key, own in pd.Series(turned, index=at_end.index).groupby([at_end[k] for k in keys])}
+        spans = [ends_of.get(key, intervals.NO_INTERVAL) for key in zip(*(table[k] for k in keys))]
+        table[f"{end}_oriented_low"] = [low for low, _ in spans]
+        table[f"{end}_oriented_high"] = [high for _, high in spans]
+    table = table.merge(_chance_at(rows, random_value), on=keys, how="left")
+    table["random_within_null"] = table["random_within_null"].eq(True)
     table["perfect_threshold"], table["random_threshold"] = float(perfect_threshold), float(random_threshold)
     table["perfect_pass"] = table["perfect_oriented"] >= perfect_threshold
     table["random_pass"] = table["random_oriented"] <= random_threshold
     table["calibrated"] = table["perfect_pass"] & table["random_pass"]
+    table["chance_bias"] = ~table["random_pass"] & table["random_within_null"].eq(True)
+    table["chance_note"] = [
+        f"; chance-level bias at n = {n}: pure noise scores within its permutation null (null mean {chance:.2g})"
+        if bias else "" for bias, n, chance in zip(table["chance_bias"], table["n_samples"], table["random_null_oriented"])]
     table = table.sort_values(["metric", "sub_score", "scenario"]).reset_index(drop=True)
     table.attrs["notes"] = notes
     return table
+
+
+def _unit(scores: pd.Series) -> bool:
+    """Whether oriented scores lie in [0, 1] (their mean's interval is then clipped to it)."""
+    return bool(((scores >= 0.0) & (scores <= 1.0)).all())
+
+
+def _chance_at(rows: pd.DataFrame, random_value: float) -> pd.DataFrame:
+    """Per (scenario, metric, sub_score), the permutation null at the random end, oriented: ``random_null_oriented``
+    (the null means' mean over seeds), ``random_null_q95_oriented`` (the chance levels' mean) and
+    ``random_within_null`` (whether the oriented mean score is at most that chance level); NaN and False where no
+    seed has a null."""
+    at_end = rows.loc[np.isclose(rows["value"], random_value) & (rows["null_permutations"] > 0)]
+    higher = at_end["higher_is_better"].to_numpy(dtype=bool)
+    turned = at_end.assign(_score=oriented(at_end["score"].to_numpy(dtype=float), higher),
+                           _mean=oriented(at_end["null_mean"].to_numpy(dtype=float), higher),
+                           _q95=oriented(at_end["null_q95"].to_numpy(dtype=float), higher))
+    chance = (turned.groupby(["scenario", "metric", "sub_score"])[["_score", "_mean", "_q95"]].mean()
+              .rename(columns={"_mean": "random_null_oriented", "_q95": "random_null_q95_oriented"}).reset_index())
+    chance["random_within_null"] = chance.pop("_score") <= chance["random_null_q95_oriented"]
+    return chance

@@ -210,7 +210,7 @@ CHARACTERISTICS: tuple[Characteristic, ...] = (
         unmeasured="no scenario testing noise, at alpha = 0 and 1",
         rules=(Rule("perfect", "perfect_oriented", ">=", "perfect_threshold", where="worst perfect: {sub_score} in {scenario}"),
                Rule("random", "random_oriented", "<=", "random_threshold", joiner=" / ",
-                    where="worst random: {sub_score} in {scenario}"))),
+                    where="worst random: {sub_score} in {scenario}{chance_note}"))),
     Characteristic(
         key="linear", heading="Linear", analysis="verdict_linearity", rows="trajectory", headline="linear",
         unmeasured="no scenario with a varying ideal trajectory",

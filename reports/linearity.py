@@ -8,17 +8,22 @@ their section 5.2 and against compactness and modularity in section 5.3.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from reports._table import MissingDataError, check_results, at_largest_n, ideal_table, seed_summary
+from reports import intervals
+from reports._table import MissingDataError, check_results, at_largest_n, ideal_table, oriented_score, seed_summary
 
 #: Default thresholds of ``linear`` (R² and slope) and ``monotone`` (Spearman's rho).
 #: A linear response must also move: its slope against the ideal at least
 #: MIN_LINEAR_SLOPE (the score spans at least a quarter of the ideal's range), so a
 #: flat line (slope 0.05) with a high R² is not called linear.
 MIN_R2, MIN_LINEAR_SLOPE, MIN_RANK_CORRELATION = 0.9, 0.25, 0.9
+#: The intervals over seeds of the statistics the verdicts read (:mod:`reports.intervals`).
+INTERVAL_COLUMNS = [f"{column}_{end}" for column in ("r2", "slope", "spearman", "max_excess") for end in ("low", "high")]
 #: Why R² and rho are undefined for a constant score.
 CONSTANT_REASON = "constant score"
 #: Fewest distinct parameter values for a fit (two points always fit a line).
@@ -88,7 +93,10 @@ def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2, min_slope: float
         ``spearman`` (``r2`` and ``spearman`` NaN for a constant score, with
         ``undefined_reason`` saying so; empty otherwise), ``max_deviation`` (largest ``|mean score - ideal|``) and
         ``at_value`` (its value label), ``max_excess`` (largest ``score - ideal``: how
-        far the score overstates the property), the thresholds ``min_r2``,
+        far the score overstates the property), the 95% intervals over seeds of the statistics the
+        verdicts read, ``r2_low``, ``r2_high``, ``slope_low``, ``slope_high``, ``spearman_low``,
+        ``spearman_high``, ``max_excess_low`` and ``max_excess_high`` (:mod:`reports.intervals`; NaN
+        for one seed), the thresholds ``min_r2``,
         ``min_slope`` and ``min_rank_correlation``, ``linear``, ``monotone``.
 
     Raises
@@ -108,6 +116,8 @@ def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2, min_slope: float
     if degraded.empty:
         raise MissingDataError("linearity needs a scenario whose ideal trajectory varies (noise, mixing, ...); none is in the results")
     summary = seed_summary(frame, ["scenario", "value", "value_label", "metric", "sub_score", "family", "property"])
+    seeds = intervals.seed_matrices(frame.assign(_oriented=oriented_score(frame)), ["scenario", "metric", "sub_score"],
+                                    "value", "_oriented")
     rows, notes = [], []
     for scenario, against in degraded.itertuples(index=False):
         reference = ideals.loc[(ideals["scenario"] == scenario) & (ideals["property"] == against), ["value", "ideal"]]
@@ -121,6 +131,12 @@ def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2, min_slope: float
             deviation = np.abs(score - ideal)
             worst = int(np.argmax(deviation))
             fit = fit_line(ideal, score)
+            spread = intervals.bootstrap_intervals(intervals.of_points(seeds, (scenario, metric, sub_score), curve["value"]), {
+                "r2": (partial(intervals.r_squared, ideal), fit["r2"], (0.0, 1.0)),
+                "slope": (partial(intervals.slopes, ideal), fit["slope"], intervals.UNBOUNDED),
+                "spearman": (partial(intervals.spearman, ideal), fit["spearman"], (-1.0, 1.0)),
+                "max_excess": (partial(intervals.largest_excess, ideal), float(np.max(score - ideal)), intervals.UNBOUNDED),
+            })
             rows.append({
                 "scenario": scenario, "metric": metric, "sub_score": sub_score, "family": family, "property": prop,
                 "against": against, "n_values": len(curve), "n_levels": int(np.unique(ideal).size), **fit,
@@ -131,11 +147,12 @@ def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2, min_slope: float
                 "min_rank_correlation": float(min_rank_correlation),
                 "linear": bool(fit["r2"] >= min_r2 and fit["slope"] >= min_slope),
                 "monotone": bool(fit["spearman"] >= min_rank_correlation),
+                **spread,
             })
     table = pd.DataFrame(rows, columns=["scenario", "metric", "sub_score", "family", "property", "against", "n_values",
                                         "n_levels", "r2", "slope", "intercept", "spearman", "max_deviation", "at_value",
                                         "max_excess", "undefined_reason", "min_r2", "min_slope",
-                                        "min_rank_correlation", "linear", "monotone"])
+                                        "min_rank_correlation", "linear", "monotone", *INTERVAL_COLUMNS])
     table = table.sort_values(["scenario", "metric", "sub_score", "against"]).reset_index(drop=True)
     table.attrs["notes"] = notes
     return table

@@ -9,12 +9,14 @@ the injected entanglement rather than stay high.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from reports._table import MissingDataError, check_results, at_largest_n, ideal_table, seed_summary
+from reports import intervals
+from reports._table import MissingDataError, check_results, at_largest_n, ideal_table, oriented_score, seed_summary
 from reports.schema import IDEAL_PROPERTIES
 
 #: Criterion -> the condition it tests, in report order.  A scenario is judged under
@@ -90,7 +92,9 @@ def robustness(
         ``n_values``, ``largest_drop`` (negative when the score never falls below
         the ideal), ``at_value`` (label of the worst value), ``score_at`` and
         ``ideal_at`` there, ``largest_excess``, ``deviation`` (the larger of
-        drop and excess), ``max_deviation`` (the threshold) and ``robust``.
+        drop and excess: the largest ``|score - ideal|``), ``deviation_low`` and ``deviation_high``
+        (its 95% interval over seeds, :mod:`reports.intervals`; NaN for one seed), ``max_deviation``
+        (the threshold) and ``robust``.
         ``attrs["notes"]`` lists the conditions no scenario of the results tests.
 
     Raises
@@ -123,8 +127,10 @@ def robustness(
     for scenario, rows in rows_in.groupby("scenario"):
         low, high = value_ranges.get(criterion_of[scenario], (-np.inf, np.inf))
         ranged.append(rows.loc[(rows["value"] >= low - 1e-12) & (rows["value"] <= high + 1e-12)])
-    summary = seed_summary(pd.concat(ranged) if ranged else rows_in,
-                           ["scenario", "value", "value_label", "metric", "sub_score", "family", "property"])
+    read = pd.concat(ranged) if ranged else rows_in
+    summary = seed_summary(read, ["scenario", "value", "value_label", "metric", "sub_score", "family", "property"])
+    seeds = intervals.seed_matrices(read.assign(_oriented=oriented_score(read)), ["scenario", "metric", "sub_score"],
+                                    "value", "_oriented")
     summary = summary.merge(ideal_table(frame), on=["scenario", "value", "property"], how="left")
     # a sub-score is judged on its whole curve or not at all: where the ideal is stated at some values only (a
     # holistic score under an attack: its three ideals agree only where there is no attack), the values left
@@ -144,17 +150,20 @@ def robustness(
         excess = float(np.max(-drop))
         criterion = criterion_of[scenario]
         deviation = max(float(drop[worst]), excess)
+        matrix = intervals.of_points(seeds, (scenario, metric, sub_score), curve["value"])
+        spread = intervals.bootstrap_intervals(matrix, {"deviation": (
+            partial(intervals.largest_deviation, curve["ideal"].to_numpy()), deviation, (0.0, np.inf))})
         rows.append({
             "scenario": scenario, "criterion": criterion, "condition": conditions[criterion], "metric": metric,
             "sub_score": sub_score, "family": family, "property": prop, "n_values": len(curve),
             "largest_drop": float(drop[worst]), "at_value": curve["value_label"].iloc[worst],
             "score_at": float(curve["mean"].iloc[worst]), "ideal_at": float(curve["ideal"].iloc[worst]),
-            "largest_excess": excess, "deviation": deviation, "max_deviation": float(max_deviation),
+            "largest_excess": excess, "deviation": deviation, **spread, "max_deviation": float(max_deviation),
             "robust": bool(deviation <= max_deviation),
         })
     columns = ["scenario", "criterion", "condition", "metric", "sub_score", "family", "property", "n_values",
-               "largest_drop", "at_value", "score_at", "ideal_at", "largest_excess", "deviation", "max_deviation",
-               "robust"]
+               "largest_drop", "at_value", "score_at", "ideal_at", "largest_excess", "deviation", "deviation_low",
+               "deviation_high", "max_deviation", "robust"]
     table = pd.DataFrame(rows, columns=columns)
     order = {criterion: rank for rank, criterion in enumerate(conditions)}
     table = table.assign(_order=table["criterion"].map(order))

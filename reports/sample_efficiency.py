@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from reports import intervals
 from reports._table import check_results, require_criterion
 
 #: Criterion of the scenarios read.
@@ -30,7 +31,9 @@ def sample_efficiency(results: pd.DataFrame) -> pd.DataFrame:
     pandas.DataFrame
         One row per (scenario, metric, sub_score, n) with n below the largest one: family,
         property, ``n_max``, ``mean_abs_difference``, ``std_abs_difference``
-        (standard deviation over seeds, 0 for one seed) and ``n_seeds``.  A seed
+        (standard deviation over seeds, 0 for one seed), ``n_seeds``, and
+        ``mean_abs_difference_low`` and ``_high`` (Student's t 95% interval of the mean over
+        seeds, :func:`reports.intervals.mean_interval`; NaN for one seed).  A seed
         without a score at ``n_max`` has no reference and is left out (listed in
         ``attrs["notes"]``).
 
@@ -58,6 +61,10 @@ def sample_efficiency(results: pd.DataFrame) -> pd.DataFrame:
         .reset_index()
     )
     table["std_abs_difference"] = table["std_abs_difference"].fillna(0.0)
+    spans = merged.groupby(keys + ["n", "n_max"])["difference"].apply(
+        lambda own: intervals.mean_interval(own.to_numpy(), (0.0, np.inf)))
+    table["mean_abs_difference_low"] = [low for low, _ in spans]
+    table["mean_abs_difference_high"] = [high for _, high in spans]
     table["n_max"] = table["n_max"].astype(np.int64)
     table = table.sort_values(["metric", "sub_score", "scenario", "n"]).reset_index(drop=True)
     table.attrs["notes"] = notes

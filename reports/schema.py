@@ -52,6 +52,13 @@ ideal
     The scenario's ideal value of that property at that value (NaN where it states none).
 score, seconds
     The (always finite) score and the seconds of the metric call.
+null_mean, null_q95, p_value, null_permutations, null_seconds
+    The score's permutation null on the same representation (the codes' rows permuted ``B`` times,
+    :func:`metrics.permutation_null`): the null's mean, its 95% chance level (the 95% quantile for a
+    higher-is-better sub-score, the 5% quantile for a lower-is-better one), the permutation p-value
+    ``(1 + #{null at least as good}) / (B + 1)``, ``B``, and the seconds the ``B`` calls took (not counted
+    in ``seconds``).  NaN, NaN, NaN, 0 and 0 where no null was computed (``run --null-permutations 0``, a
+    population metric, a null that failed) and in tables written before them.
 exact
     The sub-score's closed-form value, where the scenario knows its information quantities
     exactly (the Gaussian toy model) and the metric states its sub-score from them
@@ -71,8 +78,9 @@ from metrics.registry import PROPERTIES
 from scenarios.base import CRITERIA
 from scenarios.base import PROPERTIES as IDEAL_PROPERTIES  # a scenario states ideals for these (holistic has none)
 
-__all__ = ["CRITERIA", "DERIVED_COLUMNS", "FAILURE_COLUMNS", "IDEAL_PROPERTIES", "OPTIONAL_COLUMN_DEFAULTS", "OPTION_COLUMNS",
-           "PARAMETER_COLUMNS", "PROPERTIES", "RESULT_COLUMNS", "TEXT_COLUMNS", "decode_options", "encode_options"]
+__all__ = ["CRITERIA", "DERIVED_COLUMNS", "FAILURE_COLUMNS", "IDEAL_PROPERTIES", "NULL_COLUMNS", "OPTIONAL_COLUMN_DEFAULTS",
+           "OPTION_COLUMNS", "PARAMETER_COLUMNS", "PROPERTIES", "RESULT_COLUMNS", "TEXT_COLUMNS", "decode_options",
+           "encode_options"]
 
 #: Column order of the tidy results table.
 RESULT_COLUMNS = (
@@ -98,6 +106,11 @@ RESULT_COLUMNS = (
     "score",
     "exact",
     "seconds",
+    "null_mean",
+    "null_q95",
+    "p_value",
+    "null_permutations",
+    "null_seconds",
     "warnings",
     "first_warning",
     "metric_version",
@@ -105,7 +118,12 @@ RESULT_COLUMNS = (
 )
 
 #: Columns added after the first release, with the value a table written before them gets.
-OPTIONAL_COLUMN_DEFAULTS = {"criterion": "", "exact": float("nan"), "warnings": 0, "first_warning": ""}
+OPTIONAL_COLUMN_DEFAULTS = {"criterion": "", "exact": float("nan"), "warnings": 0, "first_warning": "",
+                            "null_mean": float("nan"), "null_q95": float("nan"), "p_value": float("nan"),
+                            "null_permutations": 0, "null_seconds": 0.0}
+
+#: The columns of a score's permutation null (filled by the harness where it computes one).
+NULL_COLUMNS = ("null_mean", "null_q95", "p_value", "null_permutations", "null_seconds")
 
 #: Columns added after the first release that a table written before them gets from its other columns, not from a
 #: constant: the option columns (:func:`reports.options.with_option_columns`) and the parameter columns

@@ -30,6 +30,7 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
+from reports import intervals
 from reports._format import SYMBOLS, display_table
 from reports._table import representation_keys
 from reports._verdict import Check
@@ -43,7 +44,7 @@ DISCRETIZATION_OPTIONS = ("bins",)
 """Options that set a discretisation; a metric whose scores they move is not discretization-free."""
 
 SENSITIVITY_COLUMNS = ("metric", "option", "values", "sub_score", "conditions", "mean_spread", "max_spread",
-                       "threshold", "worst_condition", "verdict")
+                       "max_spread_low", "max_spread_high", "threshold", "worst_condition", "verdict")
 
 
 def _variant_rows(results: pd.DataFrame) -> pd.DataFrame:
@@ -75,6 +76,8 @@ def option_sensitivity(results: pd.DataFrame, *, threshold: float = SPREAD_THRES
         written), ``conditions`` (how many scenario x value x n x other-options conditions),
         ``mean_spread`` and ``max_spread`` (the spread over the option's values on each
         draw, averaged over seeds, then the mean and the largest over conditions),
+        ``max_spread_low`` and ``max_spread_high`` (the largest spread's 95% interval, a
+        bootstrap over seeds: :func:`reports.intervals.bootstrap_intervals`; NaN for one seed),
         ``threshold`` (the bound ``max_spread`` is compared with),
         ``worst_condition`` (``scenario = value_label (n = N)`` of the largest spread) and
         ``verdict``: ``"insensitive"`` when ``max_spread <= threshold``, else ``"sensitive"``.
@@ -100,6 +103,9 @@ def option_sensitivity(results: pd.DataFrame, *, threshold: float = SPREAD_THRES
             for sub_score, conditions in by_condition.groupby("sub_score", sort=True):
                 worst = conditions.loc[conditions["spread"].idxmax()]
                 largest = float(conditions["spread"].max())
+                seeds = spread.loc[spread["sub_score"] == sub_score].set_index([*condition, "seed"])["spread"]
+                ends = intervals.bootstrap_intervals(seeds.unstack("seed").to_numpy(dtype=float).T, {
+                    "max_spread": (_largest, largest, (0.0, np.inf))})
                 records.append({
                     "metric": metric,
                     "option": column.removeprefix("option:"),
@@ -108,6 +114,7 @@ def option_sensitivity(results: pd.DataFrame, *, threshold: float = SPREAD_THRES
                     "conditions": len(conditions),
                     "mean_spread": float(conditions["spread"].mean()),
                     "max_spread": largest,
+                    **ends,
                     "threshold": threshold,
                     "worst_condition": f"{worst['scenario']} = {worst['value_label']} (n = {int(worst['n_samples'])})",
                     "verdict": "insensitive" if largest <= threshold else "sensitive",
@@ -230,3 +237,8 @@ def sensitivity_details(table: pd.DataFrame) -> pd.DataFrame:
     return display_table(table, {"metric": "Metric", "option": "Option", "values": "Values", "sub_score": "Sub-score",
                                  "conditions": "Conditions", "mean_spread": "Mean spread",
                                  "max_spread": "Max spread", "worst_condition": "At", "verdict": "Verdict"}, digits=3)
+
+
+def _largest(means: np.ndarray) -> np.ndarray:
+    """The largest mean spread over the conditions of each resample (``(R, C)`` -> ``(R,)``)."""
+    return np.max(means, axis=1)

@@ -28,6 +28,10 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--metrics", type=csv_list,
                         help="comma-separated metric names, or module:function / file.py:function (default: every metric)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="random_state of stochastic metrics (default: %(default)s)")
+    parser.add_argument("--permutations", type=non_negative_int, default=0, metavar="B",
+                        help="also score every metric on B row permutations of the codes (seeded by --seed): each "
+                        "sub-score gets its null mean, 95%% chance level and permutation p-value, (1 + #null at least "
+                        "as good) / (B + 1), so B = 99 reaches 0.01 (default: 0, no null)")
     parser.add_argument("--out", type=Path, default=Path("scores.csv"),
                         help="score table to write: .csv, .json or .md (default: %(default)s)")
     parser.set_defaults(handler=_evaluate)
@@ -44,7 +48,8 @@ def _evaluate(args: argparse.Namespace) -> int:
     factors = load_array(args.factors, "factors")
     codes = load_array(args.codes, "codes")
     discrete = parse_discrete(args.discrete, factors.shape[1])
-    table = evaluate_representation(factors, codes, metric_names=args.metrics, discrete=discrete, random_state=args.seed)
+    table = evaluate_representation(factors, codes, metric_names=args.metrics, discrete=discrete, random_state=args.seed,
+                                    permutations=args.permutations)
     print(f"{factors.shape[0]} samples, {factors.shape[1]} factors "
           f"({sum(discrete)} discrete), {codes.shape[1]} codes")
     constant = constant_columns(factors)
@@ -57,6 +62,8 @@ def _evaluate(args: argparse.Namespace) -> int:
         columns = ",".join(map(str, hint))
         print(f"hint: factor column(s) {columns} hold few integer values; if categorical, pass --discrete {columns}")
     print(format_scores(table))
+    for metric, error in table.attrs.get("null_failures", {}).items():
+        print(f"note: no permutation null for {metric} (its score stands): {error}")
     path = write_scores(table, args.out)
     failed = sorted(set(table.loc[table["error"] != "", "metric"]))
     print(f"scores written to {path}" + (f"; FAILED: {', '.join(failed)}" if failed else ""))

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from harness.cli._args import add_grid, add_study_selection, csv_list, grids, option_sweeps, study_options
+from harness.cli._args import (add_grid, add_study_selection, csv_list, grids, non_negative_int, option_sweeps,
+                               study_options)
 from harness.outputs import writable_output
 from harness.errors import UsageError
 from harness.execution.backends import BACKENDS
@@ -49,6 +50,13 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     )
     add_grid(parser)
     parser.add_argument(
+        "--null-permutations", type=non_negative_int, metavar="B",
+        help="score every metric also on B row permutations of the codes (its permutation null, seeded by the data "
+        "draw): results gain null_mean, null_q95 (the 95%% chance level), p_value ((1 + #null at least as good) / "
+        "(B + 1)), null_permutations and null_seconds; 0: no nulls (default: the preset's choice by each metric's "
+        "estimated cost, up to 100; see --dry-run). A cell stored with another B is computed again",
+    )
+    parser.add_argument(
         "--backend",
         choices=BACKENDS,
         default="loky",
@@ -69,8 +77,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument(
         "--dry-run", action="store_true",
-        help="plan the study and print its cells and estimated CPU time per metric (from measured per-call costs), "
-        "running nothing",
+        help="plan the study and print its cells, each metric's null permutations and estimated CPU time (from measured "
+        "per-call costs; a null costs about B calls), running nothing",
     )
     parser.set_defaults(handler=run)
 
@@ -91,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         grids=grids(args.grid),
         out=out,
         recompute=args.recompute,
+        null_permutations=args.null_permutations,
         backend=args.backend,
         scheduler=args.scheduler,
         progress=not args.no_progress,
@@ -134,7 +143,7 @@ def dry_run(args: argparse.Namespace) -> int:
 
     cells = plan_study(preset=args.preset, scenarios_=args.scenarios, metrics_=args.metrics, seeds=args.seeds,
                        n_samples=args.n_samples, metric_options=option_sweeps(args.metric_option), grids=grids(args.grid),
-                       add_metrics=args.add_metrics)
+                       add_metrics=args.add_metrics, null_permutations=args.null_permutations)
     records = study_estimate(cells)
     total = sum(record["cpu_hours"] for record in records)
     workers = (os.cpu_count() or 1) if args.jobs == -1 else args.jobs
@@ -147,10 +156,13 @@ def dry_run(args: argparse.Namespace) -> int:
                 and name not in (args.add_metrics or ())]
     if left_out:
         print(f"left out for cost: {', '.join(left_out)} (add them with --add-metrics)")
-    table = pd.DataFrame(records).rename(columns={"cpu_hours": "CPU-hours"})
+    table = pd.DataFrame(records).rename(columns={"cpu_hours": "CPU-hours", "null_permutations": "null B",
+                                                  "null_cpu_hours": "of which nulls"})
     table["measured"] = table["measured"].map({True: "measured", False: "assumed (not measured)"})
     print(markdown_table(table.rename(columns={"measured": "per-call cost"}), digits=4))
-    print(f"estimated total: {total:.2f} CPU-hours, about {_duration(total * 3600 / workers)} on {workers} worker(s)")
+    nulls = sum(record["null_cpu_hours"] for record in records)
+    print(f"estimated total: {total:.2f} CPU-hours (permutation nulls {nulls:.2f} of them), about "
+          f"{_duration(total * 3600 / workers)} on {workers} worker(s)")
     return 0
 
 

@@ -185,17 +185,20 @@ def study_estimate(cells: Sequence[Any]) -> list[dict[str, Any]]:
     Returns
     -------
     list of dict
-        ``metric``, ``cells``, ``cpu_hours`` (the sum of the cells' estimates) and
-        ``measured`` (whether the metric's cost was measured or assumed).
+        ``metric``, ``cells``, ``null_permutations`` (the largest ``B`` of its cells' nulls), ``cpu_hours`` (the
+        sum of the cells' estimates, nulls included), ``null_cpu_hours`` (the nulls' share) and ``measured``
+        (whether the metric's cost was measured or assumed).
     """
     totals: dict[str, dict[str, Any]] = {}
     for cell in cells:
         record = totals.setdefault(cell.metric.name, {
-            "metric": cell.metric.name, "cells": 0, "cpu_hours": 0.0,
+            "metric": cell.metric.name, "cells": 0, "null_permutations": 0, "cpu_hours": 0.0, "null_cpu_hours": 0.0,
             "measured": cell.metric.registered and (cell.metric.variant_of or cell.metric.name) in MEASURED_SECONDS,
         })
         record["cells"] += 1
+        record["null_permutations"] = max(record["null_permutations"], cell.null_permutations)
         record["cpu_hours"] += cell.estimated_seconds / 3600
+        record["null_cpu_hours"] += cell.estimated_null_seconds / 3600
     return sorted(totals.values(), key=lambda record: -record["cpu_hours"])
 
 

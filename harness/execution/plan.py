@@ -71,6 +71,7 @@ class Cell:
     after_sibling: bool = True  # another variant of the same metric runs before it on the draw (for the estimate)
     sweep: str = ""
     sweep_axis: str = ""
+    null_permutations: int = 0  # B of the score's permutation null (0: none); part of the key
 
     @property
     def _prefix(self) -> tuple[object, ...]:
@@ -110,16 +111,28 @@ class Cell:
     @cached_property
     def key(self) -> str:
         """Stable identity of the cell's computation, code and libraries included (:func:`cell_key`)."""
-        return cell_key(self.data_identity, self.metric, self.scenario)
+        return cell_key(self.data_identity, self.metric, self.scenario, self.null_permutations)
 
     @cached_property
-    def estimated_seconds(self) -> float:
-        """The cell's estimated CPU seconds (see :mod:`harness.execution.costs`), scaled by its representation's
-        shape (:func:`shape_factor`)."""
+    def estimated_call_seconds(self) -> float:
+        """The estimated CPU seconds of the metric call (see :mod:`harness.execution.costs`), scaled by its
+        representation's shape (:func:`shape_factor`)."""
         rows = self.definition.rows_at(self.value, self.n_samples)
         seconds = estimated_seconds(self.metric.name, rows, registered=self.metric.registered,
                                     variant_of=self.metric.variant_of, after_sibling=self.after_sibling)
         return seconds * (shape_factor(self.definition, self.value) if self.kind == "representation" else 1.0)
+
+    @property
+    def estimated_null_seconds(self) -> float:
+        """The estimated CPU seconds of the permutation null: ``B`` calls on permuted codes, each about the cost of
+        the call (measured: 0.3 to 1.5 times, the information metrics sharing each permutation's tables as they share
+        the codes')."""
+        return self.null_permutations * self.estimated_call_seconds
+
+    @property
+    def estimated_seconds(self) -> float:
+        """The cell's estimated CPU seconds: the call and its permutation null."""
+        return self.estimated_call_seconds + self.estimated_null_seconds
 
 
 @dataclass(frozen=True)
@@ -160,17 +173,26 @@ def shape_factor(scenario: Any, value: ParameterValue) -> float:
 
 
 KEY_SEPARATOR = "."
+#: Between a key's identity hash and the number of permutations of its null (``~null100``; none without a null).
+NULL_MARK = "~null"
 
 
-def cell_key(data_identity: tuple[object, ...], metric: MetricEntry, scenario: str) -> str:
+def cell_key(data_identity: tuple[object, ...], metric: MetricEntry, scenario: str, null_permutations: int = 0) -> str:
     """``IDENTITY.METRIC_CODE.SCENARIO_CODE``: a hash of what a cell computes (its data identity, the metric, its
-    version and options), then the digests of the metric's and of the scenario reference's provenance
-    (:func:`harness.execution.provenance.metric_provenance`, :func:`~harness.execution.provenance.scenario_provenance`;
-    each computed once per process)."""
+    version and options), followed by ``~nullB`` when the cell computes a permutation null of ``B`` permutations (so
+    a cell stored with another ``B`` is computed again, and one stored without a null keeps its key), then the digests
+    of the metric's and of the scenario reference's provenance (:func:`harness.execution.provenance.metric_provenance`,
+    :func:`~harness.execution.provenance.scenario_provenance`; each computed once per process)."""
     payload = json.dumps([STUDY_FORMAT, *map(str, data_identity), metric.name, metric.fingerprint()])
-    identity = hashlib.sha256(payload.encode()).hexdigest()[:24]
+    identity = hashlib.sha256(payload.encode()).hexdigest()[:24] + (f"{NULL_MARK}{null_permutations}" if null_permutations else "")
     code = (metric_provenance(metric.target, metric.registered).digest, scenario_provenance(scenario).digest)
     return KEY_SEPARATOR.join((identity, *code))
+
+
+def null_part(identity: str) -> tuple[str, int]:
+    """A key's identity (:func:`key_parts`) without its null's mark, and the null's ``B`` (0 for none)."""
+    bare, _, permutations = identity.partition(NULL_MARK)
+    return bare, int(permutations) if permutations else 0
 
 
 def key_parts(key: str) -> tuple[str, tuple[str, str] | None]:

@@ -54,6 +54,10 @@ class Preset:
         scenarios it runs its default variant only (every option at the metric's default), so
         that the sweep costs only where it decides a verdict.  A swept metric not named here
         sweeps on every scenario.
+    null_budget_seconds : float
+        Estimated CPU seconds one cell's permutation null may cost: each metric gets as many permutations as
+        fit, 19 to 100, or none (:func:`harness.execution.null_budget.metric_permutations`); 0: no nulls.
+        ``--null-permutations`` (``null_permutations=``) overrides it.
     description : str
         What the preset is for, and how long it takes.
     sources : Mapping[str, str]
@@ -72,6 +76,7 @@ class Preset:
     metric_options: Mapping[str, Mapping[str, tuple]] = field(default_factory=lambda: MappingProxyType({}))
     axial_sweeps: bool = False
     sweep_scenarios: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    null_budget_seconds: float = 0.0
     description: str = ""
     sources: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
@@ -130,6 +135,13 @@ PAPER_SWEEPS = MappingProxyType({
     "dci_es": MappingProxyType({"max_capacity_doublings": SWEPT_CAPACITY_DOUBLINGS}),
 })
 
+
+#: What one cell's permutation null may cost in the default preset (estimated CPU seconds): 100 permutations for the
+#: histogram metrics and the cheapest predictors, fewer up to about 0.005 s a call, none above (the nulls then add
+#: about 45% to the study's estimated CPU time; a budget that reaches z_min_var, 0.025 s a call, reaches the k-NN
+#: metrics and Z-max too and more than triples it).  The paper preset has none by default: at n = 20000 and 100
+#: seeds the same budget adds 7.6 CPU-hours to its 19 (give it ``--null-permutations``).
+NULL_BUDGET_SECONDS = 0.1
 
 #: The scenarios of Tokui and Sato (2022), run at their sample size ("we used the sample size of 10000 in
 #: experiments", section 4.2) rather than the review's 20000.
@@ -199,6 +211,7 @@ PRESETS: dict[str, Preset] = {
             metric_options=DEFAULT_SWEEPS,
             axial_sweeps=True,
             sweep_scenarios=REVIEW_SWEEP_SCENARIOS,
+            null_budget_seconds=NULL_BUDGET_SECONDS,
             description="every scenario but Joshi et al.'s and every metric but dci_gbt, 2 seeds, n = 1000, sample_size "
             "up to n = 10000, the review metrics' options swept (bins, batch sizes, capacities, estimators; the costly "
             "sweeps on noise and nonlinear only) and DCI-ES's probe capacity (about 4 minutes on 2 cores)",

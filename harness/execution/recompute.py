@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable, Mapping, Sequence
 
-from harness.execution.plan import Cell, key_parts
+from harness.execution.plan import Cell, key_parts, null_part
 from harness.execution.provenance import Provenance, changes, metric_provenance, scenario_provenance
 
 #: Most distinct reasons a run's message lists (the rest are counted).
@@ -29,8 +29,9 @@ def cell_provenances(cells: Iterable[Cell]) -> list[Provenance]:
 
 def recompute_reasons(pending: Sequence[Cell], records: Mapping[str, Any], known: Mapping[str, Provenance]) -> str:
     """One line saying how many of the ``pending`` cells the store holds computed by other code and why
-    (``recomputing 12 stored cell(s) whose code or libraries changed: labconf.py changed (12)``), and how many are
-    recomputed though stored unchanged (``run --recompute``); "" when none.
+    (``recomputing 12 stored cell(s) whose code or libraries changed: labconf.py changed (12)``), how many it holds
+    with a permutation null of another size (``recomputing 4 stored cell(s) with another null: 100 permutations, now
+    20 (4)``), and how many are recomputed though stored unchanged (``run --recompute``); "" when none.
 
     ``records`` are the store's, by key; ``known`` the provenances the store's keys name, by digest.
     """
@@ -38,22 +39,33 @@ def recompute_reasons(pending: Sequence[Cell], records: Mapping[str, Any], known
     stored: dict[str, str] = {}
     if len(pending) > forced:
         for key in records:  # in the order stored: the latest record of an identity wins
-            stored[key_parts(key)[0]] = key
+            stored[null_part(key_parts(key)[0])[0]] = key
     reasons: Counter[str] = Counter()
+    nulls: Counter[str] = Counter()
     for cell in pending:
         identity, digests = key_parts(cell.key)
-        earlier = stored.get(identity)
-        if earlier is not None and cell.key not in records:
-            reasons[_reason(key_parts(earlier)[1], digests, known)] += 1
+        earlier = stored.get(null_part(identity)[0])
+        if earlier is None or cell.key in records:
+            continue
+        before = key_parts(earlier)
+        if before[1] != digests:
+            reasons[_reason(before[1], digests, known)] += 1
+        else:
+            nulls[f"{_permutations(null_part(before[0])[1])}, now {_permutations(null_part(identity)[1])}"] += 1
     parts = []
-    if reasons:
-        listed = [f"{reason} ({count})" for reason, count in reasons.most_common(SHOWN_REASONS)]
-        more = len(reasons) - SHOWN_REASONS
-        parts.append(f"recomputing {sum(reasons.values())} stored cell(s) whose code or libraries changed: "
-                     + "; ".join(listed) + (f"; {more} more reasons" if more > 0 else ""))
+    for counted, what in ((reasons, "whose code or libraries changed"), (nulls, "with another permutation null")):
+        if counted:
+            listed = [f"{reason} ({count})" for reason, count in counted.most_common(SHOWN_REASONS)]
+            more = len(counted) - SHOWN_REASONS
+            parts.append(f"recomputing {sum(counted.values())} stored cell(s) {what}: "
+                         + "; ".join(listed) + (f"; {more} more reasons" if more > 0 else ""))
     if forced:
         parts.append(f"recomputing {forced} stored cell(s) as asked (--recompute)")
     return "\n".join(parts)
+
+
+def _permutations(count: int) -> str:
+    return f"{count} permutations" if count else "no null"
 
 
 def _reason(before: tuple[str, str] | None, after: tuple[str, str] | None, known: Mapping[str, Provenance]) -> str:

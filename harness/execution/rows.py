@@ -11,7 +11,10 @@ from harness.execution.metric_refs import MetricEntry, load_callable
 from harness.execution.plan import Cell
 from harness.execution.sweeps import swept_parameters
 from harness.version import __version__
-from reports.schema import encode_options
+from reports.schema import NULL_COLUMNS, OPTIONAL_COLUMN_DEFAULTS, encode_options
+
+#: The null columns of a score without a permutation null.
+NO_NULL = {column: OPTIONAL_COLUMN_DEFAULTS[column] for column in NULL_COLUMNS}
 
 
 def result_row(
@@ -24,6 +27,7 @@ def result_row(
     seconds: float,
     warnings: tuple[int, str] = (0, ""),
     exact: float = float("nan"),
+    null: Mapping[str, float | int] = NO_NULL,
 ) -> dict[str, Any]:
     """A row with every column of :data:`reports.schema.RESULT_COLUMNS`.
 
@@ -35,7 +39,8 @@ def result_row(
     none is known.  ``metric_base``, ``options`` and ``default_options`` say which metric a
     variant of an option sweep is of, the options it sets and the defaults of all its metric's options
     (:func:`option_defaults`).  ``sweep`` and ``parameters`` name the sweep the row belongs to and the values it
-    sweeps (:func:`harness.execution.sweeps.swept_parameters`).
+    sweeps (:func:`harness.execution.sweeps.swept_parameters`).  ``null`` holds the sub-score's permutation null
+    (:data:`reports.schema.NULL_COLUMNS`), :data:`NO_NULL` without one.
     """
     scenario = cell.definition
     metric = cell.metric
@@ -63,6 +68,11 @@ def result_row(
         "score": float(score),
         "exact": float(exact),
         "seconds": float(seconds),
+        "null_mean": float(null["null_mean"]),
+        "null_q95": float(null["null_q95"]),
+        "p_value": float(null["p_value"]),
+        "null_permutations": int(null["null_permutations"]),
+        "null_seconds": float(null["null_seconds"]),
         "warnings": int(warnings[0]),
         "first_warning": warnings[1],
         "metric_version": metric.version,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -15,6 +16,7 @@ import scenarios
 from harness.errors import UnknownNameError, UsageError, listed
 from harness.execution.backends import check_backend, execute
 from harness.execution.metric_refs import MetricEntry, OptionSweep, resolve_all, variants
+from harness.execution.null_budget import metric_permutations
 from harness.execution.option_probe import check_option_values
 from harness.execution.plan import Cell, plan_cells, plan_tasks
 from harness.execution.presets import PRESETS, Preset
@@ -38,6 +40,7 @@ def plan_study(
     grids: Mapping[str, Grid] | None = None,
     cell_timeout: float | None = None,
     add_metrics: Sequence[str] | None = None,
+    null_permutations: int | None = None,
 ) -> list[Cell]:
     """Every cell a study would run, without running anything (arguments as :func:`run_study`).
 
@@ -52,11 +55,14 @@ def plan_study(
         ``metric_options`` that its metric rejects whatever the data (each swept variant is called once on small
         probe representations: :mod:`harness.execution.option_probe`); for arguments of the wrong type (a
         string or a number where a list of names or values goes, a function in ``metrics_``, ``seeds`` or
-        ``n_samples`` that is not a whole number).
+        ``n_samples`` that is not a whole number, ``null_permutations`` that is not a whole number >= 0).
     """
     scenarios_, metrics_, seeds, n_samples, metric_options, grids = _checked_arguments(
         scenarios_, metrics_, seeds, n_samples, metric_options, grids
     )
+    null_permutations = _count(null_permutations, "null_permutations")
+    if null_permutations is not None and null_permutations < 0:
+        raise UsageError(f"null_permutations must be a whole number >= 0 (0: no nulls), got {null_permutations}")
     added = _names(add_metrics, "add_metrics")
     if preset not in PRESETS:
         raise UnknownNameError("preset", preset, PRESETS)
@@ -94,10 +100,24 @@ def plan_study(
             "the study has no cells: population metrics (e.g. udr) run only on population scenarios "
             f"({', '.join(scenarios.available(kind='population'))}) and the other metrics only on the other scenarios"
         )
+    cells = _with_nulls(cells, config, config.n_samples if n_samples is None else n_samples, null_permutations)
     keys = [cell.key for cell in cells]
     if len(set(keys)) != len(keys):
         raise UsageError("the study plans the same cell twice; check for repeated scenario or metric names")
     return cells
+
+
+def _with_nulls(cells: list[Cell], config: Preset, n_samples: int, null_permutations: int | None) -> list[Cell]:
+    """The cells with their permutation nulls: ``null_permutations`` for every metric, or the preset's choice by cost
+    (:func:`harness.execution.null_budget.metric_permutations` at the study's ``n_samples``); none for a population."""
+    def permutations(entry: MetricEntry) -> int:
+        if null_permutations is None:
+            return metric_permutations(entry, n_samples, config.null_budget_seconds)
+        return 0 if entry.population else null_permutations
+
+    chosen = {name: permutations(entry) for name, entry in {cell.metric.name: cell.metric for cell in cells}.items()}
+    return [dataclasses.replace(cell, null_permutations=chosen[cell.metric.name]) if chosen[cell.metric.name] else cell
+            for cell in cells]
 
 
 def _swept(entries: Sequence[tuple[str, MetricEntry]], metric_options: Mapping[str, OptionSweep], *,
@@ -211,6 +231,7 @@ def run_study(
     cell_timeout: float | None = None,
     metric_options: Mapping[str, OptionSweep] | None = None,
     add_metrics: Sequence[str] | None = None,
+    null_permutations: int | None = None,
     recompute: bool = False,
     progress: bool = True,
     progress_label: str = "cells",
@@ -258,7 +279,9 @@ def run_study(
         the ``dask`` backend starts a local cluster of ``jobs`` workers.
     cell_timeout : float, optional
         Seconds one metric call may take; a call that runs longer is stopped and its
-        cell recorded as failed ("timed out after S s").  None: no limit.
+        cell recorded as failed ("timed out after S s").  None: no limit.  A cell's null
+        runs after its call under a limit of its own, as long, for its ``B`` calls together;
+        past it the score is kept without a null (see :mod:`harness.execution.scoring`).
     metric_options : mapping, optional
         Option sweeps: metric (as named in ``metrics_``, or its name) -> option ->
         values, e.g. ``{"mig": {"bins": [5, 20]}}``.  The metric runs once per
@@ -270,6 +293,12 @@ def run_study(
         Metrics to run besides the preset's (names or references, as in ``metrics_``), with the
         preset's sweeps: the ones a preset leaves out for cost (:attr:`Preset.excluded_metrics`,
         e.g. ``["dci_gbt"]``), or your own.  Not with ``metrics_``, nor naming one the preset runs.
+    null_permutations : int, optional
+        ``B``, the permutations of every score's null (:func:`metrics.permutation_null`, seeded by the data draw): the
+        columns ``null_mean``, ``null_q95``, ``p_value``, ``null_permutations`` and ``null_seconds``; 0: no nulls.
+        None: the preset's choice by each metric's estimated cost (:attr:`Preset.null_budget_seconds`).  ``B`` is
+        part of a cell's identity: a cell stored with another ``B`` is computed again.  Population metrics have no
+        null.
     recompute : bool, default False
         Recompute every cell of the study even where ``out`` holds it; the new records replace
         the stored ones.
@@ -309,7 +338,8 @@ def run_study(
         raise UsageError("a cell time limit forks a process per metric call, which is unsafe from threads: "
                          "use --backend loky, sequential or dask with --cell-timeout")
     cells = plan_study(preset=preset, scenarios_=scenarios_, metrics_=metrics_, seeds=seeds, n_samples=n_samples,
-                       metric_options=metric_options, grids=grids, cell_timeout=cell_timeout, add_metrics=add_metrics)
+                       metric_options=metric_options, grids=grids, cell_timeout=cell_timeout, add_metrics=add_metrics,
+                       null_permutations=null_permutations)
     keys = [cell.key for cell in cells]
     store = ResultStore(out) if out is not None else None
     records = store.records() if store is not None else {}  # read once: to resume here, for the tables below

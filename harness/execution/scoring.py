@@ -8,7 +8,19 @@ data (k-NN and histogram estimates) are shared inside the task through
 
 A cell whose metric raises, exits (:mod:`harness.execution.user_code`) or runs past the cell
 time limit becomes a failed cell (a failure record instead of rows); the other cells of the
-task still run.  A draw the scenario fails to generate (it raises, or returns arrays of the
+task still run.
+
+A cell with ``null_permutations`` B > 0 then scores its metric's permutation null
+(:func:`metrics.permutation_null`: the same call on B row permutations of the codes), seeded by
+the draw (``identity_seed("null", *seed_identity)``), so every metric of a draw, and every value
+of its sweep, is scored on the same row orders and the information metrics share each
+permutation's tables.  A stochastic metric keeps its random state for every permutation.  Its
+time goes to ``null_seconds``, not ``seconds``; warnings raised inside it are not recorded (the
+``warnings`` column is about the call on the representation).  With a cell time limit the null
+runs in a forked child of its own, under the same limit for its B calls together, so that a
+metric whose call fits its limit never loses its score to its null.  A null that fails or runs
+past its limit leaves the score as it is, without a null (NaN, ``null_permutations`` 0), and is
+recorded as one of the cell's warnings (``permutation null not computed: ...``).  A draw the scenario fails to generate (it raises, or returns arrays of the
 wrong shape, at this value) fails every cell of its task, with the scenario named.
 """
 
@@ -31,7 +43,7 @@ from threadpoolctl import threadpool_limits
 import metrics
 from harness.errors import UsageError
 from harness.execution.plan import Cell, Task
-from harness.execution.rows import closed_form_values, result_row
+from harness.execution.rows import NO_NULL, closed_form_values, result_row
 from harness.execution.seeds import identity_int, identity_seed
 from harness.execution.user_code import user_code
 from scenarios.base import value_label
@@ -124,18 +136,17 @@ def _metric_random_state(cell: Cell) -> int:
 
 def _representation_rows(cell: Cell, data: Any, cell_timeout: float | None) -> list[dict[str, Any]]:
     entry = cell.metric
+    arguments = {"discrete": data.discrete,
+                 "random_state": _metric_random_state(cell) if entry.stochastic or not entry.registered else None,
+                 **dict(entry.options)}
 
     def call() -> Mapping[str, float]:
-        return metrics.evaluate(
-            entry.callable(),
-            data.factors,
-            data.codes,
-            discrete=data.discrete,
-            random_state=_metric_random_state(cell) if entry.stochastic or not entry.registered else None,
-            **dict(entry.options),
-        )
+        return metrics.evaluate(entry.callable(), data.factors, data.codes, **arguments)
 
     scores, seconds, caught = _timed(call, cell_timeout, f"metric {entry.name!r}")
+    nulls, failure = _null_columns(cell, data, scores, arguments, cell_timeout)
+    if failure:
+        caught = (caught[0] + 1, caught[1] or failure)
     exact = closed_form_values(entry, data.exact, data.discrete)
     return [
         result_row(
@@ -147,9 +158,32 @@ def _representation_rows(cell: Cell, data: Any, cell_timeout: float | None) -> l
             seconds=seconds,
             warnings=caught,
             exact=exact.get(sub_score, np.nan),
+            null=nulls[sub_score],
         )
         for sub_score, score in scores.items()
     ]
+
+
+def _null_columns(cell: Cell, data: Any, scores: Mapping[str, float], arguments: Mapping[str, Any],
+                  cell_timeout: float | None) -> tuple[dict[str, Mapping[str, float | int]], str]:
+    """Each sub-score's null columns (:data:`reports.schema.NULL_COLUMNS`) from the cell's permutation null, and
+    ``""``; or :data:`~harness.execution.rows.NO_NULL` for each and why there is no null when it failed."""
+    if not cell.null_permutations:
+        return {sub_score: NO_NULL for sub_score in scores}, ""
+    entry = cell.metric
+
+    def null() -> dict[str, dict[str, float | int]]:  # plain dicts: they come back from a forked child
+        distribution = metrics.permutation_null(
+            entry.callable(), data.factors, data.codes, permutations=cell.null_permutations,
+            seed=identity_seed("null", *cell.seed_identity), observed=scores,
+            higher_is_better={sub_score: entry.higher_is_better_for(sub_score) for sub_score in scores}, **arguments)
+        return {sub_score: distribution.columns(sub_score) for sub_score in scores}
+
+    try:
+        columns, seconds, _ = _timed(null, cell_timeout, f"the permutation null of metric {entry.name!r}")
+    except Exception as error:  # the score stands; the metric may fail on some permutation, or run out of time
+        return {sub_score: NO_NULL for sub_score in scores}, f"permutation null not computed: {_error_text(error)}"
+    return {sub_score: {**columns[sub_score], "null_seconds": seconds} for sub_score in scores}, ""
 
 
 def _population_rows(cell: Cell, population: Any, cell_timeout: float | None) -> list[dict[str, Any]]:

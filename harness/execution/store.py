@@ -196,7 +196,9 @@ class ResultStore:
 #: ``finite`` a finite number, ``number`` a number or NaN (unknown), ``count`` a whole number from 0 to
 #: 2**63 - 1 (an int64), ``flag`` true or false.
 NUMERIC_COLUMNS = {"value": "finite", "seed": "count", "n_samples": "count", "higher_is_better": "flag",
-                   "ideal": "number", "exact": "number", "score": "finite", "seconds": "finite", "warnings": "count"}
+                   "ideal": "number", "exact": "number", "score": "finite", "seconds": "finite", "warnings": "count",
+                   "null_mean": "number", "null_q95": "number", "p_value": "number", "null_permutations": "count",
+                   "null_seconds": "finite"}
 
 #: The same for a failure record's columns that are not text.
 _FAILURE_NUMBERS = {"seed": "count", "n_samples": "count"}

@@ -37,6 +37,8 @@ SCORE_FORMATS = (".csv", ".json", ".md")
 
 #: Columns of the score table returned by :func:`evaluate_representation`.
 SCORE_COLUMNS = ("metric", "sub_score", "property", "higher_is_better", "score", "seconds", "error")
+#: Columns it gains with a permutation null (``permutations`` > 0), after ``score``.
+NULL_SCORE_COLUMNS = ("null_mean", "null_q95", "p_value", "null_permutations")
 
 
 def load_array(reference: str | Path, role: str) -> np.ndarray:
@@ -197,6 +199,7 @@ def evaluate_representation(
     metric_names: Sequence[str] | None = None,
     discrete: Sequence[bool] | None = None,
     random_state: int = 0,
+    permutations: int = 0,
 ) -> pd.DataFrame:
     """Run metrics on one representation and return the score table.
 
@@ -212,11 +215,21 @@ def evaluate_representation(
     random_state : int, default 0
         Seed given to every stochastic metric (and to user functions that accept it),
         so the table is reproducible.
+    permutations : int, default 0
+        ``B``: also score every metric on ``B`` row permutations of the codes, its
+        permutation null (:func:`metrics.permutation_null`, the row orders seeded by
+        ``random_state`` and shared by every metric): what codes of the same shape and
+        marginals, independent of the factors, score by chance.  0: no null.
 
     Returns
     -------
     pandas.DataFrame
-        One row per sub-score, columns :data:`SCORE_COLUMNS`.  A metric that raises
+        One row per sub-score, columns :data:`SCORE_COLUMNS`; with ``permutations`` > 0 also
+        :data:`NULL_SCORE_COLUMNS` after ``score``: the null's mean, its 95% chance level
+        (the 5% quantile for a lower-is-better sub-score), the p-value
+        ``(1 + #{null at least as good}) / (B + 1)`` and ``B``.  Where a metric's null
+        fails (it raises on some permutation) they are NaN and 0, and
+        ``attrs["null_failures"]`` maps the metric to the error.  A metric that raises
         on these data gets the same rows, each with its sub-score's property, ``score``
         NaN and the error message in ``error`` (the others still run); ``error`` is empty
         otherwise.  A user's function, whose sub-scores are known only from what it
@@ -237,17 +250,55 @@ def evaluate_representation(
         if discrete is not None:
             discrete = check_discrete(discrete, factors.shape[1])
         check_random_state(random_state)
+        if isinstance(permutations, bool) or not isinstance(permutations, (int, np.integer)) or permutations < 0:
+            raise ValueError(f"permutations must be a whole number >= 0 (0: no null), got {permutations!r}")
     except (TypeError, ValueError) as error:  # the user's arrays or flags do not fit together; a bad seed
         raise UsageError(str(error)) from None
     names = listed(metric_names, "metric_names", "names") if metric_names is not None else metrics.available()
     if not names:  # an empty table would read as "every metric passed"
         raise UsageError(f"no metric named; known metrics: {', '.join(metrics.available())}")
     entries = resolve_all(names)
-    rows = []
+    rows, failures = [], {}
     with metrics.shared_estimates():  # one representation: its k-NN and binned estimates are computed once
         for entry in entries:
-            rows.extend(_score_rows(entry, factors, codes, discrete, random_state))
-    return pd.DataFrame(rows, columns=list(SCORE_COLUMNS))
+            scored = _score_rows(entry, factors, codes, discrete, random_state)
+            if permutations:
+                failure = _add_null(entry, scored, factors, codes, discrete, random_state, int(permutations))
+                if failure:
+                    failures[entry.name] = failure
+            rows.extend(scored)
+    columns = list(SCORE_COLUMNS)
+    if permutations:
+        columns[columns.index("score") + 1:columns.index("score") + 1] = NULL_SCORE_COLUMNS
+    table = pd.DataFrame(rows, columns=columns)
+    if permutations:
+        table["null_permutations"] = table["null_permutations"].astype(np.int64)
+        table.attrs["null_failures"] = failures
+    return table
+
+
+def _add_null(entry: MetricEntry, rows: list[dict], factors, codes, discrete, random_state: int, permutations: int) -> str:
+    """Fill the null columns of a metric's ``rows`` from its permutation null; the error when the null fails ("" else).
+    A metric that failed on the codes has no null either."""
+    empty = {"null_mean": float("nan"), "null_q95": float("nan"), "p_value": float("nan"), "null_permutations": 0}
+    if any(row["error"] for row in rows):
+        for row in rows:
+            row.update(empty)
+        return ""
+    observed = {row["sub_score"]: row["score"] for row in rows}
+    try:
+        with user_code(f"the permutation null of metric {entry.name!r}"):
+            null = metrics.permutation_null(
+                entry.callable(), factors, codes, permutations=permutations, seed=random_state, observed=observed,
+                higher_is_better={sub: entry.higher_is_better_for(sub) for sub in observed}, discrete=discrete,
+                random_state=random_state)
+    except Exception as error:  # the score stands without its null
+        for row in rows:
+            row.update(empty)
+        return f"{type(error).__name__}: {error}"
+    for row in rows:
+        row.update(null.columns(row["sub_score"]))
+    return ""
 
 
 def _score_rows(entry: MetricEntry, factors, codes, discrete, random_state) -> list[dict]:
@@ -303,6 +354,11 @@ def format_scores(table: pd.DataFrame) -> str:
         higher_is_better=["higher" if flag else "lower" for flag in table["higher_is_better"]],
         score=[f"{score:.4f}" if not error else "FAILED" for score, error in zip(table["score"], table["error"])],
     ).rename(columns={"higher_is_better": "better"})
+    if "p_value" in table.columns:  # the null's columns: p-values as small as 1 / (B + 1) keep their digits
+        shown = shown.assign(
+            null_mean=[f"{value:.4f}" for value in table["null_mean"]], null_q95=[f"{value:.4f}" for value in table["null_q95"]],
+            p_value=[f"{value:.3g}" for value in table["p_value"]],
+        ).rename(columns={"null_mean": "null mean", "null_q95": "null 95%", "p_value": "p", "null_permutations": "B"})
     if not table["error"].astype(bool).any():
         shown = shown.drop(columns="error")
     return markdown_table(shown, digits=3)

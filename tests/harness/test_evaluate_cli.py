@@ -239,3 +239,25 @@ def test_each_sub_score_has_its_own_direction_and_shared_estimates_change_no_sco
     for name, scores in alone.items():
         rows = table.loc[table["metric"] == name].set_index("sub_score")["score"]
         assert {sub: rows[sub] for sub in scores} == scores
+
+
+def test_permutations_print_and_write_each_sub_scores_null(grid, tmp_path, capsys):
+    (tmp_path / "flaky.py").write_text(textwrap.dedent('''
+        import numpy as np
+
+        def first_rows_only(factors, codes):
+            if not np.array_equal(codes[:5], factors[:5, ::-1] * np.array([2.0, -1.0, 0.5])):
+                raise ValueError("permuted codes")
+            return 1.0
+    '''))
+    out = tmp_path / "scores.json"
+    assert main(["evaluate", "--factors", str(grid / "factors.npy"), "--codes", str(grid / "codes.npy"), "--metrics",
+                 f"mig,{tmp_path / 'flaky.py'}:first_rows_only", "--permutations", "19", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "| null mean | null 95% | p    | B   |" in printed
+    assert "note: no permutation null for first_rows_only (its score stands): ValueError: permuted codes" in printed
+    rows = {row["metric"]: row for row in json.loads(out.read_text())}
+    # codes = factors up to sign, scale and order: MIG 1, and no permutation reaches it, p = 1 / (19 + 1)
+    assert (rows["mig"]["score"], rows["mig"]["p_value"], rows["mig"]["null_permutations"]) == (pytest.approx(1.0), 0.05, 19)
+    assert rows["mig"]["null_q95"] < 0.1 and rows["first_rows_only"]["score"] == 1.0
+    assert rows["first_rows_only"]["p_value"] is None and rows["first_rows_only"]["null_permutations"] == 0

@@ -59,7 +59,8 @@ def _row(scenario, value, label, seed, n, metric, family, sub_score, prop, ideal
         "value": float(value), "value_label": label,
         "seed": seed, "n_samples": n, "metric": metric, "family": family, "sub_score": sub_score, "property": prop,
         "higher_is_better": True, "ideal": ideal, "score": float(score), "exact": float("nan"),
-        "seconds": float(seconds), "warnings": 2 if (metric == "step" and scenario == "noise") else 0,
+        "seconds": float(seconds), "null_mean": float("nan"), "null_q95": float("nan"), "p_value": float("nan"),
+        "null_permutations": 0, "null_seconds": 0.0, "warnings": 2 if (metric == "step" and scenario == "noise") else 0,
         "first_warning": STEP_WARNING if (metric == "step" and scenario == "noise") else "",
         "metric_version": "1", "harness_version": "test",
     }

@@ -186,7 +186,8 @@ def test_every_mark_of_the_card_is_the_pooled_verdict_of_the_property_matrix(rea
 def test_the_overall_line_names_what_fails_passes_and_is_not_measured(synthetic_results):
     table = _robustness_and_linearity(synthetic_results)
     line = overall_line(metric_verdicts(table, "uncal"))
-    assert line == ("✗ fails calibration, robustness, sample efficiency; ✓ passes linearity; "
+    # sample efficiency: gaps of 0.099, 0.198 and 0.297 over three seeds, a mean whose interval straddles 0.05
+    assert line == ("✗ fails calibration, robustness; ≈ undecided on sample efficiency; ✓ passes linearity; "
                     "not measured: entanglement attacks")
 
 

@@ -1,0 +1,125 @@
+"""95% intervals over seeds (reports.intervals) and the verdicts they make undecided."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from reports import intervals
+from reports.bundle import Bundle
+from reports.calibration import calibration
+from reports.property_matrix import property_matrix
+
+#: Student's t(0.975, 2), from a printed table: a 95% interval of a mean of 3 seeds spans 4.303 standard errors.
+T_2 = 4.302653
+
+
+def test_a_mean_of_three_seeds_gets_students_interval():
+    low, high = intervals.mean_interval(np.array([0.98, 0.99, 1.00]))
+    half = T_2 * 0.01 / np.sqrt(3)  # sample sd 0.01
+    assert (low, high) == pytest.approx((0.99 - half, 0.99 + half), abs=1e-6)
+    assert intervals.mean_interval(np.array([0.98, 0.99, 1.00]), (0.0, 1.0))[1] == 1.0  # clipped to the range
+    assert np.isnan(intervals.mean_interval(np.array([0.5]))).all()  # one seed: no interval
+
+
+def test_the_bootstrap_interval_of_a_mean_is_the_t_interval():
+    seeds = np.random.default_rng(3).normal(0.5, 0.1, size=(8, 1))
+    mean = float(seeds.mean())
+    low, high = intervals.bootstrap_intervals(seeds, {"m": (lambda means: means[:, 0], mean, intervals.UNBOUNDED)}).values()
+    t_low, t_high = intervals.mean_interval(seeds[:, 0])
+    assert high - low == pytest.approx(t_high - t_low, rel=0.08)  # 1000 resamples: a few per cent of Monte Carlo error
+    assert (low + high) / 2 == pytest.approx(mean)
+
+
+def test_the_slope_interval_covers_the_true_slope_and_shrinks_to_nothing_without_noise():
+    ideal = np.linspace(0.0, 1.0, 6)
+    rng = np.random.default_rng(11)
+    covered = 0
+    for _ in range(40):
+        matrix = 0.2 + 0.7 * ideal + rng.normal(0.0, 0.05, size=(5, ideal.size))  # 5 seeds, true slope 0.7
+        point = float(intervals.slopes(ideal, matrix.mean(axis=0, keepdims=True))[0])
+        ends = intervals.bootstrap_intervals(matrix, {"slope": (partial(intervals.slopes, ideal), point, intervals.UNBOUNDED)})
+        covered += ends["slope_low"] <= 0.7 <= ends["slope_high"]
+    assert covered >= 36  # a 95% interval: 38 of 40 expected, 36 allows for chance
+    exact = np.tile(0.2 + 0.7 * ideal, (5, 1))
+    ends = intervals.bootstrap_intervals(exact, {"slope": (partial(intervals.slopes, ideal), 0.7, intervals.UNBOUNDED)})
+    assert (ends["slope_low"], ends["slope_high"]) == pytest.approx((0.7, 0.7))
+
+
+def test_intervals_are_reproducible():
+    matrix = np.random.default_rng(0).random((4, 5))
+    statistic = {"top": (partial(intervals.largest_deviation, np.zeros(5)), float(matrix.mean(axis=0).max()), (0.0, np.inf))}
+    assert intervals.bootstrap_intervals(matrix, statistic) == intervals.bootstrap_intervals(matrix.copy(), statistic)
+
+
+def test_calibration_ends_carry_their_seed_intervals(synthetic_results):
+    table = calibration(synthetic_results).set_index("metric")
+    half = T_2 * 0.01 / np.sqrt(3)  # lin: 0.98, 0.99, 1.00 at the perfect end, 0.00, 0.01, 0.02 at the random end
+    lin = table.loc["lin"].iloc[0]
+    assert (lin["perfect_oriented_low"], lin["perfect_oriented_high"]) == pytest.approx((0.99 - half, 1.0), abs=1e-6)
+    assert (lin["random_oriented_low"], lin["random_oriented_high"]) == pytest.approx((0.0, 0.01 + half), abs=1e-6)
+    uncal = table.loc["uncal"]  # the same on every seed: an interval of no width
+    assert (uncal["perfect_oriented_low"], uncal["perfect_oriented_high"]) == pytest.approx((0.85, 0.85))
+
+
+def _random_end(results: pd.DataFrame, metric: str, scores: tuple[float, ...], **columns) -> pd.DataFrame:
+    """``results`` with ``metric``'s noise scores at alpha = 1 set to ``scores`` (one per seed) and ``columns`` there."""
+    frame = results.copy()
+    at = (frame["metric"] == metric) & (frame["scenario"] == "noise") & (frame["value"] == 1.0)
+    frame.loc[at, "score"] = [scores[seed] for seed in frame.loc[at, "seed"]]
+    for column, value in columns.items():
+        frame.loc[at, column] = value
+    return frame
+
+
+def test_seeds_that_straddle_the_threshold_leave_calibration_undecided(synthetic_results):
+    # uncal: perfect end 0.85 < 0.9 fails; raise it, and put its noise end at 0.02, 0.10, 0.15 (mean 0.09 <= 0.1)
+    frame = _random_end(synthetic_results, "uncal", (0.02, 0.10, 0.15))
+    perfect = (frame["metric"] == "uncal") & (frame["scenario"] == "noise") & (frame["value"] == 0.0)
+    frame.loc[perfect, "score"] = 0.95
+    row = property_matrix(Bundle(frame)).set_index(["metric", "characteristic"]).loc[("uncal", "calibrated")]
+    sd = np.std([0.02, 0.10, 0.15], ddof=1)
+    assert row["verdict"] == "undecided" and row["statistic"] == "random"
+    assert row["value"] == pytest.approx(0.09)
+    assert (row["interval_low"], row["interval_high"]) == pytest.approx((0.0, 0.09 + T_2 * sd / np.sqrt(3)), abs=1e-6)
+    assert row["number"].endswith(f"/ 0.09 [0.00, {0.09 + T_2 * sd / np.sqrt(3):.2f}]")
+
+
+def test_a_noise_score_within_its_null_is_reported_as_chance_level_bias(synthetic_results):
+    # uncal scores 0.35 on pure noise; codes independent of the factors score 0.33 on average, 0.40 at 95%
+    biased = _random_end(synthetic_results, "uncal", (0.35, 0.35, 0.35), null_mean=0.33, null_q95=0.40, p_value=0.3,
+                         null_permutations=99)
+    row = calibration(biased).set_index("metric").loc["uncal"]
+    assert bool(row["chance_bias"]) and row["random_null_oriented"] == pytest.approx(0.33)
+    verdict = property_matrix(Bundle(biased)).set_index(["metric", "characteristic"]).loc[("uncal", "calibrated")]
+    assert "chance-level bias at n = 2000" in verdict["evidence"]
+    # a noise score above its null's 95% level rewards noise: no bias note
+    wrong = _random_end(synthetic_results, "uncal", (0.35, 0.35, 0.35), null_mean=0.05, null_q95=0.10, p_value=0.01,
+                        null_permutations=99)
+    assert not calibration(wrong).set_index("metric").loc["uncal", "chance_bias"]
+    assert not calibration(synthetic_results).set_index("metric").loc["uncal", "chance_bias"]  # no null: no claim
+
+
+def test_the_analyses_intervals_follow_what_the_seeds_change(synthetic_results, realistic_results):
+    from reports import check_results
+    from reports.linearity import linearity
+    from reports.robustness import robustness
+    from reports.sensitivity import option_sensitivity
+
+    lines = linearity(synthetic_results).set_index(["scenario", "metric", "sub_score", "against"])
+    # lin's seeds shift its curve by -0.01, 0, +0.01: ρ and the slope do not move (no width), its excess does (as a mean)
+    lin = lines.loc[("mixing", "lin", "modularity", "modularity")]
+    assert (lin["slope_low"], lin["slope_high"]) == pytest.approx((lin["slope"], lin["slope"]))
+    assert (lin["spearman_low"], lin["spearman_high"]) == pytest.approx((1.0, 1.0))
+    half = T_2 * 0.01 / np.sqrt(3)
+    assert (lin["max_excess_high"] - lin["max_excess_low"]) / 2 == pytest.approx(half, rel=0.1)
+    step = lines.loc[("noise", "step", "step", "explicitness")]  # the same on every seed
+    assert step["r2_low"] == pytest.approx(step["r2"]) and step["r2_high"] == pytest.approx(step["r2"])
+    deviations = robustness(synthetic_results).set_index(["scenario", "metric", "sub_score"])
+    uncal = deviations.loc[("noise", "uncal", "uncal")]
+    assert (uncal["deviation_low"], uncal["deviation_high"]) == pytest.approx((uncal["deviation"], uncal["deviation"]))
+    sweep = option_sensitivity(check_results(realistic_results)).iloc[0]  # mig's bins shift it by fixed amounts
+    assert (sweep["max_spread_low"], sweep["max_spread_high"]) == pytest.approx((0.3, 0.3))
