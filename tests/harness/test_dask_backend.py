@@ -13,7 +13,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pandas as pd
@@ -98,9 +97,9 @@ def test_a_script_without_a_main_guard_is_told_so_at_once(tmp_path):
     script.write_text("from harness import run_study\n"
                       "run_study(preset='quick', scenarios_=['noise'], metrics_=['mig'], seeds=1, n_samples=300, "
                       "backend='dask', progress=False)\n")
-    started = time.monotonic()
+    # the timeout stands for "at once": the unguarded run waited 120 s for its workers
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=110, cwd=tmp_path)
-    assert done.returncode != 0 and time.monotonic() - started < 100
+    assert done.returncode != 0
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("RuntimeError: every worker of the local Dask cluster failed to start")
     assert "if __name__ == \"__main__\":" in last
@@ -194,8 +193,8 @@ def test_a_worker_address_is_not_taken_for_a_scheduler(scheduler):
 
 @pytest.mark.parametrize("address", ["nonsense", "http://127.0.0.1:8787"])
 def test_a_malformed_scheduler_address_is_one_line_at_once(address, tmp_path):
-    # the error came at once, then the failed Client spent 20 s closing, with a traceback, when it was collected
-    started = time.monotonic()
+    # the error came at once, then the failed Client spent 20 s closing, with a traceback, when it was collected: the
+    # one line of stderr is what shows the Client is no longer left to close
     process = subprocess.run(
         [sys.executable, "-m", "harness", "run", "--preset", "quick", "--scenarios", "noise", "--metrics", "mig",
          "--seeds", "1", "--n-samples", "300", "--no-report", "--no-progress", "--backend", "dask",
@@ -205,7 +204,6 @@ def test_a_malformed_scheduler_address_is_one_line_at_once(address, tmp_path):
     assert process.returncode == 2 and process.stdout == ""
     assert process.stderr.startswith(f"error: cannot connect to the Dask scheduler at {address!r}: ")
     assert process.stderr.count("\n") == 1, process.stderr
-    assert time.monotonic() - started < 15
 
 
 def test_a_scheduler_without_workers_is_named_not_waited_on_in_silence(scheduler):
