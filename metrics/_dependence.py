@@ -16,7 +16,7 @@ inputs a call holds one chunk, the factors' features and the ``K x L`` blocks of
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -33,7 +33,8 @@ RDC_SCALE = 1.0 / 6.0
 copula value and of its constant have standard deviation ``s / 2`` (``s`` over the two columns)."""
 
 RANK_TOLERANCE = 1e-10
-"""Feature directions whose variance is below this fraction of the block's largest are dropped when whitening.
+"""Directions whose variance is below this fraction of the block's largest are dropped when whitening (collinear or
+duplicated columns; for MCC's weak score, of the factors or the codes).
 A column's sine features are nearly collinear (their arguments span about 0.3 radians), so all but three or
 four directions are rounding: kept, a canonical correlation fits them, and two independent columns scored
 0.9995 at n = 2000 (0.04 with the tolerance).  Also what makes a constant column's block empty (correlation 0)."""
@@ -90,16 +91,16 @@ class RowStatistics:
     y_products: np.ndarray
     cross: np.ndarray
 
-    def total_less(self, group: int | None) -> "RowStatistics":
-        """The statistics of every row but those of ``group`` (None: of every row), as one group."""
-        def less(values: np.ndarray) -> np.ndarray:
-            total = values.sum(axis=0, keepdims=True)
-            return total if group is None else total - values[group : group + 1]
-        return RowStatistics(*(less(values) for values in vars(self).values()))
+    def _arrays(self) -> list[np.ndarray]:
+        return [getattr(self, field.name) for field in fields(self)]
+
+    def all_but(self, group: int) -> "RowStatistics":
+        """The statistics of every row but those of ``group``, as one group."""
+        return RowStatistics(*(values.sum(axis=0, keepdims=True) - values[group : group + 1] for values in self._arrays()))
 
     def group(self, group: int) -> "RowStatistics":
         """The statistics of ``group`` alone."""
-        return RowStatistics(*(values[group : group + 1] for values in vars(self).values()))
+        return RowStatistics(*(values[group : group + 1] for values in self._arrays()))
 
     def covariances(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Of the first group: the factors' ``(K, k, k)``, the codes' ``(L, k, k)`` and the cross ``(K, L, k, k)``
@@ -147,7 +148,7 @@ def row_statistics(factors: np.ndarray, codes: np.ndarray, features: FeatureMap,
                          np.stack([part[1] for part in x_parts]), y_products, cross)
 
 
-def _whitening(covariances: np.ndarray) -> np.ndarray:
+def whitening(covariances: np.ndarray) -> np.ndarray:
     """``(d, k, k)`` maps ``W`` with ``W.T C W`` the identity on each block's kept directions (:data:`RANK_TOLERANCE`)
     and zero columns for the dropped ones."""
     eigenvalues, eigenvectors = np.linalg.eigh(covariances)
@@ -175,7 +176,7 @@ class CanonicalPairs:
 def canonical_pairs(statistics: RowStatistics) -> CanonicalPairs:
     """:class:`CanonicalPairs` from the statistics of one group of rows."""
     x_cov, y_cov, cross = statistics.covariances()
-    x_whitening, y_whitening = _whitening(x_cov), _whitening(y_cov)
+    x_whitening, y_whitening = whitening(x_cov), whitening(y_cov)
     whitened = np.einsum("iab,ijac,jcd->ijbd", x_whitening, cross, y_whitening, optimize=True)
     if whitened.shape[-1] == 1:
         correlations = np.abs(whitened[..., 0, 0])
@@ -217,7 +218,7 @@ def cross_fitted_mean(factors: np.ndarray, codes: np.ndarray, features: FeatureM
     statistics = row_statistics(factors, codes, features, folds_rows)
     total = 0.0
     for fold, rows in enumerate(folds_rows):
-        fitted = canonical_pairs(statistics.total_less(fold))
+        fitted = canonical_pairs(statistics.all_but(fold))
         held_out = statistics.group(fold)
         matched = matched_codes(fitted.correlations)
         pairs = [(factor, int(code)) for factor, code in enumerate(matched) if code >= 0]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from metrics._dependence import CORRELATIONS, cross_fitted_mean, dependence_matrix, feature_map, paired_dependence
+from metrics._dependence import (CORRELATIONS, cross_fitted_mean, dependence_matrix, feature_map, paired_dependence,
+                                 whitening)
 from metrics._linear import affine_predictions
 from metrics._matching import matched_codes
 from metrics._sampling import as_generator, train_test_indices
@@ -15,17 +16,11 @@ ALIGNMENTS = ("cca", "affine")
 MATCHINGS = ("in_sample", "cross_fitted")
 NORMALIZATIONS = ("factors", "pairs")
 
-#: Eigenvalues of a covariance below this fraction of the largest are treated as 0
-#: when whitening (collinear or duplicated columns).
-_RANK_TOLERANCE = 1e-10
-
-
 def _whitening(values: np.ndarray) -> np.ndarray:
-    """A ``(d, r)`` matrix ``W`` with ``W.T C W = I_r`` on the ``r`` non-degenerate directions of the covariance ``C``."""
-    covariance = np.atleast_2d(np.cov(values, rowvar=False))
-    eigenvalues, eigenvectors = np.linalg.eigh(covariance)
-    keep = eigenvalues > _RANK_TOLERANCE * max(float(eigenvalues.max()), 0.0)
-    return eigenvectors[:, keep] / np.sqrt(eigenvalues[keep])
+    """A ``(d, r)`` matrix ``W`` with ``W.T C W = I_r`` on the ``r`` non-degenerate directions of the covariance ``C``
+    (:func:`metrics._dependence.whitening`: collinear or duplicated columns leave fewer)."""
+    maps = whitening(np.atleast_2d(np.cov(values, rowvar=False))[None])[0]
+    return maps[:, np.any(maps != 0, axis=0)]
 
 
 def _cca_aligned(factors: np.ndarray, codes: np.ndarray, train: np.ndarray, test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -70,12 +70,18 @@ def test_sign_and_scale_do_not_matter(rng):
     assert changed == pytest.approx(base, abs=1e-9)
 
 
-def test_bad_options_are_named(rng):
+@pytest.mark.parametrize("options, named", [
+    ({"correlation": "kendall"}, "correlation"),
+    ({"alignment": "procrustes"}, "alignment"),
+    ({"matching": "held_out"}, "matching"),
+    ({"normalization": "codes"}, "normalization"),
+    ({"matching": "cross_fitted", "folds": 1}, "folds"),
+    ({"matching": "cross_fitted", "folds": 30}, "2 rows in each of its 30 folds"),
+])
+def test_bad_options_are_named(rng, options, named):
     values = rng.random((50, 2))
-    with pytest.raises(ValueError, match="correlation"):
-        metrics.evaluate("mcc", values, values, correlation="kendall")
-    with pytest.raises(ValueError, match="alignment"):
-        metrics.evaluate("mcc", values, values, alignment="procrustes")
+    with pytest.raises(ValueError, match=named):
+        metrics.evaluate("mcc", values, values, **options)
 
 
 # --- the practitioners' variants: correlation, matching, normalisation ---------------------------------------
@@ -180,15 +186,3 @@ def test_the_default_draws_nothing_for_its_strong_score(rng):
     rdc = [metrics.evaluate("mcc", factors, codes, correlation="rdc", random_state=seed) for seed in (0, 0, 1)]
     assert rdc[0] == rdc[1]
     assert rdc[0]["strong"] != rdc[2]["strong"]  # its random features
-
-
-def test_bad_variant_options_are_named(rng):
-    values = rng.random((50, 2))
-    with pytest.raises(ValueError, match="matching"):
-        metrics.evaluate("mcc", values, values, matching="held_out")
-    with pytest.raises(ValueError, match="normalization"):
-        metrics.evaluate("mcc", values, values, normalization="codes")
-    with pytest.raises(ValueError, match="folds"):
-        metrics.evaluate("mcc", values, values, matching="cross_fitted", folds=1)
-    with pytest.raises(ValueError, match="2 rows in each of its 30 folds"):
-        metrics.evaluate("mcc", values, values, matching="cross_fitted", folds=30)
