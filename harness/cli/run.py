@@ -144,7 +144,7 @@ def dry_run(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from harness.execution.costs import study_estimate
-    from harness.execution.plan import plan_tasks
+    from harness.execution.plan import plan_tasks, slow_metric_warnings
     from harness.execution.runner import plan_study
     from reports.markdown import markdown_table
 
@@ -167,6 +167,8 @@ def dry_run(args: argparse.Namespace) -> int:
     table["measured"] = table["measured"].map({True: "measured", False: "assumed (not measured)"})
     print(markdown_table(table.rename(columns={"measured": "per-call cost"}), digits=4))
     print(f"estimated total: {total:.2f} CPU-hours, about {_duration(total * 3600 / workers)} on {workers} worker(s)")
+    for line in slow_metric_warnings(cells):
+        status(line)
     return 0
 
 
