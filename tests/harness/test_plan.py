@@ -92,3 +92,15 @@ def test_slow_metrics_are_named_at_plan_time_with_how_to_leave_them_out():
     assert lines == [f"warning: wsepin is estimated at {by_metric['wsepin'] / 3600:.1f} CPU-hours a cell "
                      "(null_gaussian = 64, n = 100000, 8 factors x 512 codes); leave it out with --metrics mig,mcc"]
     assert slow_metric_warnings(cells, threshold=1e9) == []
+
+
+def test_the_dry_run_warns_of_a_slow_metric_on_stderr(capsys):
+    from harness.cli import main
+
+    argv = ["run", "--scenarios", "null_gaussian", "--metrics", "mig,wsepin", "--seeds", "1", "--n-samples", "100000",
+            "--grid", "null_gaussian=64", "--dry-run"]
+    assert main(argv) == 0  # a warning, not a refusal: the user may mean it
+    captured = capsys.readouterr()
+    assert "| wsepin " in captured.out and "warning:" not in captured.out
+    assert captured.err.count("warning: ") == 1
+    assert "warning: wsepin is estimated at" in captured.err and "leave it out with --metrics mig" in captured.err
