@@ -9,7 +9,7 @@ needs of the rows is their count, sums, and the sums of products within and betw
 (:class:`RowStatistics`), so that the statistics of a training part are those of all rows less those of its
 held-out fold: cross-fitting (:func:`cross_fitted_mean`) costs one pass over the rows, whatever the folds.
 
-Memory: the code columns are turned into features a chunk at a time (:data:`_CHUNK_BYTES`, :data:`_CHUNK_MIN_COLUMNS`), so beyond its
+Memory: the code columns are turned into features a chunk at a time (:data:`_CHUNK_BYTES`), so beyond its
 inputs a call holds one chunk, the factors' features and the ``K x L`` blocks of statistics per fold
 (``k^2`` numbers a pair: 16 MiB a fold for RDC at 10 x 512).
 """
@@ -40,12 +40,7 @@ four directions are rounding: kept, a canonical correlation fits them, and two i
 0.9995 at n = 2000 (0.04 with the tolerance).  Also what makes a constant column's block empty (correlation 0)."""
 
 _CHUNK_BYTES = 32 * 2**20
-"""Most bytes of code features made at once, unless that is fewer than :data:`_CHUNK_MIN_COLUMNS` columns."""
-
-_CHUNK_MIN_COLUMNS = 16
-"""Fewest code columns featurised at once: every chunk reads all the factors' features again (160 MB for RDC at
-n = 1e5, 10 factors), and the byte limit alone gave RDC chunks of 2 columns there (20 at n = 1e4), a product bound by
-memory traffic; 16 columns of RDC features at n = 1e5 are 256 MB."""
+"""Most bytes of code features made at once."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +134,7 @@ def row_statistics(factors: np.ndarray, codes: np.ndarray, features: FeatureMap,
     y_sums = np.empty((len(groups), n_codes, k))
     y_products = np.empty((len(groups), n_codes, k, k))
     cross = np.empty((len(groups), n_factors, n_codes, k, k))
-    chunk = max(_CHUNK_MIN_COLUMNS, _CHUNK_BYTES // (8 * n * k))
+    chunk = max(1, _CHUNK_BYTES // (8 * n * k))
     for start in range(0, n_codes, chunk):
         columns = slice(start, min(start + chunk, n_codes))
         y_features = features.features(codes[:, columns])
