@@ -187,7 +187,7 @@ def mcc(
       codes, the chance levels stated above.
     * Cost: Pearson: one ``K x L`` correlation product, one Hungarian assignment and, for the weak score, two
       symmetric eigendecompositions and one SVD, O(n (K + L)^2); Spearman adds ranking every column,
-      O(n log n (K + L)); RDC multiplies the correlation product by ``k^2 = 400`` (at n = 1e5, 10 x 512: minutes);
+      O(n log n (K + L)); RDC multiplies the correlation product by ``k^2 = 400`` (at n = 1e5, 10 x 512: about 80 CPU-seconds);
       cross-fitting adds one small Hungarian per fold, not a pass over the rows.
     """
     check_choice(correlation, "correlation", CORRELATIONS)
