@@ -230,34 +230,38 @@ def _ungroup(table: np.ndarray, n_bins: np.ndarray, groups: list[list[int]]) -> 
 def _grouped_counts(a: Labels, groups_a: list[list[int]], b: Labels, groups_b: list[list[int]]) -> np.ndarray:
     """Joint counts of the combined labels of every group of ``a`` with those of every group of ``b``.
 
-    Rows follow ``a``'s groups, columns ``b``'s, each group spanning its combined
-    labels.  One :func:`numpy.bincount` per pair of groups and block of rows.
+    Rows follow ``a``'s groups, columns ``b``'s, each group spanning its combined labels.  One
+    :func:`numpy.bincount` per pair of groups and block of rows.  Per block, the side with fewer groups
+    (``a``, after swapping if need be) holds its combined labels, scaled by each group size of the other
+    side, and the other side's groups are labelled one at a time: the blocks stay long whatever the number
+    of codes (512 codes in blocks of 2000 rows spent their time clearing bincounts' 10000 cells, 5.8x slower).
     """
-    n = a.codes.shape[0]
     cells_a, cells_b = _group_cells(a, groups_a), _group_cells(b, groups_b)
-    sizes_b = sorted(set(cells_b))
+    sizes_a, sizes_b = sorted(set(cells_a)), sorted(set(cells_b))
+    if len(groups_a) * len(sizes_b) > len(groups_b) * len(sizes_a):
+        return _grouped_counts(b, groups_b, a, groups_a).T
+    n = a.codes.shape[0]
     table = np.zeros((sum(cells_a), sum(cells_b)), dtype=np.int64)
-    # Reused by every block of rows: b's combined labels and a's for one group (int32:
-    # a group's combined labels number at most _GROUP_CELLS), a's scaled by each group
-    # size of b and the index counted (int64, as bincount takes).
-    block_rows = max(1, min(n, _COUNT_VALUES // (len(groups_b) + len(sizes_b) + 2)))
-    combined = np.empty((len(groups_b) + 1, block_rows), dtype=np.int32)
-    indices = np.empty((len(sizes_b) + 1, block_rows), dtype=np.int64)
+    # Reused by every block of rows: a's combined labels scaled by each group size of b, per group of a (int64,
+    # as bincount takes), one group's combined labels of each side (int32: at most _GROUP_CELLS) and the index.
+    block_rows = max(1, min(n, _COUNT_VALUES // (len(groups_a) * len(sizes_b) + 2)))
+    scaled_out = np.empty((len(groups_a), len(sizes_b), block_rows), dtype=np.int64)
+    combined = np.empty((2, block_rows), dtype=np.int32)
+    index = np.empty(block_rows, dtype=np.int64)
+    row_starts = np.cumsum([0, *cells_a])[:-1].tolist()
+    column_starts = np.cumsum([0, *cells_b])[:-1].tolist()
     for start in range(0, n, block_rows):
         rows = slice(start, min(start + block_rows, n))
         count = rows.stop - rows.start
-        b_codes = [_group_code(b, group, rows, out[:count]) for group, out in zip(groups_b, combined)]
-        index, scaled_out = indices[0, :count], indices[1:, :count]
-        row = 0
-        for group, cells in zip(groups_a, cells_a):
-            a_code = _group_code(a, group, rows, combined[-1, :count])
-            scaled = {size: np.multiply(a_code, size, out=out, dtype=np.int64) for size, out in zip(sizes_b, scaled_out)}
-            column = 0
-            for b_code, size in zip(b_codes, cells_b):
-                np.add(scaled[size], b_code, out=index, dtype=np.int64)
-                table[row : row + cells, column : column + size] += np.bincount(index, minlength=cells * size).reshape(cells, size)
-                column += size
-            row += cells
+        scaled = []
+        for group, out in zip(groups_a, scaled_out):
+            a_code = _group_code(a, group, rows, combined[0, :count])
+            scaled.append({size: np.multiply(a_code, size, out=row[:count], dtype=np.int64) for size, row in zip(sizes_b, out)})
+        for group, size, column in zip(groups_b, cells_b, column_starts):
+            b_code = _group_code(b, group, rows, combined[1, :count])
+            for a_scaled, cells, row in zip(scaled, cells_a, row_starts):
+                np.add(a_scaled[size], b_code, out=index[:count], dtype=np.int64)
+                table[row : row + cells, column : column + size] += np.bincount(index[:count], minlength=cells * size).reshape(cells, size)
     return table
 
 
@@ -290,7 +294,8 @@ def joint_counts(a: Labels, b: Labels) -> np.ndarray:
     columns of 10 bins (25 bincounts of ``n`` values, in two blocks of rows), against
     19.6 ms for the sparse one-hot product it replaced; columns of more than
     :data:`_GROUP_CELLS` categories (bins > 11) are counted one pair at a time, about
-    2 ns per sample and column pair (20 bins: 18 ms, against 37 ms).
+    2 ns per sample and column pair (20 bins: 18 ms, against 37 ms); 10 x 512 columns at
+    ``n = 1e5``: 0.67 s (1280 bincounts of ``n`` values, in two blocks of rows).
 
     Returns
     -------

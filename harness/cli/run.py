@@ -137,7 +137,7 @@ def dry_run(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from harness.execution.costs import study_estimate
-    from harness.execution.plan import plan_tasks
+    from harness.execution.plan import plan_tasks, slow_metric_warnings
     from harness.execution.runner import plan_study
     from reports.markdown import markdown_table
 
@@ -163,6 +163,8 @@ def dry_run(args: argparse.Namespace) -> int:
     nulls = sum(record["null_cpu_hours"] for record in records)
     print(f"estimated total: {total:.2f} CPU-hours (permutation nulls {nulls:.2f} of them), about "
           f"{_duration(total * 3600 / workers)} on {workers} worker(s)")
+    for line in slow_metric_warnings(cells):
+        status(line)
     return 0
 
 

@@ -17,9 +17,23 @@ that runs first on a draw is charged at least its metric's cost::
 
 Between and beyond the measured sizes the cost is interpolated linearly in log-log
 space (extrapolated with the slope of the two largest sizes, never below linear
-growth), and the planner scales a cell by its representation's shape, ``K L / 64``
-(:func:`harness.execution.plan.shape_factor`; populations are not scaled).  The estimate
-is meant to tell minutes from days, not to the second.
+growth), and the planner scales a cell by its representation's shape: ``K / 8`` times the
+metric's measured growth with the number of codes ``L`` (:data:`MEASURED_WIDTH_FACTORS`,
+interpolated the same way in ``L``; :func:`harness.execution.plan.shape_factor`; populations
+are not scaled).  Most metrics grow about linearly in ``L`` (``K L`` pairs, or one model per
+factor on ``L`` codes); a few grow faster (MISJED's ``L x L`` code pairs, Do and Tran's
+``I(z_i; z_!=i)`` per code over ``L - 1`` codes), which a ``K L`` law underestimated 3 to 6
+times at 256 codes.
+
+A metric that shares estimates with others of its family in a draw (the k-NN estimates of
+the information metrics) is charged, in :data:`MEASURED_SECONDS`, only what it adds to those
+that ran before it in the measuring order; run with no earlier metric of its family in the
+draw, it pays for them itself (:data:`MEASURED_ALONE_SECONDS`: ``rmig`` alone costs 0.22 s at
+n = 2000, charged 0.0003 s after ``pid``).  The estimate is meant to tell minutes from days,
+not to the second::
+
+    python -m harness.execution.costs widths     # prints a fresh MEASURED_WIDTH_FACTORS (about 15 minutes)
+    python -m harness.execution.costs alone      # prints a fresh MEASURED_ALONE_SECONDS (a few minutes)
 """
 
 from __future__ import annotations
@@ -85,8 +99,66 @@ MEASURED_SECONDS: Mapping[str, Mapping[int, float]] = {
 }
 
 #: The representation shape (factors, codes) the costs are measured on; a cell on another shape is scaled by
-#: ``K L / 64`` (:func:`harness.execution.plan.shape_factor`).
+#: ``K / 8`` times :func:`width_factor` (:func:`harness.execution.plan.shape_factor`).
 MEASURED_SHAPE = (8, 8)
+
+#: Median CPU seconds per call of the metrics that share estimates with others of their family, each measured in a
+#: scope of its own (what it costs with no earlier metric of its family in the draw), where that exceeds its cost in
+#: the measuring order :data:`ALONE_FACTOR` times (:func:`shared_alone_rows`; ``python -m harness.execution.costs
+#: alone``, on 2026-11-26 with 3 repeats, one BLAS thread, load about 4 on 2 cores).
+MEASURED_ALONE_SECONDS: Mapping[str, Mapping[int, float]] = {
+    'informativeness': {1000: 0.03354, 10000: 0.198, 20000: 0.4012},
+    'jemmig': {1000: 0.003971, 10000: 0.005767, 20000: 0.007994},
+    'mig': {1000: 0.003527, 10000: 0.006418, 20000: 0.006505},
+    'mig_sup': {1000: 0.002653, 10000: 0.006582, 20000: 0.00706},
+    'minimality_sufficiency': {1000: 0.002865, 10000: 0.004017, 20000: 0.00582},
+    'modularity': {1000: 0.002466, 10000: 0.005453, 20000: 0.008017},
+    'rmig': {1000: 0.2132, 10000: 1.336, 20000: 2.835},
+    'sepin_at_k': {1000: 0.08999, 10000: 0.6495, 20000: 1.563},
+    'unibound': {1000: 0.197, 10000: 1.914, 20000: 3.721},
+    'windin': {1000: 0.05248, 10000: 0.4422, 20000: 1.016},
+    'wsepin': {1000: 0.08628, 10000: 0.7577, 20000: 1.46},
+}
+
+#: Cost of a call on 8 factors and ``L`` codes relative to 8 codes, by metric: median CPU seconds ratios at n = 2000,
+#: each call in a scope of its own, the first 8 codes noisy copies of the factors and the others independent noise
+#: (``python -m harness.execution.costs widths``, on 2026-11-26, one BLAS thread, load about 4 on 2 cores; a width
+#: left out took over a minute after the one before).  At this n a fixed cost per call still weighs: MCC and R² grow
+#: faster in L at n = 100000 (their O(n L^2) solves), where the estimate is low by up to 6x.
+MEASURED_WIDTH_FACTORS: Mapping[str, Mapping[int, float]] = {
+    'dci_es': {8: 1, 32: 3.192, 128: 11.15, 256: 18.85},
+    'dci_lasso': {8: 1, 32: 1.078, 128: 1.581, 256: 1.88},
+    'dci_rf': {8: 1, 32: 2.534, 128: 8.704, 256: 16.46},
+    'dcimig': {8: 1, 32: 4.971, 128: 21.94, 256: 30.53},
+    'explicitness': {8: 1, 32: 1.566, 128: 2.866, 256: 12.49},
+    'indin_at_k': {8: 1, 32: 3.493, 128: 30.23, 256: 103.3},
+    'infomec': {8: 1, 32: 1.552, 128: 2.746, 256: 6.41},
+    'informativeness': {8: 1, 32: 3.861, 128: 16.22, 256: 40.34},
+    'irs': {8: 1, 32: 1.133, 128: 2.188, 256: 4.717},
+    'jemmig': {8: 1, 32: 3.309, 128: 12.24, 256: 30.1},
+    'mcc': {8: 1, 32: 1.149, 128: 2.977, 256: 7.829},
+    'mig': {8: 1, 32: 3.745, 128: 14.13, 256: 22.41},
+    'mig_sup': {8: 1, 32: 3.135, 128: 17.28, 256: 40.51},
+    'minimality_sufficiency': {8: 1, 32: 3.334, 128: 14.02, 256: 26.57},
+    'misjed': {8: 1, 32: 1.972, 128: 22.66, 256: 87.95},
+    'modularity': {8: 1, 32: 3.234, 128: 11.87, 256: 33.37},
+    'pid': {8: 1, 32: 3.96, 128: 14.36, 256: 27.47},
+    'r2': {8: 1, 32: 2.246, 128: 8.495, 256: 22.92},
+    'rmig': {8: 1, 32: 4.582, 128: 19.07, 256: 38.81},
+    'sap': {8: 1, 32: 1.294, 128: 3.124, 256: 6.012},
+    'sepin_at_k': {8: 1, 32: 4.615, 128: 33.99, 256: 123.3},
+    'snc_nk': {8: 1, 32: 3.067, 128: 10.22, 256: 23.44},
+    'unibound': {8: 1, 32: 3.62, 128: 11.06, 256: 21.88},
+    'windin': {8: 1, 32: 5.492, 128: 38.49, 256: 155.7},
+    'wsepin': {8: 1, 32: 4.185, 128: 38.04, 256: 153.8},
+    'z_diff': {8: 1, 32: 1.487, 128: 3.793, 256: 6.147},
+    'z_max_var': {8: 1, 32: 1.202, 128: 1.403, 256: 1.498},
+    'z_min_var': {8: 1, 32: 1.108, 128: 1.615, 256: 2.243},
+}
+
+#: Families whose metrics reuse each other's estimates within a draw (binned tables and k-NN estimates; intervention
+#: subsets).
+SHARING_FAMILIES = ("information", "intervention")
 
 #: Assumed cost of a metric nobody measured (a user's): this many seconds per call at n = 1000,
 #: growing linearly with n.
@@ -101,7 +173,7 @@ VARIANT_MIN_SECONDS = 0.001
 
 
 def estimated_seconds(metric: str, n_samples: int, *, registered: bool = True, variant_of: str = "",
-                      after_sibling: bool = True) -> float:
+                      after_sibling: bool = True, earlier: Sequence[tuple[str, str]] | None = None) -> float:
     """Estimated CPU seconds of one call of ``metric`` on ``n_samples`` samples.
 
     Parameters
@@ -121,13 +193,41 @@ def estimated_seconds(metric: str, n_samples: int, *, registered: bool = True, v
         A variant row measured after a sibling (:func:`follower_variants`: ``dci_es``'s
         larger capacities reuse the trees the first one grew) holds only what it adds; a
         variant that runs first pays at least its metric's cost.
+    earlier : sequence of (name, variant_of), optional
+        The metrics of its sharing family that run before it on the same draw.  None: as in the measuring order
+        (:data:`MEASURED_SECONDS`).  Otherwise the metric pays what its cost alone (:data:`MEASURED_ALONE_SECONDS`)
+        exceeds the earlier ones' costs alone by, at least its measured row: the estimates it shares were computed
+        by those only, and cost no more than they did (a study of ``rmig`` alone pays its k-NN estimates; after
+        ``pid``, which computes them, only its own work).
     """
+    charged = _charged_seconds(metric, n_samples, registered, variant_of, after_sibling)
+    if earlier is None or not registered:
+        return charged
+    alone = _alone_seconds(metric, variant_of, n_samples) - sum(_alone_seconds(*other, n_samples) for other in earlier)
+    return max(charged, alone)
+
+
+def _alone_seconds(metric: str, variant_of: str, n_samples: int) -> float:
+    """A registered metric's cost with nothing shared (its measured row where sharing does not change it)."""
+    own = MEASURED_ALONE_SECONDS.get(metric) or MEASURED_ALONE_SECONDS.get(variant_of)
+    return _interpolated(own, n_samples) if own else _charged_seconds(metric, n_samples, True, variant_of, True)
+
+
+def _charged_seconds(metric: str, n_samples: int, registered: bool, variant_of: str, after_sibling: bool) -> float:
+    """:func:`estimated_seconds` in the measuring order."""
     if registered and not after_sibling and metric in follower_variants() and variant_of in MEASURED_SECONDS:
         return max(_interpolated(MEASURED_SECONDS[metric], n_samples), _interpolated(MEASURED_SECONDS[variant_of], n_samples))
     table = (MEASURED_SECONDS.get(metric) or MEASURED_SECONDS.get(variant_of)) if registered else None
     if not table:
         return UNKNOWN_SECONDS_AT_1000 * n_samples / 1000
     return _interpolated(table, n_samples)
+
+
+def width_factor(metric: str, codes: int, *, registered: bool = True, variant_of: str = "") -> float:
+    """How much more one call of ``metric`` costs on ``codes`` codes than on 8 (:data:`MEASURED_WIDTH_FACTORS`,
+    interpolated in log-log space and extrapolated never below linear growth; linear for a metric not measured)."""
+    table = (MEASURED_WIDTH_FACTORS.get(metric) or MEASURED_WIDTH_FACTORS.get(variant_of)) if registered else None
+    return _interpolated(table or {MEASURED_SHAPE[1]: 1.0}, codes)
 
 
 @functools.lru_cache(maxsize=1)
@@ -260,6 +360,85 @@ def measure_costs(
     return {name: {size: float(np.median(values)) for size, values in row.items()} for name, row in timings.items()}
 
 
+def overcomplete_draw(n: int, n_factors: int, n_codes: int, *, factorial: bool = False, seed: int = 0) -> tuple[Any, Any]:
+    """Factors uniform on [0, 1] (on {0, 1}, flagged discrete by the caller, for the intervention metrics' factorial
+    design) and codes whose first ``min(K, L)`` columns are noisy copies of them, the others independent N(0, 1):
+    an overcomplete code with nuisance columns, as the null and overcomplete settings build."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    factors = rng.random((n, n_factors))
+    if factorial:
+        factors = np.floor(2 * factors)
+    codes = rng.standard_normal((n, n_codes))
+    shared = min(n_factors, n_codes)
+    codes[:, :shared] = factors[:, :shared] + 0.1 * codes[:, :shared]
+    return factors, codes
+
+
+def measure_width_factors(entries: Sequence[Any], widths: Sequence[int] = (8, 32, 128, 256), n_samples: int = 2000,
+                          repeats: int = 3, cap_seconds: float = 60.0) -> dict[str, dict[int, float]]:
+    """Each metric's cost on ``widths`` codes (8 factors, :func:`overcomplete_draw`) relative to the first width.
+
+    Every call runs in a scope of its own (nothing shared); the median of ``repeats`` calls is kept, one call when
+    the first took over 5 s, and the wider widths are skipped once a width took over ``cap_seconds``.
+
+    Returns
+    -------
+    dict
+        Entry name -> {width: cost ratio to ``widths[0]``}.
+    """
+    import numpy as np
+    from threadpoolctl import threadpool_limits
+
+    import metrics
+
+    table = {}
+    with threadpool_limits(limits=1):
+        for entry in (entry for entry in entries if not entry.population):
+            factorial = entry.family == "intervention"
+            seconds: dict[int, float] = {}
+            for width in widths:
+                factors, codes = overcomplete_draw(n_samples, MEASURED_SHAPE[0], width, factorial=factorial)
+                calls = []
+                for repeat in range(repeats):
+                    with metrics.shared_estimates():
+                        started = time.process_time()
+                        metrics.evaluate(entry.target, factors, codes, discrete=factorial,
+                                         random_state=repeat if entry.stochastic else None, **dict(entry.options))
+                        calls.append(time.process_time() - started)
+                    if calls[0] > 5.0:
+                        break
+                seconds[width] = float(np.median(calls))
+                if seconds[width] > cap_seconds:
+                    break
+            table[entry.name] = {width: value / seconds[widths[0]] for width, value in seconds.items()}
+    return table
+
+
+def measure_alone_costs(entries: Sequence[Any], **options: Any) -> dict[str, dict[int, float]]:
+    """:func:`measure_costs` of each entry in a scope of its own: its cost with nothing shared."""
+    return {entry.name: measure_costs([entry], **options)[entry.name] for entry in entries}
+
+
+ALONE_FACTOR = 3.0
+"""A metric's cost alone enters :data:`MEASURED_ALONE_SECONDS` when it exceeds its cost in the measuring order, measured
+in the same run, this many times at the largest size: the estimates an earlier metric of its family computes for it.
+Smaller differences are the measuring machine's load (the same metric measured on another day differed 2x)."""
+
+
+def shared_alone_rows(alone: Mapping[str, Mapping[int, float]], in_order: Mapping[str, Mapping[int, float]],
+                      factor: float = ALONE_FACTOR) -> dict[str, Mapping[int, float]]:
+    """The rows of ``alone`` (costs with nothing shared) above ``factor`` times the same metric's row of ``in_order``
+    (its costs in the measuring order, from the same run) at the largest size both measured."""
+    kept = {}
+    for name, row in alone.items():
+        size = max(set(row) & set(in_order.get(name, {})), default=None)
+        if size is not None and row[size] > factor * in_order[name][size]:
+            kept[name] = row
+    return kept
+
+
 def cost_table_passes() -> list[list[Any]]:
     """What ``python -m harness.execution.costs`` measures, one list per kind of task.
 
@@ -306,12 +485,26 @@ def distinct_variant_costs(table: Mapping[str, Mapping[int, float]], entries: Se
     return kept
 
 
-if __name__ == "__main__":  # pragma: no cover - a measuring tool, run by hand
-    _passes = cost_table_passes()
-    _table = distinct_variant_costs(measure_cost_table(_passes), [entry for group in _passes for entry in group])
-    from harness.execution.metric_refs import registered_entry as _registered_entry
-    _table.update(measure_costs([_registered_entry("dci_gbt")], sizes=(1000,), repeats=1))
-    print("MEASURED_SECONDS: Mapping[str, Mapping[int, float]] = {")
-    for _name, _row in sorted(_table.items()):
-        print(f"    {_name!r}: {{{', '.join(f'{n}: {s:.4g}' for n, s in sorted(_row.items()))}}},")
+def _print_table(name: str, table: Mapping[str, Mapping[int, float]]) -> None:
+    print(f"{name}: Mapping[str, Mapping[int, float]] = {{")
+    for entry, row in sorted(table.items()):
+        print(f"    {entry!r}: {{{', '.join(f'{n}: {s:.4g}' for n, s in sorted(row.items()))}}},")
     print("}")
+
+
+if __name__ == "__main__":  # pragma: no cover - a measuring tool, run by hand
+    import sys
+
+    from harness.execution.metric_refs import registered_entry as _registered_entry
+
+    _mode = sys.argv[1] if len(sys.argv) > 1 else "seconds"
+    _passes = cost_table_passes()
+    if _mode == "widths":
+        _print_table("MEASURED_WIDTH_FACTORS", measure_width_factors(_passes[0]))
+    elif _mode == "alone":
+        _sharing = [entry for entry in _passes[0] if entry.family in SHARING_FAMILIES and not entry.population]
+        _print_table("MEASURED_ALONE_SECONDS", shared_alone_rows(measure_alone_costs(_sharing), measure_costs(_sharing)))
+    else:
+        _table = distinct_variant_costs(measure_cost_table(_passes), [entry for group in _passes for entry in group])
+        _table.update(measure_costs([_registered_entry("dci_gbt")], sizes=(1000,), repeats=1))
+        _print_table("MEASURED_SECONDS", _table)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Mapping, Sequence
 
-from harness.execution.costs import MEASURED_SHAPE, estimated_seconds
+from harness.execution.costs import MEASURED_SHAPE, SHARING_FAMILIES, estimated_seconds, width_factor
 from harness.execution.metric_refs import MetricEntry
 from harness.execution.provenance import metric_provenance, scenario_provenance
 from harness.execution.scenario_refs import scenario_for
@@ -38,10 +38,9 @@ STUDY_FORMAT = "3"  # bump when the meaning of a cell changes for every metric (
 OWN_TASK_SECONDS = 5.0
 """A cell estimated to take longer than this runs in a task of its own (or of its sharing family's)."""
 
-SHARING_FAMILIES = ("information", "intervention")
-"""Families whose metrics reuse each other's estimates within a draw (binned tables and k-NN
-estimates; intervention subsets), and so are never split apart (the PID bounds at n = 100000
-estimate over 5 s; alone in a task, UniBound, RMIG and the others would recompute them)."""
+# SHARING_FAMILIES (harness.execution.costs): their metrics reuse each other's estimates within a draw, and so are
+# never split apart (the PID bounds at n = 100000 estimate over 5 s; alone in a task, UniBound, RMIG and the others
+# would recompute them).
 
 
 @dataclass(frozen=True)
@@ -72,6 +71,7 @@ class Cell:
     sweep: str = ""
     sweep_axis: str = ""
     null_permutations: int = 0  # B of the score's permutation null (0: none); part of the key
+    earlier_family: tuple[tuple[str, str], ...] = ()  # (name, variant_of) of the metrics of its sharing family before it
 
     @property
     def _prefix(self) -> tuple[object, ...]:
@@ -115,12 +115,17 @@ class Cell:
 
     @cached_property
     def estimated_call_seconds(self) -> float:
-        """The estimated CPU seconds of the metric call (see :mod:`harness.execution.costs`), scaled by its
-        representation's shape (:func:`shape_factor`)."""
+        """The estimated CPU seconds of the metric call (see :mod:`harness.execution.costs`): what its metric adds to
+        the estimates of the metrics of its family before it on the draw, scaled by its representation's shape
+        (:func:`shape_factor`)."""
         rows = self.definition.rows_at(self.value, self.n_samples)
+        shared = self.metric.registered and self.metric.family in SHARING_FAMILIES
         seconds = estimated_seconds(self.metric.name, rows, registered=self.metric.registered,
-                                    variant_of=self.metric.variant_of, after_sibling=self.after_sibling)
-        return seconds * (shape_factor(self.definition, self.value) if self.kind == "representation" else 1.0)
+                                    variant_of=self.metric.variant_of, after_sibling=self.after_sibling,
+                                    earlier=self.earlier_family if shared else None)
+        if self.kind != "representation":
+            return seconds
+        return seconds * shape_factor(self.definition, self.value, self.metric)
 
     @property
     def estimated_null_seconds(self) -> float:
@@ -147,29 +152,69 @@ class Task:
         return sum(cell.estimated_seconds for cell in self.cells)
 
 
-_SHAPE_FACTORS: dict[tuple[object, ...], float] = {}
+_SHAPES: dict[tuple[object, ...], tuple[int, int]] = {}
 
 
-def shape_factor(scenario: Any, value: ParameterValue) -> float:
-    """``K L / 64``: the cost of a call on ``scenario`` at ``value`` relative to the 8 factors x 8 codes its metric's
-    cost was measured on (:data:`harness.execution.costs.MEASURED_SHAPE`).
-
-    Most metrics compare every factor with every code (MI matrices, k-NN estimates per pair) or fit one model per
-    factor on every code, so their cost grows about with ``K L``: one seed of the paper preset measured 1.7x its
-    8 x 8 estimate on the attacks (8 x 16) and 0.3x on ``categorical`` (4 x 4), 0.64 to 1.30x with this factor.
-    ``K`` and ``L`` are read from a small draw (once per scenario and value); a scenario that cannot draw one is
-    estimated as 8 x 8 (its run reports the error).
-    """
+def representation_shape(scenario: Any, value: ParameterValue) -> tuple[int, int]:
+    """``(K, L)``, factors and codes of ``scenario`` at ``value``, read from a small draw (once per scenario and value); a
+    scenario that cannot draw one reads as the measured 8 x 8 (its run reports the error)."""
     identity = (scenario.name, scenario.version, scenario.label(value))
-    if identity not in _SHAPE_FACTORS:
+    if identity not in _SHAPES:
         try:
             with user_code(f"scenario {scenario.name!r}"):  # sys.exit() included
                 drawn = scenario.generate(value, n=max(scenario.min_samples, 100), seed=0)
-            factors, codes = drawn.factors.shape[1], drawn.codes.shape[1]
+            _SHAPES[identity] = (drawn.factors.shape[1], drawn.codes.shape[1])
         except Exception:  # noqa: BLE001 - an estimate must never stop a plan; running the cell reports the error
-            factors, codes = MEASURED_SHAPE
-        _SHAPE_FACTORS[identity] = factors * codes / (MEASURED_SHAPE[0] * MEASURED_SHAPE[1])
-    return _SHAPE_FACTORS[identity]
+            _SHAPES[identity] = MEASURED_SHAPE
+    return _SHAPES[identity]
+
+
+def shape_factor(scenario: Any, value: ParameterValue, metric: MetricEntry | None = None) -> float:
+    """The cost of a call of ``metric`` on ``scenario`` at ``value`` relative to the 8 factors x 8 codes its cost was
+    measured on (:data:`harness.execution.costs.MEASURED_SHAPE`): ``K / 8`` times the metric's measured growth with the
+    number of codes (:func:`harness.execution.costs.width_factor`; linear without a metric).
+
+    Most metrics compare every factor with every code (MI matrices, k-NN estimates per pair) or fit one model per
+    factor on every code, so their cost grows about with ``K L``: one seed of the paper preset measured 1.7x its
+    8 x 8 estimate on the attacks (8 x 16) and 0.3x on ``categorical`` (4 x 4), 0.64 to 1.30x with ``K L / 64``.
+    Some grow faster in ``L`` (MISJED, Do and Tran's metrics), some slower (a fixed cost per call), as measured.
+    """
+    factors, codes = representation_shape(scenario, value)
+    if metric is None:
+        return factors * codes / (MEASURED_SHAPE[0] * MEASURED_SHAPE[1])
+    return factors / MEASURED_SHAPE[0] * width_factor(metric.name, codes, registered=metric.registered,
+                                                      variant_of=metric.variant_of)
+
+
+SLOW_CELL_SECONDS = 3600.0
+"""A cell estimated to take longer than this gets its metric named at plan time (:func:`slow_metric_warnings`)."""
+
+
+def slow_metric_warnings(cells: Sequence[Cell], threshold: float = SLOW_CELL_SECONDS) -> list[str]:
+    """One line per metric with a cell estimated above ``threshold`` CPU seconds: its costliest cell, its estimated
+    CPU-hours, and the ``--metrics`` that leave it (and the other slow ones) out.
+
+    Checked before anything runs, so that a study of wide codes at large ``n`` does not start hours of k-NN estimates
+    unannounced (rmig on 10 factors x 512 codes at n = 100000: 5120 Kraskov estimates).
+    """
+    worst: dict[str, Cell] = {}
+    for cell in cells:
+        name = cell.metric.name
+        if cell.estimated_seconds > threshold and (name not in worst or cell.estimated_seconds > worst[name].estimated_seconds):
+            worst[name] = cell
+    if not worst:
+        return []
+    slow_targets = {cell.metric.target for cell in worst.values()}
+    kept = list(dict.fromkeys(cell.metric.target for cell in cells if cell.metric.target not in slow_targets))
+    leave_out = f"--metrics {','.join(kept)}" if kept else "other --metrics"
+    lines = []
+    for name, cell in sorted(worst.items(), key=lambda item: -item[1].estimated_seconds):
+        factors, codes = representation_shape(cell.definition, cell.value) if cell.kind == "representation" else (0, 0)
+        shape = f", {factors} factors x {codes} codes" if factors else ""
+        lines.append(f"warning: {name} is estimated at {cell.estimated_seconds / 3600:.1f} CPU-hours a cell "
+                     f"({cell.scenario} = {cell.definition.label(cell.value)}, n = {cell.n_samples}{shape}); "
+                     f"leave it out with {leave_out}")
+    return lines
 
 
 KEY_SEPARATOR = "."
@@ -239,14 +284,16 @@ def plan_cells(
             raise UsageError(f"scenario {part.scenario!r} needs at least {scenario.min_samples} samples; got --n-samples {n}")
         variants_seen = [entry.variant_of for entry in entries]
         after_sibling = [bool(own) and own in variants_seen[:position] for position, own in enumerate(variants_seen)]
+        earlier = [tuple((other.name, other.variant_of) for other in entries[:position] if other.registered
+                         and other.family == entry.family) for position, entry in enumerate(entries)]
         for value in part.values:
             scenario.check_value(value)
         for index, value in enumerate(part.values):
             for size in part.sample_sizes or (n,):
                 for seed in range(seeds):
                     cells.extend(Cell(study, part.scenario, value, index, seed, size, entry, scenario.kind, follows,
-                                      part.sweep, part.axis)
-                                 for entry, follows in zip(entries, after_sibling))
+                                      part.sweep, part.axis, earlier_family=before)
+                                 for entry, follows, before in zip(entries, after_sibling, earlier))
     return cells
 
 

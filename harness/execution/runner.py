@@ -18,7 +18,7 @@ from harness.execution.backends import check_backend, execute
 from harness.execution.metric_refs import MetricEntry, OptionSweep, resolve_all, variants
 from harness.execution.null_budget import metric_permutations
 from harness.execution.option_probe import check_option_values
-from harness.execution.plan import Cell, plan_cells, plan_tasks
+from harness.execution.plan import Cell, plan_cells, plan_tasks, slow_metric_warnings
 from harness.execution.presets import PRESETS, Preset
 from harness.execution.recompute import cell_provenances, recompute_reasons
 from harness.execution.scenario_refs import scenario_for
@@ -354,6 +354,8 @@ def run_study(
         reasons = recompute_reasons(pending, records, store.provenances())
         if reasons:
             log(reasons)
+    for line in slow_metric_warnings(pending):
+        log(line)
     bar = tqdm(total=len(pending), desc=progress_label, unit="cell", disable=not progress or not pending)
     try:
         for outcomes in execute(plan_tasks(pending), jobs=jobs, backend=backend, scheduler=scheduler,

@@ -96,3 +96,30 @@ def test_a_variant_measured_after_a_sibling_pays_its_metric_when_it_runs_first()
                        metric_options={"z_diff": {"batch_size": [50]}})[0]
     assert alone.estimated_seconds == pytest.approx(estimated_seconds("z_diff[batch_size=50]", 20000, variant_of="z_diff"))
     assert alone.estimated_seconds < estimated_seconds("z_diff", 20000)
+
+
+def test_a_metric_pays_the_estimates_no_earlier_metric_of_its_family_computed(monkeypatch):
+    monkeypatch.setattr(costs, "MEASURED_SECONDS", {"pid": {1000: 1.0}, "rmig": {1000: 0.01}, "mig": {1000: 0.02}})
+    monkeypatch.setattr(costs, "MEASURED_ALONE_SECONDS", {"rmig": {1000: 0.9}, "pid": {1000: 1.2}})
+    assert estimated_seconds("rmig", 1000) == pytest.approx(0.01)  # as measured, after pid
+    assert estimated_seconds("rmig", 1000, earlier=()) == pytest.approx(0.9)  # alone: its own k-NN estimates
+    assert estimated_seconds("rmig", 1000, earlier=[("mig", "")]) == pytest.approx(0.9 - 0.02)  # mig has no alone row
+    assert estimated_seconds("rmig", 1000, earlier=[("pid", "")]) == pytest.approx(0.01)  # pid computed them: floor
+    assert estimated_seconds("rmig[bins=5]", 1000, variant_of="rmig", earlier=()) == pytest.approx(0.9)  # its metric's row
+    assert estimated_seconds("mine", 1000, registered=False, earlier=()) == pytest.approx(costs.UNKNOWN_SECONDS_AT_1000)
+
+
+def test_the_width_factor_follows_the_measured_growth_in_codes(monkeypatch):
+    monkeypatch.setattr(costs, "MEASURED_WIDTH_FACTORS", {"misjed": {8: 1.0, 64: 16.0}, "sap": {8: 1.0, 64: 2.0}})
+    assert costs.width_factor("misjed", 64) == pytest.approx(16.0)
+    assert costs.width_factor("misjed", 512) == pytest.approx(16.0 * 8 ** (4 / 3))  # the measured slope, 4/3 in log-log
+    assert costs.width_factor("sap", 512) == pytest.approx(2.0 * 8)  # beyond the measured widths: never below linear
+    assert costs.width_factor("mig", 512) == pytest.approx(64.0)  # not measured: linear
+    assert costs.width_factor("misjed[bins=5]", 64, variant_of="misjed") == pytest.approx(16.0)
+    assert costs.width_factor("misjed", 64, registered=False) == pytest.approx(8.0)
+
+
+def test_alone_rows_are_kept_only_beyond_the_measuring_noise():
+    alone = {"rmig": {1000: 0.13, 20000: 2.8}, "pid": {1000: 0.17, 20000: 3.9}, "z_diff": {1000: 0.38, 20000: 0.46}}
+    in_order = {"rmig": {1000: 0.0003, 20000: 0.0009}, "pid": {1000: 0.09, 20000: 1.9}, "z_diff": {1000: 0.2, 20000: 0.19}}
+    assert set(costs.shared_alone_rows(alone, in_order)) == {"rmig"}  # pid and z_diff: 2x, the load of the machine

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from harness.execution.plan import OWN_TASK_SECONDS, SHARING_FAMILIES, plan_tasks
 from harness.execution.runner import plan_study
 
@@ -41,7 +43,7 @@ def test_a_draw_of_cheap_metrics_is_one_task():
 
 
 def test_a_cell_is_estimated_for_its_representations_shape():
-    from harness.execution.costs import estimated_seconds
+    from harness.execution.costs import estimated_seconds, width_factor
 
     def cell_of(scenario, value, metric="dci_rf"):
         cells = plan_study(preset="quick", scenarios_=[scenario], metrics_=[metric], seeds=1, n_samples=2000,
@@ -49,10 +51,15 @@ def test_a_cell_is_estimated_for_its_representations_shape():
         return cells[0]
 
     plain = estimated_seconds("dci_rf", 2000)
+    # K / 8 times the metric's measured growth in its number of codes (about linear for dci_rf)
     assert cell_of("noise", 0.2).estimated_seconds == plain  # 8 factors x 8 codes, as measured
-    assert cell_of("redundancy_attack", 1.0).estimated_seconds == 2 * plain  # 8 x 16: [z, alpha U z + eps]
-    assert cell_of("categorical", 4).estimated_seconds == plain / 4  # 4 x 4
-    assert cell_of("dead_codes", 16).estimated_seconds == 3 * plain  # 8 x 24
+    assert cell_of("redundancy_attack", 1.0).estimated_seconds == pytest.approx(plain * width_factor("dci_rf", 16))  # 8 x 16
+    assert cell_of("categorical", 4).estimated_seconds == pytest.approx(plain / 2 * width_factor("dci_rf", 4))  # 4 x 4
+    assert cell_of("dead_codes", 16).estimated_seconds == pytest.approx(plain * width_factor("dci_rf", 24))  # 8 x 24
+    assert 1.3 < width_factor("dci_rf", 16) < 2.0 and 0.3 < width_factor("dci_rf", 4) < 0.7
+    # MISJED compares every pair of codes: on 8 x 256 null codes far more than the 32x of linear growth
+    wide = cell_of("null_gaussian", 32.0, "misjed").estimated_seconds
+    assert wide > 2 * 32 * cell_of("noise", 0.2, "misjed").estimated_seconds
     population = cell_of("udr_population", 0.5, metric="udr")
     assert population.estimated_seconds == estimated_seconds("udr", population.n_samples)  # not scaled
 
@@ -69,5 +76,31 @@ def test_a_scenario_that_cannot_draw_is_estimated_as_measured(monkeypatch):
         def generate(self, value, *, n, seed):
             raise RuntimeError("no data today")
 
-    monkeypatch.setattr(plan, "_SHAPE_FACTORS", {})
+    monkeypatch.setattr(plan, "_SHAPES", {})
+    assert plan.representation_shape(Broken(), 1) == (8, 8)
     assert plan.shape_factor(Broken(), 1) == 1.0
+
+
+def test_slow_metrics_are_named_at_plan_time_with_how_to_leave_them_out():
+    from harness.execution.plan import slow_metric_warnings
+
+    cells = plan_study(scenarios_=["null_gaussian"], metrics_=["mig", "wsepin", "mcc"], seeds=1, n_samples=100_000,
+                       grids={"null_gaussian": [64.0]})  # 8 factors x 512 codes
+    by_metric = {cell.metric.name: cell.estimated_seconds for cell in cells}
+    assert by_metric["wsepin"] > 3600 > 60 > by_metric["mig"]  # Do and Tran's I(z_i; z_!=i): L regressions on L codes
+    lines = slow_metric_warnings(cells)
+    assert lines == [f"warning: wsepin is estimated at {by_metric['wsepin'] / 3600:.1f} CPU-hours a cell "
+                     "(null_gaussian = 64, n = 100000, 8 factors x 512 codes); leave it out with --metrics mig,mcc"]
+    assert slow_metric_warnings(cells, threshold=1e9) == []
+
+
+def test_the_dry_run_warns_of_a_slow_metric_on_stderr(capsys):
+    from harness.cli import main
+
+    argv = ["run", "--scenarios", "null_gaussian", "--metrics", "mig,wsepin", "--seeds", "1", "--n-samples", "100000",
+            "--grid", "null_gaussian=64", "--dry-run"]
+    assert main(argv) == 0  # a warning, not a refusal: the user may mean it
+    captured = capsys.readouterr()
+    assert "| wsepin " in captured.out and "warning:" not in captured.out
+    assert captured.err.count("warning: ") == 1
+    assert "warning: wsepin is estimated at" in captured.err and "leave it out with --metrics mig" in captured.err

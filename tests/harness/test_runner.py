@@ -180,8 +180,9 @@ def test_sample_size_rows_record_the_rows_each_metric_saw():
 
     cells = plan_study(preset="quick", scenarios_=["sample_size"], metrics_=["misjed"], seeds=1)
     assert [cell.n_samples for cell in cells] == [100_000] * 4  # every cell draws the full sample ...
-    # ... but is estimated at the size of the prefix it scores
-    assert [cell.estimated_seconds for cell in cells] == [estimated_seconds("misjed", n) for n in (100, 1000, 10_000, 100_000)]
+    # ... but is estimated at the size of the prefix it scores (alone of its family on the draw: earlier=())
+    expected = [estimated_seconds("misjed", n, earlier=()) for n in (100, 1000, 10_000, 100_000)]
+    assert [cell.estimated_seconds for cell in cells] == expected
     assert cells[0].estimated_seconds < cells[-1].estimated_seconds / 100
 
 

@@ -1,0 +1,138 @@
+"""Benchmark: wide codes at scale, L = 512 codes, K = 10 factors, n = 100000 against n = 10000.
+
+Target (issue 27, part 5): the information family (the histogram engine and the metrics built on it), MCC
+and R² handle the null and overcomplete settings at hundreds of codes: per metric, the CPU time and the
+peak memory at n = 100000 as a ratio to n = 10000 (same K and L), no metric growing worse than linearly in
+``n L`` (a ratio of at most :data:`MAX_RATIO` for 10x the rows: 10 with slack for timing noise and the
+``log n`` of a sort) and none needing more than :data:`MEMORY_LIMIT` bytes.
+
+Each (metric, n) is measured in a subprocess of its own (:func:`measure`): the draw is made, then one call
+is timed (``time.process_time``, BLAS on one thread) and a second call is traced with :mod:`tracemalloc`
+(numpy reports its allocations to it) for the peak of what the call allocates beyond its inputs; the
+subprocess's ``ru_maxrss`` (its whole resident high-water mark, the draw included) is recorded too.  The
+codes are an overcomplete nuisance setting (:func:`harness.execution.costs.overcomplete_draw`): the first K codes
+noisy copies of the uniform factors, the other ``L - K`` independent standard normal columns.
+
+The k-NN information estimators are not here: one Kraskov estimate per factor x code pair is
+O(n log n), 5120 of them at this size take hours; the dry run warns of them
+(:func:`harness.execution.plan.slow_metric_warnings`) and ``tests/benchmarks/test_bench_cost_estimate.py`` checks its
+estimates.  Nor are the predictor metrics with tree or boosting probes (``dci_rf``, ``r2[regressor=boosting]``).
+
+Run with timing (about 15 CPU-minutes, most of it MCC's RDC and InfoMEC's logistic regressions; ``-k`` picks
+cases, ``-k "mcc or r2"``)::
+
+    python -m pytest tests/benchmarks/test_bench_wide_codes.py --benchmark-enable -s
+
+(``-s`` prints one line of figures per metric; they are in ``benchmark.extra_info`` too.)  Under the default
+``--benchmark-disable`` (CI) every case runs in this process at a small size (K = 10, L = 24, n = 200 and
+1000) as a smoke test: scores in range and the peak below the limit; the ratios, which need the full size,
+are not asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+import time
+import tracemalloc
+from typing import Any
+
+import pytest
+
+from harness.execution.costs import overcomplete_draw
+
+N_FACTORS = 10
+WIDE_CODES, SMOKE_CODES = 512, 24
+SIZES = (10_000, 100_000)
+SMOKE_SIZES = (200, 1_000)
+MAX_RATIO = 13.0
+"""Most a metric's time or peak memory may grow for 10x the rows: linear (10) with slack for timing noise on a
+shared machine and the ``log n`` of a sort (ranks: 10 x log(1e5) / log(1e4) = 12.5)."""
+MEMORY_LIMIT = 2 * 2**30
+
+#: The metrics benchmarked: every information metric on the histogram engine (RMIG, whose default estimator is a
+#: k-NN one, with ``estimator="histogram"``), MISJED (one k-d tree in factor space, then the engine on code pairs),
+#: the PID bounds and Do and Tran's informativeness with their Gaussian estimator (the histogram one reads one code
+#: at a time; they need several), MCC with its options, R² with its linear default.
+CASES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("mig", {}), ("mig_sup", {}), ("jemmig", {}), ("modularity", {}), ("dcimig", {}),
+    ("minimality_sufficiency", {}), ("infomec", {}), ("misjed", {}), ("rmig", {"estimator": "histogram"}),
+    ("unibound", {"estimator": "gaussian"}), ("pid", {"estimator": "gaussian"}), ("informativeness", {"estimator": "gaussian"}),
+    ("mcc", {}), ("mcc", {"correlation": "spearman"}), ("mcc", {"matching": "cross_fitted"}),
+    ("mcc", {"correlation": "rdc"}),
+    ("r2", {}),
+)
+
+
+def measure(name: str, options: dict[str, Any], n: int, n_codes: int, timed: bool = True) -> dict[str, Any]:
+    """CPU seconds of one call, its traced peak bytes (a second call) and the process's resident high-water mark.
+
+    Not ``timed``: one traced call gives both (the smoke test's sizes, where the time is not asserted).
+    """
+    from threadpoolctl import threadpool_limits
+
+    import metrics
+
+    factors, codes = overcomplete_draw(n, N_FACTORS, n_codes)
+    extra = {"random_state": 0} if metrics.get(name).stochastic else {}
+    with threadpool_limits(limits=1):
+        if timed:
+            started = time.process_time()
+            metrics.evaluate(name, factors, codes, **options, **extra)
+            seconds = time.process_time() - started
+        tracemalloc.start()
+        try:
+            started = time.process_time()
+            scores = metrics.evaluate(name, factors, codes, **options, **extra)
+            seconds = seconds if timed else time.process_time() - started
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    values = list(scores.values()) if isinstance(scores, dict) else [scores]
+    return {"seconds": seconds, "peak_bytes": peak, "scores": [float(value) for value in values],
+            "maxrss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
+
+
+def measure_in_subprocess(name: str, options: dict[str, Any], n: int, n_codes: int) -> dict[str, Any]:
+    """:func:`measure` in a fresh interpreter, so its peak is its own."""
+    argument = json.dumps({"name": name, "options": options, "n": n, "n_codes": n_codes})
+    done = subprocess.run([sys.executable, __file__, argument], check=True, capture_output=True, text=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _label(name: str, options: dict[str, Any]) -> str:
+    return name + (f"[{','.join(f'{key}={value}' for key, value in options.items())}]" if options else "")
+
+
+@pytest.mark.parametrize("name, options", CASES, ids=[_label(*case) for case in CASES])
+def test_wide_codes_scale_linearly(benchmark, name, options):
+    smoke = benchmark.disabled
+    n_codes, sizes = (SMOKE_CODES, SMOKE_SIZES) if smoke else (WIDE_CODES, SIZES)
+    if smoke:
+        small, large = (measure(name, options, n, n_codes, timed=False) for n in sizes)
+    else:
+        small, large = (measure_in_subprocess(name, options, n, n_codes) for n in sizes)
+    for figures in (small, large):
+        assert all(0.0 <= value <= 1.0 for value in figures["scores"]), figures["scores"]
+        assert 0 < figures["peak_bytes"] <= MEMORY_LIMIT, f"peak {figures['peak_bytes'] / 2**30:.2f} GiB"
+    time_ratio = large["seconds"] / max(small["seconds"], 1e-9)
+    memory_ratio = large["peak_bytes"] / small["peak_bytes"]
+    benchmark.extra_info.update(metric=_label(name, options), factors=N_FACTORS, codes=n_codes, sizes=list(sizes),
+                                seconds=[small["seconds"], large["seconds"]], time_ratio=time_ratio,
+                                peak_bytes=[small["peak_bytes"], large["peak_bytes"]], memory_ratio=memory_ratio,
+                                maxrss_bytes=large["maxrss_bytes"])
+    benchmark.pedantic(lambda: None, rounds=1)  # the figures are in extra_info; the fixture records them
+    if smoke:
+        return
+    print(f"\n{_label(name, options)}: {small['seconds']:.2f} s -> {large['seconds']:.2f} s (x{time_ratio:.1f}), "
+          f"peak {small['peak_bytes'] / 2**20:.0f} -> {large['peak_bytes'] / 2**20:.0f} MiB (x{memory_ratio:.1f}), "
+          f"max RSS {large['maxrss_bytes'] / 2**20:.0f} MiB")
+    assert time_ratio <= MAX_RATIO, f"time grows x{time_ratio:.1f} for 10x the rows"
+    assert memory_ratio <= MAX_RATIO, f"peak memory grows x{memory_ratio:.1f} for 10x the rows"
+
+
+if __name__ == "__main__":  # the subprocess of measure_in_subprocess
+    _request = json.loads(sys.argv[1])
+    print(json.dumps(measure(_request["name"], _request["options"], _request["n"], _request["n_codes"])))
