@@ -10,8 +10,8 @@ from sklearn.tree import DecisionTreeRegressor
 from metrics._dci import unit_range
 from metrics._ranks import column_ranks
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
-from metrics.registry import register_metric
 from metrics.options import check_number, check_positive_int
+from metrics.registry import register_metric
 from metrics.shared import memoised, shared_across_calls
 from metrics.validation import check_pair
 

@@ -9,8 +9,8 @@ from metrics._dci import run_dci
 from metrics._ranks import column_ranks
 from metrics._sampling import require_varying_factors
 from metrics.information import DEFAULT_BINS, to_labels
-from metrics.registry import register_metric
 from metrics.options import check_positive_int, check_real
+from metrics.registry import register_metric
 
 
 def _fit_boosting(n_estimators: int, max_depth: int, learning_rate: float):

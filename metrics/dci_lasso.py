@@ -8,8 +8,8 @@ from sklearn.model_selection import KFold
 
 from metrics._dci import regression_explicitness, run_dci, unit_range
 from metrics._sampling import require_varying_factors, split_sizes
-from metrics.registry import register_metric
 from metrics.options import check_choice, check_fraction, check_positive_int
+from metrics.registry import register_metric
 
 REVIEW_ALPHAS = (1e-4, 1e-3, 1e-2, 0.1, 0.2, 0.4, 0.8, 1.0)
 """The fixed penalty grid of the review's public code (``dci.py``, ``_fit_lasso``)."""

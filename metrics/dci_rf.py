@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from sklearn.ensemble import RandomForestRegressor
@@ -11,8 +11,8 @@ from sklearn.ensemble import RandomForestRegressor
 from metrics._dci import regression_explicitness, run_dci, unit_range
 from metrics._ranks import column_ranks
 from metrics._sampling import require_varying_factors
-from metrics.registry import register_metric
 from metrics.options import check_positive_int
+from metrics.registry import register_metric
 
 DEFAULT_LEAF_SIZES = (1, 10, 100)
 

@@ -12,7 +12,8 @@ itself is returned unchanged.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from metrics.registry import check_directions, check_property_claim
 

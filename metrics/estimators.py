@@ -68,7 +68,8 @@ equal-width bins follow a code's units.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from scipy import sparse
@@ -365,7 +366,8 @@ def _pairwise_information(factors: np.ndarray, codes: np.ndarray, flags: tuple[b
         return _histogram_information(factors, codes, flags, bins, estimator == "miller_madow")
     options = {"estimator": estimator, "neighbors": neighbors}
     if estimator not in ("knn", "knn_full"):
-        return np.array([[estimate_information(factors[:, k], codes[:, j], discrete=flags[k], **options) for j in range(codes.shape[1])] for k in range(factors.shape[1])])
+        return np.array([[estimate_information(factors[:, k], codes[:, j], discrete=flags[k], **options) for j in range(codes.shape[1])]
+                         for k in range(factors.shape[1])])
     columns = [_as_codes(codes[:, j], factors.shape[0]) for j in range(codes.shape[1])]
     informative = [np.ptp(column) > 0 for column in columns]
     prepared = [Column(column) if useful else None for column, useful in zip(columns, informative)]

@@ -11,8 +11,8 @@ from threadpoolctl import threadpool_limits
 from metrics._dci import unit_range
 from metrics._sampling import as_generator, require_varying_factors, train_test_indices
 from metrics.information import DEFAULT_BINS, to_labels
-from metrics.registry import register_metric
 from metrics.options import check_choice, check_positive_int, check_real
+from metrics.registry import register_metric
 
 CLASSIFIERS = ("one_vs_rest", "multinomial")
 SCALINGS = ("standard", "minmax")

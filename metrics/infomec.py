@@ -10,8 +10,8 @@ from sklearn.linear_model import LogisticRegression
 from threadpoolctl import threadpool_limits
 
 from metrics.information import DEFAULT_BINS, factor_code_information, normalized_mutual_information, to_labels
-from metrics.registry import register_metric
 from metrics.options import check_choice, check_number, check_positive_int
+from metrics.registry import register_metric
 
 PRUNINGS = ("information", "range", "none")
 

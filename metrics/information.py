@@ -31,8 +31,8 @@ moves samples between equal-width bins (the tan map of Zaidi et al. 2022, 5.5).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 

@@ -6,8 +6,8 @@ import numpy as np
 
 from metrics._interventions import subsets_of
 from metrics.information import DEFAULT_BINS, to_labels
-from metrics.registry import register_metric
 from metrics.options import check_positive_int, check_real
+from metrics.registry import register_metric
 
 
 def _deviation(values: np.ndarray, center: np.ndarray, quantile: float) -> np.ndarray:

@@ -6,8 +6,8 @@ import numpy as np
 
 from metrics.gap import best_and_second
 from metrics.information import DEFAULT_BINS, factor_code_information, normalized_mutual_information
-from metrics.registry import register_metric
 from metrics.options import check_positive_int
+from metrics.registry import register_metric
 
 
 @register_metric(

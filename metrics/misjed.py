@@ -7,8 +7,8 @@ from scipy.spatial import cKDTree
 
 from metrics._knn import query_in_tree_order, standardize
 from metrics.information import DEFAULT_BINS, Labels, discretize, entropy, information_table
-from metrics.registry import register_metric
 from metrics.options import check_positive_int
+from metrics.registry import register_metric
 
 DEFAULT_MEAN_NEIGHBORS = 10
 

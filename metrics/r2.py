@@ -9,8 +9,8 @@ from sklearn.neighbors import KNeighborsRegressor
 from metrics._linear import affine_predictions, standardized_split
 from metrics._ranks import column_ranks
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
-from metrics.registry import register_metric
 from metrics.options import check_choice, check_positive_int
+from metrics.registry import register_metric
 
 REGRESSORS = ("linear", "knn", "boosting")
 

@@ -11,9 +11,10 @@ transformations of the data its definition leaves the scores unchanged by).
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Collection, Mapping
+from typing import Any
 
 from metrics._entry import CALL_ARGUMENTS, accepts, population_entry, representation_entry
 from metrics.options import check_choice

@@ -12,8 +12,8 @@ from metrics._ranks import column_ranks
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
 from metrics.gap import best_and_second
 from metrics.information import encode_categories
-from metrics.registry import register_metric
 from metrics.options import check_fraction, check_positive_int, check_real
+from metrics.registry import register_metric
 
 
 def _squared_correlations(factors: np.ndarray, codes: np.ndarray) -> np.ndarray:

@@ -12,8 +12,8 @@ from metrics._matching import matched_codes
 from metrics._ranks import column_ranks
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
 from metrics.information import DEFAULT_BINS, factor_code_information, to_labels
-from metrics.registry import register_metric
 from metrics.options import check_choice, check_positive_int
+from metrics.registry import register_metric
 
 CLASSIFIERS = ("tree", "mlp")
 

@@ -9,8 +9,8 @@ from threadpoolctl import threadpool_limits
 from metrics._interventions import Subsets, chance_rescaled, choose_subsets, degenerate_score, fixable_subsets, scale_codes
 from metrics._sampling import as_generator
 from metrics.information import DEFAULT_BINS
-from metrics.registry import register_metric
 from metrics.options import check_positive_int
+from metrics.registry import register_metric
 
 _CHUNK_POINTS = 512  # points whose pairs are drawn at once (the order of the random draws: changing it changes scores)
 _BLOCK_VALUES = 1 << 16  # code differences held at once (512 KiB); a chunk's whole array (6.5 MB at 8 codes) costs page faults

@@ -9,16 +9,16 @@ the table of ideal values per scenario, value and property.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from reports.options import OptionDefaults, with_option_columns
-from reports.schema import (CRITERIA, DERIVED_COLUMNS, IDEAL_PROPERTIES, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS,
-                            TEXT_COLUMNS)
 from metrics.registry import PROPERTIES
+from reports.options import OptionDefaults, with_option_columns
+from reports.schema import CRITERIA, DERIVED_COLUMNS, IDEAL_PROPERTIES, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS, TEXT_COLUMNS
 
 #: Order of the families in tables and figure facets; unknown families follow, sorted.
 FAMILY_ORDER = ("intervention", "predictor", "information", "unsupervised", "custom")

@@ -15,8 +15,8 @@ measured in the results and a threshold, both reported next to the verdict.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import pandas as pd
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import string
 import textwrap
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -26,10 +26,18 @@ from matplotlib.lines import Line2D
 
 from reports._placement import label_lines
 from reports._style import COLUMN_WIDTH, FONT_SIZE, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, paper_style, wrap_label
-from reports._table import at_largest_n, check_results, ideal_table, score_label, scenarios_testing
+from reports._table import at_largest_n, check_results, ideal_table, scenarios_testing, score_label
 from reports.figures import (
-    BANDS, NOTE_CHARACTERS_PER_INCH, band_text, draw_scores, format_axis, ideal_points, legend_layout, plot_ideal,
-    score_axis, seed_means,
+    BANDS,
+    NOTE_CHARACTERS_PER_INCH,
+    band_text,
+    draw_scores,
+    format_axis,
+    ideal_points,
+    legend_layout,
+    plot_ideal,
+    score_axis,
+    seed_means,
 )
 from reports.schema import PROPERTIES
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 import functools
 import io
 import textwrap
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 import matplotlib
 import numpy as np
@@ -33,7 +33,7 @@ from matplotlib.ticker import MaxNLocator
 from scipy import stats
 
 from reports._style import COLUMN_WIDTH, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, chunks, paper_style, wrap_label
-from reports._table import at_largest_n, family_rank, ideal_table, score_label, scenarios_testing, seed_summary
+from reports._table import at_largest_n, family_rank, ideal_table, scenarios_testing, score_label, seed_summary
 from reports.schema import PROPERTIES
 
 #: A numeric parameter spanning at least this ratio is drawn on a log axis.
@@ -600,7 +600,7 @@ def cost_figure(by_n: pd.DataFrame, *, registry: StyleRegistry) -> Drawn:
     with paper_style():
         figure, axes, legends = _panel_grid([_Panel(title, metrics) for title, metrics in cells],
                                             "cost growth: median seconds per call")
-        for ax, legend_ax, (title, metrics) in zip(axes, legends, cells):
+        for ax, legend_ax, (_title, metrics) in zip(axes, legends, cells):
             for metric in metrics:
                 curve = by_n.loc[by_n["metric"] == metric]
                 ax.plot(curve["n"], curve["median_seconds"], label=metric, **registry.metric(metric).line())

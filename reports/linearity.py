@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from reports._table import MissingDataError, check_results, at_largest_n, ideal_table, seed_summary
+from reports._table import MissingDataError, at_largest_n, check_results, ideal_table, seed_summary
 
 #: Default thresholds of ``linear`` (R² and slope) and ``monotone`` (Spearman's rho).
 #: A linear response must also move: its slope against the ideal at least

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Callable
 
 import pandas as pd
 
@@ -291,7 +291,8 @@ def build_figures(results: pd.DataFrame, sections: list[Section], directory: Pat
                      partial(figures.scenario_figure, rows, scenario, registry=registry)))
     if tables.get("sample_efficiency") is not None and not tables["sample_efficiency"].empty:
         todo.append(("sample_size", "Sample efficiency: mean |score(n) − score(n_max)| over seeds (band: 95% "
-                     "Student-t interval of the mean), one panel per property and family.", partial(figures.efficiency_figure, tables["sample_efficiency"], registry=registry)))
+                     "Student-t interval of the mean), one panel per property and family.",
+                     partial(figures.efficiency_figure, tables["sample_efficiency"], registry=registry)))
     for metric in figures.bounded_metrics(results):
         todo.append((f"{_file_stem(metric)}_bars", f"{metric} terms per scenario and value: solid up to the lower bound, "
                      "pale up to the upper bound (means over seeds; terms without bounds: mean and its 95% Student-t "

@@ -9,12 +9,12 @@ the injected entanglement rather than stay high.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from reports._table import MissingDataError, check_results, at_largest_n, ideal_table, seed_summary
+from reports._table import MissingDataError, at_largest_n, check_results, ideal_table, seed_summary
 from reports.schema import IDEAL_PROPERTIES
 
 #: Criterion -> the condition it tests, in report order.  A scenario is judged under

@@ -52,7 +52,8 @@ metric_version, harness_version
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from metrics.registry import PROPERTIES
 from scenarios.base import CRITERIA

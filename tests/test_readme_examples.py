@@ -50,7 +50,7 @@ def test_readme_output_block_matches_a_real_run(output, runs):
     assert not problems, "\n".join(problems) + f"\n--- stderr of the example (last 2000 characters):\n{run.stderr[-2000:]}"
 
 
-def _block(lines: str, name: str = "example") -> "readme_examples.Block":
+def _block(lines: str, name: str = "example") -> readme_examples.Block:
     return readme_examples.Block(name, None, False, tuple(lines.splitlines()), 0)
 
 

@@ -16,11 +16,12 @@ import inspect
 import itertools
 import json
 import sys
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import metrics
 from harness.errors import UnknownNameError, UsageError, check_one_source_per_name

@@ -54,8 +54,9 @@ from __future__ import annotations
 import math
 import shlex
 import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -69,17 +70,28 @@ from harness.execution.runner import run_study
 from harness.execution.scenario_refs import canonical_reference, scenario_for
 from harness.execution.seeds import identity_seed
 from harness.execution.store import CELLS_FILE, ResultStore
-from reports.schema import FAILURE_COLUMNS
 from harness.workflows.stress_defaults import (
-    DEFAULT_BUDGET, DEFAULT_MIN_DEPARTURE, DEFAULT_SAMPLE_SIZES, DEFAULT_SEEDS, DEFAULT_TOP, MIN_SEEDS,
+    DEFAULT_BUDGET,
+    DEFAULT_MIN_DEPARTURE,
+    DEFAULT_SAMPLE_SIZES,
+    DEFAULT_SEEDS,
+    DEFAULT_TOP,
+    MIN_SEEDS,
 )
 from harness.workflows.stress_result import CONFIDENCE, Measurement, StressCase, StressResult
 from harness.workflows.stress_space import (
-    CHOICE, ParameterRange, Point, check_sample_sizes, exploration_points, ideal_at, parameter_range,
+    CHOICE,
+    ParameterRange,
+    Point,
+    check_sample_sizes,
+    exploration_points,
+    ideal_at,
+    parameter_range,
     searchable_scenarios,
 )
 from harness.workflows.stress_tables import stress_tables
 from harness.workflows.user_metric import MetricLike, reference_of
+from reports.schema import FAILURE_COLUMNS
 from reports.stress import write_stress
 from scenarios.base import PROPERTIES, ParameterValue
 

@@ -8,7 +8,6 @@ import math
 
 import numpy as np
 import pandas as pd
-import pytest
 
 from reports import characteristics, headline, property_matrix, write_report
 from reports._verdict import Check, Verdict, pool_characteristics, pool_scores
