@@ -73,7 +73,7 @@ def describe_metric(
     Raises
     ------
     ValueError
-        When a property is not one of :data:`metrics.PROPERTIES`, a mapping is empty,
+        When a property is not one of :data:`metrics.SCORE_PROPERTIES`, a mapping is empty,
         a sub-score name is empty, the directions name a sub-score the property mapping
         does not, or ``name`` is empty.
     TypeError

@@ -12,7 +12,7 @@ from metrics.estimators import DEFAULT_ESTIMATOR, DEFAULT_NEIGHBORS
 from metrics.information import DEFAULT_BINS
 from metrics.registry import register_metric
 
-PROPERTIES = {**{name: "compactness" for name in BOUND_NAMES}, "information": "explicitness"}
+SUB_SCORE_PROPERTIES = {**{name: "compactness" for name in BOUND_NAMES}, "information": "explicitness"}
 DIRECTIONS = {name: name.startswith("unique") for name in BOUND_NAMES}
 """Unique information is better high; redundant and complementary information grow with entanglement."""
 
@@ -35,13 +35,13 @@ def pid_closed_form(
     linear-Gaussian model), whatever ``estimation`` (``estimator``, ``neighbors``) is.  Empty where the normalisation depends on the sample.
     """
     scores = closed_form_scores(exact, discrete, bins=bins, normalize=normalize, code_choice=code_choice)
-    return {name: float(np.mean(scores[name])) for name in PROPERTIES} if scores else {}
+    return {name: float(np.mean(scores[name])) for name in SUB_SCORE_PROPERTIES} if scores else {}
 
 
 @register_metric(
     "pid",
     family="information",
-    properties=PROPERTIES,
+    properties=SUB_SCORE_PROPERTIES,
     higher_is_better=DIRECTIONS,
     closed_form=pid_closed_form,
     version="2",
@@ -119,4 +119,4 @@ def pid(
     scores = pid_bounds(
         factors, codes, discrete, estimator=estimator, neighbors=neighbors, bins=bins, normalize=normalize, code_choice=code_choice
     ).scores()
-    return {name: float(np.mean(scores[name])) for name in PROPERTIES}
+    return {name: float(np.mean(scores[name])) for name in SUB_SCORE_PROPERTIES}

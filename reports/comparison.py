@@ -39,7 +39,7 @@ from reports.figures import (
     score_axis,
     seed_means,
 )
-from reports.schema import PROPERTIES
+from reports.schema import SCORE_PROPERTIES
 
 #: Named figure widths, in inches: a column of a two-column paper and a page's text block.
 WIDTHS = {"column": COLUMN_WIDTH, "page": PAGE_WIDTH}
@@ -232,7 +232,7 @@ def plot_comparison(
         for index, (ax, scenario) in enumerate(zip(axes, shown)):
             own = rows.loc[rows["scenario"] == scenario]
             tags[ax] = _draw_ideals(ax, ideal_table(results.loc[results["scenario"] == scenario]),
-                                    [p for p in PROPERTIES if p in set(own["property"])], own["value"].unique())
+                                    [p for p in SCORE_PROPERTIES if p in set(own["property"])], own["value"].unique())
             notes += [f"{renames(scenario)}: {note}"
                       for note in draw_scores(ax, summaries[scenario], "value", registry, band=band, label=renames.score)]
             format_axis(ax, own, renames(own["parameter"].iloc[0]))
@@ -295,7 +295,7 @@ def _draw_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str], values: Se
     for points, names in trajectories.items():
         x = np.array([a for a, _ in points])
         y = np.array([np.nan if b is None else b for _, b in points])
-        drawn.append((plot_ideal(ax, x, y, None), ",".join(TAGS[prop] for prop in PROPERTIES if prop in names)))
+        drawn.append((plot_ideal(ax, x, y, None), ",".join(TAGS[prop] for prop in SCORE_PROPERTIES if prop in names)))
     if len(trajectories) == 1 and sorted(list(trajectories.values())[0]) == sorted(properties):
         return []
     return drawn

@@ -34,7 +34,7 @@ from scipy import stats
 
 from reports._style import COLUMN_WIDTH, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, chunks, paper_style, wrap_label
 from reports._table import at_largest_n, family_rank, ideal_table, scenarios_testing, score_label, seed_summary
-from reports.schema import PROPERTIES
+from reports.schema import SCORE_PROPERTIES
 
 #: A numeric parameter spanning at least this ratio is drawn on a log axis.
 LOG_AXIS_RATIO = 100.0
@@ -294,9 +294,9 @@ def _legend_below(ax, legend_ax, width: float) -> None:
 
 
 def _by_property_and_family(summary: pd.DataFrame) -> list[tuple[str, str] | None]:
-    """(property, family) of each panel, properties in :data:`PROPERTIES` order each starting a row of two."""
+    """(property, family) of each panel, properties in :data:`SCORE_PROPERTIES` order each starting a row of two."""
     cells: list[tuple[str, str] | None] = []
-    for prop in [p for p in PROPERTIES if p in set(summary["property"])]:
+    for prop in [p for p in SCORE_PROPERTIES if p in set(summary["property"])]:
         families = sorted(summary.loc[summary["property"] == prop, "family"].unique(), key=family_rank)
         cells += [(prop, family) for family in families] + [None] * (len(families) % 2)
     return cells

@@ -1,4 +1,4 @@
-"""Run the README's marked examples and compare what they print with the README's output blocks.
+"""Run the marked examples of a Markdown file (the README, a guide) and compare what they print with its output blocks.
 
 Which blocks are checked is marked in the README itself, with an HTML comment on the line before a
 fenced block (invisible in the rendered page):
@@ -98,11 +98,11 @@ def _fenced_block(lines: list[str], marker_index: int) -> tuple[int, int]:
     """The (first, end) content line indexes of the fenced block right after the marker line."""
     opening = marker_index + 1
     if opening >= len(lines) or not lines[opening].startswith("```"):
-        raise ValueError(f"README line {marker_index + 1}: the marker must be followed by a fenced block (```)")
+        raise ValueError(f"line {marker_index + 1}: the marker must be followed by a fenced block (```)")
     for index in range(opening + 1, len(lines)):
         if lines[index] == "```":
             return opening + 1, index
-    raise ValueError(f"README line {opening + 1}: fenced block is never closed")
+    raise ValueError(f"line {opening + 1}: fenced block is never closed")
 
 
 def parse(text: str) -> tuple[list[Block], list[Block]]:
@@ -121,11 +121,11 @@ def parse(text: str) -> tuple[list[Block], list[Block]]:
         first, end = _fenced_block(lines, index)
         if example:
             if example["name"] in {block.name for block in examples}:
-                raise ValueError(f"README line {index + 1}: example {example['name']!r} is defined twice")
+                raise ValueError(f"line {index + 1}: example {example['name']!r} is defined twice")
             examples.append(Block(example["name"], None, False, tuple(lines[first:end]), first))
         else:
             if output["name"] not in {block.name for block in examples}:
-                raise ValueError(f"README line {index + 1}: output {output['name']!r} names no example above it")
+                raise ValueError(f"line {index + 1}: output {output['name']!r} names no example above it")
             outputs.append(Block(output["name"], output["file"], bool(output["last_line"]), tuple(lines[first:end]), first))
     return examples, outputs
 

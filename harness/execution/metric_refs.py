@@ -232,7 +232,7 @@ def claim_fields(
     Raises
     ------
     harness.errors.UsageError
-        For a property not in :data:`metrics.PROPERTIES`, an empty mapping or sub-score
+        For a property not in :data:`metrics.SCORE_PROPERTIES`, an empty mapping or sub-score
         name, or a direction that is not a bool.
     """
     try:

@@ -93,7 +93,7 @@ from harness.workflows.stress_tables import stress_tables
 from harness.workflows.user_metric import MetricLike, reference_of
 from reports.schema import FAILURE_COLUMNS
 from reports.stress import write_stress
-from scenarios.base import PROPERTIES, ParameterValue
+from scenarios.base import IDEAL_PROPERTIES, ParameterValue
 
 #: Share of the budget spent exploring; the rest refines.
 EXPLORATION_SHARE = 0.5
@@ -358,11 +358,11 @@ def _check_settings(entry: MetricEntry, *, budget: int, budget_seconds: float | 
     if entry.population:
         raise UsageError(f"{entry.name} is a population metric; stress searches single representations")
     claimed = _claimed(entry)
-    if not claimed & set(PROPERTIES):
+    if not claimed & set(IDEAL_PROPERTIES):
         how = ("" if entry.registered else "; say what your function measures with the decorator "
                "metrics.describe.describe_metric(property=...)")
         raise UsageError(f"{entry.name} claims {', '.join(sorted(claimed))}; stress needs a metric claiming one of "
-                         f"{', '.join(PROPERTIES)} (the scenarios' ideals){how}")
+                         f"{', '.join(IDEAL_PROPERTIES)} (the scenarios' ideals){how}")
     if isinstance(seeds, bool) or not isinstance(seeds, (int, np.integer)) or seeds < MIN_SEEDS:
         raise UsageError(f"seeds must be a whole number >= {MIN_SEEDS} (the seed spread needs two draws), "
                          f"got {seeds!r}")
@@ -395,7 +395,7 @@ def _check_scenario(name: str, entry: MetricEntry) -> None:
     scenario = scenario_for(name)
     if scenario.kind != "representation":
         raise UsageError(f"scenario {name!r} is a {scenario.kind} scenario; stress searches representation scenarios")
-    claimed = _claimed(entry) & set(PROPERTIES)
+    claimed = _claimed(entry) & set(IDEAL_PROPERTIES)
     if not any(claimed & set(ideal_at(name, value)) for value in scenario.values):
         instead = ("; the sample size is searched on every scenario instead (--sample-sizes)"
                    if scenario.criterion == "sample_efficiency" else "")

@@ -111,7 +111,7 @@ def test_validate_help_lists_exactly_the_registered_properties():
     import metrics
     from harness.cli.validate import PROPERTY_CHOICES
 
-    assert PROPERTY_CHOICES == ", ".join(metrics.PROPERTIES[:-1]) + " or " + metrics.PROPERTIES[-1]
+    assert PROPERTY_CHOICES == ", ".join(metrics.SCORE_PROPERTIES[:-1]) + " or " + metrics.SCORE_PROPERTIES[-1]
 
 
 OUTPUT_COMMANDS = {
