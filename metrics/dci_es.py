@@ -273,6 +273,22 @@ def dci_es(
       variants of a sweep of ``max_capacity_doublings`` up to 8 with the same
       ``random_state`` share them: the sweep (4, 6, 8) costs about one call instead of
       0.33 + 0.45 + 0.55 s (the first variant pays 0.55 s; the scores are the same bits).
+
+    Examples
+    --------
+    Every sub-score of the perfect code, then of one whose first two codes mix two factors (300 samples, 3
+    factors):
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> factors = rng.random((300, 3))
+    >>> codes = factors + 0.05 * rng.standard_normal((300, 3))        # a slightly noisy perfect code
+    >>> entangled = codes @ np.array([[1, 1, 0], [1, -1, 0], [0, 0, 1]])  # codes 0 and 1 mix factors 0 and 1
+    >>> from metrics.dci_es import dci_es
+    >>> for z in (codes, entangled):
+    ...     print({sub: round(score, 2) for sub, score in dci_es(factors, z).items()})
+    {'explicitness': 0.87, 'size': 1.0}
+    {'explicitness': 0.76, 'size': 1.0}
     """
     if check_number(reference_loss, "reference_loss", minimum=0.0) >= 1:
         raise ValueError(f"reference_loss must be below 1, got {reference_loss!r}")

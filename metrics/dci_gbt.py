@@ -138,6 +138,22 @@ def dci_gbt(
       n = 20000 on one core of a busy 2-core machine.  ``n_jobs`` spreads the
       factors over cores; ``n_estimators`` and ``max_train`` trade fidelity to the
       library for speed.
+
+    Examples
+    --------
+    Every sub-score of the perfect code, then of one whose first two codes mix two factors (300 samples, 3
+    factors), with 10 boosting stages instead of 100 to keep the example fast:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> factors = rng.random((300, 3))
+    >>> codes = factors + 0.05 * rng.standard_normal((300, 3))        # a slightly noisy perfect code
+    >>> entangled = codes @ np.array([[1, 1, 0], [1, -1, 0], [0, 0, 1]])  # codes 0 and 1 mix factors 0 and 1
+    >>> from metrics.dci_gbt import dci_gbt
+    >>> for z in (codes, entangled):
+    ...     print({sub: round(score, 2) for sub, score in dci_gbt(factors, z, n_estimators=10).items()})
+    {'modularity': 0.57, 'compactness': 0.57, 'explicitness': 0.57}
+    {'modularity': 0.28, 'compactness': 0.29, 'explicitness': 0.52}
     """
     check_positive_int(bins, "bins", minimum=2)
     check_positive_int(n_estimators, "n_estimators")

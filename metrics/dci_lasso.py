@@ -221,6 +221,22 @@ def dci_lasso(
     * Cost: ``K x (folds + 1)`` lasso paths of ``n_alphas`` penalties on the Gram
       matrix, O(n L^2 K folds); median 0.7 s at n = 20000, K = L = 8.  With
       ``selection_rows="all"``, one more lasso per factor.
+
+    Examples
+    --------
+    Every sub-score of the perfect code, then of one whose first two codes mix two factors (300 samples, 3
+    factors):
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> factors = rng.random((300, 3))
+    >>> codes = factors + 0.05 * rng.standard_normal((300, 3))        # a slightly noisy perfect code
+    >>> entangled = codes @ np.array([[1, 1, 0], [1, -1, 0], [0, 0, 1]])  # codes 0 and 1 mix factors 0 and 1
+    >>> from metrics.dci_lasso import dci_lasso
+    >>> for z in (codes, entangled):
+    ...     print({sub: round(score, 2) for sub, score in dci_lasso(factors, z).items()})
+    {'modularity': 0.97, 'compactness': 0.97, 'explicitness': 0.97}
+    {'modularity': 0.49, 'compactness': 0.49, 'explicitness': 0.97}
     """
     check_positive_int(n_alphas, "n_alphas")
     check_positive_int(folds, "folds", minimum=2)

@@ -212,6 +212,22 @@ def dci_rf(
       the scenario grid, from 0.3 s (2 factors) to 8.6 s (24 codes).  The review's
       implementation (a 10-fold cross-validated grid) was measured at 400 to 900 s
       per call.
+
+    Examples
+    --------
+    Every sub-score of the perfect code, then of one whose first two codes mix two factors (300 samples, 3
+    factors):
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> factors = rng.random((300, 3))
+    >>> codes = factors + 0.05 * rng.standard_normal((300, 3))        # a slightly noisy perfect code
+    >>> entangled = codes @ np.array([[1, 1, 0], [1, -1, 0], [0, 0, 1]])  # codes 0 and 1 mix factors 0 and 1
+    >>> from metrics.dci_rf import dci_rf
+    >>> for z in (codes, entangled):
+    ...     print({sub: round(score, 2) for sub, score in dci_rf(factors, z).items()})
+    {'modularity': 1.0, 'compactness': 1.0, 'explicitness': 0.96}
+    {'modularity': 0.55, 'compactness': 0.55, 'explicitness': 0.96}
     """
     if isinstance(leaf_sizes, (str, bytes)) or not isinstance(leaf_sizes, Sequence) or not leaf_sizes:
         raise TypeError(f"leaf_sizes must be a non-empty sequence of positive ints, got {leaf_sizes!r}")

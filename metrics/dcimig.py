@@ -54,6 +54,19 @@ def dcimig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normaliza
       Those of the histogram engine (:mod:`metrics.information`, "Invariances"); not
       monotone.
     * Cost: one MI matrix.
+
+    Examples
+    --------
+    The perfect code against one whose first two codes mix two factors (300 samples, 3 factors):
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> factors = rng.random((300, 3))
+    >>> codes = factors + 0.05 * rng.standard_normal((300, 3))        # a slightly noisy perfect code
+    >>> entangled = codes @ np.array([[1, 1, 0], [1, -1, 0], [0, 0, 1]])  # codes 0 and 1 mix factors 0 and 1
+    >>> from metrics.dcimig import dcimig
+    >>> round(dcimig(factors, codes), 2), round(dcimig(factors, entangled), 2)
+    (0.55, 0.2)
     """
     check_positive_int(bins, "bins", minimum=2)
     table = factor_code_information(factors, codes, discrete, bins)

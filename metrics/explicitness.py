@@ -181,6 +181,19 @@ def explicitness(
       ranking (:func:`_rank_auc`); scores equal those of ``class_weight="balanced"``
       and ``roc_auc_score`` to within 1e-15 (bit for bit on most inputs), 1.5 times
       faster.  Median 0.58 s at n = 20000, K = L = 8.
+
+    Examples
+    --------
+    The perfect code against one whose first two codes mix two factors (300 samples, 3 factors):
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> factors = rng.random((300, 3))
+    >>> codes = factors + 0.05 * rng.standard_normal((300, 3))        # a slightly noisy perfect code
+    >>> entangled = codes @ np.array([[1, 1, 0], [1, -1, 0], [0, 0, 1]])  # codes 0 and 1 mix factors 0 and 1
+    >>> from metrics.explicitness import explicitness
+    >>> round(explicitness(factors, codes), 2), round(explicitness(factors, entangled), 2)
+    (0.76, 0.76)
     """
     check_positive_int(bins, "bins", minimum=2)
     check_choice(classifier, "classifier", CLASSIFIERS)

@@ -158,6 +158,22 @@ def infomec(
       code pruned) and InfoE is the in-sample overfit, about ``(C - 1)(L + 1) / (2 n H)``.
     * Cost: one MI matrix and ``K`` logistic regressions (lbfgs, at most 100
       iterations each).
+
+    Examples
+    --------
+    Every sub-score of the perfect code, then of one whose first two codes mix two factors (300 samples, 3
+    factors):
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> factors = rng.random((300, 3))
+    >>> codes = factors + 0.05 * rng.standard_normal((300, 3))        # a slightly noisy perfect code
+    >>> entangled = codes @ np.array([[1, 1, 0], [1, -1, 0], [0, 0, 1]])  # codes 0 and 1 mix factors 0 and 1
+    >>> from metrics.infomec import infomec
+    >>> for z in (codes, entangled):
+    ...     print({sub: round(score, 2) for sub, score in infomec(factors, z).items()})
+    {'infom': 0.74, 'infoc': 0.74, 'infoe': 0.69}
+    {'infom': 0.36, 'infoc': 0.36, 'infoe': 0.69}
     """
     check_positive_int(bins, "bins", minimum=2)
     check_choice(pruning, "pruning", PRUNINGS)

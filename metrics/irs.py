@@ -92,6 +92,19 @@ def irs(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, diff_quantil
     * Cost: one grouping per factor and one pass over the codes per value,
       O(K n L) (plus sorting for ``diff_quantile < 1``); median 0.12 s at n = 20000,
       K = L = 8.
+
+    Examples
+    --------
+    The perfect code against one whose first two codes mix two factors (300 samples, 3 factors):
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> factors = rng.random((300, 3))
+    >>> codes = factors + 0.05 * rng.standard_normal((300, 3))        # a slightly noisy perfect code
+    >>> entangled = codes @ np.array([[1, 1, 0], [1, -1, 0], [0, 0, 1]])  # codes 0 and 1 mix factors 0 and 1
+    >>> from metrics.irs import irs
+    >>> round(irs(factors, codes), 2), round(irs(factors, entangled), 2)
+    (0.78, 0.55)
     """
     quantile = check_real(diff_quantile, "diff_quantile")
     if not 0.0 < quantile <= 1.0:

@@ -65,6 +65,22 @@ def minimality_sufficiency(factors, codes, *, discrete=None, bins: int = DEFAULT
     * Scores: 1 and 1 on ``z = v``; on independent codes, the plug-in bias only, about
       ``(bins - 1)^2 / (2 n H)``.
     * Cost: one factor x code MI matrix, O(n K L).
+
+    Examples
+    --------
+    Every sub-score of the perfect code, then of one whose first two codes mix two factors (300 samples, 3
+    factors):
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> factors = rng.random((300, 3))
+    >>> codes = factors + 0.05 * rng.standard_normal((300, 3))        # a slightly noisy perfect code
+    >>> entangled = codes @ np.array([[1, 1, 0], [1, -1, 0], [0, 0, 1]])  # codes 0 and 1 mix factors 0 and 1
+    >>> from metrics.minimality_sufficiency import minimality_sufficiency
+    >>> for z in (codes, entangled):
+    ...     print({sub: round(score, 2) for sub, score in minimality_sufficiency(factors, z).items()})
+    {'minimality': 0.64, 'sufficiency': 0.62}
+    {'minimality': 0.36, 'sufficiency': 0.35}
     """
     check_positive_int(bins, "bins", minimum=2)
     table = factor_code_information(factors, codes, discrete, bins)

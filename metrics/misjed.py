@@ -82,6 +82,19 @@ def misjed(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, neighbors
       monotone: a nonlinear map moves samples between bins.
     * Cost: one k-d tree query in factor space and one pairwise contingency table of the
       ``L`` codes, ``O(n L^2)``.
+
+    Examples
+    --------
+    The perfect code against one whose first two codes mix two factors (300 samples, 3 factors):
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> factors = rng.random((300, 3))
+    >>> codes = factors + 0.05 * rng.standard_normal((300, 3))        # a slightly noisy perfect code
+    >>> entangled = codes @ np.array([[1, 1, 0], [1, -1, 0], [0, 0, 1]])  # codes 0 and 1 mix factors 0 and 1
+    >>> from metrics.misjed import misjed
+    >>> round(misjed(factors, codes), 2), round(misjed(factors, entangled), 2)
+    (0.13, 0.11)
     """
     bins = check_positive_int(bins, "bins", minimum=2)
     neighbors = check_positive_int(neighbors, "neighbors")

@@ -115,6 +115,26 @@ def pid(
       Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
     * Cost: as UniBound (the same estimates) under ``"argmax"``; ``L + 1`` multi-code
       estimates per factor instead of 2 under the other choices.
+
+    Examples
+    --------
+    Every sub-score of a code whose first two codes mix two factors (300 samples, 3 factors):
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> factors = rng.random((300, 3))
+    >>> codes = factors + 0.05 * rng.standard_normal((300, 3))        # a slightly noisy perfect code
+    >>> entangled = codes @ np.array([[1, 1, 0], [1, -1, 0], [0, 0, 1]])  # codes 0 and 1 mix factors 0 and 1
+    >>> from metrics.pid import pid
+    >>> for sub, score in pid(factors, entangled).items():
+    ...     print(sub, round(score, 2))
+    unique_lower 0.27
+    unique_upper 0.38
+    redundant_lower 0.0
+    redundant_upper 0.11
+    complementary_lower 0.25
+    complementary_upper 0.36
+    information 0.75
     """
     scores = pid_bounds(
         factors, codes, discrete, estimator=estimator, neighbors=neighbors, bins=bins, normalize=normalize, code_choice=code_choice

@@ -77,6 +77,19 @@ def rmig(
       Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
     * Cost: ``K L`` single-code estimates (:func:`metrics.estimators.pairwise_information`):
       about 0.7 s at N = 1e4 and 8 s at N = 1e5 for 8 x 8 under ``knn`` on one core.
+
+    Examples
+    --------
+    The perfect code against one whose first two codes mix two factors (300 samples, 3 factors):
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> factors = rng.random((300, 3))
+    >>> codes = factors + 0.05 * rng.standard_normal((300, 3))        # a slightly noisy perfect code
+    >>> entangled = codes @ np.array([[1, 1, 0], [1, -1, 0], [0, 0, 1]])  # codes 0 and 1 mix factors 0 and 1
+    >>> from metrics.rmig import rmig
+    >>> round(rmig(factors, codes), 2), round(rmig(factors, entangled), 2)
+    (0.73, 0.28)
     """
     flags = tuple(discrete) if discrete is not None else (False,) * factors.shape[1]
     information = pairwise_information(factors, codes, flags, estimator=estimator, neighbors=neighbors, bins=bins)

@@ -145,6 +145,19 @@ def sap(
       general: the R^2 of a continuous factor follows a code's units.
     * Cost: one ``K x L`` correlation product for continuous factors; ``L`` small
       trees per discrete factor.  Median 13 ms at n = 20000, K = L = 8 (continuous).
+
+    Examples
+    --------
+    The perfect code against one whose first two codes mix two factors (300 samples, 3 factors):
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> factors = rng.random((300, 3))
+    >>> codes = factors + 0.05 * rng.standard_normal((300, 3))        # a slightly noisy perfect code
+    >>> entangled = codes @ np.array([[1, 1, 0], [1, -1, 0], [0, 0, 1]])  # codes 0 and 1 mix factors 0 and 1
+    >>> from metrics.sap import sap
+    >>> round(sap(factors, codes), 2), round(sap(factors, entangled), 2)
+    (0.96, 0.37)
     """
     if check_real(dead_code_variance, "dead_code_variance") < 0:
         raise ValueError(f"dead_code_variance must be non-negative, got {dead_code_variance!r}")

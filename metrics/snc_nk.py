@@ -180,6 +180,22 @@ def snc_nk(
       falling as its factor rises lost SNC when the classes were uneven (0.28 against
       0.998 for ``z = -v`` vs ``z = v`` on squared uniform factors, n = 5000).
     * Cost: one MI matrix, ``K`` binnings and ``2K`` trees.
+
+    Examples
+    --------
+    Every sub-score of the perfect code, then of one whose first two codes mix two factors (300 samples, 3
+    factors):
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> factors = rng.random((300, 3))
+    >>> codes = factors + 0.05 * rng.standard_normal((300, 3))        # a slightly noisy perfect code
+    >>> entangled = codes @ np.array([[1, 1, 0], [1, -1, 0], [0, 0, 1]])  # codes 0 and 1 mix factors 0 and 1
+    >>> from metrics.snc_nk import snc_nk
+    >>> for z in (codes, entangled):
+    ...     print({sub: round(score, 2) for sub, score in snc_nk(factors, z).items()})
+    {'snc': 0.64, 'nk': 0.45}
+    {'snc': 0.24, 'nk': 0.38}
     """
     check_positive_int(bins, "bins", minimum=2)
     check_choice(classifier, "classifier", CLASSIFIERS)

@@ -185,6 +185,19 @@ def z_diff(
       batch is an outer-axis sum (2x the version that held a chunk's 6.5 MB at once
       and averaged over its middle axis, itself 1.2x the three-temporary version;
       the same scores bit for bit).
+
+    Examples
+    --------
+    The perfect code against one whose first two codes mix two factors (300 samples, 3 factors):
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> factors = rng.random((300, 3))
+    >>> codes = factors + 0.05 * rng.standard_normal((300, 3))        # a slightly noisy perfect code
+    >>> entangled = codes @ np.array([[1, 1, 0], [1, -1, 0], [0, 0, 1]])  # codes 0 and 1 mix factors 0 and 1
+    >>> from metrics.z_diff import z_diff
+    >>> round(z_diff(factors, codes), 2), round(z_diff(factors, entangled), 2)
+    (1.0, 0.82)
     """
     batch_size = check_positive_int(batch_size, "batch_size")
     n_train = check_positive_int(n_train, "n_train")

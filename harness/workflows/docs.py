@@ -39,8 +39,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 import metrics
 import scenarios
 from harness.execution.presets import PRESETS
@@ -223,6 +221,17 @@ def results_columns() -> str:
     return ", ".join(f"`{column}`" for column in RESULT_COLUMNS) + "\n"
 
 
+def _metric_call(name: str, n: int) -> Callable[[], Any]:
+    """One call of metric ``name`` on the data its cost is measured on, ready to time."""
+    spec = metrics.get(name)
+    if spec.population:
+        members = list(scenarios.get_population("udr_population").generate(0.5, n=n, seed=0).members)
+        return lambda: metrics.evaluate_population(name, members)
+    rep = scenarios.get("noise").generate(0.2, n=n, seed=0)
+    options = {"random_state": 0} if spec.stochastic else {}
+    return lambda: metrics.evaluate(name, rep.factors, rep.codes, discrete=rep.discrete, **options)
+
+
 def measure_costs(names: Sequence[str] | None = None, sizes: Sequence[int] = COST_SAMPLES,
                   repeats: int = COST_REPEATS) -> dict[str, dict[int, float]]:
     """Median CPU seconds of one call of each metric alone, on ``noise`` at alpha = 0.2, 8 x 8, one BLAS thread."""
@@ -230,16 +239,9 @@ def measure_costs(names: Sequence[str] | None = None, sizes: Sequence[int] = COS
 
     result: dict[str, dict[int, float]] = {}
     for name in names or metrics.available(population=None):
-        spec = metrics.get(name)
         result[name] = {}
         for n in sizes:
-            if spec.population:
-                members = list(scenarios.get_population("udr_population").generate(0.5, n=n, seed=0).members)
-                call: Callable[[], Any] = lambda: metrics.evaluate_population(name, members)  # noqa: E731
-            else:
-                rep = scenarios.get("noise").generate(0.2, n=n, seed=0)
-                options = {"random_state": 0} if spec.stochastic else {}
-                call = lambda: metrics.evaluate(name, rep.factors, rep.codes, discrete=rep.discrete, **options)  # noqa: E731
+            call = _metric_call(name, n)
             times = []
             with threadpool_limits(1):
                 for _ in range(1 if name == "dci_gbt" else repeats):
