@@ -267,12 +267,11 @@ def dci_es(
       samples changes the random split (in distribution).  Size depends only on ``K``
       and ``L``.
     * Cost: ``K`` trees of ``2**max_capacity_doublings`` leaves and one decision-path
-      pass each: 0.55 s at n = 20000, 8 x 8 (median CPU, one BLAS thread) for the
-      default 8, 0.33 s for 4.  Inside one :func:`metrics.shared_estimates` scope (the
+      pass each (seconds per call: the cost table of ``metrics/README.md``).  Inside one :func:`metrics.shared_estimates` scope (the
       runner's, one per data draw) the trees are grown to at least 2**8 leaves, so the
       variants of a sweep of ``max_capacity_doublings`` up to 8 with the same
-      ``random_state`` share them: the sweep (4, 6, 8) costs about one call instead of
-      0.33 + 0.45 + 0.55 s (the first variant pays 0.55 s; the scores are the same bits).
+      ``random_state`` share them: the sweep (4, 6, 8) costs about one call at 8 instead of
+      three (the first variant pays for the trees; the scores are the same bits).
 
     Examples
     --------

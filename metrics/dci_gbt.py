@@ -134,8 +134,7 @@ def dci_gbt(
       codes' ranks.
     * Cost: the slowest metric of the package.  Boosting is sequential: each factor
       needs ``n_estimators x (classes)`` trees (1000 for 10 bins), so 8000 trees
-      for K = 8, on up to ``max_train`` points: 323 s at the defaults with
-      n = 20000 on one core of a busy 2-core machine.  ``n_jobs`` spreads the
+      for K = 8, on up to ``max_train`` points (seconds per call: the cost table of ``metrics/README.md``).  ``n_jobs`` spreads the
       factors over cores; ``n_estimators`` and ``max_train`` trade fidelity to the
       library for speed.
 

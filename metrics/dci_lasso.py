@@ -219,7 +219,7 @@ def dci_lasso(
       ``cos`` codes get no weight); held-out explicitness; 1 instead of a log-base-1
       failure for a single factor or code.
     * Cost: ``K x (folds + 1)`` lasso paths of ``n_alphas`` penalties on the Gram
-      matrix, O(n L^2 K folds); median 0.7 s at n = 20000, K = L = 8.  With
+      matrix, O(n L^2 K folds) (seconds per call: the cost table of ``metrics/README.md``).  With
       ``selection_rows="all"``, one more lasso per factor.
 
     Examples

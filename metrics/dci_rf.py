@@ -207,11 +207,8 @@ def dci_rf(
       only the out-of-bag predictions grow with ``n`` (about 15 % of the call at
       n = 20000); growing the trees is the rest (the leaf-size-1 forests half of
       it, the size-100 ones a fifth).  Halving ``n_estimators`` or
-      ``tree_samples``, or dropping leaf size 1, about halves the call.  Median 4 s
-      at n = 20000, K = L = 8 (``noise``), one BLAS thread; 3.6 s on average over
-      the scenario grid, from 0.3 s (2 factors) to 8.6 s (24 codes).  The review's
-      implementation (a 10-fold cross-validated grid) was measured at 400 to 900 s
-      per call.
+      ``tree_samples``, or dropping leaf size 1, about halves the call (seconds per call: the cost table of ``metrics/README.md``).  The
+      review's implementation (a 10-fold cross-validated grid) costs a hundred to two hundred times more.
 
     Examples
     --------

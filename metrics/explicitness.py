@@ -180,7 +180,7 @@ def explicitness(
       passed as sample weights counted once per factor, and each AUC comes from one
       ranking (:func:`_rank_auc`); scores equal those of ``class_weight="balanced"``
       and ``roc_auc_score`` to within 1e-15 (bit for bit on most inputs), 1.5 times
-      faster.  Median 0.58 s at n = 20000, K = L = 8.
+      faster (``tests/benchmarks/test_bench_explicitness.py``; seconds per call: the cost table of ``metrics/README.md``).
 
     Examples
     --------

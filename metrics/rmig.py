@@ -75,8 +75,8 @@ def rmig(
     * Do and Tran's JEMMIG is the registered ``jemmig`` read as ``1 - score``.
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
       Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
-    * Cost: ``K L`` single-code estimates (:func:`metrics.estimators.pairwise_information`):
-      about 0.7 s at N = 1e4 and 8 s at N = 1e5 for 8 x 8 under ``knn`` on one core.
+    * Cost: ``K L`` single-code estimates (:func:`metrics.estimators.pairwise_information`);
+      seconds per call: the cost table of ``metrics/README.md``.
 
     Examples
     --------

@@ -144,7 +144,7 @@ def sap(
       discrete factors only the score is monotone-invariant too.  Not monotone in
       general: the R^2 of a continuous factor follows a code's units.
     * Cost: one ``K x L`` correlation product for continuous factors; ``L`` small
-      trees per discrete factor.  Median 13 ms at n = 20000, K = L = 8 (continuous).
+      trees per discrete factor; seconds per call: the cost table of ``metrics/README.md``.
 
     Examples
     --------

@@ -236,9 +236,8 @@ def udr(
       multi-task lasso path over 100 penalties on each of 5 folds plus one refit
       (``O(n L^2)`` per coordinate-descent sweep); a fixed ``penalty`` is one fit.
       Spearman: one ``L x L`` product of standardised ranks (``O(n L^2)``, ranks
-      computed once per member).  Measured for 8 members of 10 latents, n = 500, on a
-      loaded 2-core machine: about 5 s (cross-validated lasso), 0.4 s (fixed
-      penalty), 0.02 s (Spearman).
+      computed once per member): the cross-validated lasso costs about ten times a
+      fixed penalty, which costs about twenty times Spearman; seconds per call: the cost table of ``metrics/README.md``.
 
     Examples
     --------

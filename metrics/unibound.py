@@ -100,9 +100,8 @@ def unibound(
       Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
     * Cost: ``K L`` single-code and ``2 K`` multi-code estimates of
       :func:`metrics.estimators.mutual_information` (the single-code ones batched by
-      :func:`metrics.estimators.pairwise_information`): about 1.5 s at N = 1e4 and 23 s
-      at N = 1e5 for 8 factors x 8 codes under ``knn`` on one idle core, nearly all of it
-      k-d tree queries.
+      :func:`metrics.estimators.pairwise_information`), nearly all of it k-d tree queries under
+      ``knn``; seconds per call: the cost table of ``metrics/README.md``.
 
     Examples
     --------

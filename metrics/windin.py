@@ -51,8 +51,7 @@ def windin(
     * Every code uninformative: 0.
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
       Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
-    * Cost: ``2 L`` estimates: about 0.21 s at N = 1e4 and 2.5 s at N = 1e5 for 8 x 8
-      under ``knn`` on one core.
+    * Cost: ``2 L`` estimates; seconds per call: the cost table of ``metrics/README.md``.
 
     Examples
     --------

@@ -177,14 +177,11 @@ def z_diff(
       samples changes them (in distribution).  Not monotone: the differences follow a
       code's units.
     * Cost: ``(n_train + n_eval) x batch_size x L`` differences, vectorised, plus
-      one logistic regression on ``n_train x L``; median 0.20 s at the defaults
-      and 0.08 s with ``batch_size = 50``, whatever ``n`` (n = 20000, 8 x 8, one
-      BLAS thread; codes that slow the regression down, such as a dense mixing, add
-      up to 0.25 s).  The pairs are gathered with ``numpy.take`` and differenced in
-      place, 512 KiB of differences at a time, batch-first so that the mean over a
-      batch is an outer-axis sum (2x the version that held a chunk's 6.5 MB at once
-      and averaged over its middle axis, itself 1.2x the three-temporary version;
-      the same scores bit for bit).
+      one logistic regression on ``n_train x L``, whatever ``n`` (``batch_size = 50``
+      costs about 40 % of the default; codes that slow the regression down, such as a
+      dense mixing, cost more; seconds per call: the cost table of ``metrics/README.md``).  The pairs are gathered with
+      ``numpy.take`` and differenced in place, 512 KiB of differences at a time, batch-first
+      so that the mean over a batch is an outer-axis sum, which keeps the working set in cache.
 
     Examples
     --------

@@ -116,8 +116,7 @@ def z_max_var(
       scores by 0.5 to 0.7 in ``tests/metrics/test_invariances.py``); with ``std_threshold=0`` a
       rescaled code scores the same.  Not monotone: variances follow a code's units.
     * Cost: one grouping of the samples by ``K - 1`` labels per factor
-      (O(K n log n)) and ``(n_train + n_eval)`` batch variances; median 0.3 s at
-      n = 20000, K = L = 8.
+      (O(K n log n)) and ``(n_train + n_eval)`` batch variances; seconds per call: the cost table of ``metrics/README.md``.
 
     Examples
     --------

@@ -110,7 +110,7 @@ def z_min_var(
       standard deviation is at most ``std_threshold`` (in its own units) is dropped; not
       monotone.
     * Cost: ``(n_train + n_eval) x batch_size x L`` for the variances plus a
-      Python loop over the votes; median 0.2 s at the defaults and n = 20000.
+      Python loop over the votes; seconds per call: the cost table of ``metrics/README.md``.
 
     Examples
     --------
