@@ -185,7 +185,7 @@ def preset_table() -> str:
     """Each preset's seeds, sample size, what it leaves out, its sweeps and its description."""
     rows = []
     for preset in PRESETS.values():
-        sweeps = "; ".join(f"`{metric}`: " + ", ".join(f"{option} {'/'.join(map(str, values))}" for option, values in options.items())
+        sweeps = "; ".join(f"`{metric}`: " + ", ".join(f"`{option}` {', '.join(map(str, values))}" for option, values in options.items())
                            for metric, options in preset.metric_options.items())
         scenario_text = ", ".join(preset.scenarios) if preset.scenarios else "all" + (
             f" but {', '.join(preset.excluded_scenarios)}" if preset.excluded_scenarios else "")
