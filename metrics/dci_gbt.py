@@ -143,11 +143,8 @@ def dci_gbt(
     Every sub-score of the perfect code, then of one whose first two codes mix two factors (300 samples, 3
     factors), with 10 boosting stages instead of 100 to keep the example fast:
 
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> factors = rng.random((300, 3))
-    >>> codes = factors + 0.05 * rng.standard_normal((300, 3))        # a slightly noisy perfect code
-    >>> entangled = codes @ np.array([[1, 1, 0], [1, -1, 0], [0, 0, 1]])  # codes 0 and 1 mix factors 0 and 1
+    >>> from metrics.examples import toy_codes
+    >>> factors, codes, entangled = toy_codes()  # 300 samples; entangled mixes codes 0 and 1
     >>> from metrics.dci_gbt import dci_gbt
     >>> for z in (codes, entangled):
     ...     print({sub: round(score, 2) for sub, score in dci_gbt(factors, z, n_estimators=10).items()})

@@ -62,11 +62,8 @@ def mig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normalizatio
     --------
     The perfect code against one whose first two codes mix two factors (300 samples, 3 factors):
 
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> factors = rng.random((300, 3))
-    >>> codes = factors + 0.05 * rng.standard_normal((300, 3))        # a slightly noisy perfect code
-    >>> entangled = codes @ np.array([[1, 1, 0], [1, -1, 0], [0, 0, 1]])  # codes 0 and 1 mix factors 0 and 1
+    >>> from metrics.examples import toy_codes
+    >>> factors, codes, entangled = toy_codes()  # 300 samples; entangled mixes codes 0 and 1
     >>> from metrics.mig import mig
     >>> round(mig(factors, codes), 2), round(mig(factors, entangled), 2)
     (0.55, 0.21)

@@ -152,3 +152,25 @@ def test_every_relative_link_of_a_document_leads_to_a_file(document):
     path = ROOT / document
     targets = re.findall(r"\]\(((?!https?:|#)[^)#\s]+)(?:#[^)]*)?\)", path.read_text())
     assert not sorted(target for target in targets if not (path.parent / target).exists())
+
+
+def _headings(path: Path) -> set[str]:
+    """The anchors a code host gives the headings of a Markdown file (lower case, punctuation dropped, spaces to -)."""
+    import re
+
+    anchors, fenced = set(), False
+    for line in path.read_text().splitlines():
+        fenced ^= line.startswith("```")
+        if not fenced and line.startswith("#"):
+            anchors.add(re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-"))
+    return anchors
+
+
+@pytest.mark.parametrize("document", sorted(DOCUMENTS))
+def test_every_anchor_of_a_document_names_a_heading(document):
+    import re
+
+    path = ROOT / document
+    dead = [f"{target}#{anchor}" for target, anchor in re.findall(r"\]\(((?!https?:)[^)#\s]*)#([^)]+)\)", path.read_text())
+            if anchor not in _headings((path.parent / target) if target else path)]
+    assert not dead
