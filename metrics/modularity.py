@@ -38,9 +38,8 @@ def modularity(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> fl
     Notes
     -----
     * A code sharing no information with any factor (all I = 0) scores 0; a constant
-      code shares exactly 0 (:func:`metrics.information.information_table`).  Version 2:
-      version 1 scored a constant code 1 where the plug-in MI's rounding (4e-16 nats at
-      n = 10000) was divided by itself (the ``sample_size`` scenario at n = 10000, seed 1).
+      code shares exactly 0 (:func:`metrics.information.information_table`), so the
+      rounding of the plug-in MI (about 4e-16 nats at n = 10000) is never divided by itself.
     * With a single factor (K = 1) eq. 7 is 0/0 (the review's code returns NaN).  A
       code then cannot mix factors, so it scores 1 if it carries information about the
       factor and 0 otherwise.  "Carries information" must not mean "plug-in MI > 0":

@@ -101,6 +101,7 @@ def metric_catalogue() -> str:
             f"{'; states closed-form values (`exact`)' if spec.closed_form is not None else ''}; version {spec.version}",
             f"- invariant to: {', '.join(spec.invariances) or 'none of the listed transformations'}",
             f"- options: {_options(spec.defaults)}",
+            "- cost: seconds per call in [Cost per call](#cost-per-call); how it grows, in the docstring's Notes",
             f"- definition: {_source(spec)}; called as `metrics.{spec.function.__module__.split('.')[-1]}."
             f"{spec.function.__name__}`",
         ]
