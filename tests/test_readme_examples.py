@@ -174,3 +174,11 @@ def test_every_anchor_of_a_document_names_a_heading(document):
     dead = [f"{target}#{anchor}" for target, anchor in re.findall(r"\]\(((?!https?:)[^)#\s]*)#([^)]+)\)", path.read_text())
             if anchor not in _headings((path.parent / target) if target else path)]
     assert not dead
+
+
+def test_the_readme_stays_short_and_its_headings_are_anchors():
+    # the README is the entry point (what, for whom, quick start, the three jobs); everything else goes in a guide
+    assert len(README.read_text().splitlines()) <= 250
+    anchors = _headings(README)
+    assert {"quick-start", "validate-a-new-metric", "where-next"} <= anchors and "no-such-heading" not in anchors
+    assert "python--m-harness-validate-validate-a-new-metric" in _headings(ROOT / "harness" / "README.md")
