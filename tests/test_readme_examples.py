@@ -66,6 +66,23 @@ def test_the_guides_are_found_and_the_documented_examples_are_marked():
     assert ("own-metric", None) in {(output.name, output.file) for output in DOCUMENTS["metrics/README.md"][1]}
 
 
+EXAMPLES = [(document, example) for document, (examples, _) in DOCUMENTS.items() for example in examples]
+
+
+@pytest.mark.parametrize(("document", "example"), EXAMPLES, ids=[f"{document}:{example.name}" for document, example in EXAMPLES])
+def test_every_example_runs(document, example, runs):
+    run = runs(document)[1][example.name]
+    assert run.setup_status == 0, f"the lines before the last exited with status {run.setup_status}:\n{run.stderr[-2000:]}"
+
+
+def test_a_python_example_runs_as_one_script_and_must_succeed(tmp_path):
+    examples, outputs = readme_examples.parse("<!-- readme-example: a -->\n```python\nx = 6\nprint(x * 7)\n```\n"
+                                              "<!-- readme-example: b -->\n```python\nraise SystemExit(3)\n```\n")
+    runs = readme_examples.run_examples(examples, outputs, tmp_path)
+    assert runs["a"].stdout == "42\n" and runs["a"].setup_status == 0
+    assert runs["b"].setup_status == 3
+
+
 @pytest.mark.parametrize(("document", "output"), OUTPUTS,
                          ids=[f"{document}:{output.name}" + ("-file" if output.file else "") for document, output in OUTPUTS])
 def test_output_block_matches_a_real_run(document, output, runs):
