@@ -9,7 +9,8 @@ Python API already catch (``ValueError``; ``KeyError`` for unknown names).
 from __future__ import annotations
 
 import difflib
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 
 def did_you_mean(names: Iterable[str], known: Iterable[str]) -> str:

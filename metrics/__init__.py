@@ -29,7 +29,7 @@ import pkgutil
 
 from metrics.evaluation import evaluate, evaluate_population, metric_name
 from metrics.null_distribution import NullDistribution, permutation_null
-from metrics.registry import FAMILIES, INVARIANCES, PROPERTIES, MetricSpec, available, get, register_metric
+from metrics.registry import FAMILIES, INVARIANCES, SCORE_PROPERTIES, MetricSpec, available, get, register_metric
 from metrics.shared import shared_estimates
 
 for _module in pkgutil.iter_modules(__path__):
@@ -39,7 +39,7 @@ for _module in pkgutil.iter_modules(__path__):
 __all__ = [
     "FAMILIES",
     "INVARIANCES",
-    "PROPERTIES",
+    "SCORE_PROPERTIES",
     "MetricSpec",
     "NullDistribution",
     "available",

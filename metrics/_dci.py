@@ -54,7 +54,7 @@ Zero importances (Eastwood and Williams 2018 leave them undefined: their code di
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from joblib import Parallel, delayed

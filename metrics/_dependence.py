@@ -94,11 +94,11 @@ class RowStatistics:
     def _arrays(self) -> list[np.ndarray]:
         return [getattr(self, field.name) for field in fields(self)]
 
-    def all_but(self, group: int) -> "RowStatistics":
+    def all_but(self, group: int) -> RowStatistics:
         """The statistics of every row but those of ``group``, as one group."""
         return RowStatistics(*(values.sum(axis=0, keepdims=True) - values[group : group + 1] for values in self._arrays()))
 
-    def group(self, group: int) -> "RowStatistics":
+    def group(self, group: int) -> RowStatistics:
         """The statistics of ``group`` alone."""
         return RowStatistics(*(values[group : group + 1] for values in self._arrays()))
 

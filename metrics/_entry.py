@@ -17,11 +17,12 @@ from __future__ import annotations
 import functools
 import inspect
 import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any
 
-from metrics.shared import memoised, row_permutation, shared_estimates
 from metrics.options import check_random_state
+from metrics.shared import memoised, row_permutation, shared_estimates
 from metrics.validation import check_discrete, check_pair, check_population
 
 #: Arguments every metric may take besides its options.

@@ -39,8 +39,8 @@ factor(s).  The rules, used by :mod:`metrics.z_diff`, :mod:`metrics.z_min_var`,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 

@@ -10,8 +10,8 @@ from sklearn.tree import DecisionTreeRegressor
 from metrics._dci import unit_range
 from metrics._ranks import column_ranks
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
-from metrics.registry import register_metric
 from metrics.options import check_number, check_positive_int
+from metrics.registry import register_metric
 from metrics.shared import memoised, shared_across_calls
 from metrics.validation import check_pair
 
@@ -267,12 +267,24 @@ def dci_es(
       samples changes the random split (in distribution).  Size depends only on ``K``
       and ``L``.
     * Cost: ``K`` trees of ``2**max_capacity_doublings`` leaves and one decision-path
-      pass each: 0.55 s at n = 20000, 8 x 8 (median CPU, one BLAS thread) for the
-      default 8, 0.33 s for 4.  Inside one :func:`metrics.shared_estimates` scope (the
+      pass each (seconds per call: the cost table of ``metrics/README.md``).  Inside one :func:`metrics.shared_estimates` scope (the
       runner's, one per data draw) the trees are grown to at least 2**8 leaves, so the
       variants of a sweep of ``max_capacity_doublings`` up to 8 with the same
-      ``random_state`` share them: the sweep (4, 6, 8) costs about one call instead of
-      0.33 + 0.45 + 0.55 s (the first variant pays 0.55 s; the scores are the same bits).
+      ``random_state`` share them: the sweep (4, 6, 8) costs about one call at 8 instead of
+      three (the first variant pays for the trees; the scores are the same bits).
+
+    Examples
+    --------
+    Every sub-score of the perfect code, then of one whose first two codes mix two factors (300 samples, 3
+    factors):
+
+    >>> from metrics.examples import toy_codes
+    >>> factors, codes, entangled = toy_codes()  # 300 samples; entangled mixes codes 0 and 1
+    >>> from metrics.dci_es import dci_es
+    >>> for z in (codes, entangled):
+    ...     print({sub: round(score, 2) for sub, score in dci_es(factors, z).items()})
+    {'explicitness': 0.87, 'size': 1.0}
+    {'explicitness': 0.76, 'size': 1.0}
     """
     if check_number(reference_loss, "reference_loss", minimum=0.0) >= 1:
         raise ValueError(f"reference_loss must be below 1, got {reference_loss!r}")

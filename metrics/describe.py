@@ -12,7 +12,8 @@ itself is returned unchanged.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from metrics.registry import check_directions, check_property_claim
 
@@ -72,7 +73,7 @@ def describe_metric(
     Raises
     ------
     ValueError
-        When a property is not one of :data:`metrics.PROPERTIES`, a mapping is empty,
+        When a property is not one of :data:`metrics.SCORE_PROPERTIES`, a mapping is empty,
         a sub-score name is empty, the directions name a sub-score the property mapping
         does not, or ``name`` is empty.
     TypeError

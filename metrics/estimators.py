@@ -31,7 +31,7 @@ Estimators (all results in nats, clipped at 0)
 ``"knn_full"``
     The same neighbour estimators run in the full code space (the textbook estimators).
     Consistent, but biased towards 0 in high dimensions and slow (k-d trees degrade):
-    about 2 s of CPU per estimate at N = 20000 with 10 codes.
+    tens of times the cost of ``"knn"`` with 5 to 10 codes.
 ``"gaussian"``
     Closed form for jointly Gaussian variables::
 
@@ -51,9 +51,10 @@ Estimators (all results in nats, clipped at 0)
     ``H + (m - 1) / 2n`` with ``m`` the number of occupied cells, i.e.
     ``I + (m_v + m_z - m_vz - 1) / 2n``.  One code column only.
 
-Cost at N = 20000 (CPU time on one core, one BLAS thread): ``knn`` 0.025 s per estimate
-whatever the number of codes; ``knn_full`` 0.6 s with 5 codes and 1.8 s with 10;
-``gaussian``, ``histogram`` and ``miller_madow`` 1-3 ms.
+Cost: ``knn`` about the same per estimate whatever the number of codes; ``knn_full``
+growing with the number of codes (tens of times ``knn`` with 10); ``gaussian``,
+``histogram`` and ``miller_madow`` about a tenth of ``knn``
+(``python -m harness estimators`` times each on the Gaussian toy model).
 
 Invariances
 -----------
@@ -68,7 +69,8 @@ equal-width bins follow a code's units.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from scipy import sparse
@@ -343,8 +345,8 @@ def pairwise_information(
     paired with every code through :func:`metrics._knn.kraskov_prepared`, each factor and
     code being standardised and sorted once instead of once per pair; the result is
     identical to :func:`mutual_information` per pair, which the other estimators and
-    discrete factors use.  Cost at N = 1e4, 8 x 8 (``knn``): about 0.7 s on one core,
-    nearly all of it the 64 joint-space k-d tree queries.  Inside
+    discrete factors use.  Nearly all of the cost under ``knn`` is the ``K L`` joint-space
+    k-d tree queries.  Inside
     :func:`metrics.shared_estimates` the matrix is computed once per ``factors``, ``codes``
     and the options it depends on (:func:`estimate_options`; UniBound, the PID bounds and
     RMIG share it, whatever their ``bins`` under ``knn``).
@@ -365,7 +367,8 @@ def _pairwise_information(factors: np.ndarray, codes: np.ndarray, flags: tuple[b
         return _histogram_information(factors, codes, flags, bins, estimator == "miller_madow")
     options = {"estimator": estimator, "neighbors": neighbors}
     if estimator not in ("knn", "knn_full"):
-        return np.array([[estimate_information(factors[:, k], codes[:, j], discrete=flags[k], **options) for j in range(codes.shape[1])] for k in range(factors.shape[1])])
+        return np.array([[estimate_information(factors[:, k], codes[:, j], discrete=flags[k], **options) for j in range(codes.shape[1])]
+                         for k in range(factors.shape[1])])
     columns = [_as_codes(codes[:, j], factors.shape[0]) for j in range(codes.shape[1])]
     informative = [np.ptp(column) > 0 for column in columns]
     prepared = [Column(column) if useful else None for column, useful in zip(columns, informative)]

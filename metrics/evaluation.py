@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from metrics._entry import accepts, unchanged_inputs, validated_pair
-from metrics.registry import MetricSpec, get
 from metrics.options import check_random_state
+from metrics.registry import MetricSpec, get
 from metrics.validation import check_discrete
 
 MetricLike = str | MetricSpec | Callable[..., Any]

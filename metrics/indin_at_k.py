@@ -48,6 +48,16 @@ def indin_at_k(
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
       Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
     * Cost: ``2 L`` estimates.
+
+    Examples
+    --------
+    The perfect code against one whose first two codes mix two factors (300 samples, 3 factors):
+
+    >>> from metrics.examples import toy_codes
+    >>> factors, codes, entangled = toy_codes()  # 300 samples; entangled mixes codes 0 and 1
+    >>> from metrics.indin_at_k import indin_at_k
+    >>> round(indin_at_k(factors, codes), 2), round(indin_at_k(factors, entangled), 2)
+    (0.77, 0.81)
     """
     terms = code_information(factors, codes, estimator=estimator, neighbors=neighbors, bins=bins, normalize=normalize, separability=False)
     return top_k_mean(terms.score("independence"), top_k, factors.shape[1])

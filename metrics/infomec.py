@@ -10,8 +10,8 @@ from sklearn.linear_model import LogisticRegression
 from threadpoolctl import threadpool_limits
 
 from metrics.information import DEFAULT_BINS, factor_code_information, normalized_mutual_information, to_labels
-from metrics.registry import register_metric
 from metrics.options import check_choice, check_number, check_positive_int
+from metrics.registry import register_metric
 
 PRUNINGS = ("information", "range", "none")
 
@@ -158,6 +158,19 @@ def infomec(
       code pruned) and InfoE is the in-sample overfit, about ``(C - 1)(L + 1) / (2 n H)``.
     * Cost: one MI matrix and ``K`` logistic regressions (lbfgs, at most 100
       iterations each).
+
+    Examples
+    --------
+    Every sub-score of the perfect code, then of one whose first two codes mix two factors (300 samples, 3
+    factors):
+
+    >>> from metrics.examples import toy_codes
+    >>> factors, codes, entangled = toy_codes()  # 300 samples; entangled mixes codes 0 and 1
+    >>> from metrics.infomec import infomec
+    >>> for z in (codes, entangled):
+    ...     print({sub: round(score, 2) for sub, score in infomec(factors, z).items()})
+    {'infom': 0.74, 'infoc': 0.74, 'infoe': 0.69}
+    {'infom': 0.36, 'infoc': 0.36, 'infoe': 0.69}
     """
     check_positive_int(bins, "bins", minimum=2)
     check_choice(pruning, "pruning", PRUNINGS)

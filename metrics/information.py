@@ -31,8 +31,8 @@ moves samples between equal-width bins (the tan map of Zaidi et al. 2022, 5.5).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -290,12 +290,10 @@ def joint_counts(a: Labels, b: Labels) -> np.ndarray:
     :data:`_COUNT_VALUES` values of combined labels and :data:`_TABLE_CELLS` grouped
     counts (``a``'s groups are counted in chunks; a single group may exceed it).
 
-    Cost (one CPU, the shared 2-core machine): 6.6 ms at ``n = 1e5`` for 10 x 10
-    columns of 10 bins (25 bincounts of ``n`` values, in two blocks of rows), against
-    19.6 ms for the sparse one-hot product it replaced; columns of more than
-    :data:`_GROUP_CELLS` categories (bins > 11) are counted one pair at a time, about
-    2 ns per sample and column pair (20 bins: 18 ms, against 37 ms); 10 x 512 columns at
-    ``n = 1e5``: 0.67 s (1280 bincounts of ``n`` values, in two blocks of rows).
+    Cost: 25 bincounts of ``n`` values for 10 x 10 columns of 10 bins (in two blocks of
+    rows), about a third of a sparse one-hot product's; columns of more than
+    :data:`_GROUP_CELLS` categories (bins > 11) are counted one pair at a time, about half
+    a one-hot product's (``tests/benchmarks/test_bench_mutual_information.py``).
 
     Returns
     -------
@@ -422,11 +420,9 @@ def factor_code_information(
     discrete factors keep their categories.  Inside :func:`metrics.shared_estimates` the
     table is computed once per ``factors``, ``codes`` and options (MIG, MIG-sup, JEMMIG,
     Modularity and DCIMIG share it), each matrix is binned once (:func:`shared_labels`),
-    and on a row permutation of the codes only the joint counts are computed again.  Cost
-    at ``n = 1e5``, 10 factors x 10 codes of 10 bins, one CPU: about 2 ms to bin each
-    matrix (its column ranges shared with validation) and 6.6 ms to count
-    (:func:`joint_counts`); the whole ``metrics.mig.mig`` call, validation included,
-    about 13.5 ms.
+    and on a row permutation of the codes only the joint counts are computed again.
+    Binning each matrix (its column ranges shared with validation) costs about a third of
+    counting (:func:`joint_counts`), and the two are most of a ``metrics.mig.mig`` call.
     """
     flags = None if discrete is None else tuple(bool(flag) for flag in discrete)
     return memoised(

@@ -64,6 +64,16 @@ def informativeness(
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
       Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
     * Cost: ``L`` estimates.
+
+    Examples
+    --------
+    The perfect code against one whose first two codes mix two factors (300 samples, 3 factors):
+
+    >>> from metrics.examples import toy_codes
+    >>> factors, codes, entangled = toy_codes()  # 300 samples; entangled mixes codes 0 and 1
+    >>> from metrics.informativeness import informativeness
+    >>> round(informativeness(factors, codes), 2), round(informativeness(factors, entangled), 2)
+    (0.77, 0.81)
     """
     information = informativeness_nats(factors, codes, estimator=estimator, neighbors=neighbors, bins=bins)
     return float(np.mean(normalized(information, code_denominator(codes, information, bins, normalize))))

@@ -6,8 +6,8 @@ import numpy as np
 
 from metrics._interventions import subsets_of
 from metrics.information import DEFAULT_BINS, to_labels
-from metrics.registry import register_metric
 from metrics.options import check_positive_int, check_real
+from metrics.registry import register_metric
 
 
 def _deviation(values: np.ndarray, center: np.ndarray, quantile: float) -> np.ndarray:
@@ -90,8 +90,17 @@ def irs(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, diff_quantil
       sign cancel, and every sample is used, whatever the order.  Not monotone:
       deviations and their quantiles follow a code's units.
     * Cost: one grouping per factor and one pass over the codes per value,
-      O(K n L) (plus sorting for ``diff_quantile < 1``); median 0.12 s at n = 20000,
-      K = L = 8.
+      O(K n L) (plus sorting for ``diff_quantile < 1``); seconds per call: the cost table of ``metrics/README.md``.
+
+    Examples
+    --------
+    The perfect code against one whose first two codes mix two factors (300 samples, 3 factors):
+
+    >>> from metrics.examples import toy_codes
+    >>> factors, codes, entangled = toy_codes()  # 300 samples; entangled mixes codes 0 and 1
+    >>> from metrics.irs import irs
+    >>> round(irs(factors, codes), 2), round(irs(factors, entangled), 2)
+    (0.78, 0.55)
     """
     quantile = check_real(diff_quantile, "diff_quantile")
     if not 0.0 < quantile <= 1.0:

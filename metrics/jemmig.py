@@ -6,8 +6,8 @@ import numpy as np
 
 from metrics.gap import best_and_second
 from metrics.information import DEFAULT_BINS, factor_code_information
-from metrics.registry import register_metric
 from metrics.options import check_positive_int
+from metrics.registry import register_metric
 
 
 @register_metric(
@@ -59,6 +59,16 @@ def jemmig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> float:
       Those of the histogram engine (:mod:`metrics.information`, "Invariances"); not
       monotone.
     * Cost: one MI matrix.
+
+    Examples
+    --------
+    The perfect code against one whose first two codes mix two factors (300 samples, 3 factors):
+
+    >>> from metrics.examples import toy_codes
+    >>> factors, codes, entangled = toy_codes()  # 300 samples; entangled mixes codes 0 and 1
+    >>> from metrics.jemmig import jemmig
+    >>> round(jemmig(factors, codes), 2), round(jemmig(factors, entangled), 2)
+    (0.6, 0.3)
     """
     check_positive_int(bins, "bins", minimum=2)
     table = factor_code_information(factors, codes, discrete, bins)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from metrics._dependence import (CORRELATIONS, cross_fitted_mean, dependence_matrix, feature_map, paired_dependence,
-                                 whitening)
+from metrics._dependence import CORRELATIONS, cross_fitted_mean, dependence_matrix, feature_map, paired_dependence, whitening
 from metrics._linear import affine_predictions
 from metrics._matching import matched_codes
 from metrics._sampling import as_generator, train_test_indices
@@ -187,8 +186,21 @@ def mcc(
       codes, the chance levels stated above.
     * Cost: Pearson: one ``K x L`` correlation product, one Hungarian assignment and, for the weak score, two
       symmetric eigendecompositions and one SVD, O(n (K + L)^2); Spearman adds ranking every column,
-      O(n log n (K + L)); RDC multiplies the correlation product by ``k^2 = 400`` (at n = 1e5, 10 x 512: about 80 CPU-seconds);
+      O(n log n (K + L)); RDC multiplies the correlation product by ``k^2 = 400``;
       cross-fitting adds one small Hungarian per fold, not a pass over the rows.
+
+    Examples
+    --------
+    Every sub-score of the perfect code, then of one whose first two codes mix two factors (300 samples, 3
+    factors):
+
+    >>> from metrics.examples import toy_codes
+    >>> factors, codes, entangled = toy_codes()  # 300 samples; entangled mixes codes 0 and 1
+    >>> from metrics.mcc import mcc
+    >>> for z in (codes, entangled):
+    ...     print({sub: round(score, 2) for sub, score in mcc(factors, z).items()})
+    {'strong': 0.98, 'weak': 0.98}
+    {'strong': 0.79, 'weak': 0.98}
     """
     check_choice(correlation, "correlation", CORRELATIONS)
     check_choice(alignment, "alignment", ALIGNMENTS)

@@ -6,8 +6,8 @@ import numpy as np
 
 from metrics.gap import best_and_second
 from metrics.information import DEFAULT_BINS, factor_code_information, normalized_mutual_information
-from metrics.registry import register_metric
 from metrics.options import check_positive_int
+from metrics.registry import register_metric
 
 
 @register_metric(
@@ -57,6 +57,16 @@ def mig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normalizatio
       Those of the histogram engine (:mod:`metrics.information`, "Invariances"); not
       monotone.
     * Cost: one factor x code MI matrix, O(n K L) with vectorised counting.
+
+    Examples
+    --------
+    The perfect code against one whose first two codes mix two factors (300 samples, 3 factors):
+
+    >>> from metrics.examples import toy_codes
+    >>> factors, codes, entangled = toy_codes()  # 300 samples; entangled mixes codes 0 and 1
+    >>> from metrics.mig import mig
+    >>> round(mig(factors, codes), 2), round(mig(factors, entangled), 2)
+    (0.55, 0.21)
     """
     check_positive_int(bins, "bins", minimum=2)
     table = factor_code_information(factors, codes, discrete, bins)

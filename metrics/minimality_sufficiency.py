@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-
 from metrics.information import DEFAULT_BINS, factor_code_information, normalized_mutual_information
-from metrics.registry import register_metric
 from metrics.options import check_positive_int
+from metrics.registry import register_metric
 
 
 @register_metric(
@@ -66,6 +65,19 @@ def minimality_sufficiency(factors, codes, *, discrete=None, bins: int = DEFAULT
     * Scores: 1 and 1 on ``z = v``; on independent codes, the plug-in bias only, about
       ``(bins - 1)^2 / (2 n H)``.
     * Cost: one factor x code MI matrix, O(n K L).
+
+    Examples
+    --------
+    Every sub-score of the perfect code, then of one whose first two codes mix two factors (300 samples, 3
+    factors):
+
+    >>> from metrics.examples import toy_codes
+    >>> factors, codes, entangled = toy_codes()  # 300 samples; entangled mixes codes 0 and 1
+    >>> from metrics.minimality_sufficiency import minimality_sufficiency
+    >>> for z in (codes, entangled):
+    ...     print({sub: round(score, 2) for sub, score in minimality_sufficiency(factors, z).items()})
+    {'minimality': 0.64, 'sufficiency': 0.62}
+    {'minimality': 0.36, 'sufficiency': 0.35}
     """
     check_positive_int(bins, "bins", minimum=2)
     table = factor_code_information(factors, codes, discrete, bins)

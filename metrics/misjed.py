@@ -7,8 +7,8 @@ from scipy.spatial import cKDTree
 
 from metrics._knn import query_in_tree_order, standardize
 from metrics.information import DEFAULT_BINS, Labels, discretize, entropy, information_table
-from metrics.registry import register_metric
 from metrics.options import check_positive_int
+from metrics.registry import register_metric
 
 DEFAULT_MEAN_NEIGHBORS = 10
 
@@ -82,6 +82,16 @@ def misjed(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, neighbors
       monotone: a nonlinear map moves samples between bins.
     * Cost: one k-d tree query in factor space and one pairwise contingency table of the
       ``L`` codes, ``O(n L^2)``.
+
+    Examples
+    --------
+    The perfect code against one whose first two codes mix two factors (300 samples, 3 factors):
+
+    >>> from metrics.examples import toy_codes
+    >>> factors, codes, entangled = toy_codes()  # 300 samples; entangled mixes codes 0 and 1
+    >>> from metrics.misjed import misjed
+    >>> round(misjed(factors, codes), 2), round(misjed(factors, entangled), 2)
+    (0.13, 0.11)
     """
     bins = check_positive_int(bins, "bins", minimum=2)
     neighbors = check_positive_int(neighbors, "neighbors")

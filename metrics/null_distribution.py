@@ -49,9 +49,10 @@ score does not tell the representation from chance.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Hashable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -8,7 +8,8 @@ option never surfaces as a traceback from deep inside numpy or scikit-learn.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

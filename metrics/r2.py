@@ -9,8 +9,8 @@ from sklearn.neighbors import KNeighborsRegressor
 from metrics._linear import affine_predictions, standardized_split
 from metrics._ranks import column_ranks
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
-from metrics.registry import register_metric
 from metrics.options import check_choice, check_positive_int
+from metrics.registry import register_metric
 
 REGRESSORS = ("linear", "knn", "boosting")
 
@@ -105,6 +105,16 @@ def r2(
     * Scores: 1 on ``z = v``; about 0 on independent codes (in-sample R^2 would be
       ``L / n``; held out it is floored at 0).
     * Cost (linear): one least-squares solve, O(n L^2).
+
+    Examples
+    --------
+    The perfect code against one whose first two codes mix two factors (300 samples, 3 factors):
+
+    >>> from metrics.examples import toy_codes
+    >>> factors, codes, entangled = toy_codes()  # 300 samples; entangled mixes codes 0 and 1
+    >>> from metrics.r2 import r2
+    >>> round(r2(factors, codes), 2), round(r2(factors, entangled), 2)
+    (0.97, 0.97)
     """
     check_choice(regressor, "regressor", REGRESSORS)
     check_positive_int(neighbors, "neighbors")

@@ -11,15 +11,16 @@ transformations of the data its definition leaves the scores unchanged by).
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Collection, Mapping
+from typing import Any
 
 from metrics._entry import CALL_ARGUMENTS, accepts, population_entry, representation_entry
 from metrics.options import check_choice
 
 FAMILIES = ("intervention", "predictor", "information", "unsupervised")
-PROPERTIES = ("modularity", "compactness", "explicitness", "holistic")
+SCORE_PROPERTIES = ("modularity", "compactness", "explicitness", "holistic")
 
 #: The transformations a metric can be invariant to (:attr:`MetricSpec.invariances`), each applied to
 #: every code the same way, with what it does.  A stochastic metric's claim holds with the same
@@ -50,7 +51,7 @@ class MetricSpec:
     family : str
         One of :data:`FAMILIES`.
     properties : Mapping[str, str]
-        Sub-score name -> the property it measures (one of :data:`PROPERTIES`).
+        Sub-score name -> the property it measures (one of :data:`SCORE_PROPERTIES`).
         A metric with a single score has one entry, keyed by its own name.
     higher_is_better : bool
         Whether a larger score means a better representation (for sub-scores not
@@ -245,15 +246,15 @@ def check_properties(properties: Mapping[str, str]) -> dict[str, str]:
     ------
     ValueError
         When ``properties`` is empty, a sub-score is not a non-empty string, or a property is not one of
-        :data:`PROPERTIES` (the message names the sub-score).
+        :data:`SCORE_PROPERTIES` (the message names the sub-score).
     """
     if not isinstance(properties, Mapping) or not properties:
         raise ValueError(f"properties must map sub-score names to properties, got {properties!r}")
     for sub, prop in properties.items():
         if not isinstance(sub, str) or not sub.strip():
             raise ValueError(f"sub-score names must be non-empty strings, got {sub!r}")
-        if prop not in PROPERTIES:
-            raise ValueError(f"property of sub-score {sub!r} must be one of {', '.join(PROPERTIES)}; got {prop!r}")
+        if prop not in SCORE_PROPERTIES:
+            raise ValueError(f"property of sub-score {sub!r} must be one of {', '.join(SCORE_PROPERTIES)}; got {prop!r}")
     return dict(properties)
 
 
@@ -279,19 +280,19 @@ def check_invariances(invariances: Collection[str], name: str = "metric") -> tup
 
 
 def check_property_claim(claim: str | Mapping[str, str]) -> str | dict[str, str]:
-    """A metric's property claim, checked: one of :data:`PROPERTIES` for every score, or sub-score -> property
+    """A metric's property claim, checked: one of :data:`SCORE_PROPERTIES` for every score, or sub-score -> property
     (:func:`check_properties`), as :func:`metrics.describe.describe_metric` and the harness's user metrics take it.
 
     Raises
     ------
     ValueError
-        For a property not in :data:`PROPERTIES`, or a mapping :func:`check_properties` refuses.
+        For a property not in :data:`SCORE_PROPERTIES`, or a mapping :func:`check_properties` refuses.
     """
     if isinstance(claim, Mapping):
         return check_properties(claim)
-    if claim in PROPERTIES:
+    if claim in SCORE_PROPERTIES:
         return claim
-    raise ValueError(f"property must be one of {', '.join(PROPERTIES)} (or map sub-scores to them); got {claim!r}")
+    raise ValueError(f"property must be one of {', '.join(SCORE_PROPERTIES)} (or map sub-scores to them); got {claim!r}")
 
 
 def check_directions(

@@ -12,8 +12,8 @@ from metrics._ranks import column_ranks
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
 from metrics.gap import best_and_second
 from metrics.information import encode_categories
-from metrics.registry import register_metric
 from metrics.options import check_fraction, check_positive_int, check_real
+from metrics.registry import register_metric
 
 
 def _squared_correlations(factors: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -153,7 +153,17 @@ def sap(
       discrete factors only the score is monotone-invariant too.  Not monotone in
       general: the R^2 of a continuous factor follows a code's units.
     * Cost: one ``K x L`` correlation product for continuous factors; ``L`` small
-      trees per discrete factor.  Median 13 ms at n = 20000, K = L = 8 (continuous).
+      trees per discrete factor; seconds per call: the cost table of ``metrics/README.md``.
+
+    Examples
+    --------
+    The perfect code against one whose first two codes mix two factors (300 samples, 3 factors):
+
+    >>> from metrics.examples import toy_codes
+    >>> factors, codes, entangled = toy_codes()  # 300 samples; entangled mixes codes 0 and 1
+    >>> from metrics.sap import sap
+    >>> round(sap(factors, codes), 2), round(sap(factors, entangled), 2)
+    (0.96, 0.37)
     """
     if check_real(dead_code_variance, "dead_code_variance") < 0:
         raise ValueError(f"dead_code_variance must be non-negative, got {dead_code_variance!r}")

@@ -51,6 +51,16 @@ def sepin_at_k(
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
       Those of the estimators (:mod:`metrics.estimators`, "Invariances"); not monotone.
     * Cost: ``3 L`` estimates.
+
+    Examples
+    --------
+    The perfect code against one whose first two codes mix two factors (300 samples, 3 factors):
+
+    >>> from metrics.examples import toy_codes
+    >>> factors, codes, entangled = toy_codes()  # 300 samples; entangled mixes codes 0 and 1
+    >>> from metrics.sepin_at_k import sepin_at_k
+    >>> round(sepin_at_k(factors, codes), 2), round(sepin_at_k(factors, entangled), 2)
+    (0.76, 0.8)
     """
     terms = code_information(factors, codes, estimator=estimator, neighbors=neighbors, bins=bins, normalize=normalize)
     return top_k_mean(terms.score("separability"), top_k, factors.shape[1])

@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import copy
 import weakref
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Callable, Hashable, Iterator, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 

@@ -12,8 +12,8 @@ from metrics._matching import matched_codes
 from metrics._ranks import column_ranks
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
 from metrics.information import DEFAULT_BINS, factor_code_information, to_labels
-from metrics.registry import register_metric
 from metrics.options import check_choice, check_positive_int
+from metrics.registry import register_metric
 
 CLASSIFIERS = ("tree", "mlp")
 
@@ -180,6 +180,19 @@ def snc_nk(
       falling as its factor rises lost SNC when the classes were uneven (0.28 against
       0.998 for ``z = -v`` vs ``z = v`` on squared uniform factors, n = 5000).
     * Cost: one MI matrix, ``K`` binnings and ``2K`` trees.
+
+    Examples
+    --------
+    Every sub-score of the perfect code, then of one whose first two codes mix two factors (300 samples, 3
+    factors):
+
+    >>> from metrics.examples import toy_codes
+    >>> factors, codes, entangled = toy_codes()  # 300 samples; entangled mixes codes 0 and 1
+    >>> from metrics.snc_nk import snc_nk
+    >>> for z in (codes, entangled):
+    ...     print({sub: round(score, 2) for sub, score in snc_nk(factors, z).items()})
+    {'snc': 0.64, 'nk': 0.45}
+    {'snc': 0.24, 'nk': 0.38}
     """
     check_positive_int(bins, "bins", minimum=2)
     check_choice(classifier, "classifier", CLASSIFIERS)

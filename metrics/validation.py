@@ -7,7 +7,8 @@ traceback from deep inside numpy or as a silent NaN score.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from scipy import sparse

@@ -28,13 +28,13 @@ StyleRegistry
 
 from __future__ import annotations
 
+from reports._style import StyleRegistry
 from reports._table import MissingDataError, check_results, load_results
 from reports.agreement import agreement, agreement_matrix
-from reports.calibration import calibration
-from reports.cost import cost, cost_by_n
-from reports._style import StyleRegistry
 from reports.bundle import Bundle
+from reports.calibration import calibration
 from reports.comparison import plot_comparison
+from reports.cost import cost, cost_by_n
 from reports.headline import headline
 from reports.linearity import linearity
 from reports.phase import plot_phase_diagram

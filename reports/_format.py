@@ -7,8 +7,8 @@ check marks; the LaTeX writer maps these symbols to LaTeX commands.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 import numpy as np
 import pandas as pd

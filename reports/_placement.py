@@ -15,7 +15,7 @@ fixed afterwards).
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from matplotlib.collections import Collection

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
 
 import matplotlib
 import pandas as pd

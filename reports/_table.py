@@ -9,17 +9,17 @@ the table of ideal values per scenario, value and property.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from metrics.registry import SCORE_PROPERTIES
 from reports.options import OptionDefaults, with_option_columns
 from reports.parameters import with_parameter_columns
-from reports.schema import (CRITERIA, DERIVED_COLUMNS, IDEAL_PROPERTIES, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS,
-                            TEXT_COLUMNS)
-from metrics.registry import PROPERTIES
+from reports.schema import CRITERIA, DERIVED_COLUMNS, IDEAL_PROPERTIES, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS, TEXT_COLUMNS
 
 #: Order of the families in tables and figure facets; unknown families follow, sorted.
 FAMILY_ORDER = ("intervention", "predictor", "information", "unsupervised", "custom")
@@ -104,9 +104,9 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False,
                 f"results column {column!r} has {int(bad.sum())} non-finite entries "
                 f"(first: metric {first['metric']!r}, scenario {first['scenario']!r}, value {first['value_label']!r})"
             )
-    unknown = sorted(set(frame["property"]) - set(PROPERTIES))
+    unknown = sorted(set(frame["property"]) - set(SCORE_PROPERTIES))
     if unknown:
-        raise ValueError(f"results column 'property' has unknown values {unknown}; expected some of {PROPERTIES}")
+        raise ValueError(f"results column 'property' has unknown values {unknown}; expected some of {SCORE_PROPERTIES}")
     unknown = sorted(set(frame["criterion"]) - set(CRITERIA) - {""})
     if unknown:
         raise ValueError(f"results column 'criterion' has unknown values {unknown}; expected some of {CRITERIA} or ''")

@@ -14,8 +14,8 @@ see why: 0.8987 against ">= 0.9" is printed 0.899, not 0.90.  A statistic that c
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 #: How an undefined statistic is shown.
 UNDEFINED = "undefined"

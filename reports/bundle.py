@@ -10,9 +10,9 @@ could not run (:class:`Analysis`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable
 
 import pandas as pd
 

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from reports import intervals
-from reports._table import MissingDataError, check_results, at_largest_n, oriented, require_criterion
+from reports._table import MissingDataError, at_largest_n, check_results, oriented, require_criterion
 
 #: Default thresholds: calibrated when perfect >= 0.9 and random <= 0.1.
 PERFECT_THRESHOLD, RANDOM_THRESHOLD = 0.9, 0.1

@@ -15,7 +15,7 @@ the smallest swept n from which the level stays below :data:`LOW` at every large
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -24,8 +24,7 @@ from scipy import stats
 
 from reports._format import Section, display_table
 from reports._style import PAGE_WIDTH, paper_style, wrap_label
-from reports._table import (MissingDataError, check_results, family_figures, require_criterion, score_label,
-                            seed_summary)
+from reports._table import MissingDataError, check_results, family_figures, require_criterion, score_label, seed_summary
 from reports.figures import Drawn, band_text
 
 CRITERION = "chance"

@@ -15,16 +15,16 @@ measured in the results and a threshold, both reported next to the verdict.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import pandas as pd
 
 from reports.calibration import PERFECT_THRESHOLD, RANDOM_THRESHOLD
+from reports.hyperparameters import MAX_SENSITIVE_OPTIONS
 from reports.linearity import MIN_LEVELS, MIN_LINEAR_SLOPE, MIN_R2
 from reports.robustness import JUDGED_PROPERTIES, MAX_DEVIATION
 from reports.schema import IDEAL_PROPERTIES
-from reports.hyperparameters import MAX_SENSITIVE_OPTIONS
 from reports.sensitivity import DISCRETIZATION_OPTIONS, SPREAD_THRESHOLD
 
 #: Default thresholds of the property columns and of data efficiency.

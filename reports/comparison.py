@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import string
 import textwrap
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -26,12 +26,20 @@ from matplotlib.lines import Line2D
 
 from reports._placement import label_lines
 from reports._style import COLUMN_WIDTH, FONT_SIZE, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, paper_style, wrap_label
-from reports._table import at_largest_n, check_results, ideal_table, score_label, scenarios_testing
+from reports._table import at_largest_n, check_results, ideal_table, scenarios_testing, score_label
 from reports.figures import (
-    BANDS, NOTE_CHARACTERS_PER_INCH, band_text, draw_scores, format_axis, ideal_points, legend_layout, plot_ideal,
-    score_axis, seed_means,
+    BANDS,
+    NOTE_CHARACTERS_PER_INCH,
+    band_text,
+    draw_scores,
+    format_axis,
+    ideal_points,
+    legend_layout,
+    plot_ideal,
+    score_axis,
+    seed_means,
 )
-from reports.schema import PROPERTIES
+from reports.schema import SCORE_PROPERTIES
 
 #: Named figure widths, in inches: a column of a two-column paper and a page's text block.
 WIDTHS = {"column": COLUMN_WIDTH, "page": PAGE_WIDTH}
@@ -224,7 +232,7 @@ def plot_comparison(
         for index, (ax, scenario) in enumerate(zip(axes, shown)):
             own = rows.loc[rows["scenario"] == scenario]
             tags[ax] = _draw_ideals(ax, ideal_table(results.loc[results["scenario"] == scenario]),
-                                    [p for p in PROPERTIES if p in set(own["property"])], own["value"].unique())
+                                    [p for p in SCORE_PROPERTIES if p in set(own["property"])], own["value"].unique())
             notes += [f"{renames(scenario)}: {note}"
                       for note in draw_scores(ax, summaries[scenario], "value", registry, band=band, label=renames.score)]
             format_axis(ax, own, renames(own["parameter"].iloc[0]))
@@ -287,7 +295,7 @@ def _draw_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str], values: Se
     for points, names in trajectories.items():
         x = np.array([a for a, _ in points])
         y = np.array([np.nan if b is None else b for _, b in points])
-        drawn.append((plot_ideal(ax, x, y, None), ",".join(TAGS[prop] for prop in PROPERTIES if prop in names)))
+        drawn.append((plot_ideal(ax, x, y, None), ",".join(TAGS[prop] for prop in SCORE_PROPERTIES if prop in names)))
     if len(trajectories) == 1 and sorted(list(trajectories.values())[0]) == sorted(properties):
         return []
     return drawn

@@ -13,7 +13,7 @@ differ by the bias correction only) is still accounted for.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd

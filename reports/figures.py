@@ -19,9 +19,9 @@ from __future__ import annotations
 import functools
 import io
 import textwrap
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 import matplotlib
 import numpy as np
@@ -33,8 +33,8 @@ from matplotlib.ticker import MaxNLocator
 from scipy import stats
 
 from reports._style import COLUMN_WIDTH, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, chunks, paper_style, wrap_label
-from reports._table import at_largest_n, family_rank, ideal_table, score_label, scenarios_testing, seed_summary
-from reports.schema import PROPERTIES
+from reports._table import at_largest_n, family_rank, ideal_table, scenarios_testing, score_label, seed_summary
+from reports.schema import SCORE_PROPERTIES
 
 #: A numeric parameter spanning at least this ratio is drawn on a log axis.
 LOG_AXIS_RATIO = 100.0
@@ -294,9 +294,9 @@ def _legend_below(ax, legend_ax, width: float) -> None:
 
 
 def _by_property_and_family(summary: pd.DataFrame) -> list[tuple[str, str] | None]:
-    """(property, family) of each panel, properties in :data:`PROPERTIES` order each starting a row of two."""
+    """(property, family) of each panel, properties in :data:`SCORE_PROPERTIES` order each starting a row of two."""
     cells: list[tuple[str, str] | None] = []
-    for prop in [p for p in PROPERTIES if p in set(summary["property"])]:
+    for prop in [p for p in SCORE_PROPERTIES if p in set(summary["property"])]:
         families = sorted(summary.loc[summary["property"] == prop, "family"].unique(), key=family_rank)
         cells += [(prop, family) for family in families] + [None] * (len(families) % 2)
     return cells
@@ -600,7 +600,7 @@ def cost_figure(by_n: pd.DataFrame, *, registry: StyleRegistry) -> Drawn:
     with paper_style():
         figure, axes, legends = _panel_grid([_Panel(title, metrics) for title, metrics in cells],
                                             "cost growth: median seconds per call")
-        for ax, legend_ax, (title, metrics) in zip(axes, legends, cells):
+        for ax, legend_ax, (_title, metrics) in zip(axes, legends, cells):
             for metric in metrics:
                 curve = by_n.loc[by_n["metric"] == metric]
                 ax.plot(curve["n"], curve["median_seconds"], label=metric, **registry.metric(metric).line())

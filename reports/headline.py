@@ -51,7 +51,7 @@ def headline(results: pd.DataFrame | Bundle, thresholds: Thresholds = Thresholds
     bundle = results if isinstance(results, Bundle) else Bundle(results, thresholds)
     seconds = bundle.cost.frame.set_index("metric")["median_seconds"] if bundle.cost.table is not None else pd.Series()
     rows = []
-    for score, cells in headline_verdicts(bundle).groupby(["metric", "sub_score"], sort=False):
+    for _score, cells in headline_verdicts(bundle).groupby(["metric", "sub_score"], sort=False):
         first = cells.iloc[0]
         key = {"metric": first["metric"], "sub_score": first["sub_score"], "family": first["family"],
                "property": first["property"], "higher_is_better": bool(first["higher_is_better"])}

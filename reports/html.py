@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 import struct
+from collections.abc import Sequence
 from html import escape
-from typing import Sequence
 
 import pandas as pd
 

@@ -34,7 +34,7 @@ depend on the other rows of the table.
 from __future__ import annotations
 
 import functools
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -72,7 +72,7 @@ def mean_interval(values: np.ndarray, bounds: Bounds = UNBOUNDED) -> tuple[float
     return float(np.clip(mean - half, *bounds)), float(np.clip(mean + half, *bounds))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def resample_counts(n_seeds: int) -> np.ndarray:
     """``(REPLICATES, S)``: how often each of ``S`` seeds is drawn in each bootstrap resample (read-only)."""
     draws = np.random.default_rng(BOOTSTRAP_SEED).integers(0, n_seeds, size=(REPLICATES, n_seeds))

@@ -15,7 +15,7 @@ import pandas as pd
 from scipy import stats
 
 from reports import intervals
-from reports._table import MissingDataError, check_results, at_largest_n, ideal_table, oriented_score, seed_summary
+from reports._table import MissingDataError, at_largest_n, check_results, ideal_table, oriented_score, seed_summary
 
 #: Default thresholds of ``linear`` (R² and slope) and ``monotone`` (Spearman's rho).
 #: A linear response must also move: its slope against the ideal at least

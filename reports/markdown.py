@@ -5,7 +5,7 @@ Long tables appear as their per-metric roll-up; the full tables are in ``tables/
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import pandas as pd
 

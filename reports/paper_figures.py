@@ -13,8 +13,8 @@ each mean its band over seeds.  Figure 9 reads the sample-efficiency analysis
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import Callable
 
 import pandas as pd
 from matplotlib.figure import Figure
@@ -24,7 +24,7 @@ from reports._table import at_largest_n, ideal_table
 from reports.comparison import TAGS, _draw_ideals, _label_ideals
 from reports.figures import LEGEND_ROW_INCHES, Drawn, band_text, draw_scores, format_axis, score_axis, seed_means
 from reports.review_published import EXPERIMENTS, GROUPS, LINES, Experiment
-from reports.schema import PROPERTIES
+from reports.schema import SCORE_PROPERTIES
 
 #: Height of a panel's axes, in inches.
 PANEL_INCHES = 1.7
@@ -102,7 +102,7 @@ def score_figure(results: pd.DataFrame, experiment: Experiment, *, band: str = "
         tags = {}
         for index, (ax, (group, own)) in enumerate(zip(axes, panels.items())):
             drawn = summary.loc[_of(summary, own)]
-            tags[ax] = _draw_ideals(ax, ideals, [p for p in PROPERTIES if p in set(drawn["property"])],
+            tags[ax] = _draw_ideals(ax, ideals, [p for p in SCORE_PROPERTIES if p in set(drawn["property"])],
                                     rows["value"].unique())
             notes += draw_scores(ax, drawn, "value", registry, band=band, label=_label)
             format_axis(ax, rows, experiment.axis)

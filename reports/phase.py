@@ -15,8 +15,8 @@ embedded as TrueType (Type 42) in PDFs (:func:`reports._style.paper_style`).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd

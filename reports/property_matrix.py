@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import pandas as pd
 
+from reports import characteristics
 from reports._format import SYMBOLS
 from reports.bundle import Bundle
 from reports.calibration import PERFECT_THRESHOLD, RANDOM_THRESHOLD
-from reports import characteristics
 from reports.characteristics import DATA_N, DATA_TOLERANCE, HEADINGS, MIN_RANK_CORRELATION, MIN_SLOPE, Thresholds
 from reports.linearity import MIN_LINEAR_SLOPE, MIN_R2
 from reports.robustness import MAX_DEVIATION

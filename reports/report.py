@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Callable
 
 import pandas as pd
 
@@ -32,16 +32,16 @@ from reports.characteristics import DATA_N, DATA_TOLERANCE, MIN_RANK_CORRELATION
 from reports.cost import DISPLAY_COLUMNS as COST_COLUMNS
 from reports.cost import cost_by_n
 from reports.headline import headline, headline_display, headline_sentences
-from reports.hyperparameters import MAX_SENSITIVE_OPTIONS
 from reports.html import render_html
+from reports.hyperparameters import MAX_SENSITIVE_OPTIONS
 from reports.latex import to_latex
 from reports.linearity import MIN_LEVELS, MIN_LINEAR_SLOPE, MIN_R2
 from reports.linearity import MIN_RANK_CORRELATION as LINEARITY_MIN_RHO
 from reports.markdown import render_markdown
+from reports.paper_figures import paper_figure_drawers
 from reports.phase import phase_drawers, phase_section
 from reports.property_matrix import property_matrix, property_matrix_display
 from reports.raised_warnings import raised_warnings, warnings_line
-from reports.paper_figures import paper_figure_drawers
 from reports.review_report import agreement_line, table_1_sections, table_2_sections
 from reports.robustness import DEFAULT_VALUE_RANGES, MAX_DEVIATION, ROBUSTNESS_CRITERIA, of_conditions
 from reports.sensitivity import SPREAD_THRESHOLD, sensitivity_details, sensitivity_rollup
@@ -308,7 +308,8 @@ def build_figures(results: pd.DataFrame, sections: list[Section], directory: Pat
                      partial(figures.scenario_figure, rows, scenario, registry=registry)))
     if tables.get("sample_efficiency") is not None and not tables["sample_efficiency"].empty:
         todo.append(("sample_size", "Sample efficiency: mean |score(n) − score(n_max)| over seeds (band: 95% "
-                     "Student-t interval of the mean), one panel per property and family.", partial(figures.efficiency_figure, tables["sample_efficiency"], registry=registry)))
+                     "Student-t interval of the mean), one panel per property and family.",
+                     partial(figures.efficiency_figure, tables["sample_efficiency"], registry=registry)))
     for metric in figures.bounded_metrics(results):
         todo.append((f"{_file_stem(metric)}_bars", f"{metric} terms per scenario and value: solid up to the lower bound, "
                      "pale up to the upper bound (means over seeds; terms without bounds: mean and its 95% Student-t "

@@ -11,9 +11,10 @@ verdicts its row of the property matrix.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Collection, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd

@@ -14,10 +14,16 @@ import pandas as pd
 
 from reports._format import Section
 from reports._table import MissingDataError, at_largest_n, provenance, seed_summary
-from reports.review_comparison import (RULE_DIFFERENCES, agreement_counts, agreement_sentence, comparison_display,
-                                       comparison_paper, disagreements, review_comparison)
-from reports.review_published import (LINES, METRICS, TABLE_1, TABLE_1_CASES, TABLE_1_COLUMN_OF, TABLE_1_COLUMNS,
-                                      TABLE_1_EXPERIMENT)
+from reports.review_comparison import (
+    RULE_DIFFERENCES,
+    agreement_counts,
+    agreement_sentence,
+    comparison_display,
+    comparison_paper,
+    disagreements,
+    review_comparison,
+)
+from reports.review_published import LINES, METRICS, TABLE_1, TABLE_1_CASES, TABLE_1_COLUMN_OF, TABLE_1_COLUMNS, TABLE_1_EXPERIMENT
 from reports.verdicts import Bundle, verdict_sources
 
 #: Largest |measured − printed| of a Table 1 cell counted as reproducing it: the printed values are rounded to one

@@ -9,14 +9,14 @@ the injected entanglement rather than stay high.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from reports import intervals
-from reports._table import MissingDataError, check_results, at_largest_n, ideal_table, oriented_score, seed_summary
+from reports._table import MissingDataError, at_largest_n, check_results, ideal_table, oriented_score, seed_summary
 from reports.schema import IDEAL_PROPERTIES
 
 #: Criterion -> the condition it tests, in report order.  A scenario is judged under

@@ -3,7 +3,7 @@
 A results table is tidy: one row per (study, scenario, value, seed, n_samples, metric,
 sub_score).  This module holds only names and plain constants (it imports neither pandas nor
 matplotlib), so the harness's run workers can import it without paying for the plotting stack.
-The properties are the metric contract's (:data:`metrics.registry.PROPERTIES`), the criteria the
+The properties are the metric contract's (:data:`metrics.registry.SCORE_PROPERTIES`), the criteria the
 scenario contract's (:data:`scenarios.base.CRITERIA`).
 
 Columns
@@ -31,7 +31,7 @@ criterion
 seed, n_samples
     Seed index and number of samples.
 metric, family, sub_score, property, higher_is_better
-    What was measured; ``property`` is one of :data:`PROPERTIES`.  ``metric`` is the display name,
+    What was measured; ``property`` is one of :data:`SCORE_PROPERTIES`.  ``metric`` is the display name,
     a variant of an option sweep's included (``mig[bins=5]``): a label, never parsed.
 metric_base
     The metric the row's variant is of (``mig`` for ``mig[bins=5]``); the same as ``metric`` for a
@@ -72,14 +72,17 @@ metric_version, harness_version
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from metrics.registry import PROPERTIES
-from scenarios.base import CRITERIA
-from scenarios.base import PROPERTIES as IDEAL_PROPERTIES  # a scenario states ideals for these (holistic has none)
+from metrics.registry import SCORE_PROPERTIES
+from scenarios.base import (
+    CRITERIA,
+    IDEAL_PROPERTIES,  # a scenario states ideals for these (holistic has none)
+)
 
 __all__ = ["CRITERIA", "DERIVED_COLUMNS", "FAILURE_COLUMNS", "IDEAL_PROPERTIES", "NULL_COLUMNS", "OPTIONAL_COLUMN_DEFAULTS",
-           "OPTION_COLUMNS", "PARAMETER_COLUMNS", "PROPERTIES", "RESULT_COLUMNS", "TEXT_COLUMNS", "decode_options",
+           "OPTION_COLUMNS", "PARAMETER_COLUMNS", "SCORE_PROPERTIES", "RESULT_COLUMNS", "TEXT_COLUMNS", "decode_options",
            "encode_options"]
 
 #: Column order of the tidy results table.

@@ -25,7 +25,7 @@ the other variants are left out of them and appear in the sensitivity section al
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd

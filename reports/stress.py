@@ -14,9 +14,10 @@ they share the ideal's higher-is-better scale; departure = oriented score − id
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -64,7 +65,8 @@ class StressTables:
         the scenarios and sample sizes searched, seeds per point, the search's seed, its
         budget in cells and seconds, the confidence level of the seed spread and the
         smallest departure reported), ``cells`` and ``seconds`` spent, ``notes`` (list of
-        str); optionally ``failed_cells``, those of ``cells`` that have no score (default 0); any other key (e.g. ``reference``) goes into the JSON record as it is.
+        str); optionally ``failed_cells``, those of ``cells`` that have no score (default 0);
+        any other key (e.g. ``reference``) goes into the JSON record as it is.
     measurements : pandas.DataFrame
         Every sub-score measured at every point, one row each (written as ``measurements.csv``).
     cases : pandas.DataFrame

@@ -13,14 +13,15 @@
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
 import numpy as np
 import pandas as pd
 
+from reports import characteristics
 from reports._format import SYMBOLS
 from reports._table import family_rank
-from reports import characteristics
 from reports._verdict import Check, Verdict, pool_characteristics, pool_scores, worst
 from reports.characteristics import ROWS, Characteristic, Rule, Thresholds
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from scenarios.base import PROPERTIES, Representation, Scenario, available, get, register_scenario
+from scenarios.base import IDEAL_PROPERTIES, Representation, Scenario, available, get, register_scenario
 from scenarios.population import (
     Population,
     PopulationScenario,
@@ -45,7 +45,7 @@ from scenarios.describe import describe_scenario  # noqa: E402
 from scenarios.transforms import available_transforms  # noqa: E402
 
 __all__ = [
-    "PROPERTIES",
+    "IDEAL_PROPERTIES",
     "Population",
     "PopulationScenario",
     "Representation",

@@ -17,7 +17,7 @@ a factor in four codes is less compact than a factor in two).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

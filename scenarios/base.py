@@ -7,13 +7,14 @@ property at that value (its ideal trajectory), with the paper section it comes f
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, ClassVar, Mapping, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
-PROPERTIES = ("modularity", "compactness", "explicitness")
+IDEAL_PROPERTIES = ("modularity", "compactness", "explicitness")
 
 CRITERIA = ("noise", "nonlinearity", "non_measured_factors", "attacks", "sample_efficiency", "dependent_factors",
             "chance")
@@ -105,9 +106,9 @@ def check_ideal(ideal: Mapping[str, Any], context: str = "ideal") -> dict[str, f
     """
     if not isinstance(ideal, Mapping):
         raise TypeError(f"{context} must map properties to scores, got {type(ideal).__name__}")
-    unknown = set(ideal) - set(PROPERTIES)
+    unknown = set(ideal) - set(IDEAL_PROPERTIES)
     if unknown:
-        raise ValueError(f"{context} names unknown properties {sorted(unknown, key=str)}; expected some of {', '.join(PROPERTIES)}")
+        raise ValueError(f"{context} names unknown properties {sorted(unknown, key=str)}; expected some of {', '.join(IDEAL_PROPERTIES)}")
     checked = {}
     for prop, score in ideal.items():
         if isinstance(score, (bool, np.bool_)) or not isinstance(score, (int, float, np.integer, np.floating)):
@@ -305,7 +306,7 @@ def check_in_range(name: str, low: float, high: float) -> Callable[[Any], float]
     return check
 
 
-def check_choice(name: str, choices: Sequence[str]) -> Callable[[Any], str]:
+def choice_checker(name: str, choices: Sequence[str]) -> Callable[[Any], str]:
     """A ``check_value`` accepting one of ``choices``."""
 
     def check(value: Any) -> str:

@@ -12,7 +12,8 @@ builds the :class:`~scenarios.base.Scenario` from it.  A module may instead defi
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 

@@ -63,7 +63,7 @@ base and the encoder determine it (the rules of :mod:`scenarios.transforms`).
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 

@@ -58,7 +58,7 @@ class _GaussianAttack:
     loadings: np.ndarray  # (2K, K): tilde z = loadings y + noise
 
     @classmethod
-    def build(cls, attack: str, alpha: float, n_factors: int, sigma: float) -> "_GaussianAttack":
+    def build(cls, attack: str, alpha: float, n_factors: int, sigma: float) -> _GaussianAttack:
         matrix = attack_matrix(attack, alpha, n_factors)
         eye = np.eye(n_factors)
 

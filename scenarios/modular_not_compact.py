@@ -44,7 +44,7 @@ from __future__ import annotations
 import numpy as np
 
 from scenarios._spread import concentration
-from scenarios.base import Scenario, check_choice, register_scenario
+from scenarios.base import Scenario, choice_checker, register_scenario
 
 CASES = ("cos_sin", "duplicate_2", "duplicate_4")
 N_CODES = 8
@@ -96,7 +96,7 @@ MODULAR_NOT_COMPACT = register_scenario(
         values=CASES,
         build=build,
         ideal_trajectory=ideal,
-        check_value=check_choice("case", CASES),
+        check_value=choice_checker("case", CASES),
         source="Zaidi et al. 2022, section 5.4, Table 1 (continuous angles, as the published cells require)",
         summary="each factor held by 2 or 4 codes (cos/sin of an angle, or copies): modular, explicit, not compact",
     )
@@ -109,7 +109,7 @@ MODULAR_NOT_COMPACT_QUANTIZED = register_scenario(
         values=CASES,
         build=_build_quantized,
         ideal_trajectory=ideal,
-        check_value=check_choice("case", CASES),
+        check_value=choice_checker("case", CASES),
         source="Zaidi et al. 2022, section 5.4 (angles quantised to 10 values, as the text says)",
         summary="modular_not_compact with angles quantised to k pi / 5 before coding",
     )

@@ -50,14 +50,15 @@ undercomplete codes, elementwise nonlinearities, circular codes) are registered 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from scenarios._attacks import redundancy_attack, synergy_attack
 from scenarios._checks import check_integer
-from scenarios.base import PROPERTIES, ParameterValue, check_in_range
+from scenarios.base import IDEAL_PROPERTIES, ParameterValue, check_in_range
 from scenarios.gaussian_toy import ALPHAS, MAX_ALPHA
 from scenarios.nonlinear import tan_map
 
@@ -147,14 +148,14 @@ class Transform:
         return value
 
 
-def known(base_ideal: Mapping[str, float], properties: Sequence[str] = PROPERTIES) -> dict[str, float]:
+def known(base_ideal: Mapping[str, float], properties: Sequence[str] = IDEAL_PROPERTIES) -> dict[str, float]:
     """The finite base ideals among ``properties`` (the ones a rule can pass through)."""
     return {p: float(base_ideal[p]) for p in properties if p in base_ideal and np.isfinite(base_ideal[p])}
 
 
 def perfect(ideal: Mapping[str, float]) -> bool:
     """Whether an ideal states a perfect code (every property 1)."""
-    return all(ideal.get(prop) == 1.0 for prop in PROPERTIES)
+    return all(ideal.get(prop) == 1.0 for prop in IDEAL_PROPERTIES)
 
 
 def standardized(codes: np.ndarray) -> np.ndarray:

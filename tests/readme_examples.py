@@ -1,9 +1,10 @@
-"""Run the README's marked examples and compare what they print with the README's output blocks.
+"""Run the marked examples of a Markdown file (the README, a guide) and compare what they print with its output blocks.
 
 Which blocks are checked is marked in the README itself, with an HTML comment on the line before a
 fenced block (invisible in the rendered page):
 
-* ``<!-- readme-example: NAME -->`` before a ``bash`` block: a command block, run with bash;
+* ``<!-- readme-example: NAME -->`` before a ``bash`` block: a command block, run with bash; before a ``python``
+  block: a script, run with ``python`` as a whole (as a setup line: it must exit with status 0);
 * ``<!-- readme-output: NAME -->`` before a block: what example NAME prints on stdout;
 * ``<!-- readme-output: NAME last-line -->`` before a block: what the last line of example NAME prints
   (the output of the lines before it is not shown);
@@ -80,6 +81,14 @@ class Block:
     lines: tuple[str, ...]
     first: int
     """Index (0-based) of the block's first content line in the README."""
+    language: str = ""
+    """The fenced block's language (``bash``, ``python``, ...)."""
+
+    def commands(self) -> list[str]:
+        """The example as bash lines: a Python block becomes one here-document run by ``python``, then ``:``."""
+        if self.language == "python":
+            return ["python - <<'README_PYTHON'", *self.lines, "README_PYTHON", ":"]
+        return list(self.lines)
 
 
 @dataclass(frozen=True)
@@ -98,11 +107,11 @@ def _fenced_block(lines: list[str], marker_index: int) -> tuple[int, int]:
     """The (first, end) content line indexes of the fenced block right after the marker line."""
     opening = marker_index + 1
     if opening >= len(lines) or not lines[opening].startswith("```"):
-        raise ValueError(f"README line {marker_index + 1}: the marker must be followed by a fenced block (```)")
+        raise ValueError(f"line {marker_index + 1}: the marker must be followed by a fenced block (```)")
     for index in range(opening + 1, len(lines)):
         if lines[index] == "```":
             return opening + 1, index
-    raise ValueError(f"README line {opening + 1}: fenced block is never closed")
+    raise ValueError(f"line {opening + 1}: fenced block is never closed")
 
 
 def parse(text: str) -> tuple[list[Block], list[Block]]:
@@ -121,11 +130,11 @@ def parse(text: str) -> tuple[list[Block], list[Block]]:
         first, end = _fenced_block(lines, index)
         if example:
             if example["name"] in {block.name for block in examples}:
-                raise ValueError(f"README line {index + 1}: example {example['name']!r} is defined twice")
-            examples.append(Block(example["name"], None, False, tuple(lines[first:end]), first))
+                raise ValueError(f"line {index + 1}: example {example['name']!r} is defined twice")
+            examples.append(Block(example["name"], None, False, tuple(lines[first:end]), first, lines[first - 1][3:].strip()))
         else:
             if output["name"] not in {block.name for block in examples}:
-                raise ValueError(f"README line {index + 1}: output {output['name']!r} names no example above it")
+                raise ValueError(f"line {index + 1}: output {output['name']!r} names no example above it")
             outputs.append(Block(output["name"], output["file"], bool(output["last_line"]), tuple(lines[first:end]), first))
     return examples, outputs
 
@@ -140,7 +149,7 @@ def run_examples(examples: list[Block], outputs: list[Block], workdir: Path) -> 
     prelude = 'python() { "$README_PYTHON" "$@"; }\n'
     runs = {}
     for example in examples:
-        lines = [TMP_PATH.sub(f"{workdir}/tmp/", line) for line in example.lines]
+        lines = [TMP_PATH.sub(f"{workdir}/tmp/", line) for line in example.commands()]
         setup, last = (subprocess.run(["bash", "-c", prelude + "\n".join(part)], cwd=workdir, env=environment,
                                       capture_output=True, text=True, check=False)
                        for part in (["set -e", *lines[:-1]], lines[-1:]))

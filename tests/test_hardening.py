@@ -254,7 +254,8 @@ def test_an_option_of_the_wrong_type_is_named(name, option):
 
 
 @pytest.mark.parametrize("name", STOCHASTIC)
-@pytest.mark.parametrize(("random_state", "error"), [("seed", TypeError), (-1, ValueError), (1.5, TypeError), (True, TypeError), (np.random.RandomState(0), TypeError)])
+@pytest.mark.parametrize(("random_state", "error"), [("seed", TypeError), (-1, ValueError), (1.5, TypeError),
+                                                          (True, TypeError), (np.random.RandomState(0), TypeError)])
 def test_bad_random_state_is_named(name, random_state, error):
     with pytest.raises(error, match="random_state"):
         _evaluate(name, F, C, random_state=random_state)

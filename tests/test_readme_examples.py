@@ -1,7 +1,8 @@
-"""The README's marked examples print what its output blocks show.
+"""The marked examples of every Markdown file (the README and the guides) print what their output blocks show.
 
 The markers, how the examples run and the normalisation are documented in ``tests/readme_examples.py``;
-``python tests/readme_examples.py --update README.md`` regenerates every checked block from a real run.
+``python tests/readme_examples.py --update FILE.md`` regenerates every checked block of FILE.md from a real run.
+Each file's examples run in order in a working directory of their own.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+DOCUMENTED_FOLDERS = ("harness", "metrics", "scenarios", "reports", "tests")
+"""The repository's fixed top-level folders, whose Markdown files (guides) are checked besides the top level's."""
 
 
 def _load_helper():
@@ -25,32 +28,72 @@ def _load_helper():
 
 
 readme_examples = _load_helper()
-EXAMPLES, OUTPUTS = readme_examples.parse(README.read_text())
+
+
+def markdown_files() -> list[Path]:
+    """Every Markdown file of the repository: the top level's and those of its fixed folders."""
+    found = sorted(ROOT.glob("*.md"))
+    for folder in DOCUMENTED_FOLDERS:
+        found += sorted(path for path in (ROOT / folder).rglob("*.md") if "__pycache__" not in path.parts)
+    return found
+
+
+DOCUMENTS = {path.relative_to(ROOT).as_posix(): readme_examples.parse(path.read_text()) for path in markdown_files()}
+OUTPUTS = [(document, output) for document, (_, outputs) in DOCUMENTS.items() for output in outputs]
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    workdir = tmp_path_factory.mktemp("readme")
-    return workdir, readme_examples.run_examples(EXAMPLES, OUTPUTS, workdir)
+    """Each document's examples, run once, on first use: document -> (working directory, runs)."""
+    done = {}
+
+    def run(document: str):
+        if document not in done:
+            workdir = tmp_path_factory.mktemp("markdown")
+            examples, outputs = DOCUMENTS[document]
+            done[document] = workdir, readme_examples.run_examples(examples, outputs, workdir)
+        return done[document]
+
+    return run
 
 
-def test_the_documented_examples_are_marked():
-    shown = {(output.name, output.file) for output in OUTPUTS}
+def test_the_guides_are_found_and_the_documented_examples_are_marked():
+    assert {"README.md", "harness/README.md", "metrics/README.md", "scenarios/README.md", "reports/README.md"} <= set(DOCUMENTS)
+    shown = {(output.name, output.file) for output in DOCUMENTS["harness/README.md"][1]}
     for name in ("validate", "baseline", "baseline-drift", "baseline-tolerance", "evaluate", "estimators"):
-        assert (name, None) in shown, f"README output block {name!r} is not marked"
+        assert (name, None) in shown, f"harness/README.md output block {name!r} is not marked"
     assert ("baseline", "baselines/small.json") in shown
+    assert ("own-metric", None) in {(output.name, output.file) for output in DOCUMENTS["metrics/README.md"][1]}
 
 
-@pytest.mark.parametrize("output", OUTPUTS, ids=[output.name + ("-file" if output.file else "") for output in OUTPUTS])
-def test_readme_output_block_matches_a_real_run(output, runs):
-    workdir, results = runs
+EXAMPLES = [(document, example) for document, (examples, _) in DOCUMENTS.items() for example in examples]
+
+
+@pytest.mark.parametrize(("document", "example"), EXAMPLES, ids=[f"{document}:{example.name}" for document, example in EXAMPLES])
+def test_every_example_runs(document, example, runs):
+    run = runs(document)[1][example.name]
+    assert run.setup_status == 0, f"the lines before the last exited with status {run.setup_status}:\n{run.stderr[-2000:]}"
+
+
+def test_a_python_example_runs_as_one_script_and_must_succeed(tmp_path):
+    examples, outputs = readme_examples.parse("<!-- readme-example: a -->\n```python\nx = 6\nprint(x * 7)\n```\n"
+                                              "<!-- readme-example: b -->\n```python\nraise SystemExit(3)\n```\n")
+    runs = readme_examples.run_examples(examples, outputs, tmp_path)
+    assert runs["a"].stdout == "42\n" and runs["a"].setup_status == 0
+    assert runs["b"].setup_status == 3
+
+
+@pytest.mark.parametrize(("document", "output"), OUTPUTS,
+                         ids=[f"{document}:{output.name}" + ("-file" if output.file else "") for document, output in OUTPUTS])
+def test_output_block_matches_a_real_run(document, output, runs):
+    workdir, results = runs(document)
     run = results[output.name]
     assert run.setup_status == 0, f"the lines before the last exited with status {run.setup_status}:\n{run.stderr[-2000:]}"
     problems = readme_examples.differences(output, readme_examples.printed(run, output, workdir))
     assert not problems, "\n".join(problems) + f"\n--- stderr of the example (last 2000 characters):\n{run.stderr[-2000:]}"
 
 
-def _block(lines: str, name: str = "example") -> "readme_examples.Block":
+def _block(lines: str, name: str = "example") -> readme_examples.Block:
     return readme_examples.Block(name, None, False, tuple(lines.splitlines()), 0)
 
 
@@ -110,9 +153,49 @@ def test_markers_must_precede_a_fenced_block_and_outputs_name_an_example_above_t
     assert outputs[0].last_line and outputs[0].lines == ("y",)
 
 
-def test_every_source_path_the_readme_names_exists():
+@pytest.mark.parametrize("document", sorted(DOCUMENTS))
+def test_every_source_path_a_document_names_exists(document):
     # a reader follows `harness/workflows/axioms.py` to read the checks' tolerances; a moved module leaves a dead pointer
     import re
 
-    named = set(re.findall(r"`((?:harness|metrics|scenarios|reports|tests)/[\w/]+\.py)`", README.read_text()))
-    assert named and not sorted(path for path in named if not (ROOT / path).is_file())
+    named = set(re.findall(r"`((?:harness|metrics|scenarios|reports|tests)/[\w/]+\.py)`", (ROOT / document).read_text()))
+    assert not sorted(path for path in named if not (ROOT / path).is_file())
+
+
+@pytest.mark.parametrize("document", sorted(DOCUMENTS))
+def test_every_relative_link_of_a_document_leads_to_a_file(document):
+    import re
+
+    path = ROOT / document
+    targets = re.findall(r"\]\(((?!https?:|#)[^)#\s]+)(?:#[^)]*)?\)", path.read_text())
+    assert not sorted(target for target in targets if not (path.parent / target).exists())
+
+
+def _headings(path: Path) -> set[str]:
+    """The anchors a code host gives the headings of a Markdown file (lower case, punctuation dropped, spaces to -)."""
+    import re
+
+    anchors, fenced = set(), False
+    for line in path.read_text().splitlines():
+        fenced ^= line.startswith("```")
+        if not fenced and line.startswith("#"):
+            anchors.add(re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-"))
+    return anchors
+
+
+@pytest.mark.parametrize("document", sorted(DOCUMENTS))
+def test_every_anchor_of_a_document_names_a_heading(document):
+    import re
+
+    path = ROOT / document
+    dead = [f"{target}#{anchor}" for target, anchor in re.findall(r"\]\(((?!https?:)[^)#\s]*)#([^)]+)\)", path.read_text())
+            if anchor not in _headings((path.parent / target) if target else path)]
+    assert not dead
+
+
+def test_the_readme_stays_short_and_its_headings_are_anchors():
+    # the README is the entry point (what, for whom, quick start, the three jobs); everything else goes in a guide
+    assert len(README.read_text().splitlines()) <= 250
+    anchors = _headings(README)
+    assert {"quick-start", "validate-a-new-metric", "where-next"} <= anchors and "no-such-heading" not in anchors
+    assert "python--m-harness-validate-validate-a-new-metric" in _headings(ROOT / "harness" / "README.md")

@@ -19,8 +19,9 @@ import signal
 import sys
 import threading
 import traceback
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from harness.cli import baseline, estimators, evaluate, listing, plot, report, run, stress, validate
 from harness.cli._args import Parser

@@ -8,7 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from harness.errors import UsageError
 

@@ -40,8 +40,14 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 def _evaluate(args: argparse.Namespace) -> int:
     from harness.outputs import writable_output
     from harness.workflows.evaluate import (
-        categorical_looking, check_score_file, constant_columns, evaluate_representation, format_scores, load_array,
-        parse_discrete, write_scores,
+        categorical_looking,
+        check_score_file,
+        constant_columns,
+        evaluate_representation,
+        format_scores,
+        load_array,
+        parse_discrete,
+        write_scores,
     )
 
     writable_output(check_score_file(args.out), "--out")  # before any metric runs

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import textwrap
-from typing import Mapping
+from collections.abc import Mapping
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:

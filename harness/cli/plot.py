@@ -111,9 +111,9 @@ def _rename_file(path: Path) -> dict[str, str]:
 
 def _plot(args: argparse.Namespace) -> int:
     import reports
-    from reports.comparison import FigureRequestError
     from harness.outputs import writable_output
     from harness.workflows.run_results import load_run_results
+    from reports.comparison import FigureRequestError
 
     suffix = args.out.suffix.lower().lstrip(".") if args.out is not None else ""
     if args.format is None and args.out is not None and suffix not in FORMATS:

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
-from harness.cli._args import (add_grid, add_study_selection, csv_list, grids, non_negative_int, option_sweeps,
-                               study_options)
-from harness.outputs import writable_output
+from harness.cli._args import add_grid, add_study_selection, csv_list, grids, non_negative_int, option_sweeps, study_options
 from harness.errors import UsageError
 from harness.execution.backends import BACKENDS
 from harness.execution.presets import PRESETS
+from harness.outputs import writable_output
 
 EXIT_FAILED_CELLS = 1
 """``run`` finished and wrote its results, but some cells failed (see DIR/failures.csv)."""

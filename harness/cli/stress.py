@@ -22,7 +22,12 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     """Register the ``stress`` command."""
     from harness.execution.backends import BACKENDS
     from harness.workflows.stress_defaults import (
-        DEFAULT_BUDGET, DEFAULT_MIN_DEPARTURE, DEFAULT_SAMPLE_SIZES, DEFAULT_SEEDS, DEFAULT_TOP, MIN_SEEDS,
+        DEFAULT_BUDGET,
+        DEFAULT_MIN_DEPARTURE,
+        DEFAULT_SAMPLE_SIZES,
+        DEFAULT_SEEDS,
+        DEFAULT_TOP,
+        MIN_SEEDS,
     )
 
     parser = commands.add_parser(

@@ -27,7 +27,7 @@ def _probe(text: str) -> tuple[str, float | str]:
 
 
 PROPERTY_CHOICES = "modularity, compactness, explicitness or holistic"
-"""The properties of :data:`metrics.PROPERTIES`, written out so that ``--help`` need not import the metrics
+"""The properties of :data:`metrics.SCORE_PROPERTIES`, written out so that ``--help`` need not import the metrics
 (a test keeps the two equal)."""
 
 
@@ -82,12 +82,12 @@ def property_claim(text: str) -> str | dict[str, str]:
     harness.errors.UsageError
         For an unknown property, an item that is not ``SUB=PROPERTY``, or a sub-score named twice.
     """
-    from metrics.registry import PROPERTIES, check_properties
+    from metrics.registry import SCORE_PROPERTIES, check_properties
 
     claim = _per_sub_score(text, "--property", "SUB=PROPERTY", "mod=modularity")
     if isinstance(claim, str):
-        if claim not in PROPERTIES:
-            raise UsageError(f"--property must be one of {', '.join(PROPERTIES)}, or SUB=PROPERTY,... per sub-score; "
+        if claim not in SCORE_PROPERTIES:
+            raise UsageError(f"--property must be one of {', '.join(SCORE_PROPERTIES)}, or SUB=PROPERTY,... per sub-score; "
                              f"got {claim!r}")
         return claim
     try:

@@ -20,8 +20,9 @@ import os
 import signal
 import time
 import warnings
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from harness.errors import UsageError
 
@@ -134,7 +135,7 @@ def execute(
             delayed(run_task)(task, cell_timeout) for task in tasks
         )
         try:
-            for outcomes in results:  # not ``yield from``: it would close ``results`` itself, outside the filter below
+            for outcomes in results:  # noqa: UP028 - not ``yield from``: it would close ``results`` itself, outside the filter below
                 yield outcomes
         finally:  # stopped early (Ctrl-C, SIGTERM, a failure): joblib's warning of cancelled tasks would precede
             with warnings.catch_warnings():  # the one line that says how to resume

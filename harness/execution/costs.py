@@ -42,7 +42,8 @@ import functools
 import itertools
 import math
 import time
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 #: Median CPU seconds per call, by metric and sample size (measured by ``python -m harness.execution.costs``
 #: on 2026-11-22 with 3 repeats, one BLAS thread, load about 1 on 2 cores; ``dci_gbt`` once, at n = 1000 only;

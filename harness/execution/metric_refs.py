@@ -16,11 +16,12 @@ import inspect
 import itertools
 import json
 import sys
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import metrics
 from harness.errors import UnknownNameError, UsageError, check_one_source_per_name
@@ -231,7 +232,7 @@ def claim_fields(
     Raises
     ------
     harness.errors.UsageError
-        For a property not in :data:`metrics.PROPERTIES`, an empty mapping or sub-score
+        For a property not in :data:`metrics.SCORE_PROPERTIES`, an empty mapping or sub-score
         name, or a direction that is not a bool.
     """
     try:

@@ -28,7 +28,8 @@ from __future__ import annotations
 import functools
 import json
 import warnings
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -46,7 +47,7 @@ PROBE_SEED = 0
 POPULATION_ROWS, POPULATION_CODES = 300, 6
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def probe_representation(n: int, n_factors: int, n_codes: int) -> tuple[np.ndarray, np.ndarray]:
     """Continuous factors uniform on [0, 1] and codes that each follow mostly one factor, plus a little noise."""
     rng = np.random.default_rng([PROBE_SEED, n, n_factors, n_codes])

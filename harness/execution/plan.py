@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Mapping, Sequence
+from typing import Any
 
+from harness.errors import UsageError, check_one_source_per_name
 from harness.execution.costs import MEASURED_SHAPE, SHARING_FAMILIES, estimated_seconds, width_factor
 from harness.execution.metric_refs import MetricEntry
 from harness.execution.provenance import metric_provenance, scenario_provenance
@@ -31,7 +33,6 @@ from harness.execution.scenario_refs import scenario_for
 from harness.execution.sweeps import N_AXIS, Grid, study_slices
 from harness.execution.user_code import user_code
 from scenarios.base import ParameterValue
-from harness.errors import UsageError, check_one_source_per_name
 
 STUDY_FORMAT = "3"  # bump when the meaning of a cell changes for every metric (2: rows gained criterion and warnings; 3: exact)
 

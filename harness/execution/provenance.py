@@ -39,10 +39,11 @@ import site
 import subprocess
 import sys
 import sysconfig
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 DIGEST_LENGTH = 12
 """Hex digits of a provenance's digest in a cell's key (48 bits)."""
@@ -85,7 +86,7 @@ class Provenance:
         return {"files": dict(sorted(self.files.items())), "libraries": dict(sorted(self.libraries.items()))}
 
     @classmethod
-    def from_json(cls, data: Any) -> "Provenance | None":
+    def from_json(cls, data: Any) -> Provenance | None:
         """The provenance :meth:`to_json` wrote, or None for anything else (a damaged file)."""
         if not isinstance(data, Mapping):
             return None
@@ -123,7 +124,7 @@ def changes(before: Provenance, after: Provenance) -> list[str]:
 # --------------------------------------------------------------------------- what a metric or a scenario runs
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def metric_provenance(target: str, registered: bool) -> Provenance:
     """The provenance of a metric: a registry name (``registered``) or a ``module:function`` /
     ``file.py:function`` reference, with :data:`METRIC_CALLER` and :data:`SEEDING`."""
@@ -136,7 +137,7 @@ def metric_provenance(target: str, registered: bool) -> Provenance:
     return _provenance((*roots, METRIC_CALLER, SEEDING))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def scenario_provenance(reference: str) -> Provenance:
     """The provenance of a scenario reference as a study's cells carry it
     (:func:`harness.execution.scenario_refs.canonical_reference`): a registered name, a composition
@@ -177,7 +178,7 @@ def _holders(scenario: Any, modules: tuple[str, ...]) -> tuple[str, ...]:
 # --------------------------------------------------------------------------- walking imports
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _provenance(roots: tuple[str | Path, ...]) -> Provenance:
     """The files reached from ``roots`` (module names, or paths of files loaded by path) through their
     imports, and the libraries they import."""
@@ -233,7 +234,7 @@ def _absolute(module: str, package: str) -> str | None:
         return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _file_facts(path: Path) -> tuple[str, tuple[tuple[str, str | None], ...]]:
     """A hash of a source file's bytes and the imports it makes: ``(module, None)`` for ``import module``,
     ``(module, name)`` for ``from module import name`` (``module`` with its leading dots when relative)."""
@@ -264,7 +265,7 @@ def _imports(tree: ast.Module) -> Iterator[tuple[str, str | None]]:
                 statements.extend(getattr(node, field, ()))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _classified(module: str) -> tuple[str, Any] | None:
     """What importing ``module`` brings: ``("libraries", {distribution: version})`` for the standard library or an
     installed distribution (``{module: "not installed"}`` when it does not resolve), ``("file", (label, path,
@@ -305,7 +306,7 @@ def _is_installed(spec: Any) -> bool:
     return any(Path(location).resolve().is_relative_to(root) for location in locations for root in _library_roots())
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _library_roots() -> tuple[Path, ...]:
     paths = sysconfig.get_paths()
     roots = [paths.get(key) for key in ("stdlib", "platstdlib", "purelib", "platlib")]
@@ -313,7 +314,7 @@ def _library_roots() -> tuple[Path, ...]:
     return tuple(sorted({Path(root).resolve() for root in roots if root}))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _distribution_versions(top: str) -> dict[str, str]:
     """The versions of the distributions providing the top-level module ``top`` and of those they require."""
     providers = _providers().get(top)
@@ -339,12 +340,12 @@ def _distribution_versions(top: str) -> dict[str, str]:
     return versions
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _distribution(name: str) -> Any:
     return importlib.metadata.distribution(name)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _providers() -> dict[str, list[Any]]:
     """Top-level module -> the installed distributions providing it: what
     :func:`importlib.metadata.packages_distributions` finds (a distribution's ``top_level.txt``, else the first part

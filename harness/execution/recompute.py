@@ -8,7 +8,8 @@ other code; the provenances the digests name (``DIR/provenance.json``) say what 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from harness.execution.plan import Cell, key_parts, null_part
 from harness.execution.provenance import Provenance, changes, metric_provenance, scenario_provenance

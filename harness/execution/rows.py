@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import metrics
 from harness.execution.metric_refs import MetricEntry, load_callable
@@ -100,7 +101,7 @@ def registered_option_defaults(metric: str) -> Mapping[str, Any] | None:
 NOT_OPTIONS = ("discrete", "random_state")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _signature_defaults(target: str) -> dict[str, Any]:
     """The keyword defaults of a user's metric function (its parameters with a default value)."""
     parameters = inspect.signature(load_callable(target)).parameters.values()

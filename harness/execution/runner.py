@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -21,11 +22,9 @@ from harness.execution.option_probe import check_option_values
 from harness.execution.plan import Cell, plan_cells, plan_tasks, slow_metric_warnings
 from harness.execution.presets import PRESETS, Preset
 from harness.execution.recompute import cell_provenances, recompute_reasons
-from harness.execution.scenario_refs import scenario_for
 from harness.execution.scoring import check_time_limit
-from harness.execution.sweeps import Grid, canonical_name, checked_grid
 from harness.execution.store import FAILURES_CSV, ResultStore, record_of, tables_of
-from harness.execution.user_code import user_code
+from harness.execution.sweeps import Grid, canonical_name, checked_grid
 from harness.outputs import writable_output
 
 

@@ -24,8 +24,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -71,7 +72,7 @@ def _with_absolute_files(reference: str) -> str:
     return reference
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _resolved(reference: str) -> Any:
     """:func:`scenario_for` of a reference whose files are named by absolute paths."""
     composition = parse_composition(reference)

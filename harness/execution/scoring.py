@@ -35,7 +35,8 @@ import signal
 import sys
 import time
 import warnings
-from typing import Any, Callable, Mapping, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 import numpy as np
 from threadpoolctl import threadpool_limits

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any
 
 #: The signals that stop a run (:mod:`harness.cli`: Ctrl-C, and SIGTERM raised as a KeyboardInterrupt).
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)

@@ -52,8 +52,9 @@ one representation and one seed; a pass is evidence, not proof.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import numpy as np
 from threadpoolctl import threadpool_limits

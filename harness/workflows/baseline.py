@@ -30,26 +30,26 @@ unchanged metric reproduces its baseline exactly on the same platform, so the de
 tolerance is tight.  :func:`assert_matches_baseline` is the one-line pytest helper; with
 ``HARNESS_UPDATE_BASELINES=1`` in the environment (or ``update=True``) it rewrites the
 baseline instead of failing, as snapshot-testing tools do.
-"""
+"""  # noqa: E501 - the example shows the file as it is written, one cell per line
 
 from __future__ import annotations
 
 import json
 import math
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from reports.markdown import markdown_table
 from harness.errors import UsageError, did_you_mean, listed
 from harness.execution.store import FAILURES_CSV
-from reports.schema import FAILURE_COLUMNS
-
 from harness.workflows.baseline_format import CELL_KEYS, DEFAULT_ATOL, DEFAULT_MAX_ROWS, DEFAULT_RTOL, FORMAT
+from reports.markdown import markdown_table
+from reports.schema import FAILURE_COLUMNS
 
 Results = pd.DataFrame | str | Path
 Tolerances = Mapping[str, tuple[float, float]]
@@ -59,7 +59,6 @@ def _results(run: Results, *, allow_empty: bool = False) -> pd.DataFrame:
     """A results table from a DataFrame or a run directory, checked against the one schema
     (:func:`reports.check_results`, :func:`reports.load_results`; ``allow_empty`` accepts one without rows)."""
     import reports
-
     from harness.workflows.run_results import check_one_source_per_name_in, load_run_results
 
     if isinstance(run, pd.DataFrame):

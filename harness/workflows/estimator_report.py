@@ -30,8 +30,8 @@ The default run (n = 5000, 7 values of alpha, one seed, factor 0) takes well und
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd

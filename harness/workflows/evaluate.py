@@ -15,19 +15,19 @@ from __future__ import annotations
 
 import csv
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
 import metrics
-from reports.markdown import markdown_table
+from harness.errors import UsageError, listed
 from harness.execution.metric_refs import MetricEntry, resolve_all
 from harness.execution.user_code import user_code
 from metrics.options import check_random_state
 from metrics.validation import as_real_matrix, check_discrete, check_pair
-from harness.errors import UsageError, listed
+from reports.markdown import markdown_table
 
 FORMATS = (".npy", ".npz", ".csv")
 #: UTF-8, skipping a byte-order mark (which spreadsheet programs write first): read as text, it made the first row a

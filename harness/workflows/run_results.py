@@ -3,8 +3,9 @@ is the user's problem."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from harness.errors import UsageError, did_you_mean
 

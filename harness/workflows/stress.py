@@ -54,8 +54,9 @@ from __future__ import annotations
 import math
 import shlex
 import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -70,19 +71,30 @@ from harness.execution.scenario_refs import scenario_for
 from harness.execution.seeds import identity_seed
 from harness.execution.store import CELLS_FILE, ResultStore
 from harness.execution.sweeps import canonical_name, sweep_slices
-from reports.schema import FAILURE_COLUMNS
 from harness.workflows.stress_defaults import (
-    DEFAULT_BUDGET, DEFAULT_MIN_DEPARTURE, DEFAULT_SAMPLE_SIZES, DEFAULT_SEEDS, DEFAULT_TOP, MIN_SEEDS,
+    DEFAULT_BUDGET,
+    DEFAULT_MIN_DEPARTURE,
+    DEFAULT_SAMPLE_SIZES,
+    DEFAULT_SEEDS,
+    DEFAULT_TOP,
+    MIN_SEEDS,
 )
 from harness.workflows.stress_result import CONFIDENCE, Measurement, StressCase, StressResult
 from harness.workflows.stress_space import (
-    CHOICE, ParameterRange, Point, check_sample_sizes, exploration_points, ideal_at, parameter_range,
+    CHOICE,
+    ParameterRange,
+    Point,
+    check_sample_sizes,
+    exploration_points,
+    ideal_at,
+    parameter_range,
     searchable_scenarios,
 )
 from harness.workflows.stress_tables import stress_tables
 from harness.workflows.user_metric import MetricLike, reference_of
+from reports.schema import FAILURE_COLUMNS
 from reports.stress import write_stress
-from scenarios.base import PROPERTIES, ParameterValue
+from scenarios.base import IDEAL_PROPERTIES, ParameterValue
 
 #: Share of the budget spent exploring; the rest refines.
 EXPLORATION_SHARE = 0.5
@@ -355,11 +367,11 @@ def _check_settings(entry: MetricEntry, *, budget: int, budget_seconds: float | 
     if entry.population:
         raise UsageError(f"{entry.name} is a population metric; stress searches single representations")
     claimed = _claimed(entry)
-    if not claimed & set(PROPERTIES):
+    if not claimed & set(IDEAL_PROPERTIES):
         how = ("" if entry.registered else "; say what your function measures with the decorator "
                "metrics.describe.describe_metric(property=...)")
         raise UsageError(f"{entry.name} claims {', '.join(sorted(claimed))}; stress needs a metric claiming one of "
-                         f"{', '.join(PROPERTIES)} (the scenarios' ideals){how}")
+                         f"{', '.join(IDEAL_PROPERTIES)} (the scenarios' ideals){how}")
     if isinstance(seeds, bool) or not isinstance(seeds, (int, np.integer)) or seeds < MIN_SEEDS:
         raise UsageError(f"seeds must be a whole number >= {MIN_SEEDS} (the seed spread needs two draws), "
                          f"got {seeds!r}")
@@ -392,7 +404,7 @@ def _check_scenario(name: str, entry: MetricEntry) -> None:
     scenario = scenario_for(name)
     if scenario.kind != "representation":
         raise UsageError(f"scenario {name!r} is a {scenario.kind} scenario; stress searches representation scenarios")
-    claimed = _claimed(entry) & set(PROPERTIES)
+    claimed = _claimed(entry) & set(IDEAL_PROPERTIES)
     if not any(claimed & set(ideal_at(name, value)) for value in scenario.values):
         instead = ("; the sample size is searched on every scenario instead (--sample-sizes)"
                    if scenario.criterion == "sample_efficiency" else "")

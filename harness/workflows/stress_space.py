@@ -21,8 +21,9 @@ Where the parameter may range
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -181,7 +182,8 @@ def ideal_at(scenario: str, value: ParameterValue) -> dict[str, float]:
     explicitness is 0, as for ``noise`` at alpha = 1), every property's ideal is 0: a
     representation independent of the factors should get the minimum score, the calibration
     criterion of Zaidi et al. (2022, section 3: "the minimum score to a completely random ...
-    representation"; tested in 5.2) that :func:`reports.calibration` measures at that end.  The ``noise`` scenario itself keeps modularity and compactness at 1 along its
+    representation"; tested in 5.2) that :func:`reports.calibration` measures at that end.
+    The ``noise`` scenario itself keeps modularity and compactness at 1 along its
     whole sweep, which holds for every alpha < 1.
     """
     family = scenario_for(scenario)

@@ -12,12 +12,13 @@ import contextlib
 import dataclasses
 import importlib
 import sys
-from typing import Any, Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
+from typing import Any
 
+from harness.errors import UsageError, did_you_mean
 from harness.execution.metric_refs import MetricEntry, claim_fields, custom_entry, load_callable, resolve
 from metrics._entry import accepts
 from metrics.describe import METADATA_ATTRIBUTE
-from harness.errors import UsageError, did_you_mean
 
 MetricLike = str | Callable[..., Any]
 

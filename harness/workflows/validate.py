@@ -31,22 +31,16 @@ The checks and their tolerances are documented in :mod:`harness.workflows.axioms
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 import metrics
-from reports._verdict import Verdict
-from reports.bundle import Bundle
-from reports.report_card import (FAIL_ON, RANKING_COLUMNS, VERDICT_COLUMNS, closest_metric, criterion_rankings, is_own,
-                                  metric_verdicts, overall_line, range_warnings, report_card_markdown, verdict_rows)
-from reports.schema import FAILURE_COLUMNS
-from reports.stress import stress_record, stress_section
-from harness.workflows.axioms import (DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, axiom_calls, check_axioms, make_probe,
-                                      probe_sub_scores)
+from harness.errors import UnknownNameError, UsageError
 from harness.execution.metric_refs import MetricEntry, OptionSweep, variants
 from harness.execution.option_probe import check_option_values
 from harness.execution.presets import PRESETS
@@ -54,12 +48,28 @@ from harness.execution.runner import run_study
 from harness.execution.scoring import check_time_limit
 from harness.execution.store import ResultStore
 from harness.workflows import stress as stress_search
+from harness.workflows.axioms import DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, axiom_calls, check_axioms, make_probe, probe_sub_scores
 from harness.workflows.stress_defaults import DEFAULT_BUDGET
 from harness.workflows.stress_result import StressResult
 from harness.workflows.stress_tables import stress_tables
-from harness.workflows.user_metric import (MetricLike, check_claimed_sub_scores, check_seedable, metadata_applied,
-                                           metric_entry, reference_of, replaced_claims)
-from harness.errors import UnknownNameError, UsageError
+from harness.workflows.user_metric import MetricLike, check_claimed_sub_scores, check_seedable, metadata_applied, metric_entry, reference_of, replaced_claims
+from reports._verdict import Verdict
+from reports.bundle import Bundle
+from reports.report_card import (
+    FAIL_ON,
+    RANKING_COLUMNS,
+    VERDICT_COLUMNS,
+    closest_metric,
+    criterion_rankings,
+    is_own,
+    metric_verdicts,
+    overall_line,
+    range_warnings,
+    report_card_markdown,
+    verdict_rows,
+)
+from reports.schema import FAILURE_COLUMNS
+from reports.stress import stress_record, stress_section
 
 #: Seeds of the default battery (the ``quick`` preset otherwise): keeps ``validate`` to about a minute.
 DEFAULT_SEEDS = 1

@@ -20,8 +20,6 @@ import statistics
 import time
 from types import SimpleNamespace
 
-import pytest
-
 from harness.execution import plan, provenance
 from harness.execution.recompute import recompute_reasons
 from harness.execution.runner import plan_study

@@ -12,10 +12,10 @@ import pandas as pd
 import pytest
 
 import metrics
-from harness.workflows.baseline import assert_matches_baseline, check_baseline, load_baseline, save_baseline
 from harness.cli import main
 from harness.errors import UsageError
 from harness.execution.runner import run_study
+from harness.workflows.baseline import assert_matches_baseline, check_baseline, load_baseline, save_baseline
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -111,7 +111,7 @@ def test_validate_help_lists_exactly_the_registered_properties():
     import metrics
     from harness.cli.validate import PROPERTY_CHOICES
 
-    assert PROPERTY_CHOICES == ", ".join(metrics.PROPERTIES[:-1]) + " or " + metrics.PROPERTIES[-1]
+    assert PROPERTY_CHOICES == ", ".join(metrics.SCORE_PROPERTIES[:-1]) + " or " + metrics.SCORE_PROPERTIES[-1]
 
 
 OUTPUT_COMMANDS = {
@@ -154,8 +154,8 @@ def test_evaluate_into_proc_is_refused_before_any_metric_runs(arrays, capsys):
 
 
 def test_writable_output_checks_without_creating_or_changing_anything(tmp_path):
-    from harness.outputs import writable_output
     from harness.errors import UsageError
+    from harness.outputs import writable_output
 
     (tmp_path / "folder").mkdir()
     (tmp_path / "scores.csv").write_text("kept")

@@ -19,10 +19,10 @@ import pandas as pd
 import pytest
 from dask.distributed import Client
 
+from harness.cli import main
+from harness.errors import UsageError
 from harness.execution import backends
 from harness.execution.backends import check_scheduler, dask_client
-from harness.errors import UsageError
-from harness.cli import main
 from harness.execution.runner import execute, run_study
 
 SMALL = dict(preset="quick", scenarios_=["noise", "mixing"], metrics_=["mig", "modularity"], seeds=1, n_samples=600, progress=False)

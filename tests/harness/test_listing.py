@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import metrics
 import scenarios
 from harness.cli import main

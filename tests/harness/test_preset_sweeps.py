@@ -79,13 +79,13 @@ def test_every_preset_sweep_is_a_valid_option_and_includes_the_default():
                 assert defaults[option] in values, (preset.name, metric, option)
 
 
-def test_the_readme_presets_table_names_every_sweep_of_every_preset():
+def test_the_guide_presets_table_names_every_sweep_of_every_preset():
     """A baseline of a preset's run holds its variants (``mig[bins=5]``), not ``mig``: the table must say so."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "harness" / "README.md").read_text()
     for preset in PRESETS.values():
         row = next(line for line in readme.splitlines() if line.startswith(f"| `{preset.name}` |"))
         for metric, options in preset.metric_options.items():
-            assert f"`{metric}`" in row, f"README's {preset.name} row does not name its sweep of {metric}"
+            assert f"`{metric}`" in row, f"harness/README.md's {preset.name} row does not name its sweep of {metric}"
             for option, values in options.items():
                 assert f"`{option}`" in row and all(str(value) in row for value in values), (preset.name, metric, option)
 

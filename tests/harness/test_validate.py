@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from harness.workflows.axioms import check_axioms, flipped_signs, make_probe, monotone_reparametrised, permuted_codes, rescaled, tan_map
 from harness.cli import main
+from harness.workflows.axioms import check_axioms, flipped_signs, make_probe, monotone_reparametrised, permuted_codes, rescaled, tan_map
 from harness.workflows.user_metric import metric_entry, reference_of
 from harness.workflows.validate import validate
 from metrics.describe import describe_metric
@@ -603,8 +603,8 @@ def test_a_stochastic_metric_without_random_state_is_refused_before_the_battery(
 
 def test_without_builtins_the_battery_compares_with_the_presets_metrics(metric_files, monkeypatch):
     # README: "dci_gbt is left out unless named, as in the quick preset" (it costs more than the others together)
-    import metrics
     import harness.workflows.validate as validate_module
+    import metrics
 
     studied = []
 

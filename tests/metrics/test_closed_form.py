@@ -19,8 +19,8 @@ from threadpoolctl import threadpool_limits
 
 import metrics
 import scenarios
-from metrics.registry import MetricSpec, register_metric
 from metrics._pid_bounds import CODE_CHOICES
+from metrics.registry import MetricSpec, register_metric
 from scenarios.gaussian_toy import SIGMA, exact_information
 
 TOTAL = 0.5 * np.log((1 + SIGMA**2) / SIGMA**2)

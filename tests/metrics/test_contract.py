@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import metrics
-from metrics.registry import FAMILIES, PROPERTIES
+from metrics.registry import FAMILIES, SCORE_PROPERTIES
 
 
 def test_available_is_sorted_and_names_resolve():
@@ -18,7 +18,7 @@ def test_available_is_sorted_and_names_resolve():
         spec = metrics.get(name)
         assert spec.name == name
         assert spec.family in FAMILIES
-        assert set(spec.properties.values()) <= set(PROPERTIES)
+        assert set(spec.properties.values()) <= set(SCORE_PROPERTIES)
 
 
 def test_unknown_metric_lists_known_ones():

@@ -20,7 +20,7 @@ from __future__ import annotations
 import inspect
 import re
 import warnings
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pytest

@@ -57,7 +57,8 @@ GRID = np.column_stack([V1, V2])  # variance 0.083: Var/2 = 0.042 > 0.01, inform
 
 def test_spearman_sees_permutation_sign_and_monotonic_maps_as_identical():
     other = np.column_stack([-V2, np.exp(V1)])
-    assert metrics.evaluate_population("udr", [GRID, other], similarity="spearman") == pytest.approx([1.0, 1.0], abs=1e-12)  # scipy >= 1.17 rounds rho = 1 to 1 - 1e-15
+    assert metrics.evaluate_population("udr", [GRID, other], similarity="spearman") == pytest.approx([1.0, 1.0], abs=1e-12)
+    # (approx: scipy >= 1.17 rounds rho = 1 to 1 - 1e-15)
 
 
 def test_lasso_recovers_a_signed_permutation():

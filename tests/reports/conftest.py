@@ -91,7 +91,7 @@ def as_variant(rows: pd.DataFrame, base: str, options: dict, defaults: dict | No
 def build_results() -> pd.DataFrame:
     """The full synthetic table described in the module docstring."""
     rows = []
-    for scenario, (parameter, values, labels, ideal_of) in SCENARIOS.items():
+    for scenario, (_parameter, values, labels, ideal_of) in SCENARIOS.items():
         for index, value in enumerate(values):
             label = labels[index] if labels else f"{value:g}"
             for seed in SEEDS:

@@ -15,8 +15,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from reports.chance import (below_from, chance_figures, chance_levels, chance_section, chance_summary,
-                            nearest_size, study_sample_size)
+from reports.chance import below_from, chance_figures, chance_levels, chance_section, chance_summary, nearest_size, study_sample_size
 from reports.schema import encode_options
 
 SIZES = (50, 200, 1000, 5000)

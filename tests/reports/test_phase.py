@@ -26,7 +26,7 @@ KAPPAS = (1.0, 10.0)
 def sweep_rows() -> pd.DataFrame:
     rows = []
     for rho in RHOS:
-        for index, kappa in enumerate(KAPPAS):
+        for kappa in KAPPAS:
             for seed in (0, 1):
                 for metric, sub, prop, higher, score, ideal in (
                         ("m", "m", "modularity", True, 0.9 - 0.5 * rho + 0.02 * (seed - 0.5), 1 / kappa),

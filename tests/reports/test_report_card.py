@@ -7,8 +7,17 @@ import pandas as pd
 import pytest
 
 from reports import check_results
-from reports.report_card import (closest_metric, criterion_rankings, criterion_values, metric_verdicts, overall_line,
-                                  range_warnings, rank_metric, report_card_markdown, verdict_rows)
+from reports.report_card import (
+    closest_metric,
+    criterion_rankings,
+    criterion_values,
+    metric_verdicts,
+    overall_line,
+    range_warnings,
+    rank_metric,
+    report_card_markdown,
+    verdict_rows,
+)
 
 
 def _value(values: pd.DataFrame, criterion: str, metric: str) -> float:

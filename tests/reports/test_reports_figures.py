@@ -13,7 +13,14 @@ from scipy import stats
 from reports import check_results
 from reports._style import IDEAL_STYLE, PAGE_WIDTH, PALETTE, StyleRegistry, chunks, report_panels
 from reports.figures import (
-    CLIP_MARKER, atlas_figures, band_half_width, band_text, cost_figure, efficiency_figure, save, scenario_figure,
+    CLIP_MARKER,
+    atlas_figures,
+    band_half_width,
+    band_text,
+    cost_figure,
+    efficiency_figure,
+    save,
+    scenario_figure,
 )
 
 #: lin's scores over seeds 0, 1, 2 are m - 0.01, m, m + 0.01: standard deviation 0.01, three seeds.

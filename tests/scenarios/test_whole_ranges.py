@@ -67,7 +67,7 @@ def _values(scenario) -> st.SearchStrategy:
     return st.floats(low, high, allow_nan=False)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _registered_values(name: str) -> st.SearchStrategy:
     return _values(scenarios.get(name))
 
