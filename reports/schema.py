@@ -82,7 +82,7 @@ from scenarios.base import (
 )
 
 __all__ = ["CRITERIA", "DERIVED_COLUMNS", "FAILURE_COLUMNS", "IDEAL_PROPERTIES", "NULL_COLUMNS", "OPTIONAL_COLUMN_DEFAULTS",
-           "OPTION_COLUMNS", "PARAMETER_COLUMNS", "SCORE_PROPERTIES", "RESULT_COLUMNS", "TEXT_COLUMNS", "decode_options",
+           "OPTION_COLUMNS", "PARAMETER_COLUMNS", "SCORE_PROPERTIES", "RESULT_COLUMNS", "TEXT_COLUMNS", "TIMING_COLUMNS", "decode_options",
            "encode_options"]
 
 #: Column order of the tidy results table.
@@ -127,6 +127,9 @@ OPTIONAL_COLUMN_DEFAULTS = {"criterion": "", "exact": float("nan"), "warnings": 
 
 #: The columns of a score's permutation null (filled by the harness where it computes one).
 NULL_COLUMNS = ("null_mean", "null_q95", "p_value", "null_permutations", "null_seconds")
+
+#: The columns that time the computation: the only ones in which two runs of one study may differ.
+TIMING_COLUMNS = ("seconds", "null_seconds")
 
 #: Columns added after the first release that a table written before them gets from its other columns, not from a
 #: constant: the option columns (:func:`reports.options.with_option_columns`) and the parameter columns

@@ -24,6 +24,7 @@ from harness.errors import UsageError
 from harness.execution import backends
 from harness.execution.backends import check_scheduler, dask_client
 from harness.execution.runner import execute, run_study
+from reports.schema import TIMING_COLUMNS
 
 SMALL = dict(preset="quick", scenarios_=["noise", "mixing"], metrics_=["mig", "modularity"], seeds=1, n_samples=600, progress=False)
 
@@ -65,7 +66,7 @@ def test_local_cluster_workers_run_without_the_profiler_and_the_malloc_trim_sett
 def test_own_local_cluster_gives_bit_identical_scores_and_is_closed_after(sequential):
     children = set(multiprocessing.active_children())
     frame = run_study(**SMALL, jobs=2, backend="dask")
-    pd.testing.assert_frame_equal(frame.drop(columns="seconds"), sequential.drop(columns="seconds"), check_exact=True)
+    pd.testing.assert_frame_equal(frame.drop(columns=list(TIMING_COLUMNS)), sequential.drop(columns=list(TIMING_COLUMNS)), check_exact=True)
     assert set(multiprocessing.active_children()) == children, "the run's local cluster outlived it"
 
 
@@ -75,10 +76,10 @@ def test_cli_on_a_running_scheduler_matches_jobs_1_bit_for_bit(scheduler, sequen
     assert main([*common, "--backend", "dask", "--scheduler", scheduler, "--out", str(tmp_path / "dask")]) == 0
     assert main([*common, "--jobs", "1", "--out", str(tmp_path / "one")]) == 0
     assert "24 result rows" in capsys.readouterr().out
-    dask_table = pd.read_parquet(tmp_path / "dask" / "results.parquet").drop(columns="seconds")
-    one_table = pd.read_parquet(tmp_path / "one" / "results.parquet").drop(columns="seconds")
+    dask_table = pd.read_parquet(tmp_path / "dask" / "results.parquet").drop(columns=list(TIMING_COLUMNS))
+    one_table = pd.read_parquet(tmp_path / "one" / "results.parquet").drop(columns=list(TIMING_COLUMNS))
     pd.testing.assert_frame_equal(dask_table, one_table, check_exact=True)
-    pd.testing.assert_frame_equal(one_table, sequential.drop(columns="seconds"), check_exact=True)
+    pd.testing.assert_frame_equal(one_table, sequential.drop(columns=list(TIMING_COLUMNS)), check_exact=True)
     assert _worker_environment(scheduler)["threads"] == [1, 1]  # the cluster the run did not start is still up
 
 

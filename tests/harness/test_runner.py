@@ -11,7 +11,7 @@ import pytest
 from harness.errors import UsageError
 from harness.execution.runner import plan_study, run_study
 from harness.execution.store import ResultStore
-from reports.schema import RESULT_COLUMNS
+from reports.schema import RESULT_COLUMNS, TIMING_COLUMNS
 
 SMALL = dict(preset="quick", scenarios_=["noise", "mixing"], metrics_=["mig", "jemmig"], seeds=2, n_samples=400, progress=False)
 
@@ -31,7 +31,7 @@ def test_results_table_is_tidy_and_complete():
 def test_worker_count_does_not_change_any_score():
     one = run_study(**SMALL, jobs=1)
     two = run_study(**SMALL, jobs=2)
-    pd.testing.assert_frame_equal(one.drop(columns="seconds"), two.drop(columns="seconds"))
+    pd.testing.assert_frame_equal(one.drop(columns=list(TIMING_COLUMNS)), two.drop(columns=list(TIMING_COLUMNS)))
 
 
 def test_rerun_reuses_finished_cells_and_gives_the_same_table(tmp_path):
@@ -51,7 +51,7 @@ def test_truncated_last_line_is_recomputed_not_lost(tmp_path):
     messages = []
     resumed = run_study(**SMALL, out=tmp_path, log=messages.append)
     assert messages == [f"skipping 47 finished cell(s) found in {tmp_path}; computing 1"]
-    pd.testing.assert_frame_equal(complete.drop(columns="seconds"), resumed.drop(columns="seconds"))
+    pd.testing.assert_frame_equal(complete.drop(columns=list(TIMING_COLUMNS)), resumed.drop(columns=list(TIMING_COLUMNS)))
     lines = (tmp_path / "cells.jsonl").read_bytes().splitlines()
     assert all(json.loads(line) for line in lines)
 
@@ -69,7 +69,7 @@ def test_damaged_lines_and_lost_tables_are_recomputed_not_fatal(tmp_path):
     resumed = run_study(**SMALL, out=tmp_path, log=messages.append)
     assert messages == [f"skipping 46 finished cell(s) found in {tmp_path}; computing 2",
                         f"note: 9 damaged line(s) of {tmp_path / 'cells.jsonl'} were ignored; their cells are computed again"]
-    pd.testing.assert_frame_equal(complete.drop(columns="seconds"), resumed.drop(columns="seconds"))
+    pd.testing.assert_frame_equal(complete.drop(columns=list(TIMING_COLUMNS)), resumed.drop(columns=list(TIMING_COLUMNS)))
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "results.parquet"), resumed)
 
 

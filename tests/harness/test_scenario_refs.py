@@ -18,6 +18,7 @@ from harness.execution.plan import Cell
 from harness.execution.runner import plan_study, run_study
 from harness.execution.scenario_refs import canonical_reference, scenario_for
 from harness.execution.seeds import identity_seed
+from reports.schema import TIMING_COLUMNS
 
 USER_SCENARIO = textwrap.dedent('''
     import numpy as np
@@ -161,7 +162,7 @@ def test_dask_workers_load_user_scenarios_and_compositions(user_file, monkeypatc
     on_dask = run_study(jobs=2, backend="dask", **study)
     sequential = run_study(jobs=1, backend="sequential", **study)
     assert set(on_dask["scenario"]) == {"swapped", "redundancy_attack@leaky=0.5"} and len(on_dask) == 8
-    pd.testing.assert_frame_equal(on_dask.drop(columns="seconds"), sequential.drop(columns="seconds"))
+    pd.testing.assert_frame_equal(on_dask.drop(columns=list(TIMING_COLUMNS)), sequential.drop(columns=list(TIMING_COLUMNS)))
 
 
 def test_a_grid_beyond_the_bases_factors_is_refused_before_the_study(tmp_path, capsys):

@@ -24,6 +24,7 @@ import pandas as pd
 import pytest
 
 from harness.execution.runner import run_study
+from reports.schema import TIMING_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[2]
 METRICS = "mig,jemmig,mig_sup,modularity,explicitness"  # explicitness (~0.2 s a call) keeps the run long enough to interrupt
@@ -74,7 +75,7 @@ def _keys(lines: list[bytes]) -> set[str]:
 
 
 def _table(out: Path) -> pd.DataFrame:
-    return pd.read_csv(out / "results.csv").drop(columns="seconds")
+    return pd.read_csv(out / "results.csv").drop(columns=list(TIMING_COLUMNS))
 
 
 def _kill_when(process: subprocess.Popen, out: Path, *, after_lines: int | None, delay: float) -> None:
@@ -183,7 +184,7 @@ def test_two_concurrent_runs_into_one_directory_do_not_corrupt_it(tmp_path, refe
     table = _table(tmp_path)
     assert not table.duplicated(IDENTITY).any()
     pd.testing.assert_frame_equal(table, reference)
-    parquet = pd.read_parquet(tmp_path / "results.parquet").drop(columns="seconds")
+    parquet = pd.read_parquet(tmp_path / "results.parquet").drop(columns=list(TIMING_COLUMNS))
     assert len(parquet) == TOTAL_CELLS and not parquet.duplicated(IDENTITY).any()
 
 
