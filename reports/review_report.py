@@ -138,15 +138,16 @@ def table_1(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def table_1_display(table: pd.DataFrame) -> pd.DataFrame:
-    """Table 1 as printed / measured: one row per case, one column per printed heading (MIG-RMIG's split into its
-    two metrics), each cell ``1.0 / 0.98`` (— where the results lack the metric)."""
+    """Table 1 as printed / measured, turned a quarter: one row per printed heading (MIG-RMIG's split into its two
+    metrics), one column per case, each cell ``1.0 / 0.98`` (— where the results lack the metric); the printed
+    table's seventeen headings side by side overflow a page, its few cases do not."""
     heading = [column if column != "MIG-RMIG" else f"MIG-RMIG ({metric})"
                for column, metric in zip(table["column"], table["metric"])]
     cells = table.assign(heading=heading, cell=[f"{p:.1f} / {'—' if np.isnan(m) else f'{m:.2f}'}"
                                                 for p, m in zip(table["published"], table["measured"])])
-    wide = cells.pivot(index="printed_case", columns="heading", values="cell")
-    wide = wide.reindex(index=list(dict.fromkeys(cells["printed_case"])), columns=list(dict.fromkeys(heading)))
-    return wide.reset_index().rename(columns={"printed_case": "Case (printed / measured)"})
+    wide = cells.pivot(index="heading", columns="printed_case", values="cell")
+    wide = wide.reindex(index=list(dict.fromkeys(heading)), columns=list(dict.fromkeys(cells["printed_case"])))
+    return wide.reset_index().rename(columns={"heading": "Metric (printed / measured)"}).rename_axis(columns=None)
 
 
 def table_1_sections(bundle: Bundle) -> list[Section]:
