@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import signal
+
 import matplotlib
 import numpy as np
 import pytest
 
 matplotlib.use("Agg")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C raises KeyboardInterrupt, as in a user's shell, also in pytest-xdist's workers (which ignore SIGINT, and
+    whose subprocesses would inherit that): the tests of the harness's Ctrl-C handling send it themselves."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture
