@@ -397,7 +397,7 @@ CLI_CASES = [
     ("n-samples text", [*RUN, "--n-samples", "1e9x"], "--n-samples: expected a whole number >= 1, got '1e9x'"),
     ("jobs zero", [*RUN, "--jobs", "0"], "--jobs: expected a number of workers >= 1, or -1"),
     ("jobs text", [*RUN, "--jobs", "all"], "--jobs: expected a number of workers >= 1, or -1 for all cores, got 'all'"),
-    ("unknown preset", ["run", "--preset", "huge", "--no-report"], "unknown preset 'huge'; known presets: default, paper, quick"),
+    ("unknown preset", ["run", "--preset", "huge", "--no-report"], "unknown preset 'huge'; known presets: default, joshi2026, paper, quick"),
     ("unknown backend", [*RUN, "--backend", "spark"], "invalid choice: 'spark'"),
     ("scheduler without dask", [*RUN, "--scheduler", "tcp://127.0.0.1:9"], "--scheduler is only used with --backend dask"),
     ("empty metric list", [*RUN, "--metrics", ","], "--metrics: expected a comma-separated list of names"),
