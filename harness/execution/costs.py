@@ -201,6 +201,21 @@ def estimated_seconds(metric: str, n_samples: int, *, registered: bool = True, v
         by those only, and cost no more than they did (a study of ``rmig`` alone pays its k-NN estimates; after
         ``pid``, which computes them, only its own work).
     """
+    return _estimated(metric, n_samples, registered, variant_of, after_sibling,
+                      None if earlier is None else tuple(earlier))
+
+
+def clear_estimates() -> None:
+    """Forget the cached estimates (:func:`estimated_seconds` caches them for the life of the process, from the
+    tables as they are at import): call it after changing a table."""
+    for cached in (_estimated, _alone_seconds, _charged_seconds):
+        cached.cache_clear()
+
+
+@functools.cache  # a study asks for the same few thousand estimates once per seed: the paper's plan, 100 times
+def _estimated(metric: str, n_samples: int, registered: bool, variant_of: str, after_sibling: bool,
+               earlier: tuple[tuple[str, str], ...] | None) -> float:
+    """:func:`estimated_seconds`, with ``earlier`` a tuple."""
     charged = _charged_seconds(metric, n_samples, registered, variant_of, after_sibling)
     if earlier is None or not registered:
         return charged
@@ -208,12 +223,14 @@ def estimated_seconds(metric: str, n_samples: int, *, registered: bool = True, v
     return max(charged, alone)
 
 
+@functools.cache
 def _alone_seconds(metric: str, variant_of: str, n_samples: int) -> float:
     """A registered metric's cost with nothing shared (its measured row where sharing does not change it)."""
     own = MEASURED_ALONE_SECONDS.get(metric) or MEASURED_ALONE_SECONDS.get(variant_of)
     return _interpolated(own, n_samples) if own else _charged_seconds(metric, n_samples, True, variant_of, True)
 
 
+@functools.cache
 def _charged_seconds(metric: str, n_samples: int, registered: bool, variant_of: str, after_sibling: bool) -> float:
     """:func:`estimated_seconds` in the measuring order."""
     if registered and not after_sibling and metric in follower_variants() and variant_of in MEASURED_SECONDS:

@@ -17,6 +17,14 @@ from harness.execution.presets import PRESETS
 from harness.execution.runner import plan_study
 
 
+@pytest.fixture(autouse=True)
+def fresh_estimates():
+    """Estimates computed from the tables as a test patches them (they are cached for the life of a process)."""
+    costs.clear_estimates()
+    yield
+    costs.clear_estimates()
+
+
 def test_a_variant_with_its_own_row_is_charged_its_own_cost(monkeypatch):
     monkeypatch.setattr(costs, "MEASURED_SECONDS", {"z_diff": {1000: 0.4, 10000: 0.4},
                                                     "z_diff[batch_size=50]": {1000: 0.1, 10000: 0.1}})
