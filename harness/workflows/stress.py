@@ -100,6 +100,9 @@ from scenarios.base import IDEAL_PROPERTIES, ParameterValue
 EXPLORATION_SHARE = 0.5
 #: The preset a stress search's cells belong to (``run``'s default, so that replays hit the same cells).
 PRESET = "default"
+#: A search scores no permutation nulls: it looks for departures from ideals, and nulls would multiply each cell's
+#: cost by up to 100 (its replay command says so too, to hit the same cells).
+NULL_PERMUTATIONS = 0
 #: Sub-directory of ``out`` holding the search's run store.
 SEARCH_DIR = "search"
 
@@ -160,7 +163,8 @@ class _Search:
         for point in points:
             grids.setdefault(point.scenario, []).append(point.value)
         frame = run_study(preset=PRESET, scenarios_=list(grids), metrics_=list(metric_names), seeds=self.seeds,
-                          n_samples=size, grids=grids, progress=self.progress and progress_label is not None,
+                          n_samples=size, grids=grids, null_permutations=NULL_PERMUTATIONS,
+                          progress=self.progress and progress_label is not None,
                           progress_label=progress_label or "cells", log=self._study_log, **self.study)
         for failure in frame.attrs.get("failures", []):
             key = tuple(failure[column] for column in ("metric", "scenario", "value_label", "seed", "n_samples"))
@@ -484,7 +488,7 @@ def replay_command(point: Point, reference: str, seeds: int, out: str = "runs/st
     value = point.value if isinstance(point.value, str) else repr(point.value)
     return (f"python -m harness run --scenarios {point.scenario} --grid {shlex.quote(f'{point.scenario}={value}')} "
             f"--metrics {shlex.quote(reference)} --seeds {seeds} --n-samples {point.n_samples} "
-            f"--out {shlex.quote(out)} --no-report")
+            f"--null-permutations {NULL_PERMUTATIONS} --out {shlex.quote(out)} --no-report")
 
 
 _CONTRAST_COLUMNS = ["metric", "sub_score", "property", "higher_is_better", "mean_score", "ideal", "departure"]
