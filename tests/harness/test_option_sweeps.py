@@ -72,7 +72,7 @@ def test_a_user_metric_is_swept_over_its_keyword_parameters(tmp_path):
 def test_each_variant_scores_the_shared_draw_with_its_options():
     sweep = {"mig": {"bins": [5, 20]}, "rmig": {"estimator": ["histogram", "miller_madow", "knn"]}}
     frame = run_study(scenarios_=["mixing"], metrics_=["mig", "rmig"], metric_options=sweep, seeds=1, n_samples=300,
-                      progress=False, log=lambda message: None)
+                      null_permutations=0, progress=False, log=lambda message: None)
     assert set(frame["metric"]) == {"mig[bins=5]", "mig[bins=20]", "rmig[estimator=histogram]",
                                     "rmig[estimator=miller_madow]", "rmig[estimator=knn]"}
     cell = next(c for c in plan_study(scenarios_=["mixing"], metrics_=["mig"], seeds=1, n_samples=300) if c.value == 0.2)
@@ -101,7 +101,7 @@ def test_the_estimator_sweep_of_mig_is_rmigs():
     at the plug-in estimator and entropy normalisation it is MIG exactly, so sweeping rmig's estimator sweeps MIG's."""
     frame = run_study(scenarios_=["mixing"], metrics_=["mig", "rmig"],
                       metric_options={"rmig": {"estimator": ["histogram", "miller_madow", "knn"], "normalize": ["entropy"]}},
-                      seeds=1, n_samples=400, progress=False, log=lambda message: None)
+                      seeds=1, n_samples=400, null_permutations=0, progress=False, log=lambda message: None)
     scores = frame.pivot_table(index="value", columns="metric", values="score")
     pd.testing.assert_series_equal(scores["rmig[estimator=histogram,normalize=entropy]"], scores["mig"], check_names=False)
     assert (scores["rmig[estimator=miller_madow,normalize=entropy]"] != scores["mig"]).all()
