@@ -47,6 +47,7 @@ def test_another_b_is_another_cell_and_the_run_says_why(tmp_path):
     assert all("~null19." in key for key in keys)
 
 
+@pytest.mark.default_nulls
 def test_b_is_chosen_by_each_metrics_cost_within_the_presets_budget():
     assert permutations_within(0.001, 0.1) == MAX_PERMUTATIONS  # 100 fit: capped at 100
     assert permutations_within(0.002, 0.1) == 50
