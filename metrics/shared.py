@@ -58,8 +58,15 @@ def shared_estimates(*, one_call: bool = False) -> Iterator[None]:
 
     Examples
     --------
-    >>> with metrics.shared_estimates():  # doctest: +SKIP
-    ...     scores = {name: metrics.evaluate(name, factors, codes) for name in names}
+    Three information metrics on one representation share its discretisation and mutual-information table:
+
+    >>> import metrics
+    >>> from metrics.examples import toy_codes
+    >>> factors, codes, _ = toy_codes()
+    >>> with metrics.shared_estimates():
+    ...     scores = {name: metrics.evaluate(name, factors, codes) for name in ("mig", "mig_sup", "modularity")}
+    >>> sorted(scores)
+    ['mig', 'mig_sup', 'modularity']
     """
     if _STORE.get() is not None:
         yield
