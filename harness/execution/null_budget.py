@@ -1,12 +1,15 @@
-"""How many permutations each metric's null takes in a study: ``B`` per metric, chosen by its estimated cost.
+"""How many permutations a cell's null takes in a study: ``B`` per cell, chosen by its call's estimated cost.
 
 A score's permutation null (:func:`metrics.permutation_null`) calls the metric ``B`` more times,
 each about as costly as the call itself (measured at n = 1000 on 8 x 8 codes: 0.3 to 1.5 times,
 the information metrics sharing each permutation's tables as they share the codes').  A preset
 states what one cell's null may cost (:attr:`harness.execution.presets.Preset.null_budget_seconds`);
-each metric then gets as many permutations as fit, at most :data:`MAX_PERMUTATIONS`, and none when
-fewer than :data:`MIN_PERMUTATIONS` fit: a cheap histogram metric 100, a costlier one fewer, one
-whose call alone costs more than the budget / 19 none.  ``run --null-permutations B`` gives every
+each cell then gets as many permutations as fit at its own sample size and shape, at most
+:data:`MAX_PERMUTATIONS`, and none when fewer than :data:`MIN_PERMUTATIONS` fit: a cheap histogram
+metric 100, a costlier one fewer, one whose call alone costs more than the budget / 19 none (so a
+metric of the default study has nulls at n = 1000 and, where its calls cost ten times more, none at
+n = 10000: one ``B`` per metric, read at the study's n, gave RMIG's k-NN variant 100 permutations of
+140 s a cell there).  ``run --null-permutations B`` gives every
 metric the same ``B`` instead (0: no nulls).
 """
 
@@ -33,18 +36,19 @@ def permutations_within(call_seconds: float, budget_seconds: float) -> int:
     return count if count >= MIN_PERMUTATIONS else 0
 
 
-def metric_permutations(metric: MetricEntry, n_samples: int, budget_seconds: float) -> int:
-    """``B`` of ``metric``'s null in a study of ``n_samples`` samples whose nulls may cost ``budget_seconds`` a cell.
+def metric_permutations(metric: MetricEntry, n_samples: int, budget_seconds: float, shape: float = 1.0) -> int:
+    """``B`` of ``metric``'s null on ``n_samples`` samples whose null may cost ``budget_seconds``.
 
-    The call's cost is the estimate of :func:`harness.execution.costs.estimated_seconds` at ``n_samples`` on the
-    8 x 8 codes the costs were measured on (a user's metric: the cost assumed for an unmeasured one), as if it ran
-    first on its draw (a sweep's later variant, which reuses its sibling's fits on the codes, pays them in full on
-    permuted codes unless the sibling computes the same null).  One ``B`` per
-    metric for the whole study, so its nulls are comparable across scenarios; a population metric has no null (0).
+    The call's cost is the estimate of :func:`harness.execution.costs.estimated_seconds` at ``n_samples``, times
+    ``shape`` (the representation's cost relative to the 8 x 8 codes the costs were measured on,
+    :func:`harness.execution.plan.shape_factor`; a user's metric: the cost assumed for an unmeasured one), as if it
+    ran alone (nothing shared: a metric that reuses another's estimates on the codes, or a sweep's later variant
+    its sibling's fits, pays them in full on permuted codes unless the other computes the same null).  A population
+    metric has no null (0).
     """
     if metric.population:
         return 0
     call = estimated_seconds(metric.name, n_samples, registered=metric.registered, variant_of=metric.variant_of,
-                             after_sibling=False)
-    return permutations_within(call, budget_seconds)
+                             after_sibling=False, earlier=())
+    return permutations_within(call * shape, budget_seconds)
 

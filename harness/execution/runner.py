@@ -19,7 +19,7 @@ from harness.execution.backends import check_backend, execute
 from harness.execution.metric_refs import MetricEntry, OptionSweep, resolve_all, variants
 from harness.execution.null_budget import metric_permutations
 from harness.execution.option_probe import check_option_values
-from harness.execution.plan import Cell, plan_cells, plan_tasks, slow_metric_warnings
+from harness.execution.plan import Cell, plan_cells, plan_tasks, shape_factor, slow_metric_warnings
 from harness.execution.presets import PRESETS, Preset
 from harness.execution.recompute import cell_provenances, recompute_reasons
 from harness.execution.scoring import check_time_limit
@@ -99,23 +99,32 @@ def plan_study(
             "the study has no cells: population metrics (e.g. udr) run only on population scenarios "
             f"({', '.join(scenarios.available(kind='population'))}) and the other metrics only on the other scenarios"
         )
-    cells = _with_nulls(cells, config, config.n_samples if n_samples is None else n_samples, null_permutations)
+    cells = _with_nulls(cells, config, null_permutations)
     keys = [cell.key for cell in cells]
     if len(set(keys)) != len(keys):
         raise UsageError("the study plans the same cell twice; check for repeated scenario or metric names")
     return cells
 
 
-def _with_nulls(cells: list[Cell], config: Preset, n_samples: int, null_permutations: int | None) -> list[Cell]:
-    """The cells with their permutation nulls: ``null_permutations`` for every metric, or the preset's choice by cost
-    (:func:`harness.execution.null_budget.metric_permutations` at the study's ``n_samples``); none for a population."""
-    def permutations(entry: MetricEntry) -> int:
-        if null_permutations is None:
-            return metric_permutations(entry, n_samples, config.null_budget_seconds)
-        return 0 if entry.population else null_permutations
+def _with_nulls(cells: list[Cell], config: Preset, null_permutations: int | None) -> list[Cell]:
+    """The cells with their permutation nulls: ``null_permutations`` for every cell, or the preset's choice by each
+    cell's estimated call cost (:func:`harness.execution.null_budget.metric_permutations` at the cell's sample size
+    and shape); none for a population metric."""
+    if null_permutations is None and config.null_budget_seconds <= 0:
+        return cells
+    chosen: dict[tuple[object, ...], int] = {}
 
-    chosen = {name: permutations(entry) for name, entry in {cell.metric.name: cell.metric for cell in cells}.items()}
-    return [dataclasses.replace(cell, null_permutations=chosen[cell.metric.name]) if chosen[cell.metric.name] else cell
+    def permutations(cell: Cell) -> int:
+        if null_permutations is not None:
+            return 0 if cell.metric.population else null_permutations
+        key = (cell.metric.name, cell.n_samples, cell.scenario, cell.value_index)
+        if key not in chosen:
+            rows = cell.definition.rows_at(cell.value, cell.n_samples)  # sample_size draws more than it scores
+            shape = shape_factor(cell.definition, cell.value, cell.metric) if cell.kind == "representation" else 1.0
+            chosen[key] = metric_permutations(cell.metric, rows, config.null_budget_seconds, shape)
+        return chosen[key]
+
+    return [dataclasses.replace(cell, null_permutations=count) if (count := permutations(cell)) else cell
             for cell in cells]
 
 

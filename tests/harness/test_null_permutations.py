@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from harness.errors import UsageError
+from harness.execution.costs import estimated_seconds
 from harness.execution.null_budget import MAX_PERMUTATIONS, MIN_PERMUTATIONS, permutations_within
 from harness.execution.runner import plan_study, run_study
 from harness.workflows.evaluate import evaluate_representation
@@ -56,9 +57,17 @@ def test_b_is_chosen_by_each_metrics_cost_within_the_presets_budget():
     assert permutations_within(0.001, 0.0) == 0
     cells = plan_study(preset="default", scenarios_=["noise"], metrics_=["mig", "dci_es"], seeds=1)
     chosen = {cell.metric.name: cell.null_permutations for cell in cells}
-    assert chosen["mig"] == MAX_PERMUTATIONS and chosen["dci_es"] == 0  # a histogram metric and a probe-training one
+    assert chosen["dci_es"] == 0  # a probe-training metric: fewer than 19 calls fit in 0.1 s
+    # a histogram metric: as many calls alone (nothing shared on permuted codes) as fit in the budget, within [19, 100]
+    alone = estimated_seconds("mig", 1000, after_sibling=False, earlier=())
+    assert MIN_PERMUTATIONS <= chosen["mig"] <= MAX_PERMUTATIONS
+    assert chosen["mig"] * alone <= 0.1 < (chosen["mig"] + 1) * alone or chosen["mig"] == MAX_PERMUTATIONS
     cell = next(cell for cell in cells if cell.metric.name == "mig")
-    assert cell.estimated_seconds == pytest.approx(cell.estimated_call_seconds * (1 + MAX_PERMUTATIONS))
+    assert cell.estimated_seconds == pytest.approx(cell.estimated_call_seconds * (1 + chosen["mig"]))
+    # a sample_size cell at n = 10000 costs ten times more a call: fewer permutations, never more
+    sized = {cell.definition.rows_at(cell.value, cell.n_samples): cell.null_permutations
+             for cell in plan_study(preset="default", scenarios_=["sample_size"], metrics_=["mig"], seeds=1)}
+    assert sized[100] >= sized[1000] >= sized[10000] and sized[1000] == chosen["mig"]
     with pytest.raises(UsageError, match="null_permutations must be a whole number >= 0"):
         plan_study(preset="quick", scenarios_=["noise"], metrics_=["mig"], null_permutations=-1)
 
