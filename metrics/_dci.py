@@ -31,7 +31,8 @@ Zero importances (Eastwood and Williams 2018 leave them undefined: their code di
   - ``"absent"``: left out of every code's distribution over the factors (the formula
     read literally; disentanglement_lib up to its ``1e-11``), compactness 0.  It is
     the limit of a factor whose importances shrink to 0 together, which is how a
-    lasso's weights vanish as its penalty grows: DCI-lasso's default.
+    lasso's weights vanish as its penalty grows (DCI-lasso's default until its
+    version 2: on noise it too scored 0 or 1 by seed, see :mod:`metrics.dci_lasso`).
   - ``"even"``: spread evenly over the codes, with the mean total importance of the
     other factors (:func:`attributed`): the predictor prefers no code, so none can
     claim the factor.  A random forest's or a boosting's importances are normalised to
@@ -44,7 +45,7 @@ Zero importances (Eastwood and Williams 2018 leave them undefined: their code di
     the next seed, with no forest splitting, 0 (0.0 to 1.0, median 0.63, over 20
     seeds).  Read evenly, DCI-RF scores 0.00 to 0.07 there (median 0.001), as at large
     ``n``, where every forest splits on noise (0.01 at n = 20000, 8 x 8): the default
-    of DCI-RF and DCI-GBT.  The price: a factor no code encodes lowers the modularity
+    of every DCI variant.  The price: a factor no code encodes lowers the modularity
     of the codes that encode the others, as a forest fitting it to noise always did.
 
 * **No importance at all** (``R = 0``): modularity and compactness are 0 under either

@@ -18,6 +18,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -115,14 +116,19 @@ def execute(
     if backend == "dask":
         from dask.distributed import as_completed
 
-        with dask_client(scheduler, workers=local_workers(jobs, len(tasks)), log=log) as client:
+        with _quiet_gathers_once_stopped() as stopping, \
+                dask_client(scheduler, workers=local_workers(jobs, len(tasks)), log=log) as client:
             futures = [
                 client.submit(run_task, task, cell_timeout, pure=False, priority=len(tasks) - index)
                 for index, task in enumerate(tasks)
             ]
-            for future in as_completed(futures, loop=client.loop):
-                yield future.result()
-                future.release()
+            try:
+                for future in as_completed(futures, loop=client.loop):
+                    yield future.result()
+                    future.release()
+            except BaseException:  # Ctrl-C, SIGTERM, a failure, the consumer closing the generator
+                stopping.set()
+                raise
         return
     if jobs == 1 or backend == "sequential" or len(tasks) == 1:
         for task in tasks:
@@ -141,6 +147,32 @@ def execute(
             with warnings.catch_warnings():  # the one line that says how to resume
                 warnings.filterwarnings("ignore", message=_EARLY_EXIT_WARNING, category=UserWarning)
                 results.close()
+
+
+_GATHER_OF_CANCELLED = "Couldn't gather keys"
+
+
+@contextmanager
+def _quiet_gathers_once_stopped() -> Iterator[threading.Event]:
+    """Drop the scheduler's error about a result it can no longer gather, once the run is stopping.
+
+    Ctrl-C while the run waits on a result leaves that request to the client's event loop;
+    closing the cluster then cancels its task, and a local scheduler (in this process) logs
+    ``Couldn't gather keys: {...: 'forgotten'}`` over the run's one-line message.  Set the
+    event this yields when the run stops early: from then on, and only then, the line is
+    dropped.  While the run goes on, the same line is a real error and is kept.
+    """
+    stopping = threading.Event()
+
+    def keep(record: logging.LogRecord) -> bool:
+        return not (stopping.is_set() and record.getMessage().startswith(_GATHER_OF_CANCELLED))
+
+    logger = logging.getLogger("distributed.scheduler")
+    logger.addFilter(keep)
+    try:
+        yield stopping
+    finally:
+        logger.removeFilter(keep)
 
 
 @contextmanager
@@ -264,7 +296,6 @@ def check_scheduler(address: str, timeout: str | float = CONNECT_TIMEOUT) -> Non
         Dask server that is not a scheduler (a worker's or a nanny's address).
     """
     import asyncio
-    import threading
 
     from dask.utils import parse_timedelta
     from distributed.comm import connect

@@ -9,8 +9,10 @@ each cell then gets as many permutations as fit at its own sample size and shape
 metric 100, a costlier one fewer, one whose call alone costs more than the budget / 19 none (so a
 metric of the default study has nulls at n = 1000 and, where its calls cost ten times more, none at
 n = 10000: one ``B`` per metric, read at the study's n, gave RMIG's k-NN variant 100 permutations of
-140 s a cell there).  ``run --null-permutations B`` gives every
-metric the same ``B`` instead (0: no nulls).
+140 s a cell there).  A preset also says which cells get a null
+(:data:`harness.execution.presets.NULL_CELLS`): every one, or only those a verdict of the report reads
+a null at (:func:`read_by_a_verdict`).  ``run --null-permutations B`` gives every metric of every cell
+the same ``B`` instead (0: no nulls).
 """
 
 from __future__ import annotations
@@ -25,6 +27,19 @@ MAX_PERMUTATIONS = 100
 
 MIN_PERMUTATIONS = 19
 """The fewest permutations worth computing: the smallest ``B`` whose p-value can reach 0.05 (``1 / (B + 1)``)."""
+
+
+RANDOM_END = 1.0
+"""The parameter value of a noise scenario's fully random representation (review eq. 9, ``alpha = 1``): where
+calibration reads the permutation null (:func:`reports.calibration.calibration`'s ``random_value``)."""
+
+
+def read_by_a_verdict(criterion: str, value: object) -> bool:
+    """Whether the report's verdicts read the null of a cell of a scenario declaring ``criterion`` at ``value``:
+    calibration's, at the fully random end of a ``noise`` scenario (a score within its null there is chance-level
+    bias, not a metric that rewards noise), of a metric at its default options.  The other verdicts read scores
+    only."""
+    return criterion == "noise" and isinstance(value, (int, float)) and math.isclose(float(value), RANDOM_END)
 
 
 def permutations_within(call_seconds: float, budget_seconds: float) -> int:

@@ -13,6 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+#: Which cells of a study a preset's null budget gives a permutation null (:attr:`Preset.null_cells`): every one, or
+#: only those a verdict reads one at (:func:`harness.execution.null_budget.read_by_a_verdict`).
+NULL_CELLS = ("every", "verdicts")
+
+
 
 @dataclass(frozen=True)
 class Preset:
@@ -58,6 +63,10 @@ class Preset:
         Estimated CPU seconds one cell's permutation null may cost: each metric gets as many permutations as
         fit, 19 to 100, or none (:func:`harness.execution.null_budget.metric_permutations`); 0: no nulls.
         ``--null-permutations`` (``null_permutations=``) overrides it.
+    null_cells : {"every", "verdicts"}
+        Which cells the budget gives a null (:data:`NULL_CELLS`): every one, or
+        only those a verdict reads a null at, the fully random end of the noise scenarios
+        (:func:`harness.execution.null_budget.read_by_a_verdict`).
     description : str
         What the preset is for, and how long it takes.
     sources : Mapping[str, str]
@@ -77,8 +86,13 @@ class Preset:
     axial_sweeps: bool = False
     sweep_scenarios: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
     null_budget_seconds: float = 0.0
+    null_cells: str = "every"
     description: str = ""
     sources: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self) -> None:
+        if self.null_cells not in NULL_CELLS:
+            raise ValueError(f"preset {self.name!r}: null_cells must be one of {', '.join(NULL_CELLS)}, got {self.null_cells!r}")
 
 
 #: Numbers of bins swept for every metric that discretises (the range of review 5.2's choices; default 10).
@@ -136,12 +150,13 @@ PAPER_SWEEPS = MappingProxyType({
 })
 
 
-#: What one cell's permutation null may cost in the default preset (estimated CPU seconds): 100 permutations for the
-#: histogram metrics and the cheapest predictors, fewer up to about 0.005 s a call, none above (the nulls then add
-#: about 45% to the study's estimated CPU time; a budget that reaches z_min_var, 0.025 s a call, reaches the k-NN
-#: metrics and Z-max too and more than triples it).  The paper preset has none by default: at n = 20000 and 100
-#: seeds the same budget adds 7.6 CPU-hours to its 19 (give it ``--null-permutations``).
-NULL_BUDGET_SECONDS = 0.1
+#: What one cell's permutation null may cost in the default preset (estimated CPU seconds), given only to the cells a
+#: verdict reads a null at (the fully random end of the noise scenario, each metric at its defaults: 31 metrics x 2
+#: seeds): 100 permutations for the histogram metrics, fewer up to 0.1 s a call (Z-min Variance, whose noise end the
+#: calibration verdict reads as chance-level bias or not), none above.  Given to every cell, a budget of 0.1 s made
+#: the nulls 43% of the default study's measured CPU time (731 of 1700 s).  The paper preset has none by default:
+#: at n = 20000 and 100 seeds nulls on every cell add hours (give it ``--null-permutations``).
+NULL_BUDGET_SECONDS = 2.0
 
 #: The scenarios of Tokui and Sato (2022), run at their sample size ("we used the sample size of 10000 in
 #: experiments", section 4.2) rather than the review's 20000.
@@ -216,6 +231,7 @@ PRESETS: dict[str, Preset] = {
             axial_sweeps=True,
             sweep_scenarios=REVIEW_SWEEP_SCENARIOS,
             null_budget_seconds=NULL_BUDGET_SECONDS,
+            null_cells="verdicts",
             description="every scenario but Joshi et al.'s (Gaussian null codes aside: their chance level at width ratios 1 "
             "and 4, n = 100 and 1000) and every metric but dci_gbt, 2 seeds, n = 1000, sample_size up to n = 10000, the "
             "review metrics' options swept (bins, batch sizes, capacities, estimators; the costly sweeps on noise and "

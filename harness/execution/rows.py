@@ -109,6 +109,13 @@ def _signature_defaults(target: str) -> dict[str, Any]:
             if parameter.default is not inspect.Parameter.empty}
 
 
+def at_defaults(metric: MetricEntry) -> bool:
+    """Whether ``metric`` runs at its defaults: no variant, or the variant of a sweep that sets every swept option to
+    its default value (the variant that stands for the metric in the report's verdicts)."""
+    defaults = option_defaults(metric)
+    return all(option in defaults and defaults[option] == value for option, value in metric.variant_options.items())
+
+
 def option_defaults(metric: MetricEntry) -> dict[str, Any]:
     """A variant's record of its metric's options: the default value of every option the metric takes (a registered
     metric's registered defaults, a user function's keyword defaults), so that a report knows the options a swept

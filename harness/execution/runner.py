@@ -17,11 +17,12 @@ import scenarios
 from harness.errors import UnknownNameError, UsageError, listed
 from harness.execution.backends import check_backend, execute
 from harness.execution.metric_refs import MetricEntry, OptionSweep, resolve_all, variants
-from harness.execution.null_budget import metric_permutations
+from harness.execution.null_budget import metric_permutations, read_by_a_verdict
 from harness.execution.option_probe import check_option_values
 from harness.execution.plan import Cell, plan_cells, plan_tasks, shape_factor, slow_metric_warnings
 from harness.execution.presets import PRESETS, Preset
 from harness.execution.recompute import cell_provenances, recompute_reasons
+from harness.execution.rows import at_defaults
 from harness.execution.scoring import check_time_limit
 from harness.execution.store import FAILURES_CSV, ResultStore, record_of, tables_of
 from harness.execution.sweeps import Grid, canonical_name, checked_grid
@@ -109,7 +110,7 @@ def plan_study(
 def _with_nulls(cells: list[Cell], config: Preset, null_permutations: int | None) -> list[Cell]:
     """The cells with their permutation nulls: ``null_permutations`` for every cell, or the preset's choice by each
     cell's estimated call cost (:func:`harness.execution.null_budget.metric_permutations` at the cell's sample size
-    and shape); none for a population metric."""
+    and shape) on the cells it gives nulls (:attr:`Preset.null_cells`); none for a population metric."""
     if null_permutations is None and config.null_budget_seconds <= 0:
         return cells
     chosen: dict[tuple[object, ...], int] = {}
@@ -117,6 +118,9 @@ def _with_nulls(cells: list[Cell], config: Preset, null_permutations: int | None
     def permutations(cell: Cell) -> int:
         if null_permutations is not None:
             return 0 if cell.metric.population else null_permutations
+        if config.null_cells == "verdicts" and not (read_by_a_verdict(cell.definition.criterion, cell.value)
+                                                     and at_defaults(cell.metric)):
+            return 0
         key = (cell.metric.name, cell.n_samples, cell.scenario, cell.value_index)
         if key not in chosen:
             rows = cell.definition.rows_at(cell.value, cell.n_samples)  # sample_size draws more than it scores

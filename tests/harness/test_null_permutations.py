@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from harness.errors import UsageError
 from harness.execution.costs import estimated_seconds
-from harness.execution.null_budget import MAX_PERMUTATIONS, MIN_PERMUTATIONS, permutations_within
+from harness.execution.null_budget import MAX_PERMUTATIONS, MIN_PERMUTATIONS, metric_permutations, permutations_within
+from harness.execution.presets import PRESETS
 from harness.execution.runner import plan_study, run_study
 from harness.workflows.evaluate import evaluate_representation
 from reports.calibration import calibration
@@ -55,21 +58,33 @@ def test_b_is_chosen_by_each_metrics_cost_within_the_presets_budget():
     assert permutations_within(0.1 / MIN_PERMUTATIONS, 0.1) == MIN_PERMUTATIONS
     assert permutations_within(0.006, 0.1) == 0  # 16 fit: too few for a p-value of 0.05
     assert permutations_within(0.001, 0.0) == 0
-    cells = plan_study(preset="default", scenarios_=["noise"], metrics_=["mig", "dci_es"], seeds=1)
-    chosen = {cell.metric.name: cell.null_permutations for cell in cells}
-    assert chosen["dci_es"] == 0  # a probe-training metric: fewer than 19 calls fit in 0.1 s
+    budget = PRESETS["default"].null_budget_seconds
+    cells = plan_study(preset="default", scenarios_=["noise"], metrics_=["mig", "dci_rf"], seeds=1,
+                       metric_options={"mig": {"bins": [5, 10]}})
+    at_noise = {cell.metric.name: cell.null_permutations for cell in cells if cell.value == 1.0}
+    assert at_noise["dci_rf"] == 0  # a forest per factor and leaf size: fewer than 19 calls fit in the budget
     # a histogram metric: as many calls alone (nothing shared on permuted codes) as fit in the budget, within [19, 100]
     alone = estimated_seconds("mig", 1000, after_sibling=False, earlier=())
-    assert MIN_PERMUTATIONS <= chosen["mig"] <= MAX_PERMUTATIONS
-    assert chosen["mig"] * alone <= 0.1 < (chosen["mig"] + 1) * alone or chosen["mig"] == MAX_PERMUTATIONS
-    cell = next(cell for cell in cells if cell.metric.name == "mig")
-    assert cell.estimated_seconds == pytest.approx(cell.estimated_call_seconds * (1 + chosen["mig"]))
-    # a sample_size cell at n = 10000 costs ten times more a call: fewer permutations, never more
-    sized = {cell.definition.rows_at(cell.value, cell.n_samples): cell.null_permutations
-             for cell in plan_study(preset="default", scenarios_=["sample_size"], metrics_=["mig"], seeds=1)}
-    assert sized[100] >= sized[1000] >= sized[10000] and sized[1000] == chosen["mig"]
+    chosen = at_noise["mig[bins=10]"]
+    assert MIN_PERMUTATIONS <= chosen <= MAX_PERMUTATIONS
+    assert chosen * alone <= budget < (chosen + 1) * alone or chosen == MAX_PERMUTATIONS
+    cell = next(cell for cell in cells if cell.metric.name == "mig[bins=10]" and cell.value == 1.0)
+    assert cell.estimated_seconds == pytest.approx(cell.estimated_call_seconds * (1 + chosen))
+    # ten times the samples cost ten times more a call: fewer permutations, never more
+    sized = [metric_permutations(cell.metric, rows, 0.1) for rows in (100, 1000, 10000)]
+    assert sized[0] >= sized[1] >= sized[2] and sized[0] > sized[2]
+    # only where a verdict reads a null: the fully random end of noise (calibration), the metric at its defaults
+    assert at_noise["mig[bins=5]"] == 0
+    assert all(cell.null_permutations == 0 for cell in cells if cell.value != 1.0)
+    assert all(cell.null_permutations == 0
+               for cell in plan_study(preset="default", scenarios_=["rotation"], metrics_=["mig"], seeds=1))
     with pytest.raises(UsageError, match="null_permutations must be a whole number >= 0"):
         plan_study(preset="quick", scenarios_=["noise"], metrics_=["mig"], null_permutations=-1)
+
+
+def test_a_preset_giving_nulls_somewhere_unknown_is_refused():
+    with pytest.raises(ValueError, match="null_cells must be one of every, verdicts, got 'calibration'"):
+        dataclasses.replace(PRESETS["quick"], null_cells="calibration")
 
 
 def test_z_min_var_on_pure_noise_at_n_1000_is_chance_level_bias():

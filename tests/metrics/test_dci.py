@@ -97,6 +97,21 @@ def test_an_unpredicted_factor_no_longer_leaves_every_code_looking_modular():
     assert completeness(importance) < 0.1
 
 
+@pytest.mark.parametrize("n", [100, 200])
+def test_dci_lasso_on_pure_noise_does_not_jump_to_one_by_seed(n):
+    # Codes independent of 5 Gaussian factors: the penalty zeroes most factors' weights and leaves a few isolated
+    # ones.  Read as absent, those made every code look modular: modularity 0.0 to 1.0 by seed, median 0.87 at
+    # n = 100 and 1.00 at n = 200 (20 seeds).  Read evenly (version 2), no seed comes near 1.
+    modularity, compactness = [], []
+    for seed in range(10):
+        rng = np.random.default_rng(seed)
+        scores = metrics.evaluate("dci_lasso", rng.standard_normal((n, 5)), rng.standard_normal((n, 5)), random_state=seed)
+        modularity.append(scores["modularity"])
+        compactness.append(scores["compactness"])
+    assert max(modularity) < 0.6 and np.median(modularity) < 0.3, modularity
+    assert max(compactness) < 0.7 and np.median(compactness) < 0.3, compactness
+
+
 # --------------------------------------------------------------------------------------
 # Held-out explicitness and its two baselines
 # --------------------------------------------------------------------------------------
