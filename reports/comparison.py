@@ -231,7 +231,7 @@ def plot_comparison(
         tags: dict = {}
         for index, (ax, scenario) in enumerate(zip(axes, shown)):
             own = rows.loc[rows["scenario"] == scenario]
-            tags[ax] = _draw_ideals(ax, ideal_table(results.loc[results["scenario"] == scenario]),
+            tags[ax] = draw_ideals(ax, ideal_table(results.loc[results["scenario"] == scenario]),
                                     [p for p in SCORE_PROPERTIES if p in set(own["property"])], own["value"].unique())
             notes += [f"{renames(scenario)}: {note}"
                       for note in draw_scores(ax, summaries[scenario], "value", registry, band=band, label=renames.score)]
@@ -245,7 +245,7 @@ def plot_comparison(
         renames.check()
         _legend(figure, axes[:len(shown)], legend_columns, [title] + ([f"ideal tags: {key}"] if key else []), width,
                 font_size)
-        _label_ideals(figure, tags, notes, height, font_size)
+        label_ideals(figure, tags, notes, height, font_size)
     out_file = Path(out_file)
     out_file.parent.mkdir(parents=True, exist_ok=True)
     with paper_style(font_size):
@@ -270,8 +270,8 @@ def _selected(results: pd.DataFrame, metrics: Sequence[str] | None, scenarios: S
     return rows, [s for s in (dict.fromkeys(scenarios) if scenarios is not None else sorted(present)) if s in present]
 
 
-def _draw_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str], values: Sequence[float]
-                 ) -> list[tuple[Line2D, str]]:
+def draw_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str], values: Sequence[float]
+                ) -> list[tuple[Line2D, str]]:
     """Each distinct ideal trajectory once, unlabelled; (its line, its tag) for :func:`label_lines`.
 
     A trajectory stated only at points of another (the holistic ideal, stated where the three others agree)
@@ -301,8 +301,8 @@ def _draw_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str], values: Se
     return drawn
 
 
-def _label_ideals(figure: Figure, trajectories: Mapping[object, list[tuple[Line2D, str]]], notes: list[str],
-                  height: float, font_size: float) -> None:
+def label_ideals(figure: Figure, trajectories: Mapping[object, list[tuple[Line2D, str]]], notes: list[str],
+                 height: float, font_size: float) -> None:
     """Tag each panel's ideal trajectories at free spots (:func:`reports._placement.label_lines`).
 
     The spots are measured on the figure as laid out, and the layout is then kept.  A

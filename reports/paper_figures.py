@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 
 from reports._style import FONT_SIZE, PAGE_WIDTH, StyleRegistry, paper_style
 from reports._table import at_largest_n, ideal_table
-from reports.comparison import TAGS, _draw_ideals, _label_ideals
+from reports.comparison import TAGS, draw_ideals, label_ideals
 from reports.figures import LEGEND_ROW_INCHES, Drawn, band_text, draw_scores, format_axis, score_axis, seed_means
 from reports.review_published import EXPERIMENTS, GROUPS, LINES, Experiment
 from reports.schema import SCORE_PROPERTIES
@@ -102,7 +102,7 @@ def score_figure(results: pd.DataFrame, experiment: Experiment, *, band: str = "
         tags = {}
         for index, (ax, (group, own)) in enumerate(zip(axes, panels.items())):
             drawn = summary.loc[_of(summary, own)]
-            tags[ax] = _draw_ideals(ax, ideals, [p for p in SCORE_PROPERTIES if p in set(drawn["property"])],
+            tags[ax] = draw_ideals(ax, ideals, [p for p in SCORE_PROPERTIES if p in set(drawn["property"])],
                                     rows["value"].unique())
             notes += draw_scores(ax, drawn, "value", registry, band=band, label=_label)
             format_axis(ax, rows, experiment.axis)
@@ -115,7 +115,7 @@ def score_figure(results: pd.DataFrame, experiment: Experiment, *, band: str = "
         figure.suptitle(_title(experiment, f"n = {int(rows['n_samples'].max())}, "
                                            f"{band_text(band, summary['n_seeds'])}; ideal tags: {TAG_KEY}"),
                         fontsize=FONT_SIZE)
-        _label_ideals(figure, tags, notes, height, FONT_SIZE)
+        label_ideals(figure, tags, notes, height, FONT_SIZE)
     return Drawn(figure, notes)
 
 
