@@ -11,6 +11,8 @@ from metrics.options import check_positive_int
 from metrics.registry import register_metric
 
 DEFAULT_MEAN_NEIGHBORS = 10
+#: Neighbours' code values gathered at once by :func:`conditional_mean` (64 MiB of floats).
+GATHER_ELEMENTS = 1 << 23
 
 
 def conditional_mean(factors: np.ndarray, codes: np.ndarray, neighbors: int) -> np.ndarray:
@@ -18,11 +20,17 @@ def conditional_mean(factors: np.ndarray, codes: np.ndarray, neighbors: int) -> 
 
     Factors are standardised and distances are Euclidean; the sample itself is included.
     The factors are standardised once and queried in the tree's own order
-    (:func:`metrics._knn.query_in_tree_order`).
+    (:func:`metrics._knn.query_in_tree_order`).  The neighbours' codes are gathered
+    :data:`GATHER_ELEMENTS` at a time: gathered at once, they took ``n x neighbors x L``
+    floats (4.1 GB for 100000 samples of 512 codes), for the same means.
     """
     neighbors = min(neighbors, factors.shape[0])
     index = query_in_tree_order(cKDTree(standardize(factors)), neighbors)[1].reshape(factors.shape[0], neighbors)
-    return codes[index].mean(axis=1)
+    means = np.empty((factors.shape[0], codes.shape[1]))
+    step = max(1, GATHER_ELEMENTS // (neighbors * codes.shape[1]))
+    for start in range(0, factors.shape[0], step):
+        means[start:start + step] = codes[index[start:start + step]].mean(axis=1)
+    return means
 
 
 @register_metric(

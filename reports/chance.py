@@ -104,7 +104,8 @@ def chance_summary(levels: pd.DataFrame, study_n: int) -> pd.DataFrame:
     pandas.DataFrame
         Columns ``scenario``, ``parameter``, ``value``, ``value_label``, ``metric``, ``sub_score``, ``family``,
         ``higher_is_better``, ``n`` (the swept n read), ``level``, ``low``, ``high`` (the 95% interval, clipped to the
-        scores' range [0, 1]; NaN for one seed), ``n_seeds``, ``exceeds`` (``level > HIGH``), ``below_from`` (NaN: not within the swept n),
+        scores' range [0, 1] where the level lies in it; NaN for one seed), ``n_seeds``, ``exceeds``
+        (``level > HIGH``), ``below_from`` (NaN: not within the swept n),
         ``n_swept`` (how many sample sizes were swept) and ``n_max``.
     """
     records = []
@@ -113,8 +114,10 @@ def chance_summary(levels: pd.DataFrame, study_n: int) -> pd.DataFrame:
         at = nearest_size(own["n_samples"].to_numpy(), study_n)
         point = own.loc[own["n_samples"] == at].iloc[0]
         record = dict(zip(keys, group))
-        record.update(n=at, level=float(point["mean"]), low=float(np.clip(point["mean"] - point["half_width"], 0, 1)),
-                      high=float(np.clip(point["mean"] + point["half_width"], 0, 1)), n_seeds=int(point["n_seeds"]),
+        mean, half = float(point["mean"]), float(point["half_width"])
+        bounds = (0.0, 1.0) if 0.0 <= mean <= 1.0 else (-np.inf, np.inf)  # a level outside [0, 1] keeps its interval
+        record.update(n=at, level=mean, low=float(np.clip(mean - half, *bounds)), high=float(np.clip(mean + half, *bounds)),
+                      n_seeds=int(point["n_seeds"]),
                       exceeds=bool(point["mean"] > HIGH),
                       below_from=below_from(own["n_samples"].to_numpy(), own["mean"].to_numpy()),
                       n_swept=int(own["n_samples"].nunique()), n_max=int(own["n_samples"].max()))

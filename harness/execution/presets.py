@@ -235,8 +235,8 @@ PRESETS: dict[str, Preset] = {
             description="every scenario but Joshi et al.'s (Gaussian null codes aside: their chance level at width ratios 1 "
             "and 4, n = 100 and 1000) and every metric but dci_gbt, 2 seeds, n = 1000, sample_size up to n = 10000, the "
             "review metrics' options swept (bins, batch sizes, capacities, estimators; the costly sweeps on noise and "
-            "nonlinear only) and DCI-ES's probe capacity, permutation nulls where they fit 0.1 CPU-s a cell (about 4 "
-            "minutes on 2 cores, estimated)",
+            "nonlinear only) and DCI-ES's probe capacity, permutation nulls where the calibration verdict reads them (pure "
+            "noise, each metric at its defaults, up to 2 CPU-s a cell); about 11 minutes on 2 cores (measured)",
         ),
         Preset(
             name="paper",

@@ -79,6 +79,17 @@ def test_summary_reads_the_study_n_names_the_high_ones_and_when_each_falls():
     assert rollup.loc["a", "Below 0.05 from n"] == "never (≤ 5000)" and rollup.loc["b (1 − score)", "Below 0.05 from n"] == "50"
 
 
+def test_a_level_outside_zero_one_keeps_an_interval_around_it():
+    # DCI-ES's explicitness scores about -0.99 on null codes: clipped to [0, 1], its interval was [0, 0], which does
+    # not hold the level it goes with
+    rows = chance_rows()
+    rows.loc[rows["metric"] == "a", "score"] -= 1.0  # mean w / sqrt(n) - 1, spread 0.01
+    summary = chance_summary(chance_levels(rows), 1000).set_index(["metric", "value"])
+    row = summary.loc[("a", 1.0)]
+    assert row["low"] < row["level"] < row["high"] < 0
+    assert row["high"] - row["level"] == pytest.approx(stats.t.ppf(0.975, 2) * 0.01 / math.sqrt(3), rel=1e-9)
+
+
 def test_without_null_codes_the_section_says_so_and_one_figure_per_family_is_drawn():
     rows = chance_rows()
     section = chance_section(rows.loc[rows["criterion"] != "chance"])
