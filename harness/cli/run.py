@@ -53,8 +53,9 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "--null-permutations", type=non_negative_int, metavar="B",
         help="score every metric also on B row permutations of the codes (its permutation null, seeded by the data "
         "draw): results gain null_mean, null_q95 (the 95%% chance level), p_value ((1 + #null at least as good) / "
-        "(B + 1)), null_permutations and null_seconds; 0: no nulls (default: the preset's choice by each cell's "
-        "estimated call cost, up to 100; see --dry-run). A cell stored with another B is computed again",
+        "(B + 1)), null_permutations and null_seconds; 0: no nulls (default: the preset's choice, by each cell's "
+        "estimated call cost, up to 100, on the cells it gives nulls: the default preset's are those a verdict reads, "
+        "pure noise; see --dry-run). A cell stored with another B is computed again",
     )
     parser.add_argument(
         "--backend",
