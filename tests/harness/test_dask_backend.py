@@ -7,6 +7,7 @@ OpenMP single-threaded, and the cluster the runner started must be gone afterwar
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import socket
@@ -221,3 +222,18 @@ def test_a_scheduler_without_workers_is_named_not_waited_on_in_silence(scheduler
     with dask_client(scheduler, timeout="2s", log=messages.append):  # one with workers: nothing to say
         pass
     assert len(messages) == 1
+
+
+def test_the_schedulers_gather_error_is_dropped_only_once_the_run_is_stopping(caplog):
+    # Ctrl-C during a run on a local cluster: closing it cancelled the task whose result the client was gathering,
+    # and the scheduler (in the run's process) logged "Couldn't gather keys" over the run's one-line message
+    message = "Couldn't gather keys: {'run_task-1': 'forgotten'}"
+    scheduler_log = logging.getLogger("distributed.scheduler")
+    with caplog.at_level(logging.ERROR, logger="distributed.scheduler"):
+        with backends._quiet_gathers_once_stopped() as stopping:
+            scheduler_log.error(message)  # while the run goes on: a real error, kept
+            stopping.set()
+            scheduler_log.error(message)  # once it is stopping: dropped
+            scheduler_log.error("another error")  # any other line: kept
+        scheduler_log.error(message)  # after the run: kept (the filter is gone)
+    assert [record.getMessage() for record in caplog.records] == [message, "another error", message]
