@@ -23,6 +23,8 @@ Metrics (seeds 0, 1, 2; n = 2000 except in ``sample_size``, where n is the value
 
 from __future__ import annotations
 
+import fcntl
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -160,11 +162,23 @@ def build_realistic_results(copies: int = 4) -> pd.DataFrame:
 
 
 @pytest.fixture(scope="session")
-def realistic_report(tmp_path_factory):
-    """The report of :func:`build_realistic_results`, written once: the path of report.html."""
+def realistic_report(tmp_path_factory, worker_id):
+    """The report of :func:`build_realistic_results`, written once for the whole test run: the path of report.html.
+
+    Its readers only read it, so the pytest-xdist workers share one copy: the first to need it writes it (about a
+    minute) under a lock in the run's common temporary folder, the others wait for it and read it.
+    """
     from reports import write_report
 
-    return write_report(build_realistic_results(), tmp_path_factory.mktemp("realistic_run"))
+    if worker_id == "master":  # no xdist
+        return write_report(build_realistic_results(), tmp_path_factory.mktemp("realistic_run"))
+    shared = tmp_path_factory.getbasetemp().parent / "realistic_run"
+    with open(shared.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        html = shared / "report.html"
+        if not html.is_file():
+            write_report(build_realistic_results(), shared)
+    return html
 
 
 @pytest.fixture(scope="session")
