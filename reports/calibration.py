@@ -21,13 +21,15 @@ PERFECT_THRESHOLD, RANDOM_THRESHOLD = 0.9, 0.1
 #: Display columns (name -> heading) of the calibration table.
 #: Criterion whose scenarios calibration reads.
 CRITERION = "noise"
+#: The parameter values of a noise scenario's perfect and fully random representations (review eq. 9).
+PERFECT_VALUE, RANDOM_VALUE = 0.0, 1.0
 
 
 def calibration(
     results: pd.DataFrame,
     *,
-    perfect_value: float = 0.0,
-    random_value: float = 1.0,
+    perfect_value: float = PERFECT_VALUE,
+    random_value: float = RANDOM_VALUE,
     perfect_threshold: float = PERFECT_THRESHOLD,
     random_threshold: float = RANDOM_THRESHOLD,
 ) -> pd.DataFrame:

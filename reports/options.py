@@ -132,15 +132,19 @@ def _same(value: Any, default: Any) -> bool:
     return value == default
 
 
+def options_off_defaults(chosen: Mapping[str, Any], known: Mapping[str, Any]) -> frozenset[str]:
+    """The options of ``chosen`` set to a value other than their default in ``known`` (one without a default counts
+    as off it)."""
+    return frozenset(key for key, value in chosen.items() if key not in known or not _same(value, known[key]))
+
+
 def off_defaults(frame: pd.DataFrame) -> pd.Series:
     """Per row, the options it sets to a value other than their default (an option without a recorded default
     counts as off it); an empty set on plain rows."""
     pairs = frame[["options", "default_options"]].drop_duplicates()
     off = {}
     for options, defaults in pairs.itertuples(index=False):
-        chosen, known = decode_options(options), decode_options(defaults)
-        off[(options, defaults)] = frozenset(key for key, value in chosen.items()
-                                             if key not in known or not _same(value, known[key]))
+        off[(options, defaults)] = options_off_defaults(decode_options(options), decode_options(defaults))
     return pd.Series(list(zip(frame["options"], frame["default_options"])), index=frame.index).map(off)
 
 

@@ -21,6 +21,8 @@ import math
 
 from harness.execution.costs import estimated_seconds
 from harness.execution.metric_refs import MetricEntry
+from reports.calibration import CRITERION as CALIBRATION_CRITERION
+from reports.calibration import RANDOM_VALUE
 
 MAX_PERMUTATIONS = 100
 """The most permutations a preset gives a metric: p-values down to 1/101, a 95% quantile between order statistics 95 and 96."""
@@ -29,17 +31,13 @@ MIN_PERMUTATIONS = 19
 """The fewest permutations worth computing: the smallest ``B`` whose p-value can reach 0.05 (``1 / (B + 1)``)."""
 
 
-RANDOM_END = 1.0
-"""The parameter value of a noise scenario's fully random representation (review eq. 9, ``alpha = 1``): where
-calibration reads the permutation null (:func:`reports.calibration.calibration`'s ``random_value``)."""
-
-
 def read_by_a_verdict(criterion: str, value: object) -> bool:
     """Whether the report's verdicts read the null of a cell of a scenario declaring ``criterion`` at ``value``:
     calibration's, at the fully random end of a ``noise`` scenario (a score within its null there is chance-level
     bias, not a metric that rewards noise), of a metric at its default options.  The other verdicts read scores
     only."""
-    return criterion == "noise" and isinstance(value, (int, float)) and math.isclose(float(value), RANDOM_END)
+    return (criterion == CALIBRATION_CRITERION and isinstance(value, (int, float))
+            and math.isclose(float(value), RANDOM_VALUE))
 
 
 def permutations_within(call_seconds: float, budget_seconds: float) -> int:

@@ -12,6 +12,7 @@ from harness.execution.metric_refs import MetricEntry, load_callable
 from harness.execution.plan import Cell
 from harness.execution.sweeps import swept_parameters
 from harness.version import __version__
+from reports.options import options_off_defaults
 from reports.schema import NULL_COLUMNS, OPTIONAL_COLUMN_DEFAULTS, encode_options
 
 #: The null columns of a score without a permutation null.
@@ -111,9 +112,9 @@ def _signature_defaults(target: str) -> dict[str, Any]:
 
 def at_defaults(metric: MetricEntry) -> bool:
     """Whether ``metric`` runs at its defaults: no variant, or the variant of a sweep that sets every swept option to
-    its default value (the variant that stands for the metric in the report's verdicts)."""
-    defaults = option_defaults(metric)
-    return all(option in defaults and defaults[option] == value for option, value in metric.variant_options.items())
+    its default value (the variant that stands for the metric in the report's verdicts, by the report's own rule,
+    :func:`reports.options.options_off_defaults`)."""
+    return not options_off_defaults(metric.variant_options, option_defaults(metric))
 
 
 def option_defaults(metric: MetricEntry) -> dict[str, Any]:
