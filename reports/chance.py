@@ -257,8 +257,8 @@ DESCRIPTION = (
     "uniform null codes, Joshi et al. 2026, encoders E9 and E10), where every ideal is 0: its chance level, the mean "
     "over seeds of the score oriented so that higher is worse (1 − score for lower-is-better sub-scores). Per "
     f"sub-score below: its worst code width at the study's sample size, with the 95% Student-t interval over seeds "
-    f"(clipped to [0, 1]), and the smallest swept n from which it stays below {LOW:g} at every width and every larger "
-    f"swept n. A chance level above {HIGH:g} means a score at that n and width is not evidence of anything until it "
+    f"(clipped to [0, 1] for a level within it), and the smallest swept n from which it stays below {LOW:g} at every "
+    f"width and every larger swept n. A chance level above {HIGH:g} means a score at that n and width is not evidence of anything until it "
     "beats its null. The figures draw each sub-score's chance level against n (log scale), one colour per width. "
     "Every scenario, width and sub-score in the folded table and tables/chance.csv. Run it with --grid "
     "'null_gaussian=width_ratio:1,16;n_samples:50,200,1000,5000,20000' (and --scenarios null_gaussian).")
