@@ -57,6 +57,7 @@ from metrics.estimators import (
     check_estimator_options,
     estimate_information,
     estimate_options,
+    gaussian_gram,
     information_denominator,
     normalized,
     pairwise_information,
@@ -236,13 +237,18 @@ def _pid_information(factors: np.ndarray, codes: np.ndarray, flags: tuple[bool, 
     best = np.argmax(pairwise, axis=1)
     rows = np.arange(factors.shape[1])
     candidates = _candidates(pairwise, code_choice)
-    rest = np.array(
-        [
-            [estimate_information(factors[:, k], np.delete(codes, l, axis=1), discrete=flags[k], **options) for l in candidates[k]]
-            for k in rows
-        ]
-    )
-    total = np.array([estimate_information(factors[:, k], codes, discrete=flags[k], **options) for k in rows])
+    if estimator == "gaussian":  # every estimate from one pass over the rows
+        gram, every = gaussian_gram(factors, codes), np.arange(codes.shape[1])
+        rest = np.array([[gram.information(k, np.delete(every, l)) for l in candidates[k]] for k in rows])
+        total = np.array([gram.information(k, every) for k in rows])
+    else:
+        rest = np.array(
+            [
+                [estimate_information(factors[:, k], np.delete(codes, l, axis=1), discrete=flags[k], **options) for l in candidates[k]]
+                for k in rows
+            ]
+        )
+        total = np.array([estimate_information(factors[:, k], codes, discrete=flags[k], **options) for k in rows])
     code = pairwise[rows[:, None], candidates]
     total = np.maximum(total, np.maximum(code.max(axis=1), rest.max(axis=1)))
     return best, candidates, code, rest, total

@@ -75,6 +75,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from metrics._gaussian import CodeGram, information_from_fraction
 from metrics._knn import Column, kraskov, kraskov_prepared, ross
 from metrics.information import DEFAULT_BINS, encode_categories, entropy, factor_code_information, joint_counts, shared_labels
 from metrics.options import check_choice, check_positive_int
@@ -89,7 +90,6 @@ DEFAULT_NEIGHBORS = 3
 NORMALIZATIONS = ("bounded", "entropy", "none")
 
 _HISTOGRAM = ("histogram", "miller_madow")
-_MIN_RESIDUAL_FRACTION = 1e-12
 
 
 def check_estimator_options(estimator: str, neighbors: int, bins: int) -> None:
@@ -210,7 +210,7 @@ def _gaussian_information(target: np.ndarray, codes: np.ndarray) -> float:
         return 0.0
     centred = codes - codes.mean(axis=0)
     residual = float(np.sum((target - target.mean() - centred @ _linear_coefficients(target, codes)) ** 2))
-    return -0.5 * np.log(max(residual / total, _MIN_RESIDUAL_FRACTION))
+    return float(information_from_fraction(residual / total))
 
 
 def _histogram_information(factors: np.ndarray, codes: np.ndarray, discrete: Sequence[bool], bins: int, miller_madow: bool) -> np.ndarray:
@@ -366,6 +366,8 @@ def _pairwise_information(factors: np.ndarray, codes: np.ndarray, flags: tuple[b
     if estimator in _HISTOGRAM:
         return _histogram_information(factors, codes, flags, bins, estimator == "miller_madow")
     options = {"estimator": estimator, "neighbors": neighbors}
+    if estimator == "gaussian":
+        return gaussian_gram(factors, codes).pairwise()
     if estimator not in ("knn", "knn_full"):
         return np.array([[estimate_information(factors[:, k], codes[:, j], discrete=flags[k], **options) for j in range(codes.shape[1])]
                          for k in range(factors.shape[1])])
@@ -385,6 +387,13 @@ def _pairwise_information(factors: np.ndarray, codes: np.ndarray, flags: tuple[b
         factor = Column(target[:, None])
         table[k] = [max(kraskov_prepared(factor, code, neighbors), 0.0) if code is not None else 0.0 for code in prepared]
     return table
+
+
+def gaussian_gram(factors: np.ndarray, codes: np.ndarray) -> CodeGram:
+    """The :class:`metrics._gaussian.CodeGram` of validated ``factors`` and ``codes``, built once per pair inside
+    :func:`metrics.shared_estimates`: every ``gaussian`` estimate of a factor from a set of the codes reads it."""
+    return memoised("gaussian_gram", (factors, codes), (), lambda: CodeGram.of(np.asarray(factors, dtype=np.float64),
+                                                                             np.asarray(codes, dtype=np.float64)))
 
 
 def binned_entropy(columns: np.ndarray, discrete: Sequence[bool] | None = None, bins: int = DEFAULT_BINS) -> np.ndarray:
