@@ -71,7 +71,7 @@ def _sub_scores(results: pd.DataFrame) -> dict[str, list[str]]:
     return {metric: sorted(own["sub_score"].unique()) for metric, own in rows.groupby("metric_base")}
 
 
-def hyperparameters(results: pd.DataFrame, *, threshold: float = SPREAD_THRESHOLD) -> pd.DataFrame:
+def hyperparameters(results: pd.DataFrame, *, threshold: float = SPREAD_THRESHOLD, spreads: pd.DataFrame | None = None) -> pd.DataFrame:
     """How many of each swept metric's options move its scores by more than ``threshold``.
 
     Parameters
@@ -81,6 +81,8 @@ def hyperparameters(results: pd.DataFrame, *, threshold: float = SPREAD_THRESHOL
     threshold : float
         The spread (on the [0, 1] score scale, mean over seeds, largest over conditions) beyond which an
         option counts as moving the metric.
+    spreads : pandas.DataFrame, optional
+        :func:`option_spreads` of ``results`` at ``threshold``, when the caller has it (computed here otherwise).
 
     Returns
     -------
@@ -92,7 +94,7 @@ def hyperparameters(results: pd.DataFrame, *, threshold: float = SPREAD_THRESHOL
         ``largest_spread`` (the option moving the metric most, and how far), ``threshold`` and ``detail``
         (the evidence, as a sentence).  Empty without a sweep.
     """
-    spreads = option_spreads(results, threshold=threshold)
+    spreads = option_spreads(results, threshold=threshold) if spreads is None else spreads
     sub_scores = _sub_scores(results)
     records = []
     for metric, own in spreads.groupby("metric", sort=True):
@@ -125,8 +127,11 @@ def recorded_options(results: pd.DataFrame) -> dict[str, list[str]]:
     return known
 
 
-def discretization(results: pd.DataFrame, *, threshold: float = SPREAD_THRESHOLD) -> pd.DataFrame:
+def discretization(results: pd.DataFrame, *, threshold: float = SPREAD_THRESHOLD, spreads: pd.DataFrame | None = None) -> pd.DataFrame:
     """How far a swept metric's discretisation moves its scores: measured by a bins sweep, or none by design.
+
+    ``spreads``: :func:`option_spreads` of ``results`` at ``threshold``, when the caller has it (as for
+    :func:`hyperparameters`).
 
     Returns
     -------
@@ -138,7 +143,7 @@ def discretization(results: pd.DataFrame, *, threshold: float = SPREAD_THRESHOLD
         binning can move it).  ``detail`` is the evidence as a sentence.  A binned metric without a bins sweep,
         and a metric whose options are not all recorded, have no row.
     """
-    spreads = option_spreads(results, threshold=threshold)
+    spreads = option_spreads(results, threshold=threshold) if spreads is None else spreads
     swept = spreads.loc[spreads["option"].isin(DISCRETIZATION_OPTIONS)]
     records = [{"metric": row.metric, "sub_score": row.sub_score, "route": "sweep", "option": row.option,
                 "values": row.values, "max_spread": row.max_spread, "worst_condition": row.worst_condition,
