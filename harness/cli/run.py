@@ -137,7 +137,7 @@ def dry_run(args: argparse.Namespace) -> int:
 
     import pandas as pd
 
-    from harness.execution.costs import study_estimate
+    from harness.execution.costs import SPEED_REFERENCE, machine_speed, study_estimate
     from harness.execution.plan import plan_tasks, slow_metric_warnings
     from harness.execution.runner import plan_study
     from reports.markdown import markdown_table
@@ -163,7 +163,11 @@ def dry_run(args: argparse.Namespace) -> int:
     print(markdown_table(table.rename(columns={"measured": "per-call cost"}), digits=4))
     nulls = sum(record["null_cpu_hours"] for record in records)
     print(f"estimated total: {total:.2f} CPU-hours (permutation nulls {nulls:.2f} of them), about "
-          f"{_duration(total * 3600 / workers)} on {workers} worker(s)")
+          f"{_duration(total * 3600 / workers)} on {workers} worker(s) at the cost table's speed")
+    speed = machine_speed()
+    print(f"this machine ran {' and '.join(SPEED_REFERENCE)} {speed:.1f} times as long as the cost table just now: about "
+          f"{_duration(speed * total * 3600 / workers)} of cells here, then the report (the default study's: about a "
+          "sixth as long again)")
     for line in slow_metric_warnings(cells):
         status(line)
     return 0

@@ -292,6 +292,28 @@ def _interpolated(table: Mapping[int, float], n_samples: int) -> float:
     return float(table[low] * (n_samples / low) ** slope)
 
 
+#: The metrics :func:`machine_speed` times: predictor metrics that share no estimate with another (their rows of
+#: :data:`MEASURED_SECONDS` are their whole cost), 0.26 CPU-s together at n = 1000 in the table.
+SPEED_REFERENCE = ("explicitness", "dci_lasso")
+
+
+@functools.cache  # measured once a process (about a second): the property tests plan dozens of dry runs
+def machine_speed(repeats: int = 2) -> float:
+    """How many times its measured cost (:data:`MEASURED_SECONDS`) a metric call takes on this machine now.
+
+    Times :data:`SPEED_REFERENCE` as :func:`measure_costs` measured the table (n = 1000, ``noise`` at 0.2, one BLAS
+    thread, the median of ``repeats``), and returns the ratio of their total to the table's: about 1 on the machine
+    and day the table was measured, 2.3 on the same kind of machine four days later (every metric call then took 1.8
+    to 2.9 times its row).  The estimates the planner uses (the cells' order, the null budget) never read it, so a
+    study's cells do not depend on the machine; ``run --dry-run`` prints the study's time at this speed too.
+    """
+    from harness.execution.metric_refs import registered_entry
+
+    measured = measure_costs([registered_entry(name) for name in SPEED_REFERENCE], sizes=(1000,), population_sizes=(),
+                             repeats=repeats)
+    return sum(measured[name][1000] for name in SPEED_REFERENCE) / sum(MEASURED_SECONDS[name][1000] for name in SPEED_REFERENCE)
+
+
 def study_estimate(cells: Sequence[Any]) -> list[dict[str, Any]]:
     """Estimated CPU cost of a planned study, one record per metric, most expensive first.
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from harness.execution.plan import OWN_TASK_SECONDS, SHARING_FAMILIES, plan_tasks
@@ -104,3 +106,35 @@ def test_the_dry_run_warns_of_a_slow_metric_on_stderr(capsys):
     assert "| wsepin " in captured.out and "warning:" not in captured.out
     assert captured.err.count("warning: ") == 1
     assert "warning: wsepin is estimated at" in captured.err and "leave it out with --metrics mig" in captured.err
+
+
+def test_the_machine_speed_is_the_reference_calls_time_over_the_cost_tables(monkeypatch):
+    from harness.execution import costs
+
+    table = {name: costs.MEASURED_SECONDS[name][1000] for name in costs.SPEED_REFERENCE}
+    measured = {name: {1000: 3.0 * seconds} for name, seconds in table.items()}  # three times slower than the table
+    asked = []
+    monkeypatch.setattr(costs, "measure_costs", lambda entries, **options: asked.append(
+        ([entry.name for entry in entries], options)) or measured)
+    costs.machine_speed.cache_clear()
+    try:
+        assert costs.machine_speed() == pytest.approx(3.0)
+        assert costs.machine_speed() == pytest.approx(3.0) and len(asked) == 1  # once a process
+    finally:
+        costs.machine_speed.cache_clear()
+    assert asked == [(list(costs.SPEED_REFERENCE), {"sizes": (1000,), "population_sizes": (), "repeats": 2})]
+
+
+def test_the_dry_run_prints_the_time_at_this_machines_speed(capsys, monkeypatch):
+    from harness.cli import main
+    from harness.execution import costs
+
+    monkeypatch.setattr(costs, "machine_speed", lambda: 2.5)
+    assert main(["run", "--scenarios", "noise", "--metrics", "dci_rf", "--seeds", "1", "--jobs", "1", "--dry-run"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    total = next(line for line in lines if line.startswith("estimated total: "))
+    here = next(line for line in lines if line.startswith("this machine ran "))
+    at_table = re.search(r"about (\d+) s on 1 worker\(s\) at the cost table's speed$", total)
+    at_machine = re.search(r"2\.5 times as long as the cost table just now: about (\d+) s of cells here", here)
+    assert at_table and at_machine, (total, here)
+    assert abs(int(at_machine[1]) - 2.5 * int(at_table[1])) <= 2.5 * 0.5 + 0.5  # each rounded to the second
