@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -119,16 +119,28 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FAILED_CELLS if frame.attrs.get("failures") else 0
 
 
-def _sample_sizes(cells: Sequence[Any]) -> str:
-    """One line: the samples per representation, the most common first, then the scenarios with another."""
+def _most_common(what: str, cells: Sequence[Any], value_of: Callable[[Any], int]) -> str:
+    """One line: ``what`` of the cells' scenarios, the most common first, then the scenarios with another."""
     scenarios_at: dict[int, list[str]] = {}
     for cell in cells:
-        names = scenarios_at.setdefault(cell.n_samples, [])
+        names = scenarios_at.setdefault(value_of(cell), [])
         if cell.scenario not in names:
             names.append(cell.scenario)
     common, *others = sorted(scenarios_at, key=lambda n: -len(scenarios_at[n]))
-    return f"samples per representation: {common}" + "".join(
-        f"; {n} for {', '.join(scenarios_at[n])}" for n in others)
+    return f"{what}: {common}" + "".join(f"; {n} for {', '.join(scenarios_at[n])}" for n in others)
+
+
+def _sample_sizes(cells: Sequence[Any]) -> str:
+    """One line: the samples per representation, the most common first, then the scenarios with another."""
+    return _most_common("samples per representation", cells, lambda cell: cell.n_samples)
+
+
+def _seeds(cells: Sequence[Any]) -> str:
+    """One line: the seeds per parameter value, the most common first, then the scenarios with another."""
+    seeds: dict[tuple[str, float], int] = {}
+    for cell in cells:
+        seeds[cell.scenario, cell.value] = max(seeds.get((cell.scenario, cell.value), 0), cell.seed + 1)
+    return _most_common("seeds per parameter value", cells, lambda cell: seeds[cell.scenario, cell.value])
 
 
 def dry_run(args: argparse.Namespace) -> int:
@@ -153,6 +165,7 @@ def dry_run(args: argparse.Namespace) -> int:
           f"{len(records)} metric{'s' * (len(records) != 1)}) "
           f"in {len(plan_tasks(cells))} tasks of one data draw")
     print(_sample_sizes(cells))
+    print(_seeds(cells))
     left_out = [name for name in PRESETS[args.preset].excluded_metrics if args.metrics is None
                 and name not in (args.add_metrics or ())]
     if left_out:

@@ -257,6 +257,7 @@ def plan_cells(
     n_samples: int,
     grids: Mapping[str, Grid] | None = None,
     sample_sizes: Mapping[str, int] | None = None,
+    scenario_seeds: Mapping[str, int] | None = None,
     only_on: Mapping[str, frozenset[str]] | None = None,
 ) -> list[Cell]:
     """Every cell of the study, data-major (cells sharing data are adjacent).
@@ -267,11 +268,13 @@ def plan_cells(
     ``grids`` replaces the default parameter grid of the scenarios it names, or sweeps two parameters
     (:func:`harness.execution.sweeps.study_slices`); ``sample_sizes`` (scenario name -> samples) replaces
     ``n_samples`` for the scenarios it names, a sweep's ``n_samples`` axis for its scenario; a scenario that fixes its
-    own sample size (``default_n``) keeps it.  ``only_on`` (metric entry name -> scenario names) runs the entries it
+    own sample size (``default_n``) keeps it.  ``scenario_seeds`` (scenario name -> seeds) replaces ``seeds`` for the
+    scenarios it names.  ``only_on`` (metric entry name -> scenario names) runs the entries it
     names on those scenarios only (a preset's sweep restricted to where it decides).
     """
-    if seeds < 1:
-        raise UsageError(f"seeds must be at least 1, got {seeds}")
+    for count in (seeds, *(scenario_seeds or {}).values()):
+        if count < 1:
+            raise UsageError(f"seeds must be at least 1, got {count}")
     cells: list[Cell] = []
     slices = study_slices(scenario_names, grids)
     check_one_source_per_name("scenario", [(scenario_for(part.scenario).name, part.scenario) for part in slices])
@@ -291,7 +294,7 @@ def plan_cells(
             scenario.check_value(value)
         for index, value in enumerate(part.values):
             for size in part.sample_sizes or (n,):
-                for seed in range(seeds):
+                for seed in range((scenario_seeds or {}).get(scenario.name, seeds)):
                     cells.extend(Cell(study, part.scenario, value, index, seed, size, entry, scenario.kind, follows,
                                       part.sweep, part.axis, earlier_family=before)
                                  for entry, follows, before in zip(entries, after_sibling, earlier))

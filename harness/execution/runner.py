@@ -93,6 +93,7 @@ def plan_study(
         n_samples=config.n_samples if n_samples is None else n_samples,
         grids={**config.grids, **grids},
         sample_sizes=config.sample_sizes if n_samples is None else None,
+        scenario_seeds=config.scenario_seeds if seeds is None else None,
         only_on=only_on,
     )
     if not cells:
@@ -263,7 +264,8 @@ def run_study(
         Default: the preset's, or all registered.  Population metrics run on population
         scenarios only.
     seeds : int, optional
-        Independent draws per parameter value.
+        Independent draws per parameter value, for every scenario (default: the preset's, with its per-scenario
+        :attr:`Preset.scenario_seeds`).
     n_samples : int, optional
         Samples per representation, for every scenario (default: the preset's, with its
         per-scenario :attr:`Preset.sample_sizes`; a scenario that fixes its own keeps it).

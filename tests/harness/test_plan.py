@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from harness.errors import UsageError
 from harness.execution.plan import OWN_TASK_SECONDS, SHARING_FAMILIES, plan_tasks
 from harness.execution.runner import plan_study
 
@@ -138,3 +139,22 @@ def test_the_dry_run_prints_the_time_at_this_machines_speed(capsys, monkeypatch)
     at_machine = re.search(r"2\.5 times as long as the cost table just now: about (\d+) s of cells here", here)
     assert at_table and at_machine, (total, here)
     assert abs(int(at_machine[1]) - 2.5 * int(at_table[1])) <= 2.5 * 0.5 + 0.5  # each rounded to the second
+
+
+def test_the_default_preset_draws_five_seeds_on_sample_size_unless_the_seeds_are_given(capsys):
+    from harness.cli import main
+    from harness.execution.plan import plan_cells
+    from harness.execution.presets import PRESETS
+
+    def seeds_by_scenario(cells):
+        return {scenario: sorted({cell.seed for cell in cells if cell.scenario == scenario}) for scenario in ("noise", "sample_size")}
+
+    assert PRESETS["default"].scenario_seeds == {"sample_size": 5}
+    chosen = dict(scenarios_=["noise", "sample_size"], metrics_=["mig"], null_permutations=0)
+    assert seeds_by_scenario(plan_study(**chosen)) == {"noise": [0, 1], "sample_size": [0, 1, 2, 3, 4]}
+    assert seeds_by_scenario(plan_study(**chosen, seeds=3)) == {"noise": [0, 1, 2], "sample_size": [0, 1, 2]}
+    with pytest.raises(UsageError, match="seeds must be at least 1, got 0"):
+        plan_cells(study="default", scenario_names=["noise"], metric_entries=[], seeds=2, n_samples=100,
+                   scenario_seeds={"noise": 0})
+    assert main(["run", "--scenarios", "noise,sample_size", "--metrics", "mig", "--dry-run"]) == 0
+    assert "seeds per parameter value: 2; 5 for sample_size" in capsys.readouterr().out
