@@ -66,7 +66,7 @@ class Labels:
     n_bins: np.ndarray
 
 
-def discretize(values: np.ndarray, bins: int = DEFAULT_BINS) -> np.ndarray:
+def discretize(values: np.ndarray, bins: int = DEFAULT_BINS, value_range: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Equal-width discretisation of each column over its own min-max range.
 
     Parameters
@@ -75,6 +75,9 @@ def discretize(values: np.ndarray, bins: int = DEFAULT_BINS) -> np.ndarray:
         ``(n, d)`` finite real matrix (validated by the caller).
     bins : int, default 10
         Number of bins per column.
+    value_range : tuple of numpy.ndarray, optional
+        ``(low, high)`` per column to bin over instead of the column's own (which they must contain): two matrices
+        binned over their joint range give the labels of the two stacked, without the stacked copy.
 
     Returns
     -------
@@ -84,7 +87,7 @@ def discretize(values: np.ndarray, bins: int = DEFAULT_BINS) -> np.ndarray:
     """
     bins = check_positive_int(bins, "bins")
     values = np.ascontiguousarray(values, dtype=np.float64)
-    low, high = column_range(values)
+    low, high = column_range(values) if value_range is None else value_range
     span = high - low
     scale = np.divide(bins, span, out=np.zeros_like(span), where=span > 0)
     n, d = values.shape

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial import cKDTree
 
+from metrics._columns import column_range
 from metrics._knn import query_in_tree_order, standardize
 from metrics.information import DEFAULT_BINS, Labels, discretize, entropy, information_table
 from metrics.options import check_positive_int
@@ -103,12 +104,17 @@ def misjed(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, neighbors
     """
     bins = check_positive_int(bins, "bins", minimum=2)
     neighbors = check_positive_int(neighbors, "neighbors")
-    n, width = codes.shape
+    width = codes.shape[1]
     if width < 2:
         return 0.0
-    stacked = discretize(np.vstack([codes, conditional_mean(factors, codes, neighbors)]), bins)
+    mean = conditional_mean(factors, codes, neighbors)
+    # the codes and their means binned over their joint range, as the two stacked (without the 2 n x L copy)
+    (code_low, code_high), (mean_low, mean_high) = column_range(np.ascontiguousarray(codes, dtype=np.float64)), column_range(mean)
+    joint = (np.minimum(code_low, mean_low), np.maximum(code_high, mean_high))
     full_bins = np.full(width, bins, dtype=np.int64)
-    code_labels, mean_labels = Labels(stacked[:n], full_bins), Labels(stacked[n:], full_bins)
+    code_labels = Labels(discretize(codes, bins, joint), full_bins)
+    mean_labels = Labels(discretize(mean, bins, joint), full_bins)
+    del mean  # freed before the pair tables below
     code_entropy = entropy(code_labels)
     joint_mean_entropy = information_table(mean_labels, mean_labels).joint_entropy
     pair = code_entropy[:, None] + code_entropy[None, :] - joint_mean_entropy

@@ -39,3 +39,15 @@ def test_discretize_matches_the_edge_rule_across_blocks(bins, n):
     np.testing.assert_array_equal(result, expected)
     assert result[np.argmax(values[:, 0]), 0] == bins - 1  # the column maximum goes to the last bin
     assert not result[:, 1].any()  # a constant column is all in bin 0
+
+
+@pytest.mark.parametrize("n", [7, _CHUNK_ROWS + 3])
+def test_two_matrices_binned_over_their_joint_range_are_the_two_stacked(n):
+    rng = np.random.default_rng(n)
+    first, second = rng.normal(size=(n, 4)), 3.0 * rng.normal(size=(n + 1, 4)) + 1.0  # each reaching past the other
+    (low_a, high_a), (low_b, high_b) = column_range(first), column_range(second)
+    joint = (np.minimum(low_a, low_b), np.maximum(high_a, high_b))
+    stacked = discretize(np.vstack([first, second]), 10)
+    np.testing.assert_array_equal(discretize(first, 10, joint), stacked[:n])
+    np.testing.assert_array_equal(discretize(second, 10, joint), stacked[n:])
+    assert not np.array_equal(discretize(first, 10), stacked[:n])  # its own range bins it otherwise
