@@ -42,7 +42,9 @@ Estimators (all results in nats, clipped at 0)
     linear dependence only: a nonlinear code (``z = v^2``) gets 0, and a discrete factor is
     read as the numbers of its categories.  An exactly linear relation (``R^2 = 1``) would
     be infinite; the residual fraction is floored at ``1e-12``, which caps the estimate at
-    13.8 nats.
+    13.8 nats.  :func:`pairwise_information` and the PID bounds (UniBound) read all their
+    estimates from one pass over the rows (:class:`metrics._gaussian.CodeGram`; 3.2 s at
+    10 factors x 512 codes, n = 100000).
 ``"histogram"``
     The plug-in estimate of :mod:`metrics.information` (equal-width bins, ``bins`` per
     continuous column; discrete targets keep their categories).  One code column only.
