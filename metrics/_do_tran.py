@@ -41,7 +41,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.estimators import binned_entropy, check_estimator_options, estimate_information, information_denominator, normalized
+from metrics.estimators import (
+    binned_entropy,
+    check_estimator_options,
+    estimate_information,
+    gaussian_gram,
+    information_denominator,
+    normalized,
+)
 from metrics.shared import memoised
 
 ESTIMATORS = ("knn", "knn_full", "gaussian")
@@ -63,18 +70,32 @@ def informativeness_nats(factors: np.ndarray, codes: np.ndarray, *, estimator: s
         "informativeness",
         (factors, codes),
         (estimator, neighbors),
-        lambda: np.array([estimate_information(codes[:, i], factors, estimator=estimator, neighbors=neighbors) for i in range(codes.shape[1])]),
+        lambda: _informativeness(factors, codes, estimator, neighbors),
     )
 
 
-def _dependence(codes: np.ndarray, estimator: str, neighbors: int) -> np.ndarray:
-    """``(L,)`` I(z_i; z_!=i) in nats."""
+def _informativeness(factors: np.ndarray, codes: np.ndarray, estimator: str, neighbors: int) -> np.ndarray:
+    """``(L,)`` I(z_i; v) in nats (``gaussian``: from the draw's :class:`metrics._gaussian.CodeGram`)."""
+    if estimator == "gaussian":
+        gram = gaussian_gram(factors, codes)
+        return np.array([gram.information(gram.code(i), np.arange(factors.shape[1])) for i in range(codes.shape[1])])
+    return np.array([estimate_information(codes[:, i], factors, estimator=estimator, neighbors=neighbors) for i in range(codes.shape[1])])
+
+
+def _dependence(factors: np.ndarray, codes: np.ndarray, estimator: str, neighbors: int) -> np.ndarray:
+    """``(L,)`` I(z_i; z_!=i) in nats (``gaussian``: every code's regression on the others from one Gram matrix)."""
+    if estimator == "gaussian":
+        gram = gaussian_gram(factors, codes)
+        return gram.leave_one_out(gram.code(np.arange(codes.shape[1])), np.arange(0))
     options = {"estimator": estimator, "neighbors": neighbors}
     return np.array([estimate_information(codes[:, i], np.delete(codes, i, axis=1), **options) for i in range(codes.shape[1])])
 
 
 def _joint_information(factors: np.ndarray, codes: np.ndarray, estimator: str, neighbors: int) -> np.ndarray:
-    """``(L,)`` I(z_i; (v, z_!=i)) in nats."""
+    """``(L,)`` I(z_i; (v, z_!=i)) in nats (``gaussian``: as :func:`_dependence`, the factors among the others)."""
+    if estimator == "gaussian":
+        gram = gaussian_gram(factors, codes)
+        return gram.leave_one_out(gram.code(np.arange(codes.shape[1])), np.arange(factors.shape[1]))
     options = {"estimator": estimator, "neighbors": neighbors}
     return np.array([estimate_information(codes[:, i], np.hstack([factors, np.delete(codes, i, axis=1)]), **options) for i in range(codes.shape[1])])
 
@@ -134,7 +155,7 @@ def code_information(
     per ``factors``, ``codes`` and estimator options, and shared by the five metrics of
     Do and Tran."""
     informativeness = informativeness_nats(factors, codes, estimator=estimator, neighbors=neighbors, bins=bins)
-    dependence = memoised("code_dependence", (codes,), (estimator, neighbors), lambda: _dependence(codes, estimator, neighbors))
+    dependence = memoised("code_dependence", (codes,), (estimator, neighbors), lambda: _dependence(factors, codes, estimator, neighbors))
     joint = (
         memoised("code_joint_information", (factors, codes), (estimator, neighbors), lambda: _joint_information(factors, codes, estimator, neighbors))
         if separability

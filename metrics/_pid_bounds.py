@@ -238,7 +238,8 @@ def _pid_information(factors: np.ndarray, codes: np.ndarray, flags: tuple[bool, 
     rows = np.arange(factors.shape[1])
     candidates = _candidates(pairwise, code_choice)
     if estimator == "gaussian":  # every estimate from one pass over the rows
-        gram, every = gaussian_gram(factors, codes), np.arange(codes.shape[1])
+        gram = gaussian_gram(factors, codes)
+        every = gram.code(np.arange(codes.shape[1]))
         rest = np.array([[gram.information(k, np.delete(every, l)) for l in candidates[k]] for k in rows])
         total = np.array([gram.information(k, every) for k in rows])
     else:

@@ -54,12 +54,14 @@ MEMORY_LIMIT = 2 * 2**30
 
 #: The metrics benchmarked: every information metric on the histogram engine (RMIG, whose default estimator is a
 #: k-NN one, with ``estimator="histogram"``), MISJED (one k-d tree in factor space, then the engine on code pairs),
-#: the PID bounds and Do and Tran's informativeness with their Gaussian estimator (the histogram one reads one code
+#: the PID bounds and Do and Tran's informativeness and WSEPIN (which reads every term of their metrics: each code with
+#: the factors, with the other codes, and with both) with their Gaussian estimator (the histogram one reads one code
 #: at a time; they need several), MCC with its options, R² with its linear default.
 CASES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("mig", {}), ("mig_sup", {}), ("jemmig", {}), ("modularity", {}), ("dcimig", {}),
     ("minimality_sufficiency", {}), ("infomec", {}), ("misjed", {}), ("rmig", {"estimator": "histogram"}),
     ("unibound", {"estimator": "gaussian"}), ("pid", {"estimator": "gaussian"}), ("informativeness", {"estimator": "gaussian"}),
+    ("wsepin", {"estimator": "gaussian"}),
     ("mcc", {}), ("mcc", {"correlation": "spearman"}), ("mcc", {"matching": "cross_fitted"}),
     ("mcc", {"correlation": "rdc"}),
     ("r2", {}),
