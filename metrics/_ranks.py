@@ -29,14 +29,21 @@ def column_ranks(values: np.ndarray) -> np.ndarray:
     Exactly the same array for ``values`` and any strictly increasing map of its columns; the same as
     :func:`scipy.stats.rankdata` with ``axis=0``, about 2.5 times faster (one quicksort per contiguous column, the ties
     found in the sorted column, where ``rankdata`` sorts stably along the strided axis): Spearman MCC on 512 codes at
-    n = 100000 ranks 51 million values.
+    n = 100000 ranks 51 million values.  Each column's ranks are scattered into a contiguous row, then the whole is
+    transposed once (scattered into a column of the ``(n, d)`` result, each write landed ``8 d`` bytes from the last),
+    and a column without ties takes its ranks in sorted order as they are, 1 to n.
     """
     n_rows, n_columns = values.shape
-    ranks = np.empty((n_rows, n_columns))
+    ranks = np.empty((n_columns, n_rows))  # a row per column, so that each scatter stays within one column's span
+    positions = np.arange(1.0, n_rows + 1.0)  # the ranks in sorted order of a column without ties
     for index, column in enumerate(np.ascontiguousarray(values.T)):
         order = np.argsort(column)
         ordered = column[order]
-        starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])  # first position of each run of ties
-        sizes = np.diff(np.r_[starts, n_rows])
-        ranks[order, index] = np.repeat(starts + (sizes + 1) / 2, sizes)  # 1-based mean position of each run
-    return ranks
+        tied = ordered[1:] == ordered[:-1]
+        if tied.any():
+            starts = np.flatnonzero(np.r_[True, ~tied])  # first position of each run of ties
+            sizes = np.diff(np.r_[starts, n_rows])
+            ranks[index, order] = np.repeat(starts + (sizes + 1) / 2, sizes)  # 1-based mean position of each run
+        else:
+            ranks[index, order] = positions
+    return np.ascontiguousarray(ranks.T)
