@@ -19,13 +19,6 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The tests marked ``slow`` (20 s to 2 minutes each) first, the rest in their order: started last, the longest
-    of them left one core working alone at the end of the run (with ``--dist worksteal`` the other worker takes over
-    what the busy one has not started)."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
-
-
 @pytest.fixture(autouse=True)
 def default_preset_without_nulls(request, monkeypatch):
     """The default preset without its permutation nulls, unless a test is marked ``default_nulls``.

@@ -53,7 +53,6 @@ def test_the_guides_are_found_and_the_documented_examples_are_marked():
 RUN_DOCUMENTS = [document for document, (examples, _) in DOCUMENTS.items() if examples]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("document", RUN_DOCUMENTS)
 def test_every_example_runs_and_prints_what_its_output_blocks_show(document, tmp_path):
     # One test per document, not one per example and block: a document's examples run in order in one working

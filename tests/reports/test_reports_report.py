@@ -141,7 +141,6 @@ def test_csv_tables_hold_the_full_precision_analyses(synthetic_report, synthetic
                                           "first_warning": "ConvergenceWarning: did not converge"}]
 
 
-@pytest.mark.slow
 def test_regenerating_from_the_run_directory(synthetic_report):
     run_dir, html_path = synthetic_report
     first = html_path.read_text(encoding="utf-8")
@@ -175,7 +174,6 @@ def test_text_is_escaped(tmp_path, synthetic_results):
     assert "x$|$y\\_\\&" in (tmp_path / "tables" / "cost.tex").read_text(encoding="utf-8")
 
 
-@pytest.mark.slow
 def test_the_report_does_not_depend_on_the_number_of_workers(synthetic_report, synthetic_results, tmp_path):
     """Figures drawn by worker processes are the same files, byte for byte (SVG ids are salted by figure, not at
     random), and so is every other file."""
@@ -204,7 +202,6 @@ def test_figures_drawn_by_workers_land_in_a_relative_out_dir_after_a_chdir(synth
     assert not (tmp_path / "first" / "run").exists()
 
 
-@pytest.mark.slow
 def test_scenarios_whose_file_names_coincide_get_a_figure_each(tmp_path, synthetic_results):
     # partial@noise=0.2 and a user's scenario named partial_noise_0.2 both wrote figures/partial_noise_0.2.png (the
     # second overwrote the first) and two figures with the id figure-partial_noise_0.2; a scenario named
