@@ -35,8 +35,12 @@ every regression from its inverse (rounding then moves a residual fraction by ab
 regression each, as ``lstsq`` solves them."""
 
 
-def _scales(columns: np.ndarray) -> np.ndarray:
-    """Each column's standard deviation, 1 for a constant one (which then standardises to zeros)."""
+def column_scales(columns: np.ndarray) -> np.ndarray:
+    """Each column's standard deviation, 1 for a constant one (which then standardises to zeros).
+
+    Columns are divided by it before a regression is solved, so that the solution does not depend on their units (a
+    code times a power of two gives the same bits); :mod:`metrics.estimators` standardises its projections with it too.
+    """
     scale = columns.std(axis=0)
     return np.where(scale > 0, scale, 1.0)
 
@@ -70,7 +74,7 @@ class CodeGram:
         n, n_factors = factors.shape
         width = n_factors + codes.shape[1]
         mean = np.concatenate([factors.mean(axis=0), codes.mean(axis=0)])
-        scale = np.concatenate([_scales(factors), _scales(codes)])
+        scale = np.concatenate([column_scales(factors), column_scales(codes)])
         products = np.zeros((width, width))
         rows = max(1, _BLOCK_BYTES // (8 * width))
         for start in range(0, n, rows):

@@ -77,7 +77,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from metrics._gaussian import CodeGram, information_from_fraction
+from metrics._gaussian import CodeGram, column_scales, information_from_fraction
 from metrics._knn import Column, kraskov, kraskov_prepared, ross
 from metrics.information import DEFAULT_BINS, encode_categories, entropy, factor_code_information, joint_counts, shared_labels
 from metrics.options import check_choice, check_positive_int
@@ -138,22 +138,15 @@ def _as_codes(code_columns: Any, n: int) -> np.ndarray:
     return codes
 
 
-def _code_scales(codes: np.ndarray) -> np.ndarray:
-    """Each code's standard deviation (1 for a constant code): the codes are divided by it before a projection is
-    solved, so that the solution does not depend on their units (a code times a power of two gives the same bits)."""
-    scale = codes.std(axis=0)
-    return np.where(scale > 0, scale, 1.0)
-
-
 def _linear_coefficients(target: np.ndarray, codes: np.ndarray) -> np.ndarray:
     """``(d,)`` least-squares coefficients of the centred target on the centred codes.
 
-    Solved on the standardised codes (:func:`_code_scales`) through the ``d x d`` normal
+    Solved on the standardised codes (:func:`metrics._gaussian.column_scales`) through the ``d x d`` normal
     equations with a minimum-norm ``lstsq`` (the same minimum-norm solution as ``lstsq`` on
     the ``(N, d)`` data, 7x faster at N = 20000 and d = 10), so duplicated or collinear codes
     are handled; the minimum norm and ``lstsq``'s cut-off are then the same in any units.
     """
-    scale = _code_scales(codes)
+    scale = column_scales(codes)
     standardised = (codes - codes.mean(axis=0)) / scale
     return np.linalg.lstsq(standardised.T @ standardised, standardised.T @ (target - target.mean()), rcond=None)[0] / scale
 
@@ -174,11 +167,11 @@ def _linear_statistic(target: np.ndarray, codes: np.ndarray) -> np.ndarray:
 def _discriminant_projection(labels: np.ndarray, codes: np.ndarray) -> np.ndarray:
     """Whitened codes projected on the span of the class means (at most ``C - 1`` columns), up to a constant shift.
 
-    The codes are standardised first (:func:`_code_scales`), and the projected ones shifted by
+    The codes are standardised first (:func:`metrics._gaussian.column_scales`), and the projected ones shifted by
     their medians, as in :func:`_linear_statistic`.
     """
     n = codes.shape[0]
-    scale = _code_scales(codes)
+    scale = column_scales(codes)
     centred = (codes - codes.mean(axis=0)) / scale
     eigenvalues, eigenvectors = np.linalg.eigh(centred.T @ centred / n)
     keep = eigenvalues > max(eigenvalues.max(), 0.0) * 1e-12
