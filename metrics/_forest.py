@@ -1,0 +1,107 @@
+"""Random-forest regression grown tree by tree: scikit-learn's ``RandomForestRegressor``, without its overhead per tree.
+
+DCI-RF grows ``K x len(leaf_sizes) x n_estimators`` trees on a few hundred rows (480 a call at 8 factors, n = 1000),
+where scikit-learn's forest spends about as long around each small tree as growing it: cloning and validating an
+estimator, a ``RandomState`` and a bootstrap draw made twice (to fit, then again for the out-of-bag score), a checked
+``predict`` on the out-of-bag rows.  :func:`grow_forest` grows the same trees with the public
+``DecisionTreeRegressor.fit(..., sample_weight=counts, check_input=False)`` and keeps each tree's bootstrap counts, so
+the out-of-bag score reads them instead of drawing them again.
+
+The forest is the one ``RandomForestRegressor(n_estimators, min_samples_leaf, max_features=1.0, max_samples,
+oob_score=True, random_state=seed)`` grows, bit for bit: its tree seeds (one ``randint(2**31 - 1)`` each from the
+forest's ``RandomState``), each tree's bootstrap (``randint(0, n, max_samples)`` from the tree's seed, passed as
+counts), and its out-of-bag R², importances and predictions (sums in the same order).  Those are scikit-learn's
+documented behaviour of ``random_state`` only in distribution; ``tests/metrics/test_forest.py`` checks the bits against
+the installed scikit-learn, so a release that draws them otherwise fails that test (the forest here stays a valid
+random forest, with other draws).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn import config_context
+from sklearn.metrics import r2_score
+from sklearn.tree import DecisionTreeRegressor
+from sklearn.utils import check_random_state
+
+#: Tree seeds are drawn below this bound, as scikit-learn draws an estimator's ``random_state``.
+_TREE_SEED_BOUND = np.iinfo(np.int32).max
+
+
+@dataclass(frozen=True)
+class Forest:
+    """Regression trees, each grown on a bootstrap sample of the training rows.
+
+    Attributes
+    ----------
+    trees : tuple of sklearn.tree.DecisionTreeRegressor
+        The fitted trees.
+    oob_score : float
+        Out-of-bag R²: each training row predicted by the trees whose bootstrap left it out (0 for a row every
+        bootstrap drew, as scikit-learn's forest counts it).
+    """
+
+    trees: tuple[DecisionTreeRegressor, ...]
+    oob_score: float
+
+    def predict(self, codes: np.ndarray) -> np.ndarray:
+        """The trees' mean prediction for each row of ``codes``."""
+        rows = np.ascontiguousarray(codes, dtype=np.float32)
+        total = np.zeros(rows.shape[0])
+        for tree in self.trees:
+            total += tree.predict(rows, check_input=False)
+        return total / len(self.trees)
+
+    def importances(self) -> np.ndarray:
+        """Impurity importances: the mean over the trees that split of each tree's (each sums to 1), normalised to
+        sum to 1; zeros when no tree splits."""
+        split = [tree.feature_importances_ for tree in self.trees if tree.tree_.node_count > 1]
+        if not split:
+            return np.zeros(self.trees[0].n_features_in_)
+        mean = np.mean(split, axis=0, dtype=np.float64)
+        return mean / np.sum(mean)
+
+
+def grow_forest(codes: np.ndarray, target: np.ndarray, *, n_estimators: int, min_samples_leaf: int,
+                bootstrap_size: int, seed: int) -> Forest:
+    """Grow ``n_estimators`` regression trees of ``target`` on ``codes``, each on its own bootstrap sample.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray
+        ``(n, L)`` predictors (used as float32, as scikit-learn's trees use them).
+    target : numpy.ndarray
+        ``(n,)`` values to predict.
+    n_estimators, min_samples_leaf : int
+        Trees, and the fewest training rows a leaf may hold; every code is tried at every split.
+    bootstrap_size : int
+        Rows drawn with replacement for each tree, at most ``n``.
+    seed : int
+        Seeds the trees' seeds, hence their bootstraps and the order in which they try the codes.
+
+    Returns
+    -------
+    Forest
+        The trees and their out-of-bag R².
+    """
+    rows = np.ascontiguousarray(codes, dtype=np.float32)
+    values = np.ascontiguousarray(target, dtype=np.float64)
+    n = rows.shape[0]
+    seeds = check_random_state(seed)
+    tree_seeds = [seeds.randint(_TREE_SEED_BOUND) for _ in range(n_estimators)]
+    trees = []
+    out_of_bag_sum, out_of_bag_count = np.zeros(n), np.zeros(n, dtype=np.int64)
+    with config_context(skip_parameter_validation=True):  # the parameters are fixed above, valid by construction
+        for tree_seed in tree_seeds:
+            drawn = np.random.RandomState(tree_seed).randint(0, n, bootstrap_size).astype(np.int32)
+            counts = np.bincount(drawn, minlength=n)
+            tree = DecisionTreeRegressor(min_samples_leaf=min_samples_leaf, max_features=1.0, random_state=tree_seed)
+            tree.fit(rows, values, sample_weight=counts, check_input=False)
+            trees.append(tree)
+            left_out = counts == 0
+            out_of_bag_sum[left_out] += tree.predict(rows[left_out], check_input=False)
+            out_of_bag_count[left_out] += 1
+    out_of_bag_count[out_of_bag_count == 0] = 1
+    return Forest(tuple(trees), float(r2_score(values, out_of_bag_sum / out_of_bag_count)))
