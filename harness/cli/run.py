@@ -120,19 +120,33 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _most_common(what: str, cells: Sequence[Any], value_of: Callable[[Any], int]) -> str:
-    """One line: ``what`` of the cells' scenarios, the most common first, then the scenarios with another."""
-    scenarios_at: dict[int, list[str]] = {}
+    """One line: ``what`` of the cells' scenarios, the most common first, then the scenarios with another.
+
+    A scenario whose cells take several values (the sample-size sweep scores 100, 1000 and 10000 rows) is listed with
+    all of them.
+    """
+    values_of: dict[str, set[int]] = {}
     for cell in cells:
-        names = scenarios_at.setdefault(value_of(cell), [])
-        if cell.scenario not in names:
-            names.append(cell.scenario)
-    common, *others = sorted(scenarios_at, key=lambda n: -len(scenarios_at[n]))
-    return f"{what}: {common}" + "".join(f"; {n} for {', '.join(scenarios_at[n])}" for n in others)
+        values_of.setdefault(cell.scenario, set()).add(value_of(cell))
+    scenarios_at: dict[tuple[int, ...], list[str]] = {}
+    for scenario, values in values_of.items():
+        scenarios_at.setdefault(tuple(sorted(values)), []).append(scenario)
+    common, *others = sorted(scenarios_at, key=lambda values: -len(scenarios_at[values]))
+
+    def listed(values: tuple[int, ...]) -> str:
+        return ", ".join(str(value) for value in values)
+
+    return f"{what}: {listed(common)}" + "".join(f"; {listed(values)} for {', '.join(scenarios_at[values])}"
+                                                 for values in others)
 
 
 def _sample_sizes(cells: Sequence[Any]) -> str:
-    """One line: the samples per representation, the most common first, then the scenarios with another."""
-    return _most_common("samples per representation", cells, lambda cell: cell.n_samples)
+    """One line: the rows each representation is scored on, the most common first, then the scenarios with another.
+
+    Reads the rows a cell's scenario returns (:meth:`scenarios.base.Scenario.rows_at`), not its draw size: the
+    sample-size sweep draws 100000 rows and keeps the first 100, 1000 or 10000.
+    """
+    return _most_common("samples per representation", cells, lambda cell: cell.definition.rows_at(cell.value, cell.n_samples))
 
 
 def _seeds(cells: Sequence[Any]) -> str:

@@ -158,3 +158,15 @@ def test_the_default_preset_draws_five_seeds_on_sample_size_unless_the_seeds_are
                    scenario_seeds={"noise": 0})
     assert main(["run", "--scenarios", "noise,sample_size", "--metrics", "mig", "--dry-run"]) == 0
     assert "seeds per parameter value: 2; 5 for sample_size" in capsys.readouterr().out
+
+
+def test_the_dry_run_gives_the_rows_each_scenario_scores_not_its_draw_size(capsys):
+    """``sample_size`` draws 100000 rows and scores the first 100, 1000 or 10000: the dry run says so."""
+    from harness.cli import main
+
+    assert main(["run", "--scenarios", "noise,sample_size", "--metrics", "mig", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "samples per representation: 1000; 100, 1000, 10000 for sample_size\n" in out
+    assert main(["run", "--scenarios", "noise,sample_size", "--metrics", "mig", "--n-samples", "500", "--grid",
+                 "sample_size=100,10000", "--dry-run"]) == 0
+    assert "samples per representation: 500; 100, 10000 for sample_size\n" in capsys.readouterr().out
