@@ -247,9 +247,9 @@ PRESETS: dict[str, Preset] = {
             "to n = 10000, the "
             "review metrics' options swept (bins, batch sizes, capacities, estimators; the costly sweeps on noise and "
             "nonlinear only) and DCI-ES's probe capacity, permutation nulls where the calibration verdict reads them (pure "
-            "noise, each metric at its defaults, up to 2 CPU-s a cell); 3.5 minutes of cells on 2 cores at the cost "
-            "table's speed, 10 minutes with the report on a machine whose calls took twice as long (run --dry-run says "
-            "both)",
+            "noise, each metric at its defaults, up to 2 CPU-s a cell); about 4 minutes on 2 cores, report included, "
+            "at the speed of the cost table's machine, 10 minutes on the same machine on a day it ran 2.4 times slower "
+            "(run --dry-run prints both estimates)",
         ),
         Preset(
             name="paper",
