@@ -185,9 +185,8 @@ def dry_run(args: argparse.Namespace) -> int:
     if left_out:
         print(f"left out for cost: {', '.join(left_out)} (add them with --add-metrics)")
     table = pd.DataFrame(records).rename(columns={"cpu_hours": "CPU-hours", "null_permutations": "null B",
-                                                  "null_cpu_hours": "of which nulls"})
-    table["measured"] = table["measured"].map({True: "measured", False: "assumed (not measured)"})
-    print(markdown_table(table.rename(columns={"measured": "per-call cost"}), digits=4))
+                                                  "null_cpu_hours": "of which nulls", "per_call_cost": "per-call cost"})
+    print(markdown_table(table, digits=4))
     nulls = sum(record["null_cpu_hours"] for record in records)
     print(f"estimated total: {total:.2f} CPU-hours (permutation nulls {nulls:.2f} of them), about "
           f"{_duration(total * 3600 / workers)} on {workers} worker(s) at the cost table's speed")

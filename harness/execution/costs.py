@@ -317,6 +317,29 @@ def machine_speed(repeats: int = 2) -> float:
     return sum(measured[name][1000] for name in SPEED_REFERENCE) / sum(MEASURED_SECONDS[name][1000] for name in SPEED_REFERENCE)
 
 
+#: Where a metric's per-call estimate comes from (:func:`cost_source`): its own measured row, or its metric's row for a
+#: variant measured within :data:`VARIANT_TOLERANCE` of it; its metric's row for a variant nobody measured (a
+#: ``--metric-option`` no preset sweeps: ``pid[estimator=gaussian]`` costs a fraction of ``pid``'s k-NN estimates); or
+#: :data:`UNKNOWN_SECONDS_AT_1000` (a user's metric).
+COST_SOURCES = ("measured", "its metric's (variant not measured)", "assumed (not measured)")
+
+
+def cost_source(metric: str, variant_of: str = "", *, registered: bool = True) -> str:
+    """Where :func:`estimated_seconds` takes the cost of ``metric`` (a registered name or a variant of ``variant_of``)
+    from: one of :data:`COST_SOURCES`."""
+    if not registered or (variant_of or metric) not in MEASURED_SECONDS:
+        return COST_SOURCES[2]
+    if variant_of and metric not in MEASURED_SECONDS and metric not in _measured_variants():
+        return COST_SOURCES[1]
+    return COST_SOURCES[0]
+
+
+@functools.lru_cache(maxsize=1)
+def _measured_variants() -> frozenset[str]:
+    """The variants ``python -m harness.execution.costs`` measures (the presets' sweeps, :func:`cost_table_passes`)."""
+    return frozenset(entry.name for entries in cost_table_passes()[1:] for entry in entries if entry.variant_of)
+
+
 def study_estimate(cells: Sequence[Any]) -> list[dict[str, Any]]:
     """Estimated CPU cost of a planned study, one record per metric, most expensive first.
 
@@ -329,14 +352,14 @@ def study_estimate(cells: Sequence[Any]) -> list[dict[str, Any]]:
     -------
     list of dict
         ``metric``, ``cells``, ``null_permutations`` (the largest ``B`` of its cells' nulls), ``cpu_hours`` (the
-        sum of the cells' estimates, nulls included), ``null_cpu_hours`` (the nulls' share) and ``measured``
-        (whether the metric's cost was measured or assumed).
+        sum of the cells' estimates, nulls included), ``null_cpu_hours`` (the nulls' share) and ``per_call_cost``: where
+        its per-call cost comes from (:data:`COST_SOURCES`).
     """
     totals: dict[str, dict[str, Any]] = {}
     for cell in cells:
         record = totals.setdefault(cell.metric.name, {
             "metric": cell.metric.name, "cells": 0, "null_permutations": 0, "cpu_hours": 0.0, "null_cpu_hours": 0.0,
-            "measured": cell.metric.registered and (cell.metric.variant_of or cell.metric.name) in MEASURED_SECONDS,
+            "per_call_cost": cost_source(cell.metric.name, cell.metric.variant_of, registered=cell.metric.registered),
         })
         record["cells"] += 1
         record["null_permutations"] = max(record["null_permutations"], cell.null_permutations)

@@ -131,3 +131,20 @@ def test_alone_rows_are_kept_only_beyond_the_measuring_noise():
     alone = {"rmig": {1000: 0.13, 20000: 2.8}, "pid": {1000: 0.17, 20000: 3.9}, "z_diff": {1000: 0.38, 20000: 0.46}}
     in_order = {"rmig": {1000: 0.0003, 20000: 0.0009}, "pid": {1000: 0.09, 20000: 1.9}, "z_diff": {1000: 0.2, 20000: 0.19}}
     assert set(costs.shared_alone_rows(alone, in_order)) == {"rmig"}  # pid and z_diff: 2x, the load of the machine
+
+
+def test_the_dry_run_says_which_costs_were_measured_and_which_are_its_metrics(capsys):
+    """A variant no preset sweeps (a --metric-option of the user's) is charged its metric's cost, and the dry run says
+    that this cost was not measured for it; a swept variant's cost was measured, a user's metric's assumed."""
+    from harness.cli import main
+    from harness.execution.costs import COST_SOURCES, cost_source
+
+    assert cost_source("pid") == cost_source("z_diff[bins=40,batch_size=200]", "z_diff") == COST_SOURCES[0]
+    assert cost_source("z_max_var[bins=40,batch_size=200]", "z_max_var") == COST_SOURCES[0]  # a row of its own
+    assert cost_source("pid[estimator=gaussian]", "pid") == COST_SOURCES[1]
+    assert cost_source("my_metric", registered=False) == COST_SOURCES[2]
+    assert main(["run", "--scenarios", "noise", "--metrics", "pid,mig", "--metric-option", "pid:estimator=gaussian",
+                 "--dry-run"]) == 0
+    rows = {line.split("|")[1].strip(): line.split("|")[-2].strip() for line in capsys.readouterr().out.splitlines()
+            if line.startswith("| ") and "[" in line or line.startswith("| mig ")}
+    assert rows == {"pid[estimator=gaussian]": "its metric's (variant not measured)", "mig": "measured"}
