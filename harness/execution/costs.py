@@ -51,7 +51,10 @@ from typing import Any
 #: ranks speed-up; ``dci_rf`` at n = 1000 on 2026-11-27, scaled by 0.76, what growing its forests tree by tree took
 #: against scikit-learn's forest in one run, alternating, median of 5: 1.565 against 2.058 s on that slower day; at
 #: n = 10000 and 20000 the two took the same within 9%, and those rows stand).  Variants are listed where their cost
-#: differs from their metric's.
+#: differs from their metric's.  The ``[estimator=gaussian]`` rows (:func:`estimator_variants`) are each call's cost
+#: alone, measured on 2026-11-27 and divided by the speed :func:`machine_speed` measured before and after (2.34 and
+#: 3.43, so 2.9): a call reads one Gram matrix in 1 to 4 ms where the k-NN default's neighbour searches take 0.1 to
+#: 4 s, so charged ``pid``'s row they were estimated 100 to 1000 times too dear, and given no permutation null.
 MEASURED_SECONDS: Mapping[str, Mapping[int, float]] = {
     'dci_es': {1000: 0.02793, 10000: 0.2549, 20000: 0.5386},
     'dci_es[max_capacity_doublings=6]': {1000: 0.0001553, 10000: 0.0008641, 20000: 0.001691},
@@ -64,8 +67,10 @@ MEASURED_SECONDS: Mapping[str, Mapping[int, float]] = {
     'dcimig[bins=5]': {1000: 0.001033, 10000: 0.001819, 20000: 0.002673},
     'explicitness': {1000: 0.1472, 10000: 0.3292, 20000: 0.5302},
     'indin_at_k': {1000: 0.02294, 10000: 0.2003, 20000: 0.4204},
+    'indin_at_k[estimator=gaussian]': {1000: 0.0009554, 10000: 0.002265, 20000: 0.003835},
     'infomec': {1000: 0.1018, 10000: 0.5025, 20000: 1.063},
     'informativeness': {1000: 0.0002846, 10000: 0.0007097, 20000: 0.001096},
+    'informativeness[estimator=gaussian]': {1000: 0.0007494, 10000: 0.001929, 20000: 0.003435},
     'irs': {1000: 0.00205, 10000: 0.01069, 20000: 0.02025},
     'irs[bins=40]': {1000: 0.003982, 10000: 0.01292, 20000: 0.02373},
     'jemmig': {1000: 0.0001482, 10000: 0.0001932, 20000: 0.0002326},
@@ -79,20 +84,26 @@ MEASURED_SECONDS: Mapping[str, Mapping[int, float]] = {
     'misjed': {1000: 0.007959, 10000: 0.1595, 20000: 0.3983},
     'modularity': {1000: 0.0001091, 10000: 0.0001576, 20000: 0.000168},
     'pid': {1000: 0.09141, 10000: 0.911, 20000: 1.946},
+    'pid[estimator=gaussian]': {1000: 0.001045, 10000: 0.002052, 20000: 0.003714},
     'r2': {1000: 0.0005564, 10000: 0.002519, 20000: 0.005488},
     'rmig': {1000: 0.0002511, 10000: 0.0005586, 20000: 0.0008859},
     'rmig[bins=10,estimator=miller_madow]': {1000: 0.001347, 10000: 0.002227, 20000: 0.003264},
     'rmig[bins=20,estimator=miller_madow]': {1000: 0.0011, 10000: 0.00281, 20000: 0.00447},
     'rmig[bins=40,estimator=miller_madow]': {1000: 0.001934, 10000: 0.003354, 20000: 0.004774},
     'rmig[bins=5,estimator=miller_madow]': {1000: 0.0009713, 10000: 0.001853, 20000: 0.002845},
+    'rmig[estimator=gaussian]': {1000: 0.0005653, 10000: 0.001798, 20000: 0.003526},
     'sap': {1000: 0.0003053, 10000: 0.001999, 20000: 0.003906},
     'sepin_at_k': {1000: 0.01292, 10000: 0.1139, 20000: 0.2442},
+    'sepin_at_k[estimator=gaussian]': {1000: 0.0006894, 10000: 0.001744, 20000: 0.003422},
     'snc_nk': {1000: 0.05756, 10000: 0.5161, 20000: 1.063},
     'udr': {1000: 2.956, 10000: 35.08},
     'unibound': {1000: 0.0001917, 10000: 0.0002492, 20000: 0.0002505},
     'unibound[bins=5]': {1000: 0.0004079, 10000: 0.0009318, 20000: 0.001286},
+    'unibound[estimator=gaussian]': {1000: 0.0009561, 10000: 0.002327, 20000: 0.003721},
     'windin': {1000: 0.0002131, 10000: 0.0005871, 20000: 0.001007},
+    'windin[estimator=gaussian]': {1000: 0.0007969, 10000: 0.002066, 20000: 0.003812},
     'wsepin': {1000: 0.0001562, 10000: 0.0004281, 20000: 0.0008161},
+    'wsepin[estimator=gaussian]': {1000: 0.0009784, 10000: 0.001736, 20000: 0.003354},
     'z_diff': {1000: 0.2057, 10000: 0.1678, 20000: 0.1885},
     'z_diff[batch_size=50]': {1000: 0.06336, 10000: 0.0692, 20000: 0.07825},
     'z_max_var': {1000: 0.01655, 10000: 0.02539, 20000: 0.03559},
@@ -109,26 +120,36 @@ MEASURED_SHAPE = (8, 8)
 #: Median CPU seconds per call of the metrics that share estimates with others of their family, each measured in a
 #: scope of its own (what it costs with no earlier metric of its family in the draw), where that exceeds its cost in
 #: the measuring order :data:`ALONE_FACTOR` times (:func:`shared_alone_rows`; ``python -m harness.execution.costs
-#: alone``, on 2026-11-26 with 3 repeats, one BLAS thread, load about 4 on 2 cores).
+#: alone``, on 2026-11-26 with 3 repeats, one BLAS thread, load about 4 on 2 cores); the ``[estimator=gaussian]`` rows
+#: are those of :data:`MEASURED_SECONDS`, measured alone.
 MEASURED_ALONE_SECONDS: Mapping[str, Mapping[int, float]] = {
+    'indin_at_k[estimator=gaussian]': {1000: 0.0009554, 10000: 0.002265, 20000: 0.003835},
     'informativeness': {1000: 0.03354, 10000: 0.198, 20000: 0.4012},
+    'informativeness[estimator=gaussian]': {1000: 0.0007494, 10000: 0.001929, 20000: 0.003435},
     'jemmig': {1000: 0.003971, 10000: 0.005767, 20000: 0.007994},
     'mig': {1000: 0.003527, 10000: 0.006418, 20000: 0.006505},
     'mig_sup': {1000: 0.002653, 10000: 0.006582, 20000: 0.00706},
     'minimality_sufficiency': {1000: 0.002865, 10000: 0.004017, 20000: 0.00582},
     'modularity': {1000: 0.002466, 10000: 0.005453, 20000: 0.008017},
+    'pid[estimator=gaussian]': {1000: 0.001045, 10000: 0.002052, 20000: 0.003714},
     'rmig': {1000: 0.2132, 10000: 1.336, 20000: 2.835},
+    'rmig[estimator=gaussian]': {1000: 0.0005653, 10000: 0.001798, 20000: 0.003526},
     'sepin_at_k': {1000: 0.08999, 10000: 0.6495, 20000: 1.563},
+    'sepin_at_k[estimator=gaussian]': {1000: 0.0006894, 10000: 0.001744, 20000: 0.003422},
     'unibound': {1000: 0.197, 10000: 1.914, 20000: 3.721},
+    'unibound[estimator=gaussian]': {1000: 0.0009561, 10000: 0.002327, 20000: 0.003721},
     'windin': {1000: 0.05248, 10000: 0.4422, 20000: 1.016},
+    'windin[estimator=gaussian]': {1000: 0.0007969, 10000: 0.002066, 20000: 0.003812},
     'wsepin': {1000: 0.08628, 10000: 0.7577, 20000: 1.46},
+    'wsepin[estimator=gaussian]': {1000: 0.0009784, 10000: 0.001736, 20000: 0.003354},
 }
 
 #: Cost of a call on 8 factors and ``L`` codes relative to 8 codes, by metric: median CPU seconds ratios at n = 2000,
 #: each call in a scope of its own, the first 8 codes noisy copies of the factors and the others independent noise
 #: (``python -m harness.execution.costs widths``, on 2026-11-26, one BLAS thread, load about 4 on 2 cores; a width
 #: left out took over a minute after the one before).  At this n a fixed cost per call still weighs: MCC and R² grow
-#: faster in L at n = 100000 (their O(n L^2) solves), where the estimate is low by up to 6x.
+#: faster in L at n = 100000 (their O(n L^2) solves), where the estimate is low by up to 6x.  The
+#: ``[estimator=gaussian]`` rows were measured on 2026-11-27.
 MEASURED_WIDTH_FACTORS: Mapping[str, Mapping[int, float]] = {
     'dci_es': {8: 1, 32: 3.192, 128: 11.15, 256: 18.85},
     'dci_lasso': {8: 1, 32: 1.078, 128: 1.581, 256: 1.88},
@@ -136,8 +157,10 @@ MEASURED_WIDTH_FACTORS: Mapping[str, Mapping[int, float]] = {
     'dcimig': {8: 1, 32: 4.971, 128: 21.94, 256: 30.53},
     'explicitness': {8: 1, 32: 1.566, 128: 2.866, 256: 12.49},
     'indin_at_k': {8: 1, 32: 3.493, 128: 30.23, 256: 103.3},
+    'indin_at_k[estimator=gaussian]': {8: 1, 32: 2.023, 128: 7.254, 256: 19.75},
     'infomec': {8: 1, 32: 1.552, 128: 2.746, 256: 6.41},
     'informativeness': {8: 1, 32: 3.861, 128: 16.22, 256: 40.34},
+    'informativeness[estimator=gaussian]': {8: 1, 32: 2.156, 128: 7.849, 256: 20.22},
     'irs': {8: 1, 32: 1.133, 128: 2.188, 256: 4.717},
     'jemmig': {8: 1, 32: 3.309, 128: 12.24, 256: 30.1},
     'mcc': {8: 1, 32: 1.149, 128: 2.977, 256: 7.829},
@@ -147,14 +170,20 @@ MEASURED_WIDTH_FACTORS: Mapping[str, Mapping[int, float]] = {
     'misjed': {8: 1, 32: 1.972, 128: 22.66, 256: 87.95},
     'modularity': {8: 1, 32: 3.234, 128: 11.87, 256: 33.37},
     'pid': {8: 1, 32: 3.96, 128: 14.36, 256: 27.47},
+    'pid[estimator=gaussian]': {8: 1, 32: 1.992, 128: 14.31, 256: 58.68},
     'r2': {8: 1, 32: 2.246, 128: 8.495, 256: 22.92},
     'rmig': {8: 1, 32: 4.582, 128: 19.07, 256: 38.81},
+    'rmig[estimator=gaussian]': {8: 1, 32: 1.186, 128: 3.459, 256: 10.41},
     'sap': {8: 1, 32: 1.294, 128: 3.124, 256: 6.012},
     'sepin_at_k': {8: 1, 32: 4.615, 128: 33.99, 256: 123.3},
+    'sepin_at_k[estimator=gaussian]': {8: 1, 32: 2.283, 128: 7.702, 256: 21.66},
     'snc_nk': {8: 1, 32: 3.067, 128: 10.22, 256: 23.44},
     'unibound': {8: 1, 32: 3.62, 128: 11.06, 256: 21.88},
+    'unibound[estimator=gaussian]': {8: 1, 32: 2.022, 128: 16.06, 256: 57.69},
     'windin': {8: 1, 32: 5.492, 128: 38.49, 256: 155.7},
+    'windin[estimator=gaussian]': {8: 1, 32: 2.241, 128: 9.194, 256: 22.5},
     'wsepin': {8: 1, 32: 4.185, 128: 38.04, 256: 153.8},
+    'wsepin[estimator=gaussian]': {8: 1, 32: 2.539, 128: 8.337, 256: 23.61},
     'z_diff': {8: 1, 32: 1.487, 128: 3.793, 256: 6.147},
     'z_max_var': {8: 1, 32: 1.202, 128: 1.403, 256: 1.498},
     'z_min_var': {8: 1, 32: 1.108, 128: 1.615, 256: 2.243},
@@ -319,25 +348,43 @@ def machine_speed(repeats: int = 2) -> float:
 
 #: Where a metric's per-call estimate comes from (:func:`cost_source`): its own measured row, or its metric's row for a
 #: variant measured within :data:`VARIANT_TOLERANCE` of it; its metric's row for a variant nobody measured (a
-#: ``--metric-option`` no preset sweeps: ``pid[estimator=gaussian]`` costs a fraction of ``pid``'s k-NN estimates); or
+#: ``--metric-option`` no preset sweeps: ``dci_rf[n_estimators=100]`` grows five times the trees of ``dci_rf``); or
 #: :data:`UNKNOWN_SECONDS_AT_1000` (a user's metric).
 COST_SOURCES = ("measured", "its metric's (variant not measured)", "assumed (not measured)")
 
 
-def cost_source(metric: str, variant_of: str = "", *, registered: bool = True) -> str:
-    """Where :func:`estimated_seconds` takes the cost of ``metric`` (a registered name or a variant of ``variant_of``)
-    from: one of :data:`COST_SOURCES`."""
-    if not registered or (variant_of or metric) not in MEASURED_SECONDS:
+def cost_source(entry: Any) -> str:
+    """Where :func:`estimated_seconds` takes the cost of ``entry`` (a :class:`harness.execution.metric_refs.MetricEntry`)
+    from: one of :data:`COST_SOURCES`.  A variant that sets every option to its default (``pid[estimator=knn]``) is its
+    metric, measured."""
+    from harness.execution.metric_refs import registered_entry
+
+    name, metric = entry.name, entry.variant_of or entry.name
+    if not entry.registered or metric not in MEASURED_SECONDS:
         return COST_SOURCES[2]
-    if variant_of and metric not in MEASURED_SECONDS and metric not in _measured_variants():
+    if (entry.variant_of and name not in MEASURED_SECONDS and name not in _measured_variants()
+            and dict(entry.options) != dict(registered_entry(metric).options)):
         return COST_SOURCES[1]
     return COST_SOURCES[0]
 
 
 @functools.lru_cache(maxsize=1)
 def _measured_variants() -> frozenset[str]:
-    """The variants ``python -m harness.execution.costs`` measures (the presets' sweeps, :func:`cost_table_passes`)."""
-    return frozenset(entry.name for entries in cost_table_passes()[1:] for entry in entries if entry.variant_of)
+    """The variants ``python -m harness.execution.costs`` measures: the presets' sweeps (:func:`cost_table_passes`) and
+    :func:`estimator_variants`."""
+    swept = (entry for entries in cost_table_passes()[1:] for entry in entries)
+    return frozenset(entry.name for entry in itertools.chain(swept, estimator_variants()) if entry.variant_of)
+
+
+def estimator_variants() -> list[Any]:
+    """``NAME[estimator=gaussian]`` of every registered metric with an ``estimator`` option: what a user picks for wide
+    codes or large n, at a cost unlike the k-NN default's, so measured on its own (each call alone: the Gaussian
+    variants of a draw share one Gram matrix, which the first pays)."""
+    import metrics
+    from harness.execution.metric_refs import registered_entry, variants
+
+    entries = [registered_entry(name) for name in metrics.available(population=False)]
+    return [variants(entry, {"estimator": ("gaussian",)})[0] for entry in entries if "estimator" in dict(entry.options)]
 
 
 def study_estimate(cells: Sequence[Any]) -> list[dict[str, Any]]:
@@ -359,7 +406,7 @@ def study_estimate(cells: Sequence[Any]) -> list[dict[str, Any]]:
     for cell in cells:
         record = totals.setdefault(cell.metric.name, {
             "metric": cell.metric.name, "cells": 0, "null_permutations": 0, "cpu_hours": 0.0, "null_cpu_hours": 0.0,
-            "per_call_cost": cost_source(cell.metric.name, cell.metric.variant_of, registered=cell.metric.registered),
+            "per_call_cost": cost_source(cell.metric),
         })
         record["cells"] += 1
         record["null_permutations"] = max(record["null_permutations"], cell.null_permutations)
@@ -566,11 +613,13 @@ if __name__ == "__main__":  # pragma: no cover - a measuring tool, run by hand
     _mode = sys.argv[1] if len(sys.argv) > 1 else "seconds"
     _passes = cost_table_passes()
     if _mode == "widths":
-        _print_table("MEASURED_WIDTH_FACTORS", measure_width_factors(_passes[0]))
+        _print_table("MEASURED_WIDTH_FACTORS", measure_width_factors(_passes[0] + estimator_variants()))
     elif _mode == "alone":
         _sharing = [entry for entry in _passes[0] if entry.family in SHARING_FAMILIES and not entry.population]
-        _print_table("MEASURED_ALONE_SECONDS", shared_alone_rows(measure_alone_costs(_sharing), measure_costs(_sharing)))
+        _print_table("MEASURED_ALONE_SECONDS", {**shared_alone_rows(measure_alone_costs(_sharing), measure_costs(_sharing)),
+                                                **measure_alone_costs(estimator_variants())})
     else:
         _table = distinct_variant_costs(measure_cost_table(_passes), [entry for group in _passes for entry in group])
+        _table.update(measure_alone_costs(estimator_variants()))
         _table.update(measure_costs([_registered_entry("dci_gbt")], sizes=(1000,), repeats=1))
         _print_table("MEASURED_SECONDS", _table)

@@ -134,17 +134,47 @@ def test_alone_rows_are_kept_only_beyond_the_measuring_noise():
 
 
 def test_the_dry_run_says_which_costs_were_measured_and_which_are_its_metrics(capsys):
-    """A variant no preset sweeps (a --metric-option of the user's) is charged its metric's cost, and the dry run says
-    that this cost was not measured for it; a swept variant's cost was measured, a user's metric's assumed."""
+    """A variant nobody measured (a --metric-option no preset sweeps) is charged its metric's cost, and the dry run says
+    so; a swept variant's and a Gaussian-estimator variant's costs were measured, a user's metric's is assumed."""
     from harness.cli import main
     from harness.execution.costs import COST_SOURCES, cost_source
+    from harness.execution.metric_refs import registered_entry, resolve, variants
 
-    assert cost_source("pid") == cost_source("z_diff[bins=40,batch_size=200]", "z_diff") == COST_SOURCES[0]
-    assert cost_source("z_max_var[bins=40,batch_size=200]", "z_max_var") == COST_SOURCES[0]  # a row of its own
-    assert cost_source("pid[estimator=gaussian]", "pid") == COST_SOURCES[1]
-    assert cost_source("my_metric", registered=False) == COST_SOURCES[2]
-    assert main(["run", "--scenarios", "noise", "--metrics", "pid,mig", "--metric-option", "pid:estimator=gaussian",
+    def source(name, **options):
+        return [cost_source(entry) for entry in variants(registered_entry(name), {o: (v,) for o, v in options.items()})]
+
+    swept = {"bins": 40, "batch_size": 200}  # named as the default preset's sweep names it
+    assert source("pid") == source("z_diff", **swept) == source("z_max_var", **swept) == [COST_SOURCES[0]]
+    assert source("z_diff", bins=40) == [COST_SOURCES[1]]  # another name: charged z_diff's row, unmeasured
+    assert source("pid", estimator="gaussian") == source("pid", estimator="knn") == [COST_SOURCES[0]]
+    assert source("dci_rf", n_estimators=100) == [COST_SOURCES[1]]
+    assert cost_source(resolve(f"{__file__}:_a_users_metric")) == COST_SOURCES[2]
+    assert main(["run", "--scenarios", "noise", "--metrics", "dci_rf,mig", "--metric-option", "dci_rf:n_estimators=100",
                  "--dry-run"]) == 0
     rows = {line.split("|")[1].strip(): line.split("|")[-2].strip() for line in capsys.readouterr().out.splitlines()
-            if line.startswith("| ") and "[" in line or line.startswith("| mig ")}
-    assert rows == {"pid[estimator=gaussian]": "its metric's (variant not measured)", "mig": "measured"}
+            if line.startswith("| dci_rf[") or line.startswith("| mig ")}
+    assert rows == {"dci_rf[n_estimators=100]": "its metric's (variant not measured)", "mig": "measured"}
+
+
+def _a_users_metric(factors, codes):
+    return 0.0
+
+
+def test_every_gaussian_estimator_variant_has_measured_rows_far_below_its_knn_default():
+    """The Gaussian variants read one Gram matrix (milliseconds) where k-NN searches take a tenth of a second and more:
+    charged the k-NN row they were estimated 100 to 1000 times too dear, and got no permutation null."""
+    import metrics
+    from harness.execution.costs import MEASURED_ALONE_SECONDS, MEASURED_SECONDS, MEASURED_WIDTH_FACTORS, estimated_seconds, estimator_variants
+    from harness.execution.metric_refs import registered_entry
+    from harness.execution.null_budget import metric_permutations
+
+    with_estimator = {name for name in metrics.available() if "estimator" in dict(registered_entry(name).options)}
+    gaussian = {entry.variant_of: entry for entry in estimator_variants()}
+    assert set(gaussian) == with_estimator and len(with_estimator) == 8
+    for name, entry in gaussian.items():
+        assert entry.name == f"{name}[estimator=gaussian]"
+        assert entry.name in MEASURED_SECONDS and entry.name in MEASURED_ALONE_SECONDS and entry.name in MEASURED_WIDTH_FACTORS
+        knn = estimated_seconds(name, 1000, earlier=())
+        own = estimated_seconds(entry.name, 1000, variant_of=name, earlier=())
+        assert own < knn / 20, (name, own, knn)
+        assert metric_permutations(entry, 1000, budget_seconds=2.0) >= 19, name
