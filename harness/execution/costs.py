@@ -404,10 +404,12 @@ def study_estimate(cells: Sequence[Any]) -> list[dict[str, Any]]:
     """
     totals: dict[str, dict[str, Any]] = {}
     for cell in cells:
-        record = totals.setdefault(cell.metric.name, {
-            "metric": cell.metric.name, "cells": 0, "null_permutations": 0, "cpu_hours": 0.0, "null_cpu_hours": 0.0,
-            "per_call_cost": cost_source(cell.metric),
-        })
+        record = totals.get(cell.metric.name)
+        if record is None:  # once a metric: a plan holds its cells by the thousand
+            record = totals[cell.metric.name] = {
+                "metric": cell.metric.name, "cells": 0, "null_permutations": 0, "cpu_hours": 0.0, "null_cpu_hours": 0.0,
+                "per_call_cost": cost_source(cell.metric),
+            }
         record["cells"] += 1
         record["null_permutations"] = max(record["null_permutations"], cell.null_permutations)
         record["cpu_hours"] += cell.estimated_seconds / 3600
