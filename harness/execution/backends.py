@@ -116,7 +116,7 @@ def execute(
     if backend == "dask":
         from dask.distributed import as_completed
 
-        with _quiet_gathers_once_stopped() as stopping, \
+        with _quiet_once_stopped() as stopping, \
                 dask_client(scheduler, workers=local_workers(jobs, len(tasks)), log=log) as client:
             futures = [
                 client.submit(run_task, task, cell_timeout, pure=False, priority=len(tasks) - index)
@@ -149,30 +149,41 @@ def execute(
                 results.close()
 
 
-_GATHER_OF_CANCELLED = "Couldn't gather keys"
+#: What the run process's Dask loggers say, once the run is stopping, of the stop itself: the scheduler cannot gather
+#: a result whose task closing the cluster cancelled, and a nanny kills a worker still busy in a cell (a metric call
+#: cannot be interrupted) 4 s after asking it to close.
+_LINES_OF_A_STOP = {
+    "distributed.scheduler": "Couldn't gather keys",
+    "distributed.nanny": "Worker process still alive after",
+}
 
 
 @contextmanager
-def _quiet_gathers_once_stopped() -> Iterator[threading.Event]:
-    """Drop the scheduler's error about a result it can no longer gather, once the run is stopping.
+def _quiet_once_stopped() -> Iterator[threading.Event]:
+    """Drop the local cluster's log lines about its own stopping, once the run is stopping.
 
     Ctrl-C while the run waits on a result leaves that request to the client's event loop;
     closing the cluster then cancels its task, and a local scheduler (in this process) logs
-    ``Couldn't gather keys: {...: 'forgotten'}`` over the run's one-line message.  Set the
-    event this yields when the run stops early: from then on, and only then, the line is
-    dropped.  While the run goes on, the same line is a real error and is kept.
+    ``Couldn't gather keys: {...: 'forgotten'}``.  A worker busy in a metric call does not
+    stop when asked, and its nanny (in this process too) kills it after 4 s, logging
+    ``Worker process still alive after 4.0 seconds, killing``.  Both came over the run's
+    one-line message.  Set the event this yields when the run stops early: from then on,
+    and only then, those lines (:data:`_LINES_OF_A_STOP`) are dropped.  While the run goes
+    on, the same lines are real errors and are kept.
     """
     stopping = threading.Event()
 
     def keep(record: logging.LogRecord) -> bool:
-        return not (stopping.is_set() and record.getMessage().startswith(_GATHER_OF_CANCELLED))
+        return not (stopping.is_set() and record.getMessage().startswith(_LINES_OF_A_STOP[record.name]))
 
-    logger = logging.getLogger("distributed.scheduler")
-    logger.addFilter(keep)
+    loggers = [logging.getLogger(name) for name in _LINES_OF_A_STOP]
+    for logger in loggers:
+        logger.addFilter(keep)
     try:
         yield stopping
     finally:
-        logger.removeFilter(keep)
+        for logger in loggers:
+            logger.removeFilter(keep)
 
 
 @contextmanager
@@ -261,19 +272,30 @@ def _wait_for_a_worker(cluster: Any, client: Any) -> None:
         time.sleep(0.1)
 
 
+_HEARTBEAT_FAILED = "Failed to communicate with scheduler during heartbeat."
+
+
 def dask_setup(worker: Any) -> None:
     """Dask's preload hook, run by each worker of a local cluster as it starts: it leaves Ctrl-C to the run.
 
     Ctrl-C in a terminal interrupts the whole foreground process group, the local cluster's
     worker processes included: each printed a traceback of ``KeyboardInterrupt`` over the
     run's own one-line message.  The worker ignores it; the run process handles it and closes
-    the cluster as it leaves :func:`dask_client`.  Closing a worker cancels the task it was
-    running, which Dask logs as a warning ("Async instruction ... ended with CancelledError",
-    raised by nothing else): that line is dropped too.
+    the cluster as it leaves :func:`dask_client`.  What the worker logs of being closed is
+    dropped too: the task it was running, cancelled ("Async instruction ... ended with
+    CancelledError", raised by nothing else), and a heartbeat the scheduler cut short as it
+    let the worker go ("Failed to communicate with scheduler during heartbeat.", with a
+    traceback; about one stop in six), dropped only while the worker is closing: a
+    heartbeat that fails while it runs is a real error.
     """
+    from distributed.core import Status
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     logging.getLogger("distributed.worker.state_machine").addFilter(
         lambda record: not record.getMessage().endswith("ended with CancelledError")
+    )
+    logging.getLogger("distributed.worker").addFilter(
+        lambda record: not (record.getMessage() == _HEARTBEAT_FAILED and worker.status != Status.running)
     )
 
 

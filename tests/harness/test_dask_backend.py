@@ -10,11 +10,14 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import signal
 import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
@@ -105,6 +108,41 @@ def test_a_script_without_a_main_guard_is_told_so_at_once(tmp_path):
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("RuntimeError: every worker of the local Dask cluster failed to start")
     assert "if __name__ == \"__main__\":" in last
+
+
+BUSY_METRIC = """
+import pathlib, time
+
+def busy(z, v):
+    pathlib.Path(__file__).with_name("started").touch()
+    end = time.monotonic() + 120
+    while time.monotonic() < end:  # a metric call in pure Python: Dask cannot interrupt it
+        sum(range(10000))
+    return {"busy": 0.5}
+"""
+
+
+def test_ctrl_c_while_a_worker_is_busy_in_a_long_cell_still_ends_in_one_line(tmp_path):
+    # CI, 2026-11-27: a cell outlasted the 4 s a nanny gives its worker to close, and the nanny's "Worker process
+    # still alive after 4.0 seconds, killing" came before the run's one line.  Here the cell never ends by itself.
+    (tmp_path / "busy_metric.py").write_text(BUSY_METRIC)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(Path(__file__).resolve().parents[2])])}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "harness", "run", "--preset", "quick", "--scenarios", "noise", "--metrics",
+         "busy_metric:busy", "--seeds", "1", "--n-samples", "200", "--jobs", "1", "--backend", "dask",
+         "--out", str(tmp_path / "run"), "--no-report", "--no-progress"],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    started = tmp_path / "started"
+    deadline = time.monotonic() + 100
+    while not started.exists() and process.poll() is None:
+        assert time.monotonic() < deadline, "the busy metric did not start within 100 s"
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGINT)  # Ctrl-C in a terminal: the whole foreground group
+    stdout, stderr = process.communicate(timeout=60)  # the cell alone would run 120 s
+    assert (process.returncode, stdout, stderr) == (
+        130, "", "interrupted; finished cells are saved, rerun the same command to resume\n"
+    )
 
 
 def test_unreachable_scheduler_is_a_clear_error():
@@ -224,16 +262,44 @@ def test_a_scheduler_without_workers_is_named_not_waited_on_in_silence(scheduler
     assert len(messages) == 1
 
 
-def test_the_schedulers_gather_error_is_dropped_only_once_the_run_is_stopping(caplog):
+@pytest.mark.parametrize(("logger_name", "message"), [
     # Ctrl-C during a run on a local cluster: closing it cancelled the task whose result the client was gathering,
     # and the scheduler (in the run's process) logged "Couldn't gather keys" over the run's one-line message
-    message = "Couldn't gather keys: {'run_task-1': 'forgotten'}"
-    scheduler_log = logging.getLogger("distributed.scheduler")
-    with caplog.at_level(logging.ERROR, logger="distributed.scheduler"):
-        with backends._quiet_gathers_once_stopped() as stopping:
-            scheduler_log.error(message)  # while the run goes on: a real error, kept
+    ("distributed.scheduler", "Couldn't gather keys: {'run_task-1': 'forgotten'}"),
+    # a worker busy in a metric call when the run stopped: its nanny (in the run's process) killed it after 4 s and
+    # said so, also over the run's one line (CI, 2026-11-27, on a machine slow enough for a cell to outlast the 4 s)
+    ("distributed.nanny", "Worker process still alive after 4.0 seconds, killing"),
+])
+def test_the_clusters_lines_about_its_stop_are_dropped_only_once_the_run_is_stopping(caplog, logger_name, message):
+    log = logging.getLogger(logger_name)
+    with caplog.at_level(logging.WARNING, logger=logger_name):
+        with backends._quiet_once_stopped() as stopping:
+            log.warning(message)  # while the run goes on: a real error, kept
             stopping.set()
-            scheduler_log.error(message)  # once it is stopping: dropped
-            scheduler_log.error("another error")  # any other line: kept
-        scheduler_log.error(message)  # after the run: kept (the filter is gone)
-    assert [record.getMessage() for record in caplog.records] == [message, "another error", message]
+            log.warning(message)  # once it is stopping: dropped
+            log.warning("another warning")  # any other line: kept
+        log.warning(message)  # after the run: kept (the filter is gone)
+    assert [record.getMessage() for record in caplog.records] == [message, "another warning", message]
+
+
+def test_a_local_workers_heartbeat_error_is_dropped_only_while_it_is_closing(caplog, monkeypatch):
+    # Ctrl-C: about one stop in six, a worker's heartbeat was cut short by the scheduler letting the worker go, and
+    # the worker printed the error with a traceback over the run's one line (CI, 2026-11-27, after the nanny's line)
+    from distributed.core import Status
+
+    monkeypatch.setattr(backends.signal, "signal", lambda *arguments: None)  # not this test process's Ctrl-C
+    worker = SimpleNamespace(status=Status.running)
+    loggers = [logging.getLogger(name) for name in ("distributed.worker", "distributed.worker.state_machine")]
+    filters = [list(logger.filters) for logger in loggers]
+    log = loggers[0]
+    try:
+        backends.dask_setup(worker)
+        with caplog.at_level(logging.ERROR, logger="distributed.worker"):
+            log.error(backends._HEARTBEAT_FAILED)  # while the worker runs: a real error, kept
+            worker.status = Status.closing
+            log.error(backends._HEARTBEAT_FAILED)  # while it closes: dropped
+            log.error("another error")  # any other line: kept
+    finally:
+        for logger, kept in zip(loggers, filters, strict=True):
+            logger.filters[:] = kept
+    assert [record.getMessage() for record in caplog.records] == [backends._HEARTBEAT_FAILED, "another error"]
