@@ -7,6 +7,7 @@ OpenMP single-threaded, and the cluster the runner started must be gone afterwar
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -135,11 +136,16 @@ def test_ctrl_c_while_a_worker_is_busy_in_a_long_cell_still_ends_in_one_line(tmp
     )  # fmt: skip
     started = tmp_path / "started"
     deadline = time.monotonic() + 100
-    while not started.exists() and process.poll() is None:
-        assert time.monotonic() < deadline, "the busy metric did not start within 100 s"
-        time.sleep(0.05)
-    os.killpg(process.pid, signal.SIGINT)  # Ctrl-C in a terminal: the whole foreground group
-    stdout, stderr = process.communicate(timeout=60)  # the cell alone would run 120 s
+    try:
+        while not started.exists():
+            assert process.poll() is None, f"the run ended before its cell started: {process.communicate()[1]}"
+            assert time.monotonic() < deadline, "the busy metric did not start within 100 s"
+            time.sleep(0.05)
+        os.killpg(process.pid, signal.SIGINT)  # Ctrl-C in a terminal: the whole foreground group
+        stdout, stderr = process.communicate(timeout=60)  # the cell alone would run 120 s
+    finally:  # whatever failed above leaves no busy worker behind
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
     assert (process.returncode, stdout, stderr) == (
         130, "", "interrupted; finished cells are saved, rerun the same command to resume\n"
     )
