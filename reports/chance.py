@@ -197,14 +197,15 @@ def chance_drawers(levels: pd.DataFrame, *, band: str = "ci95") -> list[tuple[st
 def _chance_figure(levels: pd.DataFrame, scores: list[tuple[str, str, bool]], title: str, band: str) -> Drawn:
     from matplotlib import colormaps
 
-    from reports.figures import band_half_width
+    from reports.figures import SCORE_LIMITS, band_half_width, clip_means
 
     widths = levels[["value", "value_label", "parameter"]].drop_duplicates("value").sort_values("value")
     colours = colormaps["viridis"](np.linspace(0.0, 0.85, len(widths)))
     scenarios = sorted(levels["scenario"].unique())
     columns = max(1, min(len(scores), int(PAGE_WIDTH // PANEL_INCHES[0])))
     rows = -(-len(scores) // columns)
-    top = float(min(1.05, max(2.5 * HIGH, 1.1 * levels["mean"].max())))
+    limits = (SCORE_LIMITS[0], float(min(1.05, max(2.5 * HIGH, 1.1 * levels["mean"].max()))))
+    notes: list[str] = []  # levels off the axis (DCI-ES's explicitness is about -1 on null codes)
     sizes = sorted(levels["n_samples"].unique())
     with paper_style():
         figure = Figure(figsize=(PAGE_WIDTH, rows * PANEL_INCHES[1] + 0.9), layout="constrained")
@@ -214,6 +215,7 @@ def _chance_figure(levels: pd.DataFrame, scores: list[tuple[str, str, bool]], ti
                 ax.set_visible(False)
                 continue
             metric, sub_score, higher = scores[index]
+            panel_label = score_label(metric, sub_score, bool(higher))
             for reference in (LOW, HIGH):
                 ax.axhline(reference, color="#999999", linewidth=0.6, linestyle=":", zorder=0)
             for (value, label, parameter), colour in zip(widths.itertuples(index=False), colours):
@@ -224,15 +226,19 @@ def _chance_figure(levels: pd.DataFrame, scores: list[tuple[str, str, bool]], ti
                         continue
                     curve = curve.sort_values("n_samples")
                     name = f"{parameter} = {label}" + (f" ({scenario})" if len(scenarios) > 1 else "")
-                    ax.plot(curve["n_samples"], curve["mean"], color=colour, linestyle=style, marker="o",
-                            markersize=2.0, linewidth=0.9, label=name)
+                    sizes_n, mean = curve["n_samples"].to_numpy(), curve["mean"].to_numpy()
+                    shown, clipped = clip_means(ax, sizes_n, mean, f"{panel_label}, {name}",
+                                                curve["n_samples"].map("n = {:d}".format), limits)
+                    notes += clipped
+                    ax.plot(sizes_n, shown, color=colour, linestyle=style, marker="o", markersize=2.0, linewidth=0.9,
+                            label=name)
                     half = band_half_width(curve["std"].to_numpy(), curve["n_seeds"].to_numpy(), band)
                     if half is not None and np.any(half > 0):
                         ax.fill_between(curve["n_samples"], curve["mean"] - half, curve["mean"] + half, color=colour,
                                         alpha=0.12, linewidth=0)
             ax.set_xscale("log")
-            ax.set_ylim(-0.02, top)
-            ax.set_title(wrap_label(score_label(metric, sub_score, bool(higher)), 22), loc="left", fontsize=6)
+            ax.set_ylim(*limits)
+            ax.set_title(wrap_label(panel_label, 22), loc="left", fontsize=6)
             ax.tick_params(labelsize=5)
             if index % columns == 0:
                 ax.set_ylabel("chance level", fontsize=6)
@@ -249,7 +255,7 @@ def _chance_figure(levels: pd.DataFrame, scores: list[tuple[str, str, bool]], ti
                       title_fontsize=6)
         figure.suptitle(f"chance level on codes independent of the factors: {title} (higher is worse)", fontsize=7,
                         x=0.01, ha="left")
-    return Drawn(figure)
+    return Drawn(figure, notes)
 
 
 DESCRIPTION = (

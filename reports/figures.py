@@ -151,9 +151,10 @@ def format_axis(ax, rows: pd.DataFrame, parameter: str, *, label: bool = True) -
         ax.set_xlabel(parameter)
 
 
-def _clip(ax, x: np.ndarray, mean: np.ndarray, label: str, where: pd.Series) -> tuple[np.ndarray, list[str]]:
-    """Means clipped to :data:`SCORE_LIMITS`, clipped points marked; a note per clipped curve."""
-    low, high = SCORE_LIMITS
+def clip_means(ax, x: np.ndarray, mean: np.ndarray, label: str, where: pd.Series,
+               limits: tuple[float, float] = SCORE_LIMITS) -> tuple[np.ndarray, list[str]]:
+    """Means clipped to ``limits`` (the axis), clipped points marked with a red triangle; a note per clipped curve."""
+    low, high = limits
     outside = (mean < low) | (mean > high)
     if not outside.any():
         return mean, []
@@ -180,7 +181,7 @@ def draw_scores(ax, summary: pd.DataFrame, x: str, registry: StyleRegistry, *, b
         half = band_half_width(curve["std"].to_numpy(), curve["n_seeds"].to_numpy(), band)
         shown = mean
         if clip:
-            shown, clipped = _clip(ax, xs, mean, name, curve.get("value_label", curve[x]))
+            shown, clipped = clip_means(ax, xs, mean, name, curve.get("value_label", curve[x]))
             notes += clipped
         line = style.line() if markers else {**style.line(), "marker": None}
         ax.plot(xs, shown, label=name, **line)

@@ -98,3 +98,18 @@ def test_without_null_codes_the_section_says_so_and_one_figure_per_family_is_dra
     assert [key for key, _ in figures] == ["chance_information"]
     (axes_a, axes_b, *_) = figures[0][1].figure.axes
     assert len(axes_a.get_lines()) == 2 + len(WIDTHS)  # the 0.05 and 0.1 references, one curve per width
+
+
+def test_a_level_below_the_axis_is_marked_and_named_in_the_caption():
+    # DCI-ES's explicitness (about -1 on null codes) drew nothing in its panel of the default report: the axis starts
+    # at -0.02, and the figure said nothing of the level below it
+    rows = chance_rows()
+    rows.loc[rows["metric"] == "a", "score"] -= 1.0  # mean w / sqrt(n) - 1: lowest at n = 5000
+    drawn = chance_figures(chance_levels(rows))[0][1]
+    assert drawn.notes == [f"a, width_ratio = {width:g} reaches {width / math.sqrt(5000) - 1:.2f} at n = 5000 (clipped, "
+                           "red triangle)." for width in WIDTHS]
+    axes_a = drawn.figure.axes[0]
+    low = axes_a.get_ylim()[0]
+    drawn_means = [line.get_ydata() for line in axes_a.get_lines() if line.get_label().startswith("width_ratio")]
+    assert len(drawn_means) == len(WIDTHS) and all(np.all(np.asarray(y) == low) for y in drawn_means)  # at the edge
+    assert chance_figures(chance_levels(chance_rows()))[0][1].notes == []  # levels within the axis: nothing to say
