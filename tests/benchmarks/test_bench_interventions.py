@@ -4,7 +4,7 @@ differences and subsets grouped by column-wise 1-D uniques.
 Both implementations are timed in the same run on the review's size (n = 20000, 8 x 8
 ``noise`` codes), one BLAS thread, median of ``REPEATS`` calls; the scores must be equal
 bit for bit.  The previous implementations live in
-``tests/metrics/test_intervention_speedups.py``::
+``tests/metrics/test_intervention_subsets_and_pairs.py``::
 
     python -m pytest tests/benchmarks/test_bench_interventions.py --benchmark-enable
 """
@@ -32,7 +32,7 @@ MIN_SPEEDUP = {"z_diff": 1.1, "z_max_var": 2.0}  # measured 1.2 to 1.35 and 3.1
 
 
 def _previous_implementations():
-    path = pathlib.Path(__file__).parents[1] / "metrics" / "test_intervention_speedups.py"
+    path = pathlib.Path(__file__).parents[1] / "metrics" / "test_intervention_subsets_and_pairs.py"
     spec = importlib.util.spec_from_file_location("previous_intervention_paths", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

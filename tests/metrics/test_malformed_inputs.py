@@ -1,17 +1,14 @@
-"""Hardened inputs: a battery of malformed inputs through every public entry point.
+"""Malformed and degenerate inputs through the metrics' public entry points, for every registered metric.
 
 Every registered metric (through :func:`metrics.evaluate` and
-:func:`metrics.evaluate_population`), every scenario (``generate``) and the command line
-receive NaN, inf, mismatched rows, 1-D, 3-D, empty and one-sample arrays, strings,
+:func:`metrics.evaluate_population`) receives NaN, inf, mismatched rows, 1-D, 3-D, empty and one-sample arrays, strings,
 objects, complex and boolean arrays, huge and tiny magnitudes, constant and duplicate
-columns, more bins than samples, unknown names, out-of-range parameter values, bad CLI
-values and missing or corrupted files.
+columns, more bins than samples, unknown names and out-of-range option values.
 
 Each one must end in one of two ways:
 
 * a clear error: a ``ValueError``/``TypeError`` (``KeyError`` for unknown names) whose
-  message names the argument at fault; on the command line, exit status 2 and exactly
-  one line on stderr, no traceback;
+  message names the argument at fault;
 * a documented finite result.  The documented results are: boolean arrays are read as
   0/1, and integer, float32, object-of-number, nested-list and DataFrame inputs as the
   same float64 matrix, so they score *exactly* as that matrix does; constant columns,
@@ -23,13 +20,12 @@ Each one must end in one of two ways:
 
 No score is ever a silent NaN: :func:`metrics.evaluate` turns a non-finite score into an
 error, and every documented result is checked to be finite here.
+
+The same battery for the scenarios' ``generate`` is ``tests/scenarios/test_generate_arguments.py``, and for the
+command line ``tests/harness/test_cli_errors.py``.
 """
 
 from __future__ import annotations
-
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -37,13 +33,9 @@ import pytest
 from scipy import sparse
 
 import metrics
-import scenarios
-from harness.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
 METRICS = metrics.available()
 POPULATION_METRICS = metrics.available(population=True)
-SCENARIOS = scenarios.available()
 STOCHASTIC = [name for name in METRICS if metrics.get(name).stochastic]
 WITH_BINS = [name for name in METRICS if "bins" in metrics.get(name).defaults]
 OPTIONS = [(name, option) for name in METRICS for option in metrics.get(name).defaults]
@@ -313,169 +305,3 @@ def test_single_representation_metric_through_evaluate_population_is_redirected(
         metrics.evaluate_population("mig", POPULATION)
     with pytest.raises(KeyError, match="unknown metric 'nope'"):
         metrics.evaluate_population("nope", POPULATION)
-
-
-# ----------------------------------------------------------------------------------
-# scenarios
-# ----------------------------------------------------------------------------------
-
-def _bad_values(name: str) -> list[object]:
-    scenario = scenarios.get(name)
-    if isinstance(scenario.values[0], str):
-        return ["no_such_case", 0, None, float("nan"), True]
-    return [-1e12, float("nan"), float("inf"), "abc", None, True, [0.5]]
-
-
-SCENARIO_VALUES = [(name, value) for name in SCENARIOS for value in _bad_values(name)]
-
-
-@pytest.mark.parametrize(("name", "value"), SCENARIO_VALUES, ids=[f"{n}-{v!r}" for n, v in SCENARIO_VALUES])
-def test_out_of_range_parameter_values_are_named(name, value):
-    scenario = scenarios.get(name)
-    with pytest.raises((ValueError, TypeError), match=scenario.parameter):
-        scenario.generate(value, n=100, seed=0)
-
-
-@pytest.mark.parametrize("name", SCENARIOS)
-@pytest.mark.parametrize("n", [0, 1, -5, 2.5, "100", None, True])
-def test_bad_sample_sizes_are_named(name, n):
-    scenario = scenarios.get(name)
-    with pytest.raises((ValueError, TypeError), match=r"\bn\b"):
-        scenario.generate(scenario.values[0], n=n, seed=0)
-
-
-@pytest.mark.parametrize("name", SCENARIOS)
-@pytest.mark.parametrize("seed", [-1, "x", 1.5, None, True])
-def test_bad_seeds_are_named(name, seed):
-    scenario = scenarios.get(name)
-    with pytest.raises((ValueError, TypeError), match="seed"):
-        scenario.generate(scenario.values[0], n=max(scenario.min_samples, 200), seed=seed)
-
-
-@pytest.mark.parametrize("name", SCENARIOS)
-def test_every_value_at_the_smallest_sample_size_is_finite_or_named(name):
-    scenario = scenarios.get(name)
-    for value in scenario.values:
-        try:
-            data = scenario.generate(value, n=scenario.min_samples, seed=0)
-        except ValueError as error:
-            assert " n " in f" {error} " or "n must" in str(error) or "samples" in str(error), error
-        else:
-            assert np.isfinite(data.factors).all() and np.isfinite(data.codes).all(), (name, value)
-            assert all(np.isfinite(v) for v in data.ideal.values()), (name, value)
-
-
-def test_unknown_scenario_name_lists_the_known_ones():
-    with pytest.raises(KeyError, match=r"unknown scenario 'noize'; known scenarios: .*noise"):
-        scenarios.get("noize")
-
-
-# ----------------------------------------------------------------------------------
-# the command line: exit status 2, exactly one line on stderr, no traceback
-# ----------------------------------------------------------------------------------
-
-RUN = ["run", "--preset", "quick", "--no-report", "--no-progress", "--jobs", "1"]
-
-
-def _bad_metric_file(tmp_path: Path) -> dict[str, str]:
-    broken = tmp_path / "broken.py"
-    broken.write_text("def score(factors, codes):\n    return (\n")
-    nan = tmp_path / "nan_metric.py"
-    nan.write_text("def score(factors, codes):\n    return float('nan')\n")
-    a_file = tmp_path / "a_file"
-    a_file.write_text("not a directory\n")
-    return {"broken": str(broken), "nan": str(nan), "file": str(a_file), "tmp": str(tmp_path)}
-
-
-CLI_CASES = [
-    ("seeds zero", [*RUN, "--seeds", "0"], "--seeds: expected a whole number >= 1, got 0"),
-    ("seeds negative", [*RUN, "--seeds", "-2"], "--seeds: expected a whole number >= 1, got -2"),
-    ("seeds not a number", [*RUN, "--seeds", "many"], "--seeds: expected a whole number >= 1, got 'many'"),
-    ("seeds fractional", [*RUN, "--seeds", "1.5"], "--seeds: expected a whole number >= 1, got '1.5'"),
-    ("n-samples zero", [*RUN, "--n-samples", "0"], "--n-samples: expected a whole number >= 1, got 0"),
-    ("n-samples one", [*RUN, "--seeds", "1", "--n-samples", "1", "--out", "{tmp}/one"], "needs at least 2 samples"),
-    ("n-samples text", [*RUN, "--n-samples", "1e9x"], "--n-samples: expected a whole number >= 1, got '1e9x'"),
-    ("jobs zero", [*RUN, "--jobs", "0"], "--jobs: expected a number of workers >= 1, or -1"),
-    ("jobs text", [*RUN, "--jobs", "all"], "--jobs: expected a number of workers >= 1, or -1 for all cores, got 'all'"),
-    ("unknown preset", ["run", "--preset", "huge", "--no-report"], "unknown preset 'huge'; known presets: default, joshi2026, paper, quick"),
-    ("unknown backend", [*RUN, "--backend", "spark"], "invalid choice: 'spark'"),
-    ("scheduler without dask", [*RUN, "--scheduler", "tcp://127.0.0.1:9"], "--scheduler is only used with --backend dask"),
-    ("empty metric list", [*RUN, "--metrics", ","], "--metrics: expected a comma-separated list of names"),
-    ("unknown metric", [*RUN, "--metrics", "mig,nope", "--out", "{tmp}/m"], "unknown metric 'nope'; known metrics:"),
-    ("unknown scenario", [*RUN, "--scenarios", "noize", "--out", "{tmp}/s"], "unknown scenario 'noize' (did you mean noise?); known scenarios:"),
-    ("missing metric file", [*RUN, "--metrics", "{tmp}/absent.py:score", "--out", "{tmp}/f"], "absent.py' does not exist"),
-    ("broken metric file", [*RUN, "--metrics", "{broken}:score", "--out", "{tmp}/b"], "importing metric file"),
-    ("missing metric function", [*RUN, "--metrics", "{nan}:absent", "--out", "{tmp}/g"], "has no attribute 'absent'"),
-    ("unknown metric module", [*RUN, "--metrics", "no_such_module_xyz:score", "--out", "{tmp}/x"], "cannot import module 'no_such_module_xyz'"),
-    ("out is a file", [*RUN, "--out", "{file}"], "a_file"),
-    ("unknown command", ["frobnicate"], "invalid choice: 'frobnicate'"),
-    ("unknown flag", ["run", "--fast"], "python -m harness run: unrecognized arguments: --fast (see python -m harness run --help)"),
-    ("stray argument", ["list", "metrics"], "python -m harness list: unrecognized arguments: metrics (see python -m harness list --help)"),
-    ("report of a missing directory", ["report", "{tmp}/no_such_run"], "no_such_run"),
-    ("report of a directory without results", ["report", "{tmp}"], "no results in"),
-    ("report of a file", ["report", "{file}"], "a_file"),
-]
-
-
-@pytest.mark.parametrize(("argv", "message"), [c[1:] for c in CLI_CASES], ids=[c[0] for c in CLI_CASES])
-def test_bad_command_lines_exit_2_with_one_line(argv, message, tmp_path, capsys):
-    paths = _bad_metric_file(tmp_path)
-    argv = [part.format(**paths) for part in argv]
-    assert main(argv) == 2
-    captured = capsys.readouterr()
-    assert message.format(**paths) in captured.err
-    assert captured.err.count("\n") == 1 and captured.err.startswith("error: ")
-    assert "Traceback" not in captured.err + captured.out
-
-
-def test_a_metric_returning_nan_fails_its_cells_loudly_and_the_run_exits_1(tmp_path, capsys):
-    # A metric bug is not a command-line error: the run finishes, writes no NaN, lists every failed
-    # cell in failures.csv, warns in one line on stderr and exits with status 1.
-    paths = _bad_metric_file(tmp_path)
-    argv = [*RUN, "--seeds", "1", "--n-samples", "50", "--metrics", f"{paths['nan']}:score", "--out", f"{tmp_path}/n"]
-    assert main(argv) == 1
-    captured = capsys.readouterr()
-    assert captured.err.count("\n") == 1 and captured.err.startswith("warning: 12 cell(s) failed")
-    assert "non-finite score" in captured.err and "Traceback" not in captured.err + captured.out
-    failures = pd.read_csv(tmp_path / "n" / "failures.csv")
-    assert len(failures) == 12 and failures["error"].str.contains("non-finite score").all()
-    assert len(pd.read_csv(tmp_path / "n" / "results.csv")) == 0
-
-
-CORRUPTED_RESULTS = [
-    ("garbage text", "results.csv", b"this is not, a results table\n\x00\x01\x02\n"),
-    ("binary noise", "results.csv", bytes(range(256)) * 4),
-    ("empty file", "results.csv", b""),
-    ("nan scores", "results.csv", None),
-    ("corrupted parquet", "results.parquet", b"PAR1 definitely not parquet PAR1"),
-]
-
-
-@pytest.mark.parametrize(("filename", "content"), [c[1:] for c in CORRUPTED_RESULTS], ids=[c[0] for c in CORRUPTED_RESULTS])
-def test_report_of_corrupted_results_exits_2_with_one_line(filename, content, tmp_path, capsys):
-    if content is None:  # a well-formed table whose scores were damaged
-        assert main([*RUN, "--scenarios", "noise", "--metrics", "mig", "--seeds", "1", "--n-samples", "60", "--out", str(tmp_path)]) == 0
-        (tmp_path / "results.parquet").unlink()
-        table = pd.read_csv(tmp_path / "results.csv")
-        table.loc[2, "score"] = np.nan
-        table.to_csv(tmp_path / "results.csv", index=False)
-        capsys.readouterr()
-    else:
-        (tmp_path / filename).write_bytes(content)
-    assert main(["report", str(tmp_path)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("error: ") and "Traceback" not in err
-
-
-@pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["run", "--metrics", "nope", "--no-report"], "unknown metric 'nope'"),
-        (["report", "/nonexistent/run/dir"], "/nonexistent/run/dir"),
-    ],
-)
-def test_a_real_process_prints_one_line_and_exits_2(argv, message):
-    completed = subprocess.run([sys.executable, "-m", "harness", *argv], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert completed.returncode == 2
-    assert message in completed.stderr
-    assert completed.stderr.count("\n") == 1 and "Traceback" not in completed.stderr

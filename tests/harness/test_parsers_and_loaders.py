@@ -1,4 +1,4 @@
-"""Property-based hardening: random text and files through the command line's parsers and loaders.
+"""The command line's parsers and the loaders of its files, given random text and files (property-based).
 
 Whatever a user types or points the harness at, the outcome is one of: success; a usage error, which on the
 command line is exactly one line on stderr and exit status 2; or failed cells (exit status 1, the run's one

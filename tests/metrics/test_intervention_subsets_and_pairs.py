@@ -14,7 +14,8 @@ Two steps were rewritten for speed (issue 13, item 5):
   offset modulo the subset size by a subtraction.
 
 The previous implementations are kept here only, and patched back in to compute the
-reference scores.
+reference scores; ``tests/benchmarks/test_bench_interventions.py`` loads them from this
+file by its path, to time them.
 """
 
 from __future__ import annotations

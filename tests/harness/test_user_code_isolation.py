@@ -1,10 +1,13 @@
-"""Hardened against a user's code that misbehaves: metrics that write into their inputs or exit, scenarios that fail
-at one value of their grid, and a run under ``--cell-timeout`` stopped by a signal.
+"""The harness isolates a user's code that misbehaves: metrics that write into their inputs or exit, scenarios that
+fail at one value of their grid, and a run under ``--cell-timeout`` stopped by a signal.
 
 Each case is a way a user's code once broke a promise of the README: a metric writing ``codes *= 0`` changed the
 scores of the metrics after it on the same draw (silently); ``sys.exit(3)`` in a metric ended the study with status 3
 and no results; a scenario raising at a value its load check does not draw ended in a worker's traceback; SIGTERM
 during a metric call under ``--cell-timeout`` left the run waiting for the forked call for as long as it took.
+
+(The read-only views :func:`metrics.evaluate` gives a metric, and every registered metric scoring read-only arrays:
+``tests/metrics/test_read_only_inputs.py``.)
 """
 
 from __future__ import annotations
@@ -22,12 +25,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import metrics
 from harness.cli import Terminated, _sigterm_stops_like_ctrl_c, main
 from harness.execution.user_code import UserCodeExit, user_code
 from harness.workflows.axioms import check_axioms
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RUN = ["run", "--preset", "quick", "--no-report", "--no-progress", "--jobs", "1", "--scenarios", "noise", "--seeds", "1",
        "--n-samples", "60"]
 
@@ -92,29 +94,6 @@ def test_a_metric_writing_into_its_inputs_fails_its_cells_and_the_others_scores_
     assert "Traceback" not in capsys.readouterr().err
 
 
-def test_evaluate_gives_metrics_read_only_views_and_the_callers_arrays_never_change():
-    rng = np.random.default_rng(3)
-    factors = rng.random((80, 2))
-    codes = factors @ [[1.0, 0.3], [0.2, 1.0]]
-    before = codes.copy()
-    seen = {}
-
-    def looks(factors, given):
-        seen.update(factors=factors.flags.writeable, codes=given.flags.writeable, shared=np.shares_memory(given, codes))
-        return 0.0
-
-    def zeroes(factors, codes):
-        codes[:] = 0.0
-        return 0.0
-
-    metrics.evaluate(looks, factors, codes)
-    assert seen == {"factors": False, "codes": False, "shared": True}  # read-only views of the caller's arrays, no copy
-    with pytest.raises(ValueError, match=r"metric 'zeroes' tried to modify its input arrays \(assignment destination"):
-        metrics.evaluate(zeroes, factors, codes)
-    np.testing.assert_array_equal(codes, before)
-    assert codes.flags.writeable and factors.flags.writeable  # the caller's own arrays keep their flags
-
-
 def test_evaluate_command_scores_the_other_metrics_as_if_the_writer_were_not_there(user_metrics, tmp_path, capsys):
     rng = np.random.default_rng(5)
     factors = rng.random((300, 3))
@@ -127,30 +106,6 @@ def test_evaluate_command_scores_the_other_metrics_as_if_the_writer_were_not_the
     assert both.loc[both["metric"] == "mig", "score"].astype(float).tolist() == alone["score"].tolist()
     assert both.loc[both["metric"] == "mutates", "error"].str.contains("tried to modify its input arrays").all()
     assert "Traceback" not in capsys.readouterr().err
-
-
-SMALL = np.random.default_rng(11).random((120, 3))
-SMALL_CODES = SMALL @ (np.eye(3) + 0.2 * np.random.default_rng(12).random((3, 3)))
-
-
-def _read_only(array: np.ndarray) -> np.ndarray:
-    copy = array.copy()
-    copy.flags.writeable = False
-    return copy
-
-
-@pytest.mark.parametrize("name", metrics.available(population=None))
-def test_every_registered_metric_scores_read_only_arrays(name):
-    # Called through its registered function (what metrics.mig.mig is), with arrays the caller made read-only.
-    spec = metrics.get(name)
-    cheap = {option: 5 for option in ("n_estimators",) if option in spec.defaults}
-    if spec.population:
-        members = [_read_only(SMALL_CODES), _read_only(SMALL_CODES[:, ::-1]), _read_only(np.tanh(SMALL_CODES))]
-        scores = spec.function(members, **cheap)
-        assert len(scores) == 3 and np.isfinite(scores).all()
-    else:
-        scores = metrics.evaluate(name, _read_only(SMALL), _read_only(SMALL_CODES), **cheap)
-        assert scores and all(np.isfinite(list(scores.values())))
 
 
 # ----------------------------------------------------------------------------------

@@ -1,0 +1,131 @@
+"""Bad values and files on the command line: exit status 2, exactly one line on stderr, no traceback.
+
+Bad counts, worker numbers, presets, backends and names; metric files that are missing, broken or lack the function;
+an output that is a file; unknown commands, flags and arguments; ``report`` of a missing directory, of one without
+results, of a file and of corrupted results: each must end in exit status 2 and exactly one line on stderr, starting
+``error: `` and naming what is wrong, with no traceback, in process and in a real process.  A metric that returns NaN
+is not a command-line error: the run finishes, fails its cells loudly and exits with status 1.
+
+The same battery for the metrics and the scenarios is ``tests/metrics/test_malformed_inputs.py`` and
+``tests/scenarios/test_generate_arguments.py``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from harness.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+RUN = ["run", "--preset", "quick", "--no-report", "--no-progress", "--jobs", "1"]
+
+
+def _bad_metric_file(tmp_path: Path) -> dict[str, str]:
+    broken = tmp_path / "broken.py"
+    broken.write_text("def score(factors, codes):\n    return (\n")
+    nan = tmp_path / "nan_metric.py"
+    nan.write_text("def score(factors, codes):\n    return float('nan')\n")
+    a_file = tmp_path / "a_file"
+    a_file.write_text("not a directory\n")
+    return {"broken": str(broken), "nan": str(nan), "file": str(a_file), "tmp": str(tmp_path)}
+
+
+CLI_CASES = [
+    ("seeds zero", [*RUN, "--seeds", "0"], "--seeds: expected a whole number >= 1, got 0"),
+    ("seeds negative", [*RUN, "--seeds", "-2"], "--seeds: expected a whole number >= 1, got -2"),
+    ("seeds not a number", [*RUN, "--seeds", "many"], "--seeds: expected a whole number >= 1, got 'many'"),
+    ("seeds fractional", [*RUN, "--seeds", "1.5"], "--seeds: expected a whole number >= 1, got '1.5'"),
+    ("n-samples zero", [*RUN, "--n-samples", "0"], "--n-samples: expected a whole number >= 1, got 0"),
+    ("n-samples one", [*RUN, "--seeds", "1", "--n-samples", "1", "--out", "{tmp}/one"], "needs at least 2 samples"),
+    ("n-samples text", [*RUN, "--n-samples", "1e9x"], "--n-samples: expected a whole number >= 1, got '1e9x'"),
+    ("jobs zero", [*RUN, "--jobs", "0"], "--jobs: expected a number of workers >= 1, or -1"),
+    ("jobs text", [*RUN, "--jobs", "all"], "--jobs: expected a number of workers >= 1, or -1 for all cores, got 'all'"),
+    ("unknown preset", ["run", "--preset", "huge", "--no-report"], "unknown preset 'huge'; known presets: default, joshi2026, paper, quick"),
+    ("unknown backend", [*RUN, "--backend", "spark"], "invalid choice: 'spark'"),
+    ("scheduler without dask", [*RUN, "--scheduler", "tcp://127.0.0.1:9"], "--scheduler is only used with --backend dask"),
+    ("empty metric list", [*RUN, "--metrics", ","], "--metrics: expected a comma-separated list of names"),
+    ("unknown metric", [*RUN, "--metrics", "mig,nope", "--out", "{tmp}/m"], "unknown metric 'nope'; known metrics:"),
+    ("unknown scenario", [*RUN, "--scenarios", "noize", "--out", "{tmp}/s"], "unknown scenario 'noize' (did you mean noise?); known scenarios:"),
+    ("missing metric file", [*RUN, "--metrics", "{tmp}/absent.py:score", "--out", "{tmp}/f"], "absent.py' does not exist"),
+    ("broken metric file", [*RUN, "--metrics", "{broken}:score", "--out", "{tmp}/b"], "importing metric file"),
+    ("missing metric function", [*RUN, "--metrics", "{nan}:absent", "--out", "{tmp}/g"], "has no attribute 'absent'"),
+    ("unknown metric module", [*RUN, "--metrics", "no_such_module_xyz:score", "--out", "{tmp}/x"], "cannot import module 'no_such_module_xyz'"),
+    ("out is a file", [*RUN, "--out", "{file}"], "a_file"),
+    ("unknown command", ["frobnicate"], "invalid choice: 'frobnicate'"),
+    ("unknown flag", ["run", "--fast"], "python -m harness run: unrecognized arguments: --fast (see python -m harness run --help)"),
+    ("stray argument", ["list", "metrics"], "python -m harness list: unrecognized arguments: metrics (see python -m harness list --help)"),
+    ("report of a missing directory", ["report", "{tmp}/no_such_run"], "no_such_run"),
+    ("report of a directory without results", ["report", "{tmp}"], "no results in"),
+    ("report of a file", ["report", "{file}"], "a_file"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), [c[1:] for c in CLI_CASES], ids=[c[0] for c in CLI_CASES])
+def test_bad_command_lines_exit_2_with_one_line(argv, message, tmp_path, capsys):
+    paths = _bad_metric_file(tmp_path)
+    argv = [part.format(**paths) for part in argv]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert message.format(**paths) in captured.err
+    assert captured.err.count("\n") == 1 and captured.err.startswith("error: ")
+    assert "Traceback" not in captured.err + captured.out
+
+
+def test_a_metric_returning_nan_fails_its_cells_loudly_and_the_run_exits_1(tmp_path, capsys):
+    # A metric bug is not a command-line error: the run finishes, writes no NaN, lists every failed
+    # cell in failures.csv, warns in one line on stderr and exits with status 1.
+    paths = _bad_metric_file(tmp_path)
+    argv = [*RUN, "--seeds", "1", "--n-samples", "50", "--metrics", f"{paths['nan']}:score", "--out", f"{tmp_path}/n"]
+    assert main(argv) == 1
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and captured.err.startswith("warning: 12 cell(s) failed")
+    assert "non-finite score" in captured.err and "Traceback" not in captured.err + captured.out
+    failures = pd.read_csv(tmp_path / "n" / "failures.csv")
+    assert len(failures) == 12 and failures["error"].str.contains("non-finite score").all()
+    assert len(pd.read_csv(tmp_path / "n" / "results.csv")) == 0
+
+
+CORRUPTED_RESULTS = [
+    ("garbage text", "results.csv", b"this is not, a results table\n\x00\x01\x02\n"),
+    ("binary noise", "results.csv", bytes(range(256)) * 4),
+    ("empty file", "results.csv", b""),
+    ("nan scores", "results.csv", None),
+    ("corrupted parquet", "results.parquet", b"PAR1 definitely not parquet PAR1"),
+]
+
+
+@pytest.mark.parametrize(("filename", "content"), [c[1:] for c in CORRUPTED_RESULTS], ids=[c[0] for c in CORRUPTED_RESULTS])
+def test_report_of_corrupted_results_exits_2_with_one_line(filename, content, tmp_path, capsys):
+    if content is None:  # a well-formed table whose scores were damaged
+        assert main([*RUN, "--scenarios", "noise", "--metrics", "mig", "--seeds", "1", "--n-samples", "60", "--out", str(tmp_path)]) == 0
+        (tmp_path / "results.parquet").unlink()
+        table = pd.read_csv(tmp_path / "results.csv")
+        table.loc[2, "score"] = np.nan
+        table.to_csv(tmp_path / "results.csv", index=False)
+        capsys.readouterr()
+    else:
+        (tmp_path / filename).write_bytes(content)
+    assert main(["report", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: ") and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["run", "--metrics", "nope", "--no-report"], "unknown metric 'nope'"),
+        (["report", "/nonexistent/run/dir"], "/nonexistent/run/dir"),
+    ],
+)
+def test_a_real_process_prints_one_line_and_exits_2(argv, message):
+    completed = subprocess.run([sys.executable, "-m", "harness", *argv], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 2
+    assert message in completed.stderr
+    assert completed.stderr.count("\n") == 1 and "Traceback" not in completed.stderr

@@ -1,0 +1,121 @@
+"""Files given to ``evaluate`` and ``baseline``: empty, damaged, with fields of the wrong type, or starting with a
+byte-order mark.
+
+Each case is a way such a file once broke a promise of the README: an empty ``.npy``/``.npz`` or a baseline with
+fields of the wrong type or nested too deep gave a traceback; a CSV with a byte-order mark lost its first data row.
+Each is now a one-line usage error naming the file or what is wrong in it, or read as it was meant.
+
+(Files drawn at random: ``test_parsers_and_loaders.py``.)
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from harness.cli import main
+from harness.workflows.baseline_format import FORMAT
+from harness.workflows.evaluate import load_array
+
+
+def _load_helpers():
+    """``tests/harness/_cli_helpers.py``, loaded by its path (pytest imports test files with ``--import-mode=importlib``,
+    so there is no package to import it from)."""
+    spec = importlib.util.spec_from_file_location("cli_helpers", Path(__file__).with_name("_cli_helpers.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+cli_helpers = _load_helpers()
+_one_line_usage_error = cli_helpers.one_line_usage_error
+finished_run = cli_helpers.finished_run
+
+
+@pytest.fixture()
+def codes_file(tmp_path) -> Path:
+    path = tmp_path / "codes.npy"
+    np.save(path, np.random.default_rng(0).random((50, 2)))
+    return path
+
+
+@pytest.mark.parametrize("name", ["factors.npy", "factors.npz", "factors.csv"])
+def test_an_empty_file_is_a_one_line_usage_error(tmp_path, codes_file, capsys, name):
+    (tmp_path / name).write_bytes(b"")
+    assert main(["evaluate", "--factors", str(tmp_path / name), "--codes", str(codes_file), "--metrics", "mig",
+                 "--out", str(tmp_path / "s.csv")]) == 2
+    _one_line_usage_error(capsys, f"factors file '{tmp_path / name}' is empty")
+
+
+DAMAGED_FILES = [
+    ("truncated npy", "f.npy", lambda good: good["npy"][:-7]),
+    ("header only npy", "f.npy", lambda good: good["npy"][:20]),
+    ("text as npy", "f.npy", lambda good: b"not an array at all\n"),
+    ("truncated npz", "f.npz", lambda good: good["npz"][: len(good["npz"]) // 2]),
+    ("npz whose member is cut", "f.npz", lambda good: good["npz"][:-30]),
+    ("ragged csv", "f.csv", lambda good: b"1,2\n3,4,5\n"),
+    ("binary csv", "f.csv", lambda good: bytes(range(256))),
+    ("open quote csv", "f.csv", lambda good: b'"1,2\n3,4\n'),
+]
+
+
+@pytest.mark.parametrize(("name", "content"), [d[1:] for d in DAMAGED_FILES], ids=[d[0] for d in DAMAGED_FILES])
+def test_a_damaged_file_is_a_one_line_usage_error(tmp_path, capsys, name, content):
+    good = {"npy": tmp_path / "g.npy", "npz": tmp_path / "g.npz"}
+    np.save(good["npy"], np.ones((40, 3)))
+    np.savez_compressed(good["npz"], factors=np.arange(120.0).reshape(40, 3))
+    path = tmp_path / name
+    path.write_bytes(content({kind: file.read_bytes() for kind, file in good.items()}))
+    assert main(["evaluate", "--factors", str(path), "--codes", str(good["npy"]), "--metrics", "mig",
+                 "--out", str(tmp_path / "s.csv")]) == 2
+    _one_line_usage_error(capsys, str(path))
+
+
+def test_a_csv_with_a_byte_order_mark_keeps_its_first_row(tmp_path):
+    factors = np.random.default_rng(1).random((20, 3))
+    text = "\n".join(",".join(repr(float(x)) for x in row) for row in factors) + "\n"
+    (tmp_path / "bom.csv").write_bytes(b"\xef\xbb\xbf" + text.encode())  # as spreadsheet programs write UTF-8
+    (tmp_path / "bom_header.csv").write_bytes(b"\xef\xbb\xbfa,b,c\n" + text.encode())
+    np.testing.assert_array_equal(load_array(tmp_path / "bom.csv", "factors"), factors)
+    np.testing.assert_array_equal(load_array(tmp_path / "bom_header.csv", "factors"), factors)
+
+
+def _baseline(**header) -> str:
+    cell = {"scenario": "noise", "parameter": "alpha", "value": 0.0, "value_label": "0", "n_samples": 60,
+            "metric": "mig", "sub_score": "mig", "mean": 0.5, "std": 0.0, "seeds": 1}
+    return json.dumps({"format": FORMAT, "harness_versions": ["0.1.0"], "metric_versions": {"mig": "1"},
+                       "cells": [cell], **header})
+
+
+BAD_BASELINES = [
+    ("metric versions as a list", _baseline(metric_versions=[1, 2]), '"metric_versions" must map metric names'),
+    ("metric versions as text", _baseline(metric_versions="1"), '"metric_versions" must map metric names'),
+    ("a numeric metric version", _baseline(metric_versions={"mig": 1}), '"metric_versions" must map metric names'),
+    ("harness versions as a number", _baseline(harness_versions=5), '"harness_versions" must be a list'),
+    ("harness versions as text", _baseline(harness_versions="0.1.0"), '"harness_versions" must be a list'),
+    ("nested too deep", "[" * 100_000 + "]" * 100_000, "nests deeper than a baseline does"),
+    ("deep inside a cell", _baseline()[:-3] + ', "x": ' + "[" * 100_000 + "]" * 100_000 + "}]}",
+     "nests deeper than a baseline does"),
+    ("empty", "", "is not valid JSON"),
+]
+
+
+@pytest.mark.parametrize(("content", "message"), [b[1:] for b in BAD_BASELINES], ids=[b[0] for b in BAD_BASELINES])
+def test_a_baseline_with_fields_of_the_wrong_type_is_a_one_line_usage_error(finished_run, tmp_path, capsys, content,
+                                                                             message):
+    path = tmp_path / "baseline.json"
+    path.write_text(content)
+    assert main(["baseline", "check", str(finished_run), "--against", str(path)]) == 2
+    _one_line_usage_error(capsys, message)
+
+
+def test_a_baseline_with_a_byte_order_mark_is_read(finished_run, tmp_path, capsys):
+    saved = tmp_path / "saved.json"
+    assert main(["baseline", "save", str(finished_run), "--to", str(saved)]) == 0
+    marked = tmp_path / "marked.json"
+    marked.write_bytes(b"\xef\xbb\xbf" + saved.read_bytes())
+    assert main(["baseline", "check", str(finished_run), "--against", str(marked)]) == 0
