@@ -3,13 +3,30 @@
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import signal
+from collections.abc import Callable
+from pathlib import Path
 
 import matplotlib
 import numpy as np
 import pytest
 
 matplotlib.use("Agg")
+
+
+pytest_plugins = ["pytester"]  # tests/test_suite_tiers.py runs pytest on tests it writes
+
+SLOW_TIER_TIME_LIMIT = 600
+"""Seconds a test marked ``slow`` may take (whole studies, README examples, stop/resume runs: harness/README.md, Tests); any other
+test may take the ``timeout`` of ``pyproject.toml``."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test marked ``slow`` gets the slow tier's time limit, unless it sets its own with ``@pytest.mark.timeout``."""
+    for item in items:
+        if item.get_closest_marker("slow") is not None and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(SLOW_TIER_TIME_LIMIT))
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -31,6 +48,55 @@ def default_preset_without_nulls(request, monkeypatch):
         from harness.execution.presets import PRESETS
 
         monkeypatch.setitem(PRESETS, "default", dataclasses.replace(PRESETS["default"], null_budget_seconds=0.0))
+
+
+@pytest.fixture(scope="session")
+def written_once(tmp_path_factory, worker_id) -> Callable[[str, Callable[[Path], object]], Path]:
+    """``written_once(name, write)``: a folder that ``write(folder)`` fills once for the whole test run, its path.
+
+    For what many tests only read (a finished run, a report): the pytest-xdist workers share one copy.  The first to
+    need it writes it under a lock in the run's common temporary folder; the others wait for it, then read it.  A
+    reader must not write into it (copy it to its own ``tmp_path`` first).
+    """
+    def folder(name: str, write: Callable[[Path], object]) -> Path:
+        if worker_id == "master":  # no xdist
+            path = tmp_path_factory.mktemp(name)
+            write(path)
+            return path
+        shared = tmp_path_factory.getbasetemp().parent / name
+        with open(shared.with_suffix(".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            done = shared.with_suffix(".done")  # beside it: a reader may list or copy the folder
+            if not done.is_file():
+                shared.mkdir(exist_ok=True)
+                write(shared)
+                done.touch()
+        return shared
+
+    return folder
+
+
+TINY_RUN = ["run", "--preset", "quick", "--no-report", "--no-progress", "--jobs", "1", "--scenarios", "noise", "--seeds",
+            "1", "--n-samples", "60", "--metrics", "mig"]
+"""The tiny study of :func:`tiny_run`: one seed of ``noise`` at 60 samples, scored by MIG (under a second)."""
+
+
+@pytest.fixture(scope="session")
+def tiny_run_command() -> tuple[str, ...]:
+    """The command line of :func:`tiny_run`'s study, without ``--out``."""
+    return tuple(TINY_RUN)
+
+
+@pytest.fixture(scope="session")
+def tiny_run(written_once) -> Path:
+    """A finished run of :data:`TINY_RUN` (no report), written once for the whole test run and shared by the xdist
+    workers: for the tests that only need some run directory or results table.  Read it, never write into it."""
+    from harness.cli import main
+
+    def write(out: Path) -> None:
+        assert main([*TINY_RUN, "--out", str(out)]) == 0
+
+    return written_once("tiny_run", write)
 
 
 @pytest.fixture

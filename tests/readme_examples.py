@@ -48,8 +48,11 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -244,6 +247,135 @@ def regenerated(output: Block, actual: list[str]) -> list[str]:
         raise ValueError(f"output {output.name!r} printed {len(actual)} lines, fewer than the block shows")
     ellipsis = next(line for line in output.lines if line.strip() == ELLIPSIS)
     return [*actual[:len(head)], ellipsis, *actual[len(actual) - len(tail):]]
+
+
+SHELL_LANGUAGES = ("bash", "sh", "shell", "console", "")
+"""Fenced blocks read as shell commands (an untyped block too: the guides' short command blocks are untyped)."""
+HEREDOC = re.compile(r"<<-?\s*'?(?P<end>\w+)'?")
+HARNESS_COMMAND = ("python", "-m", "harness")
+
+
+def shell_lines(text: str) -> list[str]:
+    """The shell command lines of every fenced shell block of a Markdown text, marked or not.
+
+    A line ending in ``\\`` is joined to the next; the body of a here-document (a file the example writes, usually
+    Python) is left out: :func:`python_sources` reads it.
+    """
+    lines, inside, language, heredoc_end, pending = [], False, "", None, ""
+    for line in text.splitlines():
+        if line.startswith("```"):
+            inside, language, heredoc_end, pending = not inside, line[3:].strip(), None, ""
+            continue
+        if not inside or language not in SHELL_LANGUAGES:
+            continue
+        if heredoc_end is not None:
+            heredoc_end = None if line.strip() == heredoc_end else heredoc_end
+            continue
+        heredoc = HEREDOC.search(line)
+        heredoc_end = heredoc["end"] if heredoc else None
+        if line.rstrip().endswith("\\"):
+            pending += line.rstrip()[:-1] + " "
+            continue
+        lines.append(pending + line)
+        pending = ""
+    return lines
+
+
+def harness_commands(line: str) -> list[list[str]]:
+    """The arguments of every ``python -m harness ...`` command of a shell line (split at ``;``, ``&&``, ``|``, with
+    quotes and comments read as bash reads them)."""
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+    lexer.whitespace_split, lexer.commenters = True, "#"
+    commands, command = [], []
+    for token in [*lexer, ";"]:
+        if set(token) <= set(";&|()"):
+            if tuple(command[:3]) == HARNESS_COMMAND:
+                commands.append(command[3:])
+            command = []
+        else:
+            command.append(token)
+    return commands
+
+
+def python_sources(text: str) -> list[tuple[int, str]]:
+    """``(line, source)`` of every piece of Python a Markdown text shows: its ``python`` fenced blocks, and the
+    here-documents of its shell blocks that are fed to ``python`` or written to a ``.py`` file."""
+    sources, lines = [], text.splitlines()
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if line.startswith("```python"):
+            end = lines.index("```", index + 1)
+            sources.append((index + 2, "\n".join(lines[index + 1:end])))
+            index = end
+        else:
+            heredoc = HEREDOC.search(line)
+            if heredoc and (re.search(r"\bpython3?\s+-\s*<<", line) or re.search(r">\s*\S+\.py\b", line)):
+                end = next(position for position in range(index + 1, len(lines)) if lines[position].strip() == heredoc["end"])
+                sources.append((index + 2, "\n".join(lines[index + 1:end])))
+                index = end
+        index += 1
+    return sources
+
+
+INLINE_HARNESS_COMMAND = re.compile(r"`python -m harness (?P<arguments>[^`]*)`")
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """``parser``'s subcommands by name (empty when it takes none)."""
+    for action in parser._actions:  # argparse keeps its subcommands in a private action; no public accessor exists
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def command_problems(text: str) -> list[str]:
+    """What is wrong with the ``python -m harness`` commands a Markdown text shows, without running them.
+
+    Every command of a fenced shell block must parse as the command line parses it (a real command, real options,
+    values of the right type); every inline ```python -m harness COMMAND --option ...``` span of the prose must name
+    a real command (``save|check`` reads as two) and options that command takes.  Python (fenced or in a
+    here-document) must compile.
+    """
+    from harness.cli import build_parser
+    from harness.errors import UsageError
+
+    problems = []
+    for line in shell_lines(text):
+        for arguments in harness_commands(line):
+            try:
+                with contextlib.redirect_stdout(io.StringIO()):  # what --help prints
+                    build_parser().parse_args(arguments)
+            except UsageError as error:
+                problems.append(f"python -m harness {shlex.join(arguments)}: {error}")
+            except SystemExit as stop:  # --help
+                if stop.code:
+                    problems.append(f"python -m harness {shlex.join(arguments)}: exit status {stop.code}")
+    for span in INLINE_HARNESS_COMMAND.finditer(text):
+        words = span["arguments"].split()
+        words = words[1:] if words[:1] == ["--debug"] else words
+        parser: argparse.ArgumentParser | None = build_parser()
+        for word in words:
+            subcommands = _subcommands(parser)
+            if word.startswith("-") or not subcommands:
+                break
+            if word.isupper():  # a placeholder (COMMAND): which options it takes is not known
+                parser = None
+                break
+            if any(name not in subcommands for name in word.split("|")):
+                problems.append(f"`python -m harness {span['arguments']}`: no command {word!r}")
+                parser = None
+                break
+            parser = subcommands[word.split("|")[0]]
+        if parser is not None:
+            problems += [f"`python -m harness {span['arguments']}`: no option {word.split('=')[0]!r}"
+                         for word in words if word.startswith("--") and word.split("=")[0] not in parser._option_string_actions]
+    for line_number, source in python_sources(text):
+        try:
+            compile(source, "<markdown>", "exec")
+        except SyntaxError as error:
+            problems.append(f"the Python of line {line_number + (error.lineno or 1) - 1}: {error.msg}")
+    return problems
 
 
 def check_readme(readme: Path, update: bool = False) -> list[str]:

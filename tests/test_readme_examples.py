@@ -53,6 +53,7 @@ def test_the_guides_are_found_and_the_documented_examples_are_marked():
 RUN_DOCUMENTS = [document for document, (examples, _) in DOCUMENTS.items() if examples]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("document", RUN_DOCUMENTS)
 def test_every_example_runs_and_prints_what_its_output_blocks_show(document, tmp_path):
     # One test per document, not one per example and block: a document's examples run in order in one working
@@ -68,6 +69,31 @@ def test_every_example_runs_and_prints_what_its_output_blocks_show(document, tmp
             problems += [f"output block {output.name!r}{' (' + output.file + ')' if output.file else ''}: {problem}"
                          for problem in readme_examples.differences(output, readme_examples.printed(run, output, tmp_path))]
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("document", sorted(DOCUMENTS))
+def test_every_command_a_document_shows_is_real_and_its_python_compiles(document):
+    # the fast tier's check of the examples (the slow tier runs them): every `python -m harness` line parses, every
+    # inline command names a real command and options, every piece of Python compiles
+    assert not readme_examples.command_problems((ROOT / document).read_text())
+
+
+def test_the_example_check_finds_a_misspelled_command_an_unknown_option_and_broken_python():
+    text = ("Run `python -m harness rnu --seeds 2` or `python -m harness baseline save|chek`, then\n"
+            "`python -m harness run --seedz 3` and `python -m harness --debug COMMAND --anything`.\n"
+            "```bash\npython -m harness run --preset quick \\\n    --n-sampels 500 --out runs/x; echo done\n"
+            "python -m harness validate m.py:f --fail-on calibration && python -m harness list --help\n"
+            "cat > m.py <<'EOF'\ndef f(factors, codes:\n    return 1.0\nEOF\n```\n"
+            "```python\nimport metrics\nprint(metrics.available()\n```\n")
+    problems = readme_examples.command_problems(text)
+    assert len(problems) == 6, problems
+    for expected in ("no command 'rnu'", "no command 'save|chek'", "no option '--seedz'", "--n-sampels",
+                     "the Python of line 8", "the Python of line 14"):
+        assert sum(expected in problem for problem in problems) == 1, (expected, problems)
+    fixed = (text.replace("rnu", "run").replace("chek", "check").replace("seedz", "seeds").replace("sampels", "samples")
+             .replace("codes:", "codes):")
+             .replace("available()", "available())"))
+    assert readme_examples.command_problems(fixed) == []
 
 
 def test_a_python_example_runs_as_one_script_and_must_succeed(tmp_path):

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pandas as pd
+import pytest
 
 from harness.execution.runner import run_study
 from reports.schema import TIMING_COLUMNS
@@ -69,6 +70,7 @@ def _command_line_cluster(workers: int) -> Iterator[str]:
             process.wait(timeout=60)
 
 
+@pytest.mark.slow
 def test_dask_within_115_percent_of_loky(benchmark, tmp_path):
     loky, _ = _timed_run(**SMOKE, jobs=2, backend="loky")
     dask, _ = _timed_run(**SMOKE, jobs=2, backend="dask")

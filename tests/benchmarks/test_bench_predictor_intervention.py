@@ -45,6 +45,7 @@ def _evaluate(name, factors, codes, options):
         return metrics.evaluate(name, factors, codes, **options)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_metric_at_review_size(benchmark, name, noisy_code):
     spec = metrics.get(name)

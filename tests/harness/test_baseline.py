@@ -465,6 +465,7 @@ def test_still_behaves():
 '''
 
 
+@pytest.mark.slow
 def test_the_pytest_helper_shows_the_callers_line_not_its_own_source(runs, tmp_path):
     import os
     import subprocess

@@ -30,6 +30,7 @@ def slow_metric(tmp_path):
     return f"{path}:slow_on_noise"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sequential", "loky"])
 def test_a_sleeping_metric_times_out_and_the_study_goes_on(slow_metric, tmp_path, backend):
     messages = []

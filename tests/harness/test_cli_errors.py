@@ -124,6 +124,7 @@ def test_report_of_corrupted_results_exits_2_with_one_line(filename, content, tm
         (["report", "/nonexistent/run/dir"], "/nonexistent/run/dir"),
     ],
 )
+@pytest.mark.slow
 def test_a_real_process_prints_one_line_and_exits_2(argv, message):
     completed = subprocess.run([sys.executable, "-m", "harness", *argv], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert completed.returncode == 2

@@ -56,10 +56,12 @@ def _worker_environment(address: str) -> dict[str, list]:
     return {"threads": threads, "omp": omp, "blas": blas}
 
 
+@pytest.mark.slow
 def test_local_cluster_workers_are_single_threaded(scheduler):
     assert _worker_environment(scheduler) == {"threads": [1, 1], "omp": ["1", "1"], "blas": ["1", "1"]}
 
 
+@pytest.mark.slow
 def test_local_cluster_workers_run_without_the_profiler_and_the_malloc_trim_setting(scheduler):
     """Both slowed every metric call on a local cluster (backends.LOCAL_CLUSTER_CONFIG)."""
     with Client(scheduler, set_as_default=False) as client:
@@ -68,6 +70,7 @@ def test_local_cluster_workers_run_without_the_profiler_and_the_malloc_trim_sett
     assert sorted(settings.values()) == [("unset", False), ("unset", False)]
 
 
+@pytest.mark.slow
 def test_own_local_cluster_gives_bit_identical_scores_and_is_closed_after(sequential):
     children = set(multiprocessing.active_children())
     frame = run_study(**SMALL, jobs=2, backend="dask")
@@ -75,6 +78,7 @@ def test_own_local_cluster_gives_bit_identical_scores_and_is_closed_after(sequen
     assert set(multiprocessing.active_children()) == children, "the run's local cluster outlived it"
 
 
+@pytest.mark.slow
 def test_cli_on_a_running_scheduler_matches_jobs_1_bit_for_bit(scheduler, sequential, tmp_path, capsys):
     common = ["run", "--preset", "quick", "--scenarios", "noise,mixing", "--metrics", "mig,modularity", "--seeds", "1",
               "--n-samples", "600", "--no-report", "--no-progress"]  # fmt: skip
@@ -96,6 +100,7 @@ def test_a_local_cluster_whose_workers_do_not_start_is_a_clear_error(monkeypatch
             pass
 
 
+@pytest.mark.slow
 def test_a_script_without_a_main_guard_is_told_so_at_once(tmp_path):
     # Dask's worker processes import the script again: unguarded, each started the study (and a cluster) again, the
     # run waited 120 s for workers that never came and printed a page of Dask errors with no word of the cause
@@ -123,6 +128,7 @@ def busy(z, v):
 """
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_a_worker_is_busy_in_a_long_cell_still_ends_in_one_line(tmp_path):
     # CI, 2026-11-27: a cell outlasted the 4 s a nanny gives its worker to close, and the nanny's "Worker process
     # still alive after 4.0 seconds, killing" came before the run's one line.  Here the cell never ends by itself.
@@ -224,6 +230,7 @@ def test_a_server_that_is_not_a_scheduler_is_a_clear_error_not_a_hang(not_a_sche
     assert isinstance(error, UsageError) and "the server there does not speak Dask's protocol" in str(error), error
 
 
+@pytest.mark.slow
 def test_a_worker_address_is_not_taken_for_a_scheduler(scheduler):
     with Client(scheduler, set_as_default=False) as client:
         worker = next(iter(client.scheduler_info()["workers"]))
@@ -237,6 +244,7 @@ def test_a_worker_address_is_not_taken_for_a_scheduler(scheduler):
     check_scheduler(scheduler, timeout=2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("address", ["nonsense", "http://127.0.0.1:8787"])
 def test_a_malformed_scheduler_address_is_one_line_at_once(address, tmp_path):
     # the error came at once, then the failed Client spent 20 s closing, with a traceback, when it was collected: the
@@ -252,6 +260,7 @@ def test_a_malformed_scheduler_address_is_one_line_at_once(address, tmp_path):
     assert process.stderr.count("\n") == 1, process.stderr
 
 
+@pytest.mark.slow
 def test_a_scheduler_without_workers_is_named_not_waited_on_in_silence(scheduler):
     # the run sat at 0 cells with no sign of why
     from dask.distributed import LocalCluster

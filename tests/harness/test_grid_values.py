@@ -29,24 +29,23 @@ def _load_helpers():
 
 
 cli_helpers = _load_helpers()
-RUN = cli_helpers.RUN
 _one_line_usage_error = cli_helpers.one_line_usage_error
 
 
 @pytest.mark.parametrize(("values", "shown"), [("-0.0,0", "-0.0 and 0"), ("0,0.0", "0 and 0.0"), ("0,-0", "0 and -0"),
                                                ("0.5,5e-1", "0.5 and 5e-1")])
-def test_a_grid_value_written_two_ways_is_refused_as_given_twice(tmp_path, capsys, values, shown):
+def test_a_grid_value_written_two_ways_is_refused_as_given_twice(tiny_run_command, tmp_path, capsys, values, shown):
     # -0.0,0 made two cells labelled -0 and 0 of the same data, while 0,0.0 was refused.
-    assert main([*RUN, "--grid", f"noise={values}", "--out", str(tmp_path / "run")]) == 2
+    assert main([*tiny_run_command, "--grid", f"noise={values}", "--out", str(tmp_path / "run")]) == 2
     _one_line_usage_error(capsys, f"'noise={values}' lists one value twice: {shown}")
 
 
-def test_minus_zero_is_zero_wherever_it_is_written(tmp_path):
-    assert main([*RUN, "--grid", "noise=-0.0,0.5", "--out", str(tmp_path / "run")]) == 0
+def test_minus_zero_is_zero_wherever_it_is_written(tiny_run_command, tmp_path):
+    assert main([*tiny_run_command, "--grid", "noise=-0.0,0.5", "--out", str(tmp_path / "run")]) == 0
     table = pd.read_csv(tmp_path / "run" / "results.csv", dtype={"value_label": str})
     assert table["value_label"].tolist() == ["0", "0.5"] and str(table["value"].iloc[0]) == "0.0"
     assert scenarios.get("noise").label(-0.0) == "0" and str(scenarios.get("noise").check_value(-0.0)) == "0.0"
-    assert main([*RUN, "--scenarios", "redundancy_attack@noise=-0.0", "--grid", "redundancy_attack@noise=0=0",
+    assert main([*tiny_run_command, "--scenarios", "redundancy_attack@noise=-0.0", "--grid", "redundancy_attack@noise=0=0",
                  "--out", str(tmp_path / "composed")]) == 0
     assert set(pd.read_csv(tmp_path / "composed" / "results.csv")["scenario"]) == {"redundancy_attack@noise=0"}
 

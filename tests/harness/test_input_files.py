@@ -33,7 +33,6 @@ def _load_helpers():
 
 cli_helpers = _load_helpers()
 _one_line_usage_error = cli_helpers.one_line_usage_error
-finished_run = cli_helpers.finished_run
 
 
 @pytest.fixture()
@@ -105,17 +104,17 @@ BAD_BASELINES = [
 
 
 @pytest.mark.parametrize(("content", "message"), [b[1:] for b in BAD_BASELINES], ids=[b[0] for b in BAD_BASELINES])
-def test_a_baseline_with_fields_of_the_wrong_type_is_a_one_line_usage_error(finished_run, tmp_path, capsys, content,
+def test_a_baseline_with_fields_of_the_wrong_type_is_a_one_line_usage_error(tiny_run, tmp_path, capsys, content,
                                                                              message):
     path = tmp_path / "baseline.json"
     path.write_text(content)
-    assert main(["baseline", "check", str(finished_run), "--against", str(path)]) == 2
+    assert main(["baseline", "check", str(tiny_run), "--against", str(path)]) == 2
     _one_line_usage_error(capsys, message)
 
 
-def test_a_baseline_with_a_byte_order_mark_is_read(finished_run, tmp_path, capsys):
+def test_a_baseline_with_a_byte_order_mark_is_read(tiny_run, tmp_path, capsys):
     saved = tmp_path / "saved.json"
-    assert main(["baseline", "save", str(finished_run), "--to", str(saved)]) == 0
+    assert main(["baseline", "save", str(tiny_run), "--to", str(saved)]) == 0
     marked = tmp_path / "marked.json"
     marked.write_bytes(b"\xef\xbb\xbf" + saved.read_bytes())
-    assert main(["baseline", "check", str(finished_run), "--against", str(marked)]) == 0
+    assert main(["baseline", "check", str(tiny_run), "--against", str(marked)]) == 0

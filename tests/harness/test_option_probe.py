@@ -101,6 +101,7 @@ def test_a_failure_that_depends_on_the_data_is_left_to_the_cells(user_metric):
         option_probe.check_option_values(variants(entry, {"window": [-3]}))
 
 
+@pytest.mark.slow
 def test_the_cell_time_limit_stops_a_probe_call_and_leaves_the_variant_to_the_cells(user_metric, tmp_path):
     started = time.perf_counter()
     frame = run_study(preset="quick", scenarios_=["noise"], metrics_=[f"{user_metric}:hangs"], seeds=1, n_samples=200,

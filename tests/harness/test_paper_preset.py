@@ -68,6 +68,7 @@ def test_add_metrics_refuses_what_it_cannot_add(arguments, message):
         plan_study(preset="paper", scenarios_=["noise"], seeds=1, **arguments)
 
 
+@pytest.mark.slow
 def test_the_paper_preset_is_estimated_within_its_20_cpu_hour_budget():
     # the target (scale): the dry run's estimate from the measured per-call costs; the three metrics left out
     # for it are what brings it there

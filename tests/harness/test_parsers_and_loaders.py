@@ -391,20 +391,12 @@ def test_loading_any_baseline_gives_a_baseline_or_a_usage_error(tmp_path_factory
     assert len(baseline.cells) >= 1 and all(isinstance(v, str) for v in baseline.metric_versions.values())
 
 
-@pytest.fixture(scope="module")
-def finished_run(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("finished")
-    assert _cli(["run", "--preset", "quick", "--no-report", "--no-progress", "--jobs", "1", "--scenarios", "noise",
-                 "--metrics", "mig", "--seeds", "1", "--n-samples", "30", "--out", str(out)])[0] == 0
-    return out
-
-
 @_examples(10)
 @given(text=BASELINE_TEXT)
-def test_checking_against_any_baseline_is_a_verdict_or_a_one_line_usage_error(finished_run, tmp_path_factory, text):
+def test_checking_against_any_baseline_is_a_verdict_or_a_one_line_usage_error(tiny_run, tmp_path_factory, text):
     path = tmp_path_factory.mktemp("check") / "baseline.json"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
-    status, out, err = _cli(["baseline", "check", str(finished_run), "--against", str(path)])
+    status, out, err = _cli(["baseline", "check", str(tiny_run), "--against", str(path)])
     assert "Traceback" not in out + err and status in (0, 1, 2), err
     assert status != 2 or (err.count("\n") == 1 and err.startswith("error: ")), err
 
@@ -438,8 +430,8 @@ STORE_LINES = st.one_of(
 
 @_examples(60)
 @given(damage=st.lists(st.tuples(st.integers(0, 5), STORE_LINES), min_size=1, max_size=3))
-def test_a_store_with_damaged_lines_yields_only_whole_records(finished_run, tmp_path_factory, damage):
-    lines, damaged_at = _with_damage((finished_run / "cells.jsonl").read_bytes().splitlines(), damage)
+def test_a_store_with_damaged_lines_yields_only_whole_records(tiny_run, tmp_path_factory, damage):
+    lines, damaged_at = _with_damage((tiny_run / "cells.jsonl").read_bytes().splitlines(), damage)
     out = tmp_path_factory.mktemp("store")
     (out / "cells.jsonl").write_bytes(b"\n".join(lines) + b"\n")
     with _within(10):
@@ -454,14 +446,12 @@ def test_a_store_with_damaged_lines_yields_only_whole_records(finished_run, tmp_
 
 @_examples(6)
 @given(damage=st.lists(st.tuples(st.integers(0, 5), STORE_LINES), min_size=1, max_size=2))
-def test_resuming_over_a_damaged_store_recomputes_what_was_damaged(finished_run, tmp_path_factory, damage):
-    original = (finished_run / "cells.jsonl").read_bytes().splitlines()
+def test_resuming_over_a_damaged_store_recomputes_what_was_damaged(tiny_run_command, tiny_run, tmp_path_factory, damage):
+    original = (tiny_run / "cells.jsonl").read_bytes().splitlines()
     lines, damaged = _with_damage(original, damage)
     out = tmp_path_factory.mktemp("resume")
     (out / "cells.jsonl").write_bytes(b"\n".join(lines) + b"\n")
-    argv = ["run", "--preset", "quick", "--no-report", "--no-progress", "--jobs", "1", "--scenarios", "noise",
-            "--metrics", "mig", "--seeds", "1", "--n-samples", "30", "--out", str(out)]
-    assert _assert_contract(argv) == 0
+    assert _assert_contract([*tiny_run_command, "--out", str(out)]) == 0
     table = pd.read_csv(out / "results.csv", dtype={column: str for column in TEXT_COLUMNS}, keep_default_na=False)
     assert len(table) == 6 and np.isfinite(table["score"]).all()  # no cell vanished, none is NaN
     records = ResultStore(out).records()

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from harness.execution import provenance
 from harness.execution.plan import key_parts
@@ -24,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STUDY = dict(preset="quick", scenarios_=["noise"], metrics_=["mig", "dci_lasso"], seeds=1, n_samples=200, progress=False)
 
 
+@pytest.mark.slow
 def test_a_library_upgrade_recomputes_the_cells_that_import_it(tmp_path, fresh_provenance, monkeypatch):
     run_study(**STUDY, out=tmp_path, log=lambda _: None)
     fresh_provenance()
@@ -101,6 +103,7 @@ def test_the_store_names_every_provenance_its_keys_hold(tmp_path, fresh_provenan
     assert keys == set(ResultStore(tmp_path).records())  # the same code plans the same keys
 
 
+@pytest.mark.slow
 def test_recompute_replaces_the_stored_cells(tmp_path):
     first = run_study(**STUDY, out=tmp_path, log=lambda _: None)
     lines: list[str] = []
@@ -116,6 +119,7 @@ def test_git_commit_is_none_without_git(monkeypatch):
     assert provenance.git_commit() is None
 
 
+@pytest.mark.slow
 def test_cells_stored_before_keys_held_their_provenance_are_recomputed_saying_so(tmp_path):
     run_study(**STUDY, out=tmp_path, log=lambda _: None)
     store = tmp_path / "cells.jsonl"

@@ -148,6 +148,7 @@ def test_every_value_of_a_sweep_transforms_the_same_draw():
     np.testing.assert_array_equal(small.codes, large.codes[:100])  # smaller samples are prefixes
 
 
+@pytest.mark.slow
 def test_population_scenarios_run_population_metrics():
     frame = run_study(preset="quick", scenarios_=["udr_population"], metrics_=["udr"], seeds=1, progress=False)
     assert set(frame["sub_score"]) == {"separation", "disentangled_mean", "entangled_mean"}

@@ -153,6 +153,7 @@ def test_list_shows_the_transforms_and_the_syntax(capsys):
         assert f"\n  {name} " in transforms
 
 
+@pytest.mark.slow
 def test_dask_workers_load_user_scenarios_and_compositions(user_file, monkeypatch):
     """Dask workers receive references and resolve them themselves; scores equal a sequential run's."""
     pytest.importorskip("dask.distributed")

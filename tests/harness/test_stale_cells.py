@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 LABMETRIC = """
@@ -34,6 +35,7 @@ def _harness(*argv: str, cwd: Path) -> subprocess.CompletedProcess:
                           timeout=300)
 
 
+@pytest.mark.slow
 def test_an_edited_helper_of_a_user_metric_recomputes_its_cells_and_says_why(tmp_path):
     (tmp_path / "labmetric.py").write_text(textwrap.dedent(LABMETRIC))
     (tmp_path / "labconf.py").write_text("SCALE = 1.0\n")

@@ -102,6 +102,7 @@ def reference(tmp_path_factory) -> pd.DataFrame:
     return table
 
 
+@pytest.mark.slow
 def test_kill_9_at_random_moments_then_rerun_gives_the_uninterrupted_table(tmp_path, reference):
     rng = np.random.default_rng(20221)  # the kill moments are drawn, but reproducibly
     moments = [
@@ -134,6 +135,7 @@ def test_kill_9_at_random_moments_then_rerun_gives_the_uninterrupted_table(tmp_p
     pd.testing.assert_frame_equal(_table(tmp_path), reference)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("backend", "stop"), [("loky", "ctrl-c"), ("dask", "ctrl-c"), ("loky", "kill")])
 def test_ctrl_c_or_kill_says_how_to_resume_in_one_line_and_the_rerun_finishes_the_table(tmp_path, reference, backend, stop):
     # Ctrl-C with a local Dask cluster: each worker process printed a KeyboardInterrupt traceback and the cancelled
@@ -172,6 +174,7 @@ def test_ctrl_c_or_kill_says_how_to_resume_in_one_line_and_the_rerun_finishes_th
     pd.testing.assert_frame_equal(_table(tmp_path), reference)
 
 
+@pytest.mark.slow
 def test_two_concurrent_runs_into_one_directory_do_not_corrupt_it(tmp_path, reference):
     first, second = _start(tmp_path), _start(tmp_path)
     outputs = [_finish(first), _finish(second)]

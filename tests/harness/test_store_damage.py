@@ -32,8 +32,6 @@ def _load_helpers():
 
 
 cli_helpers = _load_helpers()
-RUN = cli_helpers.RUN
-finished_run = cli_helpers.finished_run
 
 
 def _damaged(run: Path, tmp_path: Path, damage) -> Path:
@@ -69,22 +67,22 @@ DAMAGES = [
 
 
 @pytest.mark.parametrize("damage", [d[1] for d in DAMAGES], ids=[d[0] for d in DAMAGES])
-def test_a_damaged_line_that_looks_whole_is_recomputed(finished_run, tmp_path, capsys, damage):
-    out = _damaged(finished_run, tmp_path, damage)
+def test_a_damaged_line_that_looks_whole_is_recomputed(tiny_run_command, tiny_run, tmp_path, capsys, damage):
+    out = _damaged(tiny_run, tmp_path, damage)
     assert len(ResultStore(out).records()) == 5  # the damaged line is not reused
     capsys.readouterr()
-    assert main([*RUN, "--out", str(out)]) == 0
+    assert main([*tiny_run_command, "--out", str(out)]) == 0
     captured = capsys.readouterr()
     assert "skipping 5 finished cell(s)" in captured.out and "computing 1" in captured.out
     assert f"note: 1 damaged line(s) of {out / 'cells.jsonl'} were ignored" in captured.out
     assert "Traceback" not in captured.err + captured.out
-    expected = pd.read_csv(finished_run / "results.csv").drop(columns=list(TIMING_COLUMNS))
+    expected = pd.read_csv(tiny_run / "results.csv").drop(columns=list(TIMING_COLUMNS))
     pd.testing.assert_frame_equal(pd.read_csv(out / "results.csv").drop(columns=list(TIMING_COLUMNS)), expected)
 
 
-def test_a_line_nested_deeper_than_the_parser_allows_is_damaged_not_fatal(finished_run, tmp_path):
+def test_a_line_nested_deeper_than_the_parser_allows_is_damaged_not_fatal(tiny_run, tmp_path):
     out = tmp_path / "deep"
     out.mkdir()
-    lines = (finished_run / "cells.jsonl").read_bytes().splitlines(keepends=True)
+    lines = (tiny_run / "cells.jsonl").read_bytes().splitlines(keepends=True)
     (out / "cells.jsonl").write_bytes(b"".join(lines[:3]) + b"[" * 100_000 + b"]" * 100_000 + b"\n" + b"".join(lines[3:]))
     assert len(ResultStore(out).records()) == 6

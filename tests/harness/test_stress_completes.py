@@ -60,6 +60,7 @@ def test_the_searches_cover_every_searched_metric_and_searchable_scenario():
     assert {scenario for _, scenario, _ in SEARCHES} == set(searchable_scenarios())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "scenario", "budget"), SEARCHES, ids=[f"{n}-{s}" for n, s, _ in SEARCHES])
 def test_the_stress_search_of_every_registered_metric_completes(name, scenario, budget):
     result = stress(name, scenarios_=[scenario], budget=budget, **SMALL)

@@ -265,6 +265,7 @@ def _alive(pid: int) -> bool:
     ("Ctrl-C during a cell", 130, "interrupted"),
     ("SIGTERM during the option check", 143, "terminated"),
 ])
+@pytest.mark.slow
 def test_a_run_under_cell_timeout_stops_at_once_on_a_signal_and_its_forked_call_goes_with_it(tmp_path, stop, status,
                                                                                              word):
     # The run waited for the forked call (join) after SIGTERM: a hanging metric made it unstoppable short of SIGKILL.
@@ -298,6 +299,7 @@ def test_a_run_under_cell_timeout_stops_at_once_on_a_signal_and_its_forked_call_
         time.sleep(0.05)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux's")
 def test_a_forked_call_dies_with_a_worker_killed_outright(tmp_path):
     # A worker stopped with its run (joblib, Dask) may be killed with SIGKILL: its forked call must not run on, orphaned.

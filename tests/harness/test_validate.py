@@ -262,6 +262,7 @@ def test_describe_metric_and_metadata_overrides():
         describe_metric(higher_is_better="yes")
 
 
+@pytest.mark.slow
 def test_a_holistic_score_is_judged_against_every_property_as_describe_metric_says(metric_files):
     # describe_metric's docstring said holistic scores "have no ideal trajectory", while the reports judge them
     # against all three properties
@@ -514,6 +515,7 @@ def test_cell_timeout_bounds_the_axiom_checks_and_the_card_is_still_written(slee
     assert len(pd.read_csv(tmp_path / "card" / "results.csv").query("metric == 'quadratic'")) == 6
 
 
+@pytest.mark.slow
 def test_claims_unchecked_on_a_timed_out_probe_are_checked_on_the_battery(sleepy):
     # the probe's call timed out, so a misspelt sub-score could not be refused before the battery: the card says so
     said = []

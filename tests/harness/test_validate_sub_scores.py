@@ -153,6 +153,7 @@ def test_cli_direction_per_sub_score_reaches_calibration_the_axioms_and_the_card
     assert "lower is better for miss (criteria, verdicts and the chance axiom read 1 − score" in printed
 
 
+@pytest.mark.slow
 def test_cli_direction_replaces_the_decorators_directions_as_a_whole(metric_file, tmp_path, capsys):
     # as --property replaces the decorator's properties: miss (lower in the decorator) is higher-is-better again
     assert _cli(metric_file, tmp_path, "--direction", "rho=lower", function="rho_and_miss") == 0

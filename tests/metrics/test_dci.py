@@ -178,6 +178,7 @@ def test_seeded_runs_repeat_exactly_and_a_generator_equals_its_seed(name, small_
     assert first == metrics.evaluate(name, factors, noisy, random_state=np.random.default_rng(4), **FAST[name])
 
 
+@pytest.mark.slow
 def test_parallel_factors_give_the_same_scores(small_perfect):
     factors, codes = small_perfect
     noisy = codes + 0.3 * np.random.default_rng(3).random(codes.shape)

@@ -101,6 +101,7 @@ def independent_p_values() -> dict[tuple[str, str], np.ndarray]:
     return _independent_p_values()
 
 
+@pytest.mark.slow
 def test_independent_codes_rarely_look_significant(independent_p_values):
     assert {name for name, _ in independent_p_values} == set(CHEAP_METRICS)
     for (name, sub), p_values in independent_p_values.items():

@@ -58,6 +58,7 @@ PERFECT_BELOW_ONE = {
 }
 
 
+@pytest.mark.slow
 def test_every_sub_score_is_one_on_a_perfect_code_except_the_documented_ceilings(perfect_scores):
     assert len(perfect_scores) == 3 * 3 + 6
     for key, value in perfect_scores.items():
@@ -79,6 +80,7 @@ NOISE_ABOVE_ZERO = {
 }
 
 
+@pytest.mark.slow
 def test_every_sub_score_is_near_zero_on_noise_except_the_documented_ones(noise_scores):
     assert len(noise_scores) == 3 * 3 + 6
     for key, value in noise_scores.items():
@@ -105,6 +107,7 @@ def _band(alpha: float, size: int = 8) -> np.ndarray:
     return (1.0 - alpha) * eye + alpha * np.roll(eye, 1, axis=1)
 
 
+@pytest.mark.slow
 def test_z_diff_ignores_band_mixing_while_dci_rf_modularity_falls(perfect_scores):
     factors = np.random.default_rng(53).random((5000, 8))
     mixed = factors @ _band(0.5)  # every code mixes two factors equally

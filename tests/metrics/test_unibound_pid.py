@@ -64,6 +64,7 @@ def test_gaussian_estimator_within_002_nats_of_the_exact_values(attack, alpha):
     assert unibound == pytest.approx(rep.exact["unibound"], abs=0.02)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("attack", "alpha"), [("redundancy", 1.0), ("redundancy", 4.0), ("synergy", 1.0), ("synergy", 4.0)])
 def test_knn_estimator_within_005_nats_of_the_exact_values(attack, alpha):
     rep = toy(attack, alpha, 20000)

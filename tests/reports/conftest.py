@@ -23,8 +23,6 @@ Metrics (seeds 0, 1, 2; n = 2000 except in ``sample_size``, where n is the value
 
 from __future__ import annotations
 
-import fcntl
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -131,13 +129,17 @@ def synthetic_results() -> pd.DataFrame:
 
 
 @pytest.fixture(scope="session")
-def synthetic_report(tmp_path_factory, synthetic_results):
-    """The report of the full synthetic table, written once: (run directory, html path)."""
+def synthetic_report(written_once, synthetic_results):
+    """The report of the full synthetic table, written once for the whole test run (about 30 s) and shared by the
+    pytest-xdist workers: (run directory, html path).  Read it, never write into it."""
     from reports import write_report
 
-    run_dir = tmp_path_factory.mktemp("synthetic_run")
-    synthetic_results.to_parquet(run_dir / "results.parquet")
-    return run_dir, write_report(synthetic_results, run_dir)
+    def write(run_dir):
+        synthetic_results.to_parquet(run_dir / "results.parquet")
+        write_report(synthetic_results, run_dir)
+
+    run_dir = written_once("synthetic_run", write)
+    return run_dir, run_dir / "report.html"
 
 
 def build_realistic_results(copies: int = 4) -> pd.DataFrame:
@@ -162,23 +164,12 @@ def build_realistic_results(copies: int = 4) -> pd.DataFrame:
 
 
 @pytest.fixture(scope="session")
-def realistic_report(tmp_path_factory, worker_id):
-    """The report of :func:`build_realistic_results`, written once for the whole test run: the path of report.html.
-
-    Its readers only read it, so the pytest-xdist workers share one copy: the first to need it writes it (about a
-    minute) under a lock in the run's common temporary folder, the others wait for it and read it.
-    """
+def realistic_report(written_once):
+    """The report of :func:`build_realistic_results`, written once for the whole test run (about a minute) and shared
+    by the pytest-xdist workers: the path of report.html."""
     from reports import write_report
 
-    if worker_id == "master":  # no xdist
-        return write_report(build_realistic_results(), tmp_path_factory.mktemp("realistic_run"))
-    shared = tmp_path_factory.getbasetemp().parent / "realistic_run"
-    with open(shared.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        html = shared / "report.html"
-        if not html.is_file():
-            write_report(build_realistic_results(), shared)
-    return html
+    return written_once("realistic_run", lambda out: write_report(build_realistic_results(), out)) / "report.html"
 
 
 @pytest.fixture(scope="session")

@@ -3,9 +3,12 @@ pdflatex compiles them without unicode set-up (an untranslated ∈ in the sensit
 
 from __future__ import annotations
 
+import pytest
+
 from reports.latex import escape
 
 
+@pytest.mark.slow
 def test_every_written_table_is_ascii(realistic_report):
     tables = sorted((realistic_report.parent / "tables").glob("*.tex"))
     assert len(tables) >= 8 and any(path.name == "sensitivity.tex" for path in tables)

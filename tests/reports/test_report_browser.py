@@ -14,6 +14,8 @@ import shutil
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 WIDTHS, HEIGHT = (1400, 1024), 900
 #: The default report was 28,000 px tall before the roll-ups and folds; at most half of it.
 MAX_PAGE_HEIGHT = 14_000

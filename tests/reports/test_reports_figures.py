@@ -315,6 +315,7 @@ COMPOSED_NAMES = {  # composed names as the results write them, longer than an a
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("copies", [1, 4])  # 6 and 21 columns
 def test_atlas_column_titles_write_composed_names_as_given_and_do_not_overlap(synthetic_results, copies):
     # the titles replaced '_' by ' ' ("redundancy attack@noise=0.1", not a name run accepts) and broke only at

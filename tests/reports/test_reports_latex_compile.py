@@ -15,6 +15,8 @@ import pytest
 
 from reports.latex import to_latex
 
+pytestmark = pytest.mark.slow
+
 PREAMBLE = ("\\documentclass{article}\n\\usepackage[a4paper,margin=2.5cm]{geometry}\n"
             "\\usepackage{booktabs,amssymb,adjustbox,longtable}\n\\begin{document}\n")
 

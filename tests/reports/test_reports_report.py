@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from html.parser import HTMLParser
 
 import pandas as pd
@@ -141,11 +142,15 @@ def test_csv_tables_hold_the_full_precision_analyses(synthetic_report, synthetic
                                           "first_warning": "ConvergenceWarning: did not converge"}]
 
 
-def test_regenerating_from_the_run_directory(synthetic_report):
-    run_dir, html_path = synthetic_report
+@pytest.mark.slow
+def test_regenerating_from_the_run_directory(synthetic_report, tmp_path):
+    shared_run_dir, shared_html_path = synthetic_report
+    run_dir = tmp_path / "run"  # a copy: the shared report is only read
+    shutil.copytree(shared_run_dir, run_dir)
+    html_path = run_dir / "report.html"
     first = html_path.read_text(encoding="utf-8")
     assert write_report(load_results(run_dir), run_dir) == html_path
-    assert html_path.read_text(encoding="utf-8") == first  # deterministic, figures included
+    assert html_path.read_text(encoding="utf-8") == first == shared_html_path.read_text(encoding="utf-8")  # deterministic, figures included
 
 
 def test_a_partial_table_says_what_is_missing(tmp_path, synthetic_results):
@@ -174,6 +179,7 @@ def test_text_is_escaped(tmp_path, synthetic_results):
     assert "x$|$y\\_\\&" in (tmp_path / "tables" / "cost.tex").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_the_report_does_not_depend_on_the_number_of_workers(synthetic_report, synthetic_results, tmp_path):
     """Figures drawn by worker processes are the same files, byte for byte (SVG ids are salted by figure, not at
     random), and so is every other file."""
@@ -186,6 +192,7 @@ def test_the_report_does_not_depend_on_the_number_of_workers(synthetic_report, s
     assert again.read_text(encoding="utf-8") == html_path.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_figures_drawn_by_workers_land_in_a_relative_out_dir_after_a_chdir(synthetic_results, tmp_path, monkeypatch):
     """joblib's reusable workers keep the directory they started in: a relative ``out_dir`` given after a chdir
     put the figures there (a test of ``report card`` left ``card/figures`` in the repository)."""
@@ -202,6 +209,7 @@ def test_figures_drawn_by_workers_land_in_a_relative_out_dir_after_a_chdir(synth
     assert not (tmp_path / "first" / "run").exists()
 
 
+@pytest.mark.slow
 def test_scenarios_whose_file_names_coincide_get_a_figure_each(tmp_path, synthetic_results):
     # partial@noise=0.2 and a user's scenario named partial_noise_0.2 both wrote figures/partial_noise_0.2.png (the
     # second overwrote the first) and two figures with the id figure-partial_noise_0.2; a scenario named

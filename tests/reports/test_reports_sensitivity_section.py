@@ -91,6 +91,7 @@ def test_variants_reach_other_sections_only_through_their_default(synthetic_resu
     assert len(kept) == len(table) - 2 * len(rows)
 
 
+@pytest.mark.slow
 def test_the_report_has_the_section_and_its_csv(tmp_path, swept):
     write_report(swept, tmp_path)
     table = pd.read_csv(tmp_path / "tables" / "sensitivity.csv").set_index(["metric", "sub_score"])

@@ -95,6 +95,7 @@ def _straddling(synthetic_results) -> Bundle:
     return bundle
 
 
+@pytest.mark.slow
 def test_an_undecided_verdict_and_its_interval_reach_every_view(synthetic_results, tmp_path):
     bundle = _straddling(synthetic_results)
     matrix = property_matrix(bundle).set_index(["metric", "characteristic"])

@@ -1,0 +1,58 @@
+"""The test suite's two tiers and its time limits (``pyproject.toml``, ``tests/conftest.py``, ``tests/README.md``).
+
+``pytest`` runs the fast tier (every test not marked ``slow``), ``pytest -m slow`` the slow one and ``pytest -m ""``
+both; a test that runs past its limit fails with pytest-timeout's message instead of holding the run, and a test marked
+``slow`` gets the slow tier's higher limit.  Checked by running pytest, under the project's own configuration, on tests
+written here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SLEEPERS = """
+import time
+
+import pytest
+
+
+def test_hangs():
+    time.sleep(60)
+
+
+@pytest.mark.slow
+def test_slow_within_its_tier():
+    time.sleep(2)
+"""
+
+
+def _with_the_projects_configuration(pytester) -> list[str]:
+    """The arguments that make pytest read ``pyproject.toml`` and ``tests/conftest.py`` for the tests ``pytester`` wrote."""
+    pytester.makeconftest(f"""
+import importlib.util
+
+_spec = importlib.util.spec_from_file_location("project_conftest", {str(ROOT / "tests" / "conftest.py")!r})
+_project = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_project)
+pytest_collection_modifyitems = _project.pytest_collection_modifyitems
+""")
+    pytester.makepyfile(test_sleepers=SLEEPERS)
+    return ["-c", str(ROOT / "pyproject.toml"), "--rootdir", str(pytester.path), "-n", "0", "-p", "no:cacheprovider",
+            "test_sleepers.py"]
+
+
+def test_the_default_tier_leaves_out_the_tests_marked_slow(pytester):
+    result = pytester.runpytest_subprocess(*_with_the_projects_configuration(pytester), "--collect-only", "-q")
+    assert "test_sleepers.py::test_hangs" in result.stdout.str()
+    assert "test_slow_within_its_tier" not in result.stdout.str()
+    result.stdout.fnmatch_lines(["1/2 tests collected (1 deselected)*"])
+
+
+def test_a_test_past_its_limit_fails_with_pytest_timeouts_message_and_a_slow_one_has_a_higher_limit(pytester):
+    # the fast tier's limit lowered to 1 s: the hanging test fails after about 1 s, not 60; the slow test's 2 s are
+    # within the slow tier's limit
+    result = pytester.runpytest_subprocess(*_with_the_projects_configuration(pytester), "-m", "", "-o", "timeout=1")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*Failed: Timeout (>1.0s) from pytest-timeout.*"])
+    assert result.duration < 30
