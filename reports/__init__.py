@@ -4,8 +4,9 @@ Public API
 ----------
 load_results(run_dir)
     Read and validate ``run_dir/results.parquet`` (or ``results.csv``).
-write_report(results, out_dir)
-    Write report.html, report.md, tables/*.csv, tables/*.tex, figures/*.png and *.svg.
+write_report(results, out_dir, *, jobs, figure_formats)
+    Write report.html, report.md, tables/*.csv, tables/*.tex and figures/*.png (also *.svg, *.pdf when
+    ``figure_formats`` names them).
 plot_comparison(results, *, metrics, scenarios, out_file, format, width, layout, ncols, font_size, rename,
                 panel_letters, band)
     One figure comparing chosen metrics (or sub-scores) on chosen scenarios, laid out for a paper.

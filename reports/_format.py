@@ -72,11 +72,12 @@ class Section:
 
 @dataclass
 class FigureFile:
-    """A written figure: its stem under ``figures/``, caption and the PNG bytes."""
+    """A written figure: its stem under ``figures/``, caption, the PNG bytes and the formats written (``png`` first)."""
 
     key: str
     caption: str
     png: bytes
+    formats: tuple[str, ...] = ("png",)
 
 
 def format_number(value: object, digits: int = 2, *, scientific: bool = False) -> str:

@@ -21,7 +21,7 @@ from reports._table import MissingDataError, check_results, scenarios_testing
 from reports.agreement import agreement
 from reports.calibration import calibration
 from reports.characteristics import Thresholds
-from reports.cost import cost
+from reports.cost import cost, cost_by_n
 from reports.hyperparameters import discretization, hyperparameters, option_spreads
 from reports.linearity import linearity
 from reports.robustness import robustness
@@ -114,6 +114,20 @@ class Bundle:
     def cost(self) -> Analysis:
         """:func:`reports.cost.cost`: each metric's median seconds per call."""
         return _run(cost, self.judged)
+
+    @cached_property
+    def cost_by_n(self) -> pd.DataFrame:
+        """:func:`reports.cost.cost_by_n`: each metric's median seconds per call at each sample size (the cost
+        figure's lines)."""
+        return cost_by_n(self.judged)
+
+    @cached_property
+    def chance(self) -> Analysis:
+        """:func:`reports.chance.chance_levels`: each sub-score's chance level on the scenarios testing chance (what
+        the chance section and its figures both read)."""
+        from reports.chance import chance_levels  # with its figures: matplotlib only when a report asks for it
+
+        return _run(chance_levels, self.judged)
 
     @cached_property
     def agreement(self) -> Analysis:

@@ -270,10 +270,13 @@ DESCRIPTION = (
     "'null_gaussian=width_ratio:1,16;n_samples:50,200,1000,5000,20000' (and --scenarios null_gaussian).")
 
 
-def chance_section(results: pd.DataFrame) -> Section:
-    """The report's chance-level section (its figures are :func:`chance_drawers`'), or a note saying what is missing."""
+def chance_section(results: pd.DataFrame, *, levels: pd.DataFrame | None = None) -> Section:
+    """The report's chance-level section (its figures are :func:`chance_drawers`'), or a note saying what is missing.
+
+    ``levels``: :func:`chance_levels` of ``results`` when already computed (the report's bundle keeps them).
+    """
     try:
-        levels = chance_levels(results)
+        levels = chance_levels(results) if levels is None else levels
     except MissingDataError as missing:
         return Section("chance", "Chance level", DESCRIPTION, notes=[f"Not computed: {missing}"])
     study_n = study_sample_size(results)

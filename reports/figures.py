@@ -26,6 +26,7 @@ from pathlib import Path
 import matplotlib
 import numpy as np
 import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
@@ -64,6 +65,8 @@ NOTE_CHARACTERS_PER_INCH = 24
 HATCHES = ("", "////", "....", "xxxx", "\\\\\\\\", "++++")
 #: Colours of a figure's PNG: a palette image of line art this size is a quarter of the RGBA one and looks the same.
 PNG_COLOURS = 256
+#: Resolution of a figure's PNG, in dots per inch.
+PNG_DPI = 200
 
 
 @dataclass
@@ -74,30 +77,66 @@ class Drawn:
     notes: list[str] = field(default_factory=list)
 
 
-def save(figure: Figure, directory: Path, key: str) -> bytes:
-    """Write ``key.png`` (200 dpi, 256 colours) and ``key.svg`` under ``directory``; return the PNG bytes.
+#: The formats a report can write its figures in (``png`` always: the HTML and Markdown pages show the PNGs).
+FIGURE_FORMATS = ("png", "svg", "pdf")
+#: The formats a report writes unless asked for more.
+DEFAULT_FIGURE_FORMATS = ("png",)
+
+
+def figure_formats(formats: str | Sequence[str] | None) -> tuple[str, ...]:
+    """``formats`` checked, in :data:`FIGURE_FORMATS` order with ``png`` first: ``"svg"`` -> ``("png", "svg")``.
+
+    A string is a comma-separated list (``"png,svg,pdf"``); None is :data:`DEFAULT_FIGURE_FORMATS`.  The PNG is
+    always drawn: the HTML and Markdown pages show it.
+
+    Raises
+    ------
+    ValueError
+        For a format not in :data:`FIGURE_FORMATS` (naming the legal ones), or an empty list.
+    """
+    if formats is None:
+        return DEFAULT_FIGURE_FORMATS
+    items = formats.split(",") if isinstance(formats, str) else list(formats)
+    if not all(isinstance(item, str) for item in items):
+        raise ValueError(f"figure formats must be names among {', '.join(FIGURE_FORMATS)}; got {formats!r}")
+    names = [item.strip().lower().lstrip(".") for item in items if item.strip()]
+    unknown = [name for name in names if name not in FIGURE_FORMATS]
+    if unknown or not names:
+        what = f"unknown figure format {', '.join(repr(name) for name in unknown)}" if unknown else "no figure format named"
+        raise ValueError(f"{what}: choose among {', '.join(FIGURE_FORMATS)} (comma-separated; png is always written)")
+    return tuple(name for name in FIGURE_FORMATS if name == "png" or name in names)
+
+
+def save(figure: Figure, directory: Path, key: str, formats: Sequence[str] = DEFAULT_FIGURE_FORMATS) -> bytes:
+    """Write ``key.png`` (200 dpi, 256 colours) under ``directory``, and ``key.svg`` / ``key.pdf`` when ``formats``
+    names them; return the PNG bytes.
 
     The PNG is quantised to :data:`PNG_COLOURS` colours without dithering: a line
     figure has few colours besides the edges' anti-aliasing, and the file is about a
-    quarter of the full-colour one.  Both files depend only on the figure: the SVG
-    has no date and its element ids are salted with ``key`` (matplotlib salts them
-    with a random uuid otherwise), so a report redrawn from the same results is the
-    same byte for byte.
+    quarter of the full-colour one.  Every file depends only on the figure: the SVG and
+    the PDF have no date, and the SVG's element ids are salted with ``key`` (matplotlib
+    salts them with a random uuid otherwise), so a report redrawn from the same results
+    is the same byte for byte.  Each format is drawn once, the layout computed for the
+    PNG reused by the others.
     """
     from PIL import Image
 
+    formats = figure_formats(formats)
     directory.mkdir(parents=True, exist_ok=True)
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=200)
-    figure.set_layout_engine("none")  # keep the layout just computed; the SVG needs no second pass
-    image = Image.open(buffer).convert("RGB").quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE,
-                                                       dither=Image.Dither.NONE)
+    canvas = FigureCanvasAgg(figure)
+    figure.savefig(io.BytesIO(), format="rgba", dpi=PNG_DPI)  # raw pixels: no full-colour PNG compressed, then decoded
+    figure.set_layout_engine("none")  # keep the layout just computed; the other formats need no second pass
+    image = Image.fromarray(np.asarray(canvas.buffer_rgba()))  # RGBA: the pixels just drawn, at PNG_DPI
+    image = image.convert("RGB").quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     compressed = io.BytesIO()
-    image.save(compressed, format="png", optimize=True, dpi=(200, 200))
+    image.save(compressed, format="png", optimize=True, dpi=(PNG_DPI, PNG_DPI))
     png = compressed.getvalue()
     (directory / f"{key}.png").write_bytes(png)
-    with matplotlib.rc_context({"svg.hashsalt": key}):
-        figure.savefig(directory / f"{key}.svg", format="svg", metadata={"Date": None})
+    if "svg" in formats:
+        with matplotlib.rc_context({"svg.hashsalt": key}):
+            figure.savefig(directory / f"{key}.svg", format="svg", metadata={"Date": None})
+    if "pdf" in formats:
+        figure.savefig(directory / f"{key}.pdf", format="pdf", metadata={"CreationDate": None})
     return png
 
 

@@ -55,5 +55,7 @@ def render_markdown(title: str, summary: Sequence[str], sections: Sequence[Secti
             parts += ["Notes:", "", *[f"- {_cell(note)}" for note in section.notes], ""]
     parts += ["## Figures", ""]
     for figure in (figure for figure in figures if all(figure.key not in section.figures for section in sections)):
-        parts += [f"![{figure.caption}](figures/{figure.key}.png)", "", f"*{figure.caption}* (`figures/{figure.key}.svg`)", ""]
+        others = ", ".join(f"`figures/{figure.key}.{suffix}`" for suffix in figure.formats if suffix != "png")
+        parts += [f"![{figure.caption}](figures/{figure.key}.png)", "",
+                  f"*{figure.caption}*" + (f" ({others})" if others else ""), ""]
     return "\n".join(parts)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -27,10 +27,9 @@ from reports._verdict import Check
 from reports.agreement import agreement_matrix, agreement_rollup
 from reports.bundle import Analysis, Bundle
 from reports.calibration import PERFECT_THRESHOLD, RANDOM_THRESHOLD
-from reports.chance import chance_drawers, chance_levels, chance_section
+from reports.chance import chance_drawers, chance_section
 from reports.characteristics import DATA_N, DATA_TOLERANCE, MIN_RANK_CORRELATION, MIN_SLOPE
 from reports.cost import DISPLAY_COLUMNS as COST_COLUMNS
-from reports.cost import cost_by_n
 from reports.headline import headline, headline_display, headline_sentences
 from reports.html import render_html
 from reports.hyperparameters import MAX_SENSITIVE_OPTIONS
@@ -256,7 +255,7 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
                                         "n_seeds": "Seeds"}, digits=4),
             sources=read("data_efficient"),
         ),
-        chance_section(bundle.judged),
+        chance_section(bundle.judged, levels=bundle.chance.table),
         *[section for section in (phase_section(bundle.judged),) if section is not None],
         _section(
             "cost", "Cost",
@@ -283,19 +282,25 @@ def _file_stem(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
 
 
-def build_figures(results: pd.DataFrame, sections: list[Section], directory: Path, *, jobs: int = 1) -> list[FigureFile]:
-    """Draw and write every figure the results support; return them in report order.
+#: A figure to draw: its key (file stem and id), caption, a picklable call drawing it, and the key of the section
+#: that shows it (None: the Figures section at the end).
+Todo = tuple[str, str, Callable[[], figures.Drawn], "str | None"]
 
-    With ``jobs`` other than 1 the figures are drawn and written by that many worker processes (-1: every core),
-    each sent only the rows its figure draws; the files are the same byte for byte.
+
+def figure_todo(bundle: Bundle) -> list[Todo]:
+    """Every figure the results of ``bundle`` support, not drawn yet, in report order.
+
+    Reads the analyses the bundle already computed (sample efficiency, agreement, chance levels), so that no
+    analysis runs twice; each call holds only the rows its figure draws.
     """
+    results = bundle.judged
     registry = StyleRegistry(results)
-    tables = {section.key: section.table for section in sections}
-    todo: list[tuple[str, str, Callable[[], figures.Drawn]]] = paper_figure_drawers(results, tables.get("sample_efficiency"))
+    efficiency = bundle.efficiency.table
+    todo: list[Todo] = [(key, caption, draw, None) for key, caption, draw in paper_figure_drawers(results, efficiency)]
     for family, draw in figures.atlas_drawers(results, registry):
         todo.append((f"atlas_{_file_stem(family)}", f"Atlas of the {family} family: rows are sub-scores, columns "
                      "scenarios; mean score over seeds against the swept parameter, its band the 95% Student-t interval of "
-                     "the mean; the ideal trajectory of the sub-score's property is the wide grey line.", draw))
+                     "the mean; the ideal trajectory of the sub-score's property is the wide grey line.", draw, None))
     efficiency_scenarios = set(scenarios_testing(results, "sample_efficiency"))
     scenario_of: dict[int, str] = {}  # position in todo -> the scenario a scenario figure draws
     for scenario, rows in results.groupby("scenario", sort=True):
@@ -305,66 +310,95 @@ def build_figures(results: pd.DataFrame, sections: list[Section], directory: Pat
         todo.append((_file_stem(scenario), f"{scenario}: mean score over seeds (band: 95% Student-t interval of the mean) against "
                      f"{rows['parameter'].iloc[0]}, one panel per property and family, each line with its own colour, "
                      "marker and line style; the ideal trajectory is the wide grey line.",
-                     partial(figures.scenario_figure, rows, scenario, registry=registry)))
-    if tables.get("sample_efficiency") is not None and not tables["sample_efficiency"].empty:
+                     partial(figures.scenario_figure, rows, scenario, registry=registry), None))
+    if efficiency is not None and not efficiency.empty:
         todo.append(("sample_size", "Sample efficiency: mean |score(n) − score(n_max)| over seeds (band: 95% "
                      "Student-t interval of the mean), one panel per property and family.",
-                     partial(figures.efficiency_figure, tables["sample_efficiency"], registry=registry)))
+                     partial(figures.efficiency_figure, efficiency, registry=registry), None))
     for metric in figures.bounded_metrics(results):
         todo.append((f"{_file_stem(metric)}_bars", f"{metric} terms per scenario and value: solid up to the lower bound, "
                      "pale up to the upper bound (means over seeds; terms without bounds: mean and its 95% Student-t "
                      "interval); "
                      "closed-form values, where the results carry them (column exact), as black ticks.",
-                     partial(figures.bounds_figure, results.loc[results["metric"] == metric], metric, registry=registry)))
-    own_figures = {section.key: section.figures for section in sections}
+                     partial(figures.bounds_figure, results.loc[results["metric"] == metric], metric, registry=registry),
+                     None))
     for key, caption, draw in phase_drawers(results):
-        own_figures.get("phase_diagrams", []).append(key)
-        todo.append((key, caption, draw))
-    if tables.get("chance") is not None:
-        for key, draw in chance_drawers(chance_levels(results)):
-            own_figures["chance"].append(key)
+        todo.append((key, caption, draw, "phase_diagrams"))
+    if bundle.chance.table is not None:
+        for key, draw in chance_drawers(bundle.chance.table):
             todo.append((key, "Chance level of each sub-score on codes independent of the factors against the sample "
                          "size (log scale), one colour per code width (width_ratio = L/K) and one line style per null "
                          "scenario, mean over seeds with its 95% Student-t interval; dotted lines at 0.05 and 0.1.",
-                         draw))
-    by_n = cost_by_n(results)
+                         draw, "chance"))
+    by_n = bundle.cost_by_n
     if by_n.groupby("metric")["n"].nunique().max() >= 2:
         todo.append(("cost_growth", "Median seconds per call against the sample size (log-log), one panel per family, "
-                     "one colour, marker and line style per metric.", partial(figures.cost_figure, by_n, registry=registry)))
-    if tables.get("agreement") is not None and not tables["agreement"].empty:
+                     "one colour, marker and line style per metric.", partial(figures.cost_figure, by_n, registry=registry),
+                     None))
+    if bundle.agreement.table is not None and not bundle.agreement.table.empty:
         todo.append(("agreement_tau", "Kendall's tau between sub-scores' rankings of the same representations; hatched "
                      "grey cells: undefined (a constant score, or no representation both scored).",
-                     partial(figures.agreement_figure, agreement_matrix(tables["agreement"]))))
-    todo = _distinct_keys(todo, scenario_of)
+                     partial(figures.agreement_figure, agreement_matrix(bundle.agreement.table)), None))
+    return _distinct_keys(todo, scenario_of)
+
+
+def draw_figures(todo: Sequence[Todo], directory: Path, *, jobs: int = 1,
+                 formats: Sequence[str] = figures.DEFAULT_FIGURE_FORMATS) -> Iterator[FigureFile]:
+    """Draw and write the figures of ``todo``, once per format of ``formats`` (PNG always, SVG and PDF when named:
+    :func:`reports.figures.save`); yield them in the order of ``todo``.
+
+    With ``jobs`` other than 1 the figures are drawn and written by that many worker processes (-1: every core),
+    the same joblib workers as the run's cells, and drawing starts at once, in the background: the caller computes
+    the analyses meanwhile and reads the figures after.  The files are the same byte for byte whatever ``jobs``.
+    """
+    formats = figures.figure_formats(formats)
     if jobs == 1 or len(todo) < 2:
-        return [_draw_and_save(key, caption, draw, directory) for key, caption, draw in todo]
+        return (_draw_and_save(key, caption, draw, directory, formats) for key, caption, draw, _ in todo)
     from joblib import Parallel, delayed
 
     directory = Path(directory).absolute()  # reused workers keep the directory they started in, not the caller's
-    return Parallel(n_jobs=jobs)(delayed(_draw_and_save)(key, caption, draw, directory) for key, caption, draw in todo)
+    return Parallel(n_jobs=jobs, return_as="generator")(
+        delayed(_draw_and_save)(key, caption, draw, directory, formats) for key, caption, draw, _ in todo)
 
 
-def _distinct_keys(todo: list[tuple[str, str, Callable[[], figures.Drawn]]],
-                   scenario_of: dict[int, str]) -> list[tuple[str, str, Callable[[], figures.Drawn]]]:
+def build_figures(results: pd.DataFrame | Bundle, sections: list[Section], directory: Path, *, jobs: int = 1,
+                  formats: Sequence[str] = figures.DEFAULT_FIGURE_FORMATS) -> list[FigureFile]:
+    """Draw and write every figure the results support (:func:`figure_todo`, :func:`draw_figures`); return them in
+    report order, each listed in the section that shows it (the chance levels, the phase diagrams)."""
+    todo = figure_todo(results if isinstance(results, Bundle) else Bundle(results))
+    _list_in_sections(todo, sections)
+    return list(draw_figures(todo, directory, jobs=jobs, formats=formats))
+
+
+def _list_in_sections(todo: Sequence[Todo], sections: Sequence[Section]) -> None:
+    """Each figure's key in the figure list of the section that shows it."""
+    own = {section.key: section.figures for section in sections}
+    for key, _, _, section in todo:
+        if section is not None and section in own:
+            own[section].append(key)
+
+
+def _distinct_keys(todo: list[Todo], scenario_of: dict[int, str]) -> list[Todo]:
     """``todo`` with each figure's key (its file name and id) its own: a scenario figure whose key another figure
     has (``partial@noise=0.2`` beside a scenario of yours named ``partial_noise_0.2``, or one named ``agreement_tau``)
     gets a hash of its scenario's name appended, unless it is the first scenario figure of that key and no other
     figure has it."""
-    seen = {key for position, (key, _, _) in enumerate(todo) if position not in scenario_of}
+    seen = {item[0] for position, item in enumerate(todo) if position not in scenario_of}
     distinct = []
-    for position, (key, caption, draw) in enumerate(todo):
+    for position, (key, *rest) in enumerate(todo):
         if position in scenario_of:
             if key in seen:
                 key = f"{key}_{hashlib.sha1(scenario_of[position].encode()).hexdigest()[:8]}"
             seen.add(key)
-        distinct.append((key, caption, draw))
+        distinct.append((key, *rest))
     return distinct
 
 
-def _draw_and_save(key: str, caption: str, draw: Callable[[], figures.Drawn], directory: Path) -> FigureFile:
+def _draw_and_save(key: str, caption: str, draw: Callable[[], figures.Drawn], directory: Path,
+                   formats: tuple[str, ...] = figures.DEFAULT_FIGURE_FORMATS) -> FigureFile:
     drawn = draw()
     notes = (" " + " ".join(drawn.notes)) if drawn.notes else ""
-    return FigureFile(key, caption + notes, figures.save(drawn.figure, directory, key))
+    return FigureFile(key, caption + notes, figures.save(drawn.figure, directory, key, formats), formats)
 
 
 def _summary(results: pd.DataFrame, warned: pd.DataFrame, warnings_recorded: bool) -> list[str]:
@@ -383,13 +417,15 @@ def _summary(results: pd.DataFrame, warned: pd.DataFrame, warnings_recorded: boo
           "calibration, robustness and sample efficiency are not measured."] if set(results["criterion"]) == {""} else [])
 
 
-def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: int = 1) -> Path:
+def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: int = 1,
+                 figure_formats: str | Sequence[str] | None = figures.DEFAULT_FIGURE_FORMATS) -> Path:
     """Write the report of ``results`` into ``out_dir`` and return the path of ``report.html``.
 
     Writes ``report.html`` (opens offline; its figures are the PNGs under ``figures/``), ``report.md``,
     ``tables/<analysis>.csv`` (tidy, full precision: numbers, thresholds and pass
     flags in their own columns), ``tables/<analysis>.tex`` (booktabs; long tables as
-    ``longtable``), ``tables/warnings.csv`` and ``figures/<name>.png`` / ``.svg``: the
+    ``longtable``), ``tables/warnings.csv`` and ``figures/<name>.png`` (and ``.svg``, ``.pdf`` when
+    ``figure_formats`` names them): the
     review's section-5 figures in its arrangement (``review_figure4_noise``, ...), the
     atlas (one figure per family), one figure per scenario, the sample-efficiency
     curve, bounds bars, cost growth and the agreement heat map when the results
@@ -404,19 +440,47 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
         The run directory; created if needed.
     jobs : int, default 1
         Worker processes drawing the figures (-1: every core); the files do not depend on it.
+    figure_formats : str or sequence of str, optional
+        The figures' formats among :data:`reports.figures.FIGURE_FORMATS` (``"png,svg,pdf"`` or a sequence); the
+        PNG is always written, as the pages show it.
 
     Raises
     ------
     ValueError
-        When ``results`` breaks the results-table contract.
+        When ``results`` breaks the results-table contract, or ``figure_formats`` names an unknown format (checked
+        before anything is computed or written).
     """
+    formats = figures.figure_formats(figure_formats)
     bundle = results if isinstance(results, Bundle) else Bundle(results)
     results, judged = bundle.results, bundle.judged
     warnings_recorded = "warnings" not in results.attrs["filled_columns"]
     out_dir = Path(out_dir)
     tables_dir = out_dir / "tables"
     tables_dir.mkdir(parents=True, exist_ok=True)
-    sections = build_sections(bundle)
+    todo = figure_todo(bundle)  # first, so that the workers draw while the analyses below are computed
+    drawing = draw_figures(todo, out_dir / "figures", jobs=jobs, formats=formats)
+    try:
+        sections = build_sections(bundle)
+        _write_tables(sections, tables_dir)
+        warned = raised_warnings(results)
+        warned.to_csv(tables_dir / "warnings.csv", index=False)
+        figure_files = list(drawing)
+    finally:
+        close = getattr(drawing, "close", None)
+        if close is not None:  # stops the workers' queue when an analysis raised before the figures were read
+            close()
+    _list_in_sections(todo, sections)
+    title = f"Disentanglement metrics report: {', '.join(sorted(results['study'].unique()))}"
+    agreement = agreement_line(bundle)
+    summary = ([agreement] if agreement else []) + _summary(judged, warned, warnings_recorded)
+    (out_dir / "report.md").write_text(render_markdown(title, summary, sections, figure_files), encoding="utf-8")
+    html_path = out_dir / "report.html"
+    html_path.write_text(render_html(title, summary, sections, figure_files), encoding="utf-8")
+    return html_path
+
+
+def _write_tables(sections: Sequence[Section], tables_dir: Path) -> None:
+    """Each section's table as ``tables/<key>.csv`` (full precision) and ``.tex`` (what its paper view shows)."""
     for section in sections:
         if section.table is None:
             continue
@@ -426,13 +490,3 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
             note = ". ".join(text for text in (section.paper_note, section.provenance) if text)
             (tables_dir / f"{section.key}.tex").write_text(
                 to_latex(paper, caption=section.title, label=section.key, note=note), encoding="utf-8")
-    warned = raised_warnings(results)
-    warned.to_csv(tables_dir / "warnings.csv", index=False)
-    figure_files = build_figures(judged, sections, out_dir / "figures", jobs=jobs)
-    title = f"Disentanglement metrics report: {', '.join(sorted(results['study'].unique()))}"
-    agreement = agreement_line(bundle)
-    summary = ([agreement] if agreement else []) + _summary(judged, warned, warnings_recorded)
-    (out_dir / "report.md").write_text(render_markdown(title, summary, sections, figure_files), encoding="utf-8")
-    html_path = out_dir / "report.html"
-    html_path.write_text(render_html(title, summary, sections, figure_files), encoding="utf-8")
-    return html_path

@@ -358,5 +358,5 @@ def write_stress(tables: StressTables, out: str | Path) -> Path:
     markdown = directory / MARKDOWN
     markdown.write_text(stress_section(tables, heading="#"))
     if not tables.cases.empty:
-        save(worst_case_figure(tables), directory / "figures", FIGURE_KEY)
+        save(worst_case_figure(tables), directory / "figures", FIGURE_KEY, formats=("png", "svg"))
     return markdown

@@ -82,6 +82,22 @@ def jobs(text: str) -> int:
     return _number(text, int, lambda value: value >= 1 or value == -1, "a number of workers >= 1, or -1 for all cores")
 
 
+def figure_formats(text: str) -> tuple[str, ...]:
+    """``"svg,pdf"`` -> ``("png", "svg", "pdf")``: the report's figure formats (:func:`reports.figures.figure_formats`;
+    the PNG always, as the pages show it); an unknown one is an error naming the legal ones."""
+    from reports.figures import figure_formats as checked
+
+    try:
+        return checked(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+#: ``--figure-formats``'s help, the same on ``run`` and ``report``.
+FIGURE_FORMATS_HELP = ("comma-separated formats of the report's figures, among png, svg and pdf (default: png; the "
+                       "PNG is always written, as report.html and report.md show it), e.g. png,svg,pdf for a paper")
+
+
 Values = list[int | float | str]
 
 

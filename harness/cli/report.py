@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness.cli._args import csv_list, jobs
+from harness.cli._args import FIGURE_FORMATS_HELP, csv_list, figure_formats, jobs
 from harness.errors import UsageError
 
 
@@ -15,7 +15,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "report",
         help="regenerate the report of a run directory from its results, running nothing",
         description="Read DIR/results.parquet (or results.csv) and rewrite report.html, report.md, "
-        "tables/*.csv, tables/*.tex and figures/*.png|svg in DIR, or in --out. With --metrics or --scenarios, "
+        "tables/*.csv, tables/*.tex and figures/*.png (with --figure-formats, also .svg or .pdf) in DIR, or in --out. With --metrics or --scenarios, "
         "the report of those rows alone (written, with their results table, into --out). No metric is run.",
     )
     parser.add_argument("directory", type=Path, metavar="DIR", help="a run directory written by 'run' or 'validate'")
@@ -31,6 +31,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--jobs", type=jobs, default=-1,
                         help="worker processes drawing the figures, -1 for all cores (default: %(default)s); "
                         "the files do not depend on it")
+    parser.add_argument("--figure-formats", type=figure_formats, metavar="png,svg,pdf", help=FIGURE_FORMATS_HELP)
     parser.set_defaults(handler=report)
 
 
@@ -51,6 +52,6 @@ def report(args: argparse.Namespace) -> int:
     out = writable_output(args.out, "--out", directory=True) if args.out is not None else args.directory
     if subset:  # the subset's own results table, so that OUT is a run directory 'report' and 'plot' read
         ResultStore(out).write_tables(results)
-    html = reports.write_report(results, out, jobs=args.jobs)
+    html = reports.write_report(results, out, jobs=args.jobs, figure_formats=args.figure_formats)
     print(f"report: {html}")
     return 0

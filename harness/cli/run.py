@@ -8,7 +8,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from harness.cli._args import add_grid, add_study_selection, csv_list, grids, non_negative_int, option_sweeps, study_options
+from harness.cli._args import (
+    FIGURE_FORMATS_HELP,
+    add_grid,
+    add_study_selection,
+    csv_list,
+    figure_formats,
+    grids,
+    non_negative_int,
+    option_sweeps,
+    study_options,
+)
 from harness.errors import UsageError
 from harness.execution.backends import BACKENDS
 from harness.execution.presets import PRESETS
@@ -75,6 +85,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         help="recompute every cell of the study even where --out holds it unchanged (the new records "
                         "replace the stored ones)")
     parser.add_argument("--no-report", action="store_true", help="write the results table only, no figures or report")
+    parser.add_argument("--figure-formats", type=figure_formats, metavar="png,svg,pdf", help=FIGURE_FORMATS_HELP)
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument(
         "--dry-run", action="store_true",
@@ -114,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_report:
         import reports
 
-        html = reports.write_report(frame, out, jobs=1 if args.backend == "sequential" else args.jobs)
+        html = reports.write_report(frame, out, jobs=1 if args.backend == "sequential" else args.jobs,
+                                    figure_formats=args.figure_formats)
         print(f"report: {html} (also report.md, tables/, figures/)")
     return EXIT_FAILED_CELLS if frame.attrs.get("failures") else 0
 

@@ -199,5 +199,5 @@ def write_estimator_report(out: Path, *, n: int = 5000, seeds: int = 1, alphas: 
     stem = out / "estimator_report"
     table.to_csv(stem.with_suffix(".csv"), index=False)
     drawn = estimator_figure(table, [name for name in ESTIMATORS if name in estimators])
-    save(drawn.figure, out, stem.name)
+    save(drawn.figure, out, stem.name, formats=("png", "svg"))
     return table, [stem.with_suffix(suffix) for suffix in (".csv", ".png", ".svg")], drawn.notes

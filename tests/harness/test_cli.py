@@ -53,6 +53,8 @@ def test_run_no_report_over_an_earlier_report_says_it_is_stale(tmp_path, capsys)
         (["run", "--scenarios", "nope", "--no-report"], "unknown scenario 'nope'"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
         (["report", "/nonexistent/run"], "/nonexistent/run"),
+        (["run", "--figure-formats", "svg,jpg"], "--figure-formats: unknown figure format 'jpg': choose among png, svg, pdf"),
+        (["report", "/nonexistent/run", "--figure-formats", "eps"], "unknown figure format 'eps'"),
         # a negative seed printed a traceback (validate) or failed every stochastic metric (evaluate)
         (["validate", "m.py:f", "--seed", "-1"], "--seed: expected a whole number >= 0, got -1"),
         (["stress", "mig", "--seed", "-1"], "--seed: expected a whole number >= 0, got -1"),

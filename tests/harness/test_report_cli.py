@@ -58,6 +58,27 @@ def test_a_report_of_a_subset(run_dir, tmp_path, capsys):
     assert "Scenarios behind the verdicts: noise (n = 300, 1 seed)" in latex
     assert "Scenarios behind the verdicts: noise (n = 300, 1 seed)." in (out / "report.md").read_text(encoding="utf-8")
     assert (run_dir / "report.html").exists() is False  # the run's own directory is left alone
+    assert {path.suffix for path in (out / "figures").iterdir()} == {".png"}  # PNG only by default
+
+
+def test_a_report_with_svg_and_pdf_figures(run_dir, tmp_path, capsys):
+    out = tmp_path / "formats"
+    assert main(["report", str(run_dir), "--scenarios", "noise", "--out", str(out), "--jobs", "1",
+                 "--figure-formats", "png,svg,pdf"]) == 0
+    stems = {path.stem for path in (out / "figures").iterdir()}
+    assert "noise" in stems
+    for stem in stems:
+        assert {path.suffix for path in (out / "figures").glob(f"{stem}.*")} == {".png", ".svg", ".pdf"}, stem
+
+
+@pytest.mark.parametrize("command", [["run", "--preset", "quick", "--out", "OUT"], ["report", "RUN", "--out", "OUT"]])
+def test_an_unknown_figure_format_is_a_one_line_usage_error(run_dir, tmp_path, capsys, command):
+    arguments = [str(tmp_path / "out") if a == "OUT" else str(run_dir) if a == "RUN" else a for a in command]
+    assert main([*arguments, "--figure-formats", "png,gif"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert "--figure-formats: unknown figure format 'gif': choose among png, svg, pdf" in err
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize(("arguments", "message"), [

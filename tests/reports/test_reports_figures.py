@@ -242,7 +242,8 @@ def test_a_figure_png_is_a_palette_image_a_third_of_the_full_colour_one(syntheti
 
     figure = scenario_figure(check_results(synthetic_results), "gaussian_toy_attack").figure
     png = save(figure, tmp_path, "toy")
-    assert (tmp_path / "toy.png").read_bytes() == png and (tmp_path / "toy.svg").is_file()
+    assert (tmp_path / "toy.png").read_bytes() == png
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["toy.png"]  # PNG only unless asked
     image = Image.open(io.BytesIO(png))
     assert image.mode == "P" and image.info["dpi"] == pytest.approx((200, 200), abs=0.01)
     full = io.BytesIO()
@@ -340,3 +341,19 @@ def test_atlas_column_titles_of_the_built_in_scenarios_keep_their_words_whole():
     assert _wrapped("categorical", 14) == "categorical"
     assert _wrapped("redundancy_attack", 14) == "redundancy_\nattack"
     assert _wrapped("modular_not_compact_quantized", 14) == "modular_\nnot_\ncompact_\nquantized"
+
+
+def test_save_draws_each_format_asked_for_and_refuses_an_unknown_one(synthetic_results, tmp_path):
+    from reports.figures import FIGURE_FORMATS, figure_formats
+
+    figure = scenario_figure(check_results(synthetic_results), "noise").figure
+    png = save(figure, tmp_path, "noise", formats=("pdf", "svg"))  # the PNG always, the pages show it
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["noise.pdf", "noise.png", "noise.svg"]
+    assert (tmp_path / "noise.png").read_bytes() == png
+    assert (tmp_path / "noise.pdf").read_bytes()[:5] == b"%PDF-" and b"CreationDate" not in (tmp_path / "noise.pdf").read_bytes()
+    assert "<svg" in (tmp_path / "noise.svg").read_text(encoding="utf-8")[:2000]
+    assert figure_formats(None) == ("png",) and figure_formats(" SVG,png ") == ("png", "svg")
+    assert figure_formats(list(reversed(FIGURE_FORMATS))) == FIGURE_FORMATS
+    with pytest.raises(ValueError, match=r"unknown figure format 'eps': choose among png, svg, pdf"):
+        save(figure, tmp_path, "other", formats=("png", "eps"))
+    assert not (tmp_path / "other.png").exists()

@@ -69,7 +69,30 @@ def test_every_file_is_written(synthetic_report):
         assert (run_dir / "tables" / f"{key}.tex").is_file(), key
     for key in SCENARIO_FIGURES + OTHER_FIGURES:
         assert (run_dir / "figures" / f"{key}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", key
-        assert "<svg" in (run_dir / "figures" / f"{key}.svg").read_text(encoding="utf-8")[:2000], key
+    # PNG only by default: SVG and PDF are drawn when asked for (figure_formats)
+    assert {path.suffix for path in (run_dir / "figures").iterdir()} == {".png"}
+    assert ".svg" not in (run_dir / "report.md").read_text(encoding="utf-8")
+
+
+def test_svg_and_pdf_figures_are_written_when_asked_for(synthetic_results, tmp_path):
+    two_scenarios = synthetic_results.loc[synthetic_results["scenario"].isin(["noise", "mixing"])]
+    write_report(two_scenarios, tmp_path, figure_formats="svg, PDF")  # the PNG always: the pages show it
+    stems = {path.stem for path in (tmp_path / "figures").iterdir()}
+    assert {"noise", "mixing"} <= stems
+    for stem in stems:
+        assert (tmp_path / "figures" / f"{stem}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", stem
+        assert "<svg" in (tmp_path / "figures" / f"{stem}.svg").read_text(encoding="utf-8")[:2000], stem
+        assert (tmp_path / "figures" / f"{stem}.pdf").read_bytes()[:5] == b"%PDF-", stem
+    text = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "(`figures/atlas_intervention.svg`, `figures/atlas_intervention.pdf`)" in text
+
+
+@pytest.mark.parametrize("formats", ["png,gif", ["jpeg"], "", [3]])
+def test_an_unknown_figure_format_is_refused_before_anything_is_written(synthetic_results, tmp_path, formats):
+    with pytest.raises(ValueError, match="png, svg, pdf") as refused:
+        write_report(synthetic_results, tmp_path / "out", figure_formats=formats)
+    assert "\n" not in str(refused.value)
+    assert not (tmp_path / "out").exists()
 
 
 def test_html_has_every_table_and_figure(parsed, synthetic_report):
@@ -181,15 +204,26 @@ def test_text_is_escaped(tmp_path, synthetic_results):
 
 @pytest.mark.slow
 def test_the_report_does_not_depend_on_the_number_of_workers(synthetic_report, synthetic_results, tmp_path):
-    """Figures drawn by worker processes are the same files, byte for byte (SVG ids are salted by figure, not at
-    random), and so is every other file."""
-    run_dir, html_path = synthetic_report  # drawn with jobs=1
-    again = write_report(synthetic_results, tmp_path, jobs=2)
-    written = sorted(path.relative_to(run_dir) for path in (run_dir / "figures").iterdir())
-    assert len(written) == 2 * (len(SCENARIO_FIGURES) + len(OTHER_FIGURES))
+    """Figures drawn by worker processes (while the main process computes the analyses) are the same files, byte for
+    byte, and so is every other file; in every format (SVG ids are salted by figure, not at random; SVG and PDF carry
+    no date)."""
+    run_dir, html_path = synthetic_report  # drawn with jobs=1, PNG only
+    again = write_report(synthetic_results, tmp_path / "two", jobs=2)
+    written = sorted(path.relative_to(run_dir) for path in run_dir.rglob("*")
+                     if path.is_file() and path.name != "results.parquet")  # the fixture's input, not the report's
+    assert len([name for name in written if name.parts[0] == "figures"]) == len(SCENARIO_FIGURES) + len(OTHER_FIGURES)
+    assert sorted(path.relative_to(tmp_path / "two") for path in (tmp_path / "two").rglob("*") if path.is_file()) == written
     for name in written:
-        assert (tmp_path / name).read_bytes() == (run_dir / name).read_bytes(), name
+        assert (tmp_path / "two" / name).read_bytes() == (run_dir / name).read_bytes(), name
     assert again.read_text(encoding="utf-8") == html_path.read_text(encoding="utf-8")
+    two_scenarios = synthetic_results.loc[synthetic_results["scenario"].isin(["noise", "mixing"])]
+    for jobs in (1, 2):
+        write_report(two_scenarios, tmp_path / f"formats_{jobs}", jobs=jobs, figure_formats="png,svg,pdf")
+    figures = sorted(path.name for path in (tmp_path / "formats_1" / "figures").iterdir())
+    assert {name.rsplit(".", 1)[1] for name in figures} == {"png", "svg", "pdf"}
+    for name in figures:
+        assert ((tmp_path / "formats_2" / "figures" / name).read_bytes()
+                == (tmp_path / "formats_1" / "figures" / name).read_bytes()), name
 
 
 @pytest.mark.slow
