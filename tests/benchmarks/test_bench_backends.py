@@ -5,7 +5,7 @@ same worker count, both on a ``LocalCluster`` the runner starts (its start-up co
 Dask) and on a scheduler and workers started from the command line (``dask scheduler``,
 ``dask worker --nworkers W --nthreads 1``), as a user with a cluster runs it.
 
-Run with timing: ``pytest tests/benchmarks/test_bench_backends.py --benchmark-enable``; the
+Run with timing (a slow-tier test): ``pytest tests/benchmarks/test_bench_backends.py --benchmark-enable -m ""``; the
 worker count is the machine's cores (``HARNESS_BENCH_WORKERS`` overrides it).  Each backend
 runs the default study twice, alternating, each time as a user runs it (``python -m harness run
 --no-report`` in a fresh process, so no backend reuses warm workers), and the best of two counts.

@@ -11,7 +11,7 @@ mixings of the same factors).
 
 Run with timing (several minutes; the slowest metrics dominate)::
 
-    python -m pytest tests/benchmarks --benchmark-enable --benchmark-json=bench.json
+    python -m pytest tests/benchmarks --benchmark-enable --benchmark-json=bench.json -m ""
 
 Under the default ``--benchmark-disable`` (CI) a body runs once, as a smoke test, and
 only at N = 1e3, with tree ensembles cut to 5 trees (dci_gbt's defaults alone take

@@ -7,7 +7,7 @@ the harness's runner.
 
 Run with timing::
 
-    python -m pytest tests/benchmarks/test_bench_predictor_intervention.py --benchmark-enable
+    python -m pytest tests/benchmarks/test_bench_predictor_intervention.py --benchmark-enable -m ""
 
 Under the default ``--benchmark-disable`` (CI) each body runs once as a smoke test;
 ``dci_gbt``, whose library settings take minutes (8 factors x 10 classes x 100 boosting
