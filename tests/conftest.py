@@ -50,6 +50,20 @@ def default_preset_without_nulls(request, monkeypatch):
         monkeypatch.setitem(PRESETS, "default", dataclasses.replace(PRESETS["default"], null_budget_seconds=0.0))
 
 
+@pytest.fixture
+def one_line_usage_error(capsys) -> Callable[..., None]:
+    """``one_line_usage_error(*fragments)``: assert that what the command line just printed is one usage error, as
+    the README promises: exactly one line on stderr, ``error: ...``, naming each of ``fragments``, and no traceback."""
+    def check(*fragments: str) -> None:
+        captured = capsys.readouterr()
+        assert captured.err.count("\n") == 1 and captured.err.startswith("error: "), captured.err
+        assert "Traceback" not in captured.err + captured.out
+        for fragment in fragments:
+            assert fragment in captured.err, captured.err
+
+    return check
+
+
 @pytest.fixture(scope="session")
 def written_once(tmp_path_factory, worker_id) -> Callable[[str, Callable[[Path], object]], Path]:
     """``written_once(name, write)``: a folder that ``write(folder)`` fills once for the whole test run, its path.

@@ -9,9 +9,6 @@ range: ``tests/scenarios/test_range_ends.py``.)
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pandas as pd
 import pytest
 
@@ -19,25 +16,12 @@ import scenarios
 from harness.cli import main
 
 
-def _load_helpers():
-    """``tests/harness/_cli_helpers.py``, loaded by its path (pytest imports test files with ``--import-mode=importlib``,
-    so there is no package to import it from)."""
-    spec = importlib.util.spec_from_file_location("cli_helpers", Path(__file__).with_name("_cli_helpers.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-cli_helpers = _load_helpers()
-_one_line_usage_error = cli_helpers.one_line_usage_error
-
-
 @pytest.mark.parametrize(("values", "shown"), [("-0.0,0", "-0.0 and 0"), ("0,0.0", "0 and 0.0"), ("0,-0", "0 and -0"),
                                                ("0.5,5e-1", "0.5 and 5e-1")])
-def test_a_grid_value_written_two_ways_is_refused_as_given_twice(tiny_run_command, tmp_path, capsys, values, shown):
+def test_a_grid_value_written_two_ways_is_refused_as_given_twice(one_line_usage_error, tiny_run_command, tmp_path, values, shown):
     # -0.0,0 made two cells labelled -0 and 0 of the same data, while 0,0.0 was refused.
     assert main([*tiny_run_command, "--grid", f"noise={values}", "--out", str(tmp_path / "run")]) == 2
-    _one_line_usage_error(capsys, f"'noise={values}' lists one value twice: {shown}")
+    one_line_usage_error(f"'noise={values}' lists one value twice: {shown}")
 
 
 def test_minus_zero_is_zero_wherever_it_is_written(tiny_run_command, tmp_path):
@@ -50,8 +34,8 @@ def test_minus_zero_is_zero_wherever_it_is_written(tiny_run_command, tmp_path):
     assert set(pd.read_csv(tmp_path / "composed" / "results.csv")["scenario"]) == {"redundancy_attack@noise=0"}
 
 
-def test_a_sample_size_beyond_the_draw_is_refused_up_front_with_the_real_range(tmp_path, capsys):
+def test_a_sample_size_beyond_the_draw_is_refused_up_front_with_the_real_range(one_line_usage_error, tmp_path):
     argv = ["run", "--preset", "quick", "--no-report", "--no-progress", "--scenarios", "sample_size", "--metrics", "mig",
             "--seeds", "1", "--grid", "sample_size=200000", "--out", str(tmp_path / "run")]
     assert main(argv) == 2
-    _one_line_usage_error(capsys, "grid of scenario 'sample_size': n must be an integer in 2..100000, got 200000")
+    one_line_usage_error("grid of scenario 'sample_size': n must be an integer in 2..100000, got 200000")

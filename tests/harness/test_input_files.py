@@ -10,7 +10,6 @@ Each is now a one-line usage error naming the file or what is wrong in it, or re
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -22,19 +21,6 @@ from harness.workflows.baseline_format import FORMAT
 from harness.workflows.evaluate import load_array
 
 
-def _load_helpers():
-    """``tests/harness/_cli_helpers.py``, loaded by its path (pytest imports test files with ``--import-mode=importlib``,
-    so there is no package to import it from)."""
-    spec = importlib.util.spec_from_file_location("cli_helpers", Path(__file__).with_name("_cli_helpers.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-cli_helpers = _load_helpers()
-_one_line_usage_error = cli_helpers.one_line_usage_error
-
-
 @pytest.fixture()
 def codes_file(tmp_path) -> Path:
     path = tmp_path / "codes.npy"
@@ -43,11 +29,11 @@ def codes_file(tmp_path) -> Path:
 
 
 @pytest.mark.parametrize("name", ["factors.npy", "factors.npz", "factors.csv"])
-def test_an_empty_file_is_a_one_line_usage_error(tmp_path, codes_file, capsys, name):
+def test_an_empty_file_is_a_one_line_usage_error(one_line_usage_error, tmp_path, codes_file, name):
     (tmp_path / name).write_bytes(b"")
     assert main(["evaluate", "--factors", str(tmp_path / name), "--codes", str(codes_file), "--metrics", "mig",
                  "--out", str(tmp_path / "s.csv")]) == 2
-    _one_line_usage_error(capsys, f"factors file '{tmp_path / name}' is empty")
+    one_line_usage_error(f"factors file '{tmp_path / name}' is empty")
 
 
 DAMAGED_FILES = [
@@ -63,7 +49,7 @@ DAMAGED_FILES = [
 
 
 @pytest.mark.parametrize(("name", "content"), [d[1:] for d in DAMAGED_FILES], ids=[d[0] for d in DAMAGED_FILES])
-def test_a_damaged_file_is_a_one_line_usage_error(tmp_path, capsys, name, content):
+def test_a_damaged_file_is_a_one_line_usage_error(one_line_usage_error, tmp_path, name, content):
     good = {"npy": tmp_path / "g.npy", "npz": tmp_path / "g.npz"}
     np.save(good["npy"], np.ones((40, 3)))
     np.savez_compressed(good["npz"], factors=np.arange(120.0).reshape(40, 3))
@@ -71,7 +57,7 @@ def test_a_damaged_file_is_a_one_line_usage_error(tmp_path, capsys, name, conten
     path.write_bytes(content({kind: file.read_bytes() for kind, file in good.items()}))
     assert main(["evaluate", "--factors", str(path), "--codes", str(good["npy"]), "--metrics", "mig",
                  "--out", str(tmp_path / "s.csv")]) == 2
-    _one_line_usage_error(capsys, str(path))
+    one_line_usage_error(str(path))
 
 
 def test_a_csv_with_a_byte_order_mark_keeps_its_first_row(tmp_path):
@@ -104,12 +90,12 @@ BAD_BASELINES = [
 
 
 @pytest.mark.parametrize(("content", "message"), [b[1:] for b in BAD_BASELINES], ids=[b[0] for b in BAD_BASELINES])
-def test_a_baseline_with_fields_of_the_wrong_type_is_a_one_line_usage_error(tiny_run, tmp_path, capsys, content,
+def test_a_baseline_with_fields_of_the_wrong_type_is_a_one_line_usage_error(one_line_usage_error, tiny_run, tmp_path, content,
                                                                              message):
     path = tmp_path / "baseline.json"
     path.write_text(content)
     assert main(["baseline", "check", str(tiny_run), "--against", str(path)]) == 2
-    _one_line_usage_error(capsys, message)
+    one_line_usage_error(message)
 
 
 def test_a_baseline_with_a_byte_order_mark_is_read(tiny_run, tmp_path, capsys):

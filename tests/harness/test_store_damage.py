@@ -10,7 +10,6 @@ than the JSON parser allows is damaged, not fatal.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -20,18 +19,6 @@ import pytest
 from harness.cli import main
 from harness.execution.store import ResultStore
 from reports.schema import TIMING_COLUMNS
-
-
-def _load_helpers():
-    """``tests/harness/_cli_helpers.py``, loaded by its path (pytest imports test files with ``--import-mode=importlib``,
-    so there is no package to import it from)."""
-    spec = importlib.util.spec_from_file_location("cli_helpers", Path(__file__).with_name("_cli_helpers.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-cli_helpers = _load_helpers()
 
 
 def _damaged(run: Path, tmp_path: Path, damage) -> Path:
