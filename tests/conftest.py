@@ -51,15 +51,17 @@ def default_preset_without_nulls(request, monkeypatch):
 
 
 @pytest.fixture
-def one_line_usage_error(capsys) -> Callable[..., None]:
+def one_line_usage_error(capsys) -> Callable[..., str]:
     """``one_line_usage_error(*fragments)``: assert that what the command line just printed is one usage error, as
-    the README promises: exactly one line on stderr, ``error: ...``, naming each of ``fragments``, and no traceback."""
-    def check(*fragments: str) -> None:
+    the README promises: exactly one line on stderr, ``error: ...``, naming each of ``fragments``, and no traceback;
+    return that line."""
+    def check(*fragments: str) -> str:
         captured = capsys.readouterr()
         assert captured.err.count("\n") == 1 and captured.err.startswith("error: "), captured.err
         assert "Traceback" not in captured.err + captured.out
         for fragment in fragments:
             assert fragment in captured.err, captured.err
+        return captured.err
 
     return check
 

@@ -24,7 +24,7 @@ from types import MappingProxyType
 from typing import Any
 
 import metrics
-from harness.errors import UnknownNameError, UsageError, check_one_source_per_name
+from harness.errors import UnknownNameError, UsageError, check_one_source_per_name, did_you_mean
 from harness.execution.user_code import user_code
 from metrics.describe import METADATA_ATTRIBUTE
 from metrics.registry import check_directions, check_property_claim
@@ -197,7 +197,8 @@ def load_attribute(target: str, what: str = "metric") -> Any:
             raise UsageError(f"importing {what} module {module_part!r} failed: {type(error).__name__}: {error}") from error
     found = getattr(module, attribute, None)
     if found is None:
-        raise UsageError(f"{module_part!r} has no attribute {attribute!r}")
+        public = [name for name, value in vars(module).items() if callable(value) and not name.startswith("_")]
+        raise UsageError(f"{module_part!r} has no attribute {attribute!r}{did_you_mean([attribute], public)}")
     return found
 
 

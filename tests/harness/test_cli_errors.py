@@ -130,3 +130,16 @@ def test_a_real_process_prints_one_line_and_exits_2(argv, message):
     assert completed.returncode == 2
     assert message in completed.stderr
     assert completed.stderr.count("\n") == 1 and "Traceback" not in completed.stderr
+
+
+def test_a_misspelled_function_of_a_metric_file_gets_a_did_you_mean(tmp_path, one_line_usage_error):
+    # 'has no attribute' named the typo alone, where a misspelled registered metric name gets "did you mean"
+    (tmp_path / "mine.py").write_text("import numpy as np\n\n\ndef rank_correlation(factors, codes):\n    return 0.5\n\n\n"
+                                      "def _rank_helper():\n    return 0.0\n")
+    command = [*RUN, "--scenarios", "noise", "--seeds", "1"]
+    assert main([*command, "--metrics", f"{tmp_path}/mine.py:rank_cor", "--out", str(tmp_path / "a")]) == 2
+    one_line_usage_error("has no attribute 'rank_cor' (did you mean rank_correlation?)")
+    assert main([*command, "--metrics", f"{tmp_path}/mine.py:entropy", "--out", str(tmp_path / "b")]) == 2
+    assert "did you mean" not in one_line_usage_error("has no attribute 'entropy'")  # nothing close: no suggestion
+    assert main([*command, "--metrics", f"{tmp_path}/mine.py:rank_helper", "--out", str(tmp_path / "c")]) == 2
+    assert "_rank_helper" not in one_line_usage_error("has no attribute 'rank_helper'")  # never a private name
