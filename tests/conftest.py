@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import fcntl
+import re
 import signal
 from collections.abc import Callable
 from pathlib import Path
@@ -22,8 +23,19 @@ SLOW_TIER_TIME_LIMIT = 600
 test may take the ``timeout`` of ``pyproject.toml``."""
 
 
+MEMORY_ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+"""An object's address in its repr (``<function <lambda> at 0x7f...>``): it differs from process to process."""
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """A test marked ``slow`` gets the slow tier's time limit, unless it sets its own with ``@pytest.mark.timeout``."""
+    """A test marked ``slow`` gets the slow tier's time limit, unless it sets its own with ``@pytest.mark.timeout``.
+
+    A test id holding a memory address is refused: each pytest-xdist worker collects the tests itself, and a run whose
+    workers collect different ids fails as a whole ("Different tests were collected between gw1 and gw0"), at random.
+    """
+    unstable = [item.nodeid for item in items if MEMORY_ADDRESS.search(item.nodeid)]
+    if unstable:
+        raise pytest.UsageError(f"test ids must not hold a memory address (give the parameters ids): {unstable[0]}")
     for item in items:
         if item.get_closest_marker("slow") is not None and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(SLOW_TIER_TIME_LIMIT))

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 SLEEPERS = """
 import time
@@ -27,8 +29,9 @@ def test_slow_within_its_tier():
 """
 
 
-def _with_the_projects_configuration(pytester) -> list[str]:
-    """The arguments that make pytest read ``pyproject.toml`` and ``tests/conftest.py`` for the tests ``pytester`` wrote."""
+def _with_the_projects_configuration(pytester, name: str = "test_sleepers", source: str = SLEEPERS) -> list[str]:
+    """The arguments that make pytest read ``pyproject.toml`` and ``tests/conftest.py`` for the test file ``name``
+    (``source``) that ``pytester`` writes."""
     pytester.makeconftest(f"""
 import importlib.util
 
@@ -37,9 +40,9 @@ _project = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_project)
 pytest_collection_modifyitems = _project.pytest_collection_modifyitems
 """)
-    pytester.makepyfile(test_sleepers=SLEEPERS)
+    pytester.makepyfile(**{name: source})
     return ["-c", str(ROOT / "pyproject.toml"), "--rootdir", str(pytester.path), "-n", "0", "-p", "no:cacheprovider",
-            "test_sleepers.py"]
+            f"{name}.py"]
 
 
 def test_the_default_tier_leaves_out_the_tests_marked_slow(pytester):
@@ -56,3 +59,12 @@ def test_a_test_past_its_limit_fails_with_pytest_timeouts_message_and_a_slow_one
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*Failed: Timeout (>1.0s) from pytest-timeout.*"])
     assert result.duration < 30
+
+
+def test_a_test_id_holding_a_memory_address_is_refused_at_collection(pytester):
+    # each xdist worker collects for itself: an id with an object's address ("<function <lambda> at 0x7f...>") made
+    # the workers' lists differ now and then, and the whole run failed ("Different tests were collected")
+    source = "import pytest\n\n\n@pytest.mark.parametrize('f', [lambda: 1], ids=str)\ndef test_f(f):\n    assert f() == 1\n"
+    result = pytester.runpytest_subprocess(*_with_the_projects_configuration(pytester, "test_addresses", source))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*test ids must not hold a memory address (give the parameters ids): test_addresses.py::test_f*"])
