@@ -66,6 +66,7 @@ def z_diff_search(tmp_path_factory):
     return stress("z_diff", scenarios_=["mixing"], contrast=["mig", "modularity"], out=out, **FAST), out
 
 
+@pytest.mark.slow
 def test_z_diff_scores_near_one_on_the_band_mixing(z_diff_search):
     result, _ = z_diff_search
     assert result.cells <= 30  # the default budget of one scenario
@@ -76,6 +77,7 @@ def test_z_diff_scores_near_one_on_the_band_mixing(z_diff_search):
     assert worst.departure - worst.half_width >= 0.6
 
 
+@pytest.mark.slow
 def test_a_reported_recipe_replayed_with_run_reproduces_its_scores_exactly(z_diff_search, tmp_path):
     result, _ = z_diff_search
     case = result.cases[0]
@@ -101,6 +103,7 @@ def test_a_composed_scenario_is_searched_and_replayed_like_any_other(tmp_path):
     assert replay.sort_values("seed")["score"].tolist() == list(case.measurement.scores)
 
 
+@pytest.mark.slow
 def test_outputs_name_the_case_the_recipe_and_the_contrast(z_diff_search):
     result, out = z_diff_search
     record = json.loads((out / "stress.json").read_text())

@@ -110,6 +110,7 @@ def test_independent_codes_rarely_look_significant(independent_p_values):
         assert np.sum(p_values < 0.05) <= MOST_BELOW_FIVE_PERCENT, (name, sub, np.sort(p_values)[:8])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", HISTOGRAM_METRICS)
 def test_histogram_metrics_p_values_are_uniform_on_independent_codes(independent_p_values, name):
     for (metric, sub), p_values in independent_p_values.items():

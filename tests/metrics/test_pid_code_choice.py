@@ -50,6 +50,7 @@ def test_maxima_over_codes_are_the_exact_terms_of_the_toy_model(attack):
             assert values[np.arange(values.shape[0]), at] == pytest.approx(exact[TERM[name]], abs=1e-9), (alpha, name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("choice", ["per_bound", "lower_bound"])
 def test_synergy_attack_at_alpha_8_recovers_the_complementary_information(synergy_at_8, choice):
     representation, results = synergy_at_8
@@ -61,6 +62,7 @@ def test_synergy_attack_at_alpha_8_recovers_the_complementary_information(synerg
         assert np.abs(bounds[name] - exact[TERM[name]]).max() < 0.03, name
 
 
+@pytest.mark.slow
 def test_one_argmax_code_follows_the_estimators_noise_under_the_synergy_attack(synergy_at_8):
     # every code holds at most 0.008 nats about a factor: the most informative code is
     # picked by noise, and where it is another factor's code the rest holds everything

@@ -74,6 +74,7 @@ def test_every_file_is_written(synthetic_report):
     assert ".svg" not in (run_dir / "report.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_svg_and_pdf_figures_are_written_when_asked_for(synthetic_results, tmp_path):
     two_scenarios = synthetic_results.loc[synthetic_results["scenario"].isin(["noise", "mixing"])]
     write_report(two_scenarios, tmp_path, figure_formats="svg, PDF")  # the PNG always: the pages show it
