@@ -361,15 +361,6 @@ def draw_figures(todo: Sequence[Todo], directory: Path, *, jobs: int = 1,
         delayed(_draw_and_save)(key, caption, draw, directory, formats) for key, caption, draw, _ in todo)
 
 
-def build_figures(results: pd.DataFrame | Bundle, sections: list[Section], directory: Path, *, jobs: int = 1,
-                  formats: Sequence[str] = figures.DEFAULT_FIGURE_FORMATS) -> list[FigureFile]:
-    """Draw and write every figure the results support (:func:`figure_todo`, :func:`draw_figures`); return them in
-    report order, each listed in the section that shows it (the chance levels, the phase diagrams)."""
-    todo = figure_todo(results if isinstance(results, Bundle) else Bundle(results))
-    _list_in_sections(todo, sections)
-    return list(draw_figures(todo, directory, jobs=jobs, formats=formats))
-
-
 def _list_in_sections(todo: Sequence[Todo], sections: Sequence[Section]) -> None:
     """Each figure's key in the figure list of the section that shows it."""
     own = {section.key: section.figures for section in sections}
@@ -466,9 +457,7 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
         warned.to_csv(tables_dir / "warnings.csv", index=False)
         figure_files = list(drawing)
     finally:
-        close = getattr(drawing, "close", None)
-        if close is not None:  # stops the workers' queue when an analysis raised before the figures were read
-            close()
+        drawing.close()  # stops the workers' queue when an analysis raised before the figures were read
     _list_in_sections(todo, sections)
     title = f"Disentanglement metrics report: {', '.join(sorted(results['study'].unique()))}"
     agreement = agreement_line(bundle)
