@@ -62,6 +62,7 @@ def reference_explicitness(factors, codes, *, discrete=None, random_state=0, bin
     return max(0.0, 2.0 * float(np.mean(aucs)) - 1.0)
 
 
+@pytest.mark.slow
 def test_fast_path_scores_equal_scikit_learns_balanced_weights_and_roc_auc():
     rng = np.random.default_rng(0)
     uniform = rng.random((4000, 3))
@@ -91,6 +92,7 @@ def _median_seconds(function, *args) -> tuple[float, float]:
     return float(np.median(times)), value
 
 
+@pytest.mark.slow
 def test_fast_path_is_faster_than_scikit_learns_at_review_size(benchmark):
     rng = np.random.default_rng(20)
     factors = rng.random((N, K))

@@ -229,6 +229,7 @@ def test_alphas_and_estimators_take_commas_as_the_other_commands_lists_do(tmp_pa
     assert main(["estimators", "--out", str(out), "--alphas", "0,x"]) == 2
 
 
+@pytest.mark.slow
 def test_the_probes_show_a_progress_bar_on_stderr_unless_told_not_to(tmp_path, capsys):
     args = ["estimators", "--n", "100", "--alphas", "0", "1", "--estimators", "gaussian"]
     assert main([*args, "--out", str(tmp_path / "a")]) == 0
@@ -239,6 +240,7 @@ def test_the_probes_show_a_progress_bar_on_stderr_unless_told_not_to(tmp_path, c
     assert "%|" not in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_summary_says_it_is_the_largest_error_over_every_draw(tmp_path, capsys):
     args = ["estimators", "--n", "100", "--alphas", "1", "--estimators", "gaussian", "--no-progress"]
     assert main([*args, "--out", str(tmp_path / "one")]) == 0

@@ -45,6 +45,7 @@ def test_a_library_upgrade_recomputes_the_cells_that_import_it(tmp_path, fresh_p
     assert {found.libraries.get("scipy") for found in stored.values()} >= {scipy, "99.0"}
 
 
+@pytest.mark.slow
 def test_an_edit_of_the_shared_code_a_metric_calls_recomputes_that_metric_only(tmp_path, fresh_provenance, monkeypatch):
     run_study(**STUDY, out=tmp_path, log=lambda _: None)
     fresh_provenance()

@@ -120,6 +120,7 @@ def test_user_scenarios_run_on_workers_and_are_seeded_by_name_not_place(user_fil
     assert here.loc[(here["metric"] == "mig") & (here["value"] == 0.5), "score"].item() == expected
 
 
+@pytest.mark.slow
 def test_a_user_scenario_runs_through_run_validate_and_report(user_file, monkeypatch):
     monkeypatch.chdir(user_file.parent)
     (user_file.parent / "my_metric.py").write_text(textwrap.dedent('''

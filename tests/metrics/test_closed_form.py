@@ -89,6 +89,7 @@ def test_registry_rejects_a_bad_closed_form():
         spec.exact_scores({"anything": 1.0})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("attack", "alpha"), [("redundancy", 1.0), ("synergy", 1.0)])
 def test_knn_estimates_approach_the_closed_form(attack, alpha):
     """At n = 20000 the default k-NN estimates lie within 0.01 of the closed form (normalised).

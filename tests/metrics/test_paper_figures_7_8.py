@@ -50,6 +50,7 @@ def test_figure_8_dci_lasso_stays():
         assert min(scores.values()) > 0.97, (k, scores)
 
 
+@pytest.mark.slow
 def test_figure_7_dci_lasso_explicitness_falls_with_the_tan_map():
     results = []
     for alpha in NONLINEAR.values:

@@ -168,6 +168,7 @@ def table1_scores():
 CELLS = [(case, key) for case, row in PUBLISHED.items() for key in row]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("case", "key"), CELLS, ids=[f"{c}-{k}" for c, k in CELLS])
 def test_table1_cell(table1_scores, case, key):
     value = table1_scores[case][key]
@@ -180,6 +181,7 @@ def test_table1_cell(table1_scores, case, key):
     assert value == pytest.approx(PUBLISHED[case][key], abs=0.1)
 
 
+@pytest.mark.slow
 def test_rf_compactness_follows_the_entropy_of_equal_importances(table1_scores):
     # importance split equally over c identical codes among L = 8: C = 1 - log_8 c
     assert table1_scores["duplicate_2"]["dci_rf.compactness"] == pytest.approx(1 - math.log(2, 8), abs=0.03)

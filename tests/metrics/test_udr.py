@@ -116,6 +116,7 @@ def test_codes_on_a_small_scale_are_uninformative_by_the_variance_rule():
 POPULATION = get_population("udr_population")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("similarity", ["spearman", "lasso"])
 def test_disentangled_members_rank_above_entangled_ones_with_a_clear_margin(similarity):
     population = POPULATION.generate(0.75, n=500, seed=0)

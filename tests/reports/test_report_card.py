@@ -111,6 +111,7 @@ def test_failed_cells_are_counted_listed_and_named_in_the_notes(synthetic_result
     assert "failed cells" not in without and "## Failed cells" not in without
 
 
+@pytest.mark.slow
 def test_a_lower_is_better_card_says_its_scores_are_read_as_one_minus_score(synthetic_results):
     # calibration's "score of pure noise" is 0.06 for a lower-is-better metric scoring 0.94 there: the card says so
     rankings, notes = criterion_rankings(synthetic_results, "lin")

@@ -91,6 +91,7 @@ def test_every_line_of_a_panel_has_its_own_colour_and_keeps_it_in_every_panel(tm
     assert set(styles) == {"lin/compactness", "lin/explicitness", "lin/modularity", "step", "uncal", "holo"}
 
 
+@pytest.mark.slow
 def test_a_line_style_comes_back_only_past_the_palette(tmp_path, synthetic_results, drawn):
     # plot RUN_DIR without --metrics: sixty sub-scores in one panel; colours repeat past the tenth line, each time in
     # another line style or marker, and every legend entry stays inside the figure

@@ -287,6 +287,7 @@ def _inside_the_figure(figure, artists) -> bool:
     return all(box.x0 >= page.x0 - 1 and box.x1 <= page.x1 + 1 for box in boxes)
 
 
+@pytest.mark.slow
 def test_a_long_metric_name_stays_inside_every_figure(synthetic_results):
     # a user metric's name (or a variant's) longer than the page pushed the legend, the atlas labels and the
     # agreement's title off the figure, and collapsed the scenario figure's layout

@@ -96,6 +96,7 @@ def test_every_registered_scenario_generates_anywhere_in_its_range(data, name, n
 @given(data=st.data(), transforms=st.lists(st.sampled_from(scenarios.available_transforms()), min_size=1, max_size=2),
        base=st.sampled_from(scenarios.available(kind="representation")), n=st.integers(2, 60),
        seed=st.integers(0, 2**32 - 1))
+@pytest.mark.slow
 def test_every_transform_composes_and_generates_anywhere_in_its_range(data, transforms, base, n, seed):
     composed = scenarios.get(base)
     for transform in transforms:  # a base held anywhere in its range, then a transform (of a composition too)
