@@ -29,7 +29,8 @@ JUDGED = ("no", "undecided", "yes")
 UNJUDGED = ("n/a", "unmeasured", "absent")
 
 
-def _holds(value: float, comparison: str, threshold: float) -> bool:
+def holds(value: float, comparison: str, threshold: float) -> bool:
+    """Whether ``value`` passes ``comparison`` (``>=`` or ``<=``) against ``threshold``."""
     return value >= threshold if comparison == ">=" else value <= threshold
 
 
@@ -57,10 +58,10 @@ def format_against(value: float, comparison: str, threshold: float, digits: int 
         raise ValueError(f"comparison must be '>=' or '<=', got {comparison!r}")
     if not math.isfinite(value):
         return UNDEFINED
-    truth = _holds(value, comparison, threshold)
+    truth = holds(value, comparison, threshold)
     for decimals in range(digits, MAX_DIGITS + 1):
         shown = round(value, decimals) + 0.0
-        if _holds(shown, comparison, threshold) == truth:
+        if holds(shown, comparison, threshold) == truth:
             return f"{shown:.{decimals}f}"
     return f"{value:.{MAX_DIGITS + 2}g}"
 
@@ -97,6 +98,8 @@ class Check:
     position : int
         The deciding row's position in its analysis's table: of two equally bad checks of one
         statistic, the first decides (as the first of a table's equal minima does).
+    seeds : int
+        How many seeds the deciding row's statistic was computed from (0: not known).
     """
 
     statistic: str
@@ -111,6 +114,7 @@ class Check:
     where: str = ""
     at: tuple[str, ...] = ()
     position: int = 0
+    seeds: int = 0
 
     @property
     def defined(self) -> bool:
@@ -131,7 +135,7 @@ class Check:
         if not self.defined:
             return "no"
         ends = (self.value,) if self._interval is None else self._interval
-        sides = {_holds(end, self.comparison, self.threshold) for end in ends}
+        sides = {holds(end, self.comparison, self.threshold) for end in ends}
         return "undecided" if len(sides) == 2 else "yes" if sides == {True} else "no"
 
     @property
@@ -238,8 +242,8 @@ class Verdict:
     def record(self) -> dict[str, object]:
         """The verdict as a tidy row's columns: ``verdict``, ``passed`` (True or False once decided, NaN
         otherwise), the decisive check's ``statistic``, ``value``, ``comparison``, ``limit``, ``margin``,
-        ``interval_low`` and ``interval_high`` (NaN without an interval), and as text ``number``,
-        ``threshold`` and ``evidence``."""
+        ``interval_low`` and ``interval_high`` (NaN without an interval), ``seeds`` (how many seeds its value was
+        computed from; 0 when not known), and as text ``number``, ``threshold`` and ``evidence``."""
         decisive = self.decisive
         interval = decisive.interval if decisive is not None and decisive.interval is not None else (math.nan, math.nan)
         return {
@@ -252,6 +256,7 @@ class Verdict:
             "margin": decisive.margin if decisive else math.nan,
             "interval_low": float(interval[0]),
             "interval_high": float(interval[1]),
+            "seeds": decisive.seeds if decisive else 0,
             "number": self.number_text(),
             "threshold": self.threshold_text(),
             "evidence": self.evidence_text(),

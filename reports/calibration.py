@@ -57,7 +57,8 @@ def calibration(
         for a lower-is-better sub-score), ``perfect_threshold``, ``random_threshold``,
         ``perfect_pass``, ``random_pass`` and ``calibrated`` (decided on the means),
         ``perfect_oriented_low``/``_high`` and ``random_oriented_low``/``_high`` (Student's t
-        95% interval of each oriented mean over seeds, clipped to [0, 1] for scores in it,
+        95% interval (:func:`reports.intervals.level` with several looks) of each oriented mean over seeds, clipped to
+        [0, 1] for scores in it,
         :func:`reports.intervals.mean_interval`; NaN for one seed: the verdicts read them),
         and from the permutation nulls at the random end (where the results have them)
         ``random_null_oriented`` (the null's mean, oriented), ``random_null_q95_oriented``
@@ -109,7 +110,8 @@ def calibration(
     for end, target in (("perfect", perfect_value), ("random", random_value)):
         at_end = rows.loc[np.isclose(rows["value"], target)]
         turned = oriented(at_end["score"].to_numpy(dtype=float), at_end["higher_is_better"].to_numpy(dtype=bool))
-        ends_of = {key: intervals.mean_interval(own.to_numpy(), (0.0, 1.0) if _unit(own) else intervals.UNBOUNDED)
+        ends_of = {key: intervals.mean_interval(own.to_numpy(), (0.0, 1.0) if _unit(own) else intervals.UNBOUNDED,
+                                                intervals.looks_of(rows))
                    for key, own in pd.Series(turned, index=at_end.index).groupby([at_end[k] for k in keys])}
         spans = [ends_of.get(key, intervals.NO_INTERVAL) for key in zip(*(table[k] for k in keys))]
         table[f"{end}_oriented_low"] = [low for low, _ in spans]

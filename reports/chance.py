@@ -20,12 +20,11 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from scipy import stats
 
 from reports._format import Section, display_table
 from reports._style import PAGE_WIDTH, paper_style, wrap_label
 from reports._table import MissingDataError, check_results, family_figures, require_criterion, score_label, seed_summary
-from reports.figures import Drawn, band_text
+from reports.figures import Drawn, band_half_width, band_text
 
 CRITERION = "chance"
 #: A chance level above this at the study's sample size is named: a tenth of the score scale, the calibration
@@ -52,7 +51,8 @@ def chance_levels(results: pd.DataFrame) -> pd.DataFrame:
     pandas.DataFrame
         Columns ``scenario``, ``parameter``, ``value`` (the width), ``value_label``, ``n_samples``, ``metric``,
         ``sub_score``, ``family``, ``higher_is_better``, ``mean`` (the oriented score: higher is worse), ``std``,
-        ``n_seeds`` and ``half_width`` (of the 95% Student-t interval of the mean; NaN for one seed).
+        ``n_seeds`` and ``half_width`` (of the 95% Student-t interval of the mean; NaN with fewer than
+        :data:`reports.intervals.MIN_INTERVAL_SEEDS` seeds, :func:`reports.figures.band_half_width`).
 
     Raises
     ------
@@ -61,9 +61,7 @@ def chance_levels(results: pd.DataFrame) -> pd.DataFrame:
     """
     rows = require_criterion(check_results(results), CRITERION, "the chance level")
     levels = seed_summary(rows, _KEYS)
-    several = levels["n_seeds"] >= 2
-    quantile = stats.t.ppf(0.975, np.maximum(levels["n_seeds"] - 1, 1))
-    levels["half_width"] = np.where(several, quantile * levels["std"] / np.sqrt(levels["n_seeds"]), np.nan)
+    levels["half_width"] = band_half_width(levels["std"].to_numpy(), levels["n_seeds"].to_numpy(), "ci95")
     return levels
 
 

@@ -35,6 +35,7 @@ from scipy import stats
 
 from reports._style import COLUMN_WIDTH, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, chunks, paper_style, wrap_label
 from reports._table import at_largest_n, family_rank, ideal_table, scenarios_testing, score_label, seed_summary
+from reports.intervals import MIN_INTERVAL_SEEDS
 from reports.schema import SCORE_PROPERTIES
 
 #: A numeric parameter spanning at least this ratio is drawn on a log axis.
@@ -143,8 +144,10 @@ def save(figure: Figure, directory: Path, key: str, formats: Sequence[str] = DEF
 def band_half_width(std: np.ndarray, n_seeds: np.ndarray, band: str) -> np.ndarray | None:
     """Half the width of the band around a mean over ``n_seeds`` seeds with sample standard deviation ``std``.
 
-    ``ci95``: the 95% Student-t interval of the mean, ``t(0.975, n - 1) std / sqrt(n)``
-    (0 for a single seed: there is no interval); ``sd``: ``std``; ``none``: ``None``.
+    ``ci95``: the 95% Student-t interval of the mean, ``t(0.975, n - 1) std / sqrt(n)``; NaN (no band) at a point
+    with fewer than :data:`reports.intervals.MIN_INTERVAL_SEEDS` seeds, whose interval would say little (12.7
+    standard errors on each side with 2 seeds), as the racing rule decides (a racing study gives every cell at least
+    that many); ``sd``: ``std`` (0 for a single seed); ``none``: ``None``.
     """
     if band not in BANDS:
         raise ValueError(f"band must be one of {BANDS}, got {band!r}")
@@ -154,9 +157,9 @@ def band_half_width(std: np.ndarray, n_seeds: np.ndarray, band: str) -> np.ndarr
     if band == "sd":
         return std
     n = np.asarray(n_seeds, dtype=float)
-    several = n >= 2
-    quantile = stats.t.ppf(0.975, np.where(several, n - 1, 1))
-    return np.where(several, quantile * std / np.sqrt(np.maximum(n, 1)), 0.0)
+    useful = n >= MIN_INTERVAL_SEEDS
+    quantile = stats.t.ppf(0.975, np.where(useful, n - 1, 1))
+    return np.where(useful, quantile * std / np.sqrt(np.maximum(n, 1)), np.nan)
 
 
 def band_text(band: str, n_seeds: Sequence[int] | np.ndarray) -> str:
@@ -164,10 +167,13 @@ def band_text(band: str, n_seeds: Sequence[int] | np.ndarray) -> str:
     counts = sorted({int(n) for n in np.asarray(n_seeds).ravel()})
     low, high = counts[0], counts[-1]
     seeds = f"{low} seed{'s' * (low != 1)}" if low == high else f"{low} to {high} seeds"
-    if band == "none" or high < 2:
-        return f"mean over {seeds}" + ("; no band" if band != "none" else "")
-    what = "95% Student-t interval of the mean" if band == "ci95" else "± one standard deviation"
-    return f"mean over {seeds}; band: {what}"
+    if band == "none" or high < 2 or (band == "ci95" and high < MIN_INTERVAL_SEEDS):
+        return f"mean over {seeds}" + ("; no band" if band != "none" else "") + (
+            f" (fewer than {MIN_INTERVAL_SEEDS} seeds)" if band == "ci95" and high >= 2 else "")
+    if band == "sd":
+        return f"mean over {seeds}; band: ± one standard deviation"
+    return f"mean over {seeds}; band: 95% Student-t interval of the mean" + (
+        f" (none where fewer than {MIN_INTERVAL_SEEDS} seeds)" if low < MIN_INTERVAL_SEEDS else "")
 
 
 def _is_categorical(rows: pd.DataFrame) -> bool:
@@ -224,7 +230,7 @@ def draw_scores(ax, summary: pd.DataFrame, x: str, registry: StyleRegistry, *, b
             notes += clipped
         line = style.line() if markers else {**style.line(), "marker": None}
         ax.plot(xs, shown, label=name, **line)
-        if half is not None and np.any(half > 0):
+        if half is not None and np.any(half > 0):  # NaN where a point has too few seeds: no band there
             low, high = mean - half, mean + half
             if clip:
                 low, high = np.clip(low, *SCORE_LIMITS), np.clip(high, *SCORE_LIMITS)

@@ -25,6 +25,13 @@ Statistics of a curve of means (:func:`bootstrap_intervals`)
     errors for 2 seeds, 2.78 for 5, 2.26 for 10).  The interval is clipped to the statistic's
     range (ρ to [−1, 1], R² to [0, 1], a deviation or a spread to [0, ∞)).
 
+Several looks (:func:`level`)
+    A study that races seeds (:mod:`harness.execution.racing`) reads its verdicts after each round
+    and adds seeds only where one is undecided: up to ``looks`` times.  Its intervals are then at
+    level ``1 − 0.05 / looks`` (the results' ``looks`` column, :func:`looks_of`), so that the
+    chance that any of a verdict's looks excludes the truth is at most 5% by Bonferroni's
+    inequality, whatever the data made the run stop at.  A fixed number of seeds has one look: 95%.
+
 One seed gives no interval (NaN ends): its verdicts are decided by the point value alone, and
 the report says so.  The resamples come from ``numpy.random.default_rng(BOOTSTRAP_SEED)``, one
 plan per number of seeds shared by every statistic, so an interval is reproducible and does not
@@ -40,11 +47,19 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from reports.schema import LOOKS_COLUMN
+
+#: The fewest seeds for a useful interval: with 2, Student's t quantile of one degree of freedom spans 12.7 standard
+#: errors on each side (4.3 with 3).  A racing study starts every cell with this many
+#: (:data:`harness.execution.racing.MIN_SEEDS`), and a figure draws no band at a point with fewer
+#: (:func:`reports.figures.band_half_width`).
+MIN_INTERVAL_SEEDS = 3
 #: Bootstrap resamples per statistic.
 REPLICATES = 1000
 #: Seed of the resampling plans.
 BOOTSTRAP_SEED = 20261126
-#: Confidence level of every interval.
+#: Confidence level of every interval of a study with one look at its verdicts (a fixed number of seeds); with
+#: several looks the error rate ``1 − LEVEL`` is split between them (:func:`level`).
 LEVEL = 0.95
 
 Statistic = Callable[[np.ndarray], np.ndarray]
@@ -56,18 +71,35 @@ UNBOUNDED: Bounds = (-np.inf, np.inf)
 NO_INTERVAL = (float("nan"), float("nan"))
 
 
-def t_quantile(n_seeds: int) -> float:
-    """Student's ``t(0.975, S − 1)``: how many standard errors a 95% interval spans on each side with ``S`` seeds."""
-    return float(stats.t.ppf(0.5 + LEVEL / 2, n_seeds - 1))
+def level(looks: int = 1) -> float:
+    """The confidence level of each interval of a study whose verdicts are read ``looks`` times: ``1 − (1 − LEVEL) /
+    looks`` (Bonferroni: the error rates of the looks add up to at most ``1 − LEVEL``)."""
+    if looks < 1:
+        raise ValueError(f"looks must be at least 1, got {looks}")
+    return 1.0 - (1.0 - LEVEL) / looks
 
 
-def mean_interval(values: np.ndarray, bounds: Bounds = UNBOUNDED) -> tuple[float, float]:
-    """Student's t interval of the mean of ``values`` (one per seed), clipped to ``bounds``; NaN ends for one seed."""
+def looks_of(frame: pd.DataFrame) -> int:
+    """How many looks a results table's verdicts had: the largest of its ``looks`` column (1 without one)."""
+    if LOOKS_COLUMN not in frame.columns or frame.empty:
+        return 1
+    return max(1, int(frame[LOOKS_COLUMN].max()))
+
+
+def t_quantile(n_seeds: int, looks: int = 1) -> float:
+    """Student's t quantile of :func:`level` with ``S − 1`` degrees of freedom: how many standard errors an interval
+    spans on each side with ``S`` seeds (``t(0.975, S − 1)`` for one look)."""
+    return float(stats.t.ppf(0.5 + level(looks) / 2, n_seeds - 1))
+
+
+def mean_interval(values: np.ndarray, bounds: Bounds = UNBOUNDED, looks: int = 1) -> tuple[float, float]:
+    """Student's t interval of the mean of ``values`` (one per seed) at :func:`level` ``(looks)``, clipped to
+    ``bounds``; NaN ends for one seed."""
     values = np.asarray(values, dtype=float)
     values = values[~np.isnan(values)]
     if values.size < 2:
         return NO_INTERVAL
-    half = t_quantile(values.size) * float(np.std(values, ddof=1)) / np.sqrt(values.size)
+    half = t_quantile(values.size, looks) * float(np.std(values, ddof=1)) / np.sqrt(values.size)
     mean = float(np.mean(values))
     return float(np.clip(mean - half, *bounds)), float(np.clip(mean + half, *bounds))
 
@@ -91,8 +123,10 @@ def resampled_means(matrix: np.ndarray) -> np.ndarray:
         return (counts @ np.where(present, matrix, 0.0)) / (counts @ present)
 
 
-def bootstrap_intervals(matrix: np.ndarray, statistics: Mapping[str, tuple[Statistic, float, Bounds]]) -> dict[str, float]:
-    """The 95% intervals of statistics of the seeds' mean curve (see the module notes), from one set of resamples.
+def bootstrap_intervals(matrix: np.ndarray, statistics: Mapping[str, tuple[Statistic, float, Bounds]],
+                        looks: int = 1) -> dict[str, float]:
+    """The intervals of statistics of the seeds' mean curve at :func:`level` ``(looks)`` (95% for one look; see the
+    module notes), from one set of resamples.
 
     Parameters
     ----------
@@ -101,6 +135,8 @@ def bootstrap_intervals(matrix: np.ndarray, statistics: Mapping[str, tuple[Stati
     statistics : Mapping[str, (callable, float, (float, float))]
         Column name -> the statistic (``(R, V)`` means -> ``(R,)`` values, NaN where undefined), its value on the
         seeds' means (around which the interval lies) and its range (to which the interval is clipped).
+    looks : int, default 1
+        How many times the study reads its verdicts (:func:`level`).
 
     Returns
     -------
@@ -117,7 +153,7 @@ def bootstrap_intervals(matrix: np.ndarray, statistics: Mapping[str, tuple[Stati
             values = statistic(means)
             defined = values[np.isfinite(values)]
             if defined.size >= REPLICATES / 2:
-                half = t_quantile(n_seeds) * np.sqrt(n_seeds / (n_seeds - 1)) * float(np.std(defined))
+                half = t_quantile(n_seeds, looks) * np.sqrt(n_seeds / (n_seeds - 1)) * float(np.std(defined))
                 low, high = float(np.clip(point - half, *bounds)), float(np.clip(point + half, *bounds))
         ends[f"{name}_low"], ends[f"{name}_high"] = low, high
     return ends

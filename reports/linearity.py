@@ -119,6 +119,7 @@ def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2, min_slope: float
     seeds = intervals.seed_matrices(frame.assign(_oriented=oriented_score(frame)), ["scenario", "metric", "sub_score"],
                                     "value", "_oriented")
     rows, notes = [], []
+    looks = intervals.looks_of(frame)
     for scenario, against in degraded.itertuples(index=False):
         reference = ideals.loc[(ideals["scenario"] == scenario) & (ideals["property"] == against), ["value", "ideal"]]
         measured = summary.loc[(summary["scenario"] == scenario) & summary["property"].isin([against, "holistic"])]
@@ -131,12 +132,13 @@ def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2, min_slope: float
             deviation = np.abs(score - ideal)
             worst = int(np.argmax(deviation))
             fit = fit_line(ideal, score)
-            spread = intervals.bootstrap_intervals(intervals.of_points(seeds, (scenario, metric, sub_score), curve["value"]), {
+            matrix = intervals.of_points(seeds, (scenario, metric, sub_score), curve["value"])
+            spread = intervals.bootstrap_intervals(matrix, {
                 "r2": (partial(intervals.r_squared, ideal), fit["r2"], (0.0, 1.0)),
                 "slope": (partial(intervals.slopes, ideal), fit["slope"], intervals.UNBOUNDED),
                 "spearman": (partial(intervals.spearman, ideal), fit["spearman"], (-1.0, 1.0)),
                 "max_excess": (partial(intervals.largest_excess, ideal), float(np.max(score - ideal)), intervals.UNBOUNDED),
-            })
+            }, looks)
             rows.append({
                 "scenario": scenario, "metric": metric, "sub_score": sub_score, "family": family, "property": prop,
                 "against": against, "n_values": len(curve), "n_levels": int(np.unique(ideal).size), **fit,
@@ -145,14 +147,14 @@ def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2, min_slope: float
                 "undefined_reason": CONSTANT_REASON if np.isnan(fit["r2"]) else "",
                 "min_r2": float(min_r2), "min_slope": float(min_slope),
                 "min_rank_correlation": float(min_rank_correlation),
-                "linear": bool(fit["r2"] >= min_r2 and fit["slope"] >= min_slope),
+                "linear": bool(fit["r2"] >= min_r2 and fit["slope"] >= min_slope), "n_seeds": matrix.shape[0],
                 "monotone": bool(fit["spearman"] >= min_rank_correlation),
                 **spread,
             })
     table = pd.DataFrame(rows, columns=["scenario", "metric", "sub_score", "family", "property", "against", "n_values",
                                         "n_levels", "r2", "slope", "intercept", "spearman", "max_deviation", "at_value",
                                         "max_excess", "undefined_reason", "min_r2", "min_slope",
-                                        "min_rank_correlation", "linear", "monotone", *INTERVAL_COLUMNS])
+                                        "min_rank_correlation", "linear", "monotone", "n_seeds", *INTERVAL_COLUMNS])
     table = table.sort_values(["scenario", "metric", "sub_score", "against"]).reset_index(drop=True)
     table.attrs["notes"] = notes
     return table

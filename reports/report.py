@@ -33,6 +33,7 @@ from reports.cost import DISPLAY_COLUMNS as COST_COLUMNS
 from reports.headline import headline, headline_display, headline_sentences
 from reports.html import render_html
 from reports.hyperparameters import MAX_SENSITIVE_OPTIONS
+from reports.intervals import looks_of
 from reports.latex import to_latex
 from reports.linearity import MIN_LEVELS, MIN_LINEAR_SLOPE, MIN_R2
 from reports.linearity import MIN_RANK_CORRELATION as LINEARITY_MIN_RHO
@@ -43,6 +44,7 @@ from reports.property_matrix import property_matrix, property_matrix_display
 from reports.raised_warnings import raised_warnings, warnings_line
 from reports.review_report import agreement_line, table_1_sections, table_2_sections
 from reports.robustness import DEFAULT_VALUE_RANGES, MAX_DEVIATION, ROBUSTNESS_CRITERIA, of_conditions
+from reports.seed_decisions import seed_counts_display, seed_decisions, seed_lines, undecided_display
 from reports.sensitivity import SPREAD_THRESHOLD, sensitivity_details, sensitivity_rollup
 from reports.verdicts import base_verdicts, rollup, verdict_sources
 
@@ -170,6 +172,23 @@ def _sensitivity_section(bundle: Bundle) -> Section:
                    provenance=provenance(bundle.judged, verdict_sources(bundle, ["few_hyperparameters"])))
 
 
+def _seeds_section(bundle: Bundle) -> Section:
+    """How many seeds decided each verdict of the property matrix, and the verdicts still undecided
+    (:mod:`reports.seed_decisions`)."""
+    section = _section(
+        "seeds", "Seeds behind the verdicts",
+        "Every judged verdict of the property matrix (per sub-score) by the seeds of the row that decided it. A racing "
+        "run (run --max-seeds, the default preset's) starts every cell with a few seeds and gives more, doubling, only "
+        "to the cells of a verdict whose interval still straddles its threshold; a verdict undecided with the most "
+        "seeds is too close to call at this study's size. Every verdict with its seeds, value and interval: "
+        "tables/seeds.csv.",
+        lambda: seed_decisions(bundle), seed_counts_display,
+        details=lambda table: undecided_display(table) if (table["verdict"] == "undecided").any() else None)
+    if section.table is not None:
+        section.lines = seed_lines(section.table, looks_of(bundle.results))
+    return section
+
+
 def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
     """Every analysis of ``results`` (validated), in report order: headline, property matrix, sensitivity, details.
 
@@ -200,6 +219,7 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
                  paper=partial(property_matrix_display, numbers=False), paper_note=MATRIX_PAPER_NOTE,
                  sources=lambda _: verdict_rows),
         _sensitivity_section(bundle),
+        _seeds_section(bundle),
         _section(
             "calibration", "Calibration",
             "Mean score at the perfect (alpha = 0) and fully random (alpha = 1) ends of every scenario testing noise "

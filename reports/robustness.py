@@ -144,6 +144,7 @@ def robustness(
     judged = summary.merge(unjudged, on=keys, how="left", indicator=True)["_merge"].eq("left_only").to_numpy()
     summary = summary.loc[judged]
     rows = []
+    looks = intervals.looks_of(frame)
     for (scenario, metric, sub_score, family, prop), curve in summary.groupby(["scenario", "metric", "sub_score", "family", "property"]):
         drop = (curve["ideal"] - curve["mean"]).to_numpy()
         worst = int(np.argmax(drop))
@@ -152,18 +153,18 @@ def robustness(
         deviation = max(float(drop[worst]), excess)
         matrix = intervals.of_points(seeds, (scenario, metric, sub_score), curve["value"])
         spread = intervals.bootstrap_intervals(matrix, {"deviation": (
-            partial(intervals.largest_deviation, curve["ideal"].to_numpy()), deviation, (0.0, np.inf))})
+            partial(intervals.largest_deviation, curve["ideal"].to_numpy()), deviation, (0.0, np.inf))}, looks)
         rows.append({
             "scenario": scenario, "criterion": criterion, "condition": conditions[criterion], "metric": metric,
             "sub_score": sub_score, "family": family, "property": prop, "n_values": len(curve),
             "largest_drop": float(drop[worst]), "at_value": curve["value_label"].iloc[worst],
             "score_at": float(curve["mean"].iloc[worst]), "ideal_at": float(curve["ideal"].iloc[worst]),
             "largest_excess": excess, "deviation": deviation, **spread, "max_deviation": float(max_deviation),
-            "robust": bool(deviation <= max_deviation),
+            "robust": bool(deviation <= max_deviation), "n_seeds": matrix.shape[0],
         })
     columns = ["scenario", "criterion", "condition", "metric", "sub_score", "family", "property", "n_values",
                "largest_drop", "at_value", "score_at", "ideal_at", "largest_excess", "deviation", "deviation_low",
-               "deviation_high", "max_deviation", "robust"]
+               "deviation_high", "max_deviation", "robust", "n_seeds"]
     table = pd.DataFrame(rows, columns=columns)
     order = {criterion: rank for rank, criterion in enumerate(conditions)}
     table = table.assign(_order=table["criterion"].map(order))

@@ -62,7 +62,7 @@ def sample_efficiency(results: pd.DataFrame) -> pd.DataFrame:
     )
     table["std_abs_difference"] = table["std_abs_difference"].fillna(0.0)
     spans = merged.groupby(keys + ["n", "n_max"])["difference"].apply(
-        lambda own: intervals.mean_interval(own.to_numpy(), (0.0, np.inf)))
+        lambda own: intervals.mean_interval(own.to_numpy(), (0.0, np.inf), intervals.looks_of(rows)))
     table["mean_abs_difference_low"] = [low for low, _ in spans]
     table["mean_abs_difference_high"] = [high for _, high in spans]
     table["n_max"] = table["n_max"].astype(np.int64)

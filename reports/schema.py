@@ -65,6 +65,11 @@ exact
     (``register_metric(closed_form=...)``); NaN elsewhere, and in tables written before it.
 warnings, first_warning
     How many Python warnings the metric call raised, and the first one's text (``""`` if none).
+looks
+    How many times the run read its verdicts to decide where to add seeds (racing,
+    :mod:`harness.execution.racing`); the verdicts' intervals are at level ``1 − 0.05 / looks``
+    (:func:`reports.intervals.level`).  The same on every row of a run; 1 for a fixed number of seeds and in
+    tables written before it.
 metric_version, harness_version
     What produced the row.
 """
@@ -81,7 +86,7 @@ from scenarios.base import (
     IDEAL_PROPERTIES,  # a scenario states ideals for these (holistic has none)
 )
 
-__all__ = ["CRITERIA", "DERIVED_COLUMNS", "FAILURE_COLUMNS", "IDEAL_PROPERTIES", "NULL_COLUMNS", "OPTIONAL_COLUMN_DEFAULTS",
+__all__ = ["CRITERIA", "DERIVED_COLUMNS", "FAILURE_COLUMNS", "IDEAL_PROPERTIES", "LOOKS_COLUMN", "NULL_COLUMNS", "OPTIONAL_COLUMN_DEFAULTS",
            "OPTION_COLUMNS", "PARAMETER_COLUMNS", "SCORE_PROPERTIES", "RESULT_COLUMNS", "TEXT_COLUMNS", "TIMING_COLUMNS", "decode_options",
            "encode_options"]
 
@@ -116,14 +121,18 @@ RESULT_COLUMNS = (
     "null_seconds",
     "warnings",
     "first_warning",
+    "looks",
     "metric_version",
     "harness_version",
 )
 
+#: The column saying how many looks a run's verdicts had (:func:`reports.intervals.level`).
+LOOKS_COLUMN = "looks"
+
 #: Columns added after the first release, with the value a table written before them gets.
 OPTIONAL_COLUMN_DEFAULTS = {"criterion": "", "exact": float("nan"), "warnings": 0, "first_warning": "",
                             "null_mean": float("nan"), "null_q95": float("nan"), "p_value": float("nan"),
-                            "null_permutations": 0, "null_seconds": 0.0}
+                            "null_permutations": 0, "null_seconds": 0.0, "looks": 1}
 
 #: The columns of a score's permutation null (filled by the harness where it computes one).
 NULL_COLUMNS = ("null_mean", "null_q95", "p_value", "null_permutations", "null_seconds")

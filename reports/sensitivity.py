@@ -105,7 +105,7 @@ def option_sensitivity(results: pd.DataFrame, *, threshold: float = SPREAD_THRES
                 largest = float(conditions["spread"].max())
                 seeds = spread.loc[spread["sub_score"] == sub_score].set_index([*condition, "seed"])["spread"]
                 ends = intervals.bootstrap_intervals(seeds.unstack("seed").to_numpy(dtype=float).T, {
-                    "max_spread": (_largest, largest, (0.0, np.inf))})
+                    "max_spread": (_largest, largest, (0.0, np.inf))}, intervals.looks_of(rows))
                 records.append({
                     "metric": metric,
                     "option": column.removeprefix("option:"),

@@ -22,7 +22,7 @@ import pandas as pd
 from reports import characteristics
 from reports._format import SYMBOLS
 from reports._table import family_rank
-from reports._verdict import Check, Verdict, pool_characteristics, pool_scores, worst
+from reports._verdict import Check, Verdict, holds, pool_characteristics, pool_scores, worst
 from reports.characteristics import ROWS, Characteristic, Rule, Thresholds
 
 
@@ -99,8 +99,19 @@ class _RuleRows:
             threshold=float(getattr(self.thresholds, rule.threshold)), reason=str(row[rule.reason]) if rule.reason else "",
             digits=rule.digits, interval=(float(row[self.interval[0]]), float(row[self.interval[1]])) if self.interval else None,
             label=rule.label, joiner=rule.joiner, where=rule.where.format(**row), at=tuple(str(row[c]) for c in rule.at),
-            position=int(self.rows.index[at]),
+            position=int(self.rows.index[at]), seeds=int(row["n_seeds"]) if "n_seeds" in row.index else 0,
         )
+
+    def straddling(self, keys: set[tuple[str, str]]) -> pd.DataFrame:
+        """The rows of the scores ``keys`` whose interval has its two ends on different sides of the threshold."""
+        if self.interval is None or self.rows.empty:
+            return self.rows.iloc[:0]
+        threshold = float(getattr(self.thresholds, self.rule.threshold))
+        low, high = (self.rows[end].to_numpy(dtype=float) for end in self.interval)
+        sides = [np.where(np.isfinite(end), holds(end, self.rule.comparison, threshold), False) for end in (low, high)]
+        split = np.isfinite(low) & np.isfinite(high) & (sides[0] != sides[1])
+        owned = np.array([key in keys for key in zip(self.rows["metric"], self.rows["sub_score"])], dtype=bool)
+        return self.rows.loc[split & owned]
 
 
 def verdict_table(bundle: Bundle) -> pd.DataFrame:
@@ -143,6 +154,37 @@ def verdict_table(bundle: Bundle) -> pd.DataFrame:
     order = {key: position for position, key in enumerate(zip(keys["metric"], keys["sub_score"]))}
     table["_order"] = [order[key] for key in zip(table["metric"], table["sub_score"])]
     return table.sort_values("_order", kind="stable").drop(columns="_order").reset_index(drop=True)
+
+
+def undecided_sources(bundle: Bundle) -> set[tuple[str, str]]:
+    """Where more seeds can decide an undecided verdict: the ``(scenario, metric)`` of every row of an analysis whose
+    interval straddles its rule's threshold, for each score whose verdict on that rule's characteristic is undecided
+    (a verdict already failing on another row needs no more seeds, nor does a row whose interval lies on one side).
+
+    ``metric`` is as the results name it: a verdict per metric base (an option sweep's) names every variant of the
+    base; a row without a ``scenario`` column names every scenario of those metrics' rows.  Racing
+    (:mod:`harness.execution.racing`) adds seeds to these cells only.
+    """
+    table = bundle.verdicts
+    undecided = table.loc[[verdict.mark == "undecided" for verdict in table["verdict"]]]
+    found: set[tuple[str, str]] = set()
+    results = bundle.results
+    for characteristic in characteristics.CHARACTERISTICS:
+        own = undecided.loc[undecided["characteristic"] == characteristic.key]
+        if own.empty:
+            continue
+        column = "metric_base" if characteristic.by_base else "metric"
+        keys = set(zip(own[column], own["sub_score"]))
+        rows = _rows(characteristic, getattr(bundle, characteristic.analysis).frame, bundle.thresholds)
+        for rule in characteristic.rules:
+            for row in _RuleRows(rule, rows, bundle.thresholds).straddling(keys).to_dict("records"):
+                names = (results.loc[results["metric_base"] == row["metric"], "metric"].unique()
+                         if characteristic.by_base else [row["metric"]])
+                for name in names:
+                    scenarios = ([row["scenario"]] if "scenario" in row
+                                 else results.loc[results["metric"] == name, "scenario"].unique())
+                    found.update((str(scenario), str(name)) for scenario in scenarios)
+    return found
 
 
 #: The analyses that read every sample size of a scenario (the others read its largest).

@@ -190,7 +190,8 @@ def _refuse_repeats(text: str, items: Sequence[str], values: Sequence[Any]) -> N
 
 def study_options(args: argparse.Namespace) -> dict[str, Any]:
     """What :func:`add_study_selection` parsed, as keyword arguments of ``run_study`` (less ``metrics_``)."""
-    return dict(scenarios_=args.scenarios, seeds=args.seeds, n_samples=args.n_samples, jobs=args.jobs,
+    return dict(scenarios_=args.scenarios, seeds=args.seeds, min_seeds=args.min_seeds, max_seeds=args.max_seeds,
+                budget_seconds=args.budget_seconds, n_samples=args.n_samples, jobs=args.jobs,
                 cell_timeout=args.cell_timeout, metric_options=option_sweeps(args.metric_option))
 
 
@@ -251,7 +252,18 @@ def add_study_selection(parser: argparse.ArgumentParser, *, metrics_help: str, j
         "(repeatable; several options of one metric run every combination), e.g. mig:bins=5,10,20; a value the "
         "metric refuses is an error before anything runs",
     )
-    parser.add_argument("--seeds", type=positive_int, help="independent draws per parameter value (default: the preset's)")
+    parser.add_argument("--seeds", type=positive_int,
+                        help="independent draws per parameter value, the same for every cell (default: the preset's; "
+                        "the default preset races them instead, see --max-seeds)")
+    parser.add_argument("--min-seeds", type=at_least(2), metavar="N",
+                        help="race the seeds: every cell starts with N draws (default: the preset's race, else 3)")
+    parser.add_argument("--max-seeds", type=at_least(2), metavar="M",
+                        help="race the seeds: cells feeding a verdict whose interval still straddles its threshold get "
+                        "more draws, doubling, up to M (default: the preset's race, else 12); the intervals account "
+                        "for the repeated looks. Not with --seeds")
+    parser.add_argument("--budget-seconds", type=positive_float, metavar="S",
+                        help="stop racing before a round that would take the study past S CPU seconds, as the cost "
+                        "table estimates them (the rounds do not depend on the machine; default: no budget)")
     parser.add_argument("--n-samples", type=positive_int, help="samples per representation (default: the preset's)")
     parser.add_argument("--jobs", type=jobs, default=-1, help=jobs_help)
     parser.add_argument("--cell-timeout", type=positive_float, metavar="SECONDS", help=cell_timeout_help)

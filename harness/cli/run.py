@@ -19,7 +19,7 @@ from harness.cli._args import (
     option_sweeps,
     study_options,
 )
-from harness.errors import UsageError
+from harness.errors import UnknownNameError, UsageError
 from harness.execution.backends import BACKENDS
 from harness.execution.presets import PRESETS
 from harness.outputs import writable_output
@@ -177,12 +177,23 @@ def dry_run(args: argparse.Namespace) -> int:
 
     from harness.execution.costs import SPEED_REFERENCE, machine_speed, study_estimate
     from harness.execution.plan import plan_tasks, slow_metric_warnings
+    from harness.execution.racing import racing_rule
     from harness.execution.runner import plan_study
+    from reports.intervals import level
     from reports.markdown import markdown_table
 
-    cells = plan_study(preset=args.preset, scenarios_=args.scenarios, metrics_=args.metrics, seeds=args.seeds,
-                       n_samples=args.n_samples, metric_options=option_sweeps(args.metric_option), grids=grids(args.grid),
-                       add_metrics=args.add_metrics, null_permutations=args.null_permutations)
+    if args.preset not in PRESETS:
+        raise UnknownNameError("preset", args.preset, PRESETS)
+    config = PRESETS[args.preset]
+    racing = racing_rule(args.min_seeds, args.max_seeds, args.budget_seconds, fixed_seeds=args.seeds,
+                         preset_seeds=config.seeds, preset_max_seeds=config.max_seeds)
+
+    def planned(seeds: int | None) -> list[Any]:
+        return plan_study(preset=args.preset, scenarios_=args.scenarios, metrics_=args.metrics, seeds=seeds,
+                          n_samples=args.n_samples, metric_options=option_sweeps(args.metric_option),
+                          grids=grids(args.grid), add_metrics=args.add_metrics, null_permutations=args.null_permutations)
+
+    cells = planned(racing.min_seeds if racing is not None else args.seeds)
     records = study_estimate(cells)
     total = sum(record["cpu_hours"] for record in records)
     workers = (os.cpu_count() or 1) if args.jobs == -1 else args.jobs
@@ -206,6 +217,14 @@ def dry_run(args: argparse.Namespace) -> int:
     print(f"this machine ran {' and '.join(SPEED_REFERENCE)} {speed:.1f} times as long as the cost table just now: about "
           f"{_duration(speed * total * 3600 / workers)} of cells here, then the report (the default study's: about a "
           "sixth as long again)")
+    if racing is not None:
+        capped = sum(record["cpu_hours"] for record in study_estimate(planned(racing.max_seeds)))
+        looks = racing.looks
+        print(f"seeds raced: the estimate above is the first round's ({racing.min_seeds} seeds on every cell); cells "
+              f"feeding a verdict still undecided get {', then '.join(map(str, racing.schedule()[1:]))} seeds, at most "
+              f"{capped:.2f} CPU-hours if every cell reached {racing.max_seeds}; intervals at "
+              f"{100 * level(looks):.1f}% for {looks} looks"
+              + (f"; no round past {racing.budget_seconds:g} estimated CPU-s" if racing.budget_seconds else ""))
     for line in slow_metric_warnings(cells):
         status(line)
     return 0

@@ -28,7 +28,10 @@ class Preset:
     name : str
         Preset name, recorded in the results' ``study`` column.
     seeds : int
-        Independent draws of every representation.
+        Independent draws of every representation; with ``max_seeds``, the draws every cell starts with.
+    max_seeds : int
+        Race the seeds up to this many (:mod:`harness.execution.racing`): cells feeding a verdict that is still
+        undecided get more draws, doubling from ``seeds``; 0: a fixed ``seeds`` everywhere.
     n_samples : int
         Samples per representation (scenarios that fix their own sample size, such as
         ``sample_size``, ignore it).
@@ -79,6 +82,7 @@ class Preset:
     name: str
     seeds: int
     n_samples: int
+    max_seeds: int = 0
     scenarios: tuple[str, ...] | None = None
     metrics: tuple[str, ...] | None = None
     excluded_metrics: tuple[str, ...] = ()
@@ -209,11 +213,6 @@ JOSHI2026_GRIDS = MappingProxyType({
 #: (InfoM).  MCC-RDC and T-MEX have no implementation here.
 JOSHI2026_METRICS = ("mcc", "r2", "dci_lasso", "mig", "infomec")
 
-#: Where the default study draws more than its 2 seeds: ``sample_size``, whose three sample sizes decide every
-#: metric's "Data efficient" verdict (mean |s(1000) - s(n_max)| with its Student-t interval: 2 seeds left 22 of those
-#: verdicts undecided, the interval's t(0.975, 1) = 12.7 times the standard error) for about 22 CPU-s a seed.
-DEFAULT_SCENARIO_SEEDS = MappingProxyType({"sample_size": 5})
-
 #: The default study's chance-level sweep: Gaussian null codes as wide as the factors and four times wider, at a small
 #: and the study's sample size (the ``joshi2026`` preset sweeps 1 to 16 and n = 50 to 20000).
 DEFAULT_CHANCE_GRID = MappingProxyType({"width_ratio": (1, 4), "n_samples": (100, 1000)})
@@ -231,25 +230,24 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             name="default",
-            seeds=2,
+            seeds=3,
+            max_seeds=12,
             n_samples=1000,
             excluded_metrics=("dci_gbt",),
             excluded_scenarios=tuple(name for name in IDENTIFIABILITY_SCENARIOS if name != "null_gaussian"),
             grids=MappingProxyType({"sample_size": (100, 1000, 10000), "null_gaussian": DEFAULT_CHANCE_GRID}),
-            scenario_seeds=DEFAULT_SCENARIO_SEEDS,
             metric_options=DEFAULT_SWEEPS,
             axial_sweeps=True,
             sweep_scenarios=REVIEW_SWEEP_SCENARIOS,
             null_budget_seconds=NULL_BUDGET_SECONDS,
             null_cells="verdicts",
             description="every scenario but Joshi et al.'s (Gaussian null codes aside: their chance level at width ratios 1 "
-            "and 4, n = 100 and 1000) and every metric but dci_gbt, 2 seeds (5 on sample_size), n = 1000, sample_size up "
-            "to n = 10000, the "
-            "review metrics' options swept (bins, batch sizes, capacities, estimators; the costly sweeps on noise and "
-            "nonlinear only) and DCI-ES's probe capacity, permutation nulls where the calibration verdict reads them (pure "
-            "noise, each metric at its defaults, up to 2 CPU-s a cell); about 4 minutes on 2 cores, report included, "
-            "at the speed of the cost table's machine, 10 minutes on the same machine on a day it ran 2.4 times slower "
-            "(run --dry-run prints both estimates)",
+            "and 4, n = 100 and 1000) and every metric but dci_gbt; seeds raced: 3 on every cell, doubled (6, then 12) "
+            "only where a verdict is still undecided; n = 1000, sample_size up to n = 10000, the review metrics' options "
+            "swept (bins, batch sizes, capacities, estimators; the costly sweeps on noise and nonlinear only) and "
+            "DCI-ES's probe capacity, permutation nulls where the calibration verdict reads them (pure noise, each "
+            "metric at its defaults, up to 2 CPU-s a cell); run --dry-run prints the first round's and the cap's "
+            "estimates",
         ),
         Preset(
             name="paper",

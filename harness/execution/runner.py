@@ -21,6 +21,7 @@ from harness.execution.null_budget import metric_permutations, read_by_a_verdict
 from harness.execution.option_probe import check_option_values
 from harness.execution.plan import Cell, plan_cells, plan_tasks, shape_factor, slow_metric_warnings
 from harness.execution.presets import PRESETS, Preset
+from harness.execution.racing import race, racing_rule, undecided_groups
 from harness.execution.recompute import cell_provenances, recompute_reasons
 from harness.execution.rows import at_defaults
 from harness.execution.scoring import check_time_limit
@@ -235,6 +236,9 @@ def run_study(
     scenarios_: Sequence[str] | None = None,
     metrics_: Sequence[str] | None = None,
     seeds: int | None = None,
+    min_seeds: int | None = None,
+    max_seeds: int | None = None,
+    budget_seconds: float | None = None,
     n_samples: int | None = None,
     grids: Mapping[str, Grid] | None = None,
     out: str | Path | None = None,
@@ -264,8 +268,16 @@ def run_study(
         Default: the preset's, or all registered.  Population metrics run on population
         scenarios only.
     seeds : int, optional
-        Independent draws per parameter value, for every scenario (default: the preset's, with its per-scenario
-        :attr:`Preset.scenario_seeds`).
+        Independent draws per parameter value, for every scenario, fixed (default: the preset's, with its
+        per-scenario :attr:`Preset.scenario_seeds`; a preset with :attr:`Preset.max_seeds` races them instead).
+    min_seeds, max_seeds : int, optional
+        Race the seeds (:mod:`harness.execution.racing`): every cell starts with ``min_seeds`` draws, and cells
+        feeding a verdict that is still undecided get more, doubling, up to ``max_seeds``.  Default: the preset's
+        race (:attr:`Preset.max_seeds`; the default preset 3 to 12), or 3 and 12 when only one of them is given.
+        Not with ``seeds``.
+    budget_seconds : float, optional
+        A racing study's estimated CPU seconds (the cost table's estimates, so that the rounds do not depend on
+        the machine): a round that would pass it is not started.  None: no budget.
     n_samples : int, optional
         Samples per representation, for every scenario (default: the preset's, with its
         per-scenario :attr:`Preset.sample_sizes`; a scenario that fixes its own keeps it).
@@ -351,37 +363,63 @@ def run_study(
     if cell_timeout is not None and backend == "threading":
         raise UsageError("a cell time limit forks a process per metric call, which is unsafe from threads: "
                          "use --backend loky, sequential or dask with --cell-timeout")
-    cells = plan_study(preset=preset, scenarios_=scenarios_, metrics_=metrics_, seeds=seeds, n_samples=n_samples,
+    if preset not in PRESETS:
+        raise UnknownNameError("preset", preset, PRESETS)
+    racing = racing_rule(_count(min_seeds, "min_seeds"), _count(max_seeds, "max_seeds"), budget_seconds,
+                         fixed_seeds=_count(seeds, "seeds"), preset_seeds=PRESETS[preset].seeds,
+                         preset_max_seeds=PRESETS[preset].max_seeds)
+    cells = plan_study(preset=preset, scenarios_=scenarios_, metrics_=metrics_,
+                       seeds=racing.max_seeds if racing is not None else seeds, n_samples=n_samples,
                        metric_options=metric_options, grids=grids, cell_timeout=cell_timeout, add_metrics=add_metrics,
                        null_permutations=null_permutations)
-    keys = [cell.key for cell in cells]
     store = ResultStore(out) if out is not None else None
     records = store.records() if store is not None else {}  # read once: to resume here, for the tables below
-    pending = cells if recompute else [cell for cell, key in zip(cells, keys) if key not in records]
-    finished = len(cells) - len(pending)
-    if finished:
-        log(f"skipping {finished} finished cell(s) found in {out}; computing {len(pending)}")
-    if store is not None and store.damaged:
-        log(f"note: {store.damaged} damaged line(s) of {store.path} were ignored; their cells are computed again")
-    if store is not None and pending:
-        store.record_provenances(cell_provenances(pending))  # before any cell naming them is stored
-        reasons = recompute_reasons(pending, records, store.provenances())
-        if reasons:
-            log(reasons)
-    for line in slow_metric_warnings(pending):
-        log(line)
-    bar = tqdm(total=len(pending), desc=progress_label, unit="cell", disable=not progress or not pending)
-    try:
+    damage = ([f"note: {store.damaged} damaged line(s) of {store.path} were ignored; their cells are computed again"]
+              if store is not None and store.damaged else [])  # said once, after what the first round skips
+    computed: set[str] = set()  # keys computed by this run (a racing round does not recompute an earlier one's)
+    bars: list[Any] = []  # the progress bar, made when the first cell is to run (nothing to show before)
+
+    def compute(active: Sequence[Cell]) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """Run the cells of ``active`` that are not stored (all of them not yet computed with ``recompute``); the
+        tables of ``active``."""
+        keys = [cell.key for cell in active]
+        pending = [cell for cell, key in zip(active, keys)
+                   if key not in computed and (recompute or key not in records)]
+        finished = len(active) - len(pending) - sum(key in computed for key in keys)
+        if finished:
+            log(f"skipping {finished} finished cell(s) found in {out}; computing {len(pending)}")
+        while damage:
+            log(damage.pop())
+        if store is not None and pending:
+            store.record_provenances(cell_provenances(pending))  # before any cell naming them is stored
+            reasons = recompute_reasons(pending, records, store.provenances())
+            if reasons:
+                log(reasons)
+        for line in slow_metric_warnings(pending):
+            log(line)
+        if pending and not bars:
+            bars.append(tqdm(total=0, desc=progress_label, unit="cell", disable=not progress))
+        if pending:
+            bars[0].total += len(pending)
+            bars[0].refresh()
         for outcomes in execute(plan_tasks(pending), jobs=jobs, backend=backend, scheduler=scheduler,
                                 cell_timeout=cell_timeout, log=log):
             if store is not None:
                 store.append_many(outcomes, replace=recompute)  # one lock and one fsync per task
             for outcome in outcomes:
                 records[outcome[0]] = record_of(*outcome)  # as on disk, a key's last record wins
-            bar.update(len(outcomes))
+            bars[0].update(len(outcomes))
+        computed.update(keys)
+        return tables_of(records, keys)
+
+    try:
+        if racing is None:
+            frame, failed = compute(cells)
+        else:
+            frame, failed = race(cells, racing, compute, decide=undecided_groups, log=log)
     finally:
-        bar.close()
-    frame, failed = tables_of(records, keys)
+        for bar in bars:
+            bar.close()
     if store is not None:
         store.write_tables(frame, failed)
     _announce_warnings(frame, log)

@@ -199,7 +199,7 @@ class ResultStore:
 NUMERIC_COLUMNS = {"value": "finite", "seed": "count", "n_samples": "count", "higher_is_better": "flag",
                    "ideal": "number", "exact": "number", "score": "finite", "seconds": "finite", "warnings": "count",
                    "null_mean": "number", "null_q95": "number", "p_value": "number", "null_permutations": "count",
-                   "null_seconds": "finite"}
+                   "null_seconds": "finite", "looks": "count"}
 
 #: The same for a failure record's columns that are not text.
 _FAILURE_NUMBERS = {"seed": "count", "n_samples": "count"}

@@ -141,7 +141,7 @@ def test_the_dry_run_prints_the_time_at_this_machines_speed(capsys, monkeypatch)
     assert abs(int(at_machine[1]) - 2.5 * int(at_table[1])) <= 2.5 * 0.5 + 0.5  # each rounded to the second
 
 
-def test_the_default_preset_draws_five_seeds_on_sample_size_unless_the_seeds_are_given(capsys):
+def test_the_default_preset_races_from_three_seeds_unless_the_seeds_are_given(capsys):
     from harness.cli import main
     from harness.execution.plan import plan_cells
     from harness.execution.presets import PRESETS
@@ -149,15 +149,20 @@ def test_the_default_preset_draws_five_seeds_on_sample_size_unless_the_seeds_are
     def seeds_by_scenario(cells):
         return {scenario: sorted({cell.seed for cell in cells if cell.scenario == scenario}) for scenario in ("noise", "sample_size")}
 
-    assert PRESETS["default"].scenario_seeds == {"sample_size": 5}
+    assert (PRESETS["default"].seeds, PRESETS["default"].max_seeds, dict(PRESETS["default"].scenario_seeds)) == (3, 12, {})
     chosen = dict(scenarios_=["noise", "sample_size"], metrics_=["mig"], null_permutations=0)
-    assert seeds_by_scenario(plan_study(**chosen)) == {"noise": [0, 1], "sample_size": [0, 1, 2, 3, 4]}
-    assert seeds_by_scenario(plan_study(**chosen, seeds=3)) == {"noise": [0, 1, 2], "sample_size": [0, 1, 2]}
+    assert seeds_by_scenario(plan_study(**chosen)) == {"noise": [0, 1, 2], "sample_size": [0, 1, 2]}
+    assert seeds_by_scenario(plan_study(**chosen, seeds=2)) == {"noise": [0, 1], "sample_size": [0, 1]}
     with pytest.raises(UsageError, match="seeds must be at least 1, got 0"):
         plan_cells(study="default", scenario_names=["noise"], metric_entries=[], seeds=2, n_samples=100,
                    scenario_seeds={"noise": 0})
     assert main(["run", "--scenarios", "noise,sample_size", "--metrics", "mig", "--dry-run"]) == 0
-    assert "seeds per parameter value: 2; 5 for sample_size" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "seeds per parameter value: 3\n" in out
+    assert "seeds raced: the estimate above is the first round's (3 seeds on every cell); cells feeding a verdict " \
+           "still undecided get 6, then 12 seeds" in out and "intervals at 98.3% for 3 looks" in out
+    assert main(["run", "--scenarios", "noise", "--metrics", "mig", "--dry-run", "--seeds", "2"]) == 0
+    assert "seeds raced" not in capsys.readouterr().out
 
 
 def test_the_dry_run_gives_the_rows_each_scenario_scores_not_its_draw_size(capsys):

@@ -162,7 +162,8 @@ def test_the_band_is_the_95_percent_t_interval_of_the_mean_over_seeds(synthetic_
 
 def test_band_half_widths_and_their_statement():
     std, seeds = np.array([0.01, 0.02, 0.5]), np.array([3, 2, 1])
-    np.testing.assert_allclose(band_half_width(std, seeds, "ci95"), [4.302653 * 0.01 / np.sqrt(3), 12.706205 * 0.02 / np.sqrt(2), 0.0], rtol=1e-6)
+    # a point with fewer than 3 seeds gets no band (NaN), rather than one of 12.7 standard errors (issue 38)
+    np.testing.assert_allclose(band_half_width(std, seeds, "ci95"), [4.302653 * 0.01 / np.sqrt(3), np.nan, np.nan], rtol=1e-6)
     np.testing.assert_array_equal(band_half_width(std, seeds, "sd"), std)
     assert band_half_width(std, seeds, "none") is None
     with pytest.raises(ValueError, match="band must be one of"):
@@ -170,6 +171,9 @@ def test_band_half_widths_and_their_statement():
     assert band_text("ci95", [3, 3]) == "mean over 3 seeds; band: 95% Student-t interval of the mean"
     assert band_text("sd", [2, 3]) == "mean over 2 to 3 seeds; band: ± one standard deviation"
     assert band_text("ci95", [1]) == "mean over 1 seed; no band"
+    assert band_text("ci95", [2]) == "mean over 2 seeds; no band (fewer than 3 seeds)"
+    assert band_text("ci95", [2, 6]) == ("mean over 2 to 6 seeds; band: 95% Student-t interval of the mean (none where "
+                                         "fewer than 3 seeds)")
     assert band_text("none", [5]) == "mean over 5 seeds"
 
 

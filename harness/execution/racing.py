@@ -1,0 +1,222 @@
+"""Racing seeds: more draws only where a verdict is still undecided.
+
+A racing study starts every cell with a few seeds, reads every verdict's interval, and adds
+seeds to the cells that feed an undecided verdict only, round after round, until each verdict
+is decided or its cells reach the cap (:attr:`Racing.max_seeds`) or the run's budget.  It is
+the racing of Maron and Moore (1994, "Hoeffding races") and of irace (López-Ibáñez et al.
+2016), with the analyses' own intervals as the stopping rule.
+
+Validity under optional stopping
+    A verdict read after every round and acted on when decided is a sequential test: reading a
+    95% interval at each of ``R`` looks would decide wrongly more often than 5%.  The seed counts
+    follow a fixed doubling schedule (:meth:`Racing.schedule`, 3, 6, 12 by default), so a verdict
+    is read at most ``R = len(schedule)`` times, and every interval of a racing study is computed
+    at level ``1 − 0.05 / R`` (:func:`reports.intervals.level`, the results' ``looks`` column).
+    By Bonferroni's inequality the chance that *any* look's interval excludes the truth, and so
+    the chance of a wrong decision, is at most 5% whatever rule stopped the race.  The split is
+    chosen over a confidence sequence (Howard et al. 2021, "Time-uniform, nonparametric,
+    nonasymptotic confidence sequences") because the analyses' intervals are Student-t and
+    bootstrap-standard-error intervals of statistics of curves (ρ, slopes, largest deviations),
+    for which no ready confidence sequence exists, and because with three looks the split
+    costs little where seeds are many: t(0.9917, 11) = 2.8 against t(0.975, 11) = 2.2 at 12
+    seeds, 3.5 against 2.6 at 6 (7.6 against 4.3 at 3, where only clear verdicts are decided
+    anyway).  Doubling keeps the looks few; each round still adds seeds only where needed.
+
+Determinism
+    Seeds derive from each cell's identity (:mod:`harness.execution.seeds`), the rounds from the
+    verdicts of the results, and the budget from the cost table's estimates (never from a clock),
+    so a rerun gives the same seeds, the same rounds and bit-identical results whatever the
+    number of workers, and a run stopped between rounds resumes from its store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from harness.errors import UsageError
+from harness.execution.plan import Cell
+from reports.intervals import MIN_INTERVAL_SEEDS
+from reports.schema import LOOKS_COLUMN
+
+#: Seeds every cell of a racing study starts with: the fewest for a useful interval (with 2, Student's t quantile
+#: of one degree of freedom makes an interval 12.7 standard errors wide on each side; with 3, 4.3), the number below
+#: which a figure draws no band.
+MIN_SEEDS = MIN_INTERVAL_SEEDS
+#: The default cap of a racing study's seeds per cell.
+MAX_SEEDS = 12
+
+Group = tuple[str, str]
+"""What racing adds seeds to: a (scenario, metric) pair as the results name them, every value and sample size of it."""
+
+
+@dataclass(frozen=True)
+class Racing:
+    """How a study races its seeds.
+
+    Attributes
+    ----------
+    min_seeds : int
+        Seeds every cell starts with (at least 2).
+    max_seeds : int
+        The most seeds a cell gets (at least ``min_seeds``).
+    budget_seconds : float or None
+        The estimated CPU seconds the study may take: a round whose cells would take the study's cells past it is
+        not started (the cost table's estimates, :mod:`harness.execution.costs`, so that the rounds do not depend on
+        the machine's speed).  None: no budget.
+    """
+
+    min_seeds: int = MIN_SEEDS
+    max_seeds: int = MAX_SEEDS
+    budget_seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("min_seeds", "max_seeds"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise UsageError(f"{name.replace('_', '-')} must be a whole number, got {value!r}")
+        if self.min_seeds < 2:
+            raise UsageError(f"racing starts with at least 2 seeds (an interval needs 2), got --min-seeds {self.min_seeds}")
+        if self.max_seeds < self.min_seeds:
+            raise UsageError(f"--max-seeds {self.max_seeds} is below the seeds every cell starts with ({self.min_seeds})")
+        if self.budget_seconds is not None and not self.budget_seconds > 0:
+            raise UsageError(f"--budget-seconds must be a positive number of CPU seconds, got {self.budget_seconds!r}")
+
+    def schedule(self) -> tuple[int, ...]:
+        """The seeds a cell has at each look: doubling from :attr:`min_seeds`, the last one :attr:`max_seeds`
+        (3, 6, 12)."""
+        counts = [self.min_seeds]
+        while counts[-1] < self.max_seeds:
+            counts.append(min(2 * counts[-1], self.max_seeds))
+        return tuple(counts)
+
+    @property
+    def looks(self) -> int:
+        """How many times a verdict can be read: the schedule's length (the intervals' Bonferroni divisor)."""
+        return len(self.schedule())
+
+
+@dataclass
+class RaceState:
+    """Where a race stands: each group's position in the schedule, and what each round did."""
+
+    racing: Racing
+    steps: dict[Group, int]
+    rounds: list[dict[str, object]]
+
+    def seeds_of(self, group: Group) -> int:
+        """The seeds ``group`` has now."""
+        return self.racing.schedule()[self.steps[group]]
+
+    def advance(self, undecided: Iterable[Group]) -> set[Group]:
+        """Move every group of ``undecided`` that has not reached the cap to its next seed count; the moved ones."""
+        last = self.racing.looks - 1
+        moved = {group for group in undecided if group in self.steps and self.steps[group] < last}
+        for group in moved:
+            self.steps[group] += 1
+        return moved
+
+
+def undecided_groups(frame: pd.DataFrame) -> set[Group]:
+    """The (scenario, metric) pairs where more seeds can decide an undecided verdict of ``frame``'s report
+    (:func:`reports.verdicts.undecided_sources`, at the default thresholds)."""
+    from reports.bundle import Bundle
+    from reports.verdicts import undecided_sources
+
+    return undecided_sources(Bundle(frame))
+
+
+Decide = Callable[[pd.DataFrame], set[Group]]
+"""Results table -> the groups whose verdicts need more seeds (:func:`undecided_groups`)."""
+
+
+def racing_rule(min_seeds: int | None, max_seeds: int | None, budget_seconds: float | None, *, fixed_seeds: int | None,
+                preset_seeds: int, preset_max_seeds: int) -> Racing | None:
+    """The race a study runs, or None for a fixed number of seeds.
+
+    A preset races when it sets a cap (``preset_max_seeds`` > 0), from ``preset_seeds``; ``min_seeds``,
+    ``max_seeds`` (``--min-seeds``, ``--max-seeds``) race any study, from :data:`MIN_SEEDS` up to :data:`MAX_SEEDS`
+    unless they say otherwise.  ``fixed_seeds`` (``--seeds N``) runs N seeds everywhere, as without racing.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For ``fixed_seeds`` with a racing option, a budget without racing, and the values :class:`Racing` refuses.
+    """
+    asked = [flag for flag, value in (("--min-seeds", min_seeds), ("--max-seeds", max_seeds),
+                                      ("--budget-seconds", budget_seconds)) if value is not None]
+    if fixed_seeds is not None:
+        if asked:
+            raise UsageError(f"--seeds {fixed_seeds} fixes every cell's seeds; {asked[0]} races them (seeds added where "
+                             "a verdict is undecided): give one or the other")
+        return None
+    if not preset_max_seeds and min_seeds is None and max_seeds is None:
+        if budget_seconds is not None:
+            raise UsageError("--budget-seconds bounds a race of seeds; this preset runs a fixed number of seeds: "
+                             "add --max-seeds M to race them")
+        return None
+    start = min_seeds if min_seeds is not None else preset_seeds if preset_max_seeds else MIN_SEEDS
+    cap = max_seeds if max_seeds is not None else preset_max_seeds or max(MAX_SEEDS, start)
+    return Racing(start, cap, budget_seconds)
+
+
+def group_of(cell: Cell) -> Group:
+    """The (scenario, metric) pair a cell's seeds race with, as the results name them."""
+    return cell.definition.name, cell.metric.name
+
+
+Compute = Callable[[Sequence[Cell]], tuple[pd.DataFrame, pd.DataFrame]]
+"""Cells -> the results and failure tables of those cells, computing those not yet stored."""
+
+
+def race(cells: Sequence[Cell], racing: Racing, compute: Compute, *, decide: Decide,
+         log: Callable[[str], None]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Run ``cells`` (planned up to :attr:`Racing.max_seeds` seeds) in rounds: every cell's first
+    :attr:`Racing.min_seeds` seeds, then more seeds (the next count of :meth:`Racing.schedule`) for the groups
+    ``decide`` names, until it names none that can grow or the budget would be passed.
+
+    Returns
+    -------
+    (pandas.DataFrame, pandas.DataFrame)
+        The results of every cell run (``looks`` column: :attr:`Racing.looks`) and the failures.
+    """
+    state = RaceState(racing, {group_of(cell): 0 for cell in cells}, [])
+
+    def active() -> list[Cell]:
+        return [cell for cell in cells if cell.seed < state.seeds_of(group_of(cell))]
+
+    running = active()
+    while True:
+        frame, failed = compute(running)
+        frame[LOOKS_COLUMN] = racing.looks
+        look = len(state.rounds) + 1
+        undecided = decide(frame) if any(step < racing.looks - 1 for step in state.steps.values()) else set()
+        at_cap = {group for group in undecided if state.steps.get(group) == racing.looks - 1}
+        moved = state.advance(undecided)
+        state.rounds.append({"cells": len(running), "undecided": len(undecided), "moved": len(moved)})
+        if not moved:
+            log(f"racing: {_settled(look, len(running), at_cap, racing)}")
+            return frame, failed
+        following = active()
+        estimate = sum(cell.estimated_seconds for cell in following)
+        if racing.budget_seconds is not None and estimate > racing.budget_seconds:
+            log(f"racing: round {look + 1} would take the study to an estimated {estimate:.0f} CPU-s, past the budget "
+                f"of {racing.budget_seconds:g} (--budget-seconds); stopping with {len(undecided)} scenario x metric "
+                "pair(s) still feeding an undecided verdict")
+            return frame, failed
+        counts = sorted({state.seeds_of(group) for group in moved})
+        log(f"racing: round {look} ({len(running)} cells): {len(undecided)} scenario x metric pair(s) feed an undecided "
+            f"verdict; {len(moved)} get more seeds ({', '.join(map(str, counts))}), "
+            f"{len(following) - len(running)} more cells")
+        running = following
+
+
+def _settled(look: int, cells: int, at_cap: set[Group], racing: Racing) -> str:
+    """The race's last line: after how many rounds it stopped, and what stayed undecided at the cap."""
+    text = f"every verdict settled after {look} round(s) and {cells} cells"
+    if at_cap:
+        text += (f"; {len(at_cap)} scenario x metric pair(s) reached the cap of {racing.max_seeds} seeds with a verdict "
+                 "still undecided (too close to call: the report lists them)")
+    return text

@@ -1,0 +1,191 @@
+"""Racing seeds (harness.execution.racing): the schedule, the rounds, determinism, resuming, and the error rate."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from harness.errors import UsageError
+from harness.execution.racing import Racing, race, racing_rule, undecided_groups
+from harness.execution.runner import run_study
+from reports.bundle import Bundle
+from reports.schema import TIMING_COLUMNS
+
+#: A study with two rounds: after 3 seeds, SAP's linearity on mixing is undecided and gets 6 (measured).
+TWO_ROUNDS = dict(preset="default", scenarios_=["noise", "mixing"], metrics_=["mig", "sap", "modularity"], progress=False)
+
+
+@pytest.mark.parametrize(("start", "cap", "schedule"), [(3, 12, (3, 6, 12)), (3, 3, (3,)), (5, 12, (5, 10, 12)),
+                                                         (2, 9, (2, 4, 8, 9))])
+def test_the_schedule_doubles_to_the_cap_and_counts_the_looks(start, cap, schedule):
+    racing = Racing(start, cap)
+    assert racing.schedule() == schedule and racing.looks == len(schedule)
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    ((1, 12), "racing starts with at least 2 seeds"),
+    ((4, 3), "--max-seeds 3 is below the seeds every cell starts with \\(4\\)"),
+    ((3, 12, 0.0), "--budget-seconds must be a positive number"),
+    ((3.5, 12), "min-seeds must be a whole number"),
+])
+def test_a_race_that_cannot_run_is_one_usage_error(arguments, message):
+    with pytest.raises(UsageError, match=message):
+        Racing(*arguments)
+
+
+def test_the_rule_races_a_preset_with_a_cap_and_a_fixed_seed_count_does_not():
+    assert racing_rule(None, None, None, fixed_seeds=None, preset_seeds=3, preset_max_seeds=12) == Racing(3, 12)
+    assert racing_rule(None, None, None, fixed_seeds=4, preset_seeds=3, preset_max_seeds=12) is None
+    assert racing_rule(None, None, None, fixed_seeds=None, preset_seeds=1, preset_max_seeds=0) is None
+    assert racing_rule(None, 6, 50.0, fixed_seeds=None, preset_seeds=1, preset_max_seeds=0) == Racing(3, 6, 50.0)
+    assert racing_rule(4, None, None, fixed_seeds=None, preset_seeds=3, preset_max_seeds=12) == Racing(4, 12)
+    with pytest.raises(UsageError, match="^--seeds 2 fixes every cell's seeds; --max-seeds races them"):
+        racing_rule(None, 6, None, fixed_seeds=2, preset_seeds=3, preset_max_seeds=12)
+    with pytest.raises(UsageError, match="^--budget-seconds bounds a race of seeds; this preset runs a fixed number"):
+        racing_rule(None, None, 10.0, fixed_seeds=None, preset_seeds=1, preset_max_seeds=0)
+
+
+def _cells(groups: list[tuple[str, str]], seeds: int, seconds: float = 1.0) -> list[SimpleNamespace]:
+    """Stand-ins for planned cells: what :func:`race` reads of a cell (its group, seed and estimate)."""
+    return [SimpleNamespace(definition=SimpleNamespace(name=scenario), metric=SimpleNamespace(name=metric), seed=seed,
+                            estimated_seconds=seconds, key=f"{scenario}/{metric}/{seed}")
+            for scenario, metric in groups for seed in range(seeds)]
+
+
+def _seeds_run(cells) -> dict[tuple[str, str], int]:
+    counts: dict[tuple[str, str], int] = {}
+    for cell in cells:
+        group = (cell.definition.name, cell.metric.name)
+        counts[group] = max(counts.get(group, 0), cell.seed + 1)
+    return counts
+
+
+def test_only_the_undecided_groups_get_more_seeds_round_after_round_up_to_the_cap():
+    groups = [("noise", "a"), ("noise", "b"), ("mixing", "a")]
+    cells = _cells(groups, 12)
+    rounds, messages = [], []
+
+    def compute(active):
+        rounds.append(_seeds_run(active))
+        return pd.DataFrame({"score": [0.0] * len(active)}), pd.DataFrame()
+
+    def decide(frame):  # "b" is never decided; "mixing/a" is decided once it has 6 seeds
+        undecided = {("noise", "b")}
+        if rounds[-1][("mixing", "a")] < 6:
+            undecided.add(("mixing", "a"))
+        return undecided
+
+    frame, _ = race(cells, Racing(3, 12), compute, decide=decide, log=messages.append)
+    assert rounds == [{("noise", "a"): 3, ("noise", "b"): 3, ("mixing", "a"): 3},
+                      {("noise", "a"): 3, ("noise", "b"): 6, ("mixing", "a"): 6},
+                      {("noise", "a"): 3, ("noise", "b"): 12, ("mixing", "a"): 6}]
+    assert (frame["looks"] == 3).all()
+    assert messages[0] == "racing: round 1 (9 cells): 2 scenario x metric pair(s) feed an undecided verdict; 2 get more seeds (6), 6 more cells"
+    assert messages[-1] == ("racing: every verdict settled after 3 round(s) and 21 cells; 1 scenario x metric pair(s) "
+                            "reached the cap of 12 seeds with a verdict still undecided (too close to call: the report "
+                            "lists them)")
+
+
+def test_a_round_past_the_budget_is_not_started():
+    cells = _cells([("noise", "a"), ("noise", "b")], 12, seconds=2.0)
+    rounds, messages = [], []
+
+    def compute(active):
+        rounds.append(len(active))
+        return pd.DataFrame({"score": [0.0] * len(active)}), pd.DataFrame()
+
+    race(cells, Racing(3, 12, budget_seconds=20.0), compute, decide=lambda frame: {("noise", "a")}, log=messages.append)
+    assert rounds == [6, 9]  # then 15 cells of 2 estimated CPU-s: 30 > 20
+    assert messages[-1] == ("racing: round 3 would take the study to an estimated 30 CPU-s, past the budget of 20 "
+                            "(--budget-seconds); stopping with 1 scenario x metric pair(s) still feeding an undecided "
+                            "verdict")
+
+
+def _comparable(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame.drop(columns=list(TIMING_COLUMNS)).sort_values(["scenario", "metric", "sub_score", "value", "seed"],
+                                                                ignore_index=True)
+
+
+def test_racing_gives_the_same_rounds_and_scores_with_one_and_two_workers():
+    one = run_study(**TWO_ROUNDS, jobs=1)
+    two = run_study(**TWO_ROUNDS, jobs=2)
+    pd.testing.assert_frame_equal(_comparable(one), _comparable(two))
+    seeds = one.groupby(["scenario", "metric"])["seed"].nunique()
+    assert seeds[("mixing", "sap")] == 6 and seeds.drop(("mixing", "sap")).eq(3).all()
+    assert (one["looks"] == 3).all()
+
+
+def test_a_race_stopped_between_rounds_resumes_from_its_store(tmp_path):
+    class Stop(Exception):
+        pass
+
+    def stop_after_round_one(message):
+        if message.startswith("racing: round 1"):
+            raise Stop
+
+    with pytest.raises(Stop):
+        run_study(**TWO_ROUNDS, out=tmp_path, log=stop_after_round_one)
+    stored = (tmp_path / "cells.jsonl").read_text().count("\n")
+    assert stored > 0  # the first round's cells are stored
+    messages = []
+    resumed = run_study(**TWO_ROUNDS, out=tmp_path, log=messages.append)
+    assert messages[0] == f"skipping {stored} finished cell(s) found in {tmp_path}; computing 0"
+    assert messages[1].startswith("racing: round 1")
+    assert messages[2].startswith("racing: every verdict settled after 2 round(s)")  # the second round's cells are new
+    pd.testing.assert_frame_equal(_comparable(resumed), _comparable(run_study(**TWO_ROUNDS)))
+    pd.testing.assert_frame_equal(_comparable(pd.read_parquet(tmp_path / "results.parquet")), _comparable(resumed))
+
+
+#: The simulated threshold: calibration's perfect end, at 0.9.
+THRESHOLD = 0.9
+
+
+def _calibration_rows(active, truth: dict[str, float]) -> pd.DataFrame:
+    """Scores of stand-in cells on the noise scenario's two ends: at the perfect end N(truth, 0.05) for each metric's
+    seed (a draw of its own), at the random end 0 (clearly calibrated there)."""
+    rows = []
+    for cell in active:
+        metric = cell.metric.name
+        draw = np.random.default_rng([int(metric.removeprefix("m")), cell.seed]).normal(truth[metric], 0.05)
+        for value, score in ((0.0, float(np.clip(draw, 0.0, 1.0))), (1.0, 0.0)):
+            rows.append({"study": "simulated", "scenario": "noise", "parameter": "alpha", "criterion": "noise",
+                         "value": value, "value_label": f"{value:g}", "seed": cell.seed, "n_samples": 1000,
+                         "metric": metric, "family": "information", "sub_score": "score", "property": "holistic",
+                         "higher_is_better": True, "ideal": 1.0 - value, "score": score, "exact": np.nan,
+                         "seconds": 0.0, "null_mean": np.nan, "null_q95": np.nan, "p_value": np.nan,
+                         "null_permutations": 0, "null_seconds": 0.0, "warnings": 0, "first_warning": "", "looks": 1,
+                         "metric_version": "1", "harness_version": "test", "sweep": "noise",
+                         "parameters": f'{{"alpha":{value:g}}}', "metric_base": metric, "options": "{}",
+                         "default_options": "{}"})
+    return pd.DataFrame(rows)
+
+
+def _wrong_share(racing: Racing, looks: int, metrics: int = 300) -> tuple[float, float]:
+    """Race ``metrics`` simulated metrics whose true perfect-end mean is exactly the threshold (so "yes" is right and
+    "no" is wrong), reading intervals of ``looks`` looks; the share decided wrongly, and the share undecided."""
+    truth = {f"m{index}": THRESHOLD for index in range(metrics)}
+    cells = _cells([("noise", metric) for metric in truth], racing.max_seeds)
+
+    def compute(active):
+        return _calibration_rows(active, truth), pd.DataFrame()
+
+    def decide(frame):
+        return undecided_groups(frame.assign(looks=looks))
+
+    frame, _ = race(cells, racing, compute, decide=decide, log=lambda message: None)
+    verdicts = Bundle(frame.assign(looks=looks)).verdicts
+    marks = [verdict.mark for verdict in verdicts.loc[verdicts["characteristic"] == "calibrated", "verdict"]]
+    assert len(marks) == metrics
+    return marks.count("no") / metrics, marks.count("undecided") / metrics
+
+
+def test_racing_keeps_its_error_rate_on_a_simulated_threshold():
+    racing = Racing(3, 12)
+    wrong, undecided = _wrong_share(racing, racing.looks)
+    naive, _ = _wrong_share(racing, 1)  # a 95% interval read at every look, as if the seeds had been fixed
+    assert wrong <= 0.05, (wrong, undecided)
+    assert naive > 0.05  # a 95% interval read at every look breaks the rate: the split is what keeps it
+    assert undecided > 0.5  # a value at its threshold stays too close to call at the cap
