@@ -362,6 +362,12 @@ def claims_text(claims: Mapping[str, Any], sub_scores: Collection[str] | None = 
     return f"{properties}; {direction_text}; {'stochastic' if claims['stochastic'] else 'deterministic'}"
 
 
+def _seeds_text(battery: Mapping[str, Any]) -> str:
+    """The battery's seeds: ``3 seed(s)``, or ``3 to 12 seeds (raced: more where a verdict was undecided)``."""
+    low, high = battery["seeds"], battery.get("most_seeds", battery["seeds"])
+    return f"{low} seed(s)" if low == high else f"{low} to {high} seeds (raced: more where a verdict was undecided)"
+
+
 def report_card_markdown(
     *,
     name: str,
@@ -423,7 +429,7 @@ def report_card_markdown(
         f"- reference: `{reference}` (source version {version})",
         f"- claims: {claims_text(claims, own_sub_scores)}",
         f"- battery: preset `{battery['preset']}`; scenarios {', '.join(battery['scenarios'])}; "
-        f"{battery['seeds']} seed(s); n = {battery['n_samples']}",
+        f"{_seeds_text(battery)}; n = {battery['n_samples']}",
         f"- compared with {len(battery['builtins'])} built-in metric(s): {', '.join(battery['builtins']) or 'none'}",
         f"- axioms: {passed} of {len(axioms)} checks pass",
         *([f"- {closest}"] if closest else []),

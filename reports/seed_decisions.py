@@ -88,5 +88,5 @@ def seed_lines(table: pd.DataFrame, looks: int) -> list[str]:
     if len(undecided):
         lines.append(f"{len(undecided)} stayed undecided: {at_cap} with the most seeds any cell has (too close to "
                      f"call at this study's size), {len(undecided) - at_cap} with fewer (a budget or a fixed seed "
-                     "count stopped them); they are listed below.")
+                     "count stopped them); they are listed in the folded table below (tables/seeds.csv has every verdict).")
     return lines

@@ -193,8 +193,9 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                             help="the metric draws no random numbers (the default)")
     parser.add_argument("--name", help="name of your metric in the results and of the card's directory "
                         "validation/NAME: a plain file name, with no '/' or '\\' (default: the function's name)")
-    parser.add_argument("--preset", help=f"scenario battery: {', '.join(PRESETS)} (default: quick's scenarios and "
-                        "sample size with 1 seed)")
+    parser.add_argument("--preset", help=f"scenario battery: {', '.join(PRESETS)} (default: validate, every scenario "
+                        "of the default study with seeds raced from 3 to 12 where a verdict is undecided; quick: noise "
+                        "and mixing, 1 seed, a smoke test)")
     add_study_selection(
         parser, metrics_help="comma-separated built-in metrics to compare with (default: the preset's)",
         jobs_help="parallel worker processes for the battery's cells, -1 for all cores (default: %(default)s); "

@@ -250,6 +250,21 @@ PRESETS: dict[str, Preset] = {
             "estimates",
         ),
         Preset(
+            name="validate",
+            seeds=3,
+            max_seeds=12,
+            n_samples=1000,
+            excluded_metrics=("dci_gbt",),
+            excluded_scenarios=tuple(name for name in IDENTIFIABILITY_SCENARIOS if name != "null_gaussian"),
+            grids=MappingProxyType({"sample_size": (100, 1000, 10000), "null_gaussian": DEFAULT_CHANCE_GRID}),
+            null_budget_seconds=NULL_BUDGET_SECONDS,
+            null_cells="verdicts",
+            description="validate's battery: the default study's scenarios, metrics and race of seeds (3, then 6 and "
+            "12 where a verdict is undecided), without its option sweeps, so that a new metric's card measures every "
+            "column of the property matrix a synthetic battery can (the option columns need --metric-option) with an "
+            "interval for every verdict; the built-ins' cells are computed once and cached",
+        ),
+        Preset(
             name="paper",
             seeds=100,
             n_samples=20000,

@@ -377,7 +377,7 @@ def run_study(
     damage = ([f"note: {store.damaged} damaged line(s) of {store.path} were ignored; their cells are computed again"]
               if store is not None and store.damaged else [])  # said once, after what the first round skips
     computed: set[str] = set()  # keys computed by this run (a racing round does not recompute an earlier one's)
-    bars: list[Any] = []  # the progress bar, made when the first cell is to run (nothing to show before)
+    rounds: list[int] = []  # the cells of each call of compute: a racing study's rounds
 
     def compute(active: Sequence[Cell]) -> tuple[pd.DataFrame, pd.DataFrame]:
         """Run the cells of ``active`` that are not stored (all of them not yet computed with ``recompute``); the
@@ -397,29 +397,26 @@ def run_study(
                 log(reasons)
         for line in slow_metric_warnings(pending):
             log(line)
-        if pending and not bars:
-            bars.append(tqdm(total=0, desc=progress_label, unit="cell", disable=not progress))
-        if pending:
-            bars[0].total += len(pending)
-            bars[0].refresh()
-        for outcomes in execute(plan_tasks(pending), jobs=jobs, backend=backend, scheduler=scheduler,
-                                cell_timeout=cell_timeout, log=log):
-            if store is not None:
-                store.append_many(outcomes, replace=recompute)  # one lock and one fsync per task
-            for outcome in outcomes:
-                records[outcome[0]] = record_of(*outcome)  # as on disk, a key's last record wins
-            bars[0].update(len(outcomes))
+        rounds.append(len(active))
+        label = progress_label if len(rounds) == 1 else f"{progress_label}, round {len(rounds)}"
+        bar = tqdm(total=len(pending), desc=label, unit="cell", disable=not progress or not pending)
+        try:
+            for outcomes in execute(plan_tasks(pending), jobs=jobs, backend=backend, scheduler=scheduler,
+                                    cell_timeout=cell_timeout, log=log):
+                if store is not None:
+                    store.append_many(outcomes, replace=recompute)  # one lock and one fsync per task
+                for outcome in outcomes:
+                    records[outcome[0]] = record_of(*outcome)  # as on disk, a key's last record wins
+                bar.update(len(outcomes))
+        finally:
+            bar.close()
         computed.update(keys)
         return tables_of(records, keys)
 
-    try:
-        if racing is None:
-            frame, failed = compute(cells)
-        else:
-            frame, failed = race(cells, racing, compute, decide=undecided_groups, log=log)
-    finally:
-        for bar in bars:
-            bar.close()
+    if racing is None:
+        frame, failed = compute(cells)
+    else:
+        frame, failed = race(cells, racing, compute, decide=undecided_groups, log=log)
     if store is not None:
         store.write_tables(frame, failed)
     _announce_warnings(frame, log)

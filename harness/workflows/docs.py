@@ -194,7 +194,8 @@ def preset_table() -> str:
             f" but {', '.join(preset.excluded_metrics)}" if preset.excluded_metrics else "")
         sizes = "; ".join(f"{scenario} n = {n}" for scenario, n in preset.sample_sizes.items())
         grids = "; ".join(f"{scenario}: {', '.join(map(str, values))}" for scenario, values in preset.grids.items())
-        seeds = f"{preset.seeds}" + "".join(f" ({count} on {scenario})" for scenario, count in preset.scenario_seeds.items())
+        seeds = (f"{preset.seeds} to {preset.max_seeds}, raced" if preset.max_seeds else f"{preset.seeds}") + "".join(
+            f" ({count} on {scenario})" for scenario, count in preset.scenario_seeds.items())
         rows.append((f"`{preset.name}`", seeds, preset.n_samples, scenario_text, metric_text,
                      "; ".join(filter(None, [sizes, grids])), sweeps or "none", preset.description))
     return _table(("preset", "seeds", "n", "scenarios", "metrics", "other sizes and grids", "option sweeps", "what"), rows)

@@ -1,9 +1,10 @@
 """Validate a new metric: the scenario battery next to the built-ins, and axiom checks.
 
 ``python -m harness validate my_metric.py:my_metric`` (or :func:`validate` from Python)
-runs a user's function through the scenario battery of a preset (``quick`` by
-default) next to the built-in metrics, on exactly the same data (every cell's data
-derive from its identity, :mod:`harness.execution.seeds`), and writes a **report card**:
+runs a user's function through the scenario battery of a preset (``validate`` by default:
+every criterion's scenarios, seeds raced until each verdict is decided) next to the built-in
+metrics, on exactly the same data (every cell's data derive from its identity,
+:mod:`harness.execution.seeds`), and writes a **report card**:
 
 * one overall line: the criteria it fails, passes or leaves undecided, and those the battery
   does not measure;
@@ -71,8 +72,8 @@ from reports.report_card import (
 from reports.schema import FAILURE_COLUMNS
 from reports.stress import stress_record, stress_section
 
-#: Seeds of the default battery (the ``quick`` preset otherwise): keeps ``validate`` to about a minute.
-DEFAULT_SEEDS = 1
+#: The default battery: the default study's scenarios with its race of seeds, without its option sweeps.
+DEFAULT_PRESET = "validate"
 
 
 @dataclass
@@ -213,6 +214,14 @@ class ReportCard:
         return write_report_card(directory, self.to_markdown(), self.to_dict())
 
 
+def _seed_range(cells: pd.DataFrame) -> dict[str, int]:
+    """The fewest and the most seeds per scenario and sample size of the battery's cells (``seeds``, ``most_seeds``:
+    racing gives the cells of an undecided verdict more)."""
+    counts = cells.groupby(["scenario", "n_samples"])["seed"].nunique()
+    low, high = (int(counts.min()), int(counts.max())) if len(counts) else (0, 0)
+    return {"seeds": low, "most_seeds": high}
+
+
 def is_plain_file_name(name: str) -> bool:
     """Whether ``name`` names a file inside a directory, not a path: no separator (``/``, ``\\``), no NUL, and
     not ``.`` or ``..``."""
@@ -230,6 +239,9 @@ def validate(
     scenarios_: Sequence[str] | None = None,
     builtins: Sequence[str] | None = None,
     seeds: int | None = None,
+    min_seeds: int | None = None,
+    max_seeds: int | None = None,
+    budget_seconds: float | None = None,
     n_samples: int | None = None,
     out: str | Path | None = None,
     builtins_dir: str | Path | None = None,
@@ -265,8 +277,9 @@ def validate(
         return on the probe is refused before the battery runs.
     preset : str, optional
         The battery (:data:`harness.execution.presets.PRESETS`); the next arguments override it.
-        Default: the ``quick`` preset with :data:`DEFAULT_SEEDS` seed, which keeps
-        the default validation short (noise and mixing, n = 1000).
+        Default: :data:`DEFAULT_PRESET`, every scenario the default study runs, seeds raced from 3 to 12 (see
+        :mod:`harness.execution.racing`), so that every verdict of the card carries an interval and a close one
+        gets the seeds it needs.  The built-ins' cells are cached in ``builtins_dir`` and computed once.
     scenarios_ : sequence of str, optional
         Scenarios of the battery: names, compositions (``redundancy_attack@noise=0.2``) or
         references to your own (``path/to/file.py:name``), as in :func:`harness.run_study`.
@@ -274,7 +287,9 @@ def validate(
         Registered metrics to compare with (default: the preset's, i.e. every one but
         those it excludes, ``dci_gbt``).  An empty sequence compares with none.
     seeds, n_samples : int, optional
-        Seeds per value and sample size of the battery.
+        Seeds per value (fixed, no race) and sample size of the battery.
+    min_seeds, max_seeds, budget_seconds : optional
+        The race of seeds (see :func:`harness.run_study`); default: the preset's.
     out : path, optional
         Directory for ``report_card.md``, ``report_card.json`` and ``results.parquet``
         / ``.csv`` (the combined table, readable by ``report``, ``plot`` and
@@ -342,7 +357,7 @@ def validate(
     reference = reference_of(metric)
     entry = metric_entry(reference, property=property, higher_is_better=higher_is_better, stochastic=stochastic, name=name)
     if preset is None:
-        preset, seeds = "quick", DEFAULT_SEEDS if seeds is None else seeds
+        preset = DEFAULT_PRESET
     if preset not in PRESETS:
         raise UnknownNameError("preset", preset, PRESETS)
     config = PRESETS[preset]
@@ -367,7 +382,8 @@ def validate(
         log(f"note: {replaced}")
     if score_range is not None and not (np.isfinite(score_range).all() and score_range[0] < score_range[1]):
         raise UsageError(f"score range must be two finite numbers LOW < HIGH, got {tuple(score_range)}")
-    study = dict(preset=preset, scenarios_=scenarios_, seeds=seeds, n_samples=n_samples, jobs=jobs,
+    study = dict(preset=preset, scenarios_=scenarios_, seeds=seeds, min_seeds=min_seeds, max_seeds=max_seeds,
+                 budget_seconds=budget_seconds, n_samples=n_samples, jobs=jobs,
                  cell_timeout=cell_timeout, progress=progress, log=log, grids=grids)
     own_keys = {reference, entry.name}
     own_options = {key: sweep for key, sweep in (metric_options or {}).items() if key in own_keys}
@@ -419,7 +435,7 @@ def validate(
         entry=entry,
         reference=reference,
         battery={"preset": preset, "scenarios": sorted(cells["scenario"].unique()), "builtins": compared,
-                 "seeds": int(cells["seed"].nunique()),
+                 **_seed_range(cells),
                  "n_samples": ", ".join(str(n) for n in sorted(cells["n_samples"].unique()))},
         results=results,
         rankings=rankings,

@@ -659,7 +659,7 @@ def test_a_metric_failing_every_cell_with_no_builtin_still_gets_its_card(failing
     assert len(card.own_failures) == 6 and card.rankings.empty and card.verdicts.empty
     assert any("every cell of the battery failed" in note for note in card.notes)
     text = (tmp_path / "report_card.md").read_text()
-    assert "battery: preset `quick`; scenarios noise; 1 seed(s); n = 300" in text
+    assert "battery: preset `validate`; scenarios noise; 1 seed(s); n = 300" in text
     assert json.loads((tmp_path / "report_card.json").read_text())["failures"]
 
 

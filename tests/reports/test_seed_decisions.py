@@ -1,0 +1,64 @@
+"""The seeds behind each verdict, and intervals widened for a race's looks (issue 38)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from reports import intervals
+from reports.bundle import Bundle
+from reports.calibration import calibration
+from reports.seed_decisions import seed_counts_display, seed_decisions, seed_lines, undecided_display
+
+# 'lin' at the perfect end of noise: 0.99 +- 0.01 over seeds 0, 1, 2 (tests/reports/conftest.py)
+LIN_PERFECT, LIN_SPREAD, SEEDS = 0.99, 0.01, 3
+
+
+@pytest.mark.parametrize("looks", [1, 3])
+def test_an_interval_read_at_several_looks_is_widened_to_the_split_level(synthetic_results, looks):
+    table = calibration(synthetic_results.assign(looks=looks))
+    low = table.loc[(table["metric"] == "lin") & (table["scenario"] == "noise"), "perfect_oriented_low"].iloc[0]
+    quantile = stats.t.ppf(1 - 0.05 / looks / 2, SEEDS - 1)  # 4.303 for one look, 7.649 for three
+    assert low == pytest.approx(LIN_PERFECT - quantile * LIN_SPREAD / np.sqrt(SEEDS), abs=1e-9)
+
+
+def test_the_level_splits_five_percent_between_the_looks():
+    assert intervals.level(1) == 0.95 and intervals.level(3) == pytest.approx(1 - 0.05 / 3)
+    assert intervals.t_quantile(6, 3) == pytest.approx(stats.t.ppf(1 - 0.05 / 6, 5))
+    with pytest.raises(ValueError, match="looks must be at least 1"):
+        intervals.level(0)
+
+
+def test_every_judged_verdict_is_listed_with_the_seeds_that_decided_it(synthetic_results):
+    bundle = Bundle(synthetic_results)
+    table = seed_decisions(bundle)
+    judged = [verdict for verdict in bundle.verdicts["verdict"] if verdict.judged]
+    assert len(table) == len(judged) and len(table) > 10
+    assert set(table["seeds"]) == {SEEDS} and table["at_cap"].all() and (table["level"] == 0.95).all()
+    assert sorted(table["verdict"].unique()) == sorted({verdict.mark for verdict in judged})
+    shown = seed_counts_display(table)
+    assert list(shown["Seeds"]) == ["3"]
+    assert int(shown["✓ yes"].iloc[0]) == (table["verdict"] == "yes").sum()
+    lines = seed_lines(table, looks=1)
+    assert lines[0].startswith("Every cell had the same seeds: each interval is at 95%. ")
+    assert f"{(table['verdict'] != 'undecided').sum()} of {len(table)} judged verdicts are decided" in lines[0]
+
+
+def test_an_undecided_verdict_names_its_interval_and_whether_it_had_the_most_seeds():
+    import pandas as pd
+
+    table = pd.DataFrame([
+        {"metric": "m", "sub_score": "s", "characteristic": "calibrated", "verdict": "undecided", "seeds": 12,
+         "at_cap": True, "statistic": "random", "value": 0.12, "interval_low": 0.08, "interval_high": 0.16, "limit": 0.1,
+         "level": 1 - 0.05 / 3},
+        {"metric": "m", "sub_score": "s", "characteristic": "linear", "verdict": "yes", "seeds": 3, "at_cap": False,
+         "statistic": "R²", "value": 0.99, "interval_low": 0.98, "interval_high": 1.0, "limit": 0.9,
+         "level": 1 - 0.05 / 3}])
+    shown = undecided_display(table)
+    assert shown.to_dict("records") == [{"Metric": "m", "Sub-score": "s", "Characteristic": "calibrated",
+                                         "Statistic": "random", "Value [interval]": "0.12 [0.08, 0.16]",
+                                         "Threshold": "0.1", "Seeds": "12 (cap)"}]
+    lines = seed_lines(table, looks=3)
+    assert lines[0].startswith("Seeds were raced over 3 looks: each interval is at 98.3%")
+    assert lines[1].startswith("1 stayed undecided: 1 with the most seeds any cell has")
