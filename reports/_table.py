@@ -19,7 +19,16 @@ import pandas as pd
 from metrics.registry import SCORE_PROPERTIES
 from reports.options import OptionDefaults, with_option_columns
 from reports.parameters import with_parameter_columns
-from reports.schema import CRITERIA, DERIVED_COLUMNS, IDEAL_PROPERTIES, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS, TEXT_COLUMNS
+from reports.schema import (
+    CRITERIA,
+    DERIVED_COLUMNS,
+    IDEAL_PROPERTIES,
+    JSON_COLUMNS,
+    OPTIONAL_COLUMN_DEFAULTS,
+    RESULT_COLUMNS,
+    TEXT_COLUMNS,
+    decode_options,
+)
 
 #: Order of the families in tables and figure facets; unknown families follow, sorted.
 FAMILY_ORDER = ("intervention", "predictor", "information", "unsupervised", "custom")
@@ -67,8 +76,16 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False,
     TypeError
         When ``results`` is not a DataFrame.
     ValueError
-        When the table is empty (unless ``allow_empty``), lacks required columns, has a
-        non-finite score, value or seconds, an unknown property, or an unreadable boolean.
+        When the table is empty (unless ``allow_empty``), lacks required columns, has an
+        unknown property or criterion, an unreadable boolean, or a cell out of its column's
+        range, checked column by column: text in a number column; a non-finite score, value or
+        seconds; negative seconds; a seed, sample size, warning count or number of
+        permutations that is not a whole number (at least 1 for the sample size, 0 for the
+        others); a p-value outside [0, 1]; a non-finite null mean, chance level or p-value
+        where a null was computed; an ``options``, ``default_options`` or ``parameters``
+        cell that is not a JSON object.  The message is one line naming the column, how
+        many cells are wrong, and the first one's row (its 1-based position in the table,
+        metric, scenario, value and seed) and content.
     """
     if not isinstance(results, pd.DataFrame):
         raise TypeError(f"results must be a pandas DataFrame, got {type(results).__name__}")
@@ -79,6 +96,9 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False,
     if results.empty and not allow_empty:
         raise ValueError("results table is empty: there is nothing to report")
     frame = results.copy()
+    for column in JSON_COLUMNS:
+        if column in frame.columns:
+            _check_json_objects(frame, column)
     filled = set(results.attrs.get("filled_columns", ()))
     for column, default in OPTIONAL_COLUMN_DEFAULTS.items():
         if column not in frame.columns:
@@ -89,21 +109,14 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False,
     frame.attrs["filled_columns"] = sorted(filled)
     for column in TEXT_COLUMNS:
         frame[column] = frame[column].fillna("").astype(str)
-    for column in ("warnings", "null_permutations"):
-        frame[column] = pd.to_numeric(frame[column], errors="raise").fillna(0).astype(np.int64)
-    for column in ("value", "ideal", "exact", "score", "seconds", "null_mean", "null_q95", "p_value", "null_seconds"):
-        frame[column] = pd.to_numeric(frame[column], errors="raise").astype(np.float64)
-    for column in ("seed", "n_samples"):
-        frame[column] = pd.to_numeric(frame[column], errors="raise").astype(np.int64)
+    for column in (*_REAL_COLUMNS, *_WHOLE_COLUMNS):
+        frame[column] = _numbers(frame, column)
+    for column, empty in (("warnings", 0), ("null_permutations", 0), ("looks", 1)):  # a table written before them
+        frame[column] = frame[column].fillna(empty)
+    _check_numbers(frame)
+    for column in _WHOLE_COLUMNS:
+        frame[column] = frame[column].astype(np.int64)
     frame["higher_is_better"] = _as_bool(frame["higher_is_better"])
-    for column in ("score", "value", "seconds"):
-        bad = ~np.isfinite(frame[column].to_numpy())
-        if bad.any():
-            first = frame.loc[bad].iloc[0]
-            raise ValueError(
-                f"results column {column!r} has {int(bad.sum())} non-finite entries "
-                f"(first: metric {first['metric']!r}, scenario {first['scenario']!r}, value {first['value_label']!r})"
-            )
     unknown = sorted(set(frame["property"]) - set(SCORE_PROPERTIES))
     if unknown:
         raise ValueError(f"results column 'property' has unknown values {unknown}; expected some of {SCORE_PROPERTIES}")
@@ -111,6 +124,80 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False,
     if unknown:
         raise ValueError(f"results column 'criterion' has unknown values {unknown}; expected some of {CRITERIA} or ''")
     return frame
+
+
+#: The columns of real numbers: empty (NaN) allowed only where :func:`_check_numbers` allows it.
+_REAL_COLUMNS = ("value", "ideal", "exact", "score", "seconds", "null_mean", "null_q95", "p_value", "null_seconds")
+#: The columns of whole numbers, with the least value each may hold.
+_WHOLE_COLUMNS = {"seed": 0, "n_samples": 1, "warnings": 0, "null_permutations": 0, "looks": 1}
+#: The texts of an empty number cell (how pandas writes NaN in a CSV, and the spellings it reads as NaN).
+_EMPTY_TEXTS = frozenset({"", "nan", "none", "null", "na", "n/a"})
+
+
+def _refuse(frame: pd.DataFrame, column: str, values: pd.Series, bad: Any, problem: str, expected: str) -> None:
+    """Raise a one-line :class:`ValueError` naming ``column``, how many of ``values`` are ``bad`` (a boolean mask), and
+    the first one's row: its 1-based position in the table (line ``row + 1`` of a CSV, after the header), metric,
+    scenario, value and seed; nothing when none is."""
+    bad = np.asarray(bad, dtype=bool)
+    if not bad.any():
+        return
+    position = int(np.flatnonzero(bad)[0])
+    row = frame.iloc[position]
+    count = int(bad.sum())
+    raise ValueError(
+        f"results column {column!r} has {count} {problem} entr{'y' if count == 1 else 'ies'} (first: row {position + 1}, "
+        f"metric {row['metric']!r}, scenario {row['scenario']!r}, value {str(row['value_label'])!r}, seed {row['seed']}: "
+        f"{values.iloc[position]!r}); expected {expected}"
+    )
+
+
+def _check_json_objects(frame: pd.DataFrame, column: str) -> None:
+    """Refuse a cell of ``column`` (one of :data:`reports.schema.JSON_COLUMNS`) that is neither empty nor a JSON
+    object (:func:`reports.schema.decode_options` reads them); each distinct text is parsed once."""
+    texts = frame[column].fillna("").astype(str)
+    readable = {}
+    for text in texts.unique():
+        try:
+            readable[text] = isinstance(decode_options(text), dict)
+        except (ValueError, RecursionError):  # json's errors derive from ValueError; brackets nested too deep
+            readable[text] = False
+    _refuse(frame, column, texts, ~texts.map(readable).to_numpy(dtype=bool), "unreadable",
+            'a JSON object such as {"bins":5} (or an empty cell)')
+
+
+def _numbers(frame: pd.DataFrame, column: str) -> pd.Series:
+    """``column`` as float64 (an empty cell NaN); a cell holding anything but a number is refused (:func:`_refuse`)."""
+    raw = frame[column]
+    numbers = pd.to_numeric(raw, errors="coerce")
+    if not pd.api.types.is_numeric_dtype(raw):
+        empty = raw.isna() | raw.astype(str).str.strip().str.lower().isin(_EMPTY_TEXTS)
+        _refuse(frame, column, raw, numbers.isna() & ~empty, "non-numeric", "a number")
+    return numbers.astype(np.float64)
+
+
+def _check_numbers(frame: pd.DataFrame) -> None:
+    """Refuse a number out of its column's range (:func:`_refuse`): a non-finite score, value or seconds; an infinite
+    ideal or exact value; negative seconds; a seed, sample size or count that is not a whole number at least its least
+    (:data:`_WHOLE_COLUMNS`); a p-value outside [0, 1]; and, where a null was computed (``null_permutations`` > 0), a
+    null mean, chance level or p-value that is not finite."""
+    numbers = {column: frame[column].to_numpy() for column in (*_REAL_COLUMNS, *_WHOLE_COLUMNS)}
+    for column in ("score", "value", "seconds"):
+        _refuse(frame, column, frame[column], ~np.isfinite(numbers[column]), "non-finite", "a finite number")
+    for column in ("ideal", "exact", "null_seconds"):
+        _refuse(frame, column, frame[column], np.isinf(numbers[column]), "infinite", "a finite number or an empty cell")
+    for column in ("seconds", "null_seconds"):
+        _refuse(frame, column, frame[column], numbers[column] < 0, "negative", "a number of seconds >= 0")
+    for column, least in _WHOLE_COLUMNS.items():
+        whole = np.isfinite(numbers[column]) & (numbers[column] == np.floor(numbers[column]))
+        _refuse(frame, column, frame[column], ~whole | (numbers[column] < least), "invalid",
+                f"a whole number >= {least}")
+    p_value = numbers["p_value"]
+    _refuse(frame, "p_value", frame["p_value"], (p_value < 0) | (p_value > 1) | np.isinf(p_value), "out-of-range",
+            "a p-value in [0, 1], or an empty cell where no null was computed")
+    has_null = numbers["null_permutations"] > 0
+    for column in ("null_mean", "null_q95", "p_value"):
+        _refuse(frame, column, frame[column], has_null & ~np.isfinite(numbers[column]), "non-finite",
+                "a finite number where null_permutations > 0 (a null was computed)")
 
 
 def _as_bool(column: pd.Series) -> pd.Series:

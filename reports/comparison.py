@@ -49,6 +49,11 @@ LAYOUTS = ("rows", "columns", "grid")
 TAGS = {"modularity": "M", "compactness": "C", "explicitness": "E", "holistic": "H"}
 #: Height of the legend's title (what the lines and bands are), in inches at the default font size.
 LEGEND_TITLE_INCHES = 0.15
+#: The widths a figure may have, in inches: the narrowest its legend and notes fit in at the largest font size, and an
+#: A3 page.
+WIDTH_RANGE = (1.0, 16.5)
+#: The font sizes a figure may have, in points (ticks, legend and notes are drawn 1 to 2.5 points smaller).
+FONT_SIZE_RANGE = (4.0, 24.0)
 #: Height of a panel as a fraction of its width, and its bounds in inches.
 PANEL_ASPECT, PANEL_HEIGHT_RANGE = 0.75, (1.3, 2.2)
 
@@ -92,33 +97,55 @@ def _chosen_lines(results: pd.DataFrame, names: Sequence[str]) -> pd.Series:
 
 
 class _Renames:
-    """An author's labels for the figure's texts; remembers which were offered, to refuse one that names nothing."""
+    """An author's labels for the figure's texts; remembers which were offered, to refuse one that names nothing, and
+    which line each line label went to, to refuse one label for two lines (their legend entries would read as one)."""
 
     def __init__(self, mapping: Mapping[str, str] | None) -> None:
         self.mapping = dict(mapping or {})
         self.offered: set[str] = set()
+        self.lines: dict[str, str] = {}
 
     def __call__(self, text: str) -> str:
         self.offered.add(text)
         return self.mapping.get(text, text)
 
     def score(self, metric: str, sub_score: str, higher_is_better: bool) -> str:
-        """A line's label: its whole name renamed (``dci_lasso/compactness``), else its metric and sub-score each."""
-        name = score_label(metric, sub_score)
-        self.offered.add(name)
-        if name in self.mapping:
-            name = self.mapping[name]
-        elif "/" in name:
+        """A line's label: its whole name renamed (``dci_lasso/compactness``), else its metric and sub-score each.
+
+        Raises
+        ------
+        FigureRequestError
+            When the renames give this line the label of another line.
+        """
+        line = score_label(metric, sub_score)
+        self.offered.add(line)
+        if line in self.mapping:
+            name = self.mapping[line]
+        elif "/" in line:
             name = f"{self(metric)}/{self(sub_score)}"
         else:
             name = self(metric)
-        return name if higher_is_better else f"{name} (1 − score)"
+        label = name if higher_is_better else f"{name} (1 − score)"
+        other = self.lines.setdefault(label, line)
+        if other != line:
+            raise FigureRequestError(f"rename gives the lines {other} and {line} one label, {label!r}: their legend "
+                                     "entries would read as one line; give each its own label")
+        return label
 
     def check(self) -> None:
         unused = sorted(set(self.mapping) - self.offered)
         if unused:
             raise FigureRequestError(f"rename {unused} names no label of the figure; its labels are "
                                      f"{sorted(self.offered)}")
+
+
+def check_layout(width: float, font_size: float) -> None:
+    """Refuse a ``width`` outside :data:`WIDTH_RANGE` or a ``font_size`` outside :data:`FONT_SIZE_RANGE`, naming the
+    range (:class:`FigureRequestError`): beyond them the legend, notes and tick labels do not fit the figure."""
+    for name, given, (low, high), unit in (("width", width, WIDTH_RANGE, "inches"),
+                                           ("font_size", font_size, FONT_SIZE_RANGE, "points")):
+        if not low <= given <= high:  # NaN too
+            raise FigureRequestError(f"{name} must be from {low:g} to {high:g} {unit}, got {given!r}")
 
 
 def _columns(panels: int, layout: str, ncols: int | None) -> int:
@@ -174,13 +201,13 @@ def plot_comparison(
         Any format matplotlib writes (png, svg, pdf, ...); default from the suffix of
         ``out_file``.  PDF and PostScript embed TrueType (Type 42) fonts.
     width : float, default :data:`reports._style.PAGE_WIDTH`
-        The figure's width in inches (:data:`WIDTHS` names a column's and a page's).
+        The figure's width in inches, within :data:`WIDTH_RANGE` (:data:`WIDTHS` names a column's and a page's).
     layout : {"rows", "columns", "grid"}, default "rows"
         One panel per row, all panels in one row, or a near-square grid.
     ncols : int, optional
         Panels per row (overrides ``layout``).
     font_size : float, default :data:`reports._style.FONT_SIZE`
-        Font size of labels and titles in points (ticks and legend one point less).
+        Font size of labels and titles in points, within :data:`FONT_SIZE_RANGE` (ticks and legend one point less).
     rename : mapping of str to str, optional
         Labels to show instead of the results' names: a metric, a sub-score, a whole line
         label (``dci_lasso/compactness``), a scenario, a parameter or a property.
@@ -199,14 +226,14 @@ def plot_comparison(
     ------
     FigureRequestError
         For a metric or scenario absent from the results (the message lists those
-        present), a rename that names no label of the figure, a bad layout or band, or
+        present), a rename that names no label of the figure or gives two lines one label, a
+        width or font size out of range (:func:`check_layout`), a bad layout or band, or
         when the selection leaves nothing to draw.
     """
     results = check_results(results)
     if band not in BANDS:
         raise FigureRequestError(f"band must be one of {BANDS}, got {band!r}")
-    if not width > 0 or not font_size > 0:
-        raise FigureRequestError(f"width and font_size must be positive, got {width} and {font_size}")
+    check_layout(width, font_size)
     rows, shown = _selected(results, metrics, scenarios)
     columns = _columns(len(shown), layout, ncols)
     grid_rows = -(-len(shown) // columns)

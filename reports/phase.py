@@ -27,7 +27,7 @@ from matplotlib.patches import Rectangle
 from reports._format import Section, display_table
 from reports._style import FONT_SIZE, PAGE_WIDTH, paper_style, wrap_label
 from reports._table import at_largest_n, family_figures, family_rank, ideal_table, score_label, seed_summary
-from reports.comparison import FigureRequestError, _chosen_lines, _letter, _Renames
+from reports.comparison import FigureRequestError, _chosen_lines, _letter, _Renames, check_layout
 from reports.figures import Drawn
 from reports.parameters import TwoParameterSweep, sweep_rows, two_parameter_sweeps
 
@@ -292,8 +292,9 @@ def plot_phase_diagram(
     Raises
     ------
     reports.comparison.FigureRequestError
-        For a sweep the results do not hold (the message lists those they do), an unknown metric, or a rename
-        that names no label of the figure.
+        For a sweep the results do not hold (the message lists those they do), an unknown metric, a width or font
+        size out of range (:func:`reports.comparison.check_layout`), or a rename that names no label of the figure or
+        gives two lines one label.
     """
     from reports._table import check_results
 
@@ -305,8 +306,7 @@ def plot_phase_diagram(
     rows = results.loc[results["sweep"] == sweep]
     if metrics is not None:
         rows = rows.loc[_chosen_lines(rows, metrics)]
-    if not width > 0 or not font_size > 0:
-        raise FigureRequestError(f"width and font_size must be positive, got {width} and {font_size}")
+    check_layout(width, font_size)
     table = phase_table(rows, sweeps[sweep])
     entries = table[["metric", "sub_score", "higher_is_better"]].drop_duplicates()
     if metrics is not None:

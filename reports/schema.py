@@ -147,6 +147,9 @@ OPTION_COLUMNS = ("metric_base", "options", "default_options")
 PARAMETER_COLUMNS = ("sweep", "parameters")
 DERIVED_COLUMNS = OPTION_COLUMNS + PARAMETER_COLUMNS
 
+#: Columns holding a canonical JSON object (:func:`encode_options`), or nothing.
+JSON_COLUMNS = ("parameters", "options", "default_options")
+
 #: Columns holding text (read from CSV as strings, never as numbers or NaN).
 TEXT_COLUMNS = (
     "study",

@@ -9,7 +9,8 @@ Errors: a problem with what the user typed or supplied (a :class:`~harness.error
 an unknown name, a missing or unreadable file) prints one line and exits with status 2.
 Anything else is a bug: its traceback is printed and the exit status is 1.  ``--debug``
 (or ``HARNESS_DEBUG=1`` in the environment) prints the traceback of usage errors too.
-Ctrl-C, and SIGTERM, stop a command in one line (exit status 130, 143), its workers with it.
+Ctrl-C, and SIGTERM, stop a command in one line (exit status 130, 143), its workers with it; the line says that
+finished cells are saved only for a command that saves them (:data:`RESUMABLE_COMMANDS`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ DEBUG_ENVIRONMENT_VARIABLE = "HARNESS_DEBUG"
 
 COMMANDS = (run, listing, report, validate, baseline, evaluate, plot, estimators, stress)
 """The command modules, in the order ``--help`` lists them."""
+
+RESUMABLE_COMMANDS = frozenset({"run", "validate", "stress", "estimators"})
+"""The commands that store each finished cell as it finishes, so that rerunning one resumes where it stopped; the
+others (``evaluate``, ``report``, ``plot``, ``baseline``, ``list``) keep nothing of an interrupted command."""
 
 _USER_FILE_ERRORS = (FileNotFoundError, FileExistsError, PermissionError, IsADirectoryError, NotADirectoryError)
 """A path the user named that cannot be read or written (``FileExistsError``: an output under a plain file)."""
@@ -89,8 +94,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in arguments or os.environ.get(DEBUG_ENVIRONMENT_VARIABLE, "") not in ("", "0")
+    command = ""
     try:
         args, stray = build_parser().parse_known_args(arguments)
+        command = args.command
         if stray:  # named with the command, whose --help lists what it takes (argparse names the top level)
             args.command_parser.error(f"unrecognized arguments: {' '.join(stray)}")
         with _sigterm_stops_like_ctrl_c():
@@ -104,8 +111,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the interpreter's exit flush must not fail again
         return 0
     except KeyboardInterrupt as stop:
-        print(f"{'terminated' if isinstance(stop, Terminated) else 'interrupted'}; finished cells are saved, rerun the "
-              "same command to resume", file=sys.stderr)
+        kept = ("finished cells are saved, rerun the same command to resume" if command in RESUMABLE_COMMANDS else
+                f"{command or 'the command'} stopped before it finished, rerun the same command")
+        print(f"{'terminated' if isinstance(stop, Terminated) else 'interrupted'}; {kept}", file=sys.stderr)
         return EXIT_TERMINATED if isinstance(stop, Terminated) else EXIT_INTERRUPTED
     except Exception:  # a bug, not the user's input: keep the evidence
         traceback.print_exc()

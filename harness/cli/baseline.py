@@ -48,7 +48,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "check",
         help="compare a run directory with a baseline (exit 1 on drift)",
         description="Compare RUN_DIR with the baseline --against, cell by cell. Exit status 0 when every cell is "
-        "within tolerance, 1 when a cell drifted or a baseline cell is missing from the run (then a line per "
+        "within tolerance, 1 when a cell drifted, a baseline cell failed in the run (its metric raised, for some "
+        "seed) or a baseline cell is missing from the run (then a line per "
         "failing metric, with its number of drifted cells and its largest drift, and the failing cells, largest "
         "change first, are printed) or when every cell of the run failed (then its first error is printed), 2 for "
         "bad input. A note names what differs between the environment the baseline was saved in and this one "
@@ -66,7 +67,9 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                        "scores bit for bit)")
     check.add_argument("--metrics", type=csv_list, help="compare only these metrics (default: all)")
     check.add_argument("--allow-missing", action="store_true",
-                       help="do not fail on baseline cells absent from the run (e.g. a run of fewer scenarios)")
+                       help="do not fail on baseline cells absent from the run (e.g. a run of fewer scenarios); a "
+                       "baseline cell on which the run's metric raised fails all the same (leave its metric out with "
+                       "--metrics)")
     check.add_argument("--max-rows", type=non_negative_int, default=DEFAULT_MAX_ROWS, metavar="N",
                        help="failing cells printed before the rest are folded into a count (default: %(default)s; "
                        "0: every one)")

@@ -23,15 +23,37 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=list_registered)
 
 
+#: The fewest columns of text beside the names: in a terminal narrower than the longest name and these, each entry's
+#: text goes under its name, indented by :data:`UNDER_INDENT`.
+NARROWEST_TEXT = 40
+UNDER_INDENT = 4
+#: The narrowest terminal written for (what a terminal reports below it is read as this).
+NARROWEST_TERMINAL = 20
+
+
+def _columns() -> int:
+    """The terminal's width (100 when the output is not a terminal), at least :data:`NARROWEST_TERMINAL`."""
+    return max(NARROWEST_TERMINAL, shutil.get_terminal_size(fallback=(100, 24)).columns)
+
+
+def _fill(text: str, first: str, indent: str) -> str:
+    """``text`` folded at the terminal's width, no line longer (a word longer than a line is broken)."""
+    return textwrap.fill(text, _columns(), initial_indent=first, subsequent_indent=indent, break_on_hyphens=False)
+
+
 def _entry(name: str, width: int, lines: list[str]) -> None:
-    """Print one entry: its name and first line, then its other lines, each folded at the terminal's width (at
-    least 80 columns) and every line's text starting in the column past the longest name (``width``)."""
-    columns = max(80, shutil.get_terminal_size(fallback=(100, 24)).columns)
+    """Print one entry: its name and first line, then its other lines, each folded at the terminal's width and every
+    line's text starting in the column past the longest name (``width``); in a terminal too narrow for that
+    (:data:`NARROWEST_TEXT`), the name on a line of its own and the text under it."""
+    if _columns() - (width + 3) < NARROWEST_TEXT:
+        print(_fill(name, "  ", "  "))
+        indent = " " * UNDER_INDENT
+        for line in lines:
+            print(_fill(line, indent, indent))
+        return
     indent = " " * (width + 3)
     for index, line in enumerate(lines):
-        first = f"  {name:<{width}} " if index == 0 else indent
-        print(textwrap.fill(line, columns, initial_indent=first, subsequent_indent=indent, break_long_words=False,
-                            break_on_hyphens=False))
+        print(_fill(line, f"  {name:<{width}} " if index == 0 else indent, indent))
 
 
 def _fixed(settings: Mapping[str, object]) -> str:
@@ -79,9 +101,9 @@ def list_registered(args: argparse.Namespace) -> int:
         _entry(name, width, [f"{scenario.parameter} in {{{grid}}}{tests}{_fixed(scenario.settings)}{kind}",
                              f"{scenario.summary} ({scenario.source})"])
     print()
-    print("TRANSFORMS (compose a scenario: TRANSFORM@BASE=VALUE, e.g. redundancy_attack@noise=0.2, swept over the")
-    print("transform's parameter with the base held at VALUE; grids shown for a base of 8 factors and 8 codes; your")
-    print("own scenario: path/to/file.py:name or package.module:name)")
+    print(_fill("TRANSFORMS (compose a scenario: TRANSFORM@BASE=VALUE, e.g. redundancy_attack@noise=0.2, swept over "
+                "the transform's parameter with the base held at VALUE; grids shown for a base of 8 factors and 8 "
+                "codes; your own scenario: path/to/file.py:name or package.module:name)", "", ""))
     for name, transform in sorted(TRANSFORMS.items()):
         grid = ", ".join(map(value_label, transform.grid(BaseShape(8, 8))))  # as the scenarios' grids are written: 0, not 0.0
         tests = f"; tests {transform.criterion.replace('_', ' ')}" if transform.criterion else ""
@@ -97,7 +119,7 @@ def _list_presets() -> None:
     and sources)."""
     from harness.execution.presets import PRESETS
 
-    print("PRESETS (run --preset NAME)")
+    print(_fill("PRESETS (run --preset NAME)", "", ""))
     width = max(map(len, PRESETS))
     for name, preset in PRESETS.items():
         lines = [preset.description]  # which states the seeds and sample size

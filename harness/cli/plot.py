@@ -16,13 +16,15 @@ LAYOUTS = ("rows", "columns", "grid")
 BANDS = ("ci95", "sd", "none")
 #: What a phase diagram's cell shows (those of :data:`reports.phase.VALUES`).
 PHASE_VALUES = ("score", "distance")
-#: The widest figure accepted, in inches (an A3 page).
-MAX_WIDTH = 16.5
+#: The widths and font sizes a figure may have, in inches and points (those of :data:`reports.comparison.WIDTH_RANGE`
+#: and :data:`reports.comparison.FONT_SIZE_RANGE`): checked as the command line is read, never inside the layout code.
+WIDTH_RANGE = (1.0, 16.5)
+FONT_SIZE_RANGE = (4.0, 24.0)
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Add ``plot`` to the command line."""
-    from harness.cli._args import csv_list, positive_float, positive_int
+    from harness.cli._args import csv_list, positive_int
 
     parser = commands.add_parser(
         "plot",
@@ -43,12 +45,13 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", type=Path, help="figure file (default: RUN_DIR/comparison.FORMAT)")
     parser.add_argument("--width", type=_width, default="page", metavar="column|page|INCHES",
                         help="figure width: a column of a two-column paper (3.25 in), a page's text block (6.75 in), "
-                        "or inches (default: page)")
+                        f"or inches from {WIDTH_RANGE[0]:g} to {WIDTH_RANGE[1]:g} (default: page)")
     parser.add_argument("--layout", choices=LAYOUTS, default="rows",
                         help="panels one per row, all in one row, or in a near-square grid (default: rows)")
     parser.add_argument("--ncols", type=positive_int, help="panels per row (overrides --layout)")
-    parser.add_argument("--font-size", type=positive_float, default=7.0, metavar="POINTS",
-                        help="font size of labels and titles; ticks and legend one point less (default: 7)")
+    parser.add_argument("--font-size", type=_font_size, default=7.0, metavar="POINTS",
+                        help=f"font size of labels and titles, from {FONT_SIZE_RANGE[0]:g} to {FONT_SIZE_RANGE[1]:g} "
+                        "points; ticks and legend one point less (default: 7)")
     parser.add_argument("--rename", type=_renames, metavar="OLD=NEW,...",
                         help="labels to show instead of the results' names: a metric, a sub-score, a line "
                         "(dci_lasso/compactness), a scenario, a parameter or a property, e.g. "
@@ -72,16 +75,31 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def _width(text: str) -> float:
-    """``column``, ``page`` or a number of inches in (0, :data:`MAX_WIDTH`]."""
+    """``column``, ``page`` or a number of inches in :data:`WIDTH_RANGE`."""
     if text in WIDTHS:
         return WIDTHS[text]
     try:
         inches = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected column, page or a width in inches, got {text!r}") from None
-    if not 0 < inches <= MAX_WIDTH:
-        raise argparse.ArgumentTypeError(f"expected a width in inches above 0 and at most {MAX_WIDTH:g}, got {text}")
-    return inches
+    return _within(inches, text, WIDTH_RANGE, "a width in inches")
+
+
+def _font_size(text: str) -> float:
+    """A number of points in :data:`FONT_SIZE_RANGE`."""
+    try:
+        points = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a font size in points, got {text!r}") from None
+    return _within(points, text, FONT_SIZE_RANGE, "a font size in points")
+
+
+def _within(number: float, text: str, bounds: tuple[float, float], expected: str) -> float:
+    """``number`` when it lies in ``bounds`` (NaN does not); otherwise an argparse error naming the range."""
+    low, high = bounds
+    if not low <= number <= high:
+        raise argparse.ArgumentTypeError(f"expected {expected} from {low:g} to {high:g}, got {text}")
+    return number
 
 
 def _renames(text: str) -> dict[str, str]:

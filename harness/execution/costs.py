@@ -280,6 +280,13 @@ def width_factor(metric: str, codes: int, *, registered: bool = True, variant_of
     return _interpolated(table or {MEASURED_SHAPE[1]: 1.0}, codes)
 
 
+def shape_cost(metric: str, factors: int, codes: int, *, registered: bool = True, variant_of: str = "") -> float:
+    """How much more one call of ``metric`` costs on ``factors`` factors x ``codes`` codes than on the 8 x 8 its cost was
+    measured on (:data:`MEASURED_SHAPE`): ``K / 8`` times its measured growth with the number of codes
+    (:func:`width_factor`).  :func:`harness.execution.plan.shape_factor` reads a scenario's shape into it."""
+    return factors / MEASURED_SHAPE[0] * width_factor(metric, codes, registered=registered, variant_of=variant_of)
+
+
 @functools.lru_cache(maxsize=1)
 def follower_variants() -> frozenset[str]:
     """The variant rows of :data:`MEASURED_SECONDS` measured after another variant of their metric in the same

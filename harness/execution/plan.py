@@ -26,7 +26,7 @@ from functools import cached_property
 from typing import Any
 
 from harness.errors import UsageError, check_one_source_per_name
-from harness.execution.costs import MEASURED_SHAPE, SHARING_FAMILIES, estimated_seconds, width_factor
+from harness.execution.costs import MEASURED_SHAPE, SHARING_FAMILIES, estimated_seconds, shape_cost
 from harness.execution.metric_refs import MetricEntry
 from harness.execution.provenance import metric_provenance, scenario_provenance
 from harness.execution.scenario_refs import scenario_for
@@ -183,8 +183,7 @@ def shape_factor(scenario: Any, value: ParameterValue, metric: MetricEntry | Non
     factors, codes = representation_shape(scenario, value)
     if metric is None:
         return factors * codes / (MEASURED_SHAPE[0] * MEASURED_SHAPE[1])
-    return factors / MEASURED_SHAPE[0] * width_factor(metric.name, codes, registered=metric.registered,
-                                                      variant_of=metric.variant_of)
+    return shape_cost(metric.name, factors, codes, registered=metric.registered, variant_of=metric.variant_of)
 
 
 SLOW_CELL_SECONDS = 3600.0

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from harness.errors import UsageError, listed
+from harness.errors import UnknownNameError, UsageError, listed
 from harness.execution.scenario_refs import canonical_reference, scenario_for
 from harness.execution.user_code import user_code
 from scenarios.base import ParameterValue
@@ -91,6 +91,13 @@ def free_composition(reference: str) -> tuple[str, str] | None:
     A held composition has one ``=VALUE`` per ``@`` (``partial@noise@rotation=0.3927=0.2``); with one fewer, the
     reference names a transform and a complete base reference (``dense_mixing@noise@equicorrelated=0.5``: dense
     mixing on ``noise@equicorrelated=0.5``, noise's alpha free).  A reference that resolves as it is is not free.
+
+    Raises
+    ------
+    harness.errors.UnknownNameError
+        For a reference of that shape whose transform or base is not registered, with the closest names
+        (``dense_mixin@equicorrelated``: did you mean dense_mixing?); and whatever else makes its base unusable
+        (:func:`harness.execution.scenario_refs.scenario_for`).
     """
     if SEPARATOR not in reference:
         return None
@@ -98,15 +105,12 @@ def free_composition(reference: str) -> tuple[str, str] | None:
         scenario_for(reference)
         return None
     except UsageError:
-        pass
+        if reference.count("=") >= reference.count(SEPARATOR):  # a held composition: scenario_for says what is wrong
+            return None
     transform, _, base = (part.strip() for part in reference.partition(SEPARATOR))
     if transform not in available_transforms():
-        return None
-    try:
-        resolved = scenario_for(base)
-    except UsageError:
-        return None
-    return (transform, base) if resolved.kind == "representation" else None
+        raise UnknownNameError("transform", transform, available_transforms())
+    return (transform, base) if scenario_for(base).kind == "representation" else None
 
 
 def canonical_name(reference: str) -> str:

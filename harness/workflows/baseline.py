@@ -253,10 +253,12 @@ class BaselineCheck:
         One row per cell of either side: :data:`CELL_KEYS`, ``baseline``, ``current``
         (mean scores), ``baseline_std`` (the baseline's seed-to-seed standard deviation),
         ``baseline_seeds``, ``current_seeds`` (how many seeds each mean averages), ``difference`` (current - baseline), ``tolerance`` and
-        ``status``: ``"ok"``, ``"drifted"``, ``"missing"`` (in the baseline, not in
-        the run) or ``"new"`` (in the run only; never a failure).
+        ``status``: ``"ok"``, ``"drifted"``, ``"failed"`` (in the baseline, and the run's
+        metric raised on it for some seed: :func:`_run_failures`), ``"missing"`` (in the
+        baseline, not in the run, and not failed there) or ``"new"`` (in the run only; never
+        a failure).
     allow_missing : bool
-        Whether missing cells are tolerated.
+        Whether missing cells are tolerated (failed ones never are).
     unscored : bool
         Whether the run scored no cell of the compared metrics (every one failed, or none of
         them is in the run): nothing was compared, so the check fails even when missing
@@ -275,27 +277,28 @@ class BaselineCheck:
 
     @property
     def failures(self) -> pd.DataFrame:
-        """The drifted cells, and the missing ones unless they are allowed, largest change first."""
-        bad = {"drifted"} if self.allow_missing else {"drifted", "missing"}
+        """The drifted and failed cells, and the missing ones unless they are allowed, largest change first."""
+        bad = {"drifted", "failed"} if self.allow_missing else {"drifted", "failed", "missing"}
         rows = self.table.loc[self.table["status"].isin(bad)]
         order = rows["difference"].abs().fillna(np.inf).sort_values(ascending=False, kind="stable").index
         return rows.loc[order]
 
     @property
     def passed(self) -> bool:
-        """True when the run scored cells of the compared metrics, none drifted and none is missing (unless allowed)."""
+        """True when the run scored cells of the compared metrics, none drifted or failed, and none is missing (unless
+        allowed)."""
         return self.failures.empty and not self.unscored
 
     def summary(self) -> str:
         """One line: how many cells were compared and how many failed."""
         counts = self.table["status"].value_counts()
-        parts = [f"{int(counts.get(s, 0))} {s}" for s in ("ok", "drifted", "missing", "new") if counts.get(s, 0)]
+        parts = [f"{int(counts.get(s, 0))} {s}" for s in ("ok", "drifted", "failed", "missing", "new") if counts.get(s, 0)]
         verdict = "PASSED" if self.passed else "FAILED"
         return f"baseline check {verdict}: {len(self.table)} cells ({', '.join(parts)})"
 
     def by_metric(self) -> list[dict[str, Any]]:
         """One record per metric with failing cells: ``metric``, ``compared`` (its cells of the baseline),
-        ``drifted``, ``missing`` (counted when they fail the check), and the largest drift: ``largest_drift``
+        ``drifted``, ``failed``, ``missing`` (counted when they fail the check), and the largest drift: ``largest_drift``
         (current - baseline) with its cell's ``scenario``, ``value_label``, ``n_samples`` and ``sub_score``
         (None when none drifted)."""
         in_baseline = self.table.loc[self.table["status"] != "new", "metric"].value_counts()
@@ -307,6 +310,7 @@ class BaselineCheck:
                 "metric": metric,
                 "compared": int(in_baseline.get(metric, 0)),
                 "drifted": len(drifted),
+                "failed": int((cells["status"] == "failed").sum()),
                 "missing": int((cells["status"] == "missing").sum()),
                 "largest_drift": None if worst is None else float(worst["difference"]),
                 **{key: None if worst is None else _plain_value(worst[key])
@@ -342,13 +346,15 @@ class BaselineCheck:
 
 
 def _metric_line(found: Mapping[str, Any]) -> str:
-    """``dci: 12 of 30 cells drifted, largest +0.0198 (noise = 0.6, n = 1000, compactness); 2 of 30 cells missing
-    from the run`` (the sub-score named when it is not the metric's own name)."""
+    """``dci: 12 of 30 cells drifted, largest +0.0198 (noise = 0.6, n = 1000, compactness); 1 of 30 cells failed in
+    the run; 2 of 30 cells missing from the run`` (the sub-score named when it is not the metric's own name)."""
     parts = []
     if found["drifted"]:
         sub_score = f", {found['sub_score']}" if found["sub_score"] != found["metric"] else ""
         parts.append(f"{found['drifted']} of {found['compared']} cells drifted, largest {found['largest_drift']:+.3g} "
                      f"({found['scenario']} = {found['value_label']}, n = {found['n_samples']}{sub_score})")
+    if found["failed"]:
+        parts.append(f"{found['failed']} of {found['compared']} cells failed in the run (the metric raised)")
     if found["missing"]:
         parts.append(f"{found['missing']} of {found['compared']} cells missing from the run")
     return f"{found['metric']}: " + "; ".join(parts)
@@ -422,7 +428,9 @@ def check_baseline(
         Compare only these metrics (on both sides); default: all.
     allow_missing : bool, default False
         Whether baseline cells absent from the run are tolerated (e.g. a run of a
-        subset of the scenarios).  By default they fail the check.
+        subset of the scenarios).  By default they fail the check.  A baseline cell on
+        which the run's metric raised (for any seed; the run's failures) is ``"failed"``
+        and fails the check even then: it scored before and no longer does.
 
     Returns
     -------
@@ -444,7 +452,7 @@ def check_baseline(
         raise UsageError(f"sigmas must be a finite number >= 0, got {sigmas!r}")
     reference = baseline if isinstance(baseline, Baseline) else load_baseline(baseline)
     failed = _run_failures(run)
-    results = _results(run, allow_empty=not failed.empty)  # every cell failed: each is missing, the note says why
+    results = _results(run, allow_empty=not failed.empty)  # every cell failed: each fails, the note says why
     current = summarize(results)
     expected = reference.cells
     known = set(current["metric"]) | set(expected["metric"])
@@ -465,6 +473,7 @@ def check_baseline(
     merged["difference"] = merged["current"] - merged["baseline"]
     status = np.where(merged["difference"].abs() > merged["tolerance"], "drifted", "ok")
     status = np.where(merged["current"].isna(), "missing", status)
+    status = np.where(_raised(merged, failed), "failed", status)
     merged["status"] = np.where(merged["baseline"].isna(), "new", status)
     notes = _version_notes(reference.metric_versions, results, merged) + _environment_notes(reference.environment)
     notes += _seed_notes(merged) + _sample_size_notes(merged)
@@ -490,6 +499,16 @@ def _align(expected: pd.DataFrame, current: pd.DataFrame) -> pd.DataFrame:
     merged = merged.rename(columns={"_value": "value"})[[*CELL_KEYS, "baseline", "current", "baseline_std", "baseline_seeds",
                                                          "current_seeds"]]
     return merged.sort_values(list(CELL_KEYS)).reset_index(drop=True)
+
+
+def _raised(compared: pd.DataFrame, failed: pd.DataFrame) -> np.ndarray:
+    """Whether the run's metric raised on each compared cell, for some seed: a row of ``failed``
+    (:func:`_run_failures`) of its scenario, value, sample size and metric."""
+    sample_sizes = pd.to_numeric(failed["n_samples"], errors="coerce")  # text in failures.csv
+    raised = set(zip(failed["scenario"].astype(str), failed["value_label"].astype(str), sample_sizes,
+                     failed["metric"].astype(str)))
+    cells = zip(compared["scenario"], compared["value_label"], compared["n_samples"], compared["metric"])
+    return np.fromiter((cell in raised for cell in cells), dtype=bool, count=len(compared))
 
 
 def _version_notes(versions: Mapping[str, str], results: pd.DataFrame, compared: pd.DataFrame) -> list[str]:
@@ -572,12 +591,12 @@ def _coverage_notes(compared: pd.DataFrame, per_metric: Tolerances, known: set[s
 
 def _failure_notes(failed: pd.DataFrame) -> list[str]:
     """A note when cells of the run failed (:func:`_run_failures`): the baseline cells they would
-    have scored show as missing, and the error says why."""
+    have scored show as failed, and the error says why."""
     if failed.empty:
         return []
     first = failed.iloc[0]
-    return [f"{len(failed)} cell(s) of the run failed and have no scores, so the baseline cells they would score are "
-            f"missing or average fewer seeds; first: {first['metric']} on {first['scenario']} = {first['value_label']} (seed {first['seed']}): "
+    return [f"{len(failed)} cell(s) of the run failed and have no scores, so the baseline cells they would score fail "
+            f"the check; first: {first['metric']} on {first['scenario']} = {first['value_label']} (seed {first['seed']}): "
             f"{first['error']}"]
 
 

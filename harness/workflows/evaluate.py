@@ -14,8 +14,9 @@ a UTF-8 byte-order mark, as spreadsheet programs write it.
 from __future__ import annotations
 
 import csv
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +24,10 @@ import pandas as pd
 
 import metrics
 from harness.errors import UsageError, listed
+from harness.execution.costs import shape_cost
 from harness.execution.metric_refs import MetricEntry, resolve_all
+from harness.execution.null_budget import call_seconds
+from harness.execution.plan import SLOW_CELL_SECONDS
 from harness.execution.user_code import user_code
 from metrics.options import check_random_state
 from metrics.validation import as_real_matrix, check_discrete, check_pair
@@ -200,6 +204,7 @@ def evaluate_representation(
     discrete: Sequence[bool] | None = None,
     random_state: int = 0,
     permutations: int = 0,
+    log: Callable[[str], None] | None = None,
 ) -> pd.DataFrame:
     """Run metrics on one representation and return the score table.
 
@@ -220,6 +225,10 @@ def evaluate_representation(
         permutation null (:func:`metrics.permutation_null`, the row orders seeded by
         ``random_state`` and shared by every metric): what codes of the same shape and
         marginals, independent of the factors, score by chance.  0: no null.
+    log : callable, optional
+        Where a warning goes before any metric runs (default: standard error): that the null's
+        ``permutations`` are estimated to cost more than :data:`~harness.execution.plan.SLOW_CELL_SECONDS`
+        CPU seconds (:func:`null_cost_warning`).
 
     Returns
     -------
@@ -258,6 +267,9 @@ def evaluate_representation(
     if not names:  # an empty table would read as "every metric passed"
         raise UsageError(f"no metric named; known metrics: {', '.join(metrics.available())}")
     entries = resolve_all(names)
+    warning = null_cost_warning(entries, codes.shape[0], factors.shape[1], codes.shape[1], int(permutations))
+    if warning:
+        (log or _to_stderr)(warning)
     rows, failures = [], {}
     with metrics.shared_estimates():  # one representation: its k-NN and binned estimates are computed once
         for entry in entries:
@@ -275,6 +287,26 @@ def evaluate_representation(
         table["null_permutations"] = table["null_permutations"].astype(np.int64)
         table.attrs["null_failures"] = failures
     return table
+
+
+def null_cost_warning(entries: Sequence[MetricEntry], n_samples: int, factors: int, codes: int, permutations: int) -> str:
+    """``warning: ...`` when the permutation null of ``entries`` on an ``(n_samples, factors)`` and ``(n_samples,
+    codes)`` pair is estimated above :data:`~harness.execution.plan.SLOW_CELL_SECONDS` CPU seconds, naming the
+    permutations as the cause (each is one more call of every metric: :func:`harness.execution.null_budget.call_seconds`
+    at this shape, :func:`harness.execution.costs.shape_cost`) and the metrics' own cost; "" otherwise."""
+    calls = sum(call_seconds(entry, n_samples, shape_cost(entry.name, factors, codes, registered=entry.registered,
+                                                          variant_of=entry.variant_of))
+                for entry in entries if not entry.population)
+    null = permutations * calls
+    if null <= SLOW_CELL_SECONDS:
+        return ""
+    return (f"warning: {permutations} permutations make the permutation null an estimated {null / 3600:.3g} CPU-hours "
+            f"({permutations} more calls of each metric, whose calls take an estimated {calls:.2g} CPU-s together on "
+            f"{n_samples} samples x {codes} codes); B = 99 reaches p = 0.01 in about {99 * calls:.2g} CPU-s")
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr)
 
 
 def _add_null(entry: MetricEntry, rows: list[dict], factors, codes, discrete, random_state: int, permutations: int) -> str:

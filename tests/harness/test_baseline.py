@@ -190,9 +190,9 @@ def test_cells_that_failed_in_the_run_are_explained(runs, tmp_path):
     pd.DataFrame([{"scenario": "noise", "value_label": "1", "seed": seed, "n_samples": 300, "metric": "mig",
                    "error": "ValueError: no two samples share a bin"} for seed in (0, 1)]).to_csv(tmp_path / "run" / "failures.csv", index=False)
     check = check_baseline(tmp_path / "run", runs / "baseline.json")
-    assert check.summary() == "baseline check FAILED: 24 cells (23 ok, 1 missing)"
-    expected = ("2 cell(s) of the run failed and have no scores, so the baseline cells they would score are missing or "
-                "average fewer seeds; first: mig on noise = 1 (seed 0): ValueError: no two samples share a bin")
+    assert check.summary() == "baseline check FAILED: 24 cells (23 ok, 1 failed)"
+    expected = ("2 cell(s) of the run failed and have no scores, so the baseline cells they would score fail the check; "
+                "first: mig on noise = 1 (seed 0): ValueError: no two samples share a bin")
     assert expected in check.notes
     in_memory = results[~failing].copy()
     in_memory.attrs["failures"] = pd.read_csv(tmp_path / "run" / "failures.csv").to_dict("records")  # as run_study returns it
@@ -211,7 +211,7 @@ def test_a_run_whose_every_cell_failed_reports_the_failures_exit_1(runs, tmp_pat
     for flags in ([], ["--allow-missing"]):  # no cell compared: never a pass
         assert main(["baseline", "check", str(tmp_path / "run"), "--against", str(runs / "baseline.json"), *flags]) == 1
         captured = capsys.readouterr()
-        assert captured.out.startswith("baseline check FAILED: 24 cells (24 missing)") and not captured.err
+        assert captured.out.startswith("baseline check FAILED: 24 cells (24 failed)") and not captured.err
         assert f"{len(cells)} cell(s) of the run failed" in captured.out
         assert "ValueError: bins must be at least 2, got 0" in captured.out
     (tmp_path / "run" / "failures.csv").unlink()  # an empty table without failures is still nothing to check
@@ -232,6 +232,28 @@ def test_a_selected_metric_whose_every_cell_failed_fails_even_when_others_scored
     assert main([*argv, "--metrics", "diagonal"]) == 1
     assert "ValueError: no signal" in capsys.readouterr().out
     assert main([*argv, "--metrics", "mig"]) == 0  # the metric that scored still passes on its own
+
+
+def test_a_baseline_cell_that_now_raises_fails_even_when_missing_cells_are_allowed(runs, tmp_path, capsys):
+    # issue 40: cells that scored in the baseline now raised, and 'baseline check --allow-missing' PASSED (4 ok, 2 missing)
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    raising = (results.scenario == "noise") & (results.value == 1.0) & (results.metric == "mig") & (results.seed == 1)
+    (tmp_path / "run").mkdir()
+    results[~raising].to_parquet(tmp_path / "run" / "results.parquet")  # seed 0 still scores: the cell has a mean
+    pd.DataFrame([{"scenario": "noise", "value_label": "1", "seed": 1, "n_samples": 300, "metric": "mig",
+                   "error": "ValueError: no two samples share a bin"}]).to_csv(tmp_path / "run" / "failures.csv", index=False)
+    argv = ["baseline", "check", str(tmp_path / "run"), "--against", str(runs / "baseline.json")]
+    for flags in ([], ["--allow-missing"]):
+        assert main([*argv, *flags]) == 1
+        out = capsys.readouterr().out
+        assert out.startswith("baseline check FAILED: 24 cells (23 ok, 1 failed)\n")
+        assert "mig: 1 of 12 cells failed in the run (the metric raised)" in out
+    check = check_baseline(tmp_path / "run", runs / "baseline.json", allow_missing=True)
+    assert check.failures[["scenario", "value_label", "metric", "status"]].values.tolist() == [["noise", "1", "mig", "failed"]]
+    assert check.by_metric()[0]["failed"] == 1 and check.to_dict()["cells"][0]["status"] == "failed"
+    assert main([*argv, "--allow-missing", "--metrics", "diagonal"]) == 0  # the metric that raised, left out
+    (tmp_path / "run" / "failures.csv").unlink()  # the same scores without the failure: a seed fewer, not a failure
+    assert "failed" not in set(check_baseline(tmp_path / "run", runs / "baseline.json").table["status"])
 
 
 def test_missing_cells_fail_unless_allowed(runs, capsys):

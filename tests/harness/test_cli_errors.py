@@ -143,3 +143,27 @@ def test_a_misspelled_function_of_a_metric_file_gets_a_did_you_mean(tmp_path, on
     assert "did you mean" not in one_line_usage_error("has no attribute 'entropy'")  # nothing close: no suggestion
     assert main([*command, "--metrics", f"{tmp_path}/mine.py:rank_helper", "--out", str(tmp_path / "c")]) == 2
     assert "_rank_helper" not in one_line_usage_error("has no attribute 'rank_helper'")  # never a private name
+
+
+@pytest.mark.parametrize(("column", "cell", "problem"), [("p_value", 1.7, "out-of-range"), ("p_value", -0.3, "out-of-range"),
+                                                         ("null_permutations", -5, "invalid"),
+                                                         ("options", "{bins=5}", "unreadable")],
+                         ids=["p 1.7", "p -0.3", "B -5", "options not JSON"])
+@pytest.mark.parametrize("command", ["report", "plot", "baseline"])
+def test_an_edited_results_table_is_refused_naming_the_row_and_the_column(tiny_run, tmp_path, one_line_usage_error,
+                                                                          command, column, cell, problem):
+    # issue 40: a table whose p_value is 1.7 or whose null_permutations is -5 was reported from without a word
+    from harness.workflows.baseline import save_baseline
+
+    save_baseline(tiny_run, tmp_path / "baseline.json")
+    table = pd.read_parquet(tiny_run / "results.parquet")
+    table[column] = table[column].astype(object)
+    table.loc[2, column] = cell
+    (tmp_path / "run").mkdir()
+    table.to_csv(tmp_path / "run" / "results.csv", index=False)
+    argv = {"report": ["report", str(tmp_path / "run")], "plot": ["plot", str(tmp_path / "run")],
+            "baseline": ["baseline", "check", str(tmp_path / "run"), "--against", str(tmp_path / "baseline.json")]}
+    assert main(argv[command]) == 2
+    row = table.loc[2]
+    one_line_usage_error(f"results column {column!r} has 1 {problem} entry (first: row 3, metric {row['metric']!r}, "
+                         f"scenario {row['scenario']!r}, value {row['value_label']!r}, seed {row['seed']}")

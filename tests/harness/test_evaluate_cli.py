@@ -261,3 +261,38 @@ def test_permutations_print_and_write_each_sub_scores_null(grid, tmp_path, capsy
     assert (rows["mig"]["score"], rows["mig"]["p_value"], rows["mig"]["null_permutations"]) == (pytest.approx(1.0), 0.05, 19)
     assert rows["mig"]["null_q95"] < 0.1 and rows["first_rows_only"]["score"] == 1.0
     assert rows["first_rows_only"]["p_value"] is None and rows["first_rows_only"]["null_permutations"] == 0
+
+
+def test_a_costly_null_is_announced_with_its_cause_and_a_stopped_evaluate_claims_no_saved_cells(grid, tmp_path, capsys,
+                                                                                                 monkeypatch):
+    # issue 40: --permutations 1000000000 ran with no word, and on SIGTERM said "finished cells are saved"
+    import harness.workflows.evaluate as evaluate
+    from harness.cli import Terminated
+
+    def terminated(*args):
+        raise Terminated
+
+    monkeypatch.setattr(evaluate, "_score_rows", terminated)  # SIGTERM as the first metric starts
+    out = tmp_path / "scores.csv"
+    argv = ["evaluate", "--factors", str(grid / "factors.npy"), "--codes", str(grid / "codes.npy"), "--metrics", "mig",
+            "--out", str(out)]
+    assert main([*argv, "--permutations", "1000000000"]) == 143
+    warning, stopped = capsys.readouterr().err.splitlines()
+    assert warning.startswith("warning: 1000000000 permutations make the permutation null an estimated ")
+    assert "CPU-hours (1000000000 more calls of each metric" in warning and "1200 samples x 3 codes" in warning
+    assert stopped == "terminated; evaluate stopped before it finished, rerun the same command"
+    assert not out.exists()
+    assert main([*argv, "--permutations", "99"]) == 143
+    assert capsys.readouterr().err == "terminated; evaluate stopped before it finished, rerun the same command\n"
+
+
+def test_the_null_cost_warning_grows_with_the_permutations_and_the_codes():
+    from harness.execution.metric_refs import resolve_all
+    from harness.workflows.evaluate import null_cost_warning
+
+    entries = resolve_all(["mig", "dci_lasso"])
+    assert null_cost_warning(entries, 1000, 4, 4, 99) == ""
+    assert null_cost_warning(entries, 1000, 4, 4, 10**9).startswith("warning: 1000000000 permutations")
+    estimate = [float(null_cost_warning(entries, 1000, 4, codes, 10**8).split("an estimated ")[1].split(" ")[0])
+                for codes in (4, 64)]
+    assert estimate[1] > estimate[0]  # each call costs more on wider codes

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import metrics
 import scenarios
 from harness.cli import main
@@ -20,7 +22,8 @@ def _sections(text: str) -> dict[str, list[str]]:
     return sections
 
 
-def test_details_start_in_one_column_past_the_longest_name(capsys):
+def test_details_start_in_one_column_past_the_longest_name(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")  # wide enough for the text beside the names
     assert main(["list"]) == 0
     sections = _sections(capsys.readouterr().out)
     for section, names in (("METRICS", metrics.available(population=None)),
@@ -53,6 +56,18 @@ def test_entries_are_folded_at_the_terminal_width(capsys, monkeypatch):
     entries = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
     assert entries and max(map(len, entries)) <= 90
     assert any("complementary_upper" in line for line in entries)  # folded, not cut
+
+
+@pytest.mark.parametrize("columns", [20, 40, 60])
+def test_nothing_overflows_a_narrow_terminal(capsys, monkeypatch, columns):
+    # issue 40: list folded at 80 columns at least, and its headers were 108 characters, whatever the terminal
+    monkeypatch.setenv("COLUMNS", str(columns))
+    assert main(["list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(map(len, lines)) <= columns
+    names = [line.strip() for line in lines if line.startswith("  ") and not line.startswith("   ")]
+    fitting = {name for name in metrics.available(population=None) if 2 + len(name) <= columns}  # others are folded
+    assert fitting and fitting <= set(names)  # each name on a line of its own, the text under it
 
 
 def test_the_identifiability_scenarios_and_encoders_are_listed_with_their_fixed_settings(capsys, monkeypatch):

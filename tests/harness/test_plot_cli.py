@@ -57,10 +57,16 @@ def test_more_scenarios_make_more_panels(run_dir, tmp_path):
         (["--out", "figure.txt"], "cannot tell the format of"),
         (["--format", "gif"], "invalid choice: 'gif'"),
         (["--format", "pdf", "--out", "figure.png"], "--format pdf contradicts --out 'figure.png'"),
-        (["--width", "0"], "argument --width: expected a width in inches above 0 and at most 16.5, got 0"),
+        (["--width", "0"], "argument --width: expected a width in inches from 1 to 16.5, got 0"),
+        (["--width", "0.01"], "argument --width: expected a width in inches from 1 to 16.5, got 0.01"),
+        (["--width", "nan"], "argument --width: expected a width in inches from 1 to 16.5, got nan"),
+        (["--font-size", "1"], "argument --font-size: expected a font size in points from 4 to 24, got 1"),
+        (["--font-size", "1000"], "argument --font-size: expected a font size in points from 4 to 24, got 1000"),
+        (["--font-size", "big"], "argument --font-size: expected a font size in points, got 'big'"),
         (["--width", "wide"], "argument --width: expected column, page or a width in inches, got 'wide'"),
         (["--rename", "mig"], "argument --rename: expected OLD=NEW, got 'mig'"),
         (["--rename", "mgi=MIG"], "rename ['mgi'] names no label of the figure; its labels are"),
+        (["--rename", "mig=MI,modularity=MI"], "rename gives the lines mig and modularity one label, 'MI'"),
         (["--layout", "diagonal"], "invalid choice: 'diagonal'"),
         (["--ncols", "0"], "argument --ncols"),
         (["--band", "iqr"], "invalid choice: 'iqr'"),
@@ -210,6 +216,7 @@ def test_the_command_line_offers_what_the_figure_takes():
     from reports import comparison, figures
 
     assert plot.WIDTHS == comparison.WIDTHS and plot.LAYOUTS == comparison.LAYOUTS and plot.BANDS == figures.BANDS
+    assert plot.WIDTH_RANGE == comparison.WIDTH_RANGE and plot.FONT_SIZE_RANGE == comparison.FONT_SIZE_RANGE
 
 
 @pytest.fixture(scope="module")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 
 import numpy as np
 import pytest
@@ -40,6 +41,23 @@ def test_a_free_composition_is_told_from_a_held_one():
     assert free_composition(f"{MIXED}=0.5") is None  # base held: an ordinary scenario
     assert free_composition("noise") is None
     assert canonical_name(f" {MIXED} ") == MIXED
+
+
+@pytest.mark.parametrize("reference, message", [
+    ("dense_mixin@equicorrelated", "unknown transform 'dense_mixin' (did you mean dense_mixing?)"),
+    ("dense_mixing@equicorelated", "unknown scenario 'equicorelated' (did you mean equicorrelated"),
+    ("dense_mixing@noise@equicorelated=0.5", "unknown scenario 'equicorelated' (did you mean equicorrelated"),
+])
+def test_a_misspelled_transform_or_base_of_a_free_composition_gets_the_closest_names(reference, message,
+                                                                                      one_line_usage_error):
+    # issue 40: 'TRANSFORM@BASE' misspelled was told only how a composition is written
+    with pytest.raises(UsageError, match=re.escape(message)):
+        free_composition(reference)
+    argv = ["run", "--preset", "quick", "--no-report", "--no-progress", "--metrics", "mig", "--dry-run"]
+    assert main([*argv, "--scenarios", reference]) == 2
+    one_line_usage_error(message)
+    assert main([*argv, "--grid", f"{reference}=kappa:1,10"]) == 2
+    one_line_usage_error(message)
 
 
 def test_a_composition_sweeps_the_transform_over_each_base_value():

@@ -247,6 +247,17 @@ def test_labels_are_renamed_and_a_rename_that_names_nothing_is_refused(synthetic
     assert "C C-ness" in figure.legends[0].get_title().get_text().replace("\n", " ")
 
 
+@pytest.mark.parametrize("rename", [{"lin/compactness": "step"}, {"lin/compactness": "lin/modularity"},
+                                    {"compactness": "modularity"}, {"lin/explicitness": "E", "step": "E"}],
+                         ids=["onto another line", "onto a sibling", "a sub-score onto a sibling", "two onto one"])
+def test_a_rename_that_gives_two_lines_one_label_is_refused(synthetic_results, tmp_path, rename):
+    # issue 40: --rename silently merged two lines under one label
+    with pytest.raises(FigureRequestError, match="rename gives the lines .* one label"):
+        plot_comparison(synthetic_results, metrics=["lin", "step"], scenarios=["mixing"], rename=rename,
+                        out_file=tmp_path / "r.png")
+    assert not (tmp_path / "r.png").exists()
+
+
 @pytest.mark.parametrize("layout, ncols, grid", [("rows", None, (3, 1)), ("columns", None, (1, 3)), ("grid", None, (2, 2)),
                                                  ("rows", 2, (2, 2)), ("rows", 5, (1, 3))])
 def test_layouts_and_panel_letters(synthetic_results, tmp_path, drawn, layout, ncols, grid):
@@ -268,8 +279,12 @@ def test_font_size_sets_labels_ticks_and_legend(synthetic_results, tmp_path, dra
     (ax,) = _panels(figure)
     assert ax.xaxis.label.get_fontsize() == 10 and ax.title.get_fontsize() == 11
     assert ax.get_xticklabels()[0].get_fontsize() == 9 and figure.legends[0].get_texts()[0].get_fontsize() == 9
-    with pytest.raises(FigureRequestError, match="must be positive"):
-        plot_comparison(synthetic_results, metrics=["step"], font_size=0, out_file=tmp_path / "f.png")
+    for layout, message in (({"font_size": 0}, "font_size must be from 4 to 24 points, got 0"),
+                            ({"font_size": 1000}, "font_size must be from 4 to 24 points, got 1000"),
+                            ({"width": 0.01}, "width must be from 1 to 16.5 inches, got 0.01"),
+                            ({"width": float("nan")}, "width must be from 1 to 16.5 inches, got nan")):
+        with pytest.raises(FigureRequestError, match=f"^{re.escape(message)}$"):  # a traceback from the layout code
+            plot_comparison(synthetic_results, metrics=["step"], out_file=tmp_path / "f.png", **layout)
     with pytest.raises(FigureRequestError, match="layout must be one of"):
         plot_comparison(synthetic_results, metrics=["step"], layout="diagonal", out_file=tmp_path / "f.png")
 

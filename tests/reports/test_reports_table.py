@@ -54,6 +54,51 @@ def test_non_finite_entries_are_rejected(synthetic_results, column):
         check_results(broken)
 
 
+@pytest.mark.parametrize(
+    ("column", "cell", "message"),
+    [
+        ("p_value", 1.7, "column 'p_value' has 1 out-of-range entry"),
+        ("p_value", -0.3, "column 'p_value' has 1 out-of-range entry"),
+        ("null_permutations", -5, "column 'null_permutations' has 1 invalid entry"),
+        ("null_permutations", 2.5, "column 'null_permutations' has 1 invalid entry"),
+        ("null_q95", np.inf, "column 'null_q95' has 1 non-finite entry"),
+        ("null_mean", np.nan, "column 'null_mean' has 1 non-finite entry"),
+        ("seed", -1, "column 'seed' has 1 invalid entry"),
+        ("n_samples", 0, "column 'n_samples' has 1 invalid entry"),
+        ("warnings", -2, "column 'warnings' has 1 invalid entry"),
+        ("seconds", -1.0, "column 'seconds' has 1 negative entry"),
+        ("ideal", -np.inf, "column 'ideal' has 1 infinite entry"),
+        ("score", "high", "column 'score' has 1 non-numeric entry"),
+        ("options", '{"bins":5', "column 'options' has 1 unreadable entry"),
+        ("parameters", "[1, 2]", "column 'parameters' has 1 unreadable entry"),
+    ],
+    ids=lambda cell: str(cell),
+)
+def test_a_cell_out_of_its_columns_range_is_named_with_its_row(synthetic_results, column, cell, message):
+    # a p-value of 1.7, a B of -5 or a chance level of inf was reported from without a word (issue 40)
+    broken = synthetic_results.assign(null_mean=0.1, null_q95=0.2, p_value=0.5, null_permutations=19)
+    broken[column] = broken[column].astype(object) if column in broken else "{}"  # the JSON columns are derived
+    broken.loc[7, column] = cell
+    with pytest.raises(ValueError, match="^results column ") as raised:
+        check_results(broken)
+    row = broken.loc[7]
+    assert message in str(raised.value) and "\n" not in str(raised.value)
+    assert f"(first: row 8, metric {row['metric']!r}, scenario {row['scenario']!r}, value {row['value_label']!r}" \
+        in str(raised.value)
+
+
+def test_a_null_of_a_table_read_from_csv_is_checked_and_empty_cells_are_no_null(tmp_path, synthetic_results):
+    with_null = synthetic_results.assign(null_mean=np.nan, null_q95=np.nan, p_value=np.nan, null_permutations=0)
+    with_null.loc[3, ["null_mean", "null_q95", "p_value", "null_permutations"]] = [0.1, 0.2, 0.05, 19]
+    with_null.to_csv(tmp_path / "results.csv", index=False)
+    loaded = load_results(tmp_path)
+    assert loaded["p_value"].notna().sum() == 1 and loaded["null_permutations"].dtype == np.int64
+    with_null.loc[3, "p_value"] = 1.5
+    with_null.to_csv(tmp_path / "results.csv", index=False)
+    with pytest.raises(ValueError, match="column 'p_value' has 1 out-of-range entry \\(first: row 4,"):
+        load_results(tmp_path)
+
+
 def test_bad_property_boolean_and_empty_table_are_rejected(synthetic_results):
     with pytest.raises(ValueError, match="unknown values \\['fairness'\\]"):
         check_results(synthetic_results.assign(property="fairness"))
