@@ -233,9 +233,27 @@ def draw_scores(ax, summary: pd.DataFrame, x: str, registry: StyleRegistry, *, b
         if half is not None and np.any(half > 0):  # NaN where a point has too few seeds: no band there
             low, high = mean - half, mean + half
             if clip:
+                notes += _wide_band(name, half, curve, band)
                 low, high = np.clip(low, *SCORE_LIMITS), np.clip(high, *SCORE_LIMITS)
             ax.fill_between(xs, low, high, color=style.colour, alpha=0.12, linewidth=0)
     return notes
+
+
+#: A band wider than this share of the score axis gets a note saying why it is so wide.
+WIDE_BAND_SHARE = 0.5
+
+
+def _wide_band(name: str, half: np.ndarray, curve: pd.DataFrame, band: str) -> list[str]:
+    """A note for a line whose band spans more than :data:`WIDE_BAND_SHARE` of the score axis somewhere: where, and
+    why (its seeds and their standard deviation), so that a band filling its panel is never left unexplained."""
+    width = 2 * np.nan_to_num(half, nan=0.0)
+    if not (width > WIDE_BAND_SHARE * (SCORE_LIMITS[1] - SCORE_LIMITS[0])).any():
+        return []
+    at = int(np.argmax(width))
+    where = curve["value_label"].iloc[at] if "value_label" in curve else curve.iloc[at, 0]
+    what = "95% interval" if band == "ci95" else "± one standard deviation"
+    return [f"{name}'s band ({what}) spans {width[at]:.2f} at {where}: its {int(curve['n_seeds'].iloc[at])} seeds "
+            f"disagree (standard deviation {float(curve['std'].iloc[at]):.2f}); clipped to the axis."]
 
 
 def ideal_points(ideals: pd.DataFrame, prop: str, values: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:

@@ -362,3 +362,19 @@ def test_save_draws_each_format_asked_for_and_refuses_an_unknown_one(synthetic_r
     with pytest.raises(ValueError, match=r"unknown figure format 'eps': choose among png, svg, pdf"):
         save(figure, tmp_path, "other", formats=("png", "eps"))
     assert not (tmp_path / "other.png").exists()
+
+
+@pytest.mark.parametrize(("std", "noted"), [(0.05, False), (0.2, True)])
+def test_a_band_wider_than_half_the_axis_says_why(std, noted):
+    # with 3 seeds a 95% band spans 2 x 4.30 x sd / sqrt(3) = 4.97 sd: 0.25 for sd 0.05, 0.99 for sd 0.2 (issue 38)
+    from matplotlib.figure import Figure
+
+    from reports.figures import draw_scores
+
+    summary = pd.DataFrame({"value": [0.0, 0.5, 1.0], "value_label": ["0", "0.5", "1"], "metric": "m", "sub_score": "s",
+                            "higher_is_better": True, "mean": [0.9, 0.6, 0.3], "std": [0.01, std, 0.01], "n_seeds": 3})
+    notes = draw_scores(Figure().add_subplot(), summary, "value", StyleRegistry(summary.assign(family="information"), panels=[]))
+    width = 2 * stats.t.ppf(0.975, 2) * std / np.sqrt(3)
+    expected = [f"m/s's band (95% interval) spans {width:.2f} at 0.5: its 3 seeds disagree (standard deviation "
+                f"{std:.2f}); clipped to the axis."]
+    assert notes == (expected if noted else [])
