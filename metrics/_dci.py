@@ -59,6 +59,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from joblib import Parallel, delayed
+from sklearn import config_context
 from threadpoolctl import threadpool_limits
 
 from metrics._sampling import as_generator, derive_seeds, train_test_indices
@@ -182,10 +183,14 @@ def regression_explicitness(baseline: str) -> Callable[[np.ndarray, np.ndarray],
     return score
 
 
-def _single_threaded(fit: FactorFit, *arguments) -> tuple[np.ndarray, np.ndarray]:
-    """Run ``fit`` with one BLAS thread: results then do not depend on the machine's thread count."""
-    with threadpool_limits(limits=1, user_api="blas"):
-        return fit(*arguments)
+def _fit_factors(tasks: Sequence[tuple[FactorFit, np.ndarray, int]], codes_train: np.ndarray,
+                 codes_test: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Run each task's ``fit(codes_train, target, codes_test, seed)`` with one BLAS thread, so that results do not
+    depend on the machine's thread count, and without scikit-learn's checks of its inputs and parameters: every DCI
+    variant checks its options, and the codes and targets are finite (validated at the metric's entry).  The limit is
+    set once for all the tasks (finding the loaded BLAS libraries costs milliseconds)."""
+    with threadpool_limits(limits=1, user_api="blas"), config_context(assume_finite=True, skip_parameter_validation=True):
+        return [fit(codes_train, target, codes_test, seed) for fit, target, seed in tasks]
 
 
 def run_dci(
@@ -247,9 +252,12 @@ def run_dci(
     seeds = derive_seeds(rng, targets.shape[1])
     codes_train, codes_test = codes[train], codes[test]
     fits = [fit] * targets.shape[1] if callable(fit) else list(fit)
-    fitted: Sequence[tuple[np.ndarray, np.ndarray]] = Parallel(n_jobs=n_jobs)(
-        delayed(_single_threaded)(fits[k], codes_train, targets[train, k], codes_test, seeds[k]) for k in range(targets.shape[1])
-    )
+    tasks = [(fits[k], targets[train, k], seeds[k]) for k in range(targets.shape[1])]
+    if n_jobs == 1:
+        fitted = _fit_factors(tasks, codes_train, codes_test)
+    else:
+        fitted = [result for results in Parallel(n_jobs=n_jobs)(delayed(_fit_factors)([task], codes_train, codes_test) for task in tasks)
+                  for result in results]
     importance = np.column_stack([np.abs(np.asarray(imp, dtype=np.float64)) for imp, _ in fitted])
     scores = [explicitness(targets[test, k], predictions) for k, (_, predictions) in enumerate(fitted)]
     return {

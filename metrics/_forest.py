@@ -5,7 +5,8 @@ where scikit-learn's forest spends about as long around each small tree as growi
 estimator, a ``RandomState`` and a bootstrap draw made twice (to fit, then again for the out-of-bag score), a checked
 ``predict`` on the out-of-bag rows.  :func:`grow_forest` grows the same trees with the public
 ``DecisionTreeRegressor.fit(..., sample_weight=counts, check_input=False)`` and keeps each tree's bootstrap counts, so
-the out-of-bag score reads them instead of drawing them again.
+the out-of-bag score reads them instead of drawing them again; :func:`grow_forests` grows DCI-RF's forests of several
+leaf sizes from one seed together, drawing each tree's seed and bootstrap once for all of them.
 
 The forest is the one ``RandomForestRegressor(n_estimators, min_samples_leaf, max_features=1.0, max_samples,
 oob_score=True, random_state=seed)`` grows, bit for bit: its tree seeds (one ``randint(2**31 - 1)`` each from the
@@ -18,6 +19,7 @@ random forest, with other draws).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -64,6 +66,64 @@ class Forest:
         return mean / np.sum(mean)
 
 
+def grow_forests(codes: np.ndarray, target: np.ndarray, *, n_estimators: int, leaf_sizes: Sequence[int],
+                 bootstrap_size: int, seed: int) -> list[Forest]:
+    """Grow one forest per minimum leaf size, ``n_estimators`` regression trees of ``target`` on ``codes`` each, from
+    the same seed: the forests :func:`grow_forest` grows one by one, bit for bit, each tree's draws made once for all.
+
+    Forests grown from one seed share their tree seeds, hence each tree's bootstrap and out-of-bag rows: they are
+    drawn once per tree and read by every forest.  One ``RandomState`` is re-seeded with each tree's seed (to draw its
+    bootstrap, then for the tree to draw from): the same stream as a new ``RandomState(tree_seed)``, whose
+    construction (entropy from the operating system, then the legacy seeding) cost more than a small tree.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray
+        ``(n, L)`` predictors (used as float32, as scikit-learn's trees use them).
+    target : numpy.ndarray
+        ``(n,)`` values to predict.
+    n_estimators : int
+        Trees per forest; every code is tried at every split.
+    leaf_sizes : sequence of int
+        The fewest training rows a leaf may hold: one forest per entry, in order.
+    bootstrap_size : int
+        Rows drawn with replacement for each tree, at most ``n``.
+    seed : int
+        Seeds the trees' seeds, hence their bootstraps and the order in which they try the codes.
+
+    Returns
+    -------
+    list of Forest
+        One per entry of ``leaf_sizes``: the trees and their out-of-bag R².
+    """
+    rows = np.ascontiguousarray(codes, dtype=np.float32)
+    values = np.ascontiguousarray(target, dtype=np.float64)
+    n = rows.shape[0]
+    seeds = check_random_state(seed)
+    tree_seeds = [seeds.randint(_TREE_SEED_BOUND) for _ in range(n_estimators)]
+    trees: list[list[DecisionTreeRegressor]] = [[] for _ in leaf_sizes]
+    out_of_bag_sums = np.zeros((len(leaf_sizes), n))
+    out_of_bag_count = np.zeros(n, dtype=np.int64)
+    stream = np.random.RandomState()
+    # the parameters are fixed here, valid by construction; the rows are finite (validated at the metric's entry)
+    with config_context(skip_parameter_validation=True, assume_finite=True):
+        for tree_seed in tree_seeds:
+            stream.seed(tree_seed)
+            counts = np.bincount(stream.randint(0, n, bootstrap_size), minlength=n).astype(np.float64)
+            left_out = counts == 0
+            out_of_bag_rows = rows[left_out]
+            out_of_bag_count[left_out] += 1
+            for forest, leaf in enumerate(leaf_sizes):
+                stream.seed(tree_seed)
+                tree = DecisionTreeRegressor(min_samples_leaf=leaf, max_features=1.0, random_state=stream)
+                tree.fit(rows, values, sample_weight=counts, check_input=False)
+                trees[forest].append(tree)
+                out_of_bag_sums[forest, left_out] += tree.predict(out_of_bag_rows, check_input=False)
+    out_of_bag_count[out_of_bag_count == 0] = 1
+    return [Forest(tuple(grown), float(r2_score(values, sums / out_of_bag_count)))
+            for grown, sums in zip(trees, out_of_bag_sums)]
+
+
 def grow_forest(codes: np.ndarray, target: np.ndarray, *, n_estimators: int, min_samples_leaf: int,
                 bootstrap_size: int, seed: int) -> Forest:
     """Grow ``n_estimators`` regression trees of ``target`` on ``codes``, each on its own bootstrap sample.
@@ -86,22 +146,5 @@ def grow_forest(codes: np.ndarray, target: np.ndarray, *, n_estimators: int, min
     Forest
         The trees and their out-of-bag R².
     """
-    rows = np.ascontiguousarray(codes, dtype=np.float32)
-    values = np.ascontiguousarray(target, dtype=np.float64)
-    n = rows.shape[0]
-    seeds = check_random_state(seed)
-    tree_seeds = [seeds.randint(_TREE_SEED_BOUND) for _ in range(n_estimators)]
-    trees = []
-    out_of_bag_sum, out_of_bag_count = np.zeros(n), np.zeros(n, dtype=np.int64)
-    with config_context(skip_parameter_validation=True):  # the parameters are fixed above, valid by construction
-        for tree_seed in tree_seeds:
-            drawn = np.random.RandomState(tree_seed).randint(0, n, bootstrap_size).astype(np.int32)
-            counts = np.bincount(drawn, minlength=n)
-            tree = DecisionTreeRegressor(min_samples_leaf=min_samples_leaf, max_features=1.0, random_state=tree_seed)
-            tree.fit(rows, values, sample_weight=counts, check_input=False)
-            trees.append(tree)
-            left_out = counts == 0
-            out_of_bag_sum[left_out] += tree.predict(rows[left_out], check_input=False)
-            out_of_bag_count[left_out] += 1
-    out_of_bag_count[out_of_bag_count == 0] = 1
-    return Forest(tuple(trees), float(r2_score(values, out_of_bag_sum / out_of_bag_count)))
+    return grow_forests(codes, target, n_estimators=n_estimators, leaf_sizes=(min_samples_leaf,),
+                        bootstrap_size=bootstrap_size, seed=seed)[0]

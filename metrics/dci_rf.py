@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from metrics._dci import regression_explicitness, run_dci, unit_range
-from metrics._forest import grow_forest
+from metrics._forest import grow_forests
 from metrics._ranks import column_ranks
 from metrics._sampling import require_varying_factors
 from metrics.options import check_positive_int
@@ -20,8 +20,8 @@ def _fit_forest(n_estimators: int, leaf_sizes: tuple[int, ...], tree_samples: in
     """A factor fit that grows one forest per leaf size and keeps the best out-of-bag one."""
 
     def fit(codes_train: np.ndarray, target: np.ndarray, codes_test: np.ndarray, seed: int):
-        forests = (grow_forest(codes_train, target, n_estimators=n_estimators, min_samples_leaf=leaf,
-                               bootstrap_size=min(tree_samples, target.size), seed=seed) for leaf in leaf_sizes)
+        forests = grow_forests(codes_train, target, n_estimators=n_estimators, leaf_sizes=leaf_sizes,
+                               bootstrap_size=min(tree_samples, target.size), seed=seed)
         best = max(forests, key=lambda forest: forest.oob_score)  # the first of equal scores, as before
         return best.importances(), best.predict(codes_test)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.stats import rankdata
+from sklearn import config_context
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
@@ -202,8 +203,11 @@ def explicitness(
     labels = to_labels(factors, discrete, bins).codes
     scaled = _scaled(codes, scaling)
     train, test = train_test_indices(labels.shape[0], test_size, rng, "explicitness")
+    codes_train, codes_test = scaled[train], scaled[test]
     aucs: list[float] = []
-    with threadpool_limits(limits=1, user_api="blas"):
+    # the options are checked above and the codes are finite (validated at the entry): scikit-learn need not check
+    # them again at each of the K x classes fits
+    with threadpool_limits(limits=1, user_api="blas"), config_context(assume_finite=True, skip_parameter_validation=True):
         for k in range(labels.shape[1]):
             classes = np.unique(labels[train, k])
             if classes.size < 2:
@@ -211,7 +215,7 @@ def explicitness(
                     f"explicitness: factor {k} takes a single class in the training split; "
                     "use more samples, fewer bins or a smaller test_size"
                 )
-            scores = _class_scores(scaled[train], labels[train, k], scaled[test], classes, classifier, float(C))
+            scores = _class_scores(codes_train, labels[train, k], codes_test, classes, classifier, float(C))
             for column, c in enumerate(classes):
                 positives = labels[test, k] == c
                 if 0 < positives.sum() < positives.size:
