@@ -154,6 +154,12 @@ def scenario_provenance(reference: str) -> Provenance:
     return _provenance((*roots, *modules, SEEDING))
 
 
+def module_provenance(*modules: str) -> Provenance:
+    """The provenance of project modules: the files they reach through their imports and the libraries those import
+    (what racing's recorded decisions depend on besides the cells, :mod:`harness.execution.racing`)."""
+    return _provenance(tuple(modules))
+
+
 def _reference_root(target: str) -> str | Path:
     """The file (``path/file.py:name``) or module (``package.module:name``) a reference names."""
     module_part = target.rpartition(":")[0]

@@ -31,13 +31,18 @@ Determinism
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
 from harness.errors import UsageError
 from harness.execution.plan import Cell
+from harness.execution.provenance import module_provenance
 from reports.intervals import MIN_INTERVAL_SEEDS
 from reports.schema import LOOKS_COLUMN
 
@@ -171,11 +176,59 @@ Compute = Callable[[Sequence[Cell]], tuple[pd.DataFrame, pd.DataFrame]]
 """Cells -> the results and failure tables of those cells, computing those not yet stored."""
 
 
+#: The file of a run directory that records its race's decisions (:class:`RaceRecord`).
+RACE_FILE = "racing.json"
+
+
+class RaceRecord:
+    """The groups each round of a race found undecided, kept in ``DIR/racing.json`` with what they depend on.
+
+    A round's decision is a function of its cells' results, which are a function of the cells' keys (data, metric,
+    options, code and libraries: :func:`harness.execution.plan.cell_key`), and of the code that judges the verdicts.
+    A rerun whose plan, race and judging code have the same digest reads the recorded decisions instead of
+    computing every analysis again (about 10 CPU-s a round on the default study); any change computes them anew.
+    """
+
+    def __init__(self, path: Path | None, digest: str) -> None:
+        self.path, self.digest = path, digest
+        self.rounds: list[list[list[str]]] = []
+        if path is not None and path.is_file():
+            try:
+                stored = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):  # a damaged record is computed again
+                stored = {}
+            if isinstance(stored, dict) and stored.get("digest") == digest and isinstance(stored.get("rounds"), list):
+                self.rounds = stored["rounds"]
+        self.known = len(self.rounds)
+
+    def decided(self, look: int, frame: pd.DataFrame, decide: Decide) -> set[Group]:
+        """Round ``look``'s undecided groups: as recorded, or computed by ``decide`` and recorded."""
+        if look <= self.known:
+            return {(str(scenario), str(metric)) for scenario, metric in self.rounds[look - 1]}
+        undecided = decide(frame)
+        del self.rounds[look - 1:]
+        self.rounds.append(sorted([scenario, metric] for scenario, metric in undecided))
+        if self.path is not None:
+            temporary = self.path.with_name(f".{self.path.name}.tmp")
+            temporary.write_text(json.dumps({"digest": self.digest, "rounds": self.rounds}), encoding="utf-8")
+            os.replace(temporary, self.path)
+        return undecided
+
+
+def race_digest(cells: Sequence[Cell], racing: Racing) -> str:
+    """What a race's decisions depend on: every planned cell's key, the race's settings and the provenance of the code
+    that judges the verdicts (:func:`undecided_groups`)."""
+    judges = module_provenance("reports.bundle", "reports.verdicts", __name__).digest
+    payload = json.dumps([sorted(cell.key for cell in cells), [racing.min_seeds, racing.max_seeds], judges])
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
 def race(cells: Sequence[Cell], racing: Racing, compute: Compute, *, decide: Decide,
-         log: Callable[[str], None]) -> tuple[pd.DataFrame, pd.DataFrame]:
+         log: Callable[[str], None], record: Path | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Run ``cells`` (planned up to :attr:`Racing.max_seeds` seeds) in rounds: every cell's first
     :attr:`Racing.min_seeds` seeds, then more seeds (the next count of :meth:`Racing.schedule`) for the groups
-    ``decide`` names, until it names none that can grow or the budget would be passed.
+    ``decide`` names, until it names none that can grow or the budget would be passed.  ``record``: the file keeping
+    the rounds' decisions (:class:`RaceRecord`; None: none kept).
 
     Returns
     -------
@@ -183,6 +236,7 @@ def race(cells: Sequence[Cell], racing: Racing, compute: Compute, *, decide: Dec
         The results of every cell run (``looks`` column: :attr:`Racing.looks`) and the failures.
     """
     state = RaceState(racing, {group_of(cell): 0 for cell in cells}, [])
+    decisions = RaceRecord(record, race_digest(cells, racing) if record is not None else "")
 
     def active() -> list[Cell]:
         return [cell for cell in cells if cell.seed < state.seeds_of(group_of(cell))]
@@ -192,7 +246,8 @@ def race(cells: Sequence[Cell], racing: Racing, compute: Compute, *, decide: Dec
         frame, failed = compute(running)
         frame[LOOKS_COLUMN] = racing.looks
         look = len(state.rounds) + 1
-        undecided = decide(frame) if any(step < racing.looks - 1 for step in state.steps.values()) else set()
+        growing = any(step < racing.looks - 1 for step in state.steps.values())
+        undecided = decisions.decided(look, frame, decide) if growing else set()
         at_cap = {group for group in undecided if state.steps.get(group) == racing.looks - 1}
         moved = state.advance(undecided)
         state.rounds.append({"cells": len(running), "undecided": len(undecided), "moved": len(moved)})

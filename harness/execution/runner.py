@@ -21,7 +21,7 @@ from harness.execution.null_budget import metric_permutations, read_by_a_verdict
 from harness.execution.option_probe import check_option_values
 from harness.execution.plan import Cell, plan_cells, plan_tasks, shape_factor, slow_metric_warnings
 from harness.execution.presets import PRESETS, Preset
-from harness.execution.racing import race, racing_rule, undecided_groups
+from harness.execution.racing import RACE_FILE, race, racing_rule, undecided_groups
 from harness.execution.recompute import cell_provenances, recompute_reasons
 from harness.execution.rows import at_defaults
 from harness.execution.scoring import check_time_limit
@@ -373,7 +373,7 @@ def run_study(
                        metric_options=metric_options, grids=grids, cell_timeout=cell_timeout, add_metrics=add_metrics,
                        null_permutations=null_permutations)
     store = ResultStore(out) if out is not None else None
-    records = store.records() if store is not None else {}  # read once: to resume here, for the tables below
+    records = store.reusable_records() if store is not None else {}  # read once: to resume here, for the tables below
     damage = ([f"note: {store.damaged} damaged line(s) of {store.path} were ignored; their cells are computed again"]
               if store is not None and store.damaged else [])  # said once, after what the first round skips
     computed: set[str] = set()  # keys computed by this run (a racing round does not recompute an earlier one's)
@@ -392,7 +392,7 @@ def run_study(
             log(damage.pop())
         if store is not None and pending:
             store.record_provenances(cell_provenances(pending))  # before any cell naming them is stored
-            reasons = recompute_reasons(pending, records, store.provenances())
+            reasons = recompute_reasons(pending, records, store.provenances(), store.stale)
             if reasons:
                 log(reasons)
         for line in slow_metric_warnings(pending):
@@ -416,7 +416,8 @@ def run_study(
     if racing is None:
         frame, failed = compute(cells)
     else:
-        frame, failed = race(cells, racing, compute, decide=undecided_groups, log=log)
+        record = Path(out) / RACE_FILE if out is not None and not recompute else None
+        frame, failed = race(cells, racing, compute, decide=undecided_groups, log=log, record=record)
     if store is not None:
         store.write_tables(frame, failed)
     _announce_warnings(frame, log)

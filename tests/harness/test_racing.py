@@ -189,3 +189,21 @@ def test_racing_keeps_its_error_rate_on_a_simulated_threshold():
     assert wrong <= 0.05, (wrong, undecided)
     assert naive > 0.05  # a 95% interval read at every look breaks the rate: the split is what keeps it
     assert undecided > 0.5  # a value at its threshold stays too close to call at the cap
+
+
+def test_a_rerun_reads_the_recorded_decisions_and_a_changed_plan_computes_them(tmp_path, monkeypatch):
+    import json
+
+    import harness.execution.runner as runner
+    from harness.execution.racing import RACE_FILE
+
+    first = run_study(**TWO_ROUNDS, out=tmp_path, log=lambda _: None)
+    recorded = json.loads((tmp_path / RACE_FILE).read_text())
+    assert recorded["rounds"] == [[["mixing", "sap"]], []]  # round 1 found one undecided pair, round 2 none
+    calls = []
+    monkeypatch.setattr(runner, "undecided_groups", lambda frame: calls.append(len(frame)) or set())
+    again = run_study(**TWO_ROUNDS, out=tmp_path, log=lambda _: None)
+    assert calls == []  # the same plan and judging code: the recorded decisions, no analysis computed
+    pd.testing.assert_frame_equal(_comparable(again), _comparable(first))
+    run_study(**{**TWO_ROUNDS, "max_seeds": 6}, out=tmp_path, log=lambda _: None)
+    assert len(calls) == 1  # another race (a cap of 6): decided anew, by the patched judge (nothing undecided)
