@@ -23,6 +23,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     from harness.execution.backends import BACKENDS
     from harness.workflows.stress_defaults import (
         DEFAULT_BUDGET,
+        DEFAULT_MAX_SEEDS,
         DEFAULT_MIN_DEPARTURE,
         DEFAULT_SAMPLE_SIZES,
         DEFAULT_SEEDS,
@@ -58,8 +59,13 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--budget-seconds", type=positive_float, metavar="SECONDS",
                         help="also stop the search after this many seconds (it is then not reproducible); the "
                         "contrast of the cases found then runs to its end")
-    parser.add_argument("--seeds", type=at_least(MIN_SEEDS), default=DEFAULT_SEEDS,
-                        help=f"draws of every point, at least {MIN_SEEDS} (default: %(default)s)")
+    parser.add_argument("--seeds", type=at_least(MIN_SEEDS),
+                        help=f"draws of every point, at least {MIN_SEEDS} (default: {DEFAULT_SEEDS}); alone, the same for "
+                        "every point (no race)")
+    parser.add_argument("--max-seeds", type=at_least(MIN_SEEDS), metavar="M",
+                        help="race the seeds: the candidate cases whose departure is still within its seed spread are "
+                        "measured again on twice the seeds, up to M, with intervals widened for the repeated looks "
+                        f"(default: {DEFAULT_MAX_SEEDS} unless --seeds is given)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the search (default: %(default)s)")
     parser.add_argument("--sample-sizes", type=_sample_sizes, default=list(DEFAULT_SAMPLE_SIZES),
                         metavar="N1,N2,...",
@@ -97,6 +103,7 @@ def _status(line: str) -> None:
 def _stress(args: argparse.Namespace) -> int:
     from harness.execution.metric_refs import resolve
     from harness.workflows.stress import SEARCH_DIR, stress
+    from harness.workflows.stress_defaults import DEFAULT_MAX_SEEDS, DEFAULT_SEEDS
     from reports.stress import FIGURE_KEY, MARKDOWN
 
     out = writable_output(args.out or Path("stress") / resolve(args.metric).name, "--out", directory=True)
@@ -105,7 +112,8 @@ def _stress(args: argparse.Namespace) -> int:
         scenarios_=args.scenarios,
         budget=args.budget,
         budget_seconds=args.budget_seconds,
-        seeds=args.seeds,
+        seeds=DEFAULT_SEEDS if args.seeds is None else args.seeds,
+        max_seeds=args.max_seeds if args.max_seeds is not None else DEFAULT_MAX_SEEDS if args.seeds is None else None,
         seed=args.seed,
         sample_sizes=args.sample_sizes,
         min_departure=args.min_departure,

@@ -66,6 +66,7 @@ import metrics
 from harness.errors import UsageError
 from harness.execution.metric_refs import MetricEntry, resolve
 from harness.execution.presets import PRESETS
+from harness.execution.racing import Racing
 from harness.execution.runner import run_study
 from harness.execution.scenario_refs import scenario_for
 from harness.execution.seeds import identity_seed
@@ -73,6 +74,7 @@ from harness.execution.store import CELLS_FILE, ResultStore
 from harness.execution.sweeps import canonical_name, sweep_slices
 from harness.workflows.stress_defaults import (
     DEFAULT_BUDGET,
+    DEFAULT_MAX_SEEDS,
     DEFAULT_MIN_DEPARTURE,
     DEFAULT_SAMPLE_SIZES,
     DEFAULT_SEEDS,
@@ -92,6 +94,7 @@ from harness.workflows.stress_space import (
 )
 from harness.workflows.stress_tables import stress_tables
 from harness.workflows.user_metric import MetricLike, reference_of
+from reports.intervals import level
 from reports.schema import FAILURE_COLUMNS
 from reports.stress import write_stress
 from scenarios.base import IDEAL_PROPERTIES, ParameterValue
@@ -115,8 +118,8 @@ class _Search:
     """The search's state: what was measured, the budget spent, and how to run a point."""
 
     def __init__(self, reference: str, entry: MetricEntry, *, seeds: int, budget: int,
-                 budget_seconds: float | None, study: Mapping[str, Any], progress: bool = False) -> None:
-        self.reference, self.entry, self.seeds = reference, entry, seeds
+                 budget_seconds: float | None, study: Mapping[str, Any], progress: bool = False, looks: int = 1) -> None:
+        self.reference, self.entry, self.seeds, self.looks = reference, entry, seeds, looks
         self.budget, self.budget_seconds, self.study = budget, budget_seconds, dict(study)
         self.progress, self.log = progress, self.study.pop("log", print)
         # one bar over the whole budget: the search runs many small studies, each without a bar of its own
@@ -153,16 +156,29 @@ class _Search:
         if spent:
             raise _BudgetSpent
 
+    def remeasure(self, points: Sequence[Point], seeds: int) -> None:
+        """Measure ``points`` again on ``seeds`` draws (their first ones are stored: only the new ones run), keeping
+        each measurement's stage; cells beyond the search's budget, as the contrast's are."""
+        by_size: dict[int, list[Point]] = {}
+        for point in dict.fromkeys(points):
+            by_size.setdefault(point.n_samples, []).append(point)
+        for size, group in by_size.items():
+            frame = self.run(group, size, [self.reference], seeds=seeds)
+            for point in group:
+                stage = self.measured[point][0].stage if self.measured.get(point) else "refinement"
+                self.measured[point] = self._measurements(frame, point, stage)
+
     def run(self, points: Sequence[Point], size: int, metric_names: Sequence[str], *,
-            progress_label: str | None = None) -> pd.DataFrame:
-        """The points' cells of ``metric_names`` at sample size ``size``, through the study runner.
+            progress_label: str | None = None, seeds: int | None = None) -> pd.DataFrame:
+        """The points' cells of ``metric_names`` at sample size ``size`` on ``seeds`` draws (default: the search's),
+        through the study runner.
 
         With ``progress_label`` (and the search's progress on), the study shows its own bar.
         """
         grids: dict[str, list[ParameterValue]] = {}
         for point in points:
             grids.setdefault(point.scenario, []).append(point.value)
-        frame = run_study(preset=PRESET, scenarios_=list(grids), metrics_=list(metric_names), seeds=self.seeds,
+        frame = run_study(preset=PRESET, scenarios_=list(grids), metrics_=list(metric_names), seeds=seeds or self.seeds,
                           n_samples=size, grids=grids, null_permutations=NULL_PERMUTATIONS,
                           progress=self.progress and progress_label is not None,
                           progress_label=progress_label or "cells", log=self._study_log, **self.study)
@@ -217,7 +233,7 @@ class _Search:
                                   f"fewer than 2 seeds scored, no spread to measure")
                 continue
             found.append(Measurement(point, sub_score, prop, self.entry.higher_is_better_for(sub_score),
-                                     ideal[prop], tuple(float(score) for score in group["score"]), stage))
+                                     ideal[prop], tuple(float(score) for score in group["score"]), stage, self.looks))
         return found
 
     def all_measurements(self) -> list[Measurement]:
@@ -231,6 +247,7 @@ def stress(
     budget: int = DEFAULT_BUDGET,
     budget_seconds: float | None = None,
     seeds: int = DEFAULT_SEEDS,
+    max_seeds: int | None = DEFAULT_MAX_SEEDS,
     seed: int = 0,
     sample_sizes: Sequence[int] = DEFAULT_SAMPLE_SIZES,
     min_departure: float = DEFAULT_MIN_DEPARTURE,
@@ -265,6 +282,12 @@ def stress(
         reproducible: where it stops depends on the machine).
     seeds : int, default 3
         Draws of every point (at least 2: the seed spread needs them).
+    max_seeds : int or None, default 12
+        Race the seeds of the candidate cases too close to call (:mod:`harness.execution.racing`): the best point of
+        each scenario, sub-score and direction whose departure is at least ``min_departure`` but within its seed
+        spread is measured again on twice the seeds, up to ``max_seeds``, and every spread is at level
+        ``1 − 0.05 / looks`` for the race's looks.  These cells are extra, as the contrast's.  None (or ``seeds``):
+        no race, every point on ``seeds`` draws.
     seed : int, default 0
         Seed of the Latin hypercubes (a scenario's draw depends on it and the scenario's name).
     sample_sizes : sequence of int, default (250, 500, 1000)
@@ -302,6 +325,7 @@ def stress(
     entry = resolve(reference)
     _check_settings(entry, budget=budget, budget_seconds=budget_seconds, seeds=seeds, min_departure=min_departure,
                     top=top)
+    racing = Racing(seeds, max_seeds) if max_seeds is not None and max_seeds != seeds else None
     names = _searched(scenarios_) if scenarios_ is not None else searchable_scenarios()
     if not names:
         raise UsageError("no scenario named to search")
@@ -315,7 +339,7 @@ def stress(
     store = Path(out) / SEARCH_DIR if out is not None else None
     search = _Search(reference, entry, seeds=seeds, budget=budget * len(names), budget_seconds=budget_seconds,
                      study=dict(out=store, jobs=jobs, backend=backend, scheduler=scheduler, cell_timeout=cell_timeout,
-                                log=log), progress=progress)
+                                log=log), progress=progress, looks=racing.looks if racing is not None else 1)
     if store is not None and (store / CELLS_FILE).exists():
         log(f"stress {entry.name}: {len(ResultStore(store).records())} finished cell(s) found in {store} are reused "
             "where the search needs them")
@@ -332,17 +356,21 @@ def stress(
     finally:
         search.bar.total = search.bar.n  # a search that converged early is done, not cut short
         search.bar.close()
+    if racing is not None:
+        _race_candidates(search, racing, min_departure=min_departure, top=top, log=log)
     measurements = search.all_measurements()
     chosen = top_cases(measurements, min_departure=min_departure, top=top)
     contrasts = _contrasts(search, [measurement.point for measurement in chosen], compared)
-    cases = [StressCase(measurement, replay_command(measurement.point, reference, seeds), contrasts[measurement.point])
+    cases = [StressCase(measurement, replay_command(measurement.point, reference, len(measurement.scores)),
+                        contrasts[measurement.point])
              for measurement in chosen]
     result = StressResult(
         entry=entry,
         reference=reference,
-        settings={"budget": budget, "budget_seconds": budget_seconds, "seeds": seeds, "seed": seed,
+        settings={"budget": budget, "budget_seconds": budget_seconds, "seeds": seeds,
+                  "max_seeds": racing.max_seeds if racing is not None else seeds, "seed": seed,
                   "sample_sizes": list(sizes), "scenarios": names, "min_departure": min_departure, "top": top,
-                  "contrast": compared, "confidence": CONFIDENCE},
+                  "contrast": compared, "confidence": level(racing.looks) if racing is not None else CONFIDENCE},
         measurements=measurements,
         cases=cases,
         cells=search.cells,
@@ -470,6 +498,26 @@ def _distinct_best(measurements: Sequence[Measurement], count: int) -> list[Meas
     for measurement in sorted(measurements, key=lambda m: -m.margin()):
         best.setdefault((measurement.point.scenario, measurement.sub_score, measurement.direction), measurement)
     return list(best.values())[:count]
+
+
+def _race_candidates(search: _Search, racing: Racing, *, min_departure: float, top: int, log: Callable[[str], Any]) -> None:
+    """Give the candidate cases too close to call more seeds, round after round (:mod:`harness.execution.racing`).
+
+    A candidate is the best measurement (largest margin) of a scenario, sub-score and direction among the ``top`` of
+    its direction whose departure reaches ``min_departure``; it is undecided while its interval still holds 0
+    (margin <= 0).  Its point is measured again on the next seed count of the race's schedule until it is decided
+    or at the cap.  The departures' intervals are at the race's level throughout (the search's measurements carry
+    its looks), so a case confirmed at any round keeps the 5% error rate.
+    """
+    for seeds in racing.schedule()[1:]:
+        candidates = [m for direction in ("over", "under")
+                      for m in _distinct_best([m for m in search.all_measurements()
+                                               if m.direction == direction and abs(m.departure) >= min_departure], top)]
+        undecided = list(dict.fromkeys(m.point for m in candidates if m.margin() <= 0 and len(m.scores) < seeds))
+        if not undecided:
+            return
+        log(f"stress {search.entry.name}: {len(undecided)} candidate point(s) within their seed spread get {seeds} seeds")
+        search.remeasure(undecided, seeds)
 
 
 def top_cases(measurements: Sequence[Measurement], *, min_departure: float, top: int) -> list[Measurement]:

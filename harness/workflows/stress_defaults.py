@@ -4,6 +4,9 @@
 DEFAULT_BUDGET = 30
 #: Draws of every point by default.
 DEFAULT_SEEDS = 3
+#: The most draws a candidate case gets when the search races its seeds: the cap of
+#: :data:`harness.execution.racing.MAX_SEEDS` (repeated here for a light ``--help``; a test keeps them equal).
+DEFAULT_MAX_SEEDS = 12
 #: The fewest draws of a point: the seed spread needs two.
 MIN_SEEDS = 2
 #: Sample sizes a search draws from by default.

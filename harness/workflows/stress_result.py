@@ -11,14 +11,15 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from harness.execution.metric_refs import MetricEntry
 from harness.execution.scenario_refs import scenario_for
 from harness.workflows.stress_space import Point
+from reports.intervals import level, t_quantile
 
-#: Confidence level of a departure's seed spread.
-CONFIDENCE = 0.95
+#: Confidence level of a departure's seed spread read once (a search without a race of seeds); with ``looks`` reads
+#: the level is :func:`reports.intervals.level` (``1 − 0.05 / looks``).
+CONFIDENCE = level(1)
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,9 @@ class Measurement:
         The raw score of every seed, seed 0 first.
     stage : {"exploration", "refinement"}
         Which stage of the search measured it.
+    looks : int
+        How many times the search's race of seeds may read the point (1 without one): the interval is at level
+        ``1 − 0.05 / looks`` (:mod:`harness.execution.racing`).
     """
 
     point: Point
@@ -49,6 +53,7 @@ class Measurement:
     ideal: float
     scores: tuple[float, ...]
     stage: str
+    looks: int = 1
 
     @property
     def oriented(self) -> np.ndarray:
@@ -63,10 +68,10 @@ class Measurement:
 
     @property
     def half_width(self) -> float:
-        """Half-width of the departure's confidence interval (:data:`CONFIDENCE`) over the seeds."""
+        """Half-width of the departure's confidence interval over the seeds (:data:`CONFIDENCE` for one look,
+        :func:`reports.intervals.level` for several)."""
         count = len(self.scores)
-        quantile = stats.t.ppf(0.5 + CONFIDENCE / 2, count - 1)
-        return float(quantile * self.oriented.std(ddof=1) / math.sqrt(count))
+        return float(t_quantile(count, self.looks) * self.oriented.std(ddof=1) / math.sqrt(count))
 
     @property
     def direction(self) -> str:

@@ -207,3 +207,10 @@ def test_a_rerun_reads_the_recorded_decisions_and_a_changed_plan_computes_them(t
     pd.testing.assert_frame_equal(_comparable(again), _comparable(first))
     run_study(**{**TWO_ROUNDS, "max_seeds": 6}, out=tmp_path, log=lambda _: None)
     assert len(calls) == 1  # another race (a cap of 6): decided anew, by the patched judge (nothing undecided)
+
+
+def test_stress_races_to_the_same_cap_as_a_study():
+    from harness.execution.racing import MAX_SEEDS
+    from harness.workflows.stress_defaults import DEFAULT_MAX_SEEDS
+
+    assert DEFAULT_MAX_SEEDS == MAX_SEEDS  # repeated for stress's light --help

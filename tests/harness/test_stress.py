@@ -284,7 +284,7 @@ def test_run_grid_rejects_what_it_cannot_run(tmp_path, capsys):
     assert "given twice" in capsys.readouterr().err
     assert main([*base, "--grid", "mixing="]) == 2
     assert main([*base, "--grid", "mixing=0.1,0.45"]) == 0
-    assert "4 cells" in capsys.readouterr().out  # 2 values x the default preset's 2 seeds
+    assert "6 cells" in capsys.readouterr().out  # 2 values x the 3 seeds of the default preset's first round
 
 
 def test_the_search_store_keeps_its_failed_cells(tmp_path):
@@ -414,3 +414,42 @@ def test_a_composition_with_its_base_free_is_searched_at_every_base_value():
         *(f"dense_mixing@equicorrelated={rho}" for rho in ("-0.24", "0", "0.25", "0.5", "0.75", "0.9", "0.99")), "noise"]
     with pytest.raises(UsageError):
         _searched(["dense_mixing@nope"])
+
+
+def test_candidate_cases_within_their_spread_race_to_more_seeds_and_clear_ones_do_not():
+    # issue 38: stress races seeds as run and validate do. A departure of 0.2 whose seeds spread by 0.3 is within its
+    # interval on 3 seeds (half-width t(0.9917, 2) x 0.3 / sqrt(3) = 1.32), on 6 and on 12 (2.82 x 0.256 / sqrt(12)
+    # = 0.208), so it runs to the cap; a departure of 0.5 with no spread is decided on its 3 seeds
+    from types import SimpleNamespace
+
+    from harness.execution.racing import Racing
+    from harness.workflows.stress import _race_candidates
+    from harness.workflows.stress_result import Measurement
+    from harness.workflows.stress_space import Point
+
+    close, clear = Point("noise", 0.2, 500), Point("mixing", 0.5, 500)
+    racing = Racing(3, 12)
+    spread = [0.3, -0.3, 0.0, 0.3, -0.3, 0.0, 0.3, -0.3, 0.0, 0.3, -0.3, 0.0]
+
+    def measured(point, seeds):
+        if point == close:
+            scores = tuple(0.7 + value for value in spread[:seeds])  # ideal 0.5: departure 0.2
+            return Measurement(point, "s", "modularity", True, 0.5, scores, "exploration", racing.looks)
+        return Measurement(point, "s", "modularity", True, 1.0, (0.5,) * seeds, "exploration", racing.looks)
+
+    remeasured = []
+    search = SimpleNamespace(entry=SimpleNamespace(name="m"), current={close: 3, clear: 3})
+    search.all_measurements = lambda: [measured(point, seeds) for point, seeds in search.current.items()]
+
+    def remeasure(points, seeds):
+        remeasured.append((list(points), seeds))
+        search.current.update({point: seeds for point in points})
+
+    search.remeasure = remeasure
+    said = []
+    _race_candidates(search, racing, min_departure=0.1, top=3, log=said.append)
+    assert remeasured == [([close], 6), ([close], 12)]
+    assert said == ["stress m: 1 candidate point(s) within their seed spread get 6 seeds",
+                    "stress m: 1 candidate point(s) within their seed spread get 12 seeds"]
+    final = measured(close, 12)
+    assert final.half_width == pytest.approx(stats.t.ppf(1 - 0.05 / 6, 11) * np.std(spread, ddof=1) / np.sqrt(12))
