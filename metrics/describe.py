@@ -4,7 +4,7 @@ A plain function ``fn(factors, codes) -> float | Mapping[str, float]`` already w
 with the harness (``python -m harness run --metrics my_file.py:fn``, ``validate``,
 ``evaluate``).  :func:`describe_metric` only tells the harness how to label and read its
 scores: which property it claims to measure, whether higher is better, whether it is
-stochastic, and the name its rows are written under.  The metadata is stored as a
+stochastic, the name its rows are written under, and the environment variables it reads.  The metadata is stored as a
 plain dict in the function's ``harness_metadata`` attribute, which the harness reads
 when it resolves a ``module:function`` or ``file.py:function`` reference; the function
 itself is returned unchanged.
@@ -12,7 +12,7 @@ itself is returned unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from metrics.registry import check_directions, check_property_claim
@@ -28,6 +28,7 @@ def describe_metric(
     higher_is_better: bool | Mapping[str, bool] = True,
     stochastic: bool = False,
     name: str | None = None,
+    env: Sequence[str] = (),
 ) -> Callable[[F], F]:
     """Decorator attaching harness metadata to a plain metric function.
 
@@ -63,21 +64,27 @@ def describe_metric(
         ``random_state`` argument (an int or a numpy Generator) and draw only from it.
     name : str, optional
         Name written in the results' ``metric`` column (default: the function's name).
+    env : sequence of str, default ()
+        The environment variables the metric reads (``("GAP_POWER",)``).  The harness records the modules a metric
+        imports and the files it opens as it runs, but cannot see what it reads from the environment: a declared
+        variable's value is part of its cells' identity (a stored score computed with another value is computed
+        again, and the run names the variable); an undeclared one is not tracked.
 
     Returns
     -------
     callable
         A decorator returning the function itself, with ``harness_metadata`` set to
-        ``{"property", "higher_is_better", "stochastic"[, "name"]}`` (mappings as plain dicts).
+        ``{"property", "higher_is_better", "stochastic"[, "name"][, "env"]}`` (mappings as plain dicts, ``env`` a
+        tuple).
 
     Raises
     ------
     ValueError
         When a property is not one of :data:`metrics.SCORE_PROPERTIES`, a mapping is empty,
         a sub-score name is empty, the directions name a sub-score the property mapping
-        does not, or ``name`` is empty.
+        does not, ``name`` is empty, or ``env`` holds an empty name.
     TypeError
-        When a flag is not a bool.
+        When a flag is not a bool, or ``env`` is not a sequence of names (a lone string included).
 
     Examples
     --------
@@ -91,6 +98,11 @@ def describe_metric(
     ...     return {"mod": 1.0, "expl": 1.0}
     >>> my_scores.harness_metadata["property"]["expl"]
     'explicitness'
+    >>> @describe_metric(env=("GAP_POWER",))
+    ... def gap(factors, codes):
+    ...     return 1.0
+    >>> gap.harness_metadata["env"]
+    ('GAP_POWER',)
     """
     claimed = check_property_claim(property)
     check_directions(higher_is_better, claimed if isinstance(claimed, dict) else None, name or "metric")
@@ -99,9 +111,15 @@ def describe_metric(
     if name is not None and (not isinstance(name, str) or not name.strip()):
         raise ValueError(f"name must be a non-empty string, got {name!r}")
     directions = dict(higher_is_better) if isinstance(higher_is_better, Mapping) else higher_is_better
+    if isinstance(env, (str, bytes)) or not isinstance(env, Sequence) or not all(isinstance(v, str) for v in env):
+        raise TypeError(f"env must be a sequence of environment variable names, such as ('GAP_POWER',); got {env!r}")
+    if not all(variable.strip() for variable in env):
+        raise ValueError(f"env names an empty environment variable: {env!r}")
     metadata: dict[str, Any] = {"property": claimed, "higher_is_better": directions, "stochastic": stochastic}
     if name is not None:
         metadata["name"] = name.strip()
+    if env:
+        metadata["env"] = tuple(dict.fromkeys(variable.strip() for variable in env))
 
     def decorate(function: F) -> F:
         setattr(function, METADATA_ATTRIBUTE, {key: dict(value) if isinstance(value, dict) else value

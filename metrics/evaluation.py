@@ -13,7 +13,7 @@ import numpy as np
 from metrics._entry import accepts, unchanged_inputs, validated_pair
 from metrics.options import check_random_state
 from metrics.registry import MetricSpec, get
-from metrics.validation import check_discrete
+from metrics.validation import check_discrete, constant_columns
 
 MetricLike = str | MetricSpec | Callable[..., Any]
 
@@ -33,7 +33,9 @@ def metric_name(metric: MetricLike) -> str:
     return getattr(metric, "__name__", type(metric).__name__)
 
 
-def _as_scores(result: Any, name: str) -> dict[str, float]:
+def _as_scores(result: Any, name: str, factors: Any, codes: Any) -> dict[str, float]:
+    """A metric's result as sub-score -> finite float; a non-finite score names the constant input columns that
+    explain it (a correlation or a division by a column's spread is NaN there), else is called a bug in the metric."""
     if isinstance(result, Mapping):
         items = list(result.items())
     else:
@@ -49,9 +51,22 @@ def _as_scores(result: Any, name: str) -> dict[str, float]:
         except (TypeError, ValueError):
             raise TypeError(f"metric {name!r} returned a non-numeric score for {key!r}: {value!r}") from None
         if not math.isfinite(number):
-            raise ValueError(f"metric {name!r} returned a non-finite score for {key!r} ({number}); this is a bug in the metric")
+            raise ValueError(f"metric {name!r} returned a non-finite score for {key!r} ({number}); "
+                             + _non_finite_cause(factors, codes))
         scores[str(key)] = number
     return scores
+
+
+def _non_finite_cause(factors: Any, codes: Any) -> str:
+    """What a non-finite score comes from: the constant code and factor columns of the inputs, or a bug in the
+    metric when none is constant."""
+    constant = [f"{what} column(s) {', '.join(map(str, columns))}"
+                for what, array in (("code", codes), ("factor", factors))
+                for columns in [constant_columns(np.asarray(array, dtype=np.float64))] if columns]
+    if not constant:
+        return "this is a bug in the metric"
+    return (f"its inputs have {' and '.join(constant)} constant (a correlation or a division by a column's spread is "
+            "NaN there): handle it in the metric")
 
 
 def evaluate(
@@ -110,7 +125,7 @@ def evaluate(
         call_options: dict[str, Any] = {**spec.defaults, **options, "discrete": discrete}
         if spec.stochastic:
             call_options["random_state"] = 0 if random_state is None else random_state
-        return _as_scores(spec.function(factors, codes, **call_options), spec.name)
+        return _as_scores(spec.function(factors, codes, **call_options), spec.name, factors, codes)
     function = metric
     if not callable(function):
         raise TypeError(f"metric must be a registered name or a callable, got {metric!r}")
@@ -124,7 +139,7 @@ def evaluate(
     name = metric_name(function)
     with unchanged_inputs(name):
         result = function(factor_matrix, code_matrix, **call_options)
-    return _as_scores(result, name)
+    return _as_scores(result, name, factor_matrix, code_matrix)
 
 
 def evaluate_population(

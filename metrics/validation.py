@@ -25,6 +25,20 @@ MAX_ABS_VALUE = 1e150
 MIN_SPREAD = 1e-150
 
 
+def constant_columns(array: np.ndarray) -> list[int]:
+    """Indices of the columns of an ``(n, d)`` matrix holding a single value.
+
+    A constant factor has nothing to disentangle (some metrics score it 0 and average it in, as MIG; others refuse
+    it, as DCI and SAP), and a constant code makes a correlation or a division by a column's spread NaN.
+
+    Examples
+    --------
+    >>> constant_columns(np.array([[1.0, 2.0, 3.0], [1.0, 5.0, 3.0]]))
+    [0, 2]
+    """
+    return [int(index) for index in np.flatnonzero(np.all(array == array[0], axis=0))]
+
+
 def as_real_matrix(array: Any, name: str, *, min_rows: int = 2, writeable: bool = True) -> np.ndarray:
     """Return ``array`` as a C-contiguous float64 ``(n, d)`` matrix, or raise.
 

@@ -142,12 +142,13 @@ def uniform_factors_20k() -> np.ndarray:
 def fresh_provenance():
     """Provenances of code and libraries computed anew, as by another process (each is cached for the life of a
     process: :mod:`harness.execution.provenance`); call it to clear them again mid-test."""
-    from harness.execution import provenance
+    from harness.execution import provenance, reads
 
     def clear() -> None:
-        for value in vars(provenance).values():
-            if hasattr(value, "cache_clear"):
-                value.cache_clear()
+        for module in (provenance, reads):
+            for value in vars(module).values():
+                if hasattr(value, "cache_clear"):
+                    value.cache_clear()
 
     clear()
     yield clear

@@ -70,6 +70,10 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                        help="do not fail on baseline cells absent from the run (e.g. a run of fewer scenarios); a "
                        "baseline cell on which the run's metric raised fails all the same (leave its metric out with "
                        "--metrics)")
+    check.add_argument("--match-options", action="store_true",
+                       help="compare a metric of the baseline with the one of the same base the run has with other "
+                       "options instead (mig against mig[bins=20]), cell by cell, naming the options that changed "
+                       "(default: their cells read 'option changed' and fail the check unless --allow-missing)")
     check.add_argument("--max-rows", type=non_negative_int, default=DEFAULT_MAX_ROWS, metavar="N",
                        help="failing cells printed before the rest are folded into a count (default: %(default)s; "
                        "0: every one)")
@@ -99,6 +103,7 @@ def _check(args: argparse.Namespace) -> int:
         sigmas=args.sigmas,
         metrics=args.metrics,
         allow_missing=args.allow_missing,
+        match_options=args.match_options,
     )
     print(json.dumps(result.to_dict(), indent=1, allow_nan=False) if args.format == "json" else result.report(args.max_rows))
     return 0 if result.passed else EXIT_DRIFT

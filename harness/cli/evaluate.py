@@ -42,13 +42,13 @@ def _evaluate(args: argparse.Namespace) -> int:
     from harness.workflows.evaluate import (
         categorical_looking,
         check_score_file,
-        constant_columns,
         evaluate_representation,
         format_scores,
         load_array,
         parse_discrete,
         write_scores,
     )
+    from metrics.validation import constant_columns
 
     writable_output(check_score_file(args.out), "--out")  # before any metric runs
     factors = load_array(args.factors, "factors")

@@ -25,6 +25,7 @@ from typing import Any
 
 import metrics
 from harness.errors import UnknownNameError, UsageError, check_one_source_per_name, did_you_mean
+from harness.execution.read_audit import recording
 from harness.execution.user_code import user_code
 from metrics.describe import METADATA_ATTRIBUTE
 from metrics.registry import check_directions, check_property_claim
@@ -66,6 +67,9 @@ class MetricEntry:
     variant_options : Mapping[str, Any]
         The options the variant sets (``{"bins": 5}``), in the sweep's order; empty for a
         metric that is no variant.  The results store them as data (``options``).
+    environment : tuple of str
+        The environment variables a user's metric declares it reads (``describe_metric(env=...)``): their values
+        are part of its cells' identity (:func:`harness.execution.provenance.metric_provenance`).
     """
 
     name: str
@@ -82,6 +86,7 @@ class MetricEntry:
     population: bool = False
     variant_of: str = ""
     variant_options: Mapping[str, Any] = field(default_factory=dict)
+    environment: tuple[str, ...] = ()
 
     def higher_is_better_for(self, sub_score: str) -> bool:
         """Whether a larger value of ``sub_score`` is better."""
@@ -159,7 +164,8 @@ def load_attribute(target: str, what: str = "metric") -> Any:
     """The object ``module:name`` or ``path/to/file.py:name`` refers to (a function, a scenario, ...).
 
     A file is imported once per process under a name derived from its absolute path, so
-    every worker that loads the same reference gets the same module.
+    every worker that loads the same reference gets the same module.  What importing it reads is recorded under
+    its module part (:func:`harness.execution.read_audit.recording`).
 
     Raises
     ------
@@ -182,14 +188,14 @@ def load_attribute(target: str, what: str = "metric") -> Any:
                 raise UsageError(f"cannot import {what} file {module_part!r}")
             module = importlib.util.module_from_spec(spec)
             try:
-                with user_code("the file"):  # sys.exit() at import included
+                with user_code("the file"), recording(module_part):  # sys.exit() at import included
                     spec.loader.exec_module(module)
             except Exception as error:  # a user's file may fail in any way; report it in one line
                 raise UsageError(f"importing {what} file {module_part!r} failed: {type(error).__name__}: {error}") from error
             sys.modules[module_name] = module
     else:
         try:
-            with user_code("the module"):
+            with user_code("the module"), recording(module_part):
                 module = importlib.import_module(module_part)
         except ImportError as error:
             raise UsageError(f"cannot import module {module_part!r} for {what} {target!r}: {error}") from error
@@ -273,6 +279,7 @@ def custom_entry(function: Callable[..., Any], target: str, *, version: str = "1
         **claim_fields(name, metadata.get("property", "holistic"), metadata.get("higher_is_better", True)),
         stochastic=bool(metadata.get("stochastic", False)),
         version=version,
+        environment=tuple(metadata.get("env", ())),
     )
 
 

@@ -230,7 +230,8 @@ def cell_key(data_identity: tuple[object, ...], metric: MetricEntry, scenario: s
     :func:`~harness.execution.provenance.scenario_provenance`; each computed once per process)."""
     payload = json.dumps([STUDY_FORMAT, *map(str, data_identity), metric.name, metric.fingerprint()])
     identity = hashlib.sha256(payload.encode()).hexdigest()[:24] + (f"{NULL_MARK}{null_permutations}" if null_permutations else "")
-    code = (metric_provenance(metric.target, metric.registered).digest, scenario_provenance(scenario).digest)
+    code = (metric_provenance(metric.target, metric.registered, metric.environment).digest,
+            scenario_provenance(scenario).digest)
     return KEY_SEPARATOR.join((identity, *code))
 
 

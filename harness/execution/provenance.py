@@ -33,6 +33,7 @@ import hashlib
 import importlib.metadata
 import importlib.util
 import json
+import os
 import platform
 import re
 import site
@@ -57,6 +58,8 @@ COMPOSITION = ("scenarios.composition", "scenarios.transforms")
 #: Where the harness's own checkout lives (its git commit is recorded with a baseline).
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 ABSENT = "not installed"
+#: The value of a declared environment variable that is not set.
+UNSET = "unset"
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,7 @@ class Provenance:
 
     files: Mapping[str, str]
     libraries: Mapping[str, str]
+    environment: Mapping[str, str] = dataclasses.field(default_factory=lambda: MappingProxyType({}))
 
     @functools.cached_property
     def digest(self) -> str:
@@ -82,59 +86,97 @@ class Provenance:
         return hashlib.sha256(payload.encode()).hexdigest()[:DIGEST_LENGTH]
 
     def to_json(self) -> dict[str, dict[str, str]]:
-        """``{"files": ..., "libraries": ...}`` with sorted keys."""
-        return {"files": dict(sorted(self.files.items())), "libraries": dict(sorted(self.libraries.items()))}
+        """``{"files": ..., "libraries": ...}`` with sorted keys, and ``"environment"`` when it holds variables (so
+        that a provenance without them keeps the digest it had before they were recorded)."""
+        found = {"files": dict(sorted(self.files.items())), "libraries": dict(sorted(self.libraries.items()))}
+        return {**found, "environment": dict(sorted(self.environment.items()))} if self.environment else found
 
     @classmethod
     def from_json(cls, data: Any) -> Provenance | None:
         """The provenance :meth:`to_json` wrote, or None for anything else (a damaged file)."""
         if not isinstance(data, Mapping):
             return None
-        parts = [data.get("files"), data.get("libraries")]
+        parts = [data.get("files"), data.get("libraries"), data.get("environment", {})]
         if not all(isinstance(part, Mapping) and all(isinstance(v, str) for v in part.values()) for part in parts):
             return None
-        return cls(MappingProxyType(dict(parts[0])), MappingProxyType(dict(parts[1])))
+        return cls(*(MappingProxyType(dict(part)) for part in parts))
 
 
 def union(*provenances: Provenance) -> Provenance:
     """One provenance holding the files and libraries of all of them."""
-    files: dict[str, str] = {}
-    libraries: dict[str, str] = {}
+    parts: tuple[dict[str, str], ...] = ({}, {}, {})
     for provenance in provenances:
-        files.update(provenance.files)
-        libraries.update(provenance.libraries)
-    return Provenance(MappingProxyType(files), MappingProxyType(libraries))
+        for part, found in zip(parts, (provenance.files, provenance.libraries, provenance.environment)):
+            part.update(found)
+    return Provenance(*(MappingProxyType(part) for part in parts))
 
 
 def changes(before: Provenance, after: Provenance) -> list[str]:
-    """What differs from ``before`` to ``after``, one phrase each: ``labconf.py changed``,
-    ``scikit-learn 1.8.0 -> 1.9.1``, ``metrics/_knn.py added``, ``numba removed``."""
+    """What differs from ``before`` to ``after``, one phrase each: ``labconf.py changed``, ``weights.json changed``
+    (a data file, named relative to the working directory), ``scikit-learn 1.8.0 -> 1.9.1``, ``metrics/_knn.py
+    added``, ``numba removed``, ``GAP_POWER 2 -> 3`` (a declared environment variable; ``unset`` when it is not set)."""
     found = []
     for label in sorted(set(before.files) | set(after.files)):
         old, new = before.files.get(label), after.files.get(label)
         if old != new:
-            found.append(f"{label} {'added' if old is None else 'removed' if new is None else 'changed'}")
+            found.append(f"{shown(label)} {'added' if old is None else 'removed' if new is None else 'changed'}")
     for name in sorted(set(before.libraries) | set(after.libraries)):
         old, new = before.libraries.get(name), after.libraries.get(name)
         if old != new:
             found.append(f"{name} {old} -> {new}" if old and new else f"{name} {new} added" if new else f"{name} removed")
+    for name in sorted(set(before.environment) | set(after.environment)):
+        old, new = before.environment.get(name, UNSET), after.environment.get(name, UNSET)
+        if old != new:
+            found.append(f"{name} {old} -> {new}")
     return found
+
+
+def shown(label: str) -> str:
+    """A file's label as a message names it: a data file's absolute path relative to the working directory when it
+    lies below it (``weights.json``), every other label as it is."""
+    path = Path(label)
+    if path.is_absolute() and path.is_relative_to(Path.cwd()):
+        return path.relative_to(Path.cwd()).as_posix()
+    return label
 
 
 # --------------------------------------------------------------------------- what a metric or a scenario runs
 
 
-@functools.cache
-def metric_provenance(target: str, registered: bool) -> Provenance:
+def metric_provenance(target: str, registered: bool, environment: tuple[str, ...] = ()) -> Provenance:
     """The provenance of a metric: a registry name (``registered``) or a ``module:function`` /
-    ``file.py:function`` reference, with :data:`METRIC_CALLER` and :data:`SEEDING`."""
+    ``file.py:function`` reference, with :data:`METRIC_CALLER` and :data:`SEEDING`, and the values of the
+    ``environment`` variables it declares (:func:`metrics.describe.describe_metric`'s ``env``) as they are now."""
+    return _metric_provenance(target, registered, tuple((name, os.environ.get(name, UNSET)) for name in environment))
+
+
+@functools.cache
+def _metric_provenance(target: str, registered: bool, environment: tuple[tuple[str, str], ...]) -> Provenance:
+    if environment:
+        code = _metric_provenance(target, registered, ())
+        return _known(Provenance(code.files, code.libraries, MappingProxyType(dict(environment))))
     if registered:
         import metrics
 
         roots: tuple[str | Path, ...] = (metrics.get(target).function.__module__,)
     else:
         roots = (_reference_root(target),)
-    return _provenance((*roots, METRIC_CALLER, SEEDING))
+    return _known(_provenance((*roots, METRIC_CALLER, SEEDING)))
+
+
+_KNOWN: dict[str, Provenance] = {}
+
+
+def _known(provenance: Provenance) -> Provenance:
+    """``provenance``, noted as one that the keys of this process's cells name (:func:`computed`)."""
+    _KNOWN[provenance.digest] = provenance
+    return provenance
+
+
+def computed(digest: str) -> Provenance | None:
+    """The metric or scenario provenance of that digest that this process computed (the keys of the cells it
+    planned name them), or None."""
+    return _KNOWN.get(digest)
 
 
 @functools.cache
@@ -147,11 +189,11 @@ def scenario_provenance(reference: str) -> Provenance:
 
     composition = parse_composition(reference)
     if composition is not None:
-        return union(scenario_provenance(composition.base), _provenance((*COMPOSITION, SEEDING)))
+        return _known(union(scenario_provenance(composition.base), _provenance((*COMPOSITION, SEEDING))))
     scenario = scenario_for(reference)
     modules = _defining_modules(scenario)
     roots: tuple[str | Path, ...] = (_reference_root(reference),) if ":" in reference else _holders(scenario, modules)
-    return _provenance((*roots, *modules, SEEDING))
+    return _known(_provenance((*roots, *modules, SEEDING)))
 
 
 def module_provenance(*modules: str) -> Provenance:
@@ -194,7 +236,7 @@ def _provenance(roots: tuple[str | Path, ...]) -> Provenance:
     queue: list[tuple[str, Path, str]] = []  # (label, file, package for relative imports)
 
     def visit(module: str) -> None:
-        found = _classified(module)
+        found = classified(module)
         if found is None:
             return
         kind, value = found
@@ -220,7 +262,7 @@ def _provenance(roots: tuple[str | Path, ...]) -> Provenance:
             if absolute is None:
                 continue
             if name is not None:
-                submodule = _classified(f"{absolute}.{name}")
+                submodule = classified(f"{absolute}.{name}")
                 if submodule is not None and submodule[0] == "file":
                     absolute = f"{absolute}.{name}"  # ``from package import submodule``
             visit(absolute)
@@ -272,7 +314,7 @@ def _imports(tree: ast.Module) -> Iterator[tuple[str, str | None]]:
 
 
 @functools.cache
-def _classified(module: str) -> tuple[str, Any] | None:
+def classified(module: str) -> tuple[str, Any] | None:
     """What importing ``module`` brings: ``("libraries", {distribution: version})`` for the standard library or an
     installed distribution (``{module: "not installed"}`` when it does not resolve), ``("file", (label, path,
     package))`` for source to read, None for a module without a file (a namespace package)."""
@@ -292,6 +334,22 @@ def _classified(module: str) -> tuple[str, Any] | None:
     package = module if spec.submodule_search_locations is not None else module.rpartition(".")[0]
     label = "/".join([*parts, path.name] if path.stem == "__init__" else [*parts[:-1], path.name])
     return "file", (label, path, package)
+
+
+def library_of(path: Path) -> dict[str, str] | None:
+    """The versions standing for a file of the standard library or of an installed library (the distribution
+    providing its top-level folder, with what it requires; none for the installations' metadata, such as a
+    ``*.dist-info`` folder's ``entry_points.txt``, which changes with what it describes), or None for a file of
+    neither."""
+    resolved = path.resolve()
+    holding = [root for root in _library_roots() if resolved.is_relative_to(root)]
+    if not holding:
+        return None
+    root = max(holding, key=lambda found: len(found.parts))  # site-packages lies inside the standard library's folder
+    if root == Path(sysconfig.get_paths()["stdlib"]).resolve():
+        return {"python": platform.python_version()}
+    top = resolved.relative_to(root).parts[0].removesuffix(".py")
+    return _distribution_versions(top) if top.isidentifier() else {}  # else installation metadata (``*.dist-info``)
 
 
 def _spec(module: str) -> Any:

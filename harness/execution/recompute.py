@@ -1,8 +1,11 @@
-"""Why a run recomputes cells its store already holds: the code or the libraries that compute them changed.
+"""Why a run recomputes cells its store already holds: what computes them or what they read changed.
 
 A cell's key is ``IDENTITY.METRIC_CODE.SCENARIO_CODE`` (:func:`harness.execution.plan.cell_key`).  A
 pending cell whose identity the store holds under other provenance digests was computed before by
-other code; the provenances the digests name (``DIR/provenance.json``) say what changed.
+other code, libraries or declared environment values; the provenances the digests name (``DIR/provenance.json``)
+say what changed.  A pending cell the store holds under its very key was left out because a module or a data
+file its metric or scenario read as it ran changed since (:meth:`harness.execution.store.ResultStore.reusable_records`
+says which).
 """
 
 from __future__ import annotations
@@ -23,18 +26,22 @@ SHOWN_CHANGES = 4
 def cell_provenances(cells: Iterable[Cell]) -> list[Provenance]:
     """The distinct provenances of the cells' metrics and scenarios (each computed once per process)."""
     cells = list(cells)
-    metrics = {(cell.metric.target, cell.metric.registered) for cell in cells}
+    metrics = {(cell.metric.target, cell.metric.registered, cell.metric.environment) for cell in cells}
     scenarios = {cell.scenario for cell in cells}
     return [metric_provenance(*metric) for metric in sorted(metrics)] + [scenario_provenance(s) for s in sorted(scenarios)]
 
 
-def recompute_reasons(pending: Sequence[Cell], records: Mapping[str, Any], known: Mapping[str, Provenance]) -> str:
-    """One line saying how many of the ``pending`` cells the store holds computed by other code and why
-    (``recomputing 12 stored cell(s) whose code or libraries changed: labconf.py changed (12)``), how many it holds
+def recompute_reasons(pending: Sequence[Cell], records: Mapping[str, Any], known: Mapping[str, Provenance],
+                      stale: Mapping[str, str]) -> str:
+    """One line saying how many of the ``pending`` cells the store holds computed from other inputs and why
+    (``recomputing 12 stored cell(s) whose inputs changed: labconf.py changed (12)``, ``weights.json changed``,
+    ``GAP_POWER 2 -> 3``, ``scikit-learn 1.8.0 -> 1.9.1``), how many it holds
     with a permutation null of another size (``recomputing 4 stored cell(s) with another null: 100 permutations, now
     20 (4)``), and how many are recomputed though stored unchanged (``run --recompute``); "" when none.
 
-    ``records`` are the store's, by key; ``known`` the provenances the store's keys name, by digest.
+    ``records`` are the store's reusable ones, by key; ``known`` the provenances the store's keys name, by digest;
+    ``stale`` the stored keys left out of ``records`` with what they read that changed
+    (:attr:`harness.execution.store.ResultStore.stale`).
     """
     forced = sum(cell.key in records for cell in pending)
     stored: dict[str, str] = {}
@@ -44,6 +51,9 @@ def recompute_reasons(pending: Sequence[Cell], records: Mapping[str, Any], known
     reasons: Counter[str] = Counter()
     nulls: Counter[str] = Counter()
     for cell in pending:
+        if cell.key in stale:
+            reasons[stale[cell.key]] += 1
+            continue
         identity, digests = key_parts(cell.key)
         earlier = stored.get(null_part(identity)[0])
         if earlier is None or cell.key in records:
@@ -54,7 +64,7 @@ def recompute_reasons(pending: Sequence[Cell], records: Mapping[str, Any], known
         else:
             nulls[f"{_permutations(null_part(before[0])[1])}, now {_permutations(null_part(identity)[1])}"] += 1
     parts = []
-    for counted, what in ((reasons, "whose code or libraries changed"), (nulls, "with another permutation null")):
+    for counted, what in ((reasons, "whose inputs changed"), (nulls, "with another permutation null")):
         if counted:
             listed = [f"{reason} ({count})" for reason, count in counted.most_common(SHOWN_REASONS)]
             more = len(counted) - SHOWN_REASONS

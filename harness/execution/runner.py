@@ -373,7 +373,7 @@ def run_study(
                        metric_options=metric_options, grids=grids, cell_timeout=cell_timeout, add_metrics=add_metrics,
                        null_permutations=null_permutations)
     store = ResultStore(out) if out is not None else None
-    records = store.records() if store is not None else {}  # read once: to resume here, for the tables below
+    records = store.reusable_records() if store is not None else {}  # read once: to resume here, for the tables below
     damage = ([f"note: {store.damaged} damaged line(s) of {store.path} were ignored; their cells are computed again"]
               if store is not None and store.damaged else [])  # said once, after what the first round skips
     computed: set[str] = set()  # keys computed by this run (a racing round does not recompute an earlier one's)
@@ -392,7 +392,7 @@ def run_study(
             log(damage.pop())
         if store is not None and pending:
             store.record_provenances(cell_provenances(pending))  # before any cell naming them is stored
-            reasons = recompute_reasons(pending, records, store.provenances())
+            reasons = recompute_reasons(pending, records, store.provenances(), store.stale)
             if reasons:
                 log(reasons)
         for line in slow_metric_warnings(pending):

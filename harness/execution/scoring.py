@@ -22,6 +22,10 @@ metric whose call fits its limit never loses its score to its null.  A null that
 past its limit leaves the score as it is, without a null (NaN, ``null_permutations`` 0), and is
 recorded as one of the cell's warnings (``permutation null not computed: ...``).  A draw the scenario fails to generate (it raises, or returns arrays of the
 wrong shape, at this value) fails every cell of its task, with the scenario named.
+
+While the scenario generates and the metric is called (in the forked child too), the worker records the modules
+they import and the files they open (:func:`harness.execution.read_audit.recording`); each cell's outcome carries what
+its metric and scenario read in this process, for the store to keep with its record.
 """
 
 from __future__ import annotations
@@ -44,13 +48,16 @@ from threadpoolctl import threadpool_limits
 import metrics
 from harness.errors import UsageError
 from harness.execution.plan import Cell, Task
+from harness.execution.read_audit import recording
+from harness.execution.reads import Reads, recorded, reference_parts
 from harness.execution.rows import NO_NULL, closed_form_values, result_row
 from harness.execution.seeds import identity_int, identity_seed
 from harness.execution.user_code import user_code
 from scenarios.base import value_label
 
-Outcome = tuple[str, list[dict[str, Any]], dict[str, Any] | None]
-"""What a finished cell gives back: its key, its rows, and a failure record or None."""
+Outcome = tuple[str, list[dict[str, Any]], dict[str, Any] | None, Reads]
+"""What a finished cell gives back: its key, its rows, a failure record or None, and what its metric and scenario
+read beyond their imports (:class:`harness.execution.reads.Reads`)."""
 
 T = TypeVar("T")
 
@@ -75,7 +82,7 @@ def run_task(task: Task, cell_timeout: float | None = None) -> list[Outcome]:
     Returns
     -------
     list of Outcome
-        One ``(key, rows, failure)`` per cell, in the task's order.
+        One ``(key, rows, failure, reads)`` per cell, in the task's order.
     """
     with threadpool_limits(limits=1), metrics.shared_estimates():
         first = task.cells[0]
@@ -92,7 +99,7 @@ def run_task(task: Task, cell_timeout: float | None = None) -> list[Outcome]:
 
 def generate_draw(cell: Cell) -> Any:
     """The representation (or population) a cell scores, seeded by its seed identity."""
-    with user_code(_draw_place(cell)):
+    with user_code(_draw_place(cell)), recording(cell.scenario):
         return cell.definition.generate(cell.value, n=cell.n_samples, seed=identity_seed("data", *cell.seed_identity))
 
 
@@ -105,13 +112,24 @@ def _draw_place(cell: Cell) -> str:
 def _score_cell(cell: Cell, data: Any, cell_timeout: float | None) -> Outcome:
     try:
         if cell.kind == "population":
-            rows = _population_rows(cell, data, cell_timeout)
+            rows, read = _population_rows(cell, data, cell_timeout)
         else:
-            rows = _representation_rows(cell, data, cell_timeout)
+            rows, read = _representation_rows(cell, data, cell_timeout)
     except Exception as error:  # any metric, built-in or the user's, may fail on some data
         # n_samples: the rows the metric saw, as its rows would say (sample_size: a prefix)
         return _failed(cell, data.factors.shape[0], _error_text(error))
-    return cell.key, rows, None
+    return cell.key, rows, None, read | recorded(*reference_parts(cell.scenario))
+
+
+def _recorded_call(cell: Cell, call: Callable[[], T]) -> Callable[[], tuple[T, Reads]]:
+    """``call`` recording what it reads as the cell's metric's, returning its result and all that the metric read in
+    this process (a forked child sends it back with the result)."""
+    def recorded_call() -> tuple[T, Reads]:
+        with recording(cell.metric.target):
+            result = call()
+        return result, recorded(*reference_parts(cell.metric.target))
+
+    return recorded_call
 
 
 def _error_text(error: Exception) -> str:
@@ -128,14 +146,14 @@ def _failed(cell: Cell, n_samples: int, error: str) -> Outcome:
         "metric": cell.metric.name,
         "error": error,
     }
-    return cell.key, [], failure
+    return cell.key, [], failure, recorded(*reference_parts(cell.metric.target), *reference_parts(cell.scenario))
 
 
 def _metric_random_state(cell: Cell) -> int:
     return identity_int("metric", *cell.data_identity, cell.metric.variant_of or cell.metric.name)
 
 
-def _representation_rows(cell: Cell, data: Any, cell_timeout: float | None) -> list[dict[str, Any]]:
+def _representation_rows(cell: Cell, data: Any, cell_timeout: float | None) -> tuple[list[dict[str, Any]], Reads]:
     entry = cell.metric
     arguments = {"discrete": data.discrete,
                  "random_state": _metric_random_state(cell) if entry.stochastic or not entry.registered else None,
@@ -144,7 +162,7 @@ def _representation_rows(cell: Cell, data: Any, cell_timeout: float | None) -> l
     def call() -> Mapping[str, float]:
         return metrics.evaluate(entry.callable(), data.factors, data.codes, **arguments)
 
-    scores, seconds, caught = _timed(call, cell_timeout, f"metric {entry.name!r}")
+    (scores, read), seconds, caught = _timed(_recorded_call(cell, call), cell_timeout, f"metric {entry.name!r}")
     nulls, failure = _null_columns(cell, data, scores, arguments, cell_timeout)
     if failure:
         caught = (caught[0] + 1, caught[1] or failure)
@@ -162,7 +180,7 @@ def _representation_rows(cell: Cell, data: Any, cell_timeout: float | None) -> l
             null=nulls[sub_score],
         )
         for sub_score, score in scores.items()
-    ]
+    ], read
 
 
 def _null_columns(cell: Cell, data: Any, scores: Mapping[str, float], arguments: Mapping[str, Any],
@@ -187,7 +205,7 @@ def _null_columns(cell: Cell, data: Any, scores: Mapping[str, float], arguments:
     return {sub_score: {**columns[sub_score], "null_seconds": seconds} for sub_score in scores}, ""
 
 
-def _population_rows(cell: Cell, population: Any, cell_timeout: float | None) -> list[dict[str, Any]]:
+def _population_rows(cell: Cell, population: Any, cell_timeout: float | None) -> tuple[list[dict[str, Any]], Reads]:
     """A population metric's scores summarised as tidy rows.
 
     ``separation``
@@ -206,7 +224,7 @@ def _population_rows(cell: Cell, population: Any, cell_timeout: float | None) ->
             entry.target, list(population.members), random_state=_metric_random_state(cell), **dict(entry.options)
         ))
 
-    scores, seconds, caught = _timed(call, cell_timeout, f"metric {entry.name!r}")
+    (scores, read), seconds, caught = _timed(_recorded_call(cell, call), cell_timeout, f"metric {entry.name!r}")
     flags = np.asarray(population.disentangled, dtype=bool)
     values = np.asarray(scores, dtype=np.float64)
     summaries: list[tuple[str, float, float]] = []
@@ -220,7 +238,7 @@ def _population_rows(cell: Cell, population: Any, cell_timeout: float | None) ->
         result_row(cell, n_samples=population.factors.shape[0], sub_score=sub_score, ideal=ideal, score=score,
                    seconds=seconds, warnings=caught)
         for sub_score, score, ideal in summaries
-    ]
+    ], read
 
 
 def separation(scores: Any, disentangled: Any) -> float:

@@ -13,7 +13,11 @@ Cells are keyed by their full identity, including the metric's version and optio
 provenance of the code and libraries that computed them (:mod:`harness.execution.provenance`),
 so a changed metric never silently reuses stale rows.  ``DIR/provenance.json`` holds each
 provenance a key names (digest -> files and library versions), so a rerun can say why it
-recomputes a cell ("labconf.py changed").  A recomputed cell (``run --recompute``) is appended
+recomputes a cell ("labconf.py changed").  A cell's record also holds what its metric and scenario
+read as they ran beyond what its key covers (``reads``: the modules imported and data files opened,
+:mod:`harness.execution.reads`, with the digest of what they held, itself in ``DIR/provenance.json``):
+a run reuses a stored cell only when they hold the same now (:meth:`ResultStore.reusable_records`),
+and recomputes it otherwise ("weights.json changed").  A recomputed cell (``run --recompute``) is appended
 again; of a key's records the last wins.
 
 The tidy tables ``results.parquet`` and ``results.csv`` are rewritten atomically
@@ -33,7 +37,9 @@ from typing import Any
 
 import pandas as pd
 
-from harness.execution.provenance import Provenance
+from harness.execution.plan import key_parts, null_part
+from harness.execution.provenance import Provenance, changes, computed, union
+from harness.execution.reads import NOTHING_READ, Reads, reads_provenance
 from reports.schema import DERIVED_COLUMNS, FAILURE_COLUMNS, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS, TEXT_COLUMNS
 
 CELLS_FILE = "cells.jsonl"
@@ -53,6 +59,8 @@ class ResultStore:
         self._read_up_to = 0
         self.damaged = 0
         """How many whole lines the last :meth:`records` found damaged (their cells are recomputed)."""
+        self.stale: dict[str, str] = {}
+        """The keys :meth:`reusable_records` left out, each with what its cell read that changed since."""
 
     def _catch_up(self, fd: int) -> None:
         """Note the keys of the cells other writers appended since this store last read or wrote (caller holds the lock)."""
@@ -78,25 +86,28 @@ class ResultStore:
             data = handle.read()
         os.ftruncate(fd, data.rfind(b"\n") + 1)
 
-    def append(self, key: str, rows: list[dict[str, Any]], failure: dict[str, Any] | None = None) -> None:
+    def append(self, key: str, rows: list[dict[str, Any]], failure: dict[str, Any] | None = None,
+               reads: Reads = NOTHING_READ) -> None:
         """Persist one finished cell durably (returns after fsync).
 
         A cell whose metric raised is finished too: it has no rows and a ``failure``
         record (the cell's identity and the error), so it is reported, not retried
-        until its metric's version, options or code change.
+        until its metric's version, options or code, or what it read, change.
         """
-        self.append_many([(key, rows, failure)])
+        self.append_many([(key, rows, failure, reads)])
 
-    def append_many(self, outcomes: Sequence[tuple[str, list[dict[str, Any]], dict[str, Any] | None]], *,
-                    replace: bool = False) -> None:
-        """Persist finished cells ``(key, rows, failure)`` durably, one line each, with one
+    def append_many(self, outcomes: Sequence[tuple[Any, ...]], *, replace: bool = False) -> None:
+        """Persist finished cells ``(key, rows, failure[, reads])`` durably, one line each, with one
         lock, one write and one fsync (a task's cells; a write cut short leaves a partial
-        last line, which is dropped on reading, so only whole cells are ever read back).
+        last line, which is dropped on reading, so only whole cells are ever read back);
+        what their reads held goes to ``DIR/provenance.json`` first.
 
         A cell already stored (by another run) is not appended again, unless ``replace``
         (a recomputed cell, which then wins over the earlier record)."""
         if not outcomes:
             return
+        held = [read_record(outcome[0], outcome[3])[1] for outcome in outcomes if len(outcome) > 3 and outcome[3]]
+        self.record_provenances(provenance for provenance in held if provenance is not None)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
@@ -134,6 +145,32 @@ class ResultStore:
         self._stored, self._read_up_to = set(found), read  # what a later append need not read again
         return found
 
+    def reusable_records(self) -> dict[str, dict[str, Any]]:
+        """:meth:`records`, less the cells whose recorded reads hold something else now (a data file or a module
+        loaded at run time changed, was added or is gone): those are listed in :attr:`stale` with what changed, and
+        a later :meth:`append_many` stores them again.  Only the records whose keys this process planned
+        (:func:`harness.execution.provenance.computed` knows their digests) are checked: no other can be reused."""
+        found = self.records()
+        self.stale = {}
+        held: dict[tuple[Any, ...], Provenance | None] = {}  # what each recorded set holds now, under each key's code
+        known: dict[str, Provenance] | None = None
+        for key, record in found.items():
+            stored = record.get("reads")
+            if stored is None:
+                continue
+            question = (key_parts(key)[1], tuple(stored["modules"]), tuple(stored["paths"]))
+            if question not in held:
+                covered = _covered(key)
+                held[question] = None if covered is None else reads_provenance(Reads.from_json(stored), covered)[1]
+            now = held[question]
+            if now is not None and now.digest != stored["digest"]:
+                known = self.provenances() if known is None else known  # read once, and only when something changed
+                before = known.get(stored["digest"])
+                changed = changes(before, now) if before is not None else []
+                self.stale[key] = ", ".join(changed) or "what it read changed (provenance.json lacks the earlier record)"
+        self._stored -= set(self.stale)
+        return {key: record for key, record in found.items() if key not in self.stale}
+
     def cells(self) -> dict[str, list[dict[str, Any]]]:
         """Every complete cell on disk, by key (last occurrence wins); failed cells have no rows."""
         return {key: record["rows"] for key, record in self.records().items()}
@@ -160,6 +197,22 @@ class ResultStore:
             return {}
         found = {digest: Provenance.from_json(entry) for digest, entry in data.items()} if isinstance(data, dict) else {}
         return {digest: provenance for digest, provenance in found.items() if provenance is not None}
+
+    def metric_provenances(self) -> dict[str, Provenance]:
+        """Metric name -> what its latest stored cells were computed from: the provenances their keys name and what
+        their recorded reads held, together (as ``DIR/provenance.json`` holds them; a digest it lacks is left out).
+        Of the records of one cell (its identity, whatever the code) the last stored counts."""
+        known = self.provenances()
+        latest: dict[tuple[str, str], list[str]] = {}
+        for key, record in self.records().items():
+            identity, digests = key_parts(key)
+            metric = record["rows"][0]["metric"] if record["rows"] else record["failure"]["metric"]
+            reads = [record["reads"]["digest"]] if "reads" in record else []
+            latest[metric, null_part(identity)[0]] = [*(digests or ()), *reads]
+        found: dict[str, list[Provenance]] = {}
+        for (metric, _), digests in latest.items():
+            found.setdefault(metric, []).extend(known[digest] for digest in digests if digest in known)
+        return {metric: union(*parts) for metric, parts in sorted(found.items())}
 
     def record_provenances(self, provenances: Iterable[Provenance]) -> None:
         """Add ``provenances`` to ``DIR/provenance.json`` (atomically, under the cells' lock, so that two runs
@@ -246,6 +299,8 @@ def _parsed(line: bytes) -> dict[str, Any] | None:
     if not isinstance(record, dict) or not isinstance(record.get("key"), str) or not isinstance(record.get("rows"), list):
         return None
     rows, failure = record["rows"], record.get("failure")
+    if "reads" in record and not (Reads.from_json(record["reads"]) and isinstance(record["reads"].get("digest"), str)):
+        return None
     if failure is None:
         whole = bool(rows) and "failure" not in record and all(
             _whole(row, NUMERIC_COLUMNS, RESULT_COLUMNS, _ADDED_COLUMNS) for row in rows)
@@ -254,9 +309,30 @@ def _parsed(line: bytes) -> dict[str, Any] | None:
     return record if whole else None
 
 
-def record_of(key: str, rows: list[dict[str, Any]], failure: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A finished cell as the store keeps it: its key, its rows, and the failure record of a failed cell."""
-    return {"key": key, "rows": rows} if failure is None else {"key": key, "rows": rows, "failure": failure}
+def record_of(key: str, rows: list[dict[str, Any]], failure: dict[str, Any] | None = None,
+              reads: Reads = NOTHING_READ) -> dict[str, Any]:
+    """A finished cell as the store keeps it: its key, its rows, the failure record of a failed cell, and what it
+    read beyond what its key covers (:func:`read_record`), when it read anything."""
+    record = {"key": key, "rows": rows} if failure is None else {"key": key, "rows": rows, "failure": failure}
+    stored = read_record(key, reads)[0] if reads else None
+    return {**record, "reads": stored} if stored else record
+
+
+def read_record(key: str, reads: Reads) -> tuple[dict[str, Any] | None, Provenance | None]:
+    """The ``reads`` of a cell's record (the recorded modules and paths that add to what the key covers, and the
+    digest of what they hold) and what they hold; None and None when they add nothing."""
+    covered = _covered(key)
+    kept, held = reads_provenance(reads, covered if covered is not None else union())
+    if not kept:
+        return None, None
+    return {**kept.to_json(), "digest": held.digest}, held
+
+
+def _covered(key: str) -> Provenance | None:
+    """What a key's metric and scenario provenance cover, as this process computed them; None when it did not."""
+    digests = key_parts(key)[1]
+    found = [computed(digest) for digest in digests or ()]
+    return union(*found) if found and all(provenance is not None for provenance in found) else None
 
 
 def tables_of(records: Mapping[str, dict[str, Any]], keys: Iterable[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -20,7 +20,12 @@ One cell is written per line, so a baseline diffs cleanly under version control:
      "environment": {"harness": "0.1.0", "git_commit": "8c114c6...", "libraries": {"numpy": "2.4.6", "python": "3.11.7", ...}}
     }
 
-A file written before ``environment`` existed still loads (its check names no environment change).
+The header also records, for every metric, the metric it is a variant of and its options (``metric_options``),
+and, for a baseline saved from a run directory, what its cells were computed from (``provenance``: the source files,
+data files and modules they read, library versions and declared environment variables, as the run's store holds
+them, :mod:`harness.execution.provenance`), so that a check can name the option, file or value behind a drift.
+A file written before ``environment``, ``metric_options`` or ``provenance`` existed still loads (its check names no
+such change).
 
 :func:`check_baseline` compares a run with a baseline cell by cell: a cell *drifts*
 when ``|mean_run - mean_baseline| > atol + rtol * |mean_baseline|`` (the convention of
@@ -97,6 +102,27 @@ def metric_versions(results: pd.DataFrame) -> dict[str, str]:
     return {metric: versions[metric] for metric in sorted(versions.index)}
 
 
+def metric_options(results: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """Each metric's ``base`` (the metric a variant of an option sweep is of, else itself), ``options`` (those it
+    sets) and ``defaults`` (its metric's defaults, recorded for a variant), read from the results' columns."""
+    from reports.schema import decode_options
+
+    first = results.drop_duplicates("metric").set_index("metric")
+    return {metric: {"base": str(row["metric_base"] or metric), "options": decode_options(row["options"]),
+                     "defaults": decode_options(row["default_options"])}
+            for metric, row in sorted(first.iterrows())}
+
+
+def _run_provenance(run: Results) -> dict[str, Any]:
+    """What each metric's cells of a run directory were computed from (:meth:`ResultStore.metric_provenances`);
+    empty for a results table, which does not record it."""
+    from harness.execution.store import CELLS_FILE, ResultStore
+
+    if isinstance(run, pd.DataFrame) or not (Path(run) / CELLS_FILE).is_file():
+        return {}
+    return ResultStore(run).metric_provenances()
+
+
 #: Set to 1 in the environment, :func:`assert_matches_baseline` rewrites its baseline instead of failing.
 UPDATE_VARIABLE = "HARNESS_UPDATE_BASELINES"
 
@@ -132,6 +158,9 @@ def save_baseline(run: Results, to: str | Path, *, force: bool = False) -> Path:
         "format": FORMAT,
         "harness_versions": sorted(set(map(str, results["harness_version"]))),
         "metric_versions": metric_versions(results),
+        "metric_options": metric_options(results),
+        "provenance": {metric: found.to_json() for metric, found in _run_provenance(run).items()
+                       if metric in set(results["metric"])},
         "studies": sorted(set(map(str, results["study"]))),
     }
     lines = ["{"] + [f" {json.dumps(key)}: {json.dumps(value)}," for key, value in header.items()]
@@ -169,6 +198,11 @@ class Baseline:
     path: Path
     environment: Mapping[str, Any] = field(default_factory=dict)
     """:func:`environment` where the baseline was saved (empty for a file written before it was recorded)."""
+    metric_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """:func:`metric_options` of the baseline's run (empty for a file written before it was recorded)."""
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+    """Metric -> what its cells were computed from (:meth:`harness.execution.provenance.Provenance.to_json`; empty
+    for a baseline saved from a results table, or before it was recorded)."""
 
 
 def load_baseline(path: str | Path) -> Baseline:
@@ -213,7 +247,23 @@ def load_baseline(path: str | Path) -> Baseline:
     saved_in = data.get("environment", {})
     if not (isinstance(saved_in, dict) and isinstance(saved_in.get("libraries", {}), dict)):
         raise UsageError(f"baseline {str(path)!r}: \"environment\" must be an object with \"libraries\" an object")
-    return Baseline(cells, dict(versions), tuple(harness_versions), path, saved_in)
+    options, computed_from = data.get("metric_options", {}), data.get("provenance", {})
+    if not isinstance(options, dict) or not all(isinstance(found, dict) and isinstance(found.get("base"), str)
+                                                and isinstance(found.get("options"), dict)
+                                                and isinstance(found.get("defaults"), dict)
+                                                for found in options.values()):
+        raise UsageError(f"baseline {str(path)!r}: \"metric_options\" must map metric names to their base, options and "
+                         "defaults")
+    if not isinstance(computed_from, dict) or not all(map(_is_provenance, computed_from.values())):
+        raise UsageError(f"baseline {str(path)!r}: \"provenance\" must map metric names to files, libraries and "
+                         "environment")
+    return Baseline(cells, dict(versions), tuple(harness_versions), path, saved_in, options, computed_from)
+
+
+def _is_provenance(data: Any) -> bool:
+    from harness.execution.provenance import Provenance
+
+    return Provenance.from_json(data) is not None
 
 
 _TEXT_FIELDS = tuple(key for key in CELL_KEYS if key not in ("value", "n_samples"))
@@ -255,10 +305,11 @@ class BaselineCheck:
         ``baseline_seeds``, ``current_seeds`` (how many seeds each mean averages), ``difference`` (current - baseline), ``tolerance`` and
         ``status``: ``"ok"``, ``"drifted"``, ``"failed"`` (in the baseline, and the run's
         metric raised on it for some seed: :func:`_run_failures`), ``"missing"`` (in the
-        baseline, not in the run, and not failed there) or ``"new"`` (in the run only; never
-        a failure).
+        baseline, not in the run, and not failed there), ``"option changed"`` (a cell of a metric that the run
+        has with other options only, as ``mig`` against ``mig[bins=20]``, on either side: compared with
+        ``match_options``) or ``"new"`` (in the run only; never a failure).
     allow_missing : bool
-        Whether missing cells are tolerated (failed ones never are).
+        Whether missing cells, and those whose metric's options changed, are tolerated (failed ones never are).
     unscored : bool
         Whether the run scored no cell of the compared metrics (every one failed, or none of
         them is in the run): nothing was compared, so the check fails even when missing
@@ -278,7 +329,7 @@ class BaselineCheck:
     @property
     def failures(self) -> pd.DataFrame:
         """The drifted and failed cells, and the missing ones unless they are allowed, largest change first."""
-        bad = {"drifted", "failed"} if self.allow_missing else {"drifted", "failed", "missing"}
+        bad = {"drifted", "failed"} if self.allow_missing else {"drifted", "failed", "missing", OPTION_CHANGED}
         rows = self.table.loc[self.table["status"].isin(bad)]
         order = rows["difference"].abs().fillna(np.inf).sort_values(ascending=False, kind="stable").index
         return rows.loc[order]
@@ -292,18 +343,22 @@ class BaselineCheck:
     def summary(self) -> str:
         """One line: how many cells were compared and how many failed."""
         counts = self.table["status"].value_counts()
-        parts = [f"{int(counts.get(s, 0))} {s}" for s in ("ok", "drifted", "failed", "missing", "new") if counts.get(s, 0)]
+        parts = [f"{int(counts.get(s, 0))} {s}" for s in ("ok", "drifted", "failed", "missing", OPTION_CHANGED, "new")
+                 if counts.get(s, 0)]
         verdict = "PASSED" if self.passed else "FAILED"
         return f"baseline check {verdict}: {len(self.table)} cells ({', '.join(parts)})"
 
     def by_metric(self) -> list[dict[str, Any]]:
         """One record per metric with failing cells: ``metric``, ``compared`` (its cells of the baseline),
-        ``drifted``, ``failed``, ``missing`` (counted when they fail the check), and the largest drift: ``largest_drift``
+        ``drifted``, ``failed``, ``missing``, ``option_changed`` (counted when they fail the check), and the largest
+        drift: ``largest_drift``
         (current - baseline) with its cell's ``scenario``, ``value_label``, ``n_samples`` and ``sub_score``
         (None when none drifted)."""
-        in_baseline = self.table.loc[self.table["status"] != "new", "metric"].value_counts()
+        in_baseline = self.table.loc[self.table["baseline"].notna(), "metric"].value_counts()
         found = []
         for metric, cells in self.failures.groupby("metric", sort=True):
+            if cells["baseline"].isna().all():
+                continue  # the run's side of an option change: its baseline metric's line counts them
             drifted = cells.loc[cells["status"] == "drifted"]
             worst = drifted.iloc[0] if len(drifted) else None  # failures come largest change first
             found.append({
@@ -312,6 +367,7 @@ class BaselineCheck:
                 "drifted": len(drifted),
                 "failed": int((cells["status"] == "failed").sum()),
                 "missing": int((cells["status"] == "missing").sum()),
+                "option_changed": int(((cells["status"] == OPTION_CHANGED) & cells["baseline"].notna()).sum()),
                 "largest_drift": None if worst is None else float(worst["difference"]),
                 **{key: None if worst is None else _plain_value(worst[key])
                    for key in ("scenario", "value_label", "n_samples", "sub_score")},
@@ -357,6 +413,8 @@ def _metric_line(found: Mapping[str, Any]) -> str:
         parts.append(f"{found['failed']} of {found['compared']} cells failed in the run (the metric raised)")
     if found["missing"]:
         parts.append(f"{found['missing']} of {found['compared']} cells missing from the run")
+    if found["option_changed"]:
+        parts.append(f"{found['option_changed']} of {found['compared']} cells run with other options")
     return f"{found['metric']}: " + "; ".join(parts)
 
 
@@ -403,6 +461,7 @@ def check_baseline(
     sigmas: float = 0.0,
     metrics: Iterable[str] | None = None,
     allow_missing: bool = False,
+    match_options: bool = False,
 ) -> BaselineCheck:
     """Compare a run with a baseline, cell by cell.
 
@@ -431,6 +490,11 @@ def check_baseline(
         subset of the scenarios).  By default they fail the check.  A baseline cell on
         which the run's metric raised (for any seed; the run's failures) is ``"failed"``
         and fails the check even then: it scored before and no longer does.
+    match_options : bool, default False
+        Compare a metric of the baseline with the metric of the same base that the run has instead, with other
+        options (``mig`` against ``mig[bins=20]``: each the only one of its base on its side alone), cell by cell,
+        under the label ``mig -> mig[bins=20]``; a note names the options that changed.  Without it their cells
+        read ``"option changed"`` (failing unless ``allow_missing``), and a note says so.
 
     Returns
     -------
@@ -466,6 +530,14 @@ def check_baseline(
                              f"they hold: {', '.join(sorted(known))}")
         current = current.loc[current["metric"].isin(selected)]
         expected = expected.loc[expected["metric"].isin(selected)]
+    run_options = metric_options(results)
+    pairs = _option_pairs(reference.metric_options, run_options, set(expected["metric"]), set(current["metric"]))
+    if match_options:
+        labels = {before: f"{before} -> {after}" for before, after in pairs.items()}
+        expected = expected.assign(metric=expected["metric"].replace(labels))
+        renamed = {after: labels[before] for before, after in pairs.items()}
+        current = current.assign(metric=current["metric"].replace(renamed))
+        failed = failed.assign(metric=failed["metric"].replace(renamed))
     merged = _align(expected, current)
     tolerances = merged["metric"].map(lambda m: per_metric.get(m, (atol, rtol)))
     merged["tolerance"] = [a + r * abs(b) + sigmas * spread if not math.isnan(b) else np.nan
@@ -475,7 +547,12 @@ def check_baseline(
     status = np.where(merged["current"].isna(), "missing", status)
     status = np.where(_raised(merged, failed), "failed", status)
     merged["status"] = np.where(merged["baseline"].isna(), "new", status)
-    notes = _version_notes(reference.metric_versions, results, merged) + _environment_notes(reference.environment)
+    if not match_options:
+        sides = {*pairs, *pairs.values()}
+        merged.loc[merged["metric"].isin(sides) & merged["status"].isin(["missing", "new"]), "status"] = OPTION_CHANGED
+    notes = _option_notes(pairs, reference.metric_options, run_options, match_options)
+    notes += _provenance_notes(reference.provenance, _run_provenance(run), merged, pairs if match_options else {})
+    notes += _version_notes(reference.metric_versions, results, merged) + _environment_notes(reference.environment)
     notes += _seed_notes(merged) + _sample_size_notes(merged)
     if not results.empty:  # else every failure is the story, whichever metric it is of
         failed = failed.loc[failed["metric"].isin(merged["metric"])]
@@ -499,6 +576,71 @@ def _align(expected: pd.DataFrame, current: pd.DataFrame) -> pd.DataFrame:
     merged = merged.rename(columns={"_value": "value"})[[*CELL_KEYS, "baseline", "current", "baseline_std", "baseline_seeds",
                                                          "current_seeds"]]
     return merged.sort_values(list(CELL_KEYS)).reset_index(drop=True)
+
+
+#: The status of a cell whose metric the other side has with other options only (:func:`check_baseline`).
+OPTION_CHANGED = "option changed"
+
+
+def _option_pairs(before: Mapping[str, Mapping[str, Any]], after: Mapping[str, Mapping[str, Any]],
+                  expected: set[str], current: set[str]) -> dict[str, str]:
+    """Baseline metric -> the run's metric of the same base with other options: for each base of which each side
+    has exactly one metric the other lacks (``mig`` -> ``mig[bins=20]``).  Empty for a baseline that did not record
+    its metrics' options."""
+    def alone(options: Mapping[str, Mapping[str, Any]], names: set[str]) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
+        for name in sorted(names):
+            if name in options:
+                found.setdefault(options[name]["base"], []).append(name)
+        return found
+
+    gone, added = alone(before, expected - current), alone(after, current - expected)
+    return {gone[base][0]: added[base][0] for base in sorted(set(gone) & set(added))
+            if len(gone[base]) == 1 and len(added[base]) == 1}
+
+
+def _option_change(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+    """The options that differ, each with its two values: ``bins 10 -> 20`` (an option one side leaves at its
+    default is read at the default the other side recorded)."""
+    defaults = {**before["defaults"], **after["defaults"]}
+    old, new = {**defaults, **before["options"]}, {**defaults, **after["options"]}
+    changed = [f"{option} {old.get(option, 'default')} -> {new.get(option, 'default')}"
+               for option in sorted(set(old) | set(new)) if old.get(option) != new.get(option)]
+    return ", ".join(changed) or "the same options"
+
+
+def _option_notes(pairs: Mapping[str, str], before: Mapping[str, Mapping[str, Any]],
+                  after: Mapping[str, Mapping[str, Any]], matched: bool) -> list[str]:
+    """One note per metric whose options changed: what changed, and how its cells were compared."""
+    notes = []
+    for old, new in pairs.items():
+        change = _option_change(before[old], after[new])
+        if matched:
+            notes.append(f"{old} -> {new}: option {change}; its cells are compared cell by cell (--match-options), "
+                         "so drift may be intended")
+        else:
+            notes.append(f"metric {old!r} ran with other options as {new!r} (option {change}): its cells read "
+                         f"'{OPTION_CHANGED}'; compare them cell by cell with --match-options")
+    return notes
+
+
+def _provenance_notes(before: Mapping[str, Any], after: Mapping[str, Any], compared: pd.DataFrame,
+                      pairs: Mapping[str, str]) -> list[str]:
+    """One note per drifted or failed metric naming what its cells were computed from that changed since the
+    baseline (its file, a helper, a data file, an environment value, a library version), where both sides recorded
+    it; ``pairs`` (the matched option changes) maps a baseline metric to the run's."""
+    from harness.execution.provenance import Provenance, changes
+
+    labels = {f"{old} -> {new}": (old, new) for old, new in pairs.items()}
+    notes = []
+    for metric in sorted(set(compared.loc[compared["status"].isin(["drifted", "failed"]), "metric"])):
+        old, new = labels.get(metric, (metric, metric))
+        if old in before and new in after:
+            changed = changes(Provenance.from_json(before[old]), after[new])
+            if changed:
+                notes.append(f"metric {metric!r} was computed from other inputs than in the baseline: "
+                             f"{', '.join(changed)}; drift may be intended")
+    return notes
 
 
 def _raised(compared: pd.DataFrame, failed: pd.DataFrame) -> np.ndarray:

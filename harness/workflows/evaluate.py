@@ -187,15 +187,6 @@ def categorical_looking(factors: np.ndarray, discrete: Sequence[bool], max_categ
     return found
 
 
-def constant_columns(array: np.ndarray) -> list[int]:
-    """Indices of the columns holding a single value.
-
-    A constant factor has nothing to disentangle: some metrics score it 0 and average it in
-    (MIG), others refuse it (DCI, SAP); the CLI suggests dropping it.
-    """
-    return [int(index) for index in np.flatnonzero(np.all(array == array[0], axis=0))]
-
-
 def evaluate_representation(
     factors: np.ndarray,
     codes: np.ndarray,

@@ -38,9 +38,9 @@ def _resume(study: dict, directory) -> tuple[float, int]:
     started = time.process_time()
     cells = plan_study(**study)
     store = ResultStore(directory)
-    records = store.records()
+    records = store.reusable_records()
     pending = [cell for cell in cells if cell.key not in records]
-    recompute_reasons(pending, records, store.provenances())
+    recompute_reasons(pending, records, store.provenances(), store.stale)
     return time.process_time() - started, len(pending)
 
 

@@ -58,7 +58,10 @@ def test_baseline_file_is_readable_json_with_means_spreads_and_versions(runs):
     assert len(data["metric_versions"]["diagonal"]) == 12  # a user metric's source hash
     assert data["harness_versions"] and data["studies"] == ["quick"]
     assert len(data["cells"]) == (6 + 6) * 2  # values x metrics; seeds are summarised
-    assert len(text.splitlines()) == len(data["cells"]) + 9  # one cell per line, the environment on one
+    assert len(text.splitlines()) == len(data["cells"]) + 11  # one cell per line, the environment on one
+    assert data["metric_options"]["mig"] == {"base": "mig", "options": {}, "defaults": {}}
+    computed_from = data["provenance"]["diagonal"]  # the user's file and what it runs on, as the run's store holds them
+    assert {"original.py", "metrics/evaluation.py"} <= set(computed_from["files"]) and "numpy" in computed_from["libraries"]
     results = pd.read_csv(runs / "run" / "results.csv")
     rows = results[(results.scenario == "noise") & (results.value == 0.4) & (results.metric == "mig")]["score"].to_numpy()
     cell = next(c for c in data["cells"] if c["scenario"] == "noise" and c["value"] == 0.4 and c["metric"] == "mig")
@@ -170,11 +173,16 @@ def test_a_run_at_another_sample_size_is_named_as_the_cause_of_missing_cells(run
 
 def test_metrics_on_one_side_only_and_unmatched_tolerances_are_named(runs):
     results = pd.read_parquet(runs / "run" / "results.parquet")
-    swept = results.assign(metric=results["metric"].replace({"mig": "mig[bins=20]"}))  # as --metric-option names it
+    renamed = results["metric"] == "mig"  # another metric of the run, not a variant of the baseline's mig
+    swept = results.assign(metric=results["metric"].where(~renamed, "mig2"),
+                           metric_base=results["metric_base"].where(~renamed, "mig2"))
     check = check_baseline(swept, runs / "baseline.json", per_metric={"diagonl": (0.1, 0.0)})
     assert check.summary() == "baseline check FAILED: 36 cells (12 ok, 12 missing, 12 new)"
-    assert "metric(s) in the run only, not compared: mig[bins=20]" in check.notes
+    assert "metric(s) in the run only, not compared: mig2" in check.notes
     assert "metric(s) of the baseline absent from the run: mig" in check.notes
+    as_a_variant = results.assign(metric=results["metric"].replace({"mig": "mig[bins=20]"}))  # its base is still mig
+    assert check_baseline(as_a_variant, runs / "baseline.json").summary() == \
+        "baseline check FAILED: 36 cells (12 ok, 24 option changed)"
     assert ("the tolerance given for 'diagonl' applies to no metric of the run or the baseline (did you mean diagonal?)"
             in check.notes)
     assert not [note for note in check_baseline(runs / "rerun", runs / "baseline.json").notes if "metric(s)" in note]
@@ -502,3 +510,24 @@ def test_the_pytest_helper_shows_the_callers_line_not_its_own_source(runs, tmp_p
     assert "assert_matches_baseline(results, " in done.stdout and "baseline check FAILED: 24 cells" in done.stdout
     assert "Assert that a run still behaves like a baseline" not in done.stdout  # the helper's docstring
     assert "__tracebackhide__" not in done.stdout and "check = check_baseline(" not in done.stdout
+
+
+def test_an_option_change_reads_option_changed_and_match_options_compares_it_cell_by_cell(runs, tmp_path, capsys):
+    changed = run_study(preset="quick", scenarios_=["noise", "mixing"], metrics_=["mig"], metric_options={"mig": {"bins": [20]}},
+                        seeds=2, n_samples=300, out=tmp_path, progress=False, log=lambda _: None)
+    argv = ["baseline", "check", str(tmp_path), "--against", str(runs / "baseline.json"), "--metrics", "mig,mig[bins=20]"]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "baseline check FAILED: 24 cells (24 option changed)"  # neither missing nor new
+    assert ("note: metric 'mig' ran with other options as 'mig[bins=20]' (option bins 10 -> 20): its cells read "
+            "'option changed'; compare them cell by cell with --match-options") in out
+
+    check = check_baseline(tmp_path, runs / "baseline.json", metrics=["mig", "mig[bins=20]"], match_options=True)
+    assert set(check.table["metric"]) == {"mig -> mig[bins=20]"} and len(check.table) == 12
+    assert "mig -> mig[bins=20]: option bins 10 -> 20; its cells are compared cell by cell (--match-options), so drift " \
+           "may be intended" in check.notes
+    before = pd.read_csv(runs / "run" / "results.csv").query("metric == 'mig'").groupby(["scenario", "value"])["score"].mean()
+    after = changed.groupby(["scenario", "value"])["score"].mean()
+    found = check.table.set_index(["scenario", "value"])["difference"]
+    pd.testing.assert_series_equal(found.sort_index(), (after - before).sort_index(), check_names=False, atol=1e-12)
+    assert not check.passed and (check.table["status"] == "drifted").sum() == (found.abs() > 1e-6).sum() > 0

@@ -40,7 +40,7 @@ def test_a_library_upgrade_recomputes_the_cells_that_import_it(tmp_path, fresh_p
     run_study(**STUDY, out=tmp_path, log=lines.append)
     scipy = real("scipy")["scipy"]
     # the scenario imports numpy, which does not require scipy; mig imports scipy, dci_lasso imports scikit-learn, which does
-    assert f"recomputing 12 stored cell(s) whose code or libraries changed: scipy {scipy} -> 99.0 (12)" in lines
+    assert f"recomputing 12 stored cell(s) whose inputs changed: scipy {scipy} -> 99.0 (12)" in lines
     stored = ResultStore(tmp_path).provenances()
     assert {found.libraries.get("scipy") for found in stored.values()} >= {scipy, "99.0"}
 
@@ -60,7 +60,7 @@ def test_an_edit_of_the_shared_code_a_metric_calls_recomputes_that_metric_only(t
     lines: list[str] = []
     run_study(**STUDY, out=tmp_path, log=lines.append)
     assert "skipping 6 finished cell(s) found in " + str(tmp_path) + "; computing 6" in lines  # dci_lasso's cells stay
-    assert "recomputing 6 stored cell(s) whose code or libraries changed: metrics/information.py changed (6)" in lines
+    assert "recomputing 6 stored cell(s) whose inputs changed: metrics/information.py changed (6)" in lines
 
 
 def test_the_walk_finds_the_code_and_libraries_each_metric_and_scenario_runs():
@@ -128,5 +128,5 @@ def test_cells_stored_before_keys_held_their_provenance_are_recomputed_saying_so
     store.write_text("".join(json.dumps({**record, "key": key_parts(record["key"])[0]}) + "\n" for record in records))
     lines: list[str] = []
     run_study(**STUDY, out=tmp_path, log=lines.append)
-    assert lines[0] == ("recomputing 12 stored cell(s) whose code or libraries changed: stored by an earlier harness, "
+    assert lines[0] == ("recomputing 12 stored cell(s) whose inputs changed: stored by an earlier harness, "
                         "which did not record them (12)")

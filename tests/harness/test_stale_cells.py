@@ -3,7 +3,10 @@
 A user metric ``labmetric.py:score`` importing a helper ``labconf.py``, run into ``--out``: after a constant
 in ``labconf.py`` changed, the rerun skipped every cell ("skipping 12 finished cell(s) ...; computing 0") and
 ``baseline check`` against the first run's baseline passed, while the same study in a fresh folder drifted.
-Driven through the command line, in the user's folder, as the user runs it.
+So did three metrics reading what no import statement shows (issue 40): a helper loaded with
+``importlib.import_module("labhelp")``, a ``weights.json`` read at call time, an environment variable
+``GAP_POWER`` (declared with ``describe_metric(env=...)``).  Driven through the command line, in the user's
+folder, as the user runs it.
 """
 
 from __future__ import annotations
@@ -29,10 +32,10 @@ def score(factors, codes):
 """
 
 
-def _harness(*argv: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENBLAS_NUM_THREADS": "1"}
-    return subprocess.run([sys.executable, "-m", "harness", *argv], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=300)
+def _harness(*argv: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "OPENBLAS_NUM_THREADS": "1", **(env or {})}
+    return subprocess.run([sys.executable, "-m", "harness", *argv], cwd=cwd, env=environment, capture_output=True,
+                          text=True, timeout=300)
 
 
 @pytest.mark.slow
@@ -50,7 +53,7 @@ def test_an_edited_helper_of_a_user_metric_recomputes_its_cells_and_says_why(tmp
     rerun = _harness(*study, cwd=tmp_path)
     assert rerun.returncode == 0, rerun.stderr
     assert "skipping 6 finished cell(s) found in runs/x; computing 6" in rerun.stdout  # mig's 6 cells are reused
-    assert "recomputing 6 stored cell(s) whose code or libraries changed: labconf.py changed (6)" in rerun.stdout
+    assert "recomputing 6 stored cell(s) whose inputs changed: labconf.py changed (6)" in rerun.stdout
     after = pd.read_csv(tmp_path / "runs/x/results.csv")
     mine = (before["metric"] == "score").to_numpy()
     np.testing.assert_allclose(after.loc[mine, "score"], 0.5 * before.loc[mine, "score"], rtol=1e-12)
@@ -58,3 +61,73 @@ def test_an_edited_helper_of_a_user_metric_recomputes_its_cells_and_says_why(tmp
 
     check = _harness("baseline", "check", "runs/x", "--against", "base.json", cwd=tmp_path)
     assert check.returncode == 1 and "baseline check FAILED: 12 cells (6 ok, 6 drifted)" in check.stdout
+
+
+DYNAMIC = """
+import importlib
+import numpy as np
+
+
+def score(factors, codes):
+    helper = importlib.import_module("labhelp")
+    return float(abs(np.corrcoef(factors[:, 0], codes[:, 0])[0, 1])) * helper.SCALE
+"""
+DATA = """
+import json
+import numpy as np
+
+
+def weighted(factors, codes):
+    with open("weights.json") as handle:
+        weight = json.load(handle)["w"]
+    return float(abs(np.corrcoef(factors[:, 0], codes[:, 0])[0, 1])) * weight
+"""
+ENVIRONMENT = """
+import os
+import numpy as np
+from metrics.describe import describe_metric
+
+
+@describe_metric(env=("GAP_POWER",))
+def gap(factors, codes):
+    return float(abs(np.corrcoef(factors[:, 0], codes[:, 0])[0, 1])) ** float(os.environ.get("GAP_POWER", "1"))
+"""
+#: Each case: its file, its metric, what the change does to the user's folder and environment, and the reason named.
+CASES = {
+    "dynamic import": ("labdyn.py", DYNAMIC, "score", lambda folder, env: (folder / "labhelp.py").write_text("SCALE = 0.5\n"),
+                       "labhelp.py changed"),
+    "data file": ("labdata.py", DATA, "weighted",
+                  lambda folder, env: (folder / "weights.json").write_text('{"w": 0.5}\n'), "weights.json changed"),
+    "environment": ("labenv.py", ENVIRONMENT, "gap", lambda folder, env: env.update(GAP_POWER="2"), "GAP_POWER unset -> 2"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["loky", "sequential"])
+def test_what_a_metric_reads_at_run_time_recomputes_exactly_its_cells_names_the_cause_and_fails_the_check(tmp_path,
+                                                                                                      backend):
+    (tmp_path / "labhelp.py").write_text("SCALE = 1.0\n")
+    (tmp_path / "weights.json").write_text('{"w": 1.0}\n')
+    for file, source, _, _, _ in CASES.values():
+        (tmp_path / file).write_text(textwrap.dedent(source))
+    metric_list = ",".join(["mig", *(f"{file}:{name}" for file, _, name, _, _ in CASES.values())])
+    study = ["run", "--preset", "quick", "--scenarios", "noise", "--metrics", metric_list, "--seeds", "1",
+             "--n-samples", "200", "--out", "runs/x", "--no-report", "--no-progress", "--backend", backend]
+    env: dict[str, str] = {}
+    assert _harness(*study, cwd=tmp_path).returncode == 0
+    assert _harness("baseline", "save", "runs/x", "--to", "base.json", cwd=tmp_path).returncode == 0
+    for case, (_, _, name, change, reason) in CASES.items():
+        before = pd.read_csv(tmp_path / "runs/x/results.csv")
+        change(tmp_path, env)
+        rerun = _harness(*study, cwd=tmp_path, env=env)
+        assert rerun.returncode == 0, rerun.stderr
+        assert "skipping 18 finished cell(s) found in runs/x; computing 6" in rerun.stdout, case
+        assert f"recomputing 6 stored cell(s) whose inputs changed: {reason} (6)" in rerun.stdout, case
+        after = pd.read_csv(tmp_path / "runs/x/results.csv")
+        moved = (before["score"] != after["score"]).to_numpy()
+        assert set(after.loc[moved, "metric"]) == {name}, case  # only its cells changed
+        check = _harness("baseline", "check", "runs/x", "--against", "base.json", "--metrics", name, cwd=tmp_path, env=env)
+        assert check.returncode == 1 and "baseline check FAILED: 6 cells" in check.stdout, case
+        assert f"note: metric {name!r} was computed from other inputs than in the baseline: {reason}; drift may be intended" \
+            in check.stdout, case
+    assert "skipping 24 finished cell(s)" in _harness(*study, cwd=tmp_path, env=env).stdout  # and now nothing is stale

@@ -79,8 +79,26 @@ def test_callable_returning_a_numpy_number_is_a_score(rng):
 
 def test_callable_returning_nan_is_an_error(rng):
     values = rng.random((5, 2))
-    with pytest.raises(ValueError, match="non-finite score"):
+    with pytest.raises(ValueError, match="non-finite score .*; this is a bug in the metric$"):
         metrics.evaluate(lambda f, c: float("nan"), values, values)
+
+
+def correlation_of_first_columns(factors, codes):
+    return float(np.corrcoef(factors[:, 0], codes[:, 2])[0, 1])
+
+
+def test_a_nan_score_from_constant_input_columns_names_them_instead_of_a_bug(rng):
+    factors, codes = rng.random((50, 2)), rng.random((50, 3))
+    codes[:, 2] = 0.5
+    with np.errstate(all="ignore"), pytest.raises(ValueError) as raised:
+        metrics.evaluate(correlation_of_first_columns, factors, codes)
+    assert str(raised.value) == (
+        "metric 'correlation_of_first_columns' returned a non-finite score for 'correlation_of_first_columns' (nan); "
+        "its inputs have code column(s) 2 constant (a correlation or a division by a column's spread is NaN there): "
+        "handle it in the metric")
+    factors[:, 1] = 3.0
+    with np.errstate(all="ignore"), pytest.raises(ValueError, match="code column.s. 2 and factor column.s. 1 constant"):
+        metrics.evaluate(correlation_of_first_columns, factors, codes)
 
 
 @pytest.mark.parametrize(
