@@ -5,7 +5,12 @@ completely random or fully entangled representation and a perfect score to a
 perfectly disentangled representation", verified on the noise experiment of their
 section 5.2 (eq. 9, ``z = (1 - alpha) v + alpha n``): ``alpha = 0`` is the perfect
 end, ``alpha = 1`` the fully random end.  Every scenario whose rows declare the
-criterion ``noise`` is read (whatever its name).
+criterion ``noise`` is read (whatever its name).  The random end asks for a null score of
+every sub-score whose ideal the scenario leaves undefined there or states as 0 (the noise
+scenario's declaration, :attr:`scenarios.base.Scenario.ideal_ranges`: modularity and
+compactness are defined only while the code carries signal, explicitness falls to 0); a
+scenario that states a higher ideal at its random end declares that end no null code for
+that property, and its sub-scores are not calibrated there.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from reports import intervals
-from reports._table import MissingDataError, at_largest_n, check_results, oriented, require_criterion
+from reports._table import MissingDataError, at_largest_n, check_results, ideal_table, oriented, require_criterion
 
 #: Default thresholds: calibrated when perfect >= 0.9 and random <= 0.1.
 PERFECT_THRESHOLD, RANDOM_THRESHOLD = 0.9, 0.1
@@ -66,8 +71,8 @@ def calibration(
         that chance level), ``chance_bias`` (the random end fails its threshold, but within
         its null: a metric biased by chance at this n and code width, not one that rewards
         noise) and ``chance_note`` (that finding as text for the verdict's evidence, empty
-        otherwise).  Sub-scores present at only one end are left out and listed in
-        ``attrs["notes"]``.
+        otherwise).  Sub-scores present at only one end, and those whose property's ideal the scenario states
+        above 0 at the random end, are left out and listed in ``attrs["notes"]``.
 
     Raises
     ------
@@ -99,7 +104,14 @@ def calibration(
         f"{row.metric}/{row.sub_score} was scored only at the {'random' if np.isnan(row.perfect_mean) else 'perfect'} end"
         for row in table.loc[incomplete].itertuples()
     ]
-    table = table.loc[~incomplete].copy()
+    table = table.loc[~incomplete]
+    random_ideal = ideal_table(rows).loc[lambda t: np.isclose(t["value"], random_value)].drop(columns="value")
+    stated = table.merge(random_ideal, on=["scenario", "property"], how="left")["ideal"].to_numpy()
+    no_null = stated > 0  # NaN (undefined there) compares False: a null score is asked for
+    notes += [f"{row.metric}/{row.sub_score}: {row.scenario!r} states its {row.property} ideal as {ideal:g} at the random "
+              "end, no null code for it: not calibrated there"
+              for row, ideal in zip(table.loc[no_null].itertuples(), stated[no_null])]
+    table = table.loc[~no_null].copy()
     for end in ("perfect", "random"):
         table[f"{end}_std"] = table[f"{end}_std"].fillna(0.0)
     table["n_seeds"] = np.minimum(table.pop("perfect_n_seeds"), table.pop("random_n_seeds")).astype(np.int64)

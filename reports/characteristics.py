@@ -20,10 +20,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reports.calibration import PERFECT_THRESHOLD, RANDOM_THRESHOLD
+from reports.calibration import PERFECT_THRESHOLD, PERFECT_VALUE, RANDOM_THRESHOLD, RANDOM_VALUE
 from reports.hyperparameters import MAX_SENSITIVE_OPTIONS
 from reports.linearity import MIN_LEVELS, MIN_LINEAR_SLOPE, MIN_R2
-from reports.robustness import JUDGED_PROPERTIES, MAX_DEVIATION
+from reports.robustness import JUDGED_PROPERTIES, MAX_DEVIATION, MIN_VALUES
 from reports.schema import IDEAL_PROPERTIES
 from reports.sensitivity import DISCRETIZATION_OPTIONS, SPREAD_THRESHOLD
 
@@ -140,6 +140,8 @@ class Characteristic:
         metric as judged.
     headline : str
         The headline column it pools into (empty: none).
+    reads : str
+        The values of its scenarios it reads, as the criteria table of ``reports/README.md`` says it.
     """
 
     key: str
@@ -155,6 +157,7 @@ class Characteristic:
     rows: str = ""
     by_base: bool = False
     headline: str = ""
+    reads: str = "every value of each scenario, at its largest n"
 
 
 def _follows(prop: str) -> Characteristic:
@@ -170,6 +173,7 @@ def _follows(prop: str) -> Characteristic:
     return Characteristic(
         key=prop, heading=prop.capitalize(), analysis="verdict_linearity", against=True,
         properties=(prop, "holistic"), outside_evidence=f"no {prop} or holistic sub-score",
+        reads="every value where the scenario states the property's ideal, at its largest n",
         unmeasured=f"not scored on a scenario that degrades {prop}", headline="follows",
         rules=(Rule("ρ", "spearman", ">=", "min_rank_correlation", "ρ ", where="lowest ρ: {sub_score} in {scenario}",
                     reason="undefined_reason", rows="trajectory"),
@@ -188,6 +192,8 @@ def _deviation(key: str, heading: str, criterion: str, headline: str) -> Charact
     return Characteristic(
         key=key, heading=heading, analysis="robustness", criterion=criterion, properties=judged, outside="n/a",
         outside_evidence=f"no {' or '.join(judged)} sub-score", headline=headline,
+        reads=f"every value where the scenario defines the judged property's ideal (at least {MIN_VALUES}), at its "
+              "largest n",
         unmeasured=f"no judged sub-score in a scenario testing {criterion} (none, or no ideal)",
         rules=(Rule("|score − ideal|", "deviation", "<=", "max_deviation", where="{sub_score} in {scenario} at {at_value}",
                     at=("sub_score", "scenario", "at_value")),))
@@ -207,7 +213,9 @@ CHARACTERISTICS: tuple[Characteristic, ...] = (
     *(_follows(prop) for prop in IDEAL_PROPERTIES),
     Characteristic(
         key="calibrated", heading="Calibrated", analysis="calibration", criterion="noise", headline="calibrated",
-        unmeasured="no scenario testing noise, at alpha = 0 and 1",
+        unmeasured=f"no scenario testing noise, at alpha = {PERFECT_VALUE:g} and {RANDOM_VALUE:g}",
+        reads=f"alpha = {PERFECT_VALUE:g} (perfect) and {RANDOM_VALUE:g} (pure noise: a null score from every "
+              "sub-score whose ideal the scenario leaves undefined or states as 0 there), at the largest n",
         rules=(Rule("perfect", "perfect_oriented", ">=", "perfect_threshold", where="worst perfect: {sub_score} in {scenario}"),
                Rule("random", "random_oriented", "<=", "random_threshold", joiner=" / ",
                     where="worst random: {sub_score} in {scenario}{chance_note}"))),
@@ -231,7 +239,7 @@ CHARACTERISTICS: tuple[Characteristic, ...] = (
            "no option sweep in the results (run --metric-option METRIC:OPTION=V1,V2,...)"),
     Characteristic(
         key="data_efficient", heading="Data efficient", analysis="efficiency", rows="at_data_n", headline="data_efficient",
-        unmeasured="no sample-efficiency result at n = {data_n}",
+        unmeasured="no sample-efficiency result at n = {data_n}", reads="n = {data_n} and the largest n",
         rules=(Rule("mean |s({data_n}) − s(n_max)|", "mean_abs_difference", "<=", "data_tolerance",
                     where="{sub_score} in {scenario} (n_max = {n_max})", digits=3),)),
 )

@@ -25,7 +25,16 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from reports._placement import label_lines
-from reports._style import COLUMN_WIDTH, FONT_SIZE, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, paper_style, wrap_label
+from reports._style import (
+    COLUMN_WIDTH,
+    FONT_SIZE,
+    IDEAL_STYLE,
+    PAGE_WIDTH,
+    StyleRegistry,
+    metric_colours,
+    paper_style,
+    wrap_label,
+)
 from reports._table import at_largest_n, check_results, ideal_table, scenarios_testing, score_label
 from reports.figures import (
     BANDS,
@@ -40,6 +49,7 @@ from reports.figures import (
     seed_means,
 )
 from reports.schema import SCORE_PROPERTIES
+from reports.sensitivity import on_default_options
 
 #: Named figure widths, in inches: a column of a two-column paper and a page's text block.
 WIDTHS = {"column": COLUMN_WIDTH, "page": PAGE_WIDTH}
@@ -178,6 +188,7 @@ def plot_comparison(
     rename: Mapping[str, str] | None = None,
     panel_letters: bool = False,
     band: str = "ci95",
+    colours: Mapping[str, str] | None = None,
 ) -> Path:
     """Compare chosen metrics on chosen scenarios in one figure, one panel per scenario.
 
@@ -216,6 +227,10 @@ def plot_comparison(
     band : {"ci95", "sd", "none"}, default "ci95"
         The band around each mean: the 95% Student-t interval of the mean over seeds,
         ± one standard deviation over seeds, or none.
+    colours : Mapping[str, str], optional
+        Metric -> colour (:func:`reports._style.parse_colours` reads ``--colors``).  A metric not named keeps the
+        colour the whole of ``results`` gives it in its report (:func:`reports._style.metric_colours` of
+        :func:`reports.sensitivity.on_default_options`), whichever metrics a call draws.
 
     Returns
     -------
@@ -240,7 +255,7 @@ def plot_comparison(
     scale = font_size / FONT_SIZE
     panel_height = float(np.clip(PANEL_ASPECT * width / columns, *PANEL_HEIGHT_RANGE)) * scale
     lines = list(rows[["metric", "sub_score"]].drop_duplicates().itertuples(index=False, name=None))
-    registry = StyleRegistry(rows, panels=[lines])
+    registry = StyleRegistry(rows, panels=[lines], colours=metric_colours(on_default_options(results), colours))
     renames = _Renames(rename)
     entries = rows[["metric", "sub_score", "higher_is_better"]].drop_duplicates()
     labels = [wrap_label(renames.score(*entry)) for entry in entries.itertuples(index=False)]

@@ -70,6 +70,14 @@ PNG_COLOURS = 256
 PNG_DPI = 200
 
 
+#: The shade behind a panel over the range where the scenario defines its property's ideal, when that range stops
+#: short of the values drawn, and what a caption says of it.
+READ_RANGE_STYLE = {"color": "#EEEEEE", "linewidth": 0, "zorder": -1}  # under the ideal (zorder 0)
+READ_RANGE_NOTE = ("shaded: the range where the scenario defines the panel's ideal, which its robustness verdicts read; "
+                   "beyond it the scenario states no ideal (under noise: the code carries more noise than signal, and "
+                   "calibration asks pure noise for a null score)")
+
+
 @dataclass
 class Drawn:
     """A figure and the notes its caption must carry (clipped values, ...)."""
@@ -215,7 +223,8 @@ def draw_scores(ax, summary: pd.DataFrame, x: str, registry: StyleRegistry, *, b
     """One line (mean) and one band (:func:`band_half_width`) per sub-score of ``summary``; the clipping notes.
 
     ``summary`` holds ``x``, metric, sub_score, higher_is_better, mean, std and
-    n_seeds; ``label(metric, sub_score, higher_is_better)`` names a line.
+    n_seeds; ``label(metric, sub_score, higher_is_better)`` names a line.  Each line's ``gid`` (its id in an SVG) is
+    :func:`line_id`, so that a reader of the file finds a metric's line and colour.
     """
     notes = []
     for (metric, sub_score, higher), curve in summary.groupby(["metric", "sub_score", "higher_is_better"]):
@@ -229,7 +238,7 @@ def draw_scores(ax, summary: pd.DataFrame, x: str, registry: StyleRegistry, *, b
             shown, clipped = clip_means(ax, xs, mean, name, curve.get("value_label", curve[x]))
             notes += clipped
         line = style.line() if markers else {**style.line(), "marker": None}
-        ax.plot(xs, shown, label=name, **line)
+        ax.plot(xs, shown, label=name, gid=line_id(ax, metric, sub_score), **line)
         if half is not None and np.any(half > 0):  # NaN where a point has too few seeds: no band there
             low, high = mean - half, mean + half
             if clip:
@@ -237,6 +246,12 @@ def draw_scores(ax, summary: pd.DataFrame, x: str, registry: StyleRegistry, *, b
                 low, high = np.clip(low, *SCORE_LIMITS), np.clip(high, *SCORE_LIMITS)
             ax.fill_between(xs, low, high, color=style.colour, alpha=0.12, linewidth=0)
     return notes
+
+
+def line_id(ax, metric: str, sub_score: str) -> str:
+    """The SVG id of a sub-score's line in ``ax``: ``score:mig/mig:panel2`` (the panel's position in its figure,
+    so that a line drawn in several panels has one id in each)."""
+    return f"score:{metric}/{sub_score}:panel{ax.figure.axes.index(ax)}"
 
 
 #: A band wider than this share of the score axis gets a note saying why it is so wide.
@@ -279,10 +294,19 @@ def plot_ideal(ax, x: np.ndarray, y: np.ndarray, label: str | None) -> Line2D:
     return line
 
 
-def _draw_ideal(ax, ideals: pd.DataFrame, prop: str, values: Sequence[float], *, label: bool = True) -> None:
+def _draw_ideal(ax, ideals: pd.DataFrame, prop: str, values: Sequence[float], *, label: bool = True) -> bool:
+    """The ideal of ``prop`` where the scenario defines it and, where that stops short of ``values`` (the noise
+    scenario's modularity beyond alpha = 0.5), that range shaded (:data:`READ_RANGE_STYLE`): the range the verdicts
+    read.  Returns whether it shaded."""
     x, y = ideal_points(ideals, prop, values)
-    if np.isfinite(y).any():
-        plot_ideal(ax, x, y, "ideal" if label else None)
+    known = np.isfinite(y)
+    if not known.any():
+        return False
+    plot_ideal(ax, x, y, "ideal" if label else None)
+    if known.all() or known.sum() < 2:  # one point: a stated end (an attack's unattacked point), no range
+        return False
+    ax.axvspan(x[known].min(), x[known].max(), **READ_RANGE_STYLE)
+    return True
 
 
 def score_axis(ax) -> None:
@@ -389,7 +413,8 @@ def scenario_figure(results: pd.DataFrame, scenario: str, *, registry: StyleRegi
         figure, axes, legends = _panel_grid(panels, title)
         for ax, legend_ax, (prop, family) in zip(axes, legends, [cell for cell in cells if cell is not None]):
             own = summary.loc[(summary["property"] == prop) & (summary["family"] == family)]
-            _draw_ideal(ax, ideals, prop, rows["value"].unique())
+            if _draw_ideal(ax, ideals, prop, rows["value"].unique()) and READ_RANGE_NOTE not in notes:
+                notes.append(READ_RANGE_NOTE)
             notes += draw_scores(ax, own, "value", registry, band=band)
             format_axis(ax, rows, rows["parameter"].iloc[0])
             score_axis(ax)
@@ -459,8 +484,9 @@ def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], id
                 ax.set_autoscale_on(False)
                 ax.set_xlim(*spans[scenario])
                 curve = curves.get((scenario, metric, sub_score))
-                if scenario in ideals_of:
-                    _draw_ideal(ax, ideals_of[scenario], prop, rows_of[scenario]["value"].unique(), label=False)
+                if (scenario in ideals_of and _draw_ideal(ax, ideals_of[scenario], prop, rows_of[scenario]["value"].unique(),
+                                                          label=False) and READ_RANGE_NOTE not in notes):
+                    notes.append(READ_RANGE_NOTE)
                 if curve is not None:
                     notes += [f"{scenario}: {note}" for note in draw_scores(ax, curve, "value", registry, band=band, markers=False)]
                 ax.tick_params(labelsize=4, length=1.5, pad=1)
@@ -694,8 +720,8 @@ def agreement_figure(matrix: pd.DataFrame) -> Drawn:
             for i, j in zip(*np.nonzero(np.isfinite(values))):
                 ax.text(j, i, f"{100 * values[i, j]:.0f}", ha="center", va="center", fontsize=3.5,
                         color="white" if abs(values[i, j]) > 0.6 else "black")
-        title = ("Agreement: Kendall's τ-b between sub-scores' rankings; hatched grey: undefined (a constant score, "
-                 "or no representation both scored)")
+        title = ("Agreement: Kendall's τ-b between sub-scores' rankings" + (", × 100 in the cells" if size <= 24 else "")
+                 + "; hatched grey: undefined (a constant score, or no representation both scored)")
         # above the figure, not the axes: long tick labels push the axes right and a left-aligned title off the figure
         figure.suptitle(textwrap.fill(title, width=int(side * 14)), fontsize=7, x=0.02, ha="left")
         figure.colorbar(image, ax=ax, shrink=0.6, label="Kendall's τ-b")

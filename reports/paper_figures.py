@@ -13,13 +13,13 @@ each mean its band over seeds.  Figure 9 reads the sample-efficiency analysis
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 
 import pandas as pd
 from matplotlib.figure import Figure
 
-from reports._style import FONT_SIZE, PAGE_WIDTH, StyleRegistry, paper_style
+from reports._style import FONT_SIZE, PAGE_WIDTH, StyleRegistry, metric_colours, paper_style
 from reports._table import at_largest_n, ideal_table
 from reports.comparison import TAGS, draw_ideals, label_ideals
 from reports.figures import LEGEND_ROW_INCHES, Drawn, band_text, draw_scores, format_axis, score_axis, seed_means
@@ -75,7 +75,8 @@ def _title(experiment: Experiment, detail: str) -> str:
     return f"Zaidi et al. (2022), {experiment.figure} (section {experiment.section}): {experiment.scenario}\n{detail}"
 
 
-def score_figure(results: pd.DataFrame, experiment: Experiment, *, band: str = "ci95") -> Drawn:
+def score_figure(results: pd.DataFrame, experiment: Experiment, *, band: str = "ci95",
+                 colours: Mapping[str, str] | None = None) -> Drawn:
     """An experiment's figure: its scenario at its largest n, one panel per family of the review's metrics.
 
     Parameters
@@ -86,6 +87,8 @@ def score_figure(results: pd.DataFrame, experiment: Experiment, *, band: str = "
         The experiment.
     band : {"ci95", "sd", "none"}
         The band around each mean over seeds (:func:`reports.figures.band_half_width`).
+    colours : Mapping[str, str], optional
+        Metric -> colour (the run's, :func:`reports._style.metric_colours`); by default chosen over these rows.
     """
     rows = at_largest_n(results.loc[results["scenario"] == experiment.scenario])
     panels = _lines(rows)
@@ -93,7 +96,7 @@ def score_figure(results: pd.DataFrame, experiment: Experiment, *, band: str = "
         raise ValueError(f"no metric of the review in scenario {experiment.scenario!r}")
     lines = [line for own in panels.values() for line in own]
     rows = rows.loc[_of(rows, lines)]
-    registry = StyleRegistry(rows, panels=list(panels.values()))
+    registry = StyleRegistry(rows, panels=list(panels.values()), colours=colours)
     summary = seed_means(rows, ["value", "value_label", "metric", "sub_score", "property"])
     ideals = ideal_table(rows)
     notes: list[str] = []
@@ -119,10 +122,12 @@ def score_figure(results: pd.DataFrame, experiment: Experiment, *, band: str = "
     return Drawn(figure, notes)
 
 
-def efficiency_figure(efficiency: pd.DataFrame, experiment: Experiment, *, band: str = "ci95") -> Drawn:
+def efficiency_figure(efficiency: pd.DataFrame, experiment: Experiment, *, band: str = "ci95",
+                      colours: Mapping[str, str] | None = None) -> Drawn:
     """Figure 9's arrangement: mean |score(n) − score(n_max)| against n (log), one panel per family.
 
-    ``efficiency`` is :func:`reports.sample_efficiency.sample_efficiency`'s table, of ``experiment.scenario``.
+    ``efficiency`` is :func:`reports.sample_efficiency.sample_efficiency`'s table, of ``experiment.scenario``;
+    ``colours`` as :func:`score_figure`'s.
     """
     rows = efficiency.loc[efficiency["scenario"] == experiment.scenario]
     panels = _lines(rows)
@@ -130,7 +135,7 @@ def efficiency_figure(efficiency: pd.DataFrame, experiment: Experiment, *, band:
         raise ValueError(f"no metric of the review in the sample efficiency of {experiment.scenario!r}")
     summary = rows.rename(columns={"mean_abs_difference": "mean", "std_abs_difference": "std"}).assign(
         higher_is_better=True)
-    registry = StyleRegistry(summary, panels=list(panels.values()))
+    registry = StyleRegistry(summary, panels=list(panels.values()), colours=colours)
     sizes = sorted(summary["n"].unique())
     with paper_style():
         figure, axes, _ = _figure(panels)
@@ -164,14 +169,16 @@ def caption(experiment: Experiment, results: pd.DataFrame) -> str:
             f"properties they are the ideal of ({TAG_KEY}).")
 
 
-def paper_figure_drawers(results: pd.DataFrame, efficiency: pd.DataFrame | None
-                         ) -> list[tuple[str, str, Callable[[], Drawn]]]:
+def paper_figure_drawers(results: pd.DataFrame, efficiency: pd.DataFrame | None,
+                         colours: Mapping[str, str] | None = None) -> list[tuple[str, str, Callable[[], Drawn]]]:
     """The review's section-5 figures the results can draw: (file key, caption, a picklable call drawing it).
 
     ``results`` is the checked table with swept metrics at their defaults; ``efficiency`` the sample-efficiency
-    table (None when the results have none).  An experiment whose scenario, or whose every review metric, the
-    results lack is left out.
+    table (None when the results have none); ``colours`` the metrics' colours (:func:`reports._style.metric_colours`
+    of the run, by default of ``results``).  An experiment whose scenario, or whose every review metric, the results
+    lack is left out.
     """
+    colours = metric_colours(results, colours)
     drawers = []
     for experiment in EXPERIMENTS:
         rows = results.loc[results["scenario"] == experiment.scenario]
@@ -180,7 +187,7 @@ def paper_figure_drawers(results: pd.DataFrame, efficiency: pd.DataFrame | None
             if efficiency is None or not _lines(efficiency.loc[efficiency["scenario"] == experiment.scenario]):
                 continue
             own = efficiency.loc[efficiency["scenario"] == experiment.scenario]
-            drawers.append((key, caption(experiment, rows), partial(efficiency_figure, own, experiment)))
+            drawers.append((key, caption(experiment, rows), partial(efficiency_figure, own, experiment, colours=colours)))
         elif _lines(rows):
-            drawers.append((key, caption(experiment, rows), partial(score_figure, rows, experiment)))
+            drawers.append((key, caption(experiment, rows), partial(score_figure, rows, experiment, colours=colours)))
     return drawers

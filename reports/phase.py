@@ -6,7 +6,7 @@ size), each cell the mean over seeds of the score oriented so that higher is bet
 lower-is-better sub-score, as every figure draws it) or, as an option, its distance ``|score - ideal|`` to the
 ideal of the sub-score's property.  All panels of a figure share one colour scale, [0, 1], and one colour bar.
 Where the ideal varies over the two parameters its contours are drawn (white, labelled); where it is constant it
-is stated in the panel's title (``ideal 1``), and where the scenario states none, so is that (``ideal ?``).  Cells
+is stated in the panel's title (``ideal 1``), and where the scenario states none, so is that (``no ideal stated``).  Cells
 no row fills are hatched grey.  Figures are laid out for a paper: a width (a column, 3.25 in, or a page), a
 number of columns, a font size, renames and panel letters, as :func:`reports.plot_comparison`; fonts are
 embedded as TrueType (Type 42) in PDFs (:func:`reports._style.paper_style`).
@@ -90,11 +90,12 @@ def _matrix(table: pd.DataFrame, column: str, xs: list, ys: list) -> np.ndarray:
 
 
 def ideal_text(ideal: np.ndarray) -> str:
-    """How a panel states its ideal: ``ideal 1`` when constant, ``ideal ?`` when unknown everywhere, ``""`` when it
+    """How a panel states its ideal: ``ideal 1`` when constant, ``no ideal stated`` when unknown everywhere (a
+    holistic score, a property the scenario does not determine), ``""`` when it
     varies (its contours say it); ``ideal 1 at 3 of 25 points`` when it is known at some points only."""
     known = ideal[np.isfinite(ideal)]
     if known.size == 0:
-        return "ideal ?"
+        return "no ideal stated"
     if np.ptp(known) > 1e-9:
         return ""
     return f"ideal {known[0]:.3g}" + ("" if known.size == ideal.size else f" at {known.size} of {ideal.size} points")
@@ -252,7 +253,7 @@ def phase_drawers(results: pd.DataFrame, *, value: str = "score") -> list[tuple[
             caption = (f"Phase diagrams of {sweep.sweep} ({family}{suffix.replace('_', ' part ')}): the mean score over "
                        f"{counted} seeds (1 − score for lower-is-better sub-scores) at each {sweep.x} (across) and "
                        f"{sweep.y} (up), one colour scale [0, 1] for every panel; white contours: the ideal where "
-                       "it varies (else stated in each title; ? where the scenario states none); hatched: not run.")
+                       "it varies (else stated in each title; 'no ideal stated' where the scenario states none); hatched: not run.")
             drawers.append((key, caption, functools.partial(phase_figure, own, sweep, scores=part, value=value,
                                                             title=f"{sweep.sweep}: {family}")))
     return drawers
@@ -331,7 +332,7 @@ DESCRIPTION = (
     "over its parameter and the sample size. Its phase diagrams below draw, per sub-score, the mean score over seeds "
     "(1 − score for lower-is-better sub-scores) at every point, across the scenario's parameter and up the other, on "
     "one colour scale [0, 1] for every panel; where the ideal varies its contours are drawn (white, labelled), "
-    "otherwise each title states it (? where the scenario states none). A metric that follows its ideal repeats the "
+    "otherwise each title states it ('no ideal stated' where the scenario states none). A metric that follows its ideal repeats the "
     "ideal's contours; one that moves along an axis the ideal ignores (the correlation of the factors under a fixed "
     "encoder, the sample size on null codes) measures that axis instead. Each slice of a sweep is also a scenario of "
     "its own in every other section. The seeds of a sweep's draws do not depend on either swept value, so each "

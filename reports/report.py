@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -21,7 +21,7 @@ import pandas as pd
 
 from reports import figures
 from reports._format import FigureFile, Section, display_table
-from reports._style import StyleRegistry
+from reports._style import StyleRegistry, metric_colours
 from reports._table import MissingDataError, provenance, scenarios_testing, score_label
 from reports._verdict import Check
 from reports.agreement import agreement_matrix, agreement_rollup
@@ -43,12 +43,11 @@ from reports.phase import phase_drawers, phase_section
 from reports.property_matrix import property_matrix, property_matrix_display
 from reports.raised_warnings import raised_warnings, warnings_line
 from reports.review_report import agreement_line, table_1_sections, table_2_sections
-from reports.robustness import DEFAULT_VALUE_RANGES, MAX_DEVIATION, ROBUSTNESS_CRITERIA, of_conditions
+from reports.robustness import MAX_DEVIATION, ROBUSTNESS_CRITERIA, of_conditions, ranges_read
 from reports.seed_decisions import seed_counts_display, seed_decisions, seed_lines, undecided_display
 from reports.sensitivity import SPREAD_THRESHOLD, sensitivity_details, sensitivity_rollup
 from reports.verdicts import base_verdicts, rollup, verdict_sources
 
-_NOISE_HIGH = DEFAULT_VALUE_RANGES["noise"][1]
 MARKS = ("✓ / ✗: passes / fails, with the number that decided, printed with enough digits to show why; "
          "≈: undecided (the number's interval, in brackets, straddles the threshold); "
          "?: not measured (no scenario of the results tests it, or none states an ideal for the sub-score, as for "
@@ -60,7 +59,9 @@ HEADLINE_DESCRIPTION = (
     f"on level comparisons); calibrated: perfect ≥ {PERFECT_THRESHOLD:g} and random ≤ {RANDOM_THRESHOLD:g}; linear: "
     f"R² ≥ {MIN_R2:g} and slope ≥ {MIN_LINEAR_SLOPE:g}; robust (pooled over the scenarios testing noise, a "
     f"nonlinear map and non-measured factors) and follows attacks: |score − ideal| ≤ "
-    f"{MAX_DEVIATION:g} (noise read on alpha ≤ {_NOISE_HIGH:g}); data efficient: mean |s({DATA_N}) − s(n_max)| ≤ "
+    f"{MAX_DEVIATION:g} where the scenario defines the sub-score's ideal (noise: modularity and compactness while the "
+    "code carries more signal than noise; the ranges read are in the Robustness section); calibrated reads the noise "
+    f"scenarios' two ends; data efficient: mean |s({DATA_N}) − s(n_max)| ≤ "
     f"{DATA_TOLERANCE:g}. Lower-is-better sub-scores, marked (1 − score), are judged and drawn as 1 − score in "
     "every table and figure. Numbers, thresholds and pass flags: tables/headline.csv."
 )
@@ -189,6 +190,13 @@ def _seeds_section(bundle: Bundle) -> Section:
     return section
 
 
+def _read_in(table: pd.DataFrame | None, criteria: Sequence[str]) -> str:
+    """``"; ranges read: noise: alpha 0 to 0.5; ..."`` for the scenarios of a robustness table testing ``criteria``
+    (:func:`reports.robustness.ranges_read`); ``""`` where none is judged."""
+    rows = None if table is None else table.loc[table["criterion"].isin(criteria)]
+    return "" if rows is None or rows.empty else f"; ranges read: {ranges_read(rows)}"
+
+
 def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
     """Every analysis of ``results`` (validated), in report order: headline, property matrix, sensitivity, details.
 
@@ -245,9 +253,11 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
         _section(
             "robustness", "Robustness",
             "Largest distance |score − ideal| (the larger of the drop below and the excess above the ideal) of "
-            f"modularity and compactness scores in every scenario testing noise (alpha ≤ {_NOISE_HIGH:g}; robustness "
-            "to noise does not apply to explicitness, Zaidi et al. 2022, Table 2), and of every sub-score in every "
-            f"scenario testing a nonlinear map or non-measured factors. Robust: at most {MAX_DEVIATION:g}, the rule "
+            "modularity and compactness scores in every scenario testing noise (robustness to noise does not apply to "
+            "explicitness, Zaidi et al. 2022, Table 2), and of every sub-score in every scenario testing a nonlinear "
+            "map or non-measured factors, read wherever the scenario defines the sub-score's ideal (the noise scenario "
+            "defines modularity and compactness while the code carries more signal than noise)"
+            + _read_in(bundle.robustness.table, ROBUSTNESS_CRITERIA) + f". Robust: at most {MAX_DEVIATION:g}, the rule "
             "of the headline's Robust column and the property matrix. "
             + ROLLUP.format(column="robustness") + "; per condition and sub-score in the folded table and "
             "tables/robustness.csv.",
@@ -258,7 +268,8 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
             "attacks", "Entanglement attacks",
             "Largest distance |score − ideal| of every sub-score in every scenario testing an entanglement attack "
             "(Tokui and Sato 2022, section 4), where the ideal falls as the attack grows: a score that stays high is "
-            f"blind to it (its excess above the ideal counts). Follows the attacks: at most {MAX_DEVIATION:g}, as in "
+            "blind to it (its excess above the ideal counts)" + _read_in(bundle.robustness.table, ("attacks",))
+            + f". Follows the attacks: at most {MAX_DEVIATION:g}, as in "
             "the headline and the property matrix. " + ROLLUP.format(column="Follows entanglement attacks")
             + "; per scenario and sub-score in the folded table and tables/attacks.csv.",
             lambda: of_conditions(bundle.robustness.table, ("attacks",)),
@@ -307,16 +318,20 @@ def _file_stem(name: str) -> str:
 Todo = tuple[str, str, Callable[[], figures.Drawn], "str | None"]
 
 
-def figure_todo(bundle: Bundle) -> list[Todo]:
+def figure_todo(bundle: Bundle, colours: Mapping[str, str] | None = None) -> list[Todo]:
     """Every figure the results of ``bundle`` support, not drawn yet, in report order.
 
     Reads the analyses the bundle already computed (sample efficiency, agreement, chance levels), so that no
-    analysis runs twice; each call holds only the rows its figure draws.
+    analysis runs twice; each call holds only the rows its figure draws.  ``colours`` (metric -> colour, the user's)
+    fixes those metrics' colours; every metric keeps one colour in every figure
+    (:func:`reports._style.metric_colours`).
     """
     results = bundle.judged
-    registry = StyleRegistry(results)
+    colours = metric_colours(results, colours)  # one colour per metric in every figure
+    registry = StyleRegistry(results, colours=colours)
     efficiency = bundle.efficiency.table
-    todo: list[Todo] = [(key, caption, draw, None) for key, caption, draw in paper_figure_drawers(results, efficiency)]
+    todo: list[Todo] = [(key, caption, draw, None)
+                        for key, caption, draw in paper_figure_drawers(results, efficiency, colours)]
     for family, draw in figures.atlas_drawers(results, registry):
         todo.append((f"atlas_{_file_stem(family)}", f"Atlas of the {family} family: rows are sub-scores, columns "
                      "scenarios; mean score over seeds against the swept parameter, its band the 95% Student-t interval of "
@@ -429,7 +444,8 @@ def _summary(results: pd.DataFrame, warned: pd.DataFrame, warnings_recorded: boo
 
 
 def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: int = 1,
-                 figure_formats: str | Sequence[str] | None = figures.DEFAULT_FIGURE_FORMATS) -> Path:
+                 figure_formats: str | Sequence[str] | None = figures.DEFAULT_FIGURE_FORMATS,
+                 colours: Mapping[str, str] | None = None) -> Path:
     """Write the report of ``results`` into ``out_dir`` and return the path of ``report.html``.
 
     Writes ``report.html`` (opens offline; its figures are the PNGs under ``figures/``), ``report.md``,
@@ -454,6 +470,10 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
     figure_formats : str or sequence of str, optional
         The figures' formats among :data:`reports.figures.FIGURE_FORMATS` (``"png,svg,pdf"`` or a sequence); the
         PNG is always written, as the pages show it.
+    colours : Mapping[str, str], optional
+        Metric -> colour for the figures (:func:`reports._style.parse_colours` reads ``--colors``); a metric not
+        named keeps the colour the run gives it (:func:`reports._style.metric_colours`), the same in every figure
+        and in ``plot``.
 
     Raises
     ------
@@ -468,7 +488,7 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
     out_dir = Path(out_dir)
     tables_dir = out_dir / "tables"
     tables_dir.mkdir(parents=True, exist_ok=True)
-    todo = figure_todo(bundle)  # first, so that the workers draw while the analyses below are computed
+    todo = figure_todo(bundle, colours)  # first, so that the workers draw while the analyses below are computed
     drawing = draw_figures(todo, out_dir / "figures", jobs=jobs, formats=formats)
     try:
         sections = build_sections(bundle)

@@ -234,11 +234,20 @@ def verdict_rows(results: pd.DataFrame | Bundle, metric: str) -> pd.DataFrame:
     return own.reset_index(drop=True)[list(VERDICT_COLUMNS)]
 
 
-def overall_line(verdicts: Mapping[str, Verdict]) -> str:
-    """One line judging the metric on the card's criteria: the worst mark, then which fail, are undecided, pass, and
-    are not measured (``✗ fails linearity; ✓ passes calibration; not measured: sample efficiency``)."""
+def overall_line(verdicts: Mapping[str, Verdict], failed_axioms: Sequence[str] = ()) -> str:
+    """One line judging the metric on the card's criteria, the truth first: which fail, are undecided, pass (decided
+    ✓ only), and are not measured (``✗ fails calibration, chance axiom, linearity; ✓ passes robustness; not
+    measured: sample efficiency``).
+
+    ``failed_axioms`` (the axiom checks the metric failed, :mod:`harness.workflows.axioms`) join the failures right
+    after calibration, before the other criteria: a score that rewards noise or independent codes is what a reader
+    must learn first, whatever else passes.
+    """
     named = [(criterion.name, verdicts[criterion.name]) for criterion in CRITERIA if criterion.name in verdicts]
     groups = {mark: [name for name, verdict in named if verdict.mark == mark] for mark in ("no", "undecided", "yes")}
+    axioms = [f"{axiom} axiom" for axiom in sorted(failed_axioms, key=lambda axiom: axiom != "chance")]
+    at = 1 if groups["no"][:1] == ["calibration"] else 0
+    groups["no"][at:at] = axioms
     unjudged = [name for name, verdict in named if not verdict.judged]
     parts = [f"{symbol(mark)} {word} {', '.join(groups[mark])}" for mark, word in
              (("no", "fails"), ("undecided", "undecided on"), ("yes", "passes")) if groups[mark]]

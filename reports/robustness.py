@@ -43,10 +43,9 @@ JUDGED_PROPERTIES = {
 #: entanglement attack the ideal itself falls and a score must follow it: a verdict of its own
 #: ("Follows entanglement attacks"), reported beside robustness, never pooled into it.
 ROBUSTNESS_CRITERIA = ("noise", "nonlinearity", "non_measured_factors")
-#: Parameter range read per criterion.  Under noise, beyond alpha = 0.5 the noise
-#: variance exceeds the signal's and the code is mostly noise: calibration wants a
-#: null score there (review section 3), so robustness is judged on alpha <= 0.5.
-DEFAULT_VALUE_RANGES = {"noise": (0.0, 0.5)}
+#: Fewest values a sub-score's curve must have an ideal at to be judged: at one value alone (a holistic score under
+#: an attack, whose three ideals agree only where there is no attack) a verdict would say nothing of the condition.
+MIN_VALUES = 2
 
 #: Default largest tolerated |score - ideal|.
 MAX_DEVIATION = 0.2
@@ -58,14 +57,15 @@ def robustness(
     properties: tuple[str, ...] | None = None,
     max_deviation: float = MAX_DEVIATION,
     conditions: Mapping[str, str] = CONDITIONS,
-    value_ranges: Mapping[str, tuple[float, float]] = DEFAULT_VALUE_RANGES,
 ) -> pd.DataFrame:
     """Largest drop of each sub-score below its ideal, per condition.
 
     For each scenario whose ``criterion`` is one of ``conditions``, each sub-score whose property is
-    judged there and whose ideal is known, the mean score over seeds (oriented so
-    higher is better) is compared with the ideal at every value in range:
-    ``drop = ideal - score``.
+    judged there, the mean score over seeds (oriented so higher is better) is compared with the ideal
+    at every value where the scenario defines it: ``drop = ideal - score``.  The range read is the
+    scenario's own declaration (:attr:`scenarios.base.Scenario.ideal_ranges`, carried by the rows'
+    ``ideal``: the noise scenario defines modularity and compactness on alpha <= 0.5, where the code
+    carries more signal than noise), the one calibration, the figures and the phase diagrams read.
 
     Parameters
     ----------
@@ -82,15 +82,14 @@ def robustness(
         which matters under attacks, where the ideal falls) are both at most this.
     conditions : Mapping[str, str], default :data:`CONDITIONS`
         Criterion -> condition label.
-    value_ranges : Mapping[str, tuple[float, float]], default ``{"noise": (0, 0.5)}``
-        Inclusive parameter range read per criterion; the others are read entirely.
 
     Returns
     -------
     pandas.DataFrame
         One row per (scenario, metric, sub_score): criterion, condition, family, property,
         ``n_values``, ``largest_drop`` (negative when the score never falls below
-        the ideal), ``at_value`` (label of the worst value), ``score_at`` and
+        the ideal), ``values_read`` (the range read: ``"alpha 0 to 0.5"``), ``at_value`` (label of the worst value),
+        ``score_at`` and
         ``ideal_at`` there, ``largest_excess``, ``deviation`` (the larger of
         drop and excess: the largest ``|score - ideal|``), ``deviation_low`` and ``deviation_high``
         (its 95% interval over seeds, :mod:`reports.intervals`; NaN for one seed), ``max_deviation``
@@ -104,10 +103,10 @@ def robustness(
 
     Notes
     -----
-    A sub-score is judged in a scenario only where the scenario states its ideal at every
-    value read (``attrs["notes"]`` names the others): a holistic score's ideal exists where
-    the three ideals agree, which under an entanglement attack is only the unattacked
-    point, and a verdict from that point alone would say nothing about the attack.
+    A sub-score is judged in a scenario only where the scenario states its ideal at
+    :data:`MIN_VALUES` values or more (``attrs["notes"]`` names the others): a holistic score's
+    ideal exists where the three ideals agree, which under an entanglement attack is only the
+    unattacked point, and a verdict from that point alone would say nothing about the attack.
     A score that is not calibrated at the perfect end carries that offset into every
     drop.  Each scenario is read at its largest sample size.  Cost: one group-by.
     """
@@ -119,27 +118,27 @@ def robustness(
     notes = [(criterion, f"condition {label!r} not measured: no scenario of the results tests {criterion!r}")
              for criterion, label in conditions.items() if criterion not in declared]
     criterion_of = tested.groupby("scenario")["criterion"].first()
+    parameter_of = tested.groupby("scenario")["parameter"].first()
     judged = pd.Series(False, index=tested.index)
     for criterion, rows in tested.groupby("criterion"):
         judged[rows.index] = rows["property"].isin(properties or JUDGED_PROPERTIES.get(criterion, _EVERY_PROPERTY))
-    rows_in = tested.loc[judged]
-    ranged = []
-    for scenario, rows in rows_in.groupby("scenario"):
-        low, high = value_ranges.get(criterion_of[scenario], (-np.inf, np.inf))
-        ranged.append(rows.loc[(rows["value"] >= low - 1e-12) & (rows["value"] <= high + 1e-12)])
-    read = pd.concat(ranged) if ranged else rows_in
+    read = tested.loc[judged]
     summary = seed_summary(read, ["scenario", "value", "value_label", "metric", "sub_score", "family", "property"])
     seeds = intervals.seed_matrices(read.assign(_oriented=oriented_score(read)), ["scenario", "metric", "sub_score"],
                                     "value", "_oriented")
+    # the values read are those where the scenario defines the property's ideal; a curve with fewer than
+    # MIN_VALUES of them (a holistic score under an attack: its three ideals agree only where there is no attack)
+    # is not judged
     summary = summary.merge(ideal_table(frame), on=["scenario", "value", "property"], how="left")
-    # a sub-score is judged on its whole curve or not at all: where the ideal is stated at some values only (a
-    # holistic score under an attack: its three ideals agree only where there is no attack), the values left
-    # would not test the condition
+    summary = summary.loc[summary["ideal"].notna()]
     keys = ["scenario", "metric", "sub_score"]
-    unjudged = summary.loc[summary["ideal"].isna(), keys].drop_duplicates()
+    every = read[keys].drop_duplicates()
+    counts = summary.groupby(keys).size().rename("_values").reset_index()
+    unjudged = every.merge(counts, on=keys, how="left")
+    unjudged = unjudged.loc[unjudged["_values"].fillna(0) < MIN_VALUES, keys].sort_values(keys)
     notes += [(criterion_of[scenario],
-               f"{scenario!r} states no ideal for {', '.join(rows['metric'] + '/' + rows['sub_score'])} at some or all "
-               "of its values (a holistic score needs the three ideals to agree): not judged there")
+               f"{scenario!r} states an ideal for {', '.join(rows['metric'] + '/' + rows['sub_score'])} at fewer "
+               f"than {MIN_VALUES} of its values (a holistic score needs the three ideals to agree): not judged there")
               for scenario, rows in unjudged.groupby("scenario", sort=False)]
     judged = summary.merge(unjudged, on=keys, how="left", indicator=True)["_merge"].eq("left_only").to_numpy()
     summary = summary.loc[judged]
@@ -157,13 +156,14 @@ def robustness(
         rows.append({
             "scenario": scenario, "criterion": criterion, "condition": conditions[criterion], "metric": metric,
             "sub_score": sub_score, "family": family, "property": prop, "n_values": len(curve),
-            "largest_drop": float(drop[worst]), "at_value": curve["value_label"].iloc[worst],
+            "largest_drop": float(drop[worst]), "values_read": values_read(parameter_of[scenario], curve["value_label"]),
+            "at_value": curve["value_label"].iloc[worst],
             "score_at": float(curve["mean"].iloc[worst]), "ideal_at": float(curve["ideal"].iloc[worst]),
             "largest_excess": excess, "deviation": deviation, **spread, "max_deviation": float(max_deviation),
             "robust": bool(deviation <= max_deviation), "n_seeds": matrix.shape[0],
         })
     columns = ["scenario", "criterion", "condition", "metric", "sub_score", "family", "property", "n_values",
-               "largest_drop", "at_value", "score_at", "ideal_at", "largest_excess", "deviation", "deviation_low",
+               "largest_drop", "values_read", "at_value", "score_at", "ideal_at", "largest_excess", "deviation", "deviation_low",
                "deviation_high", "max_deviation", "robust", "n_seeds"]
     table = pd.DataFrame(rows, columns=columns)
     order = {criterion: rank for rank, criterion in enumerate(conditions)}
@@ -174,6 +174,23 @@ def robustness(
     table.attrs["criteria_noted"] = [criterion for criterion, _ in notes]
     table.attrs["declared"] = sorted(declared)
     return table
+
+
+def values_read(parameter: str, labels: pd.Series) -> str:
+    """The range of a curve's values read, from its first to its last label (in value order): ``"alpha 0 to 0.5"``."""
+    return f"{parameter} {labels.iloc[0]} to {labels.iloc[-1]}"
+
+
+def ranges_read(table: pd.DataFrame) -> str:
+    """Each scenario of a :func:`robustness` table with the ranges its verdicts read, per range, as a caption says it:
+    ``"noise: alpha 0 to 0.5; nonlinear: alpha 0 to 1"`` (the properties named where a scenario's ranges differ);
+    ``""`` for an empty table."""
+    parts = []
+    for scenario, rows in table.groupby("scenario", sort=False):
+        spans = rows.groupby("values_read", sort=False)["property"].unique()
+        parts.append(f"{scenario}: " + (spans.index[0] if len(spans) == 1 else ", ".join(
+            f"{span} ({', '.join(sorted(props))})" for span, props in spans.items())))
+    return "; ".join(parts)
 
 
 def _untested(criteria: Sequence[str]) -> str:

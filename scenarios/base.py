@@ -30,6 +30,8 @@ factors (every ideal 0: what a score reaches by chance).
 """
 
 ParameterValue = float | int | str
+IdealRanges = Mapping[str, tuple[float, float]]
+"""Property -> the inclusive range of a scenario's parameter where its ideal is defined (see :class:`Scenario`)."""
 SeedLike = int | np.random.SeedSequence | np.random.Generator
 
 
@@ -117,6 +119,41 @@ def check_ideal(ideal: Mapping[str, Any], context: str = "ideal") -> dict[str, f
             raise ValueError(f"{context} of {prop} must be a number in [0, 1], got {score!r}")
         checked[prop] = min(max(float(score), 0.0), 1.0)
     return checked
+
+
+def check_ideal_ranges(ranges: Mapping[str, Any], scenario: str) -> dict[str, tuple[float, float]]:
+    """``ranges`` (a scenario's :attr:`Scenario.ideal_ranges`) as property -> ``(low, high)`` floats, or raise.
+
+    Raises
+    ------
+    TypeError
+        When ``ranges`` is not a mapping or a range is not two real numbers.
+    ValueError
+        For an unknown property, or a range whose ends are not finite or out of order.
+    """
+    if not isinstance(ranges, Mapping):
+        raise TypeError(f"scenario {scenario!r}: ideal_ranges must map properties to (low, high), got {type(ranges).__name__}")
+    checked = {}
+    for prop, span in ranges.items():
+        if prop not in IDEAL_PROPERTIES:
+            raise ValueError(f"scenario {scenario!r}: ideal_ranges names unknown property {prop!r}; expected some of "
+                             f"{', '.join(IDEAL_PROPERTIES)}")
+        if (not isinstance(span, Sequence) or isinstance(span, str) or len(span) != 2
+                or not all(isinstance(end, (int, float, np.integer, np.floating)) and not isinstance(end, (bool, np.bool_))
+                           for end in span)):
+            raise TypeError(f"scenario {scenario!r}: ideal_ranges[{prop!r}] must be (low, high), got {span!r}")
+        low, high = float(span[0]), float(span[1])
+        if not (np.isfinite(low) and np.isfinite(high) and low <= high):
+            raise ValueError(f"scenario {scenario!r}: ideal_ranges[{prop!r}] must be finite with low <= high, got {span!r}")
+        checked[prop] = (low, high)
+    return checked
+
+
+def within_ranges(ideal: Mapping[str, float], ranges: IdealRanges, value: ParameterValue) -> dict[str, float]:
+    """``ideal`` without the properties whose range in ``ranges`` does not hold ``value`` (a text value is no
+    number: every property is kept)."""
+    return {prop: score for prop, score in ideal.items()
+            if isinstance(value, str) or prop not in ranges or ranges[prop][0] <= value <= ranges[prop][1]}
 
 
 Builder = Callable[[Any, int, np.random.Generator], tuple[np.ndarray, np.ndarray, Sequence[bool]]]
@@ -241,6 +278,13 @@ class Scenario(ScenarioFamily):
         ``build(value, n, rng) -> (factors, codes, discrete)``.
     ideal_trajectory : callable
         ``ideal_trajectory(value) -> {property: ideal score}``.
+    ideal_ranges : Mapping[str, tuple[float, float]]
+        Property -> the inclusive range of the parameter where its ideal is defined, for a property whose ideal
+        stops somewhere inside the parameter's range (the noise scenario's modularity and compactness: defined
+        while the code carries more signal than noise, undefined at pure noise); a property not named is defined
+        wherever the trajectory states it.  The one declaration every criterion reads: :meth:`ideal_at` leaves
+        the property out beyond its range, so the results carry no ideal there, and robustness, calibration's
+        random end, the figures' ideal lines and the phase diagrams' distance all read the rows' ideal.
     exact : callable, optional
         ``exact(value) -> mapping`` of closed-form quantities.
     """
@@ -249,7 +293,23 @@ class Scenario(ScenarioFamily):
 
     build: Builder
     ideal_trajectory: IdealTrajectory
+    ideal_ranges: IdealRanges = field(default_factory=dict, hash=False)
     exact: Callable[[Any], Mapping[str, Any]] | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "ideal_ranges", MappingProxyType(check_ideal_ranges(self.ideal_ranges, self.name)))
+
+    def ideal_at(self, value: ParameterValue) -> dict[str, float]:
+        """The ideal at ``value`` (already checked): the trajectory's properties whose :attr:`ideal_ranges` hold it.
+
+        Raises
+        ------
+        ValueError, TypeError
+            For a trajectory :func:`check_ideal` refuses; the message names the scenario and the value.
+        """
+        where = f"scenario {self.name!r} at {self.parameter} = {self.label(value)}: ideal"
+        return within_ranges(check_ideal(self.ideal_trajectory(value), where), self.ideal_ranges, value)
 
     def generate(self, value: ParameterValue, *, n: int, seed: SeedLike) -> Representation:
         """Generate the representation at ``value`` with ``n`` samples.
@@ -282,7 +342,7 @@ class Scenario(ScenarioFamily):
             factors=factors,
             codes=codes,
             discrete=discrete,
-            ideal=check_ideal(self.ideal_trajectory(value), f"{where}: ideal"),
+            ideal=self.ideal_at(value),
             exact=MappingProxyType(dict(self.exact(value))) if self.exact is not None else MappingProxyType({}),
         )
 

@@ -116,7 +116,7 @@ def compose(transform: str | Transform, base: str | Scenario, value: Any) -> Sce
     probe_n = base.default_n if base.default_n is not None else max(base.min_samples, 2)
     probe_factors, probe_codes, _ = base.build(base_value, probe_n, np.random.default_rng(0))  # only to count columns
     shape = BaseShape(int(np.asarray(probe_factors).shape[1]), int(np.asarray(probe_codes).shape[1]))
-    base_ideal = dict(base.ideal_trajectory(base_value))
+    base_ideal = base.ideal_at(base_value)
 
     def build(transform_value: Any, n: int, rng: np.random.Generator):
         factors, codes, discrete = base.build(base_value, n, rng)
@@ -133,6 +133,7 @@ def compose(transform: str | Transform, base: str | Scenario, value: Any) -> Sce
         values=tuple(transform.grid(shape)),
         build=build,
         ideal_trajectory=lambda transform_value: transform.ideal(base_ideal, transform_value, shape),
+        ideal_ranges=transform.ideal_ranges,
         check_value=lambda transform_value: transform.check_on(transform_value, shape),
         source=f"{transform.source}; base: {base.source}",
         summary=f"{transform.summary}; base: {base.name} at {base.parameter} = {label}",

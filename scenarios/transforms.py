@@ -58,8 +58,9 @@ import numpy as np
 
 from scenarios._attacks import redundancy_attack, synergy_attack
 from scenarios._checks import check_integer
-from scenarios.base import IDEAL_PROPERTIES, ParameterValue, check_in_range
+from scenarios.base import IDEAL_PROPERTIES, IdealRanges, ParameterValue, check_in_range
 from scenarios.gaussian_toy import ALPHAS, MAX_ALPHA
+from scenarios.noise import SIGNAL_END
 from scenarios.nonlinear import tan_map
 
 Draw = tuple[np.ndarray, np.ndarray, Sequence[bool]]
@@ -115,6 +116,8 @@ class Transform:
         sweep over two parameters may vary; shown by ``list``.
     version : str
         Bumped whenever the transform's output changes.
+    ideal_ranges : Mapping[str, tuple[float, float]]
+        Where its ideals are defined, as :attr:`scenarios.base.Scenario.ideal_ranges` (the composed scenario's).
     """
 
     name: str
@@ -131,6 +134,7 @@ class Transform:
     limit: Callable[[BaseShape], tuple[int, str]] | None = None
     settings: Mapping[str, ParameterValue] = field(default_factory=dict, hash=False)
     version: str = "1"
+    ideal_ranges: IdealRanges = field(default_factory=dict, hash=False)
 
     def check_on(self, value: Any, shape: BaseShape) -> Any:
         """``check_value(value)``, also refusing a value above the base's :attr:`limit`.
@@ -249,6 +253,7 @@ TRANSFORMS: dict[str, Transform] = {
             name="noise", parameter="alpha", grid=fixed_grid(_UNIT_ALPHAS), apply=_noise, ideal=_noise_ideal,
             check_value=check_in_range("alpha", 0.0, 1.0), source="Zaidi et al. 2022, section 5.2, eq. 9",
             summary="(1 - alpha) z + alpha n, n ~ U(0, 1), on the base codes rescaled to [0, 1]", criterion="noise",
+            ideal_ranges={"modularity": (0.0, SIGNAL_END), "compactness": (0.0, SIGNAL_END)},
         ),
         Transform(
             name="nonlinear", parameter="alpha", grid=fixed_grid(_UNIT_ALPHAS), apply=_nonlinear,

@@ -93,6 +93,23 @@ def figure_formats(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def colours(text: str) -> dict[str, str]:
+    """``"mig=#000000,dci_lasso=tab:orange"`` or a file of such pairs -> metric -> hex colour
+    (:func:`reports._style.parse_colours`); a pair without ``=`` or an unknown colour is an error naming it."""
+    from reports._style import parse_colours
+
+    try:
+        return parse_colours(text)
+    except (ValueError, OSError, UnicodeDecodeError) as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+#: ``--colors``'s help, the same on ``report`` and ``plot``.
+COLOURS_HELP = ("fixed colours of metrics in every figure, METRIC=COLOUR pairs (mig=#000000,dci_lasso=#E69F00; any "
+                "matplotlib colour) or a file of them, one pair a line; a metric not named keeps the colour the run "
+                "gives it, the same in the report and in every plot of the run")
+
+
 #: ``--figure-formats``'s help, the same on ``run`` and ``report``.
 FIGURE_FORMATS_HELP = ("comma-separated formats of the report's figures, among png, svg and pdf (default: png; the "
                        "PNG is always written, as report.html and report.md show it), e.g. png,svg,pdf for a paper")

@@ -24,7 +24,7 @@ FONT_SIZE_RANGE = (4.0, 24.0)
 
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Add ``plot`` to the command line."""
-    from harness.cli._args import csv_list, positive_int
+    from harness.cli._args import COLOURS_HELP, colours, csv_list, positive_int
 
     parser = commands.add_parser(
         "plot",
@@ -32,8 +32,9 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         description="Read RUN_DIR/results.parquet (or results.csv) and draw one figure comparing --metrics on "
         "--scenarios: one panel per scenario, the mean score over seeds against the swept parameter with a band "
         "(by default the 95%% Student-t interval of the mean over seeds, named in the legend), and the ideal "
-        "trajectories (wide grey lines, tagged M, C, E, H by property). Every line of the figure has its own "
-        "colour, marker and line style. PDFs embed TrueType (Type 42) fonts. Nothing is recomputed.",
+        "trajectories (wide grey lines, tagged M, C, E, H by property). Every metric has the colour the run's report "
+        "gives it (or --colors), the same in every plot of the run; every line of a panel has its own marker, and lines "
+        "of close colours their own line styles. PDFs embed TrueType (Type 42) fonts. Nothing is recomputed.",
     )
     parser.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run directory written by 'run' or 'validate'")
     parser.add_argument("--metrics", type=csv_list, help="comma-separated metrics to draw, each with all its sub-scores, "
@@ -71,6 +72,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--band", choices=BANDS, default="ci95",
                         help="band around each mean: the 95%% Student-t interval of the mean over seeds, one standard "
                         "deviation over seeds, or none (default: ci95)")
+    parser.add_argument("--colors", type=colours, metavar="METRIC=COLOUR,...|FILE", help=COLOURS_HELP)
     parser.set_defaults(handler=_plot)
 
 
@@ -151,7 +153,7 @@ def _plot(args: argparse.Namespace) -> int:
         path = reports.plot_comparison(
             results, metrics=args.metrics, scenarios=scenarios, out_file=out, format=fmt, width=args.width,
             layout=args.layout, ncols=args.ncols, font_size=args.font_size, rename=renames,
-            panel_letters=args.panel_letters, band=args.band)
+            panel_letters=args.panel_letters, band=args.band, colours=args.colors)
     except FigureRequestError as error:
         raise UsageError(str(error)) from None
     print(f"figure written to {path}")

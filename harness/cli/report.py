@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness.cli._args import FIGURE_FORMATS_HELP, csv_list, figure_formats, jobs
+from harness.cli._args import COLOURS_HELP, FIGURE_FORMATS_HELP, colours, csv_list, figure_formats, jobs
 from harness.errors import UsageError
 
 
@@ -32,6 +32,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         help="worker processes drawing the figures, -1 for all cores (default: %(default)s); "
                         "the files do not depend on it")
     parser.add_argument("--figure-formats", type=figure_formats, metavar="png,svg,pdf", help=FIGURE_FORMATS_HELP)
+    parser.add_argument("--colors", type=colours, metavar="METRIC=COLOUR,...|FILE", help=COLOURS_HELP)
     parser.set_defaults(handler=report)
 
 
@@ -52,6 +53,6 @@ def report(args: argparse.Namespace) -> int:
     out = writable_output(args.out, "--out", directory=True) if args.out is not None else args.directory
     if subset:  # the subset's own results table, so that OUT is a run directory 'report' and 'plot' read
         ResultStore(out).write_tables(results)
-    html = reports.write_report(results, out, jobs=args.jobs, figure_formats=args.figure_formats)
+    html = reports.write_report(results, out, jobs=args.jobs, figure_formats=args.figure_formats, colours=args.colors)
     print(f"report: {html}")
     return 0

@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from harness.cli._args import (
+    COLOURS_HELP,
     FIGURE_FORMATS_HELP,
     add_grid,
     add_study_selection,
+    colours,
     csv_list,
     figure_formats,
     grids,
@@ -86,6 +88,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         "replace the stored ones)")
     parser.add_argument("--no-report", action="store_true", help="write the results table only, no figures or report")
     parser.add_argument("--figure-formats", type=figure_formats, metavar="png,svg,pdf", help=FIGURE_FORMATS_HELP)
+    parser.add_argument("--colors", type=colours, metavar="METRIC=COLOUR,...|FILE", help=COLOURS_HELP)
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument(
         "--dry-run", action="store_true",
@@ -126,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
         import reports
 
         html = reports.write_report(frame, out, jobs=1 if args.backend == "sequential" else args.jobs,
-                                    figure_formats=args.figure_formats)
+                                    figure_formats=args.figure_formats, colours=args.colors)
         print(f"report: {html} (also report.md, tables/, figures/)")
     return EXIT_FAILED_CELLS if frame.attrs.get("failures") else 0
 

@@ -45,7 +45,7 @@ from harness.execution.presets import PRESETS
 from metrics.registry import FAMILIES, INVARIANCES, MetricSpec
 from reports.characteristics import CHARACTERISTICS, Thresholds
 from reports.schema import RESULT_COLUMNS
-from scenarios.base import CRITERIA, IDEAL_PROPERTIES
+from scenarios.base import CRITERIA, IDEAL_PROPERTIES, within_ranges
 from scenarios.transforms import BaseShape, get_transform
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,6 +138,15 @@ def _ideal_text(ideal: Mapping[str, float]) -> str:
                     and ideal[p] == ideal[p]) or "none stated"
 
 
+def _ranges_text(parameter: str, ranges: Mapping[str, tuple[float, float]]) -> str:
+    """``"; M, C defined on alpha 0 to 0.5"``: where a scenario or transform defines an ideal on part of its range."""
+    spans: dict[tuple[float, float], list[str]] = {}
+    for prop, span in ranges.items():
+        spans.setdefault(span, []).append(PROPERTY_LETTERS[prop])
+    return "".join(f"; {', '.join(letters)} defined on {parameter} {low:g} to {high:g}"
+                   for (low, high), letters in spans.items())
+
+
 def _grid(values: Sequence[Any]) -> str:
     text = ", ".join(f"{value:g}" if isinstance(value, float) else str(value) for value in values)
     return text if len(text) <= 60 else text[:57].rsplit(", ", 1)[0] + ", ..."
@@ -152,12 +161,12 @@ def scenario_catalogue() -> str:
     rows = []
     for name in scenarios.available(kind=None):
         scenario = scenarios.get(name)
-        trajectory = getattr(scenario, "ideal_trajectory", None)
-        if trajectory is None:
+        if scenario.kind == "population":
             ideals = "n/a (population)"
         else:
             ends = [scenario.values[0], scenario.values[-1]]
-            ideals = " → ".join(_ideal_text(trajectory(value)) for value in ends)
+            ideals = " → ".join(_ideal_text(scenario.ideal_at(value)) for value in ends) + _ranges_text(
+                scenario.parameter, scenario.ideal_ranges)
         rows.append((f"`{name}`", scenario.kind, f"`{scenario.parameter}`: {_grid(scenario.values)}", ideals,
                      scenario.criterion or "", _settings(scenario.settings), scenario.summary, scenario.source))
     return _table(("scenario", "kind", "parameter: grid", "ideal (first → last value)", "criterion",
@@ -171,7 +180,8 @@ def transform_catalogue() -> str:
     for name in scenarios.available_transforms():
         transform = get_transform(name)
         grid = transform.grid(shape)
-        ideals = " → ".join(_ideal_text(transform.ideal(perfect, value, shape)) for value in (grid[0], grid[-1]))
+        ideals = " → ".join(_ideal_text(within_ranges(transform.ideal(perfect, value, shape), transform.ideal_ranges, value))
+                            for value in (grid[0], grid[-1])) + _ranges_text(transform.parameter, transform.ideal_ranges)
         rows.append((f"`{name}`", f"`{transform.parameter}`: {_grid(grid)}", ideals, transform.criterion,
                      _settings(transform.settings), transform.summary, transform.source))
     return _table(("transform", "parameter: grid (8 x 8 base)", "ideal on a perfect base (first → last value)",
@@ -209,10 +219,25 @@ def criteria_table() -> str:
         rules = "; ".join(f"{thresholds.fill(rule.statistic)} {'≥' if rule.comparison == '>=' else '≤'} "
                           f"{getattr(thresholds, rule.threshold)} (`{rule.threshold}`)" for rule in entry.rules)
         properties = ", ".join(entry.properties) if entry.properties else "all"
+        reads = thresholds.fill(entry.reads) + (_declared_ranges(entry.criterion) if entry.analysis == "robustness" else "")
         rows.append((entry.heading, f"`{entry.key}`", f"`{entry.analysis}`", entry.criterion or "any", properties,
-                     rules, entry.headline or "", thresholds.fill(entry.unmeasured)))
+                     rules, reads, entry.headline or "", thresholds.fill(entry.unmeasured)))
     return _table(("characteristic", "key", "analysis", "scenario criterion", "properties judged", "passes when",
-                   "headline column", "not measured when"), rows)
+                   "values read", "headline column", "not measured when"), rows)
+
+
+def _declared_ranges(criterion: str) -> str:
+    """``"; noise: modularity, compactness on alpha 0 to 0.5"``: the built-in scenarios testing ``criterion`` that
+    define an ideal on part of their range (:attr:`scenarios.base.Scenario.ideal_ranges`)."""
+    parts = []
+    for name in scenarios.available():
+        scenario = scenarios.get(name)
+        spans: dict[tuple[float, float], list[str]] = {}
+        for prop, span in scenario.ideal_ranges.items():
+            spans.setdefault(span, []).append(prop)
+        parts += [f"{name}: {', '.join(props)} on {scenario.parameter} {low:g} to {high:g}"
+                  for (low, high), props in spans.items() if scenario.criterion == criterion]
+    return "".join(f"; {part}" for part in parts)
 
 
 def threshold_table() -> str:

@@ -149,6 +149,11 @@ class ReportCard:
         return self.failures.loc[is_own(self.failures["metric"], self.entry.name)]
 
     @property
+    def failed_axioms(self) -> list[str]:
+        """The axioms the metric failed, for the card's overall line (:func:`reports.report_card.overall_line`)."""
+        return [axiom.axiom for axiom in self.axioms if not axiom.passed]
+
+    @property
     def axiom_table(self) -> pd.DataFrame:
         """The axiom checks as a table (result: pass or FAIL)."""
         return pd.DataFrame([
@@ -176,7 +181,7 @@ class ReportCard:
             extra_sections=[stress_section(stress_tables(self.stress))] if self.stress is not None else [],
             failures=self.failures,
             results=self.results,
-            overall=overall_line(self.marks) if self.marks else "",
+            overall=overall_line(self.marks, self.failed_axioms) if self.marks else "",
             closest=self.closest,
             warnings=self.warnings,
         )
@@ -191,7 +196,7 @@ class ReportCard:
             "higher_is_better": self.entry.claimed_directions(),
             "stochastic": self.entry.stochastic,
             "battery": self.battery,
-            "overall": overall_line(self.marks) if self.marks else "",
+            "overall": overall_line(self.marks, self.failed_axioms) if self.marks else "",
             "closest": self.closest,
             "warnings": self.warnings,
             "rankings": self.rankings.to_dict(orient="records"),

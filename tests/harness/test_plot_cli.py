@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import struct
 
 import pandas as pd
@@ -237,3 +238,37 @@ def test_phase_draws_a_sweep_and_bad_requests_are_one_line_exit_2(sweep_dir, tmp
     assert "leave out --scenarios" in capsys.readouterr().err
     assert main(["plot", str(sweep_dir), "--phase", "noise"]) == 2
     assert "they hold ['null_gaussian']" in capsys.readouterr().err
+
+
+def _line_colours(svg: str, metric: str) -> set[str]:
+    """The stroke colours of ``metric``'s lines in an SVG the reports drew (their ids are
+    :func:`reports.figures.line_id`)."""
+    return set(re.findall(rf'<g id="score:{re.escape(metric)}/[^"]*">\s*<path [^>]*?stroke: (#[0-9a-f]{{6}})', svg))
+
+
+def test_two_plots_and_the_report_draw_mig_in_one_colour(run_dir, tmp_path):
+    # a paper keeps one colour per metric: the report's figures, and plot calls drawing different metrics
+    report_dir = tmp_path / "report"
+    assert main(["report", str(run_dir), "--out", str(report_dir), "--figure-formats", "svg", "--jobs", "1"]) == 0
+    svgs = sorted((report_dir / "figures").glob("*.svg"))
+    in_report = set().union(*(_line_colours(path.read_text(), "mig") for path in svgs))
+    alone, together = tmp_path / "alone.svg", tmp_path / "together.svg"
+    assert main(["plot", str(run_dir), "--metrics", "mig", "--out", str(alone)]) == 0
+    assert main(["plot", str(run_dir), "--metrics", "modularity,mig", "--scenarios", "mixing", "--out", str(together)]) == 0
+    assert len(in_report) == 1 and _line_colours(alone.read_text(), "mig") == _line_colours(together.read_text(), "mig") == in_report
+    # --colors fixes it, in a plot and in the report
+    black = tmp_path / "black.svg"
+    assert main(["plot", str(run_dir), "--metrics", "modularity,mig", "--colors", "mig=#000000", "--out", str(black)]) == 0
+    assert _line_colours(black.read_text(), "mig") == {"#000000"}
+    assert _line_colours(black.read_text(), "modularity") and "#000000" not in _line_colours(black.read_text(), "modularity")
+    palette = tmp_path / "colours.txt"
+    palette.write_text("mig=#000000\n")
+    assert main(["report", str(run_dir), "--out", str(tmp_path / "black_report"), "--figure-formats", "svg", "--jobs", "1",
+                 "--colors", str(palette)]) == 0
+    drawn = set().union(*(_line_colours(path.read_text(), "mig") for path in (tmp_path / "black_report" / "figures").glob("*.svg")))
+    assert drawn == {"#000000"}
+
+
+def test_a_bad_colour_is_one_line_exit_2(run_dir, capsys):
+    assert main(["plot", str(run_dir), "--colors", "mig=notacolour"]) == 2
+    assert "colour 'notacolour' of 'mig' is not a colour" in capsys.readouterr().err

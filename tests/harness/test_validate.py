@@ -137,7 +137,9 @@ def test_cli_validate_with_metadata_flags(metric_files, tmp_path, capsys):
     assert set(pd.read_csv(tmp_path / "cache" / "results.csv")["metric"]) == {"mig"}
     own = results[results["metric"] == "my_rank"]
     assert set(own["property"]) == {"compactness"} and not own["higher_is_better"].any()
-    assert own["ideal"].eq(1.0).all()  # the noise scenario's ideal compactness
+    # the noise scenario's ideal compactness: 1 while the code carries signal (alpha <= 0.5), undefined beyond (issue 39)
+    signal = own["value"] <= 0.5
+    assert own.loc[signal, "ideal"].eq(1.0).all() and own.loc[~signal, "ideal"].isna().all() and (~signal).any()
     chance = json.loads((tmp_path / "card" / "report_card.json").read_text())["axioms"][-1]
     # lower is better: chance is a score of 1, as calibration reads it; the rank metric scores ~0.08 on 500
     # independent samples, so |1 - 0.08| is far from chance

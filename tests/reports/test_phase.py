@@ -77,7 +77,7 @@ def test_phase_table_means_over_seeds_oriented_with_the_ideal_and_its_distance()
 
 def test_ideal_text_states_a_constant_an_unknown_or_nothing_where_it_varies():
     assert ideal_text(np.array([[1.0, 1.0], [1.0, 1.0]])) == "ideal 1"
-    assert ideal_text(np.full((2, 2), np.nan)) == "ideal ?"
+    assert ideal_text(np.full((2, 2), np.nan)) == "no ideal stated"
     assert ideal_text(np.array([[1.0, 0.1], [1.0, 0.1]])) == ""
     assert ideal_text(np.array([[1.0, np.nan], [1.0, np.nan]])) == "ideal 1 at 2 of 4 points"
 

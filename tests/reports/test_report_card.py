@@ -223,3 +223,11 @@ def test_scores_outside_the_unit_interval_or_the_declared_range_are_warned_about
     declared = range_warnings(wide, "wide", (-1.0, 1.0))
     assert len(declared) == 2 and "outside [-1, 1]" in declared[1] and "the range it declares" in declared[1]
     assert range_warnings(check_results(lin), "lin") == []
+
+
+def test_the_overall_line_leads_with_calibration_and_the_chance_axiom(synthetic_results):
+    # a metric that ignores noise: its calibration and chance failures come before anything it passes
+    table = _robustness_and_linearity(synthetic_results)
+    line = overall_line(metric_verdicts(table, "uncal"), ["determinism", "chance"])
+    assert line.startswith("✗ fails calibration, chance axiom, determinism axiom, robustness; ")
+    assert line.index("✗ fails") < line.index("✓ passes linearity")

@@ -69,10 +69,24 @@ def test_verdicts_are_decided_unrounded():
     for value, score in ((0.0, 0.8987), (1.0, 0.0)):
         rows.append({"study": "s", "scenario": "noise", "parameter": "alpha", "criterion": "noise", "value": value,
                      "value_label": f"{value:g}", "seed": 0, "n_samples": 100, "metric": "m", "family": "custom",
-                     "sub_score": "m", "property": "modularity", "higher_is_better": True, "ideal": 1.0,
+                     "sub_score": "m", "property": "modularity", "higher_is_better": True,
+                     "ideal": 1.0 if value == 0.0 else float("nan"),  # undefined at pure noise, as noise declares it
                      "score": score, "seconds": 0.1, "metric_version": "1", "harness_version": "t"})
     row = calibration(pd.DataFrame(rows)).iloc[0]
     assert not row.perfect_pass and not row.calibrated  # 0.8987 < 0.9, though it rounds to 0.90
+
+
+def test_a_stated_ideal_at_the_random_end_is_no_null_code(synthetic_results):
+    # the noise rows leave modularity undefined at pure noise: the random end asks lin/modularity for a null score
+    assert ("lin", "modularity") in _by_score(calibration(synthetic_results))
+    # rows stating modularity's ideal as 1 there declare that end no null code for it: not calibrated there
+    stretched = synthetic_results.copy()
+    chosen = (stretched["scenario"] == "noise") & (stretched["property"] == "modularity")
+    stretched.loc[chosen, "ideal"] = 1.0
+    table = calibration(stretched)
+    assert ("lin", "modularity") not in _by_score(table) and ("lin", "compactness") in _by_score(table)
+    assert ("lin/modularity: 'noise' states its modularity ideal as 1 at the random end, no null code for it: not "
+            "calibrated there") in table.attrs["notes"]
 
 
 def test_a_sub_score_at_one_end_only_is_noted(synthetic_results):

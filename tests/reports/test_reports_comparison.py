@@ -74,7 +74,7 @@ def test_plot_comparison_rejects_unknown_names(tmp_path, synthetic_results):
     assert not (tmp_path / "x.png").exists()
 
 
-def test_every_line_of_a_panel_has_its_own_colour_and_keeps_it_in_every_panel(tmp_path, synthetic_results, drawn):
+def test_every_metric_has_its_own_colour_and_every_line_its_style_in_every_panel(tmp_path, synthetic_results, drawn):
     plot_comparison(synthetic_results, metrics=FOUR_METRICS, scenarios=THREE_SCENARIOS, width=COLUMN_WIDTH,
                     out_file=tmp_path / "c.png")
     figure = drawn["figure"]
@@ -82,9 +82,11 @@ def test_every_line_of_a_panel_has_its_own_colour_and_keeps_it_in_every_panel(tm
     styles: dict[str, tuple] = {}
     for ax in _panels(figure):
         lines = _score_lines(ax)
-        colours = [mcolors.to_hex(line.get_color()) for line in lines]
-        assert len(lines) == 6 and len(set(colours)) == 6 and set(colours) <= {c.lower() for c in PALETTE}
+        colours = {line.get_label().split("/")[0]: mcolors.to_hex(line.get_color()) for line in lines}
+        # four metrics, four colours; lin's three sub-scores share its colour in three line styles
+        assert len(lines) == 6 and len(set(colours.values())) == 4 and set(colours.values()) <= {c.lower() for c in PALETTE}
         assert len({line.get_marker() for line in lines}) == 6
+        assert len({(mcolors.to_hex(line.get_color()), line.get_linestyle()) for line in lines}) == 6
         for line in lines:
             style = (mcolors.to_hex(line.get_color()), line.get_marker(), line.get_linestyle())
             assert styles.setdefault(line.get_label(), style) == style  # the same in every panel
@@ -93,8 +95,8 @@ def test_every_line_of_a_panel_has_its_own_colour_and_keeps_it_in_every_panel(tm
 
 @pytest.mark.slow
 def test_a_line_style_comes_back_only_past_the_palette(tmp_path, synthetic_results, drawn):
-    # plot RUN_DIR without --metrics: sixty sub-scores in one panel; colours repeat past the tenth line, each time in
-    # another line style or marker, and every legend entry stays inside the figure
+    # plot RUN_DIR without --metrics: sixty sub-scores of forty metrics in one panel; colours repeat past the tenth
+    # metric, each time in another line style or marker, and every legend entry stays inside the figure
     results = check_results(pd.concat([synthetic_results.assign(metric=synthetic_results["metric"] + f"_{copy}")
                                        for copy in range(10)], ignore_index=True))
     with warnings.catch_warnings():
@@ -105,7 +107,10 @@ def test_a_line_style_comes_back_only_past_the_palette(tmp_path, synthetic_resul
     styles = [(mcolors.to_hex(line.get_color()), line.get_linestyle(), line.get_marker()) for line in lines]
     shown = results.loc[results["scenario"].isin(["noise", "mixing"]), ["metric", "sub_score"]].drop_duplicates()
     assert len(set(styles)) == len(styles) == len(shown) == 60
-    assert len({colour for colour, _, _ in styles[:10]}) == 10
+    metric_colours = {}
+    for line, (colour, _, _) in zip(lines, styles):
+        metric_colours.setdefault(line.get_label().split("/")[0], colour)
+    assert len(set(list(metric_colours.values())[:10])) == 10
     texts = [text for legend in figure.legends for text in legend.get_texts()]
     assert len({text.get_text() for text in texts}) == len(shown) + 1  # and the ideal
     figure.draw_without_rendering()
@@ -173,8 +178,8 @@ def test_an_ideal_of_every_property_drawn_is_untagged_and_one_stated_at_some_val
     # redundancy_attack@leaky=0.25 states modularity's ideal at alpha = 0 only: drawn as squares there, not joined
     results = synthetic_results.loc[synthetic_results["scenario"] == "noise"].copy()
     results["scenario"] = "redundancy_attack@noise=0.2"
-    unstated = (results["property"] == "modularity") & ~results["value"].isin([0.0, 1.0])
-    results.loc[unstated, "ideal"] = np.nan
+    modularity = results["property"] == "modularity"
+    results.loc[modularity, "ideal"] = np.where(results.loc[modularity, "value"].isin([0.0, 1.0]), 1.0, np.nan)
     plot_comparison(check_results(results), metrics=["uncal"], out_file=tmp_path / "p.png")
     (ax,) = _panels(drawn["figure"])
     grey = [line for line in ax.get_lines() if line.get_color() == IDEAL_STYLE["color"]]

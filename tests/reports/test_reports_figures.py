@@ -11,9 +11,19 @@ import pytest
 from scipy import stats
 
 from reports import check_results
-from reports._style import IDEAL_STYLE, PAGE_WIDTH, PALETTE, StyleRegistry, chunks, report_panels
+from reports._style import (
+    IDEAL_STYLE,
+    PAGE_WIDTH,
+    PALETTE,
+    StyleRegistry,
+    chunks,
+    close_colours,
+    parse_colours,
+    report_panels,
+)
 from reports.figures import (
     CLIP_MARKER,
+    READ_RANGE_NOTE,
     atlas_figures,
     band_half_width,
     band_text,
@@ -38,17 +48,20 @@ def _score_lines(ax):
             and line.get_color() != CLIP_MARKER["color"]]
 
 
-def test_every_line_of_a_report_panel_has_its_own_colour_marker_and_line_style(synthetic_results):
+def test_a_metric_has_one_colour_and_every_line_of_a_report_panel_its_own_style(synthetic_results):
     results = check_results(synthetic_results)
     registry = StyleRegistry(results)
     for panel in report_panels(results):
         styles = [registry(*line) for line in panel]
-        assert len({style.colour for style in styles}) == len(styles) <= len(PALETTE), panel
+        metrics = {metric for metric, _ in panel}
+        # the metrics of a panel differ in colour, its lines in marker, and lines of one colour in line style
+        assert len({registry.metric(metric).colour for metric in metrics}) == len(metrics) <= len(PALETTE), panel
         assert len({style.marker for style in styles}) == len(styles), panel
-    # pid's four terms share the information/holistic panel: four colours; lin measures three properties in three
-    # panels that never meet, and keeps one colour in all of them
-    assert len({registry("pid", term).colour for term in ("unique_lower", "unique_upper", "redundant_lower",
-                                                           "redundant_upper")}) == 4
+        assert len({(style.colour, style.linestyle) for style in styles}) == len(styles), panel
+    # pid's four terms share the information/holistic panel: one colour, four line styles; lin measures three
+    # properties in three panels and keeps one style in all of them
+    terms = [registry("pid", term) for term in ("unique_lower", "unique_upper", "redundant_lower", "redundant_upper")]
+    assert len({style.colour for style in terms}) == 1 and len({style.linestyle for style in terms}) == 4
     assert len({registry("lin", prop) for prop in ("modularity", "compactness", "explicitness")}) == 1
     assert set(style.colour for style in (registry("lin", "modularity"), registry("step", "step"))) <= set(PALETTE)
     # the style depends only on the lines drawn, not on how many rows hold them
@@ -72,19 +85,44 @@ def test_the_report_of_every_registered_metric_draws_no_colour_twice_in_a_panel(
     for panel in panels:
         styles = {registry(*line) for line in panel}
         assert len(styles) == len(panel), panel
-        if len(panel) <= len(PALETTE):
-            assert len({style.colour for style in styles}) == len(panel), panel
+        metrics = {metric for metric, _ in panel}
+        if len(metrics) <= len(PALETTE):
+            assert len({registry.metric(metric).colour for metric in metrics}) == len(metrics), panel
 
 
-def test_a_panel_of_more_lines_than_colours_repeats_a_colour_in_another_line_style(synthetic_results):
+def test_a_panel_of_more_metrics_than_colours_repeats_a_colour_in_another_line_style(synthetic_results):
     lin = synthetic_results.loc[synthetic_results["metric"] == "lin"]
     many = pd.concat([lin.assign(metric=f"m{i:02d}") for i in range(12)], ignore_index=True)
     registry = StyleRegistry(many, panels=[[(f"m{i:02d}", "modularity") for i in range(12)]])
     styles = [registry(f"m{i:02d}", "modularity") for i in range(12)]
-    assert [style.colour for style in styles[:10]] == list(PALETTE)
-    assert [style.colour for style in styles[10:]] == list(PALETTE[:2])
+    assert {style.colour for style in styles} == set(PALETTE)
     assert len({(style.colour, style.linestyle) for style in styles}) == 12
     assert len({style.marker for style in styles}) == 12
+
+
+def test_a_users_colours_are_kept_and_close_colours_get_their_own_line_styles(synthetic_results):
+    lin = synthetic_results.loc[synthetic_results["metric"] == "lin"]
+    many = pd.concat([lin.assign(metric=f"m{i}") for i in range(4)], ignore_index=True)
+    registry = StyleRegistry(many, panels=[[(f"m{i}", "modularity") for i in range(4)]],
+                             colours={"m0": "#000000", "m1": "#111111"})
+    assert registry("m0", "modularity").colour == "#000000" and registry("m1", "modularity").colour == "#111111"
+    # near-black beside black: told apart by line style; the others take palette colours far from both
+    assert registry("m0", "modularity").linestyle != registry("m1", "modularity").linestyle
+    assert {registry(f"m{i}", "modularity").colour for i in (2, 3)}.isdisjoint({"#000000"})
+    assert close_colours("#000000", "#111111") and not close_colours("#000000", "#0072B2")
+
+
+def test_colours_are_read_from_pairs_and_from_a_file(tmp_path):
+    assert parse_colours("mig=#000000, dci_lasso=tab:orange") == {"mig": "#000000", "dci_lasso": "#ff7f0e"}
+    palette = tmp_path / "colours.txt"
+    palette.write_text("mig=black\n\nsap=#0072B2\n")
+    assert parse_colours(str(palette)) == {"mig": "#000000", "sap": "#0072b2"}
+    with pytest.raises(ValueError, match="METRIC=COLOUR pairs"):
+        parse_colours("mig")
+    with pytest.raises(ValueError, match="colour 'nope' of 'mig' is not a colour"):
+        parse_colours("mig=nope")
+    with pytest.raises(ValueError, match="name metric 'mig' twice"):
+        parse_colours("mig=black,mig=white")
 
 
 def test_cost_chunks_split_evenly():
@@ -191,7 +229,7 @@ def test_no_two_lines_of_a_panel_share_colour_and_the_legends_stay_in_the_figure
             assert figure.bbox.x0 <= box.x0 and box.x1 <= figure.bbox.x1 and figure.bbox.y0 <= box.y0
 
 
-def test_every_panel_of_every_report_figure_draws_distinct_colours(synthetic_results):
+def test_every_panel_of_every_report_figure_tells_its_lines_apart(synthetic_results):
     from reports.cost import cost_by_n
     from reports.sample_efficiency import sample_efficiency
 
@@ -203,15 +241,16 @@ def test_every_panel_of_every_report_figure_draws_distinct_colours(synthetic_res
               cost_figure(cost_by_n(results), registry=registry).figure]
     for figure in drawn:
         for ax in _panels(figure):
-            colours = [mcolors.to_hex(line.get_color()) for line in _score_lines(ax)]
-            assert colours and len(set(colours)) == len(colours), ax.get_title(loc="left")
+            # a colour per metric, and lines of one colour (a metric's sub-scores) in line styles of their own
+            styles = [(mcolors.to_hex(line.get_color()), line.get_linestyle()) for line in _score_lines(ax)]
+            assert styles and len(set(styles)) == len(styles), ax.get_title(loc="left")
 
 
 def test_out_of_range_means_are_clipped_marked_and_noted(synthetic_results):
     high = synthetic_results.copy()
     high.loc[(high["metric"] == "step") & (high["scenario"] == "noise") & (high["value"] == 0.0), "score"] = 1.27
     drawn = scenario_figure(check_results(high), "noise")
-    assert drawn.notes == ["step reaches 1.27 at 0 (clipped, red triangle)."]
+    assert drawn.notes == [READ_RANGE_NOTE, "step reaches 1.27 at 0 (clipped, red triangle)."]
     explicitness = [ax for ax in drawn.figure.axes if ax.get_title(loc="left") == "explicitness · information"][0]
     step = {line.get_label(): line for line in explicitness.get_lines()}["step"]
     assert max(step.get_ydata()) == pytest.approx(1.05)

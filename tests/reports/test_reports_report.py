@@ -11,8 +11,8 @@ import pytest
 
 from reports import calibration, load_results, write_report
 
-SECTIONS = ("headline", "property_matrix", "calibration", "linearity", "robustness", "sample_efficiency", "cost",
-            "agreement")
+SECTIONS = ("headline", "property_matrix", "seeds", "calibration", "linearity", "robustness", "sample_efficiency",
+            "cost", "agreement")
 SCENARIO_FIGURES = ("noise", "mixing", "nonlinear", "partial", "modular_not_compact", "gaussian_toy_attack")
 OTHER_FIGURES = ("atlas_intervention", "atlas_predictor", "atlas_information", "atlas_custom", "sample_size",
                  "pid_bars", "cost_growth", "agreement_tau")
@@ -126,7 +126,8 @@ def test_markdown_has_the_same_content(synthetic_report):
     assert headings[-1] == "Figures" and len(headings) == len(SECTIONS) + 4
     assert "Not computed: " in text.split("## Chance level", 1)[1].split("\n## ", 1)[0]
     attacks = text.split("## Entanglement attacks", 1)[1].split("\n## ", 1)[0]
-    assert "'gaussian_toy_attack' states no ideal for pid/redundant_lower, pid/redundant_upper, pid/unique_lower" in attacks
+    assert "'gaussian_toy_attack' states an ideal for pid/redundant_lower, pid/redundant_upper, pid/unique_lower" in attacks
+    assert "at fewer than 2 of its values (a holistic score needs the three ideals to agree): not judged there" in attacks
     assert "| Metric |" not in attacks and not (run_dir / "tables" / "attacks.tex").exists()
     assert "| Metric | Family | Passing | perfect ≥ 0.9 | random ≤ 0.1 | Worst at |" in text
     assert "| uncal | intervention | 0 of 1 | ✗ 0.85 | ✗ 0.35 | uncal, noise |" in text
@@ -183,7 +184,7 @@ def test_a_partial_table_says_what_is_missing(tmp_path, synthetic_results):
     collector = _Collector()
     collector.feed(html_path.read_text(encoding="utf-8"))
     assert [t for t in collector.tables if t.startswith("table-")] == [
-        "table-headline", "table-property_matrix", "table-linearity", "table-cost", "table-agreement"]
+        "table-headline", "table-property_matrix", "table-seeds", "table-linearity", "table-cost", "table-agreement"]
     assert collector.figures == ["figure-atlas_intervention", "figure-atlas_predictor", "figure-atlas_information",
                                  "figure-mixing", "figure-agreement_tau"]
     text = (tmp_path / "report.md").read_text(encoding="utf-8")

@@ -42,14 +42,21 @@ def test_drops_of_the_synthetic_metrics(synthetic_results):
     # the PID toy tests attacks, but its terms are holistic and it states no ideal for them: nothing is
     # judged there, and the notes say so, term by term
     assert "gaussian_toy_attack" not in set(table["scenario"])
-    assert table.attrs["notes"] == ["'gaussian_toy_attack' states no ideal for pid/redundant_lower, pid/redundant_upper, "
-                                    "pid/unique_lower, pid/unique_upper at some or all of its values (a holistic score "
+    assert table.attrs["notes"] == ["'gaussian_toy_attack' states an ideal for pid/redundant_lower, pid/redundant_upper, "
+                                    "pid/unique_lower, pid/unique_upper at fewer than 2 of its values (a holistic score "
                                     "needs the three ideals to agree): not judged there"]
 
 
-def test_value_range_and_threshold_are_options(synthetic_results):
-    full = _rows(robustness(synthetic_results, value_ranges={}))
-    # over the whole noise range lin's modularity falls to 0.01 at alpha = 1 and uncal to 0.35
+def test_the_range_read_is_where_the_rows_state_the_ideal_and_the_threshold_an_option(synthetic_results):
+    # the noise rows state modularity and compactness ideals on alpha <= 0.5 (the scenario's declaration)
+    assert _rows(robustness(synthetic_results))[("noise", "lin", "modularity")].values_read == "alpha 0 to 0.4"
+    # a table whose rows state them over the whole range (as one written before the declaration) is read over it:
+    # lin's modularity falls to 0.01 at alpha = 1 and uncal to 0.35
+    whole = synthetic_results.copy()
+    stretched = (whole["scenario"] == "noise") & whole["property"].isin(["modularity", "compactness"])
+    whole.loc[stretched, "ideal"] = 1.0
+    full = _rows(robustness(whole))
+    assert full[("noise", "lin", "modularity")].values_read == "alpha 0 to 1"
     assert full[("noise", "lin", "modularity")].largest_drop == pytest.approx(0.99)
     assert full[("noise", "uncal", "uncal")].largest_drop == pytest.approx(0.65)
     loose = _rows(robustness(synthetic_results, max_deviation=0.4))
@@ -65,7 +72,7 @@ def test_other_properties_and_holistic_scores(synthetic_results):
     assert rows[("partial", "holo", "holo")].largest_drop == 0.0
     table = robustness(synthetic_results, properties=("explicitness", "holistic"))
     assert ("noise", "holo", "holo") not in _rows(table) and ("noise", "step", "step") in _rows(table)
-    assert any(note.startswith("'noise' states no ideal for holo/holo") for note in table.attrs["notes"])
+    assert any(note.startswith("'noise' states an ideal for holo/holo at fewer than 2") for note in table.attrs["notes"])
 
 
 def _attack_table(score_of_alpha) -> pd.DataFrame:
@@ -112,7 +119,7 @@ def test_a_score_without_an_ideal_is_noted(synthetic_results):
     assert ("partial", "uncal", "uncal") not in rows and ("partial", "lin", "modularity") not in rows
     assert ("partial", "lin", "compactness") in rows
     # holo's holistic ideal needs all three ideals, so it goes too
-    assert ("'partial' states no ideal for holo/holo, lin/modularity, uncal/uncal at some or all of its values (a "
+    assert ("'partial' states an ideal for holo/holo, lin/modularity, uncal/uncal at fewer than 2 of its values (a "
             "holistic score needs the three ideals to agree): not judged there") in table.attrs["notes"]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -31,10 +33,23 @@ def test_noise_follows_equation_9():
     assert abs(np.corrcoef(residual[:, 0], noisy.factors[:, 0])[0, 1]) < 0.2
 
 
-@pytest.mark.parametrize("alpha", [0.0, 0.2, 0.6, 1.0])
+@pytest.mark.parametrize("alpha", [0.0, 0.2, 0.5, 0.6, 1.0])
 def test_noise_ideal_trajectory(alpha):
+    # modularity and compactness are defined while the code carries at least as much signal as noise (alpha <= 0.5);
+    # beyond, up to pure noise, the scenario states no ideal for them (calibration's random end asks a null score)
     ideal = scenarios.get("noise").generate(alpha, n=10, seed=0).ideal
-    assert ideal == {"modularity": 1.0, "compactness": 1.0, "explicitness": pytest.approx(1 - alpha)}
+    structure = {"modularity": 1.0, "compactness": 1.0} if alpha <= 0.5 else {}
+    assert ideal == {**structure, "explicitness": pytest.approx(1 - alpha)}
+
+
+def test_ideal_ranges_are_checked():
+    noise = scenarios.get("noise")
+    with pytest.raises(ValueError, match="unknown property 'holistic'"):
+        dataclasses.replace(noise, ideal_ranges={"holistic": (0.0, 1.0)})
+    with pytest.raises(ValueError, match=r"low <= high, got \(0.6, 0.2\)"):
+        dataclasses.replace(noise, ideal_ranges={"modularity": (0.6, 0.2)})
+    with pytest.raises(TypeError, match=r"must be \(low, high\)"):
+        dataclasses.replace(noise, ideal_ranges={"modularity": 0.5})
 
 
 def test_band_matrix_is_the_cyclic_band_of_section_5_3():
