@@ -24,6 +24,7 @@ from reports._format import SYMBOLS
 from reports._table import family_rank
 from reports._verdict import Check, Verdict, holds, pool_characteristics, pool_scores, worst
 from reports.characteristics import ROWS, Characteristic, Rule, Thresholds
+from reports.options import at_defaults
 
 
 class Bundle(Protocol):
@@ -179,12 +180,21 @@ def undecided_sources(bundle: Bundle) -> set[tuple[str, str]]:
         for rule in characteristic.rules:
             for row in _RuleRows(rule, rows, bundle.thresholds).straddling(keys).to_dict("records"):
                 names = (results.loc[results["metric_base"] == row["metric"], "metric"].unique()
-                         if characteristic.by_base else [row["metric"]])
+                         if characteristic.by_base else _results_names(results, row["metric"]))
                 for name in names:
                     scenarios = ([row["scenario"]] if "scenario" in row
                                  else results.loc[results["metric"] == name, "scenario"].unique())
                     found.update((str(scenario), str(name)) for scenario in scenarios)
     return found
+
+
+def _results_names(results: pd.DataFrame, name: str) -> list[str]:
+    """The results' names of a metric as the analyses name it: itself, or for a swept metric its variant at the default
+    options, which the analyses read under the metric's name (:func:`reports.sensitivity.on_default_options`)."""
+    if (results["metric"] == name).any():
+        return [name]
+    variants = results.loc[results["metric_base"] == name]
+    return list(variants.loc[at_defaults(variants), "metric"].unique())
 
 
 #: The analyses that read every sample size of a scenario (the others read its largest).
