@@ -31,7 +31,7 @@ BACKENDS = ("loky", "threading", "sequential", "dask")
 """Backend names accepted by :func:`execute` and ``run --backend``."""
 
 SINGLE_THREAD_ENV = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
-"""Environment of local Dask workers: one BLAS/OpenMP thread each."""
+"""Environment of local (and batch) Dask workers: one BLAS/OpenMP thread each."""
 
 CONNECT_TIMEOUT = "10s"
 """Default wait for an existing scheduler to answer before giving up."""
@@ -52,8 +52,9 @@ LOCAL_CLUSTER_CONFIG = {
     # of reusing freed memory, as it is in a loky worker.  (None unsets a variable of that setting.)
     "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
 }
-"""Dask settings of a local cluster's workers: two defaults that slowed every metric call.  The default study's
-cells took 16 % more time on local Dask workers than on loky's (2 workers, same study); 5 % with these."""
+"""Dask settings of a local cluster's workers (and of a batch cluster's, :mod:`harness.execution.batch`): two defaults
+that slowed every metric call.  The default study's cells took 16 % more time on local Dask workers than on loky's
+(2 workers, same study); 5 % with these."""
 
 
 def local_workers(jobs: int, tasks: int) -> int:
