@@ -213,9 +213,10 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         "(scores outside [0, 1], which every verdict's threshold assumes, are warned about whatever it "
                         "is)")
     parser.add_argument("--out", type=Path, help="output directory of the report card (default: validation/NAME)")
-    parser.add_argument("--builtins-dir", type=Path, default=Path("validation") / "builtins",
+    parser.add_argument("--builtins-dir", type=Path,
                         help="run directory caching the built-in metrics' scores, shared by validations so that they are "
-                        "computed once (default: %(default)s)")
+                        "computed once (default: builtins/ beside the card's directory: validation/builtins for the "
+                        "default --out, DIR/../builtins for --out DIR)")
     parser.add_argument("--probe", type=_probe, help="SCENARIO:VALUE the axioms are checked on, SCENARIO a representation "
                         "scenario named as in --scenarios (default: mixing:0.2)")
     parser.add_argument("--probe-samples", type=positive_int, help="samples of the probe (default: 2000)")
@@ -248,7 +249,7 @@ def _validate(args: argparse.Namespace) -> int:
     direction = direction_claim(args.direction) if args.direction is not None else args.higher_is_better
     name = metric_entry(reference_of(args.metric), name=args.name).name
     out = writable_output(args.out or Path("validation") / name, "--out", directory=True)
-    writable_output(args.builtins_dir, "--builtins-dir", directory=True)
+    builtins_dir = writable_output(args.builtins_dir or out.parent / "builtins", "--builtins-dir", directory=True)
     card = validate(
         args.metric,
         property=claimed,
@@ -258,7 +259,7 @@ def _validate(args: argparse.Namespace) -> int:
         preset=args.preset,
         builtins=args.metrics,
         out=out,
-        builtins_dir=args.builtins_dir,
+        builtins_dir=builtins_dir,
         progress=not args.no_progress,
         seed=args.seed,
         grids=grids(args.grid),

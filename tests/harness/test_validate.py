@@ -711,3 +711,15 @@ def test_fail_on_help_lists_exactly_what_it_takes():
 
     listed = FAIL_ON_CHOICES.replace("the card's ", "").replace(", or the property matrix's", ",").split(", ")
     assert listed == list(FAIL_ON)
+
+
+def test_the_builtins_cache_lies_beside_the_card_not_in_the_working_directory(metric_files, tmp_path, monkeypatch):
+    # issue 40: the cache stayed in ./validation/builtins whatever --out said
+    working = tmp_path / "work"
+    working.mkdir()
+    monkeypatch.chdir(working)
+    status = main(["validate", f"{metric_files / 'rank_metric.py'}:rank_metric", "--scenarios", "noise", "--metrics", "mig",
+                   "--seeds", "1", "--n-samples", "300", "--probe-samples", "300", "--out", str(tmp_path / "cards" / "mine"),
+                   "--no-progress", "--jobs", "1"])
+    assert status == 0
+    assert (tmp_path / "cards" / "builtins" / "results.parquet").exists() and not any(working.iterdir())
