@@ -225,6 +225,10 @@ class ScenarioFamily:
     settings : Mapping[str, ParameterValue]
         The named settings held fixed along the sweep (``{"n_factors": 5, "marginal":
         "gaussian"}``), which a sweep over two parameters may vary; shown by ``list``.
+    environment : tuple of str
+        The environment variables its builder reads (``("NOISE_SCALE",)``): no audit can see them, so a scenario
+        declares them and their values are part of its cells' identity, as a metric's
+        ``describe_metric(env=...)`` are.
     """
 
     kind: ClassVar[str]
@@ -243,8 +247,12 @@ class ScenarioFamily:
     rows: Callable[[Any, int], int] | None = None
     criterion: str = ""
     settings: Mapping[str, ParameterValue] = field(default_factory=dict, hash=False)
+    environment: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if isinstance(self.environment, str) or not all(isinstance(name, str) and name for name in self.environment):
+            raise ValueError(f"scenario {self.name!r}: environment must be a tuple of variable names, "
+                             f"got {self.environment!r}")
         if self.criterion and self.criterion not in CRITERIA:
             raise ValueError(
                 f"scenario {self.name!r}: criterion must be one of {', '.join(CRITERIA)} or empty, got {self.criterion!r}"

@@ -183,7 +183,9 @@ def computed(digest: str) -> Provenance | None:
 def scenario_provenance(reference: str) -> Provenance:
     """The provenance of a scenario reference as a study's cells carry it
     (:func:`harness.execution.scenario_refs.canonical_reference`): a registered name, a composition
-    ``TRANSFORM@BASE=VALUE`` (its base's provenance and :data:`COMPOSITION`'s) or a user's ``file.py:name``."""
+    ``TRANSFORM@BASE=VALUE`` (its base's provenance and :data:`COMPOSITION`'s) or a user's ``file.py:name``, with the
+    values of the environment variables the scenario declares (:attr:`scenarios.base.ScenarioFamily.environment`) as
+    they are now."""
     from harness.execution.scenario_refs import scenario_for
     from scenarios.composition import parse_composition
 
@@ -193,7 +195,9 @@ def scenario_provenance(reference: str) -> Provenance:
     scenario = scenario_for(reference)
     modules = _defining_modules(scenario)
     roots: tuple[str | Path, ...] = (_reference_root(reference),) if ":" in reference else _holders(scenario, modules)
-    return _known(_provenance((*roots, *modules, SEEDING)))
+    code = _provenance((*roots, *modules, SEEDING))
+    environment = {name: os.environ.get(name, UNSET) for name in getattr(scenario, "environment", ())}
+    return _known(Provenance(code.files, code.libraries, MappingProxyType(environment)) if environment else code)
 
 
 def module_provenance(*modules: str) -> Provenance:

@@ -244,3 +244,38 @@ def test_two_scenarios_of_one_name_are_refused_as_their_results_would_mix(user_f
         plan_study(scenarios_=[f"{user_file}:leaky", f"{copy}:leaky"], metrics_=["mig"], seeds=1)
     with pytest.raises(UsageError, match=r"scenario 'noise' is listed twice"):
         plan_study(scenarios_=["noise", "noise"], metrics_=["mig"], seeds=1)
+
+
+DECLARED_SCENARIO = textwrap.dedent('''
+    import os
+
+    from scenarios import Scenario
+
+    def _build(value, n, rng):
+        factors = rng.random((n, 2))
+        return factors, factors * float(os.environ.get("NOISE_SCALE", "1")), (False, False)
+
+    SCALED = Scenario(name="scaled", parameter="p", values=(1.0,), build=_build,
+                      ideal_trajectory=lambda value: {"modularity": 1.0}, check_value=float,
+                      source="a test", summary="codes scaled by an environment value", environment=("NOISE_SCALE",))
+''')
+
+
+def test_a_declared_environment_variable_of_a_scenario_is_part_of_its_identity(tmp_path, monkeypatch, fresh_provenance):
+    # issue 40: a scenario declares the environment variables its builder reads, as a metric does with describe_metric
+    from harness.execution.provenance import changes, scenario_provenance
+
+    path = tmp_path / "declared.py"
+    path.write_text(DECLARED_SCENARIO)
+    reference = f"{path}:SCALED"
+    monkeypatch.delenv("NOISE_SCALE", raising=False)
+    unset = scenario_provenance(reference)
+    fresh_provenance()
+    monkeypatch.setenv("NOISE_SCALE", "2")
+    scaled = scenario_provenance(reference)
+    assert unset.digest != scaled.digest and changes(unset, scaled) == ["NOISE_SCALE unset -> 2"]
+    with pytest.raises(ValueError, match="environment must be a tuple of variable names"):
+        from scenarios import Scenario
+
+        Scenario(name="bad", parameter="p", values=(1.0,), build=lambda value, n, rng: None, check_value=float,
+                 ideal_trajectory=lambda value: {}, source="", summary="", environment="NOISE_SCALE")
