@@ -211,9 +211,14 @@ def slow_metric_warnings(cells: Sequence[Cell], threshold: float = SLOW_CELL_SEC
     for name, cell in sorted(worst.items(), key=lambda item: -item[1].estimated_seconds):
         factors, codes = representation_shape(cell.definition, cell.value) if cell.kind == "representation" else (0, 0)
         shape = f", {factors} factors x {codes} codes" if factors else ""
-        lines.append(f"warning: {name} is estimated at {cell.estimated_seconds / 3600:.1f} CPU-hours a cell "
-                     f"({cell.scenario} = {cell.definition.label(cell.value)}, n = {cell.n_samples}{shape}); "
-                     f"leave it out with {leave_out}")
+        where = f"({cell.scenario} = {cell.definition.label(cell.value)}, n = {cell.n_samples}{shape})"
+        if cell.estimated_null_seconds > cell.estimated_call_seconds:  # B is what makes it costly, not the metric
+            lines.append(f"warning: {name}'s permutation null of {cell.null_permutations} permutations is estimated at "
+                         f"{cell.estimated_null_seconds / 3600:.1f} CPU-hours a cell {where}, the call itself "
+                         f"{cell.estimated_call_seconds:.1f} CPU-s; give fewer with --null-permutations B (0: none)")
+        else:
+            lines.append(f"warning: {name} is estimated at {cell.estimated_seconds / 3600:.1f} CPU-hours a cell "
+                         f"{where}; leave it out with {leave_out}")
     return lines
 
 

@@ -97,6 +97,20 @@ def test_slow_metrics_are_named_at_plan_time_with_how_to_leave_them_out():
     assert slow_metric_warnings(cells, threshold=1e9) == []
 
 
+def test_a_plan_costly_for_its_permutations_names_them_not_the_metric():
+    # issue 40: when B makes a cell costly, the warning must say so (leaving the metric out is not the remedy)
+    from harness.execution.plan import slow_metric_warnings
+
+    cells = plan_study(scenarios_=["noise"], metrics_=["mig"], seeds=1, n_samples=100_000, grids={"noise": [0.5]},
+                       null_permutations=1_000_000)
+    (cell,) = cells
+    assert cell.estimated_null_seconds == 1_000_000 * cell.estimated_call_seconds > 3600
+    assert slow_metric_warnings(cells) == [
+        f"warning: mig's permutation null of 1000000 permutations is estimated at {cell.estimated_null_seconds / 3600:.1f} "
+        f"CPU-hours a cell (noise = 0.5, n = 100000, 8 factors x 8 codes), the call itself "
+        f"{cell.estimated_call_seconds:.1f} CPU-s; give fewer with --null-permutations B (0: none)"]
+
+
 def test_the_dry_run_warns_of_a_slow_metric_on_stderr(capsys):
     from harness.cli import main
 
