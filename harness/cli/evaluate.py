@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from harness.errors import UsageError
+
 EXIT_METRIC_FAILED = 1
 
 
@@ -33,7 +35,10 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         "sub-score gets its null mean, 95%% chance level and permutation p-value, (1 + #null at least "
                         "as good) / (B + 1), so B = 99 reaches 0.01 (default: 0, no null)")
     parser.add_argument("--out", type=Path, default=Path("scores.csv"),
-                        help="score table to write: .csv, .json or .md (default: %(default)s)")
+                        help="score table to write: .csv, .json or .md (default: %(default)s); an existing file is kept "
+                        "unless --force")
+    parser.add_argument("--force", action="store_true", help="overwrite --out when it exists (default: refuse, exit 2, "
+                        "as baseline save does)")
     parser.set_defaults(handler=_evaluate)
 
 
@@ -51,6 +56,8 @@ def _evaluate(args: argparse.Namespace) -> int:
     from metrics.validation import constant_columns
 
     writable_output(check_score_file(args.out), "--out")  # before any metric runs
+    if args.out.is_file() and not args.force:
+        raise UsageError(f"--out {str(args.out)!r} exists; pass --force to overwrite it, or --out to write elsewhere")
     factors = load_array(args.factors, "factors")
     codes = load_array(args.codes, "codes")
     discrete = parse_discrete(args.discrete, factors.shape[1])

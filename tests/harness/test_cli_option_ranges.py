@@ -86,7 +86,7 @@ COMMANDS = {
     "plot": lambda d: ["plot", str(d["run"]), "--out", str(d["out"] / "figure.png")],
     "report": lambda d: ["report", str(d["run"]), "--out", str(d["out"] / "report")],
     "evaluate": lambda d: ["evaluate", "--factors", str(d["factors"]), "--codes", str(d["codes"]), "--metrics", "mig",
-                           "--out", str(d["out"] / "scores.csv")],
+                           "--out", str(d["out"] / "scores.csv"), "--force"],  # every example writes the same file
     "baseline": lambda d: ["baseline", "check", str(d["run"]), "--against", str(d["baseline"])],
 }
 

@@ -296,3 +296,23 @@ def test_the_null_cost_warning_grows_with_the_permutations_and_the_codes():
     estimate = [float(null_cost_warning(entries, 1000, 4, codes, 10**8).split("an estimated ")[1].split(" ")[0])
                 for codes in (4, 64)]
     assert estimate[1] > estimate[0]  # each call costs more on wider codes
+
+
+def test_an_existing_score_file_is_kept_unless_forced(tmp_path, one_line_usage_error):
+    # issue 39: evaluate overwrote ./scores.csv without a word, where baseline save refuses
+    import numpy as np
+
+    from harness.cli import main
+
+    rng = np.random.default_rng(0)
+    factors = rng.random((200, 2))
+    np.save(tmp_path / "factors.npy", factors)
+    np.save(tmp_path / "codes.npy", factors + 0.1 * rng.random((200, 2)))
+    out = tmp_path / "scores.csv"
+    out.write_text("kept\n")
+    argv = ["evaluate", "--factors", str(tmp_path / "factors.npy"), "--codes", str(tmp_path / "codes.npy"),
+            "--metrics", "mig", "--out", str(out)]
+    assert main(argv) == 2
+    one_line_usage_error(f"--out {str(out)!r} exists; pass --force to overwrite it, or --out to write elsewhere")
+    assert out.read_text() == "kept\n"
+    assert main([*argv, "--force"]) == 0 and out.read_text().startswith("metric,")
