@@ -246,6 +246,7 @@ def _line_colours(svg: str, metric: str) -> set[str]:
     return set(re.findall(rf'<g id="score:{re.escape(metric)}/[^"]*">\s*<path [^>]*?stroke: (#[0-9a-f]{{6}})', svg))
 
 
+@pytest.mark.slow  # a whole study or report, several times (fast tier: issue 37)
 def test_two_plots_and_the_report_draw_mig_in_one_colour(run_dir, tmp_path):
     # a paper keeps one colour per metric: the report's figures, and plot calls drawing different metrics
     report_dir = tmp_path / "report"

@@ -109,6 +109,7 @@ def _comparable(frame: pd.DataFrame) -> pd.DataFrame:
                                                                 ignore_index=True)
 
 
+@pytest.mark.slow  # a whole study or report, several times (fast tier: issue 37)
 def test_racing_gives_the_same_rounds_and_scores_with_one_and_two_workers():
     one = run_study(**TWO_ROUNDS, jobs=1)
     two = run_study(**TWO_ROUNDS, jobs=2)
@@ -118,6 +119,7 @@ def test_racing_gives_the_same_rounds_and_scores_with_one_and_two_workers():
     assert (one["looks"] == 3).all()
 
 
+@pytest.mark.slow  # a whole study or report, several times (fast tier: issue 37)
 def test_a_race_stopped_between_rounds_resumes_from_its_store(tmp_path):
     class Stop(Exception):
         pass
@@ -182,6 +184,7 @@ def _wrong_share(racing: Racing, looks: int, metrics: int = 300) -> tuple[float,
     return marks.count("no") / metrics, marks.count("undecided") / metrics
 
 
+@pytest.mark.slow  # a whole study or report, several times (fast tier: issue 37)
 def test_racing_keeps_its_error_rate_on_a_simulated_threshold():
     racing = Racing(3, 12)
     wrong, undecided = _wrong_share(racing, racing.looks)
