@@ -73,8 +73,16 @@ def recording(reference: str) -> Iterator[None]:
         paths.update(path for path in opened if _is_data(path))
 
 
+#: Folders of installation metadata (a package's ``entry_points.txt``, ``METADATA``): what scikit-learn reads on its
+#: first call, wherever the package is installed (an editable install keeps its ``.egg-info`` in the checkout).
+METADATA_SUFFIXES = (".egg-info", ".dist-info")
+
+
 def _is_data(path: str) -> bool:
-    """Whether an opened path is a data file to record (not code, a system view, a folder or gone)."""
+    """Whether an opened path is a data file to record (not code, installation metadata, a system view, a folder or
+    gone)."""
     if path.startswith(SYSTEM_PREFIXES) or "__pycache__" in path or Path(path).suffix in CODE_SUFFIXES:
+        return False
+    if any(part.endswith(METADATA_SUFFIXES) for part in Path(path).parent.parts):
         return False
     return os.path.isfile(path)

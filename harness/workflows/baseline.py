@@ -20,7 +20,7 @@ One cell is written per line, so a baseline diffs cleanly under version control:
      "environment": {"harness": "0.1.0", "git_commit": "8c114c6...", "libraries": {"numpy": "2.4.6", "python": "3.11.7", ...}}
     }
 
-The header also records, for every metric, the metric it is a variant of and its options (``metric_options``),
+After the cells the file also records, for every metric, the metric it is a variant of and its options (``metric_options``),
 and, for a baseline saved from a run directory, what its cells were computed from (``provenance``: the source files,
 data files and modules they read, library versions and declared environment variables, as the run's store holds
 them, :mod:`harness.execution.provenance`), so that a check can name the option, file or value behind a drift.
@@ -158,14 +158,18 @@ def save_baseline(run: Results, to: str | Path, *, force: bool = False) -> Path:
         "format": FORMAT,
         "harness_versions": sorted(set(map(str, results["harness_version"]))),
         "metric_versions": metric_versions(results),
+        "studies": sorted(set(map(str, results["study"]))),
+    }
+    # what the cells were computed from after them: file hashes and versions, which differ from checkout to checkout
+    trailer = {
         "metric_options": metric_options(results),
         "provenance": {metric: found.to_json() for metric, found in _run_provenance(run).items()
                        if metric in set(results["metric"])},
-        "studies": sorted(set(map(str, results["study"]))),
     }
     lines = ["{"] + [f" {json.dumps(key)}: {json.dumps(value)}," for key, value in header.items()]
     body = [" " + json.dumps(_plain(cell), allow_nan=False) for cell in cells]
     lines += [' "cells": ['] + [line + "," for line in body[:-1]] + body[-1:] + [" ],"]
+    lines += [f" {json.dumps(key)}: {json.dumps(value)}," for key, value in trailer.items()]
     lines += [f' "environment": {json.dumps(environment())}', "}"]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n")

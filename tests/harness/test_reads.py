@@ -48,3 +48,16 @@ def test_what_the_reads_hold_beyond_the_key_names_the_changed_file(tmp_path, mon
     data.unlink()
     fresh_provenance()
     assert provenance.changes(held, reads_provenance(found, covered)[1]) == ["weights.json changed"]
+
+
+def test_installation_metadata_is_not_a_data_file(tmp_path):
+    # an editable install keeps its .egg-info in the checkout: scikit-learn reads its entry_points.txt on a first call,
+    # which named a hash of the harness's own metadata in every baseline of a DCI metric
+    from harness.execution.read_audit import _is_data
+
+    for folder in ("pkg.egg-info", "pkg-1.0.dist-info"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "entry_points.txt").write_text("[x]\n")
+        assert not _is_data(str(tmp_path / folder / "entry_points.txt"))
+    (tmp_path / "weights.json").write_text("{}")
+    assert _is_data(str(tmp_path / "weights.json"))
