@@ -217,6 +217,19 @@ JOSHI2026_METRICS = ("mcc", "r2", "dci_lasso", "mig", "infomec")
 #: and the study's sample size (the ``joshi2026`` preset sweeps 1 to 16 and n = 50 to 20000).
 DEFAULT_CHANCE_GRID = MappingProxyType({"width_ratio": (1, 4), "n_samples": (100, 1000)})
 
+#: What the default study and validate's battery share: their scenarios, metrics, sample sizes, race of seeds (3 to
+#: 12) and nulls; the default study adds the option sweeps.
+DEFAULT_BATTERY: Mapping[str, object] = MappingProxyType({
+    "seeds": 3,
+    "max_seeds": 12,
+    "n_samples": 1000,
+    "excluded_metrics": ("dci_gbt",),
+    "excluded_scenarios": tuple(name for name in IDENTIFIABILITY_SCENARIOS if name != "null_gaussian"),
+    "grids": MappingProxyType({"sample_size": (100, 1000, 10000), "null_gaussian": DEFAULT_CHANCE_GRID}),
+    "null_budget_seconds": NULL_BUDGET_SECONDS,
+    "null_cells": "verdicts",
+})
+
 PRESETS: dict[str, Preset] = {
     preset.name: preset
     for preset in (
@@ -230,17 +243,10 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             name="default",
-            seeds=3,
-            max_seeds=12,
-            n_samples=1000,
-            excluded_metrics=("dci_gbt",),
-            excluded_scenarios=tuple(name for name in IDENTIFIABILITY_SCENARIOS if name != "null_gaussian"),
-            grids=MappingProxyType({"sample_size": (100, 1000, 10000), "null_gaussian": DEFAULT_CHANCE_GRID}),
+            **DEFAULT_BATTERY,
             metric_options=DEFAULT_SWEEPS,
             axial_sweeps=True,
             sweep_scenarios=REVIEW_SWEEP_SCENARIOS,
-            null_budget_seconds=NULL_BUDGET_SECONDS,
-            null_cells="verdicts",
             description="every scenario but Joshi et al.'s (Gaussian null codes aside: their chance level at width ratios 1 "
             "and 4, n = 100 and 1000) and every metric but dci_gbt; seeds raced: 3 on every cell, doubled (6, then 12) "
             "only where a verdict is still undecided; n = 1000, sample_size up to n = 10000, the review metrics' options "
@@ -251,14 +257,7 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             name="validate",
-            seeds=3,
-            max_seeds=12,
-            n_samples=1000,
-            excluded_metrics=("dci_gbt",),
-            excluded_scenarios=tuple(name for name in IDENTIFIABILITY_SCENARIOS if name != "null_gaussian"),
-            grids=MappingProxyType({"sample_size": (100, 1000, 10000), "null_gaussian": DEFAULT_CHANCE_GRID}),
-            null_budget_seconds=NULL_BUDGET_SECONDS,
-            null_cells="verdicts",
+            **DEFAULT_BATTERY,
             description="validate's battery: the default study's scenarios, metrics and race of seeds (3, then 6 and "
             "12 where a verdict is undecided), without its option sweeps, so that a new metric's card measures every "
             "column of the property matrix a synthetic battery can (the option columns need --metric-option) with an "
