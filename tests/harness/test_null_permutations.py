@@ -87,6 +87,7 @@ def test_a_preset_giving_nulls_somewhere_unknown_is_refused():
         dataclasses.replace(PRESETS["quick"], null_cells="calibration")
 
 
+@pytest.mark.slow  # 3 to 5 s; the fast tier keeps other tests of the same code (issue 37's 5-minute tier)
 def test_z_min_var_on_pure_noise_at_n_1000_is_chance_level_bias():
     # the issue's case: z_min_var scores about 0.16 on pure noise at n = 1000, and so do codes independent of the factors
     study = dict(preset="quick", scenarios_=["noise"], metrics_=["z_min_var"], seeds=2, n_samples=1000, progress=False,

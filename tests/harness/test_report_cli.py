@@ -61,6 +61,7 @@ def test_a_report_of_a_subset(run_dir, tmp_path, capsys):
     assert {path.suffix for path in (out / "figures").iterdir()} == {".png"}  # PNG only by default
 
 
+@pytest.mark.slow  # 3 to 5 s; the fast tier keeps other tests of the same code (issue 37's 5-minute tier)
 def test_a_report_with_svg_and_pdf_figures(run_dir, tmp_path, capsys):
     out = tmp_path / "formats"
     assert main(["report", str(run_dir), "--scenarios", "noise", "--out", str(out), "--jobs", "1",

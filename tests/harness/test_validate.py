@@ -499,6 +499,7 @@ def test_a_time_limit_stops_each_axiom_call_and_fails_only_its_check(sleepy):
         check_axioms(f"{sleepy}:hangs_on_a_duplicate", timeout=0)
 
 
+@pytest.mark.slow  # 3 to 5 s; the fast tier keeps other tests of the same code (issue 37's 5-minute tier)
 def test_cell_timeout_bounds_the_axiom_checks_and_the_card_is_still_written(sleepy, tmp_path, capsys):
     started = time.perf_counter()
     status = main(["validate", f"{sleepy}:quadratic", "--scenarios", "noise", "--metrics", "mig", "--seeds", "1",

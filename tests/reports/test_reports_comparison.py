@@ -44,6 +44,7 @@ def _panels(figure):
     return [ax for ax in figure.axes if ax.get_visible()]
 
 
+@pytest.mark.slow  # 3 to 5 s; the fast tier keeps other tests of the same code (issue 37's 5-minute tier)
 @pytest.mark.parametrize("suffix, magic", [("png", b"\x89PNG"), ("svg", b"<?xml"), ("pdf", b"%PDF-")])
 def test_plot_comparison_writes_the_requested_format(tmp_path, synthetic_results, suffix, magic):
     out = plot_comparison(synthetic_results, metrics=["lin", "step"], scenarios=["noise"],
@@ -53,6 +54,7 @@ def test_plot_comparison_writes_the_requested_format(tmp_path, synthetic_results
     assert forced.read_bytes()[:4] == b"\x89PNG"
 
 
+@pytest.mark.slow  # 3 to 5 s; the fast tier keeps other tests of the same code (issue 37's 5-minute tier)
 def test_pdf_fonts_are_truetype_not_type3(tmp_path, synthetic_results):
     # journals refuse Type 3 fonts, matplotlib's default for PDF
     pdf = plot_comparison(synthetic_results, metrics=FOUR_METRICS, scenarios=THREE_SCENARIOS, width=COLUMN_WIDTH,
@@ -139,6 +141,7 @@ def _crosses(box, line, figure) -> bool:
                  & (dense[:, 1] > box.y0 - reach) & (dense[:, 1] < box.y1 + reach)).any())
 
 
+@pytest.mark.slow  # 3 to 5 s; the fast tier keeps other tests of the same code (issue 37's 5-minute tier)
 @pytest.mark.parametrize("width, layout", [(COLUMN_WIDTH, "rows"), (6.75, "columns"), (6.75, "grid")])
 def test_ideal_tags_overlap_no_line_marker_or_other_tag(tmp_path, synthetic_results, drawn, width, layout):
     # the labels were written at the lines' ends, over the scores that end there

@@ -194,6 +194,7 @@ def test_a_partial_table_says_what_is_missing(tmp_path, synthetic_results):
     assert not (tmp_path / "tables" / "calibration.csv").exists()
 
 
+@pytest.mark.slow  # 3 to 5 s; the fast tier keeps other tests of the same code (issue 37's 5-minute tier)
 def test_text_is_escaped(tmp_path, synthetic_results):
     hostile = synthetic_results.loc[synthetic_results["scenario"] == "mixing"].replace({"metric": {"uncal": "<b>x|y_&</b>"}})
     html_path = write_report(hostile, tmp_path)
