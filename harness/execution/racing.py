@@ -105,11 +105,10 @@ class Racing:
 
 @dataclass
 class RaceState:
-    """Where a race stands: each group's position in the schedule, and what each round did."""
+    """Where a race stands: each group's position in the schedule."""
 
     racing: Racing
     steps: dict[Group, int]
-    rounds: list[dict[str, object]]
 
     def seeds_of(self, group: Group) -> int:
         """The seeds ``group`` has now."""
@@ -235,22 +234,22 @@ def race(cells: Sequence[Cell], racing: Racing, compute: Compute, *, decide: Dec
     (pandas.DataFrame, pandas.DataFrame)
         The results of every cell run (``looks`` column: :attr:`Racing.looks`) and the failures.
     """
-    state = RaceState(racing, {group_of(cell): 0 for cell in cells}, [])
+    state = RaceState(racing, {group_of(cell): 0 for cell in cells})
     decisions = RaceRecord(record, race_digest(cells, racing) if record is not None else "")
 
     def active() -> list[Cell]:
         return [cell for cell in cells if cell.seed < state.seeds_of(group_of(cell))]
 
     running = active()
+    look = 0
     while True:
         frame, failed = compute(running)
         frame[LOOKS_COLUMN] = racing.looks
-        look = len(state.rounds) + 1
+        look += 1
         growing = any(step < racing.looks - 1 for step in state.steps.values())
         undecided = decisions.decided(look, frame, decide) if growing else set()
         at_cap = {group for group in undecided if state.steps.get(group) == racing.looks - 1}
         moved = state.advance(undecided)
-        state.rounds.append({"cells": len(running), "undecided": len(undecided), "moved": len(moved)})
         if not moved:
             log(f"racing: {_settled(look, len(running), at_cap, racing)}")
             return frame, failed
