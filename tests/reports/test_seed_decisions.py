@@ -74,3 +74,12 @@ def test_an_undecided_verdict_of_a_swept_metric_names_the_variant_its_cells_carr
     results = pd.concat([synthetic_results.loc[synthetic_results["metric"] != "lin"], variants], ignore_index=True)
     assert _results_names(results, "lin") == ["lin[bins=10]"]
     assert _results_names(results, "step") == ["step"]
+
+
+def test_a_verdict_without_a_seed_count_is_not_shown_as_decided_by_zero_seeds():
+    # the option-sweep verdicts read no interval over seeds: the section showed them as decided by "0" seeds
+    from reports.seed_decisions import UNCOUNTED
+
+    table = pd.DataFrame({"seeds": [0, 0, 3], "verdict": ["yes", "no", "yes"]})
+    assert seed_counts_display(table).to_dict("list") == {"Seeds": [UNCOUNTED, "3"], "✓ yes": ["1", "1"],
+                                                         "✗ no": ["1", "0"], "≈ undecided": ["0", "0"]}
