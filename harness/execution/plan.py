@@ -18,10 +18,11 @@ others still reuse what it computes.  Tasks are ordered longest first.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -73,6 +74,9 @@ class Cell:
     sweep_axis: str = ""
     null_permutations: int = 0  # B of the score's permutation null (0: none); part of the key
     earlier_family: tuple[tuple[str, str], ...] = ()  # (name, variant_of) of the metrics of its sharing family before it
+    # The estimates of the calls of the cells of one plan, by what they read (:attr:`_cost_identity`): shared by the
+    # plan's cells, so that a call's estimate is computed once for all its seeds (the paper preset: 100 of them).
+    estimates: dict[tuple[object, ...], float] | None = field(default=None, compare=False, hash=False, repr=False)
 
     @property
     def _prefix(self) -> tuple[object, ...]:
@@ -118,7 +122,21 @@ class Cell:
     def estimated_call_seconds(self) -> float:
         """The estimated CPU seconds of the metric call (see :mod:`harness.execution.costs`): what its metric adds to
         the estimates of the metrics of its family before it on the draw, scaled by its representation's shape
-        (:func:`shape_factor`)."""
+        (:func:`shape_factor`).  The same for every seed: the cells of one plan share it through :attr:`estimates`."""
+        if self.estimates is None:
+            return self._call_seconds()
+        identity = self._cost_identity
+        if identity not in self.estimates:
+            self.estimates[identity] = self._call_seconds()
+        return self.estimates[identity]
+
+    @property
+    def _cost_identity(self) -> tuple[object, ...]:
+        """What the estimate of the call reads: everything of the cell but its seed, its study and its null."""
+        return (self.kind, self.scenario, self.definition.label(self.value), self.n_samples, self.metric.name,
+                self.metric.fingerprint(), self.after_sibling, self.earlier_family)
+
+    def _call_seconds(self) -> float:
         rows = self.definition.rows_at(self.value, self.n_samples)
         shared = self.metric.registered and self.metric.family in SHARING_FAMILIES
         seconds = estimated_seconds(self.metric.name, rows, registered=self.metric.registered,
@@ -233,11 +251,24 @@ def cell_key(data_identity: tuple[object, ...], metric: MetricEntry, scenario: s
     a cell stored with another ``B`` is computed again, and one stored without a null keeps its key), then the digests
     of the metric's and of the scenario reference's provenance (:func:`harness.execution.provenance.metric_provenance`,
     :func:`~harness.execution.provenance.scenario_provenance`; each computed once per process)."""
-    payload = json.dumps([STUDY_FORMAT, *map(str, data_identity), metric.name, metric.fingerprint()])
+    payload = f"{_identity_json(data_identity)}, {_metric_json(metric.name, metric.fingerprint())}]"
     identity = hashlib.sha256(payload.encode()).hexdigest()[:24] + (f"{NULL_MARK}{null_permutations}" if null_permutations else "")
     code = (metric_provenance(metric.target, metric.registered, metric.environment).digest,
             scenario_provenance(scenario).digest)
     return KEY_SEPARATOR.join((identity, *code))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _identity_json(data_identity: tuple[object, ...]) -> str:
+    """The opening of a cell key's JSON payload, up to its metric: shared by every metric of a draw."""
+    return json.dumps([STUDY_FORMAT, *map(str, data_identity)])[:-1]
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _metric_json(name: str, fingerprint: str) -> str:
+    """The metric's part of a cell key's JSON payload, without the brackets (``json.dumps`` of a list joins its items
+    with ``", "``, so the payload is the one JSON list it always was)."""
+    return json.dumps([name, fingerprint])[1:-1]
 
 
 def null_part(identity: str) -> tuple[str, int]:
@@ -281,6 +312,7 @@ def plan_cells(
         if count < 1:
             raise UsageError(f"seeds must be at least 1, got {count}")
     cells: list[Cell] = []
+    estimates: dict[tuple[object, ...], float] = {}
     slices = study_slices(scenario_names, grids)
     check_one_source_per_name("scenario", [(scenario_for(part.scenario).name, part.scenario) for part in slices])
     for part in slices:
@@ -301,7 +333,7 @@ def plan_cells(
             for size in part.sample_sizes or (n,):
                 for seed in range((scenario_seeds or {}).get(scenario.name, seeds)):
                     cells.extend(Cell(study, part.scenario, value, index, seed, size, entry, scenario.kind, follows,
-                                      part.sweep, part.axis, earlier_family=before)
+                                      part.sweep, part.axis, earlier_family=before, estimates=estimates)
                                  for entry, follows, before in zip(entries, after_sibling, earlier))
     return cells
 
