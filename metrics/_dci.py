@@ -63,12 +63,16 @@ from sklearn import config_context
 from threadpoolctl import threadpool_limits
 
 from metrics._sampling import as_generator, derive_seeds, train_test_indices
-from metrics.options import check_choice, check_positive_int
+from metrics.constraints import COUNT, FRACTION, Options
+from metrics.options import check_choice
 
 COMPLETENESS_WEIGHTINGS = ("importance", "uniform")
 #: How modularity and compactness read a factor no code is important for (see the module notes).
 UNPREDICTED_READINGS = ("even", "absent")
 EXPLICITNESS_BASELINES = ("mean", "random_guess")
+#: The rules of the options every DCI metric shares (:mod:`metrics.constraints`).
+DCI_CONSTRAINTS = {"test_size": FRACTION, "completeness_weighting": Options(*COMPLETENESS_WEIGHTINGS),
+                   "unpredicted_factors": Options(*UNPREDICTED_READINGS), "n_jobs": COUNT}
 
 #: ``fit(codes_train, target_train, codes_test, seed) -> (importances (L,), predictions on codes_test)``
 FactorFit = Callable[[np.ndarray, np.ndarray, np.ndarray, int], tuple[np.ndarray, np.ndarray]]
@@ -242,13 +246,10 @@ def run_dci(
     dict
         ``{"modularity", "compactness", "explicitness"}``.
     """
-    check_choice(completeness_weighting, "completeness_weighting", COMPLETENESS_WEIGHTINGS)
-    check_choice(unpredicted_factors, "unpredicted_factors", UNPREDICTED_READINGS)
-    n_jobs = check_positive_int(n_jobs, "n_jobs")
     rng = as_generator(random_state)
     train, test = train_test_indices(codes.shape[0], test_size, rng, metric)
     if max_train is not None:
-        train = rng.permutation(train)[: check_positive_int(max_train, "max_train", minimum=2)]
+        train = rng.permutation(train)[:max_train]
     seeds = derive_seeds(rng, targets.shape[1])
     codes_train, codes_test = codes[train], codes[test]
     fits = [fit] * targets.shape[1] if callable(fit) else list(fit)

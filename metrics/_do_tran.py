@@ -41,9 +41,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.constraints import Options
 from metrics.estimators import (
+    ESTIMATOR_CONSTRAINTS,
     binned_entropy,
-    check_estimator_options,
     estimate_information,
     gaussian_gram,
     information_denominator,
@@ -51,21 +52,14 @@ from metrics.estimators import (
 )
 from metrics.shared import memoised
 
+#: The estimators of the information between a code and several columns (the factors standing for x), which
+#: Do and Tran's metrics need, and the rules of those metrics' estimator options (:mod:`metrics.constraints`).
 ESTIMATORS = ("knn", "knn_full", "gaussian")
-
-
-def _check(estimator: str, neighbors: int, bins: int) -> None:
-    check_estimator_options(estimator, neighbors, bins)
-    if estimator not in ESTIMATORS:
-        raise ValueError(
-            f"Do and Tran's metrics need the information between a code and several columns (the factors standing for x); "
-            f"estimator must be one of {ESTIMATORS}, got {estimator!r}"
-        )
+DO_TRAN_CONSTRAINTS = {**ESTIMATOR_CONSTRAINTS, "estimator": Options(*ESTIMATORS)}
 
 
 def informativeness_nats(factors: np.ndarray, codes: np.ndarray, *, estimator: str, neighbors: int, bins: int) -> np.ndarray:
     """``(L,)`` I(x; z_i) in nats, with x represented by the factors."""
-    _check(estimator, neighbors, bins)
     return memoised(
         "informativeness",
         (factors, codes),
@@ -186,13 +180,11 @@ def top_k_mean(values: np.ndarray, top_k: int | None, n_factors: int) -> float:
     Raises
     ------
     ValueError
-        When ``top_k`` is not a positive integer or exceeds the number of codes.
+        When ``top_k`` exceeds the number of codes (the metrics' declarations refuse one that is no positive integer).
     """
     count = values.size
     if top_k is None:
         top_k = min(n_factors, count)
-    if isinstance(top_k, bool) or not isinstance(top_k, (int, np.integer)) or top_k < 1:
-        raise ValueError(f"top_k must be a positive integer or None, got {top_k!r}")
     if top_k > count:
         raise ValueError(f"top_k ({top_k}) exceeds the number of codes ({count})")
     return float(np.mean(np.sort(values)[::-1][:top_k]))

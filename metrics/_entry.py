@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+from metrics.constraints import Rule, check_options
 from metrics.options import check_random_state
 from metrics.shared import memoised, row_permutation, shared_estimates
 from metrics.validation import check_discrete, check_pair, check_population
@@ -94,10 +95,12 @@ def validated_pair(factors: Any, codes: Any) -> tuple[Any, Any]:
     return memoised("validated", (factors, base), (), lambda: check_pair(factors, base), private_copy=False)[0], codes
 
 
-def representation_entry(function: Callable[..., Any], name: str, options: Mapping[str, Any]) -> Callable[..., Any]:
+def representation_entry(
+    function: Callable[..., Any], name: str, options: Mapping[str, Any], rules: Mapping[str, Rule]
+) -> Callable[..., Any]:
     """The validating entry of a single-representation metric ``function(factors, codes, **options)``.
 
-    The entry checks option names, validates ``factors`` and ``codes``
+    The entry checks option names and the values ``rules`` declares (:func:`metrics.constraints.check_options`), validates ``factors`` and ``codes``
     (:func:`metrics.validation.check_pair`; reused for the same objects inside
     :func:`metrics.shared_estimates`), normalises ``discrete`` to one flag per factor and
     checks ``random_state``.  It always takes ``discrete`` (as :class:`metrics.MetricSpec`
@@ -112,6 +115,7 @@ def representation_entry(function: Callable[..., Any], name: str, options: Mappi
     @functools.wraps(function)
     def entry(factors: Any, codes: Any, **arguments: Any) -> Any:
         check_option_names(name, arguments, options, (*call_arguments, "discrete"))
+        check_options(name, arguments, rules)
         with shared_estimates(one_call=True):
             factor_matrix, code_matrix = validated_pair(factors, codes)
             flags = check_discrete(arguments.pop("discrete", None), factor_matrix.shape[1])
@@ -124,10 +128,12 @@ def representation_entry(function: Callable[..., Any], name: str, options: Mappi
     return entry
 
 
-def population_entry(function: Callable[..., Any], name: str, options: Mapping[str, Any]) -> Callable[..., Any]:
+def population_entry(
+    function: Callable[..., Any], name: str, options: Mapping[str, Any], rules: Mapping[str, Rule]
+) -> Callable[..., Any]:
     """The validating entry of a population metric ``function(population, **options)`` (UDR).
 
-    Checks option names, the population (:func:`metrics.validation.check_population`)
+    Checks option names and the values ``rules`` declares, the population (:func:`metrics.validation.check_population`)
     and ``random_state``, then runs the metric on the validated members.
     """
     call_arguments = tuple(argument for argument in ("random_state",) if accepts(function, argument))
@@ -135,6 +141,7 @@ def population_entry(function: Callable[..., Any], name: str, options: Mapping[s
     @functools.wraps(function)
     def entry(population: Any, **arguments: Any) -> Any:
         check_option_names(name, arguments, options, call_arguments)
+        check_options(name, arguments, rules)
         members = check_population(population)
         _check_seed(arguments)
         with unchanged_inputs(name):

@@ -45,9 +45,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics._sampling import as_generator
+from metrics.constraints import AT_LEAST_TWO, COUNT, NON_NEGATIVE
 from metrics.information import to_labels
-from metrics.options import check_positive_int, check_real
 from metrics.shared import memoised
+
+#: The rules of Z-min and Z-max Variance's options (:mod:`metrics.constraints`): a batch needs two samples to have a
+#: variance.
+VARIANCE_VOTE_CONSTRAINTS = {"bins": AT_LEAST_TWO, "batch_size": AT_LEAST_TWO, "n_train": COUNT, "n_eval": COUNT,
+                             "std_threshold": NON_NEGATIVE}
 
 
 @dataclass(frozen=True)
@@ -153,7 +158,6 @@ def fixable_subsets(
     ValueError
         When even 2 bins leave a factor without a subset of 2 samples.
     """
-    bins = check_positive_int(bins, "bins", minimum=2)
     flags = np.zeros(factors.shape[1], bool) if discrete is None else np.asarray(discrete, bool)
     subsets, failing = memoised("intervention_subsets", (factors,), (tuple(flags.tolist()), bins, all_but_one),
                                 lambda: _coarsest_fixable(factors, flags, bins, all_but_one), private_copy=False)
@@ -215,9 +219,7 @@ def scale_codes(codes: np.ndarray, std_threshold: float = 0.0) -> tuple[np.ndarr
     active : numpy.ndarray
         ``(L,)`` bool mask.
     """
-    threshold = check_real(std_threshold, "std_threshold")
-    if threshold < 0:
-        raise ValueError(f"std_threshold must be non-negative, got {std_threshold!r}")
+    threshold = float(std_threshold)
     std = codes.std(axis=0)
     active = (std > threshold) & (std > 0)
     scale = np.divide(1.0, std, out=np.zeros_like(std), where=active)
@@ -312,10 +314,6 @@ def variance_vote_score(
 ) -> float:
     """Z-min (``lowest``) or Z-max Variance: train a majority vote on ``n_train`` votes,
     score it on ``n_eval`` fresh votes, rescale so that chance (1/K) is 0."""
-    batch_size = check_positive_int(batch_size, "batch_size", minimum=2)
-    n_train = check_positive_int(n_train, "n_train")
-    n_eval = check_positive_int(n_eval, "n_eval")
-    check_positive_int(bins, "bins", minimum=2)
     rng = as_generator(random_state)
     scaled, active = scale_codes(codes, std_threshold)
     trivial = degenerate_score(factors.shape[1], active)

@@ -52,9 +52,7 @@ from typing import Any
 import numpy as np
 
 from metrics.estimators import (
-    NORMALIZATIONS,
     binned_entropy,
-    check_estimator_options,
     estimate_information,
     estimate_options,
     gaussian_gram,
@@ -62,7 +60,6 @@ from metrics.estimators import (
     normalized,
     pairwise_information,
 )
-from metrics.options import check_choice, check_positive_int
 from metrics.shared import memoised
 
 CODE_CHOICES = ("argmax", "per_bound", "lower_bound")
@@ -194,8 +191,6 @@ def pid_bounds(
     on (:func:`metrics.estimators.estimate_options` and ``code_choice``: not ``normalize``,
     nor ``bins`` under ``knn``).
     """
-    check_estimator_options(estimator, neighbors, bins)
-    check_choice(code_choice, "code_choice", CODE_CHOICES)
     flags = tuple(bool(flag) for flag in discrete) if discrete is not None else (False,) * factors.shape[1]
     return memoised(
         "pid_bounds",
@@ -284,9 +279,6 @@ def closed_form_scores(
         holds I(v_k; z) = 2.308 nats > log 10 = 2.303).  ``"entropy"`` of a continuous
         factor is its binned entropy, which depends on the sample's range: no closed form.
     """
-    check_choice(normalize, "normalize", NORMALIZATIONS)
-    check_choice(code_choice, "code_choice", CODE_CHOICES)
-    check_positive_int(bins, "bins")
     names = ("information_code", "information_rest", "information_total")
     if any(name not in exact for name in names):
         return {}

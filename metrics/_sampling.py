@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from metrics.options import check_fraction, check_random_state
+from metrics.options import check_random_state
 
 _SEED_BOUND = 2**31 - 1  # scikit-learn accepts seeds in [0, 2**32); stay well inside
 
@@ -47,7 +47,7 @@ def split_sizes(n: int, test_size: float) -> tuple[int, int]:
     TypeError, ValueError
         When ``test_size`` is not a number strictly between 0 and 1.
     """
-    test_size = check_fraction(test_size, "test_size")
+    test_size = float(test_size)
     n_test = max(1, int(round(test_size * n)))
     return n - n_test, n_test
 

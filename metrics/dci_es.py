@@ -10,7 +10,7 @@ from sklearn.tree import DecisionTreeRegressor
 from metrics._dci import unit_range
 from metrics._ranks import column_ranks
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
-from metrics.options import check_number, check_positive_int
+from metrics.constraints import FRACTION, Interval, check_options
 from metrics.registry import register_metric
 from metrics.shared import memoised, shared_across_calls
 from metrics.validation import check_pair
@@ -25,6 +25,8 @@ GROWN_CAPACITY_DOUBLINGS = 8
 #: of :func:`_prefix_predictions` stay within int64.  The trees themselves never grow
 #: past one leaf per training row, so a long curve costs no more than a full tree.
 MAX_CAPACITY_DOUBLINGS = 61
+#: The rules of the loss-capacity curve's options (:mod:`metrics.constraints`).
+CURVE_CONSTRAINTS = {"max_capacity_doublings": Interval(int, 2, MAX_CAPACITY_DOUBLINGS), "test_size": FRACTION}
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,8 @@ def loss_capacity_curve(
         For malformed arrays (the message names the argument), a constant factor, too
         few samples to split, or a bad option.
     """
+    check_options("loss_capacity_curve", {"max_capacity_doublings": max_capacity_doublings, "test_size": test_size},
+                  CURVE_CONSTRAINTS)
     factors, codes = check_pair(factors, codes)
     require_varying_factors(factors, "loss_capacity_curve")
     return _loss_capacity_curve(factors, codes, random_state, max_capacity_doublings, test_size)
@@ -143,7 +147,6 @@ def _loss_capacity_curve(
     factors: np.ndarray, codes: np.ndarray, random_state: int | np.random.Generator, max_capacity_doublings: int, test_size: float
 ) -> LossCapacityCurve:
     """:func:`loss_capacity_curve` on validated arrays."""
-    check_positive_int(max_capacity_doublings, "max_capacity_doublings", minimum=2, maximum=MAX_CAPACITY_DOUBLINGS)
     # grow past the asked capacity only where a later call (a sweep's next variant) can reuse the trees
     grown = max(max_capacity_doublings, GROWN_CAPACITY_DOUBLINGS) if shared_across_calls() else max_capacity_doublings
     if isinstance(random_state, np.random.Generator):  # its state moves on: nothing to share
@@ -180,6 +183,9 @@ def explicitness_from_curve(curve: LossCapacityCurve, reference_loss: float = 0.
     stochastic=True,
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling", "monotone"),
+    constraints={**CURVE_CONSTRAINTS, "reference_loss": Interval(float, 0.0, 1.0, closed="left")},
+    # explicitness is clipped to [-1, 1] (-1: no probe beats the constant predictor); size is K / L
+    score_range={"explicitness": Interval(float, -1.0, 1.0), "size": Interval(float, 0.0, None, closed="neither")},
 )
 def dci_es(
     factors,
@@ -286,8 +292,6 @@ def dci_es(
     {'explicitness': 0.87, 'size': 1.0}
     {'explicitness': 0.76, 'size': 1.0}
     """
-    if check_number(reference_loss, "reference_loss", minimum=0.0) >= 1:
-        raise ValueError(f"reference_loss must be below 1, got {reference_loss!r}")
     require_varying_factors(factors, "dci_es")
     curve = _loss_capacity_curve(factors, codes, random_state, max_capacity_doublings, test_size)
     return {"explicitness": explicitness_from_curve(curve, float(reference_loss)), "size": factors.shape[1] / codes.shape[1]}

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 from sklearn.ensemble import GradientBoostingClassifier
 
-from metrics._dci import run_dci
+from metrics._dci import DCI_CONSTRAINTS, run_dci
 from metrics._ranks import column_ranks
 from metrics._sampling import require_varying_factors
+from metrics.constraints import AT_LEAST_TWO, COUNT, POSITIVE, UNIT
 from metrics.information import DEFAULT_BINS, to_labels
-from metrics.options import check_positive_int, check_real
 from metrics.registry import register_metric
 
 
@@ -37,6 +37,9 @@ def _accuracy(labels: np.ndarray, predictions: np.ndarray) -> float:
     needs_discrete_factors=True,
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling", "monotone"),
+    constraints={**DCI_CONSTRAINTS, "bins": AT_LEAST_TWO, "max_train": AT_LEAST_TWO, "n_estimators": COUNT, "max_depth": COUNT,
+                 "learning_rate": POSITIVE},
+    score_range=UNIT,
 )
 def dci_gbt(
     factors,
@@ -151,11 +154,6 @@ def dci_gbt(
     {'modularity': 0.57, 'compactness': 0.57, 'explicitness': 0.57}
     {'modularity': 0.28, 'compactness': 0.29, 'explicitness': 0.52}
     """
-    check_positive_int(bins, "bins", minimum=2)
-    check_positive_int(n_estimators, "n_estimators")
-    check_positive_int(max_depth, "max_depth")
-    if check_real(learning_rate, "learning_rate") <= 0:
-        raise ValueError(f"learning_rate must be positive, got {learning_rate!r}")
     require_varying_factors(factors, "dci_gbt")
     return run_dci(
         column_ranks(codes),

@@ -6,9 +6,9 @@ import numpy as np
 from sklearn.linear_model import Lasso, LassoCV
 from sklearn.model_selection import KFold
 
-from metrics._dci import regression_explicitness, run_dci, unit_range
+from metrics._dci import DCI_CONSTRAINTS, EXPLICITNESS_BASELINES, regression_explicitness, run_dci, unit_range
 from metrics._sampling import require_varying_factors, split_sizes
-from metrics.options import check_choice, check_fraction, check_positive_int
+from metrics.constraints import AT_LEAST_TWO, COUNT, FRACTION, UNIT, Options
 from metrics.registry import register_metric
 
 REVIEW_ALPHAS = (1e-4, 1e-3, 1e-2, 0.1, 0.2, 0.4, 0.8, 1.0)
@@ -69,6 +69,10 @@ def _penalties_on_all_rows(codes: np.ndarray, targets: np.ndarray, alpha_grid: s
     stochastic=True,
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={**DCI_CONSTRAINTS, "n_alphas": COUNT, "alpha_ratio": FRACTION, "folds": AT_LEAST_TWO,
+                 "explicitness_baseline": Options(*EXPLICITNESS_BASELINES), "alpha_grid": Options(*ALPHA_GRIDS),
+                 "selection_rows": Options(*SELECTION_ROWS)},
+    score_range=UNIT,
 )
 def dci_lasso(
     factors,
@@ -243,11 +247,6 @@ def dci_lasso(
     {'modularity': 0.97, 'compactness': 0.97, 'explicitness': 0.97}
     {'modularity': 0.49, 'compactness': 0.49, 'explicitness': 0.97}
     """
-    check_positive_int(n_alphas, "n_alphas")
-    check_positive_int(folds, "folds", minimum=2)
-    check_fraction(alpha_ratio, "alpha_ratio")
-    check_choice(alpha_grid, "alpha_grid", ALPHA_GRIDS)
-    check_choice(selection_rows, "selection_rows", SELECTION_ROWS)
     require_varying_factors(factors, "dci_lasso")
     codes, targets = unit_range(codes), unit_range(factors)
     if selection_rows == "all":

@@ -6,11 +6,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from metrics._dci import regression_explicitness, run_dci, unit_range
+from metrics._dci import DCI_CONSTRAINTS, EXPLICITNESS_BASELINES, regression_explicitness, run_dci, unit_range
 from metrics._forest import grow_forests
 from metrics._ranks import column_ranks
 from metrics._sampling import require_varying_factors
-from metrics.options import check_positive_int
+from metrics.constraints import AT_LEAST_TWO, COUNT, UNIT, Options, SequenceOf
 from metrics.registry import register_metric
 
 DEFAULT_LEAF_SIZES = (1, 10, 100)
@@ -35,6 +35,9 @@ def _fit_forest(n_estimators: int, leaf_sizes: tuple[int, ...], tree_samples: in
     stochastic=True,
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling", "monotone"),
+    constraints={**DCI_CONSTRAINTS, "n_estimators": COUNT, "leaf_sizes": SequenceOf(COUNT), "tree_samples": AT_LEAST_TWO,
+                 "explicitness_baseline": Options(*EXPLICITNESS_BASELINES)},
+    score_range=UNIT,
 )
 def dci_rf(
     factors,
@@ -208,11 +211,7 @@ def dci_rf(
     {'modularity': 1.0, 'compactness': 1.0, 'explicitness': 0.96}
     {'modularity': 0.55, 'compactness': 0.55, 'explicitness': 0.96}
     """
-    if isinstance(leaf_sizes, (str, bytes)) or not isinstance(leaf_sizes, Sequence) or not leaf_sizes:
-        raise TypeError(f"leaf_sizes must be a non-empty sequence of positive ints, got {leaf_sizes!r}")
-    sizes = tuple(check_positive_int(s, "leaf_sizes entry") for s in leaf_sizes)
-    n_estimators = check_positive_int(n_estimators, "n_estimators")
-    fit = _fit_forest(n_estimators, sizes, check_positive_int(tree_samples, "tree_samples", minimum=2))
+    fit = _fit_forest(int(n_estimators), tuple(int(size) for size in leaf_sizes), int(tree_samples))
     require_varying_factors(factors, "dci_rf")
     return run_dci(
         column_ranks(codes),

@@ -4,7 +4,8 @@ A plain function ``fn(factors, codes) -> float | Mapping[str, float]`` already w
 with the harness (``python -m harness run --metrics my_file.py:fn``, ``validate``,
 ``evaluate``).  :func:`describe_metric` only tells the harness how to label and read its
 scores: which property it claims to measure, whether higher is better, whether it is
-stochastic, the name its rows are written under, and the environment variables it reads.  The metadata is stored as a
+stochastic, the name its rows are written under, the environment variables it reads, the legal values of its options
+and the range of its scores.  The metadata is stored as a
 plain dict in the function's ``harness_metadata`` attribute, which the harness reads
 when it resolves a ``module:function`` or ``file.py:function`` reference; the function
 itself is returned unchanged.
@@ -12,10 +13,12 @@ itself is returned unchanged.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from metrics.registry import check_directions, check_property_claim
+from metrics.constraints import Interval, Rule, check_rules
+from metrics.registry import check_directions, check_property_claim, score_ranges
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -29,6 +32,8 @@ def describe_metric(
     stochastic: bool = False,
     name: str | None = None,
     env: Sequence[str] = (),
+    constraints: Mapping[str, Rule] | None = None,
+    score_range: Interval | Mapping[str, Interval] | None = None,
 ) -> Callable[[F], F]:
     """Decorator attaching harness metadata to a plain metric function.
 
@@ -69,22 +74,35 @@ def describe_metric(
         imports and the files it opens as it runs, but cannot see what it reads from the environment: a declared
         variable's value is part of its cells' identity (a stored score computed with another value is computed
         again, and the run names the variable); an undeclared one is not tracked.
+    constraints : Mapping[str, Rule], optional
+        Option -> the rule of its legal values (:mod:`metrics.constraints`), as a built-in metric registers them:
+        ``{"window": Interval(int, 1, None)}``.  :func:`metrics.evaluate` refuses a value its rule refuses, and the
+        harness refuses it when it plans a study, before any cell runs, in one line naming the legal values.  An
+        option without a rule is passed as given, and a value your function rejects fails its cells (each recorded
+        in ``failures.csv``).
+    score_range : Interval or Mapping[str, Interval], optional
+        The range your scores lie in (``Interval(float, -1.0, 1.0)``), or sub-score -> its range: the reports flag
+        a score outside it, as they do for the built-ins.  Without it the card warns about scores outside [0, 1],
+        which every verdict's threshold assumes.
 
     Returns
     -------
     callable
         A decorator returning the function itself, with ``harness_metadata`` set to
-        ``{"property", "higher_is_better", "stochastic"[, "name"][, "env"]}`` (mappings as plain dicts, ``env`` a
-        tuple).
+        ``{"property", "higher_is_better", "stochastic"[, "name"][, "env"][, "constraints"][, "score_range"]}``
+        (mappings as plain dicts, ``env`` a tuple, ``score_range`` sub-score -> interval when the property claim
+        names the sub-scores, else the one interval).
 
     Raises
     ------
     ValueError
         When a property is not one of :data:`metrics.SCORE_PROPERTIES`, a mapping is empty,
-        a sub-score name is empty, the directions name a sub-score the property mapping
-        does not, ``name`` is empty, or ``env`` holds an empty name.
+        a sub-score name is empty, the directions or score ranges name a sub-score the property mapping
+        does not, ``name`` is empty, ``env`` holds an empty name, or (when decorating) a constraint names no
+        parameter of the function or refuses its default.
     TypeError
-        When a flag is not a bool, or ``env`` is not a sequence of names (a lone string included).
+        When a flag is not a bool, ``env`` is not a sequence of names (a lone string included), a constraint is not
+        a :class:`metrics.constraints.Constraint` (or a tuple of them), or a range not an ``Interval`` of float.
 
     Examples
     --------
@@ -103,6 +121,12 @@ def describe_metric(
     ...     return 1.0
     >>> gap.harness_metadata["env"]
     ('GAP_POWER',)
+    >>> from metrics.constraints import Interval
+    >>> @describe_metric(constraints={"window": Interval(int, 1, None)}, score_range=Interval(float, -1.0, 1.0))
+    ... def windowed(factors, codes, *, window=100):
+    ...     return 1.0
+    >>> str(windowed.harness_metadata["constraints"]["window"])
+    'an integer >= 1'
     """
     claimed = check_property_claim(property)
     check_directions(higher_is_better, claimed if isinstance(claimed, dict) else None, name or "metric")
@@ -120,10 +144,26 @@ def describe_metric(
         metadata["name"] = name.strip()
     if env:
         metadata["env"] = tuple(dict.fromkeys(variable.strip() for variable in env))
+    label = name or "metric"
+    if score_range is not None:
+        ranges = score_ranges(label, score_range, list(claimed) if isinstance(claimed, dict) else [])
+        metadata["score_range"] = ranges if isinstance(claimed, dict) else score_range
 
     def decorate(function: F) -> F:
+        if constraints:
+            parameters = option_parameters(function)
+            defaults = {option: default for option, default in parameters.items() if default is not inspect.Parameter.empty}
+            metadata["constraints"] = check_rules(name or function.__name__, constraints, parameters, defaults)
         setattr(function, METADATA_ATTRIBUTE, {key: dict(value) if isinstance(value, dict) else value
                                                for key, value in metadata.items()})
         return function
 
     return decorate
+
+
+def option_parameters(function: Callable[..., Any]) -> dict[str, Any]:
+    """The parameters of a user's metric that can be options (all but ``factors``, ``codes``, ``discrete``,
+    ``random_state`` and ``*args``/``**kwargs``), each with its default (:data:`inspect.Parameter.empty` for none)."""
+    kinds = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return {parameter.name: parameter.default for parameter in inspect.signature(function).parameters.values()
+            if parameter.kind in kinds and parameter.name not in ("factors", "codes", "discrete", "random_state")}

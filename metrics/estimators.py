@@ -79,6 +79,7 @@ from scipy import sparse
 
 from metrics._gaussian import CodeGram, column_scales, information_from_fraction
 from metrics._knn import Column, kraskov, kraskov_prepared, ross
+from metrics.constraints import AT_LEAST_TWO, COUNT, Options
 from metrics.information import DEFAULT_BINS, encode_categories, entropy, factor_code_information, joint_counts, shared_labels
 from metrics.options import check_choice, check_positive_int
 from metrics.shared import memoised
@@ -90,6 +91,9 @@ DEFAULT_NEIGHBORS = 3
 """Neighbours of the k-NN estimators; Kraskov et al. (2004) recommend 2-4."""
 
 NORMALIZATIONS = ("bounded", "entropy", "none")
+#: The rules of the estimator options the metrics built on these estimators share (:mod:`metrics.constraints`).
+ESTIMATOR_CONSTRAINTS = {"estimator": Options(*ESTIMATORS), "neighbors": COUNT, "bins": AT_LEAST_TWO,
+                         "normalize": Options(*NORMALIZATIONS)}
 
 _HISTOGRAM = ("histogram", "miller_madow")
 

@@ -11,6 +11,8 @@ from typing import Any
 import numpy as np
 
 from metrics._entry import accepts, unchanged_inputs, validated_pair
+from metrics.constraints import check_options
+from metrics.describe import METADATA_ATTRIBUTE
 from metrics.options import check_random_state
 from metrics.registry import MetricSpec, get
 from metrics.validation import check_discrete, constant_columns
@@ -110,7 +112,8 @@ def evaluate(
     ------
     ValueError, TypeError
         When the inputs are malformed (the message names the argument), an option is
-        unknown, or the metric produces a non-finite score.
+        unknown or breaks its declared constraint (a registered metric's, or the ``constraints`` a plain callable
+        declares with :func:`metrics.describe.describe_metric`), or the metric produces a non-finite score.
     metrics._entry.InputModifiedError
         (a ValueError) When the metric tries to write into ``factors`` or ``codes``: it is
         given read-only views of them, so that the caller's arrays never change.
@@ -137,6 +140,7 @@ def evaluate(
     if random_state is not None and accepts(function, "random_state"):
         call_options["random_state"] = check_random_state(random_state)
     name = metric_name(function)
+    check_options(name, options, getattr(function, METADATA_ATTRIBUTE, {}).get("constraints", {}))
     with unchanged_inputs(name):
         result = function(factor_matrix, code_matrix, **call_options)
     return _as_scores(result, name, factor_matrix, code_matrix)

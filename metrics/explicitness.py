@@ -11,8 +11,8 @@ from threadpoolctl import threadpool_limits
 
 from metrics._dci import unit_range
 from metrics._sampling import as_generator, require_varying_factors, train_test_indices
+from metrics.constraints import AT_LEAST_TWO, FRACTION, POSITIVE, UNIT, Options
 from metrics.information import DEFAULT_BINS, to_labels
-from metrics.options import check_choice, check_positive_int, check_real
 from metrics.registry import register_metric
 
 CLASSIFIERS = ("one_vs_rest", "multinomial")
@@ -80,6 +80,9 @@ def _class_scores(
     needs_discrete_factors=True,
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={"bins": AT_LEAST_TWO, "test_size": FRACTION, "classifier": Options(*CLASSIFIERS), "C": POSITIVE,
+                 "scaling": Options(*SCALINGS)},
+    score_range=UNIT,
 )
 def explicitness(
     factors,
@@ -193,11 +196,6 @@ def explicitness(
     >>> round(explicitness(factors, codes), 2), round(explicitness(factors, entangled), 2)
     (0.76, 0.76)
     """
-    check_positive_int(bins, "bins", minimum=2)
-    check_choice(classifier, "classifier", CLASSIFIERS)
-    if check_real(C, "C") <= 0:
-        raise ValueError(f"C must be positive, got {C!r}")
-    check_choice(scaling, "scaling", SCALINGS)
     require_varying_factors(factors, "explicitness")
     rng = as_generator(random_state)
     labels = to_labels(factors, discrete, bins).codes

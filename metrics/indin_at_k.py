@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from metrics._do_tran import code_information, top_k_mean
+from metrics._do_tran import DO_TRAN_CONSTRAINTS, code_information, top_k_mean
+from metrics.constraints import COUNT, NONE, Interval
 from metrics.estimators import DEFAULT_ESTIMATOR, DEFAULT_NEIGHBORS
 from metrics.information import DEFAULT_BINS
 from metrics.registry import register_metric
@@ -14,6 +15,9 @@ from metrics.registry import register_metric
     properties="holistic",
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={**DO_TRAN_CONSTRAINTS, "top_k": (NONE, COUNT)},
+    # under the default "bounded" normalisation at most 1; negative when codes share more than they carry
+    score_range=Interval(float, None, 1.0),
 )
 def indin_at_k(
     factors,

@@ -10,8 +10,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 from threadpoolctl import threadpool_limits
 
+from metrics.constraints import AT_LEAST_TWO, POSITIVE, UNIT, Interval, Options
 from metrics.information import DEFAULT_BINS, factor_code_information, normalized_mutual_information, to_labels
-from metrics.options import check_choice, check_number, check_positive_int
 from metrics.registry import register_metric
 
 PRUNINGS = ("information", "range", "none")
@@ -76,6 +76,9 @@ def _explicitness(standardized: np.ndarray, labels: np.ndarray, prior_entropy: f
     properties={"infom": "modularity", "infoc": "compactness", "infoe": "explicitness"},
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={"bins": AT_LEAST_TWO, "pruning": Options(*PRUNINGS),
+                 "pruning_threshold": Interval(float, 0.0, 1.0, closed="left"), "inverse_penalty": POSITIVE},
+    score_range=UNIT,
 )
 def infomec(
     factors,
@@ -171,11 +174,6 @@ def infomec(
     {'infom': 0.74, 'infoc': 0.74, 'infoe': 0.69}
     {'infom': 0.36, 'infoc': 0.36, 'infoe': 0.69}
     """
-    check_positive_int(bins, "bins", minimum=2)
-    check_choice(pruning, "pruning", PRUNINGS)
-    if check_number(pruning_threshold, "pruning_threshold", minimum=0.0) >= 1:
-        raise ValueError(f"pruning_threshold must be below 1, got {pruning_threshold!r}")
-    check_number(inverse_penalty, "inverse_penalty", minimum=0.0, strict=True)
     factor_labels = to_labels(factors, discrete, bins)
     table = factor_code_information(factors, codes, discrete, bins)
     nmi = normalized_mutual_information(table, "factor")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from metrics._do_tran import code_denominator, informativeness_nats
+from metrics._do_tran import DO_TRAN_CONSTRAINTS, code_denominator, informativeness_nats
+from metrics.constraints import UNIT
 from metrics.estimators import DEFAULT_ESTIMATOR, DEFAULT_NEIGHBORS, normalized
 from metrics.information import DEFAULT_BINS
 from metrics.registry import register_metric
@@ -16,6 +17,8 @@ from metrics.registry import register_metric
     properties="explicitness",
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={**DO_TRAN_CONSTRAINTS},
+    score_range=UNIT,
 )
 def informativeness(
     factors,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from metrics._interventions import subsets_of
+from metrics.constraints import AT_LEAST_TWO, UNIT, Interval
 from metrics.information import DEFAULT_BINS, to_labels
-from metrics.options import check_positive_int, check_real
 from metrics.registry import register_metric
 
 
@@ -22,6 +22,8 @@ def _deviation(values: np.ndarray, center: np.ndarray, quantile: float) -> np.nd
     properties="holistic",
     needs_discrete_factors=True,
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={"bins": AT_LEAST_TWO, "diff_quantile": Interval(float, 0.0, 1.0, closed="right")},
+    score_range=UNIT,
 )
 def irs(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, diff_quantile: float = 1.0) -> float:
     """Interventional Robustness Score: how little a code moves when the other factors change.
@@ -102,10 +104,8 @@ def irs(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, diff_quantil
     >>> round(irs(factors, codes), 2), round(irs(factors, entangled), 2)
     (0.78, 0.55)
     """
-    quantile = check_real(diff_quantile, "diff_quantile")
-    if not 0.0 < quantile <= 1.0:
-        raise ValueError(f"diff_quantile must be in (0, 1], got {diff_quantile!r}")
-    labels = to_labels(factors, discrete, check_positive_int(bins, "bins", minimum=2)).codes
+    quantile = float(diff_quantile)
+    labels = to_labels(factors, discrete, bins).codes
     spread = _deviation(codes, codes.mean(axis=0), quantile)
     active = spread > 0
     if not active.any():

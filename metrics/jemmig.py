@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from metrics.constraints import AT_LEAST_TWO, UNIT
 from metrics.gap import best_and_second
 from metrics.information import DEFAULT_BINS, factor_code_information
-from metrics.options import check_positive_int
 from metrics.registry import register_metric
 
 
@@ -16,6 +16,8 @@ from metrics.registry import register_metric
     properties="holistic",
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={"bins": AT_LEAST_TWO},
+    score_range=UNIT,
 )
 def jemmig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> float:
     """Joint Entropy Minus Mutual Information Gap, rescaled to [0, 1], higher is better.
@@ -70,7 +72,6 @@ def jemmig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> float:
     >>> round(jemmig(factors, codes), 2), round(jemmig(factors, entangled), 2)
     (0.6, 0.3)
     """
-    check_positive_int(bins, "bins", minimum=2)
     table = factor_code_information(factors, codes, discrete, bins)
     best, best_index, second = best_and_second(table.mutual_information, axis=1)
     rows = np.arange(best.size)

@@ -8,7 +8,7 @@ from metrics._dependence import CORRELATIONS, cross_fitted_mean, dependence_matr
 from metrics._linear import affine_predictions
 from metrics._matching import matched_codes
 from metrics._sampling import as_generator, train_test_indices
-from metrics.options import check_choice, check_positive_int
+from metrics.constraints import AT_LEAST_TWO, FRACTION, UNIT, Options
 from metrics.registry import register_metric
 
 ALIGNMENTS = ("cca", "affine")
@@ -61,6 +61,9 @@ def _matched_mean(scores: np.ndarray, pairs_only: bool) -> float:
     properties={"strong": "holistic", "weak": "explicitness"},
     stochastic=True,
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={"correlation": Options(*CORRELATIONS), "alignment": Options(*ALIGNMENTS), "test_size": FRACTION,
+                 "matching": Options(*MATCHINGS), "folds": AT_LEAST_TWO, "normalization": Options(*NORMALIZATIONS)},
+    score_range=UNIT,
 )
 def mcc(
     factors,
@@ -202,11 +205,6 @@ def mcc(
     {'strong': 0.98, 'weak': 0.98}
     {'strong': 0.79, 'weak': 0.98}
     """
-    check_choice(correlation, "correlation", CORRELATIONS)
-    check_choice(alignment, "alignment", ALIGNMENTS)
-    check_choice(matching, "matching", MATCHINGS)
-    check_choice(normalization, "normalization", NORMALIZATIONS)
-    folds = check_positive_int(folds, "folds", minimum=2)
     if matching == "cross_fitted" and factors.shape[0] < 2 * folds:
         raise ValueError(f"mcc with matching='cross_fitted' needs at least 2 rows in each of its {folds} folds; "
                          f"got n = {factors.shape[0]}: use fewer folds or more samples")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from metrics.constraints import AT_LEAST_TWO, UNIT, Options
 from metrics.gap import best_and_second
-from metrics.information import DEFAULT_BINS, factor_code_information, normalized_mutual_information
-from metrics.options import check_positive_int
+from metrics.information import DEFAULT_BINS, NORMALIZATIONS, factor_code_information, normalized_mutual_information
 from metrics.registry import register_metric
 
 
@@ -16,6 +16,8 @@ from metrics.registry import register_metric
     properties="modularity",
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={"bins": AT_LEAST_TWO, "normalization": Options(*NORMALIZATIONS)},
+    score_range=UNIT,
 )
 def mig_sup(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normalization: str = "factor") -> float:
     """MIG-sup: per code, the gap between its two most informative factors.
@@ -63,7 +65,6 @@ def mig_sup(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normaliz
     >>> round(mig_sup(factors, codes), 2), round(mig_sup(factors, entangled), 2)
     (0.55, 0.2)
     """
-    check_positive_int(bins, "bins", minimum=2)
     table = factor_code_information(factors, codes, discrete, bins)
     information = normalized_mutual_information(table, normalization)
     best, _, second = best_and_second(information, axis=0)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from metrics.constraints import AT_LEAST_TWO, UNIT
 from metrics.information import DEFAULT_BINS, factor_code_information, normalized_mutual_information
-from metrics.options import check_positive_int
 from metrics.registry import register_metric
 
 
@@ -13,6 +13,8 @@ from metrics.registry import register_metric
     properties={"minimality": "modularity", "sufficiency": "compactness"},
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={"bins": AT_LEAST_TWO},
+    score_range=UNIT,
 )
 def minimality_sufficiency(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> dict[str, float]:
     """Minimality (each code holds one factor only) and sufficiency (each factor is held by one code).
@@ -79,7 +81,6 @@ def minimality_sufficiency(factors, codes, *, discrete=None, bins: int = DEFAULT
     {'minimality': 0.64, 'sufficiency': 0.62}
     {'minimality': 0.36, 'sufficiency': 0.35}
     """
-    check_positive_int(bins, "bins", minimum=2)
     table = factor_code_information(factors, codes, discrete, bins)
     per_code = normalized_mutual_information(table, "code").max(axis=0)
     per_factor = normalized_mutual_information(table, "factor").max(axis=1)

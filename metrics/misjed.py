@@ -7,8 +7,8 @@ from scipy.spatial import cKDTree
 
 from metrics._columns import column_range
 from metrics._knn import query_in_tree_order, standardize
+from metrics.constraints import AT_LEAST_TWO, COUNT, UNIT
 from metrics.information import DEFAULT_BINS, Labels, discretize, entropy, information_table
-from metrics.options import check_positive_int
 from metrics.registry import register_metric
 
 DEFAULT_MEAN_NEIGHBORS = 10
@@ -41,6 +41,8 @@ def conditional_mean(factors: np.ndarray, codes: np.ndarray, neighbors: int) -> 
     higher_is_better=False,
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={"bins": AT_LEAST_TWO, "neighbors": COUNT},
+    score_range=UNIT,
 )
 def misjed(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, neighbors: int = DEFAULT_MEAN_NEIGHBORS) -> float:
     """MISJED: how dependent *or uninformative* pairs of codes are, averaged over pairs (lower is better).
@@ -102,8 +104,6 @@ def misjed(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, neighbors
     >>> round(misjed(factors, codes), 2), round(misjed(factors, entangled), 2)
     (0.13, 0.11)
     """
-    bins = check_positive_int(bins, "bins", minimum=2)
-    neighbors = check_positive_int(neighbors, "neighbors")
     width = codes.shape[1]
     if width < 2:
         return 0.0

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import chi2
 
+from metrics.constraints import AT_LEAST_TWO, UNIT
 from metrics.information import DEFAULT_BINS, InformationTable, factor_code_information
-from metrics.options import check_positive_int
 from metrics.registry import register_metric
 
 
@@ -16,6 +16,8 @@ from metrics.registry import register_metric
     properties="modularity",
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={"bins": AT_LEAST_TWO},
+    score_range=UNIT,
 )
 def modularity(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> float:
     """Modularity score: how much of each code's information is about one factor only.
@@ -69,7 +71,6 @@ def modularity(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> fl
     >>> round(modularity(factors, codes), 2), round(modularity(factors, entangled), 2)
     (0.99, 0.7)
     """
-    check_positive_int(bins, "bins", minimum=2)
     table = factor_code_information(factors, codes, discrete, bins)
     information = table.mutual_information
     squared = information**2

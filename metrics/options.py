@@ -1,6 +1,7 @@
-"""Checks of scalar metric options (counts, numbers, choices, seeds), in one place.
+"""Checks of scalar arguments (counts, numbers, choices, seeds) of the metrics' helper functions, in one place.
 
-Every check returns the value in its canonical type or raises a :class:`TypeError` or
+A metric's options are declared as data instead (:mod:`metrics.constraints`) and checked by its entry.  Every check
+returns the value in its canonical type or raises a :class:`TypeError` or
 :class:`ValueError` whose message names the option and what is wrong with it, so a bad
 option never surfaces as a traceback from deep inside numpy or scikit-learn.
 """
@@ -51,37 +52,6 @@ def check_real(value: Any, name: str) -> float:
         raise TypeError(f"{name} must be a real number, got {value!r}")
     if not math.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value!r}")
-    return float(value)
-
-
-def check_fraction(value: Any, name: str) -> float:
-    """Return ``value`` as a float strictly between 0 and 1, or raise naming ``name`` (see :func:`check_real`)."""
-    number = check_real(value, name)
-    if not 0.0 < number < 1.0:
-        raise ValueError(f"{name} must be strictly between 0 and 1, got {value!r}")
-    return number
-
-
-def check_number(value: Any, name: str, *, minimum: float, strict: bool = False, optional: bool = False) -> float | None:
-    """Return ``value`` as a finite float >= ``minimum`` (> ``minimum`` when ``strict``), or raise.
-
-    ``optional`` accepts ``None`` too (returned as is).
-
-    Raises
-    ------
-    TypeError
-        For a bool or a non-number.
-    ValueError
-        For a non-finite number or one out of range.
-    """
-    if optional and value is None:
-        return None
-    bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
-    accepted = f"None or a finite number {bound}" if optional else f"a finite number {bound}"
-    if not _is_real(value):
-        raise TypeError(f"{name} must be {accepted}, got {value!r}")
-    if not (math.isfinite(value) and (value > minimum if strict else value >= minimum)):
-        raise ValueError(f"{name} must be {accepted}, got {value!r}")
     return float(value)
 
 

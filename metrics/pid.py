@@ -7,8 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from metrics._pid_bounds import BOUND_NAMES, closed_form_scores, pid_bounds
-from metrics.estimators import DEFAULT_ESTIMATOR, DEFAULT_NEIGHBORS
+from metrics._pid_bounds import BOUND_NAMES, CODE_CHOICES, closed_form_scores, pid_bounds
+from metrics.constraints import UNIT, Options
+from metrics.estimators import DEFAULT_ESTIMATOR, DEFAULT_NEIGHBORS, ESTIMATOR_CONSTRAINTS
 from metrics.information import DEFAULT_BINS
 from metrics.registry import register_metric
 
@@ -46,6 +47,8 @@ def pid_closed_form(
     closed_form=pid_closed_form,
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={**ESTIMATOR_CONSTRAINTS, "code_choice": Options(*CODE_CHOICES)},
+    score_range=UNIT,
 )
 def pid(
     factors,

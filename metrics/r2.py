@@ -9,7 +9,7 @@ from sklearn.neighbors import KNeighborsRegressor
 from metrics._linear import affine_predictions, standardized_split
 from metrics._ranks import column_ranks
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
-from metrics.options import check_choice, check_positive_int
+from metrics.constraints import COUNT, FRACTION, UNIT, Options
 from metrics.registry import register_metric
 
 REGRESSORS = ("linear", "knn", "boosting")
@@ -36,6 +36,8 @@ def _predictions(regressor: str, codes: np.ndarray, split: tuple[np.ndarray, np.
     stochastic=True,
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={"regressor": Options(*REGRESSORS), "test_size": FRACTION, "neighbors": COUNT},
+    score_range=UNIT,
 )
 def r2(
     factors,
@@ -116,8 +118,6 @@ def r2(
     >>> round(r2(factors, codes), 2), round(r2(factors, entangled), 2)
     (0.97, 0.97)
     """
-    check_choice(regressor, "regressor", REGRESSORS)
-    check_positive_int(neighbors, "neighbors")
     require_varying_factors(factors, "r2")
     rng = as_generator(random_state)
     train, test = train_test_indices(factors.shape[0], test_size, rng, "r2")

@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from metrics._entry import CALL_ARGUMENTS, accepts, population_entry, representation_entry
+from metrics.constraints import Interval, Rule, check_options, check_range, check_rules, describe
 from metrics.options import check_choice
 
 FAMILIES = ("intervention", "predictor", "information", "unsupervised")
@@ -105,11 +106,19 @@ class MetricSpec:
     directions: Mapping[str, bool] = field(default_factory=dict)
     closed_form: Callable[..., Mapping[str, float]] | None = None
     invariances: tuple[str, ...] = ()
+    constraints: Mapping[str, Rule] = field(default_factory=dict)
+    ranges: Mapping[str, Interval] = field(default_factory=dict)
 
     @property
     def sub_scores(self) -> tuple[str, ...]:
         """Names of the sub-scores, in the order the metric reports them."""
         return tuple(self.properties)
+
+    def legal_values(self) -> dict[str, str]:
+        """Option -> its legal values in words (:func:`metrics.constraints.describe`; ``"not declared"`` for an option
+        without a rule), in the order of :attr:`defaults`: what the catalogues print."""
+        return {option: describe(self.constraints[option]) if option in self.constraints else "not declared"
+                for option in self.defaults}
 
     def higher_is_better_for(self, sub_score: str) -> bool:
         """Whether a larger value of ``sub_score`` means a better representation."""
@@ -128,6 +137,7 @@ class MetricSpec:
         """
         if self.closed_form is None or not exact:
             return {}
+        check_options(self.name, options, self.constraints)
         values = self.closed_form(exact, discrete, **{**self.defaults, **options})
         unknown = sorted(set(values) - set(self.properties))
         if unknown:
@@ -151,6 +161,8 @@ def register_metric(
     version: str = "1",
     closed_form: Callable[..., Mapping[str, float]] | None = None,
     invariances: Collection[str] = (),
+    constraints: Mapping[str, Rule] | None = None,
+    score_range: Interval | Mapping[str, Interval] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator registering a built-in metric under ``name``.
 
@@ -180,13 +192,23 @@ def register_metric(
     invariances : collection of str, default ()
         The transformations of :data:`INVARIANCES` the metric's definition leaves its scores
         unchanged by (see :attr:`MetricSpec.invariances`).
+    constraints : Mapping[str, Rule], optional
+        Option -> the rule of its legal values (:mod:`metrics.constraints`: ``{"bins": Interval(int, 2, None)}``);
+        the metric's entry refuses a value its rule refuses, in one line naming the legal values.
+    score_range : Interval or Mapping[str, Interval], optional
+        The range of every sub-score (an ``Interval(float, low, high)``), or sub-score -> its range: what the
+        metric's definition gives at its default options (see :attr:`MetricSpec.ranges`).
 
     Raises
     ------
     ValueError
         When decorating: a name already registered, ``defaults`` disagreeing with the
-        signature, an option without a default, or a stochastic metric whose function
-        takes no ``random_state``.  At once: an unknown family, property or invariance.
+        signature, an option without a default, a constraint of an unknown option or one its
+        default breaks, or a stochastic metric whose function takes no ``random_state``.  At
+        once: an unknown family, property, invariance or sub-score of ``score_range``.
+    TypeError
+        For a constraint that is not a :class:`metrics.constraints.Constraint` (or a tuple of them), or a range
+        that is not an ``Interval`` of float.
 
     Returns
     -------
@@ -199,6 +221,7 @@ def register_metric(
     check_choice(family, "family", FAMILIES)
     props = check_properties({name: properties} if isinstance(properties, str) else properties)
     claimed = check_invariances(invariances, name)
+    ranges = score_ranges(name, score_range, props)
 
     if closed_form is not None and not callable(closed_form):
         raise TypeError(f"closed_form of metric {name!r} must be callable, got {type(closed_form).__name__}")
@@ -216,7 +239,8 @@ def register_metric(
             if option not in options or options[option] != value:
                 stated = f"{options[option]!r}" if option in options else "no such keyword-only parameter"
                 raise ValueError(f"defaults of metric {name!r} disagree with its signature: {option}={value!r} given, signature has {stated}")
-        entry = (population_entry if population else representation_entry)(function, name, options)
+        rules = check_rules(name, constraints or {}, options, options)
+        entry = (population_entry if population else representation_entry)(function, name, options, rules)
         _REGISTRY[name] = MetricSpec(
             name=name,
             function=entry,
@@ -232,10 +256,23 @@ def register_metric(
             summary=summary,
             closed_form=closed_form,
             invariances=claimed,
+            constraints=MappingProxyType(rules),
+            ranges=MappingProxyType(ranges),
         )
         return entry
 
     return decorate
+
+
+def score_ranges(
+    name: str, declared: Interval | Mapping[str, Interval] | None, sub_scores: Collection[str]
+) -> dict[str, Interval]:
+    """Sub-score -> declared range (:attr:`MetricSpec.ranges`) of a ``score_range`` declaration: one interval for every
+    sub-score, or a mapping that names some of them (see :func:`metrics.constraints.check_range`); empty for None."""
+    if declared is None:
+        return {}
+    checked = check_range(name, declared, list(sub_scores))
+    return dict(checked) if isinstance(checked, dict) else dict.fromkeys(sub_scores, checked)
 
 
 def check_properties(properties: Mapping[str, str]) -> dict[str, str]:

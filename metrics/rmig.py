@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from metrics.constraints import UNIT
 from metrics.estimators import (
     DEFAULT_ESTIMATOR,
     DEFAULT_NEIGHBORS,
+    ESTIMATOR_CONSTRAINTS,
     binned_entropy,
     information_denominator,
     normalized,
@@ -23,6 +25,8 @@ from metrics.registry import register_metric
     properties="compactness",
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={**ESTIMATOR_CONSTRAINTS},
+    score_range=UNIT,
 )
 def rmig(
     factors,

@@ -10,9 +10,9 @@ from sklearn.tree import DecisionTreeClassifier
 
 from metrics._ranks import column_ranks
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
+from metrics.constraints import AT_LEAST_TWO, FLAG, FRACTION, NON_NEGATIVE, UNIT, Options
 from metrics.gap import best_and_second
 from metrics.information import encode_categories
-from metrics.options import check_fraction, check_positive_int, check_real
 from metrics.registry import register_metric
 
 
@@ -60,6 +60,9 @@ def _balanced_accuracies(
     stochastic=True,
     version="3",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={"max_leaves": (Options("auto"), AT_LEAST_TWO), "test_size": FRACTION, "chance_adjusted": FLAG,
+                 "dead_code_variance": NON_NEGATIVE},
+    score_range=UNIT,
 )
 def sap(
     factors,
@@ -165,13 +168,6 @@ def sap(
     >>> round(sap(factors, codes), 2), round(sap(factors, entangled), 2)
     (0.96, 0.37)
     """
-    if check_real(dead_code_variance, "dead_code_variance") < 0:
-        raise ValueError(f"dead_code_variance must be non-negative, got {dead_code_variance!r}")
-    check_fraction(test_size, "test_size")
-    if max_leaves != "auto":
-        check_positive_int(max_leaves, "max_leaves", minimum=2)
-    if not isinstance(chance_adjusted, (bool, np.bool_)):
-        raise TypeError(f"chance_adjusted must be True or False, got {chance_adjusted!r}")
     require_varying_factors(factors, "sap")
     flags = np.zeros(factors.shape[1], bool) if discrete is None else np.asarray(discrete, bool)
     scores = np.zeros((factors.shape[1], codes.shape[1]))

@@ -11,8 +11,8 @@ from metrics._linear import standardized_split
 from metrics._matching import matched_codes
 from metrics._ranks import column_ranks
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
+from metrics.constraints import AT_LEAST_TWO, FRACTION, Interval, Options
 from metrics.information import DEFAULT_BINS, factor_code_information, to_labels
-from metrics.options import check_choice, check_positive_int
 from metrics.registry import register_metric
 
 CLASSIFIERS = ("tree", "mlp")
@@ -77,6 +77,11 @@ def _classifier_accuracy(
     stochastic=True,
     version="3",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling", "monotone"),
+    constraints={"bins": AT_LEAST_TWO, "test_size": FRACTION, "classifier": Options(*CLASSIFIERS),
+                 "max_leaves": (Options("auto"), AT_LEAST_TWO)},
+    # SNC is chance-adjusted, (a - c) / (1 - c), so below 0 when the held-out accuracy a falls under chance c (as low
+    # as -c / (1 - c)); NK's difference of two such shares lies in [-1, 1]
+    score_range={"snc": Interval(float, None, 1.0), "nk": Interval(float, -1.0, 1.0)},
 )
 def snc_nk(
     factors,
@@ -194,10 +199,6 @@ def snc_nk(
     {'snc': 0.64, 'nk': 0.45}
     {'snc': 0.24, 'nk': 0.38}
     """
-    check_positive_int(bins, "bins", minimum=2)
-    check_choice(classifier, "classifier", CLASSIFIERS)
-    if max_leaves != "auto":
-        check_positive_int(max_leaves, "max_leaves", minimum=2)
     require_varying_factors(factors, "snc_nk")
     labels = to_labels(factors, discrete, bins)
     ranked = column_ranks(codes)

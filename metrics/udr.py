@@ -11,7 +11,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import MultiTaskLasso, MultiTaskLassoCV
 from threadpoolctl import threadpool_limits
 
-from metrics.options import check_choice, check_number, check_positive_int
+from metrics.constraints import COUNT, FLAG, NON_NEGATIVE, NONE, POSITIVE, UNIT, CheckedAtCall, Options
 from metrics.registry import register_metric
 from metrics.validation import as_real_matrix
 
@@ -91,18 +91,13 @@ def pairwise_score(similarity: np.ndarray, rows: np.ndarray, columns: np.ndarray
 
 
 def _check_options(members, similarity, penalty, n_comparisons, informative_threshold, kl) -> list[np.ndarray | None]:
-    check_choice(similarity, "similarity", SIMILARITIES)
-    check_number(penalty, "penalty", minimum=0.0, strict=True, optional=True)  # None: cross-validated
     if similarity == "lasso" and penalty is None and members[0].shape[0] < _LASSO_FOLDS:
         raise ValueError(
             f"udr cross-validates the lasso penalty over {_LASSO_FOLDS} folds and needs at least {_LASSO_FOLDS} samples, "
             f"got {members[0].shape[0]}; pass a fixed penalty"
         )
-    if n_comparisons is not None:
-        check_positive_int(n_comparisons, "n_comparisons")
-        if n_comparisons > len(members) - 1:
-            raise ValueError(f"n_comparisons must be at most the number of other members ({len(members) - 1}), got {n_comparisons}")
-    check_number(informative_threshold, "informative_threshold", minimum=0.0)
+    if n_comparisons is not None and n_comparisons > len(members) - 1:
+        raise ValueError(f"n_comparisons must be at most the number of other members ({len(members) - 1}), got {n_comparisons}")
     if kl is None:
         return [None] * len(members)
     if isinstance(kl, (str, bytes)) or not hasattr(kl, "__len__"):
@@ -127,6 +122,11 @@ def _check_options(members, similarity, penalty, n_comparisons, informative_thre
     stochastic=True,
     population=True,
     invariances=("code_permutation", "sign_flip"),
+    constraints={"similarity": Options(*SIMILARITIES), "penalty": (NONE, POSITIVE), "n_comparisons": (NONE, COUNT),
+                 "informative_threshold": NON_NEGATIVE,
+                 "kl": (NONE, CheckedAtCall("a sequence of non-negative per-latent KL arrays, one per member")),
+                 "informative_submatrix": FLAG},
+    score_range=UNIT,
 )
 def udr(
     population: Sequence[np.ndarray],

@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from metrics._pid_bounds import closed_form_scores, pid_bounds
-from metrics.estimators import DEFAULT_ESTIMATOR, DEFAULT_NEIGHBORS
+from metrics.constraints import UNIT
+from metrics.estimators import DEFAULT_ESTIMATOR, DEFAULT_NEIGHBORS, ESTIMATOR_CONSTRAINTS
 from metrics.information import DEFAULT_BINS
 from metrics.registry import register_metric
 
@@ -34,6 +35,8 @@ def unibound_closed_form(
     closed_form=unibound_closed_form,
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={**ESTIMATOR_CONSTRAINTS},
+    score_range=UNIT,
 )
 def unibound(
     factors,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from metrics._do_tran import code_information
+from metrics._do_tran import DO_TRAN_CONSTRAINTS, code_information
+from metrics.constraints import Interval
 from metrics.estimators import DEFAULT_ESTIMATOR, DEFAULT_NEIGHBORS
 from metrics.information import DEFAULT_BINS
 from metrics.registry import register_metric
@@ -16,6 +17,9 @@ from metrics.registry import register_metric
     properties="holistic",
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={**DO_TRAN_CONSTRAINTS},
+    # under the default "bounded" normalisation at most 1; negative when codes share more than they carry
+    score_range=Interval(float, None, 1.0),
 )
 def windin(
     factors,

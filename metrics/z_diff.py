@@ -8,8 +8,8 @@ from threadpoolctl import threadpool_limits
 
 from metrics._interventions import Subsets, chance_rescaled, choose_subsets, degenerate_score, fixable_subsets, scale_codes
 from metrics._sampling import as_generator
+from metrics.constraints import AT_LEAST_TWO, COUNT, UNIT
 from metrics.information import DEFAULT_BINS
-from metrics.options import check_positive_int
 from metrics.registry import register_metric
 
 _CHUNK_POINTS = 512  # points whose pairs are drawn at once (the order of the random draws: changing it changes scores)
@@ -79,6 +79,8 @@ def _training_points(
     needs_discrete_factors=True,
     version="2",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
+    constraints={"bins": AT_LEAST_TWO, "batch_size": COUNT, "n_train": COUNT, "n_eval": COUNT},
+    score_range=UNIT,
 )
 def z_diff(
     factors,
@@ -193,10 +195,6 @@ def z_diff(
     >>> round(z_diff(factors, codes), 2), round(z_diff(factors, entangled), 2)
     (1.0, 0.82)
     """
-    batch_size = check_positive_int(batch_size, "batch_size")
-    n_train = check_positive_int(n_train, "n_train")
-    n_eval = check_positive_int(n_eval, "n_eval")
-    check_positive_int(bins, "bins", minimum=2)
     rng = as_generator(random_state)
     scaled, active = scale_codes(codes)
     trivial = degenerate_score(factors.shape[1], active)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from metrics._interventions import variance_vote_score
+from metrics._interventions import VARIANCE_VOTE_CONSTRAINTS, variance_vote_score
+from metrics.constraints import UNIT
 from metrics.information import DEFAULT_BINS
 from metrics.registry import register_metric
 
@@ -14,6 +15,8 @@ from metrics.registry import register_metric
     stochastic=True,
     needs_discrete_factors=True,
     invariances=("code_permutation", "sample_permutation", "sign_flip"),
+    constraints=VARIANCE_VOTE_CONSTRAINTS,
+    score_range=UNIT,
 )
 def z_min_var(
     factors,

@@ -18,8 +18,11 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "scores are invariant to), every scenario, population scenarios included (swept parameter, default grid, "
         "the criterion it tests, the settings it holds fixed, source), and the transforms that compose a scenario "
         "(TRANSFORM@BASE=VALUE), and the study presets (seeds, sample size, scenarios with their two-parameter "
-        "grids and, for a preset reproducing a paper, each setting's source).",
+        "grids and, for a preset reproducing a paper, each setting's source).  With --metric NAME, that metric "
+        "alone, with each option's default and legal values and each sub-score's declared range.",
     )
+    parser.add_argument("--metric", metavar="NAME",
+                        help="print only this registered metric, with its options' legal values and its score ranges")
     parser.set_defaults(handler=list_registered)
 
 
@@ -63,8 +66,41 @@ def _fixed(settings: Mapping[str, object]) -> str:
     return "; fixed: " + ", ".join(f"{name}={value_label(value)}" for name, value in settings.items()) if settings else ""
 
 
+def list_metric(name: str) -> int:
+    """Print one registered metric: its summary, each option with its default and legal values, each sub-score with
+    its property, direction and declared range.
+
+    Raises
+    ------
+    harness.errors.UnknownNameError
+        When ``name`` is not a registered metric (the message suggests close names).
+    """
+    import metrics
+    from harness.errors import UnknownNameError
+
+    known = metrics.available(population=None)
+    if name not in known:
+        raise UnknownNameError("metric", name, known)
+    spec = metrics.get(name)
+    print(_fill(f"{name} [{spec.family}]: {spec.summary}", "", "  "))
+    print("OPTIONS (default: legal values)")
+    legal = spec.legal_values()
+    for option, default in spec.defaults.items():
+        print(_fill(f"{option}={default!r}: {legal[option]}", "  ", "    "))
+    if not spec.defaults:
+        print("  none")
+    print("SUB-SCORES (property, direction, declared range)")
+    for sub, prop in spec.properties.items():
+        declared = spec.ranges[sub].notation() if sub in spec.ranges else "not declared"
+        print(_fill(f"{sub}: {prop}, {'higher' if spec.higher_is_better_for(sub) else 'lower'} is better, {declared}",
+                    "  ", "    "))
+    return 0
+
+
 def list_registered(args: argparse.Namespace) -> int:
-    """Print the registries."""
+    """Print the registries (one metric's entry with ``--metric NAME``)."""
+    if args.metric is not None:
+        return list_metric(args.metric)
     import metrics
     import scenarios
     from scenarios.base import value_label
@@ -87,7 +123,8 @@ def list_registered(args: argparse.Namespace) -> int:
             flags.append("population metric")
         options = ", ".join(f"{k}={v!r}" for k, v in spec.defaults.items()) or "none"
         invariances = ", ".join(spec.invariances) or "none"
-        _entry(name, width, [f"[{spec.family}] {subs}", f"{'; '.join(flags)}; options: {options}",
+        _entry(name, width, [f"[{spec.family}] {subs}", f"{'; '.join(flags)}; options: {options} (legal values: "
+                             f"list --metric {name})",
                              f"invariant to: {invariances}", *([spec.summary] if spec.summary else [])])
     print()
     print("SCENARIOS")

@@ -178,10 +178,11 @@ def dry_run(args: argparse.Namespace) -> int:
 
     import pandas as pd
 
-    from harness.execution.costs import SPEED_REFERENCE, machine_speed, study_estimate
+    from harness.execution.costs import study_estimate
     from harness.execution.plan import plan_tasks, slow_metric_warnings
     from harness.execution.racing import racing_rule
     from harness.execution.runner import plan_study
+    from harness.execution.speed_probe import SPEED_REFERENCE, machine_speed
     from reports.intervals import level
     from reports.markdown import markdown_table
 

@@ -211,7 +211,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--score-range", type=score_range, metavar="LOW,HIGH",
                         help="the range METRIC's scores are declared to lie in: the card warns about scores outside it "
                         "(scores outside [0, 1], which every verdict's threshold assumes, are warned about whatever it "
-                        "is)")
+                        "is); default: the score_range METRIC declares with @describe_metric, if any")
     parser.add_argument("--out", type=Path, help="output directory of the report card (default: validation/NAME)")
     parser.add_argument("--builtins-dir", type=Path,
                         help="run directory caching the built-in metrics' scores, shared by validations so that they are "

@@ -3,7 +3,8 @@
 Read in the order data flows: :mod:`~harness.execution.presets` ->
 :mod:`~harness.execution.metric_refs` (what a metric name or reference resolves to) ->
 :mod:`~harness.execution.plan` (cells and tasks, keyed with the provenance of their code and libraries,
-:mod:`~harness.execution.provenance`; :mod:`~harness.execution.costs` estimates them) -> :mod:`~harness.execution.backends` (where tasks run;
+:mod:`~harness.execution.provenance`; :mod:`~harness.execution.costs` estimates them from the measured tables of
+:mod:`~harness.execution.cost_records`, which :mod:`~harness.execution.cost_measurement` measures) -> :mod:`~harness.execution.backends` (where tasks run;
 :mod:`~harness.execution.batch`: workers from SLURM or PBS) ->
 :mod:`~harness.execution.scoring` (one task on a worker; :mod:`~harness.execution.seeds`,
 :mod:`~harness.execution.rows`; what the code read, :mod:`~harness.execution.read_audit` and

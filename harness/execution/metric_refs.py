@@ -15,6 +15,7 @@ import importlib.util
 import inspect
 import itertools
 import json
+import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,7 +28,8 @@ import metrics
 from harness.errors import UnknownNameError, UsageError, check_one_source_per_name, did_you_mean
 from harness.execution.read_audit import recording
 from harness.execution.user_code import user_code
-from metrics.describe import METADATA_ATTRIBUTE
+from metrics.constraints import Interval, InvalidOptionError, Rule, check_option
+from metrics.describe import METADATA_ATTRIBUTE, option_parameters
 from metrics.registry import check_directions, check_property_claim
 
 CUSTOM_FAMILY = "custom"
@@ -307,20 +309,29 @@ def variants(entry: MetricEntry, sweep: OptionSweep, *, axial: bool = False) -> 
     (:mod:`reports.hyperparameters`), at the cost of the sum of the options' values rather than their product.
 
     Each variant keeps the metric's other options (its defaults) and records the
-    metric it is a variant of.  Options are checked by name here (a registered metric's
-    defaults, a user function's keyword parameters); their values are checked by the
-    metric itself, which :func:`harness.execution.option_probe.check_option_values` calls on
-    small probes before a study with the user's sweeps runs.
+    metric it is a variant of.  Options are checked by name (a registered metric's
+    defaults, a user function's parameters) and their values by the metric's declaration
+    (:func:`option_rules`), so a value the metric can never take is refused here, when the
+    study is planned, before any cell runs.  What a declaration cannot say (a value legal
+    for some data only, an option of a user's function that declares no rule) is the
+    metric's to check when its cells call it.  Nothing is learnt by calling the metric: a
+    probe call would run user code while planning, cost a call per variant, and could
+    only guess from how the call failed whether the value or the probe's data was at
+    fault; a user who wants a bad value refused before the study declares the rule
+    (:func:`metrics.describe.describe_metric`'s ``constraints``).
 
     Raises
     ------
     harness.errors.UsageError
-        For an option the metric does not take, an option with no values, or a value
-        that cannot be stored in a results table's cache key (not JSON-serialisable).
+        For an option the metric does not take, an option with no values, a value
+        that cannot be stored in a results table's cache key (not JSON-serialisable), or a
+        value its rule refuses (``metric 'mig' does not take bins=0: bins must be an
+        integer >= 2``).
     """
     if not sweep:
         return [entry]
     accepted = _accepted_options(entry)
+    rules = option_rules(entry)
     for option, values in sweep.items():
         if accepted is not None and option not in accepted:
             raise UsageError(f"metric {entry.name!r} has no option {option!r}; its options: {', '.join(sorted(accepted)) or 'none'}")
@@ -330,6 +341,11 @@ def variants(entry: MetricEntry, sweep: OptionSweep, *, axial: bool = False) -> 
             if not isinstance(value, (str, int, float, bool, type(None))):
                 raise UsageError(f"option {option!r} of metric {entry.name!r}: values must be numbers, text, booleans or "
                                  f"None, got {value!r}")
+            if option in rules:
+                try:
+                    check_option(entry.name, option, value, rules[option])
+                except InvalidOptionError as error:
+                    raise UsageError(str(error)) from None
     names = list(sweep)
     entries = []
     for combination in itertools.product(*(sweep[name] for name in names)):
@@ -350,9 +366,33 @@ def _accepted_options(entry: MetricEntry) -> set[str] | None:
     """The option names a metric takes (None: any, for a function taking ``**kwargs``)."""
     if entry.registered:
         return set(entry.options)
-    parameters = inspect.signature(load_callable(entry.target)).parameters.values()
-    if any(parameter.kind is inspect.Parameter.VAR_KEYWORD for parameter in parameters):
+    function = load_callable(entry.target)
+    if any(parameter.kind is inspect.Parameter.VAR_KEYWORD for parameter in inspect.signature(function).parameters.values()):
         return None
-    keywords = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    return {parameter.name for parameter in parameters
-            if parameter.kind in keywords and parameter.name not in ("factors", "codes", "discrete", "random_state")}
+    return set(option_parameters(function))
+
+
+def option_rules(entry: MetricEntry) -> Mapping[str, Rule]:
+    """Option -> the rule of its legal values (:mod:`metrics.constraints`): a registered metric's
+    (:attr:`metrics.MetricSpec.constraints`), or those a user's function declares with
+    :func:`metrics.describe.describe_metric` (none when it declares none)."""
+    if entry.registered:
+        return metrics.get(entry.target).constraints
+    return dict(getattr(load_callable(entry.target), METADATA_ATTRIBUTE, {})).get("constraints", {})
+
+
+def declared_score_range(entry: MetricEntry) -> dict[str, tuple[float, float]] | tuple[float, float] | None:
+    """The score range a metric declares, as ``(low, high)`` with an infinite bound for an unbounded side: a registered
+    metric's sub-score -> range (:attr:`metrics.MetricSpec.ranges`), a user's function's ``score_range``
+    (:func:`metrics.describe.describe_metric`: one range, or sub-score -> range), None when it declares none."""
+    declared = (metrics.get(entry.target).ranges if entry.registered
+                else dict(getattr(load_callable(entry.target), METADATA_ATTRIBUTE, {})).get("score_range"))
+    if not declared:
+        return None
+    if isinstance(declared, Interval):
+        return _bounds(declared)
+    return {sub: _bounds(interval) for sub, interval in declared.items()}
+
+
+def _bounds(interval: Interval) -> tuple[float, float]:
+    return (-math.inf if interval.low is None else float(interval.low), math.inf if interval.high is None else float(interval.high))

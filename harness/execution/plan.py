@@ -144,7 +144,7 @@ class Cell:
                                     earlier=self.earlier_family if shared else None)
         if self.kind != "representation":
             return seconds
-        return seconds * shape_factor(self.definition, self.value, self.metric)
+        return seconds * shape_factor(self.definition, self.value, rows, self.metric)
 
     @property
     def estimated_null_seconds(self) -> float:
@@ -188,10 +188,11 @@ def representation_shape(scenario: Any, value: ParameterValue) -> tuple[int, int
     return _SHAPES[identity]
 
 
-def shape_factor(scenario: Any, value: ParameterValue, metric: MetricEntry | None = None) -> float:
-    """The cost of a call of ``metric`` on ``scenario`` at ``value`` relative to the 8 factors x 8 codes its cost was
-    measured on (:data:`harness.execution.costs.MEASURED_SHAPE`): ``K / 8`` times the metric's measured growth with the
-    number of codes (:func:`harness.execution.costs.width_factor`; linear without a metric).
+def shape_factor(scenario: Any, value: ParameterValue, n_samples: int, metric: MetricEntry | None = None) -> float:
+    """The cost of a call of ``metric`` on ``n_samples`` samples of ``scenario`` at ``value`` relative to the 8 factors x
+    8 codes its cost was measured on (:data:`harness.execution.costs.MEASURED_SHAPE`): ``K / 8`` times the metric's
+    measured growth with the number of codes at that sample size (:func:`harness.execution.costs.width_factor`; linear
+    without a metric).
 
     Most metrics compare every factor with every code (MI matrices, k-NN estimates per pair) or fit one model per
     factor on every code, so their cost grows about with ``K L``: one seed of the paper preset measured 1.7x its
@@ -201,7 +202,7 @@ def shape_factor(scenario: Any, value: ParameterValue, metric: MetricEntry | Non
     factors, codes = representation_shape(scenario, value)
     if metric is None:
         return factors * codes / (MEASURED_SHAPE[0] * MEASURED_SHAPE[1])
-    return shape_cost(metric.name, factors, codes, registered=metric.registered, variant_of=metric.variant_of)
+    return shape_cost(metric.name, factors, codes, n_samples, registered=metric.registered, variant_of=metric.variant_of)
 
 
 SLOW_CELL_SECONDS = 3600.0

@@ -18,7 +18,6 @@ from harness.errors import UnknownNameError, UsageError, listed
 from harness.execution.backends import check_backend, execute
 from harness.execution.metric_refs import MetricEntry, OptionSweep, resolve_all, variants
 from harness.execution.null_budget import metric_permutations, read_by_a_verdict
-from harness.execution.option_probe import check_option_values
 from harness.execution.plan import Cell, plan_cells, plan_tasks, shape_factor, slow_metric_warnings
 from harness.execution.presets import PRESETS, Preset
 from harness.execution.racing import RACE_FILE, race, racing_rule, undecided_groups
@@ -39,7 +38,6 @@ def plan_study(
     n_samples: int | None = None,
     metric_options: Mapping[str, OptionSweep] | None = None,
     grids: Mapping[str, Grid] | None = None,
-    cell_timeout: float | None = None,
     add_metrics: Sequence[str] | None = None,
     null_permutations: int | None = None,
 ) -> list[Cell]:
@@ -53,9 +51,8 @@ def plan_study(
         For an empty selection, ``add_metrics`` with ``metrics_`` or naming one of the preset's metrics, a study
         with no cells, a cell planned twice, a grid that is empty, out of
         its scenario's range or for a scenario the study does not run, or an option value of
-        ``metric_options`` that its metric rejects whatever the data (each swept variant is called once on small
-        probe representations: :mod:`harness.execution.option_probe`); for arguments of the wrong type (a
-        string or a number where a list of names or values goes, a function in ``metrics_``, ``seeds`` or
+        ``metric_options`` that its metric's declaration refuses (:func:`harness.execution.metric_refs.variants`);
+        for arguments of the wrong type (a string or a number where a list of names or values goes, a function in ``metrics_``, ``seeds`` or
         ``n_samples`` that is not a whole number, ``null_permutations`` that is not a whole number >= 0).
     """
     scenarios_, metrics_, seeds, n_samples, metric_options, grids = _checked_arguments(
@@ -83,8 +80,6 @@ def plan_study(
     sweeps = metric_options or {name: sweep for name, sweep in preset_sweeps.items() if name in metric_names}
     bases = list(zip(metric_names, resolve_all(metric_names)))
     entries = _swept(bases, sweeps, axial=config.axial_sweeps and not metric_options)
-    if metric_options:  # the user's values, before anything runs (a preset's own sweeps are valid)
-        check_option_values(entries, cell_timeout)
     only_on = {} if metric_options else sweep_restrictions([entry for _, entry in bases], entries, config.sweep_scenarios)
     cells = plan_cells(
         study=config.name,
@@ -126,7 +121,7 @@ def _with_nulls(cells: list[Cell], config: Preset, null_permutations: int | None
         key = (cell.metric.name, cell.n_samples, cell.scenario, cell.value_index)
         if key not in chosen:
             rows = cell.definition.rows_at(cell.value, cell.n_samples)  # sample_size draws more than it scores
-            shape = shape_factor(cell.definition, cell.value, cell.metric) if cell.kind == "representation" else 1.0
+            shape = shape_factor(cell.definition, cell.value, rows, cell.metric) if cell.kind == "representation" else 1.0
             chosen[key] = metric_permutations(cell.metric, rows, config.null_budget_seconds, shape)
         return chosen[key]
 
@@ -370,7 +365,7 @@ def run_study(
                          preset_max_seeds=PRESETS[preset].max_seeds)
     cells = plan_study(preset=preset, scenarios_=scenarios_, metrics_=metrics_,
                        seeds=racing.max_seeds if racing is not None else seeds, n_samples=n_samples,
-                       metric_options=metric_options, grids=grids, cell_timeout=cell_timeout, add_metrics=add_metrics,
+                       metric_options=metric_options, grids=grids, add_metrics=add_metrics,
                        null_permutations=null_permutations)
     store = ResultStore(out) if out is not None else None
     records = store.reusable_records() if store is not None else {}  # read once: to resume here, for the tables below

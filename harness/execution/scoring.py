@@ -293,9 +293,8 @@ def call_with_time_limit(call: Callable[[], T], seconds: float) -> T:
 
     The child inherits the data (fork, no copy until written) and sends back the result
     or the exception, which is raised here unchanged (as a ``RuntimeError`` with its text
-    when it cannot be pickled).  Used for the battery's cells (:func:`run_task`), for
-    the axiom checks' calls (:func:`harness.workflows.axioms.check_axioms`) and for the
-    probes of option values (:mod:`harness.execution.option_probe`).
+    when it cannot be pickled).  Used for the battery's cells (:func:`run_task`) and for
+    the axiom checks' calls (:func:`harness.workflows.axioms.check_axioms`).
 
     The child never outlives the wait for it: whatever ends the wait early (Ctrl-C,
     SIGTERM raised as a ``KeyboardInterrupt`` by :mod:`harness.cli`) kills it before it

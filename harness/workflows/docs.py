@@ -43,8 +43,9 @@ import metrics
 import scenarios
 from harness.execution.presets import PRESETS
 from metrics.registry import FAMILIES, INVARIANCES, MetricSpec
-from reports.characteristics import CHARACTERISTICS, Thresholds
+from reports.characteristics import CHARACTERISTICS
 from reports.schema import RESULT_COLUMNS
+from reports.thresholds import Thresholds
 from scenarios.base import CRITERIA, IDEAL_PROPERTIES, within_ranges
 from scenarios.transforms import BaseShape, get_transform
 
@@ -82,12 +83,23 @@ def _source(spec: MetricSpec) -> str:
     return f"{_first_line(module.__doc__)} (`{module.__name__.replace('.', '/')}.py`)"
 
 
-def _options(defaults: Mapping[str, Any]) -> str:
-    return ", ".join(f"`{name}={value!r}`" for name, value in defaults.items()) or "none"
+def _options(spec: MetricSpec) -> str:
+    """Each option with its default and its legal values, as the catalogue lists them."""
+    legal = spec.legal_values()
+    return "; ".join(f"`{name}={value!r}` ({legal[name]})" for name, value in spec.defaults.items()) or "none"
+
+
+def _ranges(spec: MetricSpec) -> str:
+    """Each sub-score's declared range (one range for all when they share it)."""
+    ranges = {sub: spec.ranges[sub].notation() if sub in spec.ranges else "not declared" for sub in spec.properties}
+    if len(set(ranges.values())) == 1:
+        return next(iter(ranges.values()))
+    return ", ".join(f"`{sub}` {notation}" for sub, notation in ranges.items())
 
 
 def metric_catalogue() -> str:
-    """One entry per registered metric: family, sub-scores, properties, invariances, options, source."""
+    """One entry per registered metric: family, sub-scores, properties, invariances, options and their legal values,
+    score ranges, source."""
     parts = []
     for name in metrics.available(population=None):
         spec = metrics.get(name)
@@ -100,7 +112,8 @@ def metric_catalogue() -> str:
             f"{'; discretises the factors' if spec.needs_discrete_factors else ''}"
             f"{'; states closed-form values (`exact`)' if spec.closed_form is not None else ''}; version {spec.version}",
             f"- invariant to: {', '.join(spec.invariances) or 'none of the listed transformations'}",
-            f"- options: {_options(spec.defaults)}",
+            f"- options (default, legal values): {_options(spec)}",
+            f"- score range: {_ranges(spec)}",
             "- cost: seconds per call in [Cost per call](#cost-per-call); how it grows, in the docstring's Notes",
             f"- definition: {_source(spec)}; called as `metrics.{spec.function.__module__.split('.')[-1]}."
             f"{spec.function.__name__}`",

@@ -285,7 +285,7 @@ def null_cost_warning(entries: Sequence[MetricEntry], n_samples: int, factors: i
     codes)`` pair is estimated above :data:`~harness.execution.plan.SLOW_CELL_SECONDS` CPU seconds, naming the
     permutations as the cause (each is one more call of every metric: :func:`harness.execution.null_budget.call_seconds`
     at this shape, :func:`harness.execution.costs.shape_cost`) and the metrics' own cost; "" otherwise."""
-    calls = sum(call_seconds(entry, n_samples, shape_cost(entry.name, factors, codes, registered=entry.registered,
+    calls = sum(call_seconds(entry, n_samples, shape_cost(entry.name, factors, codes, n_samples, registered=entry.registered,
                                                           variant_of=entry.variant_of))
                 for entry in entries if not entry.population)
     null = permutations * calls

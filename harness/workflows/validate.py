@@ -42,8 +42,7 @@ import pandas as pd
 
 import metrics
 from harness.errors import UnknownNameError, UsageError
-from harness.execution.metric_refs import MetricEntry, OptionSweep, variants
-from harness.execution.option_probe import check_option_values
+from harness.execution.metric_refs import MetricEntry, OptionSweep, declared_score_range, variants
 from harness.execution.presets import PRESETS
 from harness.execution.runner import run_study
 from harness.execution.scoring import check_time_limit
@@ -320,6 +319,7 @@ def validate(
     score_range : (float, float), optional
         The range the metric's scores are declared to lie in: the card warns about scores
         outside it (and, whatever it is, outside [0, 1], which every verdict's threshold assumes).
+        Default: the ``score_range`` the metric declares with :func:`metrics.describe.describe_metric`, if any.
     progress : bool, default True
         Show progress bars.
     probe : (scenario, value), default ("mixing", 0.2)
@@ -355,8 +355,7 @@ def validate(
     Cost: the battery's cells (the built-ins' are reused from ``builtins_dir``) plus
     9 to 13 calls of the metric on the probe for the axioms
     (:func:`harness.workflows.axioms.axiom_calls`), one more to read its sub-scores when
-    it claims properties or directions per sub-score, and one or two per option variant given in
-    ``metric_options`` (:mod:`harness.execution.option_probe`).  The user's metric is
+    it claims properties or directions per sub-score.  The user's metric is
     always recomputed (it is what is being developed).
     """
     reference = reference_of(metric)
@@ -394,7 +393,7 @@ def validate(
     own_options = {key: sweep for key, sweep in (metric_options or {}).items() if key in own_keys}
     builtin_options = {key: sweep for key, sweep in (metric_options or {}).items() if key not in own_keys}
     own_sweep = {option: values for own in own_options.values() for option, values in own.items()}
-    check_option_values(variants(entry, own_sweep), cell_timeout)  # a bad value of yours, said before the battery runs
+    variants(entry, own_sweep)  # a value your declaration refuses, said before the battery runs
     frames = []
     if compared:
         cache = builtins_dir if builtins_dir is not None else Path(out) / "builtins" if out is not None else None
@@ -423,7 +422,8 @@ def validate(
         verdicts = verdict_rows(bundle, entry.name)
         marks = metric_verdicts(bundle, entry.name)
         closest = closest_metric(bundle, entry.name)
-        warnings = range_warnings(bundle.results, entry.name, score_range)
+        declared = score_range if score_range is not None else declared_score_range(entry)
+        warnings = range_warnings(bundle.results, entry.name, declared)
         for warning in warnings:
             log(warning)
     scored = set(results.loc[results["metric"] == entry.name, "sub_score"]) if len(results) else set()

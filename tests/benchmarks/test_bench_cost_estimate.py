@@ -69,7 +69,8 @@ def test_wide_code_estimates_grow_as_measured(benchmark):
                            grids={"null_gaussian": list(WIDE_GRID)})
         narrow, wide = sorted(cells, key=lambda cell: cell.value)
         # the estimate's shape law: the metric's measured growth from 32 to 128 codes (8 factors)
-        assert wide.estimated_seconds / narrow.estimated_seconds == pytest.approx(width_factor(name, 128) / width_factor(name, 32))
+        assert wide.estimated_seconds / narrow.estimated_seconds == pytest.approx(
+            width_factor(name, 128, WIDE_SAMPLES) / width_factor(name, 32, WIDE_SAMPLES))
         if benchmark.disabled:
             continue
         for cell in (narrow, wide):

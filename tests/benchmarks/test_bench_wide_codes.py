@@ -10,7 +10,7 @@ Each (metric, n) is measured in a subprocess of its own (:func:`measure`): the d
 is timed (``time.process_time``, BLAS on one thread) and a second call is traced with :mod:`tracemalloc`
 (numpy reports its allocations to it) for the peak of what the call allocates beyond its inputs; the
 subprocess's ``ru_maxrss`` (its whole resident high-water mark, the draw included) is recorded too.  The
-codes are an overcomplete nuisance setting (:func:`harness.execution.costs.overcomplete_draw`): the first K codes
+codes are an overcomplete nuisance setting (:func:`harness.execution.cost_measurement.overcomplete_draw`): the first K codes
 noisy copies of the uniform factors, the other ``L - K`` independent standard normal columns.
 
 The k-NN information estimators are not here: one Kraskov estimate per factor x code pair is
@@ -41,7 +41,7 @@ from typing import Any
 
 import pytest
 
-from harness.execution.costs import overcomplete_draw
+from harness.execution.cost_measurement import overcomplete_draw
 
 N_FACTORS = 10
 WIDE_CODES, SMOKE_CODES = 512, 24

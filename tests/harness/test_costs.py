@@ -1,17 +1,25 @@
-"""The cost table: variants charged their own measured cost where it differs, measured as a task runs them."""
+"""The cost model and its measurements: variants charged their own measured cost where it differs, measured as a task
+runs them; the measured tables read from the data file the measuring tool writes."""
 
 from __future__ import annotations
+
+import json
+import math
 
 import pytest
 
 import harness.execution.costs as costs
-from harness.execution.costs import (
+from harness.execution import cost_records
+from harness.execution.cost_measurement import (
     cost_table_passes,
     distinct_variant_costs,
-    estimated_seconds,
+    estimator_variants,
+    main,
     measure_cost_table,
     measure_costs,
+    shared_alone_rows,
 )
+from harness.execution.costs import estimated_seconds
 from harness.execution.metric_refs import registered_entry, variants
 from harness.execution.presets import PRESETS
 from harness.execution.runner import plan_study
@@ -82,7 +90,7 @@ def test_a_sweeps_first_variant_pays_for_what_the_others_share():
 def test_a_variant_measured_after_a_sibling_pays_its_metric_when_it_runs_first():
     # dci_es's larger capacities reuse the probe trees the first variant of a draw grew: their rows hold only what
     # they add, z_diff[batch_size=50] was measured first of its sweep (a cost of its own)
-    followers = costs.follower_variants()
+    followers = costs.FOLLOWER_VARIANTS
     assert {"dci_es[max_capacity_doublings=6]", "dci_es[max_capacity_doublings=8]"} <= followers
     assert "z_diff[batch_size=50]" not in followers and "mig[bins=5]" not in followers
     base = estimated_seconds("dci_es", 20000)
@@ -118,19 +126,31 @@ def test_a_metric_pays_the_estimates_no_earlier_metric_of_its_family_computed(mo
 
 
 def test_the_width_factor_follows_the_measured_growth_in_codes(monkeypatch):
-    monkeypatch.setattr(costs, "MEASURED_WIDTH_FACTORS", {"misjed": {8: 1.0, 64: 16.0}, "sap": {8: 1.0, 64: 2.0}})
-    assert costs.width_factor("misjed", 64) == pytest.approx(16.0)
-    assert costs.width_factor("misjed", 512) == pytest.approx(16.0 * 8 ** (4 / 3))  # the measured slope, 4/3 in log-log
-    assert costs.width_factor("sap", 512) == pytest.approx(2.0 * 8)  # beyond the measured widths: never below linear
-    assert costs.width_factor("mig", 512) == pytest.approx(64.0)  # not measured: linear
-    assert costs.width_factor("misjed[bins=5]", 64, variant_of="misjed") == pytest.approx(16.0)
-    assert costs.width_factor("misjed", 64, registered=False) == pytest.approx(8.0)
+    monkeypatch.setattr(costs, "MEASURED_WIDTH_FACTORS", {"misjed": {2000: {8: 1.0, 64: 16.0}},
+                                                          "sap": {2000: {8: 1.0, 64: 2.0}}})
+    assert costs.width_factor("misjed", 64, 2000) == pytest.approx(16.0)
+    assert costs.width_factor("misjed", 512, 2000) == pytest.approx(16.0 * 8 ** (4 / 3))  # the measured slope, 4/3 in log-log
+    assert costs.width_factor("sap", 512, 2000) == pytest.approx(2.0 * 8)  # beyond the measured widths: never below linear
+    assert costs.width_factor("mig", 512, 2000) == pytest.approx(64.0)  # not measured: linear
+    assert costs.width_factor("misjed[bins=5]", 64, 2000, variant_of="misjed") == pytest.approx(16.0)
+    assert costs.width_factor("misjed", 64, 2000, registered=False) == pytest.approx(8.0)
+    assert costs.width_factor("misjed", 64, 100_000) == costs.width_factor("misjed", 64, 100) == pytest.approx(16.0)
+
+
+def test_the_width_factor_follows_the_sample_size_where_it_was_measured_at_several(monkeypatch):
+    # an O(n L^2) solve: the cost per code grows with L the more, the larger n
+    monkeypatch.setattr(costs, "MEASURED_WIDTH_FACTORS", {"mcc": {2000: {8: 1.0, 512: 64.0}, 100_000: {8: 1.0, 512: 256.0}}})
+    assert costs.width_factor("mcc", 512, 1000) == pytest.approx(64.0)  # below the smallest measured n: its factors
+    assert costs.width_factor("mcc", 512, 2000) == pytest.approx(64.0)
+    assert costs.width_factor("mcc", 512, 10**6) == pytest.approx(256.0)  # above the largest: its factors
+    assert costs.width_factor("mcc", 512, round(math.sqrt(2000 * 100_000))) == pytest.approx(128.0, rel=1e-4)  # geometric
+    assert costs.shape_cost("mcc", 4, 512, 100_000) == pytest.approx(128.0)  # K / 8 times the width factor
 
 
 def test_alone_rows_are_kept_only_beyond_the_measuring_noise():
     alone = {"rmig": {1000: 0.13, 20000: 2.8}, "pid": {1000: 0.17, 20000: 3.9}, "z_diff": {1000: 0.38, 20000: 0.46}}
     in_order = {"rmig": {1000: 0.0003, 20000: 0.0009}, "pid": {1000: 0.09, 20000: 1.9}, "z_diff": {1000: 0.2, 20000: 0.19}}
-    assert set(costs.shared_alone_rows(alone, in_order)) == {"rmig"}  # pid and z_diff: 2x, the load of the machine
+    assert set(shared_alone_rows(alone, in_order)) == {"rmig"}  # pid and z_diff: 2x, the load of the machine
 
 
 def test_the_dry_run_says_which_costs_were_measured_and_which_are_its_metrics(capsys):
@@ -164,7 +184,7 @@ def test_every_gaussian_estimator_variant_has_measured_rows_far_below_its_knn_de
     """The Gaussian variants read one Gram matrix (milliseconds) where k-NN searches take a tenth of a second and more:
     charged the k-NN row they were estimated 100 to 1000 times too dear, and got no permutation null."""
     import metrics
-    from harness.execution.costs import MEASURED_ALONE_SECONDS, MEASURED_SECONDS, MEASURED_WIDTH_FACTORS, estimated_seconds, estimator_variants
+    from harness.execution.costs import MEASURED_ALONE_SECONDS, MEASURED_SECONDS, MEASURED_WIDTH_FACTORS
     from harness.execution.metric_refs import registered_entry
     from harness.execution.null_budget import metric_permutations
 
@@ -178,3 +198,60 @@ def test_every_gaussian_estimator_variant_has_measured_rows_far_below_its_knn_de
         own = estimated_seconds(entry.name, 1000, variant_of=name, earlier=())
         assert own < knn / 20, (name, own, knn)
         assert metric_permutations(entry, 1000, budget_seconds=2.0) >= 19, name
+
+
+def test_the_model_reads_its_tables_from_the_data_file_with_each_runs_machine_and_date():
+    document = json.loads(cost_records.DATA_FILE.read_text(encoding="utf-8"))
+    assert set(document) == set(cost_records.TABLES)
+    for runs in document.values():
+        assert runs and all(run["datetime"] and run["machine"] and run["settings"] and run["rows"] for run in runs)
+    measured = cost_records.read()
+    assert costs.MEASURED_SECONDS == measured.seconds and costs.MEASURED_ALONE_SECONDS == measured.alone_seconds
+    assert costs.MEASURED_WIDTH_FACTORS == measured.width_factors and costs.FOLLOWER_VARIANTS == measured.after_sibling
+    assert set(costs.MEASURED_SECONDS) >= {"pid", "dci_rf", "z_diff[batch_size=50]"}
+    assert all(row[8] == 1.0 for rows in costs.MEASURED_WIDTH_FACTORS.values() for row in rows.values())
+
+
+def _run(rows, n_samples=None, **names):
+    return cost_records.new_run(rows, {} if n_samples is None else {"n_samples": n_samples}, **names)
+
+
+def test_a_later_run_replaces_its_rows_and_drops_the_runs_it_replaces_whole(tmp_path):
+    path = tmp_path / "costs.json"
+    cost_records.add_run("seconds", _run({"mig": {1000: 1.0}, "sap": {1000: 2.0}}, like_their_metric=["mig[bins=5]"]), path)
+    cost_records.add_run("seconds", _run({"mig": {1000: 3.0, 2000: 4.0}}, after_sibling=["mig"]), path)
+    measured = cost_records.read(path)
+    assert measured.seconds == {"mig": {1000: 3.0, 2000: 4.0}, "sap": {1000: 2.0}}
+    assert measured.after_sibling == {"mig"} and measured.like_their_metric == {"mig[bins=5]"}
+    assert len(json.loads(path.read_text())["seconds"]) == 2  # the first still gives sap and mig[bins=5]
+    cost_records.add_run("seconds", _run({"sap": {1000: 5.0}, "mig[bins=5]": {1000: 6.0}}), path)
+    document = json.loads(path.read_text())
+    assert len(document["seconds"]) == 2 and document["alone_seconds"] == document["width_factors"] == []
+    assert cost_records.read(path).seconds == {"mig": {1000: 3.0, 2000: 4.0}, "sap": {1000: 5.0}, "mig[bins=5]": {1000: 6.0}}
+    assert cost_records.read(path).like_their_metric == frozenset()
+    # width factors are keyed by sample size too: a run at another n adds to a metric's rows
+    cost_records.add_run("width_factors", _run({"mcc": {8: 1.0, 64: 9.0}}, 2000), path)
+    cost_records.add_run("width_factors", _run({"mcc": {8: 1.0, 64: 20.0}}, 100_000), path)
+    assert cost_records.read(path).width_factors == {"mcc": {2000: {8: 1.0, 64: 9.0}, 100_000: {8: 1.0, 64: 20.0}}}
+    with pytest.raises(ValueError, match="unknown cost table 'speed'"):
+        cost_records.add_run("speed", _run({}), path)
+
+
+def test_the_measuring_tool_writes_its_run_into_the_data_file(tmp_path, capsys):
+    path = tmp_path / "costs.json"
+    tiny = ["--n-samples", "300", "--widths", "8,16", "--repeats", "1", "--file", str(path)]
+    assert main(["widths", "--metrics", "mig,sap", *tiny]) == 0  # printed, not written
+    printed = json.loads(capsys.readouterr().out)
+    assert set(printed["rows"]) == {"mig", "sap"} and not path.exists()
+    assert main(["widths", "--metrics", "mig,sap", *tiny, "--write"]) == 0
+    assert main(["seconds", "--metrics", "sap", "--sizes", "300", "--repeats", "1", "--file", str(path), "--write"]) == 0
+    document = json.loads(path.read_text())
+    (widths,), (seconds,) = document["width_factors"], document["seconds"]
+    assert widths["settings"]["n_samples"] == 300 and widths["machine"]["cpu_count"] >= 1 and widths["datetime"]
+    assert seconds["settings"]["sizes"] == [300] and seconds["machine"]["python"]
+    measured = cost_records.read(path)
+    assert set(measured.width_factors) == {"mig", "sap"} and measured.width_factors["mig"][300][8] == 1.0
+    assert measured.width_factors["sap"][300][16] > 0
+    swept = {entry.name for entries in cost_table_passes()[1:] for entry in entries if entry.variant_of == "sap"}
+    assert "sap" in measured.seconds and measured.seconds["sap"][300] > 0
+    assert set(measured.seconds) | measured.like_their_metric == {"sap", *swept}  # each variant: its own row, or sap's

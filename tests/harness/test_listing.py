@@ -105,3 +105,19 @@ def test_presets_are_listed_with_the_settings_and_sources_of_the_paper_they_repr
             "(Joshi et al. 2026, exps. 3-4") in text
     assert "- null_gaussian; grid width_ratio: 1, 4, 16; n_samples: 50, 200, 1000, 5000, 20000 (Joshi et al. 2026, exp. 11" in text
     assert all(f"- {name} (Joshi et al. 2026" in text or f"- {name};" in text for name in PRESETS["joshi2026"].scenarios)
+
+
+def test_one_metric_with_its_options_legal_values_and_its_score_ranges(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["list", "--metric", "dci_es"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("dci_es [predictor]: ")
+    # DCI-ES takes 2 to 61 capacity doublings, a held-out fraction and a reference loss in [0, 1); its explicitness is
+    # clipped to [-1, 1] and its size is K / L (metrics/dci_es.py)
+    assert "  max_capacity_doublings=8: an integer in [2, 61]" in lines
+    assert "  test_size=0.25: a number in (0, 1)" in lines
+    assert "  reference_loss=0.0: a number in [0, 1)" in lines
+    assert "  explicitness: explicitness, higher is better, [-1, 1]" in lines
+    assert "  size: compactness, higher is better, (0, inf)" in lines
+    assert main(["list", "--metric", "mgi"]) == 2
+    assert "unknown metric 'mgi' (did you mean mig?)" in capsys.readouterr().err

@@ -56,10 +56,10 @@ def test_a_cell_is_estimated_for_its_representations_shape():
     plain = estimated_seconds("dci_rf", 2000)
     # K / 8 times the metric's measured growth in its number of codes (about linear for dci_rf)
     assert cell_of("noise", 0.2).estimated_seconds == plain  # 8 factors x 8 codes, as measured
-    assert cell_of("redundancy_attack", 1.0).estimated_seconds == pytest.approx(plain * width_factor("dci_rf", 16))  # 8 x 16
-    assert cell_of("categorical", 4).estimated_seconds == pytest.approx(plain / 2 * width_factor("dci_rf", 4))  # 4 x 4
-    assert cell_of("dead_codes", 16).estimated_seconds == pytest.approx(plain * width_factor("dci_rf", 24))  # 8 x 24
-    assert 1.3 < width_factor("dci_rf", 16) < 2.0 and 0.3 < width_factor("dci_rf", 4) < 0.7
+    assert cell_of("redundancy_attack", 1.0).estimated_seconds == pytest.approx(plain * width_factor("dci_rf", 16, 2000))  # 8 x 16
+    assert cell_of("categorical", 4).estimated_seconds == pytest.approx(plain / 2 * width_factor("dci_rf", 4, 2000))  # 4 x 4
+    assert cell_of("dead_codes", 16).estimated_seconds == pytest.approx(plain * width_factor("dci_rf", 24, 2000))  # 8 x 24
+    assert 1.3 < width_factor("dci_rf", 16, 2000) < 2.0 and 0.3 < width_factor("dci_rf", 4, 2000) < 0.7
     # MISJED compares every pair of codes: on 8 x 256 null codes far more than the 32x of linear growth
     wide = cell_of("null_gaussian", 32.0, "misjed").estimated_seconds
     assert wide > 2 * 32 * cell_of("noise", 0.2, "misjed").estimated_seconds
@@ -81,7 +81,7 @@ def test_a_scenario_that_cannot_draw_is_estimated_as_measured(monkeypatch):
 
     monkeypatch.setattr(plan, "_SHAPES", {})
     assert plan.representation_shape(Broken(), 1) == (8, 8)
-    assert plan.shape_factor(Broken(), 1) == 1.0
+    assert plan.shape_factor(Broken(), 1, 1000) == 1.0
 
 
 def test_slow_metrics_are_named_at_plan_time_with_how_to_leave_them_out():
@@ -124,27 +124,27 @@ def test_the_dry_run_warns_of_a_slow_metric_on_stderr(capsys):
 
 
 def test_the_machine_speed_is_the_reference_calls_time_over_the_cost_tables(monkeypatch):
-    from harness.execution import costs
+    from harness.execution import costs, speed_probe
 
-    table = {name: costs.MEASURED_SECONDS[name][1000] for name in costs.SPEED_REFERENCE}
+    table = {name: costs.MEASURED_SECONDS[name][1000] for name in speed_probe.SPEED_REFERENCE}
     measured = {name: {1000: 3.0 * seconds} for name, seconds in table.items()}  # three times slower than the table
     asked = []
-    monkeypatch.setattr(costs, "measure_costs", lambda entries, **options: asked.append(
+    monkeypatch.setattr(speed_probe, "measure_costs", lambda entries, **options: asked.append(
         ([entry.name for entry in entries], options)) or measured)
-    costs.machine_speed.cache_clear()
+    speed_probe.machine_speed.cache_clear()
     try:
-        assert costs.machine_speed() == pytest.approx(3.0)
-        assert costs.machine_speed() == pytest.approx(3.0) and len(asked) == 1  # once a process
+        assert speed_probe.machine_speed() == pytest.approx(3.0)
+        assert speed_probe.machine_speed() == pytest.approx(3.0) and len(asked) == 1  # once a process
     finally:
-        costs.machine_speed.cache_clear()
-    assert asked == [(list(costs.SPEED_REFERENCE), {"sizes": (1000,), "population_sizes": (), "repeats": 2})]
+        speed_probe.machine_speed.cache_clear()
+    assert asked == [(list(speed_probe.SPEED_REFERENCE), {"sizes": (1000,), "population_sizes": (), "repeats": 2})]
 
 
 def test_the_dry_run_prints_the_time_at_this_machines_speed(capsys, monkeypatch):
     from harness.cli import main
-    from harness.execution import costs
+    from harness.execution import speed_probe
 
-    monkeypatch.setattr(costs, "machine_speed", lambda: 2.5)
+    monkeypatch.setattr(speed_probe, "machine_speed", lambda: 2.5)
     assert main(["run", "--scenarios", "noise", "--metrics", "dci_rf", "--seeds", "1", "--jobs", "1", "--dry-run"]) == 0
     lines = capsys.readouterr().out.splitlines()
     total = next(line for line in lines if line.startswith("estimated total: "))
@@ -189,3 +189,29 @@ def test_the_dry_run_gives_the_rows_each_scenario_scores_not_its_draw_size(capsy
     assert main(["run", "--scenarios", "noise,sample_size", "--metrics", "mig", "--n-samples", "500", "--grid",
                  "sample_size=100,10000", "--dry-run"]) == 0
     assert "samples per representation: 500; 100, 10000 for sample_size\n" in capsys.readouterr().out
+
+
+def test_a_cell_key_hashes_the_one_json_list_of_its_identity_and_metric():
+    # the key is built from cached per-draw and per-metric parts: it must hash exactly the JSON list it always hashed
+    # (a stored cell's key would change otherwise), quotes and non-ASCII labels included
+    import hashlib
+    import json
+
+    from harness.execution.metric_refs import registered_entry
+    from harness.execution.plan import KEY_SEPARATOR, STUDY_FORMAT, cell_key
+
+    entry = registered_entry("mig")
+    for identity in [("noise", "1", 'alpha="0.5"', 0, 1000), ("rotation", "2", "θ = π/4", 7, 300, "sweep", "s", "n")]:
+        payload = json.dumps([STUDY_FORMAT, *map(str, identity), entry.name, entry.fingerprint()])
+        expected = hashlib.sha256(payload.encode()).hexdigest()[:24]
+        assert cell_key(identity, entry, "noise").split(KEY_SEPARATOR)[0] == expected
+
+
+def test_the_cells_of_one_plan_share_each_calls_estimate_across_seeds_and_only_there():
+    import dataclasses
+
+    cells = plan_study(preset="default", scenarios_=["noise", "sample_size"], metrics_=["mig", "dci_lasso", "pid"], seeds=2)
+    shared = [cell.estimated_call_seconds for cell in cells]
+    alone = [dataclasses.replace(cell, estimates=None).estimated_call_seconds for cell in cells]  # each computed anew
+    assert shared == alone
+    assert len(set(alone)) >= 9  # three metrics at three sizes: a memo keyed too coarsely would merge them

@@ -216,26 +216,6 @@ def test_gbt_classifies_discrete_factors_and_reports_accuracy():
     assert scores["compactness"] > 0.9
 
 
-@pytest.mark.parametrize(
-    ("name", "option", "value", "message"),
-    [
-        ("dci_rf", "leaf_sizes", (), "leaf_sizes"),
-        ("dci_rf", "leaf_sizes", (1, 0), "leaf_sizes entry"),
-        ("dci_rf", "tree_samples", 1, "tree_samples"),
-        ("dci_rf", "test_size", 1.0, "test_size"),
-        ("dci_lasso", "alpha_ratio", 2.0, "alpha_ratio"),
-        ("dci_lasso", "folds", 1, "folds"),
-        ("dci_lasso", "explicitness_baseline", "variance", "explicitness_baseline"),
-        ("dci_lasso", "completeness_weighting", "equal", "completeness_weighting"),
-        ("dci_gbt", "learning_rate", 0.0, "learning_rate"),
-        ("dci_gbt", "max_train", 1, "max_train"),
-    ],
-)
-def test_bad_options_are_named(name, option, value, message, small_perfect):
-    with pytest.raises((ValueError, TypeError), match=message):
-        metrics.evaluate(name, *small_perfect, **{option: value})
-
-
 @pytest.mark.parametrize(("n", "folds", "train"), [(4, 5, 3), (5, 5, 4), (60, 46, 45)])
 def test_dci_lasso_with_fewer_training_samples_than_folds_is_named(n, folds, train):
     """The penalty's cross-validation runs on the training part: a scikit-learn error about n_splits was what users saw."""

@@ -146,11 +146,11 @@ def test_misjed_orders_pairs_as_the_paper_says():
 
 def test_options_and_errors():
     factors, codes = one_code_per_factor(n=300)
-    with pytest.raises(ValueError, match="estimator must be one of"):
+    with pytest.raises(ValueError, match="estimator must be one of 'knn', 'knn_full', 'gaussian'"):
         metrics.evaluate("wsepin", factors, codes, estimator="histogram")
     with pytest.raises(ValueError, match=r"top_k \(3\) exceeds the number of codes \(2\)"):
         metrics.evaluate("sepin_at_k", factors, codes, top_k=3)
-    with pytest.raises(ValueError, match="top_k must be a positive integer"):
+    with pytest.raises(ValueError, match="top_k must be None or an integer >= 1"):
         metrics.evaluate("indin_at_k", factors, codes, top_k=0)
     assert metrics.evaluate("misjed", factors, codes[:, :1])["misjed"] == 0.0  # no pair of codes
     top_one = metrics.evaluate("sepin_at_k", factors, codes, top_k=1)["sepin_at_k"]

@@ -51,20 +51,6 @@ def test_seeded_runs_repeat_exactly(uniform_pair):
     assert first == metrics.evaluate("explicitness", factors, codes, random_state=np.random.default_rng(9))
 
 
-@pytest.mark.parametrize(
-    ("options", "message"),
-    [
-        ({"classifier": "svm"}, "classifier"),
-        ({"C": 0.0}, "C must be positive"),
-        ({"bins": 1}, "bins"),
-        ({"test_size": 0}, "test_size"),
-    ],
-)
-def test_bad_options_are_named(options, message, uniform_pair):
-    with pytest.raises((ValueError, TypeError), match=message):
-        metrics.evaluate("explicitness", *uniform_pair, **options)
-
-
 def test_unscorable_classes_are_an_error_not_a_nan():
     factors = np.zeros((40, 2))
     factors[:, 0] = np.arange(40)  # every class of factor 0 has a single sample

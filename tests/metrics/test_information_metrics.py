@@ -124,5 +124,5 @@ def test_scores_are_deterministic(uniform_factors_20k):
 
 def test_bins_must_be_at_least_two(rng):
     values = rng.random((20, 2))
-    with pytest.raises(ValueError, match="bins must be at least 2"):
+    with pytest.raises(ValueError, match="bins must be an integer >= 2"):
         _score("mig", values, values, bins=1)

@@ -3,7 +3,7 @@
 Every registered metric (through :func:`metrics.evaluate` and
 :func:`metrics.evaluate_population`) receives NaN, inf, mismatched rows, 1-D, 3-D, empty and one-sample arrays, strings,
 objects, complex and boolean arrays, huge and tiny magnitudes, constant and duplicate
-columns, more bins than samples, unknown names and out-of-range option values.
+columns, more bins than samples and unknown names (out-of-range option values: ``test_option_constraints.py``).
 
 Each one must end in one of two ways:
 
@@ -38,7 +38,6 @@ METRICS = metrics.available()
 POPULATION_METRICS = metrics.available(population=True)
 STOCHASTIC = [name for name in METRICS if metrics.get(name).stochastic]
 WITH_BINS = [name for name in METRICS if "bins" in metrics.get(name).defaults]
-OPTIONS = [(name, option) for name in METRICS for option in metrics.get(name).defaults]
 
 #: Tree ensembles run with 5 trees in this battery: how a metric treats degenerate data
 #: does not depend on the number of trees, and dci_gbt's default (100 per class and
@@ -229,21 +228,9 @@ def test_more_bins_than_samples_gives_a_finite_score(name):
 
 
 # ----------------------------------------------------------------------------------
-# metrics.evaluate: out-of-range options
+# metrics.evaluate: random states (out-of-range options: tests/metrics/test_option_constraints.py, generated from
+# the declarations)
 # ----------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("name", WITH_BINS)
-@pytest.mark.parametrize("bins", [0, -3, 1, 2.5, "10", None, True])
-def test_bad_bins_are_named(name, bins):
-    with pytest.raises((ValueError, TypeError), match="bins"):
-        _evaluate(name, F, C, bins=bins)
-
-
-@pytest.mark.parametrize(("name", "option"), OPTIONS, ids=[f"{n}-{o}" for n, o in OPTIONS])
-def test_an_option_of_the_wrong_type_is_named(name, option):
-    with pytest.raises((ValueError, TypeError), match=option):
-        _evaluate(name, F, C, **{option: object()})
-
 
 @pytest.mark.parametrize("name", STOCHASTIC)
 @pytest.mark.parametrize(("random_state", "error"), [("seed", TypeError), (-1, ValueError), (1.5, TypeError),

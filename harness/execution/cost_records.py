@@ -1,0 +1,150 @@
+"""The measured costs' data file: the measuring tool's runs, each with its date, machine, settings and rows.
+
+``costs_measured.json``, beside this module and shipped with the package, holds for each table of
+:data:`TABLES` the runs of :mod:`harness.execution.cost_measurement` that wrote it, oldest first, as
+pytest-benchmark stores its runs: when (``datetime``), on what machine (``machine``), how (``settings``), a
+``note`` where a run needs one, and its ``rows``.  A table is the union of its runs' rows, a later run's row
+replacing an earlier one's (:func:`read`); writing a run (:func:`add_run`) drops the earlier runs whose every row it
+replaces.  The cost model (:mod:`harness.execution.costs`) reads the tables; nothing edits the file by hand.
+
+Rows, by table:
+
+- ``seconds`` and ``alone_seconds``: metric or variant name -> {sample size: median CPU seconds per call}.  A
+  ``seconds`` run also lists ``after_sibling`` (its variant rows measured after another variant of their metric on
+  the same draw, which hold only what they add to it) and ``like_their_metric`` (variants it measured within the
+  tool's tolerance of their metric's cost, left without a row of their own).
+- ``width_factors``: name -> {number of codes: cost relative to the first}, at the sample size of the run's
+  ``settings["n_samples"]``; the table holds each name's row at each measured sample size.
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib.metadata
+import json
+import os
+import platform
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+#: The tables of the file, each written by one mode of the measuring tool.
+TABLES = ("seconds", "alone_seconds", "width_factors")
+
+#: The data file the cost model reads and the measuring tool writes.
+DATA_FILE = Path(__file__).with_name("costs_measured.json")
+
+#: Libraries whose versions a run records: a metric call's cost follows theirs.
+LIBRARIES = ("numpy", "scipy", "scikit-learn")
+
+Row = Mapping[int, float]
+
+
+@dataclass(frozen=True)
+class MeasuredCosts:
+    """The file's tables, each the union of its runs' rows (a later run's row replacing an earlier one's).
+
+    Attributes
+    ----------
+    seconds : dict
+        Name -> {sample size: median CPU seconds per call, as a task runs the metrics of a draw}.
+    alone_seconds : dict
+        Name -> {sample size: median CPU seconds per call with nothing shared}.
+    width_factors : dict
+        Name -> {sample size: {number of codes: cost relative to the first number}}.
+    after_sibling : frozenset of str
+        The variant rows of ``seconds`` measured after another variant of their metric on the same draw.
+    like_their_metric : frozenset of str
+        Variants measured within the tool's tolerance of their metric's cost, which have no row of their own.
+    """
+
+    seconds: dict[str, Row]
+    alone_seconds: dict[str, Row]
+    width_factors: dict[str, dict[int, Row]]
+    after_sibling: frozenset[str]
+    like_their_metric: frozenset[str]
+
+
+def read(path: Path = DATA_FILE) -> MeasuredCosts:
+    """The tables of the data file at ``path`` (a table the file lacks reads as empty)."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    seconds = _latest(document.get("seconds", []), "seconds")
+    widths: dict[str, dict[int, Row]] = {}
+    for (name, n_samples), (_, row) in sorted(_latest(document.get("width_factors", []), "width_factors").items(),
+                                              key=lambda item: (item[0][0], item[0][1])):
+        widths.setdefault(name, {})[n_samples] = row
+    return MeasuredCosts(
+        seconds={name: row for (name, _), (_, row) in seconds.items() if row is not None},
+        alone_seconds={name: row for (name, _), (_, row) in _latest(document.get("alone_seconds", []), "alone_seconds").items()},
+        width_factors=widths,
+        after_sibling=frozenset(name for (name, _), (run, _) in seconds.items() if name in run.get("after_sibling", ())),
+        like_their_metric=frozenset(name for (name, _), (_, row) in seconds.items() if row is None),
+    )
+
+
+def add_run(table: str, run: Mapping[str, Any], path: Path = DATA_FILE) -> None:
+    """Append ``run`` (:func:`new_run`) to ``table`` of the data file at ``path`` (created if missing), drop the earlier
+    runs whose every row a later one replaces, and write the file whole (a temporary file renamed over it)."""
+    if table not in TABLES:
+        raise ValueError(f"unknown cost table {table!r}; one of {', '.join(TABLES)}")
+    document = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    runs = [*document.get(table, []), run]
+    kept = [earlier for index, earlier in enumerate(runs)
+            if not _keys(earlier, table) <= {key for later in runs[index + 1:] for key in _keys(later, table)}]
+    document = {name: kept if name == table else document.get(name, []) for name in TABLES}
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def new_run(rows: Mapping[str, Row], settings: Mapping[str, Any], note: str = "", **names: Iterable[str]) -> dict[str, Any]:
+    """A run as :func:`add_run` stores it: the date and time now (UTC), :func:`machine_description`, ``settings``, a
+    ``note`` where one is given, the rows (by name, then by size), and the name lists of a ``seconds`` run
+    (``after_sibling``, ``like_their_metric``) given as keywords."""
+    run: dict[str, Any] = {"datetime": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                           "machine": machine_description(), "settings": dict(settings)}
+    if note:
+        run["note"] = note
+    run["rows"] = {name: {size: float(rows[name][size]) for size in sorted(rows[name])} for name in sorted(rows)}
+    return {**run, **{key: sorted(values) for key, values in names.items()}}
+
+
+def machine_description() -> dict[str, Any]:
+    """What a run is measured on: the machine, its CPU and load (the 1-minute load average when the run is stored),
+    Python's and the numerical libraries' versions."""
+    return {
+        "node": platform.node(), "system": platform.system(), "release": platform.release(),
+        "machine": platform.machine(), "cpu": _cpu_model(), "cpu_count": os.cpu_count(),
+        "load_average": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
+        "python": platform.python_version(),
+        **{library: importlib.metadata.version(library) for library in LIBRARIES},
+    }
+
+
+def _cpu_model() -> str:
+    """The CPU's model name (Linux's ``/proc/cpuinfo``), else what :func:`platform.processor` says."""
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("model name"):
+                return line.partition(":")[2].strip()
+    return platform.processor()
+
+
+def _keys(run: Mapping[str, Any], table: str) -> set[tuple[str, int | None]]:
+    """What a run's rows are keyed by in ``table``: the name, and in ``width_factors`` the sample size too."""
+    n_samples = int(run["settings"]["n_samples"]) if table == "width_factors" else None
+    return {(name, n_samples) for name in (*run.get("rows", {}), *run.get("like_their_metric", ()))}
+
+
+def _latest(runs: Iterable[Mapping[str, Any]], table: str) -> dict[tuple[str, int | None], tuple[Mapping[str, Any], Row | None]]:
+    """Each key of ``table`` (:func:`_keys`) -> the last run that gives it and its row (None for a variant that run
+    measured like its metric), sizes read back as integers."""
+    latest: dict[tuple[str, int | None], tuple[Mapping[str, Any], Row | None]] = {}
+    for run in runs:
+        rows = run.get("rows", {})
+        for key in sorted(_keys(run, table)):
+            row = rows.get(key[0])
+            latest[key] = (run, None if row is None else {int(size): float(value) for size, value in row.items()})
+    return latest
