@@ -3,10 +3,18 @@
 A small writer of its own (no templating library).  The output needs
 ``\\usepackage{booktabs}``, ``\\usepackage{amssymb}`` (for ``\\checkmark``) and
 ``\\usepackage{adjustbox}`` (a table wider than the line is scaled down to it; one of
-more than :data:`WIDE_COLUMNS` columns spans both columns of a two-column page), and
-for tables longer than :data:`LONG_ROWS` rows ``\\usepackage{longtable}``: a
-``longtable`` breaks across pages with its header repeated, set in a small font with
-wrapping columns that share ``\\linewidth`` (longtable needs a one-column page).
+more than :data:`WIDE_COLUMNS` columns spans both columns of a two-column page),
+``\\usepackage{array}`` where text wraps in its column, and for tables longer than
+:data:`LONG_ROWS` rows ``\\usepackage{longtable}``: a ``longtable`` breaks across pages
+with its header repeated, set in a small font with wrapping columns that share
+``\\linewidth`` (longtable needs a one-column page).
+
+Wrapping text breaks between words only: its columns are set ragged right and never
+hyphenated, a ``metric/sub_score`` may break after its ``/``, and a name breaks inside
+(after ``_ . :``) only when it is longer than :data:`LONG_WORD` characters, so that
+``random``, ``unibound`` and ``dci_lasso`` stay whole in a two-column paper, where a
+table's wrapping columns keep their widths in ems and the table is scaled to the
+narrower line.
 """
 
 from __future__ import annotations
@@ -36,6 +44,13 @@ LONG_ROWS = 30
 SHORT_CELL = 10
 #: The line width (pt) of LaTeX's article class, against which wrapping columns are sized.
 _LINE_POINTS = 345.0
+#: The size (pt) of each font size command of the article class at 10 pt: a line fraction in ems.
+_SIZE_POINTS = {"\\small": 9.0, "\\scriptsize": 7.0}
+#: Longest name (characters) kept whole: a longer one (a user metric's ``package.module:function``) may break after
+#: ``_ . :``, as no column could hold it (any name may break after ``/``, between a metric and its sub-score).
+LONG_WORD = 24
+#: A wrapping column: ragged right, its words never hyphenated (``ran-dom``, ``uni-bound`` read as two words).
+_WRAPPING = ">{\\raggedright\\arraybackslash\\hyphenpenalty=10000\\exhyphenpenalty=10000}p"
 #: A hyphen that is a number's sign (``-1.00``, ``(-0.15)``, ``-inf``), not one inside a word or a range (``k-NN``, ``9-10``,
 #: ``1e-04``): typeset as a minus sign, which text mode would print as a short hyphen.
 _NEGATIVE = r"(?<![\w.])-(?=\.?\d|inf\b)"
@@ -48,18 +63,26 @@ def escape(text: str) -> str:
     return _PATTERN.sub(lambda match: table[match.group(0)], str(text))
 
 
-def _breakable(text: str) -> str:
-    """Escaped text that may break after ``/`` and ``_`` (long names in narrow wrapping columns)."""
-    return text.replace("/", "/\\allowbreak{}").replace("\\_", "\\_\\allowbreak{}")
+def _pieces(word: str) -> list[str]:
+    """The pieces of ``word`` that cannot break: it may break after a ``/`` (``metric/sub_score``), and a piece longer
+    than :data:`LONG_WORD` after each ``_ . :``."""
+    return [piece for part in re.split(r"(?<=/)", word) if part
+            for piece in (re.split(r"(?<=[_.:])", part) if len(part) > LONG_WORD else [part]) if piece]
+
+
+def _breakable(cell: str) -> str:
+    """``cell`` escaped for a wrapping column: it may break between the pieces of each word (:func:`_pieces`)."""
+    return " ".join("\\allowbreak{}".join(escape(piece) for piece in _pieces(word)) for word in str(cell).split())
 
 
 def _words(column: str, cells: pd.Series) -> list[str]:
-    """The pieces of a column's heading and cells that cannot break (cells may break after ``/`` and ``_``)."""
-    return [word for cell in [column, *cells] for word in re.split(r"[\s/_]+", str(cell))] or [""]
+    """The pieces of a column's heading and cells that cannot break (:func:`_pieces` of each word)."""
+    return [piece for cell in [column, *cells] for word in str(cell).split() for piece in _pieces(word)] or [""]
 
 
-def _layout(display: pd.DataFrame, alignment: str, size: str, *, wrap: bool) -> tuple[str, list[bool]]:
-    """The column specification of ``display`` and which of its headings are rotated.
+def _layout(display: pd.DataFrame, alignment: str, size: str, *, wrap: bool) -> tuple[list[str], list[bool]]:
+    """The column specifications of ``display`` (``l``, ``r``, ``c`` or a wrapping ``p`` column) and which of its
+    headings are rotated.
 
     Widths are estimated from character counts (a character of ``size`` as a fraction of the article class's
     345 pt line).  A table wider than the line first turns the headings of its short columns (every cell at most
@@ -67,7 +90,9 @@ def _layout(display: pd.DataFrame, alignment: str, size: str, *, wrap: bool) -> 
     (centred, when text);
     a table still too wide, or a ``longtable`` (``wrap``), sets its text columns as wrapping ``p`` columns: each at
     least as wide as its longest word (which cannot break), the rest of the line shared in proportion to the
-    columns' text.  Numbers, and columns with a rotated heading, keep their natural width.
+    columns' text.  Numbers, and columns with a rotated heading, keep their natural width.  A ``table``'s wrapping
+    columns are given in ems, so that on a narrower line (a two-column page) they keep their longest words whole and
+    the adjustbox scales the table down; a ``longtable``, never scaled, gives them as fractions of ``\\linewidth``.
     """
     character = (3.9 if size == "\\scriptsize" else 5.0) / _LINE_POINTS  # a character's width, as a line fraction
     share = 1.0 - display.shape[1] * 6.0 / _LINE_POINTS - 0.02  # the line less the column separations and a margin
@@ -82,7 +107,7 @@ def _layout(display: pd.DataFrame, alignment: str, size: str, *, wrap: bool) -> 
     alignment = "".join("c" if turn and align == "l" else align for align, turn in zip(alignment, rotated))  # marks
     fixed = [align != "l" for align in alignment]  # numbers and turned headings: natural width; the others may wrap
     if not wrap and sum(natural) * character <= share:
-        return alignment, rotated
+        return list(alignment), rotated
     share = max(0.1, share - sum(width * character for width, kept in zip(natural, fixed) if kept))
     wrapping = [column for column, kept in zip(display.columns, fixed) if not kept]
     longest = [max(len(word) for word in _words(column, display[column])) for column in wrapping]
@@ -91,23 +116,22 @@ def _layout(display: pd.DataFrame, alignment: str, size: str, *, wrap: bool) -> 
     minimum = [max(4, longest_word) * character for longest_word in longest]
     spare = max(0.0, share - sum(minimum))
     widths = [low + spare * length / sum(lengths) for low, length in zip(minimum, lengths)]
-    if sum(widths) > share:  # the longest words alone overflow: shrink them alike
+    if wrap and sum(widths) > share:  # the longest words alone overflow a longtable: shrink them alike
         widths = [width * share / sum(widths) for width in widths]
-    columns = iter(f"p{{{width:.3f}\\linewidth}}" for width in widths)
-    return "".join(align if kept else next(columns) for align, kept in zip(alignment, fixed)), rotated
+    units = (f"{width:.3f}\\linewidth" if wrap else f"{width * _LINE_POINTS / _SIZE_POINTS[size]:.1f}em" for width in widths)
+    columns = iter(f"{_WRAPPING}{{{unit}}}" for unit in units)
+    return [align if kept else next(columns) for align, kept in zip(alignment, fixed)], rotated
 
 
-def _row(cells, spec: str, rotated: list[bool] | None = None) -> str:
-    """One row of a table: a wrapping (``p``) column's cell may break after ``/`` and ``_``, a rotated heading is turned."""
-    kinds = re.findall(r"p\{[^}]*\}|[lrc]", spec)
+def _row(cells, columns: list[str], rotated: list[bool] | None = None) -> str:
+    """One row of a table: a wrapping column's cell may break inside a long name (:func:`_breakable`), a rotated heading
+    is turned."""
     texts = []
-    for index, (cell, kind) in enumerate(zip(cells, kinds)):
-        text = escape(cell)
+    for index, (cell, column) in enumerate(zip(cells, columns)):
         if rotated is not None and rotated[index]:
-            text = f"\\rotatebox{{90}}{{{text}}}"
-        elif kind.startswith("p"):
-            text = "\\hspace{0pt}" + (_breakable(text) if rotated is None else text)  # hspace: TeX may hyphenate a first word
-        texts.append(text)
+            texts.append(f"\\rotatebox{{90}}{{{escape(cell)}}}")
+        else:
+            texts.append(_breakable(cell) if column.startswith(_WRAPPING) and rotated is None else escape(cell))
     return " & ".join(texts) + " \\\\"
 
 
@@ -116,27 +140,29 @@ def _caption(caption: str, note: str) -> str:
     return f"\\caption[{escape(caption)}]{{{escape(caption)}. {escape(note)}}}" if note else f"\\caption{{{escape(caption)}}}"
 
 
-def _needs(packages: str, rotated: list[bool]) -> str:
+def _needs(packages: str, columns: list[str], rotated: list[bool]) -> str:
+    """The table's first line: the packages it needs."""
+    wrapping = ", \\usepackage{array} for the wrapping columns" if any(column.startswith(_WRAPPING) for column in columns) else ""
     turned = ", \\usepackage{graphicx} (loaded by adjustbox) for the turned headings" if any(rotated) else ""
-    return f"% Generated by the reports package; needs {packages}{turned}."
+    return f"% Generated by the reports package; needs {packages}{wrapping}{turned}."
 
 
 def _longtable(display: pd.DataFrame, alignment: str, caption: str, label: str, note: str) -> str:
     size = "\\scriptsize" if display.shape[1] > WIDE_COLUMNS else "\\small"
-    spec, rotated = _layout(display, alignment, size, wrap=True)
-    header = _row(display.columns, spec, rotated)
+    columns, rotated = _layout(display, alignment, size, wrap=True)
+    header = _row(display.columns, columns, rotated)
     lines = [
-        _needs("\\usepackage{booktabs}, \\usepackage{amssymb}, \\usepackage{longtable}", rotated),
+        _needs("\\usepackage{booktabs}, \\usepackage{amssymb}, \\usepackage{longtable}", columns, rotated),
         "\\begingroup",
         size,
         "\\setlength{\\tabcolsep}{3pt}",
-        f"\\begin{{longtable}}{{{spec}}}",
+        f"\\begin{{longtable}}{{{''.join(columns)}}}",
         f"{_caption(caption, note)}\\label{{tab:{label}}} \\\\",
         "\\toprule", header, "\\midrule", "\\endfirsthead",
         "\\toprule", header, "\\midrule", "\\endhead",
         "\\bottomrule", "\\endfoot",
     ]
-    lines += [_row(row, spec) for row in display.itertuples(index=False)]
+    lines += [_row(row, columns) for row in display.itertuples(index=False)]
     lines += ["\\end{longtable}", "\\endgroup", ""]
     return "\n".join(lines)
 
@@ -155,11 +181,11 @@ def to_latex(display: pd.DataFrame, *, caption: str, label: str, note: str = "")
     alignment = "".join("r" if is_numeric_column(display[column]) else "l" for column in display.columns)
     if len(display) > LONG_ROWS:
         return _longtable(display, alignment, caption, label, note)
-    spec, rotated = _layout(display, alignment, "\\small", wrap=False)
+    columns, rotated = _layout(display, alignment, "\\small", wrap=False)
     wide = display.shape[1] > WIDE_COLUMNS
     environment = "table*" if wide else "table"
     lines = [
-        _needs("\\usepackage{booktabs}, \\usepackage{amssymb}, \\usepackage{adjustbox}", rotated),
+        _needs("\\usepackage{booktabs}, \\usepackage{amssymb}, \\usepackage{adjustbox}", columns, rotated),
         f"\\begin{{{environment}}}[t]",
         "\\centering",
         "\\small",
@@ -167,11 +193,11 @@ def to_latex(display: pd.DataFrame, *, caption: str, label: str, note: str = "")
         _caption(caption, note),
         f"\\label{{tab:{label}}}",
         "\\begin{adjustbox}{max width=\\linewidth}",
-        f"\\begin{{tabular}}{{{spec}}}",
+        f"\\begin{{tabular}}{{{''.join(columns)}}}",
         "\\toprule",
-        _row(display.columns, spec, rotated),
+        _row(display.columns, columns, rotated),
         "\\midrule",
     ]
-    lines += [_row(row, spec) for row in display.itertuples(index=False)]
+    lines += [_row(row, columns) for row in display.itertuples(index=False)]
     lines += ["\\bottomrule", "\\end{tabular}", "\\end{adjustbox}", f"\\end{{{environment}}}", ""]
     return "\n".join(lines)

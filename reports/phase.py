@@ -25,7 +25,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from reports._format import Section, display_table
-from reports._style import FONT_SIZE, PAGE_WIDTH, paper_style, wrap_label
+from reports._style import COLUMN_WIDTH, FONT_SIZE, PAGE_WIDTH, paper_style, wrap_label
 from reports._table import at_largest_n, family_figures, family_rank, ideal_table, score_label, seed_summary
 from reports.comparison import FigureRequestError, _chosen_lines, _letter, _Renames, check_layout
 from reports.figures import Drawn
@@ -37,8 +37,12 @@ VALUES = ("score", "distance")
 COLOUR_MAPS = {"score": "viridis", "distance": "magma_r"}
 #: Narrowest panel, in inches: sets how many columns a width holds when none is asked for.
 PANEL_MIN_INCHES = 1.05
-#: Smallest cell, in inches, whose mean is written in it.
-ANNOTATED_CELL_INCHES = 0.22
+#: Smallest size, in points at the figure's size, of the mean written in a cell: where cells cannot hold it, no cell
+#: of the figure gets its number, and a note says so.
+NUMBER_POINTS = 8.0
+#: Widest panel of a report's figure, in inches (a column of a two-column paper): a figure of one sub-score is not
+#: drawn a page wide (its numbers would print at a third of their size in the report's two figures a row).
+REPORT_PANEL_INCHES = COLUMN_WIDTH
 #: Most panels of one report figure (a family with more sub-scores is split).
 PANELS_PER_FIGURE = 12
 #: Most tick labels on an axis; more values get every other one labelled.
@@ -113,9 +117,9 @@ def _ticks(ax, axis: str, labels: list[str], room: float, font_size: float) -> N
     ax.set_xticks(range(len(labels)), shown, rotation=90 if needed > room else 0)
 
 
-def _contours(ax, ideal: np.ndarray, font_size: float) -> None:
+def _contours(ax, ideal: np.ndarray, points: float) -> None:
     """Labelled contours of a varying ideal (three levels, evenly between its ends): white lines edged in black,
-    readable on every colour of the map."""
+    readable on every colour of the map, labelled at ``points`` (as the cells' numbers)."""
     known = ideal[np.isfinite(ideal)]
     if known.size < 4 or np.ptp(known) <= 1e-9 or min(ideal.shape) < 2:
         return
@@ -124,20 +128,26 @@ def _contours(ax, ideal: np.ndarray, font_size: float) -> None:
     lines = ax.contour(np.ma.masked_invalid(ideal), levels=levels, colors="white", linewidths=0.7, linestyles="-")
     for line in getattr(lines, "collections", [lines]):
         line.set_path_effects(halo)
-    texts = ax.clabel(lines, fontsize=max(font_size - 2.5, 4), fmt="%.2g", inline=True)
+    texts = ax.clabel(lines, fontsize=points, fmt="%.2g", inline=True)
     for text in texts:
         text.set_path_effects(halo)
 
 
-def _annotate(ax, matrix: np.ndarray, colour_map, font_size: float) -> None:
-    """Each cell's mean, dark on light cells and light on dark."""
+def _fits_numbers(cell_width: float, cell_height: float, texts: Sequence[str], points: float) -> bool:
+    """Whether a cell of ``cell_width`` x ``cell_height`` inches holds the longest of ``texts`` at ``points``, with
+    a character's room to spare across and half a line up and down."""
+    longest = max((len(text) for text in texts), default=0)
+    return cell_width >= (longest + 1) * CHARACTER_EMS * points / 72 and cell_height >= 1.5 * points / 72
+
+
+def _annotate(ax, matrix: np.ndarray, colour_map, points: float) -> None:
+    """Each cell's mean at ``points``, dark on light cells and light on dark."""
     for (row, column), value in np.ndenumerate(matrix):
         if not np.isfinite(value):
             continue
         red, green, blue, _ = colour_map(float(np.clip(value, 0, 1)))
         light = 0.299 * red + 0.587 * green + 0.114 * blue > 0.5
-        ax.text(column, row, f"{value:.2f}", ha="center", va="center", fontsize=max(font_size - 2.5, 3.5),
-                color="black" if light else "white")
+        ax.text(column, row, f"{value:.2f}", ha="center", va="center", fontsize=points, color="black" if light else "white")
 
 
 def phase_figure(
@@ -155,6 +165,10 @@ def phase_figure(
     title: str = "",
 ) -> Drawn:
     """Draw the phase diagrams of ``table`` (:func:`phase_table`): one panel per sub-score, one colour bar.
+
+    Where its ideal does not vary (constant, or stated nowhere), each cell of a panel carries its mean, at
+    :data:`NUMBER_POINTS` or the font size less one, whichever is larger (so are a varying ideal's contours
+    labelled); where the cells are too small for that, none does, and the figure's notes say so.
 
     Parameters
     ----------
@@ -193,7 +207,11 @@ def phase_figure(
     rows = -(-len(scores) // columns)
     panel = width / columns
     colour_map = colormaps[COLOUR_MAPS[value]].with_extremes(bad=MISSING)
-    annotate = min(panel * 0.8 / len(xs), panel * 0.7 / len(ys)) >= ANNOTATED_CELL_INCHES
+    points = max(NUMBER_POINTS, font_size - 1)
+    shown_column = table["mean" if value == "score" else "distance"]
+    annotate = _fits_numbers(panel * 0.8 / len(xs), panel * HEAT_ASPECT / len(ys),
+                             [f"{number:.2f}" for number in shown_column.dropna()], points)
+    numbered = False
     notes: list[str] = []
     with paper_style(font_size):
         row_inches = panel * HEAT_ASPECT + (2 * font_size + 3 * (font_size - 1)) / 72  # heat map, title, ticks, label
@@ -217,10 +235,11 @@ def phase_figure(
             for row, column in zip(*np.nonzero(~np.isfinite(shown))):
                 ax.add_patch(Rectangle((column - 0.5, row - 0.5), 1, 1, fill=False, hatch="////", edgecolor="#999999",
                                        linewidth=0))
-            _contours(ax, ideal, font_size)
+            _contours(ax, ideal, points)
             stated = ideal_text(ideal)
             if annotate and stated:  # where the ideal varies its contour labels hold the cells' room
-                _annotate(ax, shown, colour_map, font_size)
+                _annotate(ax, shown, colour_map, points)
+            numbered = numbered or bool(stated)
             name = wrap_label(label(metric, sub_score, bool(higher)), max(12, int(panel * 13)))
             letter = f"({_letter(index)}) " if panel_letters else ""
             ax.set_title(f"{letter}{name}" + (f"\n{stated}" if stated else ""), loc="left",
@@ -237,6 +256,8 @@ def phase_figure(
                       else "|mean score − ideal| (grey: no ideal stated)")
         if title:
             figure.suptitle(title, fontsize=font_size, x=0.01, ha="left")
+    if numbered and not annotate:
+        notes.append(f"The cells are too small to print their means at {points:g} pt: the colour bar reads them.")
     return Drawn(figure, notes)
 
 
@@ -254,8 +275,9 @@ def phase_drawers(results: pd.DataFrame, *, value: str = "score") -> list[tuple[
                        f"{counted} seeds (1 − score for lower-is-better sub-scores) at each {sweep.x} (across) and "
                        f"{sweep.y} (up), one colour scale [0, 1] for every panel; white contours: the ideal where "
                        "it varies (else stated in each title; 'no ideal stated' where the scenario states none); hatched: not run.")
+            width = min(PAGE_WIDTH, len(part) * REPORT_PANEL_INCHES)
             drawers.append((key, caption, functools.partial(phase_figure, own, sweep, scores=part, value=value,
-                                                            title=f"{sweep.sweep}: {family}")))
+                                                            width=width, title=f"{sweep.sweep}: {family}")))
     return drawers
 
 

@@ -146,7 +146,14 @@ def agreement_sentence(comparison: pd.DataFrame) -> str:
     lacking = sorted(set(comparison.loc[comparison["agreement"] == "missing", "metric"]))
     return (f"The review's Table 2 (Zaidi et al. 2022): {counts['agree']} of {compared} cells agree with the "
             f"measurements (" + (f"{others}; " if others else "") + "MIG-RMIG compared as mig and as rmig)"
-            + (f"; not compared: {', '.join(lacking)}, not in the results" if lacking else "") + ".")
+            + (f"; the review's metrics this run did not include, not compared: {', '.join(lacking)}" if lacking else "")
+            + ".")
+
+
+def compared_rows(comparison: pd.DataFrame) -> pd.DataFrame:
+    """The cells of a :func:`review_comparison` table that are compared: those of the metrics the results hold (the
+    others are named once, by :func:`agreement_sentence`, not listed against a missing measurement)."""
+    return comparison.loc[comparison["agreement"] != "missing"]
 
 
 def _row_label(review_metric: str, references: str, metric: str) -> str:
@@ -154,13 +161,15 @@ def _row_label(review_metric: str, references: str, metric: str) -> str:
 
 
 def _cell(published: str, measured: str, agreement: str) -> str:
-    """``✓ = ✓`` (agree), ``✓ ≠ ✗`` (disagree), ``✓ vs ≈`` (undecided, unmeasured), ``✓ vs missing``."""
-    return f"{published} {SIGNS.get(agreement, 'vs')} {measured or 'missing'}"
+    """``✓ = ✓`` (agree), ``✓ ≠ ✗`` (disagree), ``✓ vs ≈`` (undecided), ``✓ vs ?`` (unmeasured)."""
+    return f"{published} {SIGNS.get(agreement, 'vs')} {measured}"
 
 
 def comparison_display(comparison: pd.DataFrame) -> pd.DataFrame:
-    """The side by side as text: one row per printed row and project metric, one column per printed heading, each
-    cell ``published sign measured`` (:func:`_cell`), with the project's metric name and the row's agreement count."""
+    """The side by side as text: one row per printed row and project metric the results hold
+    (:func:`compared_rows`), one column per printed heading, each cell ``published sign measured`` (:func:`_cell`),
+    with the project's metric name and the row's agreement count."""
+    comparison = compared_rows(comparison)
     cells = comparison.assign(
         row=[_row_label(r, ref, m) for r, ref, m in zip(comparison["review_metric"], comparison["references"],
                                                          comparison["metric"])],
@@ -176,9 +185,10 @@ def comparison_display(comparison: pd.DataFrame) -> pd.DataFrame:
 
 
 def comparison_paper(comparison: pd.DataFrame) -> pd.DataFrame:
-    """The side by side for a paper's LaTeX table: each cell the published and the measured mark (``✓/✗``), the
-    disagreeing ones starred."""
-    shown = comparison.assign(cell=[f"{p}/{m or '-'}{'*' if a == 'disagree' else ''}" for p, m, a in
+    """The side by side for a paper's LaTeX table, of the metrics the results hold (:func:`compared_rows`): each cell
+    the published and the measured mark (``✓/✗``), the disagreeing ones starred."""
+    comparison = compared_rows(comparison)
+    shown = comparison.assign(cell=[f"{p}/{m}{'*' if a == 'disagree' else ''}" for p, m, a in
                                     zip(comparison["published"], comparison["measured"], comparison["agreement"])])
     shown = shown.assign(row=[_row_label(r, ref, m) for r, ref, m in zip(shown["review_metric"], shown["references"],
                                                                           shown["metric"])])

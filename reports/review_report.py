@@ -18,6 +18,7 @@ from reports.review_comparison import (
     RULE_DIFFERENCES,
     agreement_counts,
     agreement_sentence,
+    compared_rows,
     comparison_display,
     comparison_paper,
     disagreements,
@@ -76,16 +77,17 @@ def table_2_sections(bundle: Bundle) -> list[Section]:
     if not _reviewed(bundle):
         return []
     comparison = review_comparison(bundle)
+    compared = compared_rows(comparison)  # the metrics the results lack are named once, in the first line
     sources = provenance(bundle.judged, verdict_sources(bundle))
     counts = agreement_counts(comparison)
-    by_column = comparison.groupby("heading", sort=False)["agreement"].agg(
+    by_column = compared.groupby("heading", sort=False)["agreement"].agg(
         lambda marks: f"{int((marks == 'agree').sum())} of {len(marks)}")
     lines = [agreement_sentence(comparison),
              "Agreeing cells per column: " + "; ".join(f"{heading} {count}" for heading, count in by_column.items()) + "."]
     listed = disagreements(comparison)
-    side = Section("review_table2", title, TABLE_2_DESCRIPTION, table=comparison, display=comparison_display(comparison),
+    side = Section("review_table2", title, TABLE_2_DESCRIPTION, table=compared, display=comparison_display(comparison),
                    lines=lines, paper=comparison_paper(comparison), provenance=sources,
-                   paper_note="each cell: printed / measured mark, * where they differ; - not in the results")
+                   paper_note="each cell: printed / measured mark, * where they differ")
     listing = Section("review_disagreements", f"Disagreements with the review's Table 2 ({counts['disagree']})",
                       DISAGREEMENT_DESCRIPTION, table=comparison.loc[comparison["agreement"] == "disagree"],
                       display=listed, provenance=sources,

@@ -15,7 +15,16 @@ import pytest
 
 from reports.comparison import FigureRequestError
 from reports.parameters import parameter_columns, two_parameter_sweeps, with_parameter_columns
-from reports.phase import ideal_text, phase_section, phase_table, plot_phase_diagram
+from reports.phase import (
+    NUMBER_POINTS,
+    REPORT_PANEL_INCHES,
+    ideal_text,
+    phase_drawers,
+    phase_figure,
+    phase_section,
+    phase_table,
+    plot_phase_diagram,
+)
 from reports.schema import encode_options
 
 SWEEP = "dense_mixing@equicorrelated"
@@ -102,3 +111,20 @@ def test_plot_draws_one_panel_per_sub_score_and_refuses_an_unknown_sweep(tmp_pat
         plot_phase_diagram(sweep_rows(), sweep="nope", out_file=tmp_path / "x.png")
     with pytest.raises(FigureRequestError, match="value must be"):
         plot_phase_diagram(sweep_rows(), sweep=SWEEP, out_file=tmp_path / "x.png", value="ratio")
+
+
+def test_the_report_draws_a_panel_a_column_wide_and_its_numbers_at_8_pt_or_not_at_all():
+    # one panel was drawn a page wide (1350 x 1193 px) with 4.5 pt numbers, shown at half its width in the report
+    rows = sweep_rows()
+    (_, _, draw), = phase_drawers(rows.loc[rows["metric"] == "low"])
+    drawn = draw()
+    numbers = [text for ax in drawn.figure.axes for text in ax.texts]
+    assert drawn.figure.get_figwidth() == pytest.approx(REPORT_PANEL_INCHES) and drawn.notes == []
+    assert sorted(text.get_text() for text in numbers) == ["0.90"] * 3 + ["0.99"] * 3  # 1 - kappa / 100
+    assert {text.get_fontsize() for text in numbers} == {NUMBER_POINTS}
+    (_, _, draw), = phase_drawers(rows)
+    assert draw().figure.get_figwidth() == pytest.approx(2 * REPORT_PANEL_INCHES)  # two panels
+    sweep = two_parameter_sweeps(rows)[0]
+    small = phase_figure(phase_table(rows, sweep), sweep, width=0.6)  # cells of 0.24 in: "0.90" at 8 pt needs 0.33
+    assert [text.get_text() for text in small.figure.axes[0].texts] == []
+    assert small.notes == ["The cells are too small to print their means at 8 pt: the colour bar reads them."]
