@@ -58,16 +58,19 @@ def agreement(results: pd.DataFrame) -> pd.DataFrame:
     labels = sorted(wide.columns)
     if len(labels) < 2:
         raise MissingDataError("agreement needs at least two sub-scores; the results have " + ", ".join(labels))
+    values = wide[labels].to_numpy(dtype=float)
+    scored = ~np.isnan(values)
     rows, notes = [], []
-    for first, second in itertools.combinations(labels, 2):
-        pair = wide[[first, second]].dropna()
-        found = kendall(pair[first].to_numpy(), pair[second].to_numpy())
+    for (i, first), (j, second) in itertools.combinations(enumerate(labels), 2):
+        both = scored[:, i] & scored[:, j]  # the representations both scored, in the table's order
+        found = kendall(values[both, i], values[both, j])
         if found is None:
             continue
         tau, p_value = found
+        common = int(both.sum())
         if np.isnan(tau):
-            notes.append(f"{first} vs {second}: one of them is constant over the {len(pair)} common representations")
-        rows.append({"score_a": first, "score_b": second, "tau": tau, "p_value": p_value, "n_representations": len(pair)})
+            notes.append(f"{first} vs {second}: one of them is constant over the {common} common representations")
+        rows.append({"score_a": first, "score_b": second, "tau": tau, "p_value": p_value, "n_representations": common})
     if not rows:
         raise MissingDataError(f"agreement needs two sub-scores measured on at least {MIN_REPRESENTATIONS} common representations")
     table = pd.DataFrame(rows)

@@ -125,16 +125,16 @@ def save(figure: Figure, directory: Path, key: str, formats: Sequence[str] = DEF
     quarter of the full-colour one.  Every file depends only on the figure: the SVG and
     the PDF have no date, and the SVG's element ids are salted with ``key`` (matplotlib
     salts them with a random uuid otherwise), so a report redrawn from the same results
-    is the same byte for byte.  Each format is drawn once, the layout computed for the
-    PNG reused by the others.
+    is the same byte for byte.  The layout is computed once, at the PNG's resolution
+    (:func:`_lay_out`), and each format is drawn once on it.
     """
     from PIL import Image
 
     formats = figure_formats(formats)
     directory.mkdir(parents=True, exist_ok=True)
     canvas = FigureCanvasAgg(figure)
+    _lay_out(figure, PNG_DPI)
     figure.savefig(io.BytesIO(), format="rgba", dpi=PNG_DPI)  # raw pixels: no full-colour PNG compressed, then decoded
-    figure.set_layout_engine("none")  # keep the layout just computed; the other formats need no second pass
     image = Image.fromarray(np.asarray(canvas.buffer_rgba()))  # RGBA: the pixels just drawn, at PNG_DPI
     image = image.convert("RGB").quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     compressed = io.BytesIO()
@@ -148,6 +148,25 @@ def save(figure: Figure, directory: Path, key: str, formats: Sequence[str] = DEF
         figure.savefig(directory / f"{key}.pdf", format="pdf", metadata={"CreationDate": None})
     return png
 
+
+
+def _lay_out(figure: Figure, dpi: float) -> None:
+    """Run ``figure``'s layout engine once, at ``dpi``, and keep its result: the figure is then drawn once per format.
+
+    ``savefig`` on a figure with a layout engine (a placeholder one included) first draws every artist without
+    rendering, to lay it out, then draws again: that first pass is a third of a drawing's time.  Running the engine
+    directly lays the figure out as that pass would (at the resolution it is saved at), without it.
+    """
+    engine = figure.get_layout_engine()
+    if engine is not None:
+        own_dpi = figure.dpi
+        figure.set_dpi(dpi)
+        try:
+            engine.execute(figure)
+        finally:
+            figure.set_dpi(own_dpi)
+    with matplotlib.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
+        figure.set_layout_engine(None)  # no engine at all: "none" leaves a placeholder, and savefig its first pass
 
 def band_half_width(std: np.ndarray, n_seeds: np.ndarray, band: str) -> np.ndarray | None:
     """Half the width of the band around a mean over ``n_seeds`` seeds with sample standard deviation ``std``.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 from reports import MissingDataError, agreement, agreement_matrix
 
@@ -61,6 +62,21 @@ def test_only_common_representations_count():
     table = _table({"a": BASE, "b": BASE})
     table = table.loc[~((table["metric"] == "b") & (table["value"] == 0.0))]
     assert agreement(table)["n_representations"].item() == 4
+
+
+def test_each_pair_reads_the_representations_both_scored_in_order():
+    rng = np.random.default_rng(3)
+    scores = {name: rng.random(12) for name in ("a", "b", "c")}
+    table = _table(scores)
+    gaps = {"a": [0, 5], "b": [5, 7, 8], "c": [1]}  # a value a metric did not score
+    table = table.loc[~pd.Series([row.value * 4 in gaps[row.metric] for row in table.itertuples()], index=table.index)]
+    found = agreement(table).set_index(["score_a", "score_b"])
+    for first, second in (("a", "b"), ("a", "c"), ("b", "c")):
+        both = [i for i in range(12) if i not in gaps[first] + gaps[second]]
+        expected = stats.kendalltau(scores[first][both], scores[second][both])
+        assert found.loc[(first, second), "n_representations"] == len(both)
+        assert found.loc[(first, second), "tau"] == expected.statistic  # bit for bit: the same scores, in order
+        assert found.loc[(first, second), "p_value"] == expected.pvalue
 
 
 def test_not_enough_scores_or_representations():

@@ -8,6 +8,7 @@ import matplotlib.colors as mcolors
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from scipy import stats
 
 from reports import check_results
@@ -23,6 +24,8 @@ from reports._style import (
 )
 from reports.figures import (
     CLIP_MARKER,
+    PNG_COLOURS,
+    PNG_DPI,
     READ_RANGE_NOTE,
     atlas_figures,
     band_half_width,
@@ -385,6 +388,23 @@ def test_atlas_column_titles_of_the_built_in_scenarios_keep_their_words_whole():
     assert _wrapped("categorical", 14) == "categorical"
     assert _wrapped("redundancy_attack", 14) == "redundancy_\nattack"
     assert _wrapped("modular_not_compact_quantized", 14) == "modular_\nnot_\ncompact_\nquantized"
+
+
+@pytest.mark.parametrize("draw", [lambda rows: scenario_figure(rows, "noise"), lambda rows: atlas_figures(
+    rows, StyleRegistry(rows))[0][1]], ids=["constrained layout", "fixed margins"])
+def test_save_lays_a_figure_out_once_and_draws_the_pixels_savefig_draws(synthetic_results, tmp_path, draw):
+    from PIL import Image
+
+    rows = check_results(synthetic_results)
+    figure, reference = draw(rows).figure, draw(rows).figure  # the same figure twice
+    png = save(figure, tmp_path, "noise")
+    assert figure.get_layout_engine() is None  # laid out for good: SVG and PDF are drawn on it, once each
+    FigureCanvasAgg(reference)
+    reference.savefig(io.BytesIO(), format="rgba", dpi=PNG_DPI)  # matplotlib's way: a pass to lay out, a pass to draw
+    assert [ax.get_position().bounds for ax in figure.axes] == [ax.get_position().bounds for ax in reference.axes]
+    drawn = Image.fromarray(np.asarray(reference.canvas.buffer_rgba())).convert("RGB").quantize(
+        PNG_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    assert np.array_equal(np.asarray(Image.open(io.BytesIO(png))), np.asarray(drawn))
 
 
 def test_save_draws_each_format_asked_for_and_refuses_an_unknown_one(synthetic_results, tmp_path):
