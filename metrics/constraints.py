@@ -99,6 +99,10 @@ class Interval(Constraint):
         below = np.ones(values.shape, bool) if self.high is None else (values <= self.high if self.right_closed else values < self.high)
         return above & below
 
+    def bounds(self) -> tuple[float, float]:
+        """``(low, high)``, an infinite bound for an unbounded side: a score range as the reports read it."""
+        return (-math.inf if self.low is None else float(self.low), math.inf if self.high is None else float(self.high))
+
     def notation(self) -> str:
         """The bounds as mathematics writes them: ``[0, 1]``, ``(0, 1]``, ``[2, inf)``."""
         low = "-inf" if self.low is None else f"{self.low:g}"

@@ -185,6 +185,24 @@ def _joined(texts: Sequence[str], checks: Sequence[Check]) -> str:
     return texts[0] + "".join(check.joiner + text for check, text in zip(checks[1:], texts[1:]))
 
 
+def _by_statistic(checks: Sequence[Check]) -> list[list[Check]]:
+    """``checks`` grouped by statistic, in order of first appearance: a statistic checked on both sides (calibration's
+    random score, at most one threshold and at least another) is one group, the other groups one check each."""
+    groups: dict[str, list[Check]] = {}
+    for check in checks:
+        groups.setdefault(check.statistic, []).append(check)
+    return list(groups.values())
+
+
+def _range_text(group: Sequence[Check]) -> str:
+    """The rule of one statistic's checks: ``R² ≥ 0.9``, or for both sides ``-0.1 ≤ random ≤ 0.1``."""
+    if len(group) == 1:
+        return group[0].rule_text()
+    floor = next(check for check in group if check.comparison == ">=")
+    ceiling = next(check for check in group if check.comparison == "<=")
+    return f"{floor.threshold:g} ≤ {floor.statistic} ≤ {ceiling.threshold:g}"
+
+
 @dataclass(frozen=True)
 class Verdict:
     """What a score gets for one characteristic.
@@ -227,17 +245,28 @@ class Verdict:
             raise ValueError(f"a verdict marked {self.mark!r} has no checks to rank")
         return worst(self.checks).severity()
 
+    def statistics(self) -> list[tuple[str, Check]]:
+        """Each statistic's rule (``ρ ≥ 0.8``; ``-0.1 ≤ random ≤ 0.1`` for one checked on both sides) and its check
+        closest to failing, in order: what a table shows of the verdict, one column per statistic."""
+        return [(_range_text(group), worst(group)) for group in _by_statistic(self.checks)]
+
     def number_text(self) -> str:
-        """Every deciding value with its label (``ρ 0.88, slope 1.29``); empty when unjudged."""
-        return _joined([check.label + check.value_text() for check in self.checks], self.checks) if self.checks else ""
+        """Every deciding value with its label (``ρ 0.88, slope 1.29``), a statistic checked on both sides once (the
+        side closer to failing); empty when unjudged."""
+        shown = [check for _, check in self.statistics()]
+        return _joined([check.label + check.value_text() for check in shown], shown) if shown else ""
 
     def threshold_text(self) -> str:
-        """Every rule (``ρ ≥ 0.8, slope ≥ 0.5``); empty when unjudged."""
-        return _joined([check.rule_text() for check in self.checks], self.checks) if self.checks else ""
+        """Every rule of :meth:`statistics` (``ρ ≥ 0.8, slope ≥ 0.5``); empty when unjudged."""
+        shown = self.statistics()
+        return _joined([rule for rule, _ in shown], [check for _, check in shown]) if shown else ""
 
     def evidence_text(self) -> str:
-        """Where each check was decided, or why the verdict is unjudged."""
-        return "; ".join(check.where for check in self.checks if check.where) if self.checks else self.evidence
+        """Where each statistic was decided (a two-sided one: on its side closer to failing), or why the verdict is
+        unjudged."""
+        if not self.checks:
+            return self.evidence
+        return "; ".join(check.where for _, check in self.statistics() if check.where)
 
     def record(self) -> dict[str, object]:
         """The verdict as a tidy row's columns: ``verdict``, ``passed`` (True or False once decided, NaN
@@ -267,8 +296,9 @@ def pool_scores(verdicts: Sequence[Verdict], statistics: Sequence[str], unmeasur
     """One characteristic's verdicts of several sub-scores as one (a metric's): each statistic's worst check.
 
     Every judged sub-score must pass; each statistic of ``statistics`` (in that order) shows its worst
-    value over the judged sub-scores (of equals, the first row of the analysis's table).  When none is
-    judged: their common mark, or ``unmeasured`` with ``unmeasured`` as evidence when their marks differ.
+    value over the judged sub-scores on each side it is checked on (of equals, the first row of the analysis's
+    table).  When none is judged: their common mark, or ``unmeasured`` with ``unmeasured`` as evidence when their
+    marks differ.
     """
     judged = [verdict for verdict in verdicts if verdict.judged]
     if not judged:
@@ -278,8 +308,8 @@ def pool_scores(verdicts: Sequence[Verdict], statistics: Sequence[str], unmeasur
     for statistic in statistics:
         found = sorted((check for verdict in judged for check in verdict.checks if check.statistic == statistic),
                        key=lambda check: check.position)
-        if found:
-            checks.append(worst(found))
+        for comparison in dict.fromkeys(check.comparison for check in found):
+            checks.append(worst([check for check in found if check.comparison == comparison]))
     return Verdict.of(checks)
 
 

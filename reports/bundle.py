@@ -20,13 +20,13 @@ from reports import verdicts
 from reports._table import MissingDataError, check_results, scenarios_testing
 from reports.agreement import agreement
 from reports.calibration import calibration
-from reports.characteristics import Thresholds
 from reports.cost import cost, cost_by_n
 from reports.hyperparameters import discretization, hyperparameters, option_spreads
 from reports.linearity import linearity
 from reports.robustness import robustness
 from reports.sample_efficiency import sample_efficiency
 from reports.sensitivity import on_default_options, option_sensitivity
+from reports.thresholds import Thresholds
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,8 @@ class Bundle:
     ----------
     results : pandas.DataFrame
         A results table (validated here, see :func:`reports.check_results`).
-    thresholds : Thresholds, optional
-        The verdicts' thresholds.
+    thresholds : reports.thresholds.Thresholds, optional
+        The thresholds of the analyses, the verdicts and the report's sentences.
 
     Attributes
     ----------
@@ -82,13 +82,12 @@ class Bundle:
     @cached_property
     def calibration(self) -> Analysis:
         """:func:`reports.calibration.calibration` at the thresholds."""
-        return _run(calibration, self.judged, perfect_threshold=self.thresholds.perfect_threshold,
-                    random_threshold=self.thresholds.random_threshold)
+        return _run(calibration, self.judged, thresholds=self.thresholds)
 
     @cached_property
     def linearity(self) -> Analysis:
         """:func:`reports.linearity.linearity` of every scenario whose ideal varies."""
-        return _run(linearity, self.judged, min_r2=self.thresholds.min_r2, min_slope=self.thresholds.min_linear_slope)
+        return _run(linearity, self.judged, thresholds=self.thresholds)
 
     @cached_property
     def verdict_linearity(self) -> Analysis:
@@ -103,7 +102,7 @@ class Bundle:
     def robustness(self) -> Analysis:
         """:func:`reports.robustness.robustness` under every condition (split by
         :func:`reports.robustness.of_conditions`)."""
-        return _run(robustness, self.judged, max_deviation=self.thresholds.max_deviation)
+        return _run(robustness, self.judged, thresholds=self.thresholds)
 
     @cached_property
     def efficiency(self) -> Analysis:
@@ -137,24 +136,24 @@ class Bundle:
     @cached_property
     def sensitivity(self) -> Analysis:
         """:func:`reports.sensitivity.option_sensitivity` of the option sweeps (empty without one)."""
-        return Analysis(option_sensitivity(self.results, threshold=self.thresholds.max_spread))
+        return Analysis(option_sensitivity(self.results, thresholds=self.thresholds))
 
     @cached_property
     def option_spreads(self) -> pd.DataFrame:
         """:func:`reports.hyperparameters.option_spreads`: each swept option's spread, what :attr:`discretization`
         and :attr:`hyperparameters` both read (about 6 CPU-s on the default study's results)."""
-        return option_spreads(self.results, threshold=self.thresholds.max_spread)
+        return option_spreads(self.results, thresholds=self.thresholds)
 
     @cached_property
     def discretization(self) -> Analysis:
         """:func:`reports.hyperparameters.discretization`: how far a metric's binning moves it (empty without one)."""
-        return Analysis(discretization(self.results, threshold=self.thresholds.max_spread, spreads=self.option_spreads))
+        return Analysis(discretization(self.results, thresholds=self.thresholds, spreads=self.option_spreads))
 
     @cached_property
     def hyperparameters(self) -> Analysis:
         """:func:`reports.hyperparameters.hyperparameters`: how many swept options move each metric (empty without
         a sweep)."""
-        return Analysis(hyperparameters(self.results, threshold=self.thresholds.max_spread, spreads=self.option_spreads))
+        return Analysis(hyperparameters(self.results, thresholds=self.thresholds, spreads=self.option_spreads))
 
     @cached_property
     def verdicts(self) -> pd.DataFrame:

@@ -10,7 +10,10 @@ every sub-score whose ideal the scenario leaves undefined there or states as 0 (
 scenario's declaration, :attr:`scenarios.base.Scenario.ideal_ranges`: modularity and
 compactness are defined only while the code carries signal, explicitness falls to 0); a
 scenario that states a higher ideal at its random end declares that end no null code for
-that property, and its sub-scores are not calibrated there.
+that property, and its sub-scores are not calibrated there.  The null score is asked for on both sides: a score
+below the chance end (0 on the oriented scale, as the chance axiom reads it) fails as one above it does, so DCI-ES
+explicitness, which its definition sends to -1 on pure noise while every other explicitness scores 0 there, is not
+calibrated on the scale every verdict reads.
 """
 
 from __future__ import annotations
@@ -20,10 +23,8 @@ import pandas as pd
 
 from reports import intervals
 from reports._table import MissingDataError, at_largest_n, check_results, ideal_table, oriented, require_criterion
+from reports.thresholds import Thresholds
 
-#: Default thresholds: calibrated when perfect >= 0.9 and random <= 0.1.
-PERFECT_THRESHOLD, RANDOM_THRESHOLD = 0.9, 0.1
-#: Display columns (name -> heading) of the calibration table.
 #: Criterion whose scenarios calibration reads.
 CRITERION = "noise"
 #: The parameter values of a noise scenario's perfect and fully random representations (review eq. 9).
@@ -35,8 +36,7 @@ def calibration(
     *,
     perfect_value: float = PERFECT_VALUE,
     random_value: float = RANDOM_VALUE,
-    perfect_threshold: float = PERFECT_THRESHOLD,
-    random_threshold: float = RANDOM_THRESHOLD,
+    thresholds: Thresholds = Thresholds(),
 ) -> pd.DataFrame:
     """Each sub-score's mean and spread at the perfect and the fully random end of the noise scenarios.
 
@@ -46,10 +46,11 @@ def calibration(
         A results table (validated by :func:`reports.check_results`).
     perfect_value, random_value : float, default 0.0 and 1.0
         The parameter values of the perfect and the fully random representation.
-    perfect_threshold, random_threshold : float, default 0.9 and 0.1
+    thresholds : reports.thresholds.Thresholds, optional
         A sub-score is calibrated when its oriented mean (``1 - score`` for a
-        lower-is-better one) is at least ``perfect_threshold`` at the perfect end and
-        at most ``random_threshold`` at the random end, compared unrounded.
+        lower-is-better one) is at least ``thresholds.perfect_threshold`` at the perfect end and
+        between ``thresholds.min_random`` and ``thresholds.random_threshold`` at the random end (a
+        score below the chance end, 0, fails as one above it does), compared unrounded.
 
     Returns
     -------
@@ -59,8 +60,8 @@ def calibration(
         ``random_mean``, ``random_std`` (raw scores; spread is the standard deviation
         over seeds, 0 for one seed), ``n_seeds`` (the fewer of the two ends),
         ``perfect_oriented`` and ``random_oriented`` (the means as judged: ``1 - mean``
-        for a lower-is-better sub-score), ``perfect_threshold``, ``random_threshold``,
-        ``perfect_pass``, ``random_pass`` and ``calibrated`` (decided on the means),
+        for a lower-is-better sub-score), ``perfect_threshold``, ``random_threshold``, ``min_random``,
+        ``perfect_pass``, ``random_pass`` (both sides) and ``calibrated`` (decided on the means),
         ``perfect_oriented_low``/``_high`` and ``random_oriented_low``/``_high`` (Student's t
         95% interval (:func:`reports.intervals.level` with several looks) of each oriented mean over seeds, clipped to
         [0, 1] for scores in it,
@@ -68,7 +69,7 @@ def calibration(
         and from the permutation nulls at the random end (where the results have them)
         ``random_null_oriented`` (the null's mean, oriented), ``random_null_q95_oriented``
         (its 95% chance level), ``random_within_null`` (the noise score is no better than
-        that chance level), ``chance_bias`` (the random end fails its threshold, but within
+        that chance level), ``chance_bias`` (the random end is above its threshold, but within
         its null: a metric biased by chance at this n and code width, not one that rewards
         noise) and ``chance_note`` (that finding as text for the verdict's evidence, empty
         otherwise).  Sub-scores present at only one end, and those whose property's ideal the scenario states
@@ -130,11 +131,14 @@ def calibration(
         table[f"{end}_oriented_high"] = [high for _, high in spans]
     table = table.merge(_chance_at(rows, random_value), on=keys, how="left")
     table["random_within_null"] = table["random_within_null"].eq(True)
-    table["perfect_threshold"], table["random_threshold"] = float(perfect_threshold), float(random_threshold)
+    perfect_threshold, random_threshold = float(thresholds.perfect_threshold), float(thresholds.random_threshold)
+    table["perfect_threshold"], table["random_threshold"] = perfect_threshold, random_threshold
+    table["min_random"] = float(thresholds.min_random)
     table["perfect_pass"] = table["perfect_oriented"] >= perfect_threshold
-    table["random_pass"] = table["random_oriented"] <= random_threshold
+    above = table["random_oriented"] > random_threshold
+    table["random_pass"] = ~above & (table["random_oriented"] >= table["min_random"])
     table["calibrated"] = table["perfect_pass"] & table["random_pass"]
-    table["chance_bias"] = ~table["random_pass"] & table["random_within_null"].eq(True)
+    table["chance_bias"] = above & table["random_within_null"].eq(True)
     table["chance_note"] = [
         f"; chance-level bias at n = {n}: pure noise scores within its permutation null (null mean {chance:.2g})"
         if bias else "" for bias, n, chance in zip(table["chance_bias"], table["n_samples"], table["random_null_oriented"])]

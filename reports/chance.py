@@ -27,8 +27,9 @@ from reports._table import MissingDataError, check_results, family_figures, requ
 from reports.figures import Drawn, band_half_width, band_text
 
 CRITERION = "chance"
-#: A chance level above this at the study's sample size is named: a tenth of the score scale, the calibration
-#: threshold of the random end (:data:`reports.calibration.RANDOM_THRESHOLD`).
+#: A chance level above this at the study's sample size is named: a tenth of the score scale, as the default
+#: calibration threshold of the random end (``random_threshold`` of :class:`reports.thresholds.Thresholds`); the
+#: section's own level, drawn in its figures, not a verdict's threshold.
 HIGH = 0.1
 #: The level a sub-score must stay below, from some n on, for its scores at that n to be read without a null.
 LOW = 0.05

@@ -3,9 +3,12 @@
 Each :class:`Characteristic` names the analysis it reads (a table of :class:`reports.bundle.Bundle`),
 the scenario criterion and the ideal its rows come from, the properties whose sub-scores it judges,
 the headline column it pools into, and its :class:`Rule` s: a statistic (a column of the analysis),
-a comparison and a threshold (a field of :class:`Thresholds`).  :mod:`reports.verdicts` turns the
-table into verdicts, one per metric x sub-score x characteristic; the headline, the property matrix,
-the sections' roll-ups and the report card are views of those verdicts.
+a comparison and a threshold (a field of :class:`reports.thresholds.Thresholds`).  :mod:`reports.verdicts`
+turns the table into verdicts, one per metric x sub-score x characteristic; the headline, the property
+matrix, the sections' roll-ups and the report card are views of those verdicts.  Each characteristic also
+carries its rule in words, a template the report fills from the thresholds it was built with
+(:func:`sentences`), and the cells whose permutation null its verdicts read (:class:`NullCells`), which the
+harness reads to give those cells a null (:func:`harness.execution.null_budget.read_by_a_verdict`).
 
 Zaidi et al. (2022), Table 2 and section 6.2: "For a metric to possess a characteristic (✓), it has
 to be true by design and not disproven experimentally."  Here every ✓ or ✗ is decided by a number
@@ -14,44 +17,20 @@ measured in the results and a threshold, both reported next to the verdict.
 
 from __future__ import annotations
 
-import dataclasses
+import math
+import string
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import pandas as pd
 
-from reports.calibration import PERFECT_THRESHOLD, PERFECT_VALUE, RANDOM_THRESHOLD, RANDOM_VALUE
-from reports.hyperparameters import MAX_SENSITIVE_OPTIONS
-from reports.linearity import MIN_LEVELS, MIN_LINEAR_SLOPE, MIN_R2
-from reports.robustness import JUDGED_PROPERTIES, MAX_DEVIATION, MIN_VALUES
+from reports.calibration import CRITERION as CALIBRATION_CRITERION
+from reports.calibration import PERFECT_VALUE, RANDOM_VALUE
+from reports.linearity import MIN_LEVELS
+from reports.robustness import JUDGED_PROPERTIES, MIN_VALUES
 from reports.schema import IDEAL_PROPERTIES
-from reports.sensitivity import DISCRETIZATION_OPTIONS, SPREAD_THRESHOLD
-
-#: Default thresholds of the property columns and of data efficiency.
-MIN_RANK_CORRELATION, MIN_SLOPE = 0.8, 0.5
-DATA_N, DATA_TOLERANCE = 1000, 0.05
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """Every threshold of the verdicts (see :data:`CHARACTERISTICS`)."""
-
-    min_rank_correlation: float = MIN_RANK_CORRELATION
-    min_slope: float = MIN_SLOPE
-    perfect_threshold: float = PERFECT_THRESHOLD
-    random_threshold: float = RANDOM_THRESHOLD
-    min_r2: float = MIN_R2
-    min_linear_slope: float = MIN_LINEAR_SLOPE
-    max_deviation: float = MAX_DEVIATION
-    data_n: int = DATA_N
-    data_tolerance: float = DATA_TOLERANCE
-    max_spread: float = SPREAD_THRESHOLD
-    max_sensitive_options: int = MAX_SENSITIVE_OPTIONS
-
-    def fill(self, template: str) -> str:
-        """``template`` with ``{data_n}`` (any field) replaced by its value."""
-        return template.format(**dataclasses.asdict(self))
-
+from reports.sensitivity import DISCRETIZATION_OPTIONS
+from reports.thresholds import Thresholds
 
 #: Which rows of an analysis a characteristic or a rule reads (by name, so that entries stay data).
 ROWS: dict[str, Callable[[pd.DataFrame, Thresholds], pd.Series]] = {
@@ -76,7 +55,7 @@ class Rule:
         The passing side; the worst row of a score is its smallest (``>=``) or largest value, an
         undefined one first.
     threshold : str
-        The :class:`Thresholds` field it is compared with.
+        The :class:`reports.thresholds.Thresholds` field it is compared with.
     label : str
         What precedes the value in the verdict's text.
     joiner : str
@@ -107,6 +86,27 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class NullCells:
+    """The cells whose permutation null a characteristic's verdicts read (of every other cell they read the score only).
+
+    Attributes
+    ----------
+    criterion : str
+        The criterion the cells' scenario declares.
+    values : tuple of float
+        The parameter values of those cells.
+    """
+
+    criterion: str
+    values: tuple[float, ...]
+
+    def include(self, criterion: str, value: object) -> bool:
+        """Whether the cell of a scenario declaring ``criterion`` at the parameter value ``value`` is one of them."""
+        return (criterion == self.criterion and isinstance(value, (int, float))
+                and any(math.isclose(float(value), own) for own in self.values))
+
+
+@dataclass(frozen=True)
 class Characteristic:
     """One column of the property matrix.
 
@@ -120,6 +120,9 @@ class Characteristic:
         What decides it: every rule must pass.
     unmeasured : str
         The evidence when no row of the analysis judges the score (``{field}``: a threshold).
+    sentence : str
+        Its rule in words, as the report states it: a template whose ``{field}`` (``{field:g}``) is a threshold,
+        naming every threshold its rules compare with (checked here), filled from the report's thresholds.
     criterion : str
         The scenario criterion its rows come from (``""``: every scenario the analysis reads; an
         analysis without a ``criterion`` column reads that criterion's scenarios alone).
@@ -142,6 +145,13 @@ class Characteristic:
         The headline column it pools into (empty: none).
     reads : str
         The values of its scenarios it reads, as the criteria table of ``reports/README.md`` says it.
+    nulls : NullCells, optional
+        The cells whose permutation null its verdicts read (None: it reads scores only).
+
+    Raises
+    ------
+    ValueError
+        When ``sentence`` names no threshold one of its rules compares with, or a field that is no threshold.
     """
 
     key: str
@@ -149,6 +159,7 @@ class Characteristic:
     analysis: str
     rules: tuple[Rule, ...]
     unmeasured: str
+    sentence: str
     criterion: str = ""
     against: bool = False
     properties: tuple[str, ...] | None = None
@@ -158,6 +169,15 @@ class Characteristic:
     by_base: bool = False
     headline: str = ""
     reads: str = "every value of each scenario, at its largest n"
+    nulls: NullCells | None = None
+
+    def __post_init__(self) -> None:
+        named = {field for _, field, _, _ in string.Formatter().parse(self.sentence) if field is not None}
+        if unknown := sorted(named - set(Thresholds.__dataclass_fields__)):
+            raise ValueError(f"characteristic {self.key!r}: its sentence names {unknown[0]!r}, which is no threshold")
+        if missing := [rule for rule in self.rules if rule.threshold not in named]:
+            raise ValueError(f"characteristic {self.key!r}: its sentence does not state {missing[0].threshold!r}, "
+                             f"the threshold of its rule {missing[0].statistic!r}")
 
 
 def _follows(prop: str) -> Characteristic:
@@ -175,6 +195,8 @@ def _follows(prop: str) -> Characteristic:
         properties=(prop, "holistic"), outside_evidence=f"no {prop} or holistic sub-score",
         reads="every value where the scenario states the property's ideal, at its largest n",
         unmeasured=f"not scored on a scenario that degrades {prop}", headline="follows",
+        sentence="Spearman ρ ≥ {min_rank_correlation:g} and slope ≥ {min_slope:g} on trajectories (excess ≤ "
+                 "{max_deviation:g} on level comparisons)",
         rules=(Rule("ρ", "spearman", ">=", "min_rank_correlation", "ρ ", where="lowest ρ: {sub_score} in {scenario}",
                     reason="undefined_reason", rows="trajectory"),
                Rule("slope", "slope", ">=", "min_slope", "slope ", where="lowest slope: {sub_score} in {scenario}",
@@ -195,33 +217,39 @@ def _deviation(key: str, heading: str, criterion: str, headline: str) -> Charact
         reads=f"every value where the scenario defines the judged property's ideal (at least {MIN_VALUES}), at its "
               "largest n",
         unmeasured=f"no judged sub-score in a scenario testing {criterion} (none, or no ideal)",
+        sentence="|score − ideal| ≤ {max_deviation:g}",
         rules=(Rule("|score − ideal|", "deviation", "<=", "max_deviation", where="{sub_score} in {scenario} at {at_value}",
                     at=("sub_score", "scenario", "at_value")),))
 
 
-def _swept(key: str, heading: str, analysis: str, rule: Rule, unmeasured: str) -> Characteristic:
+def _swept(key: str, heading: str, analysis: str, rule: Rule, unmeasured: str, sentence: str) -> Characteristic:
     """Measured from option sweeps, per metric base (:mod:`reports.hyperparameters`): discretization-free when no
     binning can move the metric (none by design, or a bins sweep moves no score by more than max_spread); few
     hyper-parameters when at most max_sensitive_options swept options move a score by more than max_spread (the
     binning counted once there too, as the review's Table 2 counts it)."""
     return Characteristic(key=key, heading=heading, analysis=analysis, by_base=True, unmeasured=unmeasured,
-                          rules=(rule,))
+                          sentence=sentence, rules=(rule,))
 
 
 #: Every characteristic, in the order of the property matrix's columns: the review's Table 2, then the additions.
 CHARACTERISTICS: tuple[Characteristic, ...] = (
     *(_follows(prop) for prop in IDEAL_PROPERTIES),
     Characteristic(
-        key="calibrated", heading="Calibrated", analysis="calibration", criterion="noise", headline="calibrated",
+        key="calibrated", heading="Calibrated", analysis="calibration", criterion=CALIBRATION_CRITERION,
+        headline="calibrated", sentence="perfect ≥ {perfect_threshold:g} and {min_random:g} ≤ random ≤ {random_threshold:g}",
+        nulls=NullCells(CALIBRATION_CRITERION, (RANDOM_VALUE,)),  # chance-level bias at the pure-noise end
         unmeasured=f"no scenario testing noise, at alpha = {PERFECT_VALUE:g} and {RANDOM_VALUE:g}",
         reads=f"alpha = {PERFECT_VALUE:g} (perfect) and {RANDOM_VALUE:g} (pure noise: a null score from every "
               "sub-score whose ideal the scenario leaves undefined or states as 0 there), at the largest n",
         rules=(Rule("perfect", "perfect_oriented", ">=", "perfect_threshold", where="worst perfect: {sub_score} in {scenario}"),
                Rule("random", "random_oriented", "<=", "random_threshold", joiner=" / ",
-                    where="worst random: {sub_score} in {scenario}{chance_note}"))),
+                    where="worst random: {sub_score} in {scenario}{chance_note}"),
+               Rule("random", "random_oriented", ">=", "min_random", joiner=" / ",  # below chance is a finding too
+                    where="worst random: {sub_score} in {scenario}"))),
     Characteristic(
         key="linear", heading="Linear", analysis="verdict_linearity", rows="trajectory", headline="linear",
         unmeasured="no scenario with a varying ideal trajectory",
+        sentence="R² ≥ {min_r2:g} and slope ≥ {min_linear_slope:g}",
         rules=(Rule("R²", "r2", ">=", "min_r2", "R² ", where="lowest R²: {sub_score} in {scenario} against {against}",
                     reason="undefined_reason"),
                Rule("slope", "slope", ">=", "min_linear_slope", "slope ", where="lowest slope: {sub_score} in {scenario}"))),
@@ -232,14 +260,18 @@ CHARACTERISTICS: tuple[Characteristic, ...] = (
     _swept("discretization_free", "Discretization-free", "discretization",
            Rule("max spread", "max_spread", "<=", "max_spread", where="{detail}", at=("option", "sub_score", "worst_condition")),
            f"no {' or '.join(DISCRETIZATION_OPTIONS)} sweep in the results, nor a sweep recording all the metric's options "
-           "(run --metric-option METRIC:bins=5,10,20,40)"),
+           "(run --metric-option METRIC:bins=5,10,20,40)",
+           "no binning can move the metric (its options include none: by design) or a bins sweep moves no sub-score "
+           "by more than {max_spread:g}"),
     _swept("few_hyperparameters", "Few hyper-parameters", "hyperparameters",
            Rule("sensitive options", "sensitive_options", "<=", "max_sensitive_options", where="{detail}",
                 at=("sensitive", "sub_score"), digits=0),
-           "no option sweep in the results (run --metric-option METRIC:OPTION=V1,V2,...)"),
+           "no option sweep in the results (run --metric-option METRIC:OPTION=V1,V2,...)",
+           "at most {max_sensitive_options} of its swept options moves a sub-score by more than {max_spread:g}"),
     Characteristic(
         key="data_efficient", heading="Data efficient", analysis="efficiency", rows="at_data_n", headline="data_efficient",
         unmeasured="no sample-efficiency result at n = {data_n}", reads="n = {data_n} and the largest n",
+        sentence="mean |s({data_n}) − s(n_max)| ≤ {data_tolerance:g}",
         rules=(Rule("mean |s({data_n}) − s(n_max)|", "mean_abs_difference", "<=", "data_tolerance",
                     where="{sub_score} in {scenario} (n_max = {n_max})", digits=3),)),
 )
@@ -254,6 +286,12 @@ def headings() -> dict[str, str]:
 def characteristic(key: str) -> Characteristic:
     """The entry of :data:`CHARACTERISTICS` named ``key``."""
     return next(entry for entry in CHARACTERISTICS if entry.key == key)
+
+
+def sentences(thresholds: Thresholds) -> dict[str, str]:
+    """Characteristic key -> its sentence filled from ``thresholds`` (:attr:`Characteristic.sentence`), in the order of
+    :data:`CHARACTERISTICS` (as it is when called)."""
+    return {entry.key: thresholds.fill(entry.sentence) for entry in CHARACTERISTICS}
 
 
 #: Characteristic key -> column heading, in order.

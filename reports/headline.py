@@ -1,4 +1,5 @@
-"""The headline: one row per sub-score, one column per criterion, and sentences naming the best and worst.
+"""The headline: one row per sub-score, one column per criterion, sentences naming the best and worst, and a flag on
+every sub-score with a score outside the range its metric declares.
 
 A view of the verdict table (:mod:`reports.verdicts`): each cell pools a sub-score's verdicts on
 the characteristics of one column (the same rules and thresholds as the property matrix, which
@@ -12,10 +13,12 @@ import numpy as np
 import pandas as pd
 
 from reports._format import ABSENT, SYMBOLS
-from reports._table import score_label
+from reports._table import check_results, score_label
 from reports._verdict import JUDGED, UNDEFINED, Check, format_against
 from reports.bundle import Bundle
-from reports.characteristics import HEADINGS, Thresholds
+from reports.characteristics import HEADINGS
+from reports.score_ranges import outside_ranges, range_flag
+from reports.thresholds import Thresholds
 from reports.verdicts import HEADLINE_COLUMNS, headline_verdicts
 
 #: Criterion -> column heading of the headline, in order.
@@ -106,6 +109,14 @@ def headline_display(table: pd.DataFrame, *, compact: bool = False) -> pd.DataFr
     wide = wide.reindex(columns=list(CRITERIA)).rename(columns=CRITERIA)
     wide.insert(0, "Measures", properties)
     return wide.reset_index().rename(columns={"score": "Sub-score"})
+
+
+def range_lines(results: pd.DataFrame | Bundle) -> list[str]:
+    """The headline's flags, before its sentences: one line per sub-score with a score outside the range its metric
+    declares (:func:`reports.score_ranges.outside_ranges`: a built-in's registration; option variants included), the
+    extreme score and where it was scored."""
+    table = results.results if isinstance(results, Bundle) else check_results(results)
+    return [f"⚠ {range_flag(row)}" for row in outside_ranges(table).to_dict("records")]
 
 
 def headline_sentences(table: pd.DataFrame) -> list[str]:

@@ -15,7 +15,8 @@ on different things here, and the binning is counted once in each:
   moves no score by more than the spread threshold (the review marks every binned metric ✗ by design).
 * :func:`hyperparameters` (Few hyper-parameters): how many of the metric's swept options move one of
   its scores by more than the spread threshold, each measured with the metric's other options at their
-  defaults.  Few: at most :data:`MAX_SENSITIVE_OPTIONS` (one knob, as the review credits the binned
+  defaults.  Few: at most ``max_sensitive_options`` of :class:`reports.thresholds.Thresholds` (one knob, as the
+  review credits the binned
   information metrics with).  The parameters are counted as the review does, but only those that matter
   (an option that moves no score is no burden to set); options the results do not sweep are not counted,
   so a study must sweep each hyper-parameter of a metric (the presets do, for the review's metrics).
@@ -31,11 +32,9 @@ import pandas as pd
 
 from reports.options import is_variant, off_defaults
 from reports.schema import decode_options
-from reports.sensitivity import DISCRETIZATION_OPTIONS, SENSITIVITY_COLUMNS, SPREAD_THRESHOLD, option_sensitivity
+from reports.sensitivity import DISCRETIZATION_OPTIONS, SENSITIVITY_COLUMNS, option_sensitivity
+from reports.thresholds import Thresholds
 
-#: Most swept options that may move a metric's scores by more than the spread threshold for it to have few
-#: hyper-parameters: one, the knob the review leaves the binned information metrics.
-MAX_SENSITIVE_OPTIONS = 1
 #: Columns of :func:`hyperparameters`.
 HYPERPARAMETER_COLUMNS = ("metric", "sub_score", "swept", "options_swept", "sensitive_options", "sensitive",
                           "largest_option", "largest_spread", "threshold", "detail")
@@ -44,7 +43,7 @@ DISCRETIZATION_COLUMNS = ("metric", "sub_score", "route", "option", "values", "m
                           "threshold", "detail")
 
 
-def option_spreads(results: pd.DataFrame, *, threshold: float = SPREAD_THRESHOLD) -> pd.DataFrame:
+def option_spreads(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds()) -> pd.DataFrame:
     """:func:`reports.sensitivity.option_sensitivity` of each swept option, the metric's other options at their defaults.
 
     A metric swept over several options (``bins`` x ``estimator``) is a product of variants; the spread of one
@@ -59,7 +58,7 @@ def option_spreads(results: pd.DataFrame, *, threshold: float = SPREAD_THRESHOLD
     names = sorted({key for text in rows["options"].unique() for key in decode_options(text)})
     tables = []
     for name in names:
-        table = option_sensitivity(rows.loc[off.map(lambda keys, name=name: keys <= {name})], threshold=threshold)
+        table = option_sensitivity(rows.loc[off.map(lambda keys, name=name: keys <= {name})], thresholds=thresholds)
         tables.append(table.loc[table["option"] == name])
     spreads = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=list(SENSITIVITY_COLUMNS))
     return spreads.sort_values(["metric", "option", "sub_score"], kind="stable").reset_index(drop=True)
@@ -71,18 +70,19 @@ def _sub_scores(results: pd.DataFrame) -> dict[str, list[str]]:
     return {metric: sorted(own["sub_score"].unique()) for metric, own in rows.groupby("metric_base")}
 
 
-def hyperparameters(results: pd.DataFrame, *, threshold: float = SPREAD_THRESHOLD, spreads: pd.DataFrame | None = None) -> pd.DataFrame:
-    """How many of each swept metric's options move its scores by more than ``threshold``.
+def hyperparameters(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds(),
+                    spreads: pd.DataFrame | None = None) -> pd.DataFrame:
+    """How many of each swept metric's options move its scores by more than ``thresholds.max_spread``.
 
     Parameters
     ----------
     results : pandas.DataFrame
         A checked results table holding option-sweep variants.
-    threshold : float
-        The spread (on the [0, 1] score scale, mean over seeds, largest over conditions) beyond which an
-        option counts as moving the metric.
+    thresholds : reports.thresholds.Thresholds, optional
+        ``thresholds.max_spread`` is the spread (on the [0, 1] score scale, mean over seeds, largest over
+        conditions) beyond which an option counts as moving the metric.
     spreads : pandas.DataFrame, optional
-        :func:`option_spreads` of ``results`` at ``threshold``, when the caller has it (computed here otherwise).
+        :func:`option_spreads` of ``results`` at ``thresholds``, when the caller has it (computed here otherwise).
 
     Returns
     -------
@@ -94,7 +94,8 @@ def hyperparameters(results: pd.DataFrame, *, threshold: float = SPREAD_THRESHOL
         ``largest_spread`` (the option moving the metric most, and how far), ``threshold`` and ``detail``
         (the evidence, as a sentence).  Empty without a sweep.
     """
-    spreads = option_spreads(results, threshold=threshold) if spreads is None else spreads
+    spreads = option_spreads(results, thresholds=thresholds) if spreads is None else spreads
+    threshold = float(thresholds.max_spread)
     sub_scores = _sub_scores(results)
     records = []
     for metric, own in spreads.groupby("metric", sort=True):
@@ -127,11 +128,12 @@ def recorded_options(results: pd.DataFrame) -> dict[str, list[str]]:
     return known
 
 
-def discretization(results: pd.DataFrame, *, threshold: float = SPREAD_THRESHOLD, spreads: pd.DataFrame | None = None) -> pd.DataFrame:
+def discretization(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds(),
+                   spreads: pd.DataFrame | None = None) -> pd.DataFrame:
     """How far a swept metric's discretisation moves its scores: measured by a bins sweep, or none by design.
 
-    ``spreads``: :func:`option_spreads` of ``results`` at ``threshold``, when the caller has it (as for
-    :func:`hyperparameters`).
+    ``spreads``: :func:`option_spreads` of ``results`` at ``thresholds`` (whose ``max_spread`` is the ``threshold``
+    column), when the caller has it (as for :func:`hyperparameters`).
 
     Returns
     -------
@@ -143,7 +145,8 @@ def discretization(results: pd.DataFrame, *, threshold: float = SPREAD_THRESHOLD
         binning can move it).  ``detail`` is the evidence as a sentence.  A binned metric without a bins sweep,
         and a metric whose options are not all recorded, have no row.
     """
-    spreads = option_spreads(results, threshold=threshold) if spreads is None else spreads
+    spreads = option_spreads(results, thresholds=thresholds) if spreads is None else spreads
+    threshold = float(thresholds.max_spread)
     swept = spreads.loc[spreads["option"].isin(DISCRETIZATION_OPTIONS)]
     records = [{"metric": row.metric, "sub_score": row.sub_score, "route": "sweep", "option": row.option,
                 "values": row.values, "max_spread": row.max_spread, "worst_condition": row.worst_condition,

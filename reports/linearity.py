@@ -16,12 +16,8 @@ from scipy import stats
 
 from reports import intervals
 from reports._table import MissingDataError, at_largest_n, check_results, ideal_table, oriented_score, seed_summary
+from reports.thresholds import Thresholds
 
-#: Default thresholds of ``linear`` (R² and slope) and ``monotone`` (Spearman's rho).
-#: A linear response must also move: its slope against the ideal at least
-#: MIN_LINEAR_SLOPE (the score spans at least a quarter of the ideal's range), so a
-#: flat line (slope 0.05) with a high R² is not called linear.
-MIN_R2, MIN_LINEAR_SLOPE, MIN_RANK_CORRELATION = 0.9, 0.25, 0.9
 #: The intervals over seeds of the statistics the verdicts read (:mod:`reports.intervals`).
 INTERVAL_COLUMNS = [f"{column}_{end}" for column in ("r2", "slope", "spearman", "max_excess") for end in ("low", "high")]
 #: Why R² and rho are undefined for a constant score.
@@ -59,8 +55,7 @@ def fit_line(ideal: np.ndarray, score: np.ndarray) -> dict[str, float]:
     }
 
 
-def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2, min_slope: float = MIN_LINEAR_SLOPE,
-              min_rank_correlation: float = MIN_RANK_CORRELATION) -> pd.DataFrame:
+def linearity(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds()) -> pd.DataFrame:
     """R², Spearman's rho and largest deviation of each sub-score against its ideal trajectory.
 
     For every scenario whose ideal value of a property changes across its values
@@ -73,15 +68,11 @@ def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2, min_slope: float
     ----------
     results : pandas.DataFrame
         A results table (validated by :func:`reports.check_results`).
-    min_r2 : float, default 0.9
-        ``linear`` is true when the affine fit has ``R² >= min_r2`` and a slope of
-        at least ``min_slope``.
-    min_slope : float, default 0.25
-        The smallest slope of a linear response: the score must move with the ideal,
-        not lie flat (a constant score has R² undefined and slope 0).
-    min_rank_correlation : float, default 0.9
-        ``monotone`` is true when Spearman's rho is at least this.  Ties count against
-        it: a step function over six equally spaced values has rho = 0.88.
+    thresholds : reports.thresholds.Thresholds, optional
+        ``linear`` is true when the affine fit has ``R² >= thresholds.min_r2`` and a slope of at least
+        ``thresholds.min_linear_slope``: a linear response must also move with the ideal, so a flat line
+        (slope 0.05) with a high R² is not called linear (a constant score has R² undefined and slope 0).
+        ``monotone`` is true when Spearman's rho is at least ``thresholds.min_monotone_rank_correlation``.
 
     Returns
     -------
@@ -97,7 +88,8 @@ def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2, min_slope: float
         verdicts read, ``r2_low``, ``r2_high``, ``slope_low``, ``slope_high``, ``spearman_low``,
         ``spearman_high``, ``max_excess_low`` and ``max_excess_high`` (:mod:`reports.intervals`; NaN
         for one seed), the thresholds ``min_r2``,
-        ``min_slope`` and ``min_rank_correlation``, ``linear``, ``monotone``.
+        ``min_slope`` (``thresholds.min_linear_slope``) and ``min_rank_correlation``
+        (``thresholds.min_monotone_rank_correlation``), ``linear``, ``monotone``.
 
     Raises
     ------
@@ -111,6 +103,8 @@ def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2, min_slope: float
     row, negligible.
     """
     frame = at_largest_n(check_results(results))
+    min_r2, min_slope = float(thresholds.min_r2), float(thresholds.min_linear_slope)
+    min_rank_correlation = float(thresholds.min_monotone_rank_correlation)
     ideals = ideal_table(frame)
     degraded = degraded_properties(ideals)
     if degraded.empty:
@@ -145,8 +139,7 @@ def linearity(results: pd.DataFrame, *, min_r2: float = MIN_R2, min_slope: float
                 "max_deviation": float(deviation[worst]), "at_value": curve["value_label"].iloc[worst],
                 "max_excess": float(np.max(score - ideal)),
                 "undefined_reason": CONSTANT_REASON if np.isnan(fit["r2"]) else "",
-                "min_r2": float(min_r2), "min_slope": float(min_slope),
-                "min_rank_correlation": float(min_rank_correlation),
+                "min_r2": min_r2, "min_slope": min_slope, "min_rank_correlation": min_rank_correlation,
                 "linear": bool(fit["r2"] >= min_r2 and fit["slope"] >= min_slope), "n_seeds": matrix.shape[0],
                 "monotone": bool(fit["spearman"] >= min_rank_correlation),
                 **spread,

@@ -20,11 +20,8 @@ import pandas as pd
 from reports import characteristics
 from reports._format import SYMBOLS
 from reports.bundle import Bundle
-from reports.calibration import PERFECT_THRESHOLD, RANDOM_THRESHOLD
-from reports.characteristics import DATA_N, DATA_TOLERANCE, HEADINGS, MIN_RANK_CORRELATION, MIN_SLOPE, Thresholds
-from reports.linearity import MIN_LINEAR_SLOPE, MIN_R2
-from reports.robustness import MAX_DEVIATION
-from reports.sensitivity import SPREAD_THRESHOLD
+from reports.characteristics import HEADINGS
+from reports.thresholds import Thresholds
 
 #: Characteristic -> column heading, in the review's order, then the additions.
 CHARACTERISTICS = HEADINGS
@@ -33,23 +30,10 @@ COLUMNS = ["metric", "family", "characteristic", "verdict", "passed", "statistic
            "margin", "interval_low", "interval_high", "number", "threshold", "evidence"]
 
 
-def property_matrix(
-    results: pd.DataFrame | Bundle,
-    *,
-    min_rank_correlation: float = MIN_RANK_CORRELATION,
-    min_slope: float = MIN_SLOPE,
-    perfect_threshold: float = PERFECT_THRESHOLD,
-    random_threshold: float = RANDOM_THRESHOLD,
-    min_r2: float = MIN_R2,
-    min_linear_slope: float = MIN_LINEAR_SLOPE,
-    max_deviation: float = MAX_DEVIATION,
-    data_n: int = DATA_N,
-    data_tolerance: float = DATA_TOLERANCE,
-    max_spread: float = SPREAD_THRESHOLD,
-) -> pd.DataFrame:
+def property_matrix(results: pd.DataFrame | Bundle, thresholds: Thresholds = Thresholds()) -> pd.DataFrame:
     """Every metric's characteristics, each with its verdict, deciding number and threshold.
 
-    Characteristics and how they are decided (all thresholds are options):
+    Characteristics and how they are decided (every threshold is a field of ``thresholds``):
 
     * **modularity / compactness / explicitness**: the metric measures property P when
       it has a sub-score for P (or a holistic one) and, in every scenario that
@@ -79,9 +63,10 @@ def property_matrix(
       (:func:`reports.robustness.robustness`).
     * **discretization-free / few hyper-parameters**: from option sweeps
       (:func:`reports.sensitivity.option_sensitivity`): the largest spread of any
-      sub-score across the values of ``bins`` (discretization-free), or of any swept
-      option (few hyper-parameters), averaged over seeds, is at most ``max_spread``.
-      ``unmeasured`` when the results hold no such sweep of the metric.
+      sub-score across the values of ``bins``, averaged over seeds, is at most
+      ``max_spread`` (discretization-free), and at most ``max_sensitive_options`` swept
+      options move one by more (few hyper-parameters).  ``unmeasured`` when the
+      results hold no such sweep of the metric.
     * **data efficient**: every sub-score's mean ``|score(n) - score(n_max)|`` at
       ``n = data_n`` is at most ``data_tolerance`` (review 5.7: "All metrics provide a
       fair estimate of the disentanglement score [with] 1k samples except ...").
@@ -90,9 +75,9 @@ def property_matrix(
     ----------
     results : pandas.DataFrame or reports.bundle.Bundle
         A results table (validated by :func:`reports.check_results`), or the bundle of its
-        analyses (whose thresholds are then used, not these).
-    min_rank_correlation, min_slope, perfect_threshold, random_threshold, min_r2, min_linear_slope, max_deviation, data_n, data_tolerance, max_spread
-        The thresholds above.
+        analyses (whose thresholds are then used, not ``thresholds``).
+    thresholds : reports.thresholds.Thresholds, optional
+        The thresholds above (the defaults of :class:`reports.thresholds.Thresholds` when omitted).
 
     Returns
     -------
@@ -119,9 +104,7 @@ def property_matrix(
     :func:`reports.sensitivity.on_default_options`), with the sweeps read by the two
     measured columns.
     """
-    bundle = results if isinstance(results, Bundle) else Bundle(results, Thresholds(
-        min_rank_correlation, min_slope, perfect_threshold, random_threshold, min_r2, min_linear_slope, max_deviation,
-        data_n, data_tolerance, max_spread))
+    bundle = results if isinstance(results, Bundle) else Bundle(results, thresholds)
     records = [{"metric": metric, "family": family, "characteristic": key, **verdict.record()}
                for metric, family, key, verdict in bundle.metric_verdicts.itertuples(index=False)]
     return pd.DataFrame(records, columns=COLUMNS)

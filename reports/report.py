@@ -26,26 +26,24 @@ from reports._table import MissingDataError, provenance, scenarios_testing, scor
 from reports._verdict import Check
 from reports.agreement import agreement_matrix, agreement_rollup
 from reports.bundle import Analysis, Bundle
-from reports.calibration import PERFECT_THRESHOLD, RANDOM_THRESHOLD
 from reports.chance import chance_drawers, chance_section
-from reports.characteristics import DATA_N, DATA_TOLERANCE, MIN_RANK_CORRELATION, MIN_SLOPE
+from reports.characteristics import sentences
 from reports.cost import DISPLAY_COLUMNS as COST_COLUMNS
-from reports.headline import headline, headline_display, headline_sentences
+from reports.headline import headline, headline_display, headline_sentences, range_lines
 from reports.html import render_html
-from reports.hyperparameters import MAX_SENSITIVE_OPTIONS
 from reports.intervals import looks_of
 from reports.latex import to_latex
-from reports.linearity import MIN_LEVELS, MIN_LINEAR_SLOPE, MIN_R2
-from reports.linearity import MIN_RANK_CORRELATION as LINEARITY_MIN_RHO
+from reports.linearity import MIN_LEVELS
 from reports.markdown import render_markdown
 from reports.paper_figures import paper_figure_drawers
 from reports.phase import phase_drawers, phase_section
 from reports.property_matrix import property_matrix, property_matrix_display
 from reports.raised_warnings import raised_warnings, warnings_line
 from reports.review_report import agreement_line, table_1_sections, table_2_sections
-from reports.robustness import MAX_DEVIATION, ROBUSTNESS_CRITERIA, of_conditions, ranges_read
+from reports.robustness import ROBUSTNESS_CRITERIA, of_conditions, ranges_read
 from reports.seed_decisions import seed_counts_display, seed_decisions, seed_lines, undecided_display
-from reports.sensitivity import SPREAD_THRESHOLD, sensitivity_details, sensitivity_rollup
+from reports.sensitivity import sensitivity_details, sensitivity_rollup
+from reports.thresholds import Thresholds
 from reports.verdicts import base_verdicts, rollup, verdict_sources
 
 MARKS = ("✓ / ✗: passes / fails, with the number that decided, printed with enough digits to show why; "
@@ -53,31 +51,30 @@ MARKS = ("✓ / ✗: passes / fails, with the number that decided, printed with 
          "?: not measured (no scenario of the results tests it, or none states an ideal for the sub-score, as for "
          "a holistic score under an attack); n/a: does not apply; —: no sub-score for it; "
          "undefined: the statistic cannot be computed (the reason follows).")
+#: The descriptions below are templates filled from the thresholds of the report (:func:`_prose`): ``{field}`` is a
+#: threshold, ``{rule[key]}`` the sentence of the characteristic ``key``, so that no number in the prose can disagree
+#: with the verdicts.
 HEADLINE_DESCRIPTION = (
     "One row per sub-score, one column per criterion. " + MARKS + " Thresholds: follows its property's ideal: "
-    f"Spearman ρ ≥ {MIN_RANK_CORRELATION:g} and slope ≥ {MIN_SLOPE:g} on trajectories (excess ≤ {MAX_DEVIATION:g} "
-    f"on level comparisons); calibrated: perfect ≥ {PERFECT_THRESHOLD:g} and random ≤ {RANDOM_THRESHOLD:g}; linear: "
-    f"R² ≥ {MIN_R2:g} and slope ≥ {MIN_LINEAR_SLOPE:g}; robust (pooled over the scenarios testing noise, a "
-    f"nonlinear map and non-measured factors) and follows attacks: |score − ideal| ≤ "
-    f"{MAX_DEVIATION:g} where the scenario defines the sub-score's ideal (noise: modularity and compactness while the "
-    "code carries more signal than noise; the ranges read are in the Robustness section); calibrated reads the noise "
-    f"scenarios' two ends; data efficient: mean |s({DATA_N}) − s(n_max)| ≤ "
-    f"{DATA_TOLERANCE:g}. Lower-is-better sub-scores, marked (1 − score), are judged and drawn as 1 − score in "
-    "every table and figure. Numbers, thresholds and pass flags: tables/headline.csv."
+    "{rule[modularity]}; calibrated: {rule[calibrated]}; linear: {rule[linear]}; robust (pooled over the scenarios "
+    "testing noise, a nonlinear map and non-measured factors) and follows attacks: {rule[robust_noise]} where the "
+    "scenario defines the sub-score's ideal (noise: modularity and compactness while the code carries more signal than "
+    "noise; the ranges read are in the Robustness section); calibrated reads the noise scenarios' two ends; data "
+    "efficient: {rule[data_efficient]}. ⚠ before the sentences: a sub-score with scores outside the range its metric "
+    "declares (how many, the most extreme and where). Lower-is-better sub-scores, marked (1 − score), are judged and drawn as "
+    "1 − score in every table and figure. Numbers, thresholds and pass flags: tables/headline.csv."
 )
 MATRIX_DESCRIPTION = (
     "The review's Table 2 regenerated from measurements: one row per metric, each verdict pooled over its "
     "sub-scores (the one closest to failing is shown; which one and where is in tables/property_matrix.csv). "
-    + MARKS + f" Modularity, compactness, explicitness: on trajectories (at least {MIN_LEVELS} levels) ρ ≥ "
-    f"{MIN_RANK_CORRELATION:g} and slope ≥ {MIN_SLOPE:g} against the ideal; on level comparisons excess ≤ "
-    f"{MAX_DEVIATION:g}. Robustness to noise is judged on modularity and compactness scores only, the other "
+    + MARKS + " Modularity, compactness, explicitness: on trajectories (at least {min_levels} levels) ρ ≥ "
+    "{min_rank_correlation:g} and slope ≥ {min_slope:g} against the ideal; on level comparisons excess ≤ "
+    "{max_deviation:g}. Robustness to noise is judged on modularity and compactness scores only, the other "
     "robustness columns and attacks on every sub-score. Discretization-free and few hyper-parameters are measured "
     "from option sweeps (see Sensitivity), each option with the metric's other options at their defaults: "
-    "discretization-free when no binning can move the metric (its options include none: by design) or a bins sweep "
-    f"moves no sub-score by more than {SPREAD_THRESHOLD:g}; few hyper-parameters when at most "
-    f"{MAX_SENSITIVE_OPTIONS} of its swept options moves a sub-score by more than {SPREAD_THRESHOLD:g} (the review "
-    "counts a metric's parameters, Table 2 and section 3; here the ones that matter are counted, the binning once, "
-    "as the review credits the binned information metrics with few); ? where the results hold no such sweep (the "
+    "discretization-free when {rule[discretization_free]}; few hyper-parameters when {rule[few_hyperparameters]} (the "
+    "review counts a metric's parameters, Table 2 and section 3; here the ones that matter are counted, the binning "
+    "once, as the review credits the binned information metrics with few); ? where the results hold no such sweep (the "
     "review's asserted values are not copied). "
     "A swept metric is one row, judged on its variant at the default options (when the sweep includes them; "
     "otherwise each variant is a row of its own); its other variants appear in the sensitivity section only."
@@ -87,9 +84,9 @@ SENSITIVITY_DESCRIPTION = (
     "METRIC:OPTION=V1,V2,...; the variants score the same draws with the same random state): on each draw, the "
     "spread (largest minus smallest score) across the option's values, averaged over seeds per scenario, value, "
     "sample size and setting of the other swept options; the largest over those conditions is shown. Insensitive: "
-    f"at most {SPREAD_THRESHOLD:g} (a tenth of the [0, 1] score scale). Options moving it: how many swept options "
-    f"move a sub-score by more than that, each with the others at their defaults; few hyper-parameters when at most "
-    f"{MAX_SENSITIVE_OPTIONS} (the property matrix's rule). Per metric below; per option and sub-score in the folded "
+    "at most {max_spread:g}{spread_share}. Options moving it: how many swept options "
+    "move a sub-score by more than that, each with the others at their defaults; few hyper-parameters when at most "
+    "{max_sensitive_options} (the property matrix's rule). Per metric below; per option and sub-score in the folded "
     "table and tables/sensitivity.csv."
 )
 #: What the per-metric roll-ups of the sections show (their verdicts are the property matrix's).
@@ -126,16 +123,24 @@ def _section(key: str, title: str, description: str, analysis: Analysis | Callab
                    provenance=sources(table) if sources is not None else "")
 
 
+def _prose(template: str, thresholds: Thresholds) -> str:
+    """``template`` filled from the report's ``thresholds``: ``{field}`` a threshold, ``{rule[key]}`` the sentence of
+    the characteristic ``key`` (:func:`reports.characteristics.sentences`), ``{min_levels}`` the fewest levels of a
+    trajectory and ``{spread_share}`` what the default spread threshold is of the score scale (said at it alone)."""
+    share = " (a tenth of the [0, 1] score scale)" if thresholds.max_spread == Thresholds().max_spread else ""
+    return thresholds.fill(template, rule=sentences(thresholds), min_levels=MIN_LEVELS, spread_share=share)
+
+
 def _checked(values: pd.Series, comparison: str, threshold: float, reasons: pd.Series | None = None) -> list[str]:
     """Each value as its verdict would print it (enough digits, or ``undefined (reason)``)."""
     reasons = reasons if reasons is not None else pd.Series([""] * len(values), index=values.index)
     return [Check("", float(v), comparison, threshold, str(r)).value_text() for v, r in zip(values, reasons)]
 
 
-def _calibration_details(table: pd.DataFrame) -> pd.DataFrame:
+def _calibration_details(table: pd.DataFrame, thresholds: Thresholds) -> pd.DataFrame:
     shown = table.assign(
-        perfect_text=_checked(table["perfect_oriented"], ">=", PERFECT_THRESHOLD),
-        random_text=_checked(table["random_oriented"], "<=", RANDOM_THRESHOLD),
+        perfect_text=_checked(table["perfect_oriented"], ">=", thresholds.perfect_threshold),
+        random_text=_checked(table["random_oriented"], "<=", thresholds.random_threshold),
         metric=[score_label(m, m, h) for m, h in zip(table["metric"], table["higher_is_better"])],
     )
     return display_table(shown, {"metric": "Metric", "sub_score": "Sub-score", "scenario": "Scenario",
@@ -144,18 +149,19 @@ def _calibration_details(table: pd.DataFrame) -> pd.DataFrame:
                                  "calibrated": "Calibrated"})
 
 
-def _linearity_details(table: pd.DataFrame) -> pd.DataFrame:
-    shown = table.assign(r2_text=_checked(table["r2"], ">=", MIN_R2, table["undefined_reason"]),
-                         slope_text=_checked(table["slope"], ">=", MIN_LINEAR_SLOPE),
-                         rho_text=_checked(table["spearman"], ">=", LINEARITY_MIN_RHO, table["undefined_reason"]))
+def _linearity_details(table: pd.DataFrame, thresholds: Thresholds) -> pd.DataFrame:
+    shown = table.assign(r2_text=_checked(table["r2"], ">=", thresholds.min_r2, table["undefined_reason"]),
+                         slope_text=_checked(table["slope"], ">=", thresholds.min_linear_slope),
+                         rho_text=_checked(table["spearman"], ">=", thresholds.min_monotone_rank_correlation,
+                                           table["undefined_reason"]))
     return display_table(shown, {"metric": "Metric", "sub_score": "Sub-score", "scenario": "Scenario",
                                  "against": "Ideal of", "n_levels": "Levels", "r2_text": "R²", "slope_text": "Slope",
                                  "rho_text": "Spearman", "max_deviation": "Max |dev.|", "at_value": "at",
                                  "linear": "Linear", "monotone": "Monotone"})
 
 
-def _robustness_details(table: pd.DataFrame) -> pd.DataFrame:
-    shown = table.assign(deviation_text=_checked(table["deviation"], "<=", MAX_DEVIATION))
+def _robustness_details(table: pd.DataFrame, thresholds: Thresholds) -> pd.DataFrame:
+    shown = table.assign(deviation_text=_checked(table["deviation"], "<=", thresholds.max_deviation))
     return display_table(shown, {"condition": "Condition", "scenario": "Scenario", "metric": "Metric",
                                  "sub_score": "Sub-score", "property": "Property", "largest_drop": "Largest drop",
                                  "largest_excess": "Largest excess", "deviation_text": "|score − ideal|",
@@ -165,10 +171,11 @@ def _robustness_details(table: pd.DataFrame) -> pd.DataFrame:
 def _sensitivity_section(bundle: Bundle) -> Section:
     """The sensitivity section, or a note on how to get it when the results hold no option sweep."""
     table = bundle.sensitivity.frame
+    description = _prose(SENSITIVITY_DESCRIPTION, bundle.thresholds)
     if table.empty:
-        return Section("sensitivity", "Sensitivity to options", SENSITIVITY_DESCRIPTION, notes=[NO_SWEEP_NOTE])
+        return Section("sensitivity", "Sensitivity to options", description, notes=[NO_SWEEP_NOTE])
     decided = {base: verdict.decisive for base, verdict in base_verdicts(bundle, "few_hyperparameters").items()}
-    return Section("sensitivity", "Sensitivity to options", SENSITIVITY_DESCRIPTION, table=table,
+    return Section("sensitivity", "Sensitivity to options", description, table=table,
                    display=sensitivity_rollup(table, decided), details=sensitivity_details(table),
                    provenance=provenance(bundle.judged, verdict_sources(bundle, ["few_hyperparameters"])))
 
@@ -207,22 +214,25 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
     metric at its default options (:func:`reports.sensitivity.on_default_options`).
     """
     bundle = results if isinstance(results, Bundle) else Bundle(results)
+    thresholds = bundle.thresholds
     verdict_rows = provenance(bundle.judged, verdict_sources(bundle))
 
     def read(*keys: str) -> Callable[[pd.DataFrame], str]:  # what the verdicts of a section's roll-up read
         return lambda _: provenance(bundle.judged, verdict_sources(bundle, keys))
 
-    headline_section = _section("headline", "Headline: every sub-score against every criterion", HEADLINE_DESCRIPTION,
+    headline_section = _section("headline", "Headline: every sub-score against every criterion",
+                                _prose(HEADLINE_DESCRIPTION, thresholds),
                                 lambda: headline(bundle), headline_display,
                                 paper=partial(headline_display, compact=True), paper_note=HEADLINE_PAPER_NOTE,
                                 sources=lambda _: verdict_rows)
     if headline_section.table is not None:
-        headline_section.lines = headline_sentences(headline_section.table)
+        headline_section.lines = [*range_lines(bundle), *headline_sentences(headline_section.table)]
     return [
         headline_section,
         *table_2_sections(bundle),
         *table_1_sections(bundle),
-        _section("property_matrix", "Property matrix (the review's Table 2, from measurements)", MATRIX_DESCRIPTION,
+        _section("property_matrix", "Property matrix (the review's Table 2, from measurements)",
+                 _prose(MATRIX_DESCRIPTION, thresholds),
                  lambda: property_matrix(bundle), property_matrix_display,
                  paper=partial(property_matrix_display, numbers=False), paper_note=MATRIX_PAPER_NOTE,
                  sources=lambda _: verdict_rows),
@@ -231,24 +241,26 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
         _section(
             "calibration", "Calibration",
             "Mean score at the perfect (alpha = 0) and fully random (alpha = 1) ends of every scenario testing noise "
-            "(Zaidi et al. 2022, sections 3 and 5.2). Calibrated: perfect ≥ "
-            f"{PERFECT_THRESHOLD:g} and random ≤ {RANDOM_THRESHOLD:g}, lower-is-better scores read as 1 − score. "
+            "(Zaidi et al. 2022, sections 3 and 5.2). Calibrated: " + sentences(thresholds)["calibrated"]
+            + ", lower-is-better scores read as 1 − score. "
             + ROLLUP.format(column="Calibrated") + "; per sub-score in the folded table and tables/calibration.csv.",
-            bundle.calibration, lambda _: rollup(bundle, ["calibrated"]), _calibration_details,
+            bundle.calibration, lambda _: rollup(bundle, ["calibrated"]),
+            partial(_calibration_details, thresholds=thresholds),
             sources=read("calibrated"),
         ),
         _section(
             "linearity", "Linearity",
             "Each sub-score against the ideal trajectory of the property it measures (holistic ones against every "
             "varying ideal), in every scenario where that ideal varies: R² and slope of the affine fit of the mean "
-            "score on the ideal, Spearman ρ (Zaidi et al. 2022, section 3). Linear: R² ≥ "
-            f"{MIN_R2:g} and slope ≥ {MIN_LINEAR_SLOPE:g} (a flat line is no linear response; a constant score has "
-            f"R² and ρ undefined). Monotone: ρ ≥ {LINEARITY_MIN_RHO:g}. Levels: distinct ideal values (below "
-            f"{MIN_LEVELS} a scenario compares levels and R² says little). "
+            "score on the ideal, Spearman ρ (Zaidi et al. 2022, section 3). "
+            + _prose("Linear: {rule[linear]} (a flat line is no linear response; a constant score has R² and ρ "
+                     "undefined). Monotone: ρ ≥ {min_monotone_rank_correlation:g}. Levels: distinct ideal values (below "
+                     "{min_levels} a scenario compares levels and R² says little). ", thresholds)
             + ROLLUP.format(column="Linear") + ": trajectories of at least "
             f"{MIN_LEVELS} levels outside the entanglement attacks, which have their own section; every fit in the "
             "folded table and tables/linearity.csv.",
-            bundle.linearity, lambda _: rollup(bundle, ["linear"]), _linearity_details, sources=read("linear"),
+            bundle.linearity, lambda _: rollup(bundle, ["linear"]), partial(_linearity_details, thresholds=thresholds),
+            sources=read("linear"),
         ),
         _section(
             "robustness", "Robustness",
@@ -257,28 +269,31 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
             "explicitness, Zaidi et al. 2022, Table 2), and of every sub-score in every scenario testing a nonlinear "
             "map or non-measured factors, read wherever the scenario defines the sub-score's ideal (the noise scenario "
             "defines modularity and compactness while the code carries more signal than noise)"
-            + _read_in(bundle.robustness.table, ROBUSTNESS_CRITERIA) + f". Robust: at most {MAX_DEVIATION:g}, the rule "
-            "of the headline's Robust column and the property matrix. "
+            + _read_in(bundle.robustness.table, ROBUSTNESS_CRITERIA) + f". Robust: at most {thresholds.max_deviation:g}, "
+            "the rule of the headline's Robust column and the property matrix. "
             + ROLLUP.format(column="robustness") + "; per condition and sub-score in the folded table and "
             "tables/robustness.csv.",
             lambda: of_conditions(bundle.robustness.table, ROBUSTNESS_CRITERIA),
-            lambda _: rollup(bundle, ROBUST), _robustness_details, sources=read(*ROBUST),
+            lambda _: rollup(bundle, ROBUST), partial(_robustness_details, thresholds=thresholds),
+            sources=read(*ROBUST),
         ),
         _section(
             "attacks", "Entanglement attacks",
             "Largest distance |score − ideal| of every sub-score in every scenario testing an entanglement attack "
             "(Tokui and Sato 2022, section 4), where the ideal falls as the attack grows: a score that stays high is "
             "blind to it (its excess above the ideal counts)" + _read_in(bundle.robustness.table, ("attacks",))
-            + f". Follows the attacks: at most {MAX_DEVIATION:g}, as in "
+            + f". Follows the attacks: at most {thresholds.max_deviation:g}, as in "
             "the headline and the property matrix. " + ROLLUP.format(column="Follows entanglement attacks")
             + "; per scenario and sub-score in the folded table and tables/attacks.csv.",
             lambda: of_conditions(bundle.robustness.table, ("attacks",)),
-            lambda _: rollup(bundle, ["follows_attacks"]), _robustness_details, sources=read("follows_attacks"),
+            lambda _: rollup(bundle, ["follows_attacks"]), partial(_robustness_details, thresholds=thresholds),
+            sources=read("follows_attacks"),
         ),
         _section(
             "sample_efficiency", "Sample efficiency",
             f"Mean over seeds of |score(n) − score(n_max)| in every scenario testing sample efficiency (Zaidi et al. "
-            f"2022, section 5.7, Figure 9). Data efficient: at most {DATA_TOLERANCE:g} at n = {DATA_N}. "
+            f"2022, section 5.7, Figure 9). Data efficient: at most {thresholds.data_tolerance:g} at n = "
+            f"{thresholds.data_n}. "
             + ROLLUP.format(column="Data efficient") + "; every n in the folded table and tables/sample_efficiency.csv.",
             bundle.efficiency, lambda _: rollup(bundle, ["data_efficient"]),
             lambda t: display_table(t, {"metric": "Metric", "sub_score": "Sub-score", "scenario": "Scenario", "n": "n",
@@ -427,6 +442,14 @@ def _draw_and_save(key: str, caption: str, draw: Callable[[], figures.Drawn], di
     return FigureFile(key, caption + notes, figures.save(drawn.figure, directory, key, formats), formats)
 
 
+def report_title(results: pd.DataFrame, out_dir: Path) -> str:
+    """The report's title: the name of its directory, and the presets the results were run with where they are not
+    that name (a study of chosen scenarios or metrics runs with the default preset: its report is not "default")."""
+    name = out_dir.resolve().name
+    studies = sorted(map(str, results["study"].unique()))
+    return f"Disentanglement metrics report: {name}" + ("" if studies == [name] else f" (preset {', '.join(studies)})")
+
+
 def _summary(results: pd.DataFrame, warned: pd.DataFrame, warnings_recorded: bool) -> list[str]:
     n = results["n_samples"]
     seeds = results["seed"].nunique()
@@ -499,7 +522,7 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
     finally:
         drawing.close()  # stops the workers' queue when an analysis raised before the figures were read
     _list_in_sections(todo, sections)
-    title = f"Disentanglement metrics report: {', '.join(sorted(results['study'].unique()))}"
+    title = report_title(results, out_dir)
     agreement = agreement_line(bundle)
     summary = ([agreement] if agreement else []) + _summary(judged, warned, warnings_recorded)
     (out_dir / "report.md").write_text(render_markdown(title, summary, sections, figure_files), encoding="utf-8")

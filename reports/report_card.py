@@ -27,6 +27,8 @@ from reports.characteristics import HEADINGS
 from reports.markdown import markdown_table
 from reports.property_matrix import property_matrix
 from reports.robustness import ROBUSTNESS_CRITERIA, of_conditions
+from reports.score_ranges import Declared, declared_range, outside_ranges, range_flag
+from reports.thresholds import Thresholds
 from reports.verdicts import symbol
 
 
@@ -46,7 +48,7 @@ class Criterion:
     verdict : str
         The headline column whose verdict it shows (:data:`reports.verdicts.HEADLINE_COLUMNS`); empty: none.
     measure : str
-        How the number it ranks the metrics by is computed from that verdict's checks.
+        How the number it ranks the metrics by is computed from that verdict's checks (``{field}``: a threshold).
     value : callable
         That number, from the metric's pooled verdict (the whole metric's for cost).
     higher_is_better : bool
@@ -66,8 +68,9 @@ class Criterion:
 #: The card's criteria, in order.
 CRITERIA = (
     Criterion("calibration", "calibrated",
-              "max(1 − score of a perfect code, score of pure noise), at the ends of the noise scenario",
-              lambda verdict: max(1.0 - verdict.checks[0].value, verdict.checks[1].value), False, ("noise",)),
+              "max(1 − score of a perfect code, |score of pure noise|), at the ends of the noise scenario",
+              lambda verdict: max(1.0 - verdict.checks[0].value, *(abs(check.value) for check in verdict.checks[1:])),
+              False, ("noise",)),
     Criterion("linearity", "linear",
               "lowest R² of the affine fit to the ideal trajectory (0 if the slope ≤ 0 or R² is undefined)",
               _undefined_is_zero, True, None),
@@ -81,8 +84,6 @@ CRITERIA = (
               lambda verdict: verdict.checks[0].value, False, ("sample_efficiency",)),
     Criterion("cost", "", "median seconds per call", None, False, None),
 )
-#: Criterion -> how the card's number is computed (the sample-efficiency one at the default n).
-MEASURES = {criterion.name: criterion.measure.format(data_n=1000) for criterion in CRITERIA}
 #: What ``validate --fail-on`` takes -> the key of :func:`metric_verdicts`: a card criterion (``_`` for its spaces)
 #: or a characteristic of the property matrix.
 FAIL_ON = {**{criterion.name.replace(" ", "_"): criterion.name for criterion in CRITERIA if criterion.verdict},
@@ -105,16 +106,16 @@ def _missing(bundle: Bundle, criterion: Criterion) -> str:
 def criterion_values(results: pd.DataFrame | Bundle) -> tuple[pd.DataFrame, list[str]]:
     """One number per (criterion, metric), read from the metric's verdicts (:data:`CRITERIA`).
 
-    * calibration: ``max(1 - perfect, random)``, the worst ends over sub-scores of the verdict
+    * calibration: ``max(1 - perfect, |random|)``, the worst ends over sub-scores of the verdict
       Calibrated (oriented scores at the ends of the scenarios declaring the ``noise``
-      criterion; lower is better);
+      criterion, pure noise's distance from the chance end 0 on either side; lower is better);
     * linearity: the lowest R² of the verdict Linear (ideal trajectories of at least
       ``MIN_LEVELS`` values, no entanglement attacks), 0 where its lowest slope is not positive
       or R² is undefined (a constant score is not a linear response; higher is better);
     * robustness: the largest ``max(drop, excess)`` from the ideal of the verdict Robust (noise,
       a nonlinear map, non-measured factors; lower is better);
     * entanglement attacks: the same under the attacks (lower is better);
-    * sample efficiency: the largest mean ``|s(n) - s(n_max)|`` at ``n = 1000`` (lower is better);
+    * sample efficiency: the largest mean ``|s(n) - s(n_max)|`` at ``n = data_n`` of the thresholds (lower is better);
     * cost: median seconds per call (lower is better).
 
     A metric swept over options is judged on its variant at its default options, as in
@@ -157,8 +158,10 @@ RANKING_COLUMNS = ("criterion", "verdict", "threshold", "measure", "value", "ran
 VERDICT_COLUMNS = ("characteristic", "verdict", "number", "threshold", "evidence", "built-ins passing")
 
 
-def rank_metric(values: pd.DataFrame, metric: str) -> pd.DataFrame:
-    """The metric's value, rank (1 = best, ties share the best rank) and the best other metric, per criterion."""
+def rank_metric(values: pd.DataFrame, metric: str, thresholds: Thresholds = Thresholds()) -> pd.DataFrame:
+    """The metric's value, rank (1 = best, ties share the best rank) and the best other metric, per criterion, with how
+    the value is computed (:attr:`Criterion.measure`, filled from ``thresholds``)."""
+    measures = {criterion.name: thresholds.fill(criterion.measure) for criterion in CRITERIA}
     rows = []
     for criterion, group in values.groupby("criterion", sort=False):
         if metric not in set(group["metric"]):
@@ -169,7 +172,7 @@ def rank_metric(values: pd.DataFrame, metric: str) -> pd.DataFrame:
         own = float(group.loc[group["metric"] == metric, "value"].iloc[0])
         rows.append({
             "criterion": criterion,
-            "measure": MEASURES[criterion],
+            "measure": measures[criterion],
             "value": own,
             "rank": f"{int(ranks[metric])} of {len(group)}",
             "best built-in": f"{others['metric'].iloc[0]} ({others['value'].iloc[0]:.3g})" if len(others) else "-",
@@ -203,7 +206,7 @@ def criterion_rankings(
     """
     bundle = results if isinstance(results, Bundle) else Bundle(results)
     values, notes = criterion_values(bundle)
-    ranked = rank_metric(values, metric)
+    ranked = rank_metric(values, metric, bundle.thresholds)
     verdicts = metric_verdicts(bundle, metric)
     shown = [verdicts.get(name) for name in ranked["criterion"]]
     ranked.insert(1, "verdict", [f"{symbol(v.mark)} {v.number_text()}".strip() if v is not None else "" for v in shown])
@@ -281,21 +284,30 @@ def closest_metric(results: pd.DataFrame | Bundle, metric: str) -> str | None:
     return f"closest established metric: `{other}` (Kendall τ {tau:.2f} with `{mine}` over {cells} cells of the battery)"
 
 
-def range_warnings(results: pd.DataFrame, metric: str, declared: tuple[float, float] | None = None) -> list[str]:
-    """Warnings on the scores of ``metric`` (its option variants included) outside [0, 1], which every verdict's
-    threshold assumes, and outside the range the metric declares (``declared``), where it declares one."""
+#: What [0, 1] is to a score, as a range warning says it.
+UNIT_ASSUMED = "the range the verdicts' thresholds assume"
+
+
+def range_warnings(results: pd.DataFrame, metric: str, declared: Declared | None = None) -> list[str]:
+    """Warnings on the scores of ``metric`` (its option variants included) outside the range it declares, and outside
+    [0, 1], which every verdict's threshold assumes, for its sub-scores declared no range within [0, 1].
+
+    ``declared`` is one ``(low, high)`` for every sub-score, or sub-score -> ``(low, high)`` (an infinite bound for an
+    unbounded side); by default a built-in's registered ranges (:func:`reports.score_ranges.declared_range`).  Each
+    warning is the headline's flag (:func:`reports.score_ranges.range_flag`) of one sub-score.
+    """
     own = results.loc[results["metric_base"] == metric]
-    warnings = []
-    for low, high, why in ((0.0, 1.0, "the verdicts' thresholds assume scores in [0, 1]"),
-                           *([(*declared, "the range it declares")] if declared and tuple(declared) != (0.0, 1.0) else [])):
-        outside = own.loc[(own["score"] < low) | (own["score"] > high)]
-        if outside.empty:
-            continue
-        extreme = outside.loc[(outside["score"] - (low + high) / 2).abs().idxmax()]
-        warnings.append(f"warning: {len(outside)} of {len(own)} scores of `{metric}` lie outside [{low:g}, {high:g}] "
-                        f"(from {outside['score'].min():.4g} to {outside['score'].max():.4g}; e.g. {extreme['score']:.4g}"
-                        f" in {extreme['scenario']} = {extreme['value_label']}): {why}")
-    return warnings
+    given = {metric: declared} if declared is not None else None
+    unit = (0.0, 1.0)
+    assumed = {sub: unit for sub in own["sub_score"].unique() if not _within(declared_range(metric, sub, given), unit)}
+    flags = [range_flag(row) for row in outside_ranges(own, given).to_dict("records")]
+    flags += [range_flag(row, UNIT_ASSUMED) for row in outside_ranges(own, {metric: assumed}).to_dict("records")]
+    return [f"warning: {flag}" for flag in flags]
+
+
+def _within(bounds: tuple[float, float] | None, outer: tuple[float, float]) -> bool:
+    """Whether the range ``bounds`` (None: none declared) lies within ``outer``."""
+    return bounds is not None and outer[0] <= bounds[0] and bounds[1] <= outer[1]
 
 
 #: Failed cells listed in the card (every one is in ``failures.csv``).

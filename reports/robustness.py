@@ -18,6 +18,7 @@ import pandas as pd
 from reports import intervals
 from reports._table import MissingDataError, at_largest_n, check_results, ideal_table, oriented_score, seed_summary
 from reports.schema import IDEAL_PROPERTIES
+from reports.thresholds import Thresholds
 
 #: Criterion -> the condition it tests, in report order.  A scenario is judged under
 #: the condition its rows declare in the ``criterion`` column, whatever its name.
@@ -47,15 +48,12 @@ ROBUSTNESS_CRITERIA = ("noise", "nonlinearity", "non_measured_factors")
 #: an attack, whose three ideals agree only where there is no attack) a verdict would say nothing of the condition.
 MIN_VALUES = 2
 
-#: Default largest tolerated |score - ideal|.
-MAX_DEVIATION = 0.2
-
 
 def robustness(
     results: pd.DataFrame,
     *,
     properties: tuple[str, ...] | None = None,
-    max_deviation: float = MAX_DEVIATION,
+    thresholds: Thresholds = Thresholds(),
     conditions: Mapping[str, str] = CONDITIONS,
 ) -> pd.DataFrame:
     """Largest drop of each sub-score below its ideal, per condition.
@@ -76,8 +74,8 @@ def robustness(
         :data:`JUDGED_PROPERTIES`: modularity and compactness under noise, every
         property elsewhere.  Holistic sub-scores can be judged only where the
         scenario's three ideals agree (see :func:`reports._table.ideal_table`).
-    max_deviation : float, default 0.2
-        ``robust`` is true when the score stays within ``max_deviation`` of its ideal
+    thresholds : reports.thresholds.Thresholds, optional
+        ``robust`` is true when the score stays within ``thresholds.max_deviation`` of its ideal
         at every value: the largest drop and the largest excess (``score - ideal``,
         which matters under attacks, where the ideal falls) are both at most this.
     conditions : Mapping[str, str], default :data:`CONDITIONS`
@@ -111,6 +109,7 @@ def robustness(
     drop.  Each scenario is read at its largest sample size.  Cost: one group-by.
     """
     frame = at_largest_n(check_results(results))
+    max_deviation = float(thresholds.max_deviation)
     tested = frame.loc[frame["criterion"].isin(list(conditions))]
     if tested.empty:
         raise MissingDataError(_untested(conditions))
@@ -159,7 +158,7 @@ def robustness(
             "largest_drop": float(drop[worst]), "values_read": values_read(parameter_of[scenario], curve["value_label"]),
             "at_value": curve["value_label"].iloc[worst],
             "score_at": float(curve["mean"].iloc[worst]), "ideal_at": float(curve["ideal"].iloc[worst]),
-            "largest_excess": excess, "deviation": deviation, **spread, "max_deviation": float(max_deviation),
+            "largest_excess": excess, "deviation": deviation, **spread, "max_deviation": max_deviation,
             "robust": bool(deviation <= max_deviation), "n_seeds": matrix.shape[0],
         })
     columns = ["scenario", "criterion", "condition", "metric", "sub_score", "family", "property", "n_values",

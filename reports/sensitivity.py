@@ -35,10 +35,7 @@ from reports._format import SYMBOLS, display_table
 from reports._table import representation_keys
 from reports._verdict import Check
 from reports.options import at_defaults, is_variant, option_columns, option_text
-
-SPREAD_THRESHOLD = 0.1
-"""Largest spread (on the [0, 1] score scale, mean over seeds) for which an option counts as not moving a metric:
-a tenth of the scale, the size of the gaps between the review's verdicts (e.g. a 0.9 perfect-code score)."""
+from reports.thresholds import Thresholds
 
 DISCRETIZATION_OPTIONS = ("bins",)
 """Options that set a discretisation; a metric whose scores they move is not discretization-free."""
@@ -57,7 +54,7 @@ def _variant_rows(results: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([rows.assign(metric=rows["metric_base"]), options], axis=1)
 
 
-def option_sensitivity(results: pd.DataFrame, *, threshold: float = SPREAD_THRESHOLD) -> pd.DataFrame:
+def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds()) -> pd.DataFrame:
     """How far each swept option moves each metric's scores.
 
     Parameters
@@ -65,8 +62,9 @@ def option_sensitivity(results: pd.DataFrame, *, threshold: float = SPREAD_THRES
     results : pandas.DataFrame
         A tidy results table (:data:`reports.schema.RESULT_COLUMNS`) holding option-sweep
         variants (rows whose ``metric_base`` is not their ``metric``).
-    threshold : float, default :data:`SPREAD_THRESHOLD`
-        Largest ``max_spread`` whose verdict is ``"insensitive"``.
+    thresholds : reports.thresholds.Thresholds, optional
+        ``thresholds.max_spread`` is the largest ``max_spread`` whose verdict is ``"insensitive"`` (on the [0, 1]
+        score scale, mean over seeds).
 
     Returns
     -------
@@ -84,6 +82,7 @@ def option_sensitivity(results: pd.DataFrame, *, threshold: float = SPREAD_THRES
         Empty when the table holds no sweep.
     """
     rows = _variant_rows(results)
+    threshold = float(thresholds.max_spread)
     records: list[dict[str, object]] = []
     if rows.empty:
         return pd.DataFrame(columns=list(SENSITIVITY_COLUMNS))

@@ -23,8 +23,9 @@ from reports import characteristics
 from reports._format import SYMBOLS
 from reports._table import family_rank
 from reports._verdict import Check, Verdict, holds, pool_characteristics, pool_scores, worst
-from reports.characteristics import ROWS, Characteristic, Rule, Thresholds
+from reports.characteristics import ROWS, Characteristic, Rule
 from reports.options import at_defaults
+from reports.thresholds import Thresholds
 
 
 class Bundle(Protocol):
@@ -292,8 +293,8 @@ def rollup(bundle: Bundle, keys: Sequence[str]) -> pd.DataFrame:
     """One display row per metric with a judged verdict on the characteristics ``keys`` (a section's roll-up).
 
     Columns: Metric, Family, Passing (``k of n``: the sub-scores whose verdicts on ``keys`` all pass, of
-    those judged), one column per statistic headed by its rule (the worst value over the metric's
-    sub-scores, with its mark and the digits that decide it) and Worst at (where the check closest to
+    those judged), one column per statistic headed by its rule (:meth:`reports._verdict.Verdict.statistics`: the
+    worst value over the metric's sub-scores, with its mark and the digits that decide it) and Worst at (where the check closest to
     failing was found).
     """
     statistics = _statistics([characteristics.characteristic(key) for key in keys], bundle.thresholds)
@@ -307,7 +308,7 @@ def rollup(bundle: Bundle, keys: Sequence[str]) -> pd.DataFrame:
         pooled = pool_scores([verdict for verdict in rows["verdict"] if verdict.judged], statistics, "")
         record = {"Metric": metric, "Family": rows["family"].iloc[0],
                   "Passing": f"{sum(verdict.mark == 'yes' for verdict in judged)} of {len(judged)}"}
-        record.update({check.rule_text(): f"{symbol(check.mark)} {check.value_text()}" for check in pooled.checks})
+        record.update({rule: f"{symbol(check.mark)} {check.value_text()}" for rule, check in pooled.statistics()})
         record["Worst at"] = ", ".join(worst(pooled.checks).at)
         records.append(record)
     return pd.DataFrame(records)

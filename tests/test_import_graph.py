@@ -4,7 +4,9 @@ Every ``import`` and ``from ... import`` in ``scenarios``, ``metrics``, ``harnes
 (at module level or inside a function: a lazy import is still a dependency) is read with
 ``ast``; the graph of module -> imported module must have no cycle, and no edge may run
 against the flow ``scenarios, metrics -> harness -> reports`` except ``reports`` reading the
-metric and scenario contracts' constants (``metrics.registry``, ``scenarios.base``).
+metric and scenario contracts' constants (``metrics.registry``, ``scenarios.base``).  The execution layer
+(``harness.execution``) reads of ``reports`` the results contract, the characteristics' declarations and the
+verdicts racing asks for, never an analysis: what a verdict reads is declared, not learnt from its analysis.
 """
 
 from __future__ import annotations
@@ -90,6 +92,23 @@ def test_imports_follow_the_data_flow():
         if target.split(".")[0] not in allowed[module.split(".")[0]] and target not in contracts
     ]
     assert not wrong, "imports against the data flow: " + "; ".join(sorted(wrong))
+
+
+#: What ``harness.execution`` may import of ``reports``: the results contract (its schema, option columns and the
+#: seeds an interval needs), the characteristics (which cells a verdict reads a null at) and the verdicts (racing).
+EXECUTION_READS = {"reports.schema", "reports.options", "reports.intervals", "reports.characteristics", "reports.bundle",
+                   "reports.verdicts"}
+
+
+def test_execution_reads_declarations_never_an_analysis():
+    wrong = [
+        f"{module} imports {target}"
+        for module, targets in _graph().items()
+        if module.split(".")[:2] == ["harness", "execution"]
+        for target in targets
+        if target.split(".")[0] == "reports" and target not in EXECUTION_READS
+    ]
+    assert not wrong, "harness.execution imports of reports beyond its declarations: " + "; ".join(sorted(wrong))
 
 
 def test_the_cycle_finder_finds_a_cycle():

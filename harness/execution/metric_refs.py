@@ -15,7 +15,6 @@ import importlib.util
 import inspect
 import itertools
 import json
-import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -390,9 +389,5 @@ def declared_score_range(entry: MetricEntry) -> dict[str, tuple[float, float]] |
     if not declared:
         return None
     if isinstance(declared, Interval):
-        return _bounds(declared)
-    return {sub: _bounds(interval) for sub, interval in declared.items()}
-
-
-def _bounds(interval: Interval) -> tuple[float, float]:
-    return (-math.inf if interval.low is None else float(interval.low), math.inf if interval.high is None else float(interval.high))
+        return declared.bounds()
+    return {sub: interval.bounds() for sub, interval in declared.items()}

@@ -11,8 +11,8 @@ metric of the default study has nulls at n = 1000 and, where its calls cost ten 
 n = 10000: one ``B`` per metric, read at the study's n, gave RMIG's k-NN variant 100 permutations of
 140 s a cell there).  A preset also says which cells get a null
 (:data:`harness.execution.presets.NULL_CELLS`): every one, or only those a verdict of the report reads
-a null at (:func:`read_by_a_verdict`).  ``run --null-permutations B`` gives every metric of every cell
-the same ``B`` instead (0: no nulls).
+a null at (:func:`read_by_a_verdict`, from the characteristics' declarations: no analysis is imported here).
+``run --null-permutations B`` gives every metric of every cell the same ``B`` instead (0: no nulls).
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ import math
 
 from harness.execution.costs import estimated_seconds
 from harness.execution.metric_refs import MetricEntry
-from reports.calibration import CRITERION as CALIBRATION_CRITERION
-from reports.calibration import RANDOM_VALUE
+from reports import characteristics
 
 MAX_PERMUTATIONS = 100
 """The most permutations a preset gives a metric: p-values down to 1/101, a 95% quantile between order statistics 95 and 96."""
@@ -32,12 +31,13 @@ MIN_PERMUTATIONS = 19
 
 
 def read_by_a_verdict(criterion: str, value: object) -> bool:
-    """Whether the report's verdicts read the null of a cell of a scenario declaring ``criterion`` at ``value``:
-    calibration's, at the fully random end of a ``noise`` scenario (a score within its null there is chance-level
-    bias, not a metric that rewards noise), of a metric at its default options.  The other verdicts read scores
-    only."""
-    return (criterion == CALIBRATION_CRITERION and isinstance(value, (int, float))
-            and math.isclose(float(value), RANDOM_VALUE))
+    """Whether the report's verdicts read the null of a cell of a scenario declaring ``criterion`` at ``value``, as
+    the characteristics declare it (:attr:`reports.characteristics.Characteristic.nulls`): calibration's, at the
+    fully random end of a ``noise`` scenario (a score within its null there is chance-level bias, not a metric that
+    rewards noise); the other verdicts read scores only.  The verdicts read a swept metric at its default options
+    alone (the caller's to check)."""
+    return any(entry.nulls is not None and entry.nulls.include(criterion, value)
+               for entry in characteristics.CHARACTERISTICS)
 
 
 def permutations_within(call_seconds: float, budget_seconds: float) -> int:

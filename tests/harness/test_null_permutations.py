@@ -10,10 +10,17 @@ import pytest
 
 from harness.errors import UsageError
 from harness.execution.costs import estimated_seconds
-from harness.execution.null_budget import MAX_PERMUTATIONS, MIN_PERMUTATIONS, metric_permutations, permutations_within
+from harness.execution.null_budget import (
+    MAX_PERMUTATIONS,
+    MIN_PERMUTATIONS,
+    metric_permutations,
+    permutations_within,
+    read_by_a_verdict,
+)
 from harness.execution.presets import PRESETS
 from harness.execution.runner import plan_study, run_study
 from harness.workflows.evaluate import evaluate_representation
+from reports import characteristics
 from reports.calibration import calibration
 from reports.schema import NULL_COLUMNS, RESULT_COLUMNS
 
@@ -80,6 +87,16 @@ def test_b_is_chosen_by_each_metrics_cost_within_the_presets_budget():
                for cell in plan_study(preset="default", scenarios_=["rotation"], metrics_=["mig"], seeds=1))
     with pytest.raises(UsageError, match="null_permutations must be a whole number >= 0"):
         plan_study(preset="quick", scenarios_=["noise"], metrics_=["mig"], null_permutations=-1)
+
+
+def test_the_cells_given_a_null_are_those_a_characteristic_declares(monkeypatch):
+    assert read_by_a_verdict("noise", 1.0) and read_by_a_verdict("noise", 1)  # calibration's pure-noise end
+    assert not read_by_a_verdict("noise", 0.5) and not read_by_a_verdict("rotation", 1.0)
+    calibrated = characteristics.characteristic("calibrated")
+    declared = dataclasses.replace(calibrated, key="rotated", nulls=characteristics.NullCells("rotation", (0.5,)))
+    undeclared = dataclasses.replace(calibrated, nulls=None)
+    monkeypatch.setattr(characteristics, "CHARACTERISTICS", (undeclared, declared))
+    assert read_by_a_verdict("rotation", 0.5) and not read_by_a_verdict("noise", 1.0)
 
 
 def test_a_preset_giving_nulls_somewhere_unknown_is_refused():

@@ -689,9 +689,10 @@ def test_cli_fail_on_grid_and_score_range(tmp_path, capsys):
     assert "shifted does not pass calibration: no 1.50 / 0.5" in captured.err and "exit status 3 (--fail-on)" in captured.err
     card = captured.out
     assert card.splitlines()[2].startswith("- overall: ✗ fails calibration") and "✓ passes" in card.splitlines()[2]
-    assert "lie outside [0, 1]" in card and "outside [0, 2]" not in card  # within the declared range
+    assert "scores outside [0, 1], the range the verdicts' thresholds assume (" in card
+    assert "outside [0, 2]" not in card  # within the declared range
     criteria = card.split("## Criteria", 1)[1].split("##", 1)[0]
-    assert "| calibration | ✗ 1.50 / 0.5" in criteria and "perfect ≥ 0.9 / random ≤ 0.1" in criteria
+    assert "| calibration | ✗ 1.50 / 0.5" in criteria and "perfect ≥ 0.9 / -0.1 ≤ random ≤ 0.1" in criteria
     assert "closest established metric: `mig` (Kendall τ" in card
     results = pd.read_parquet(tmp_path / "card" / "results.parquet")
     assert sorted(results["value"].unique()) == [0.0, 0.5, 1.0]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from reports import check_results
+from reports import Thresholds, check_results
 from reports.report_card import (
     closest_metric,
     criterion_rankings,
@@ -66,6 +68,9 @@ def test_ranks_and_the_rendered_card(synthetic_results):
                            "higher_is_better": [False] * 3})
     ranked = rank_metric(values, "a")
     assert ranked["rank"].tolist() == ["2 of 3"] and ranked["best built-in"].tolist() == ["b (0.1)"]
+    efficiency = values.assign(criterion="sample efficiency")
+    assert rank_metric(efficiency, "a")["measure"].str.contains("at n = 1000 ").all()
+    assert rank_metric(efficiency, "a", Thresholds(data_n=500))["measure"].str.contains("at n = 500 ").all()
     rankings, notes = criterion_rankings(synthetic_results, "lin")
     verdicts = verdict_rows(synthetic_results, "lin")
     axioms = pd.DataFrame({"axiom": ["a1", "a2"], "measured": [0.0, np.nan], "result": ["pass", "FAIL"]})
@@ -214,15 +219,32 @@ def test_the_closest_established_metric_is_the_one_ranking_the_cells_alike(synth
 def test_scores_outside_the_unit_interval_or_the_declared_range_are_warned_about(synthetic_results):
     lin = synthetic_results.loc[synthetic_results["metric"] == "lin"]
     # lin scores 0.98 ideal + 0.01 + 0.01 (seed - 1): from 0 (ideal 0, seed 0) to 1 (ideal 1, seed 2)
-    wide = check_results(lin.assign(metric="wide", score=2 * lin["score"] - 0.5))  # from -0.5 to 1.5
-    outside = int(((2 * lin["score"] - 0.5 < 0) | (2 * lin["score"] - 0.5 > 1)).sum())
-    warnings = range_warnings(wide, "wide")
-    assert len(warnings) == 1 and warnings[0].startswith("warning: ")
-    assert f"{outside} of {len(lin)} scores of `wide` lie outside [0, 1] (from -0.5 to 1.5;" in warnings[0]
-    assert "the verdicts' thresholds assume scores in [0, 1]" in warnings[0]
+    stretched = 2 * lin["score"] - 0.5  # from -0.5 to 1.5; the farthest out: 3.0 at noise alpha = 0.2, seed 1
+    far = (lin["scenario"] == "noise") & (lin["value"] == 0.2) & (lin["seed"] == 1) & (lin["sub_score"] == "modularity")
+    wide = check_results(lin.assign(metric="wide", metric_base="wide", score=stretched.where(~far, 3.0)))
+    subs = list(dict.fromkeys(wide["sub_score"]))
+    modularity = wide.loc[wide["sub_score"] == "modularity", "score"]
+    below, above = int((modularity < 0).sum()), int((modularity > 1).sum())
+    warnings = range_warnings(wide, "wide")  # no range declared: each sub-score against [0, 1], which the verdicts assume
+    assert len(warnings) == len(subs) and all(warning.startswith("warning: wide/") for warning in warnings)
+    assert warnings[subs.index("modularity")] == (
+        f"warning: wide/modularity: {below + above} of {len(modularity)} scores outside [0, 1], the range the verdicts' "
+        f"thresholds assume ({below} below, {above} above; most extreme 3 in noise at alpha = 0.2, seed 1, n = 2000)")
+    # a declared [-1, 1]: each sub-score against it (only those above 1 are out), then against [0, 1]
     declared = range_warnings(wide, "wide", (-1.0, 1.0))
-    assert len(declared) == 2 and "outside [-1, 1]" in declared[1] and "the range it declares" in declared[1]
+    assert len(declared) == 2 * len(subs) and all("its declared range" in line for line in declared[:len(subs)])
+    assert declared[subs.index("modularity")].startswith(f"warning: wide/modularity: {above} of {len(modularity)} scores "
+                                                        f"outside [-1, 1], its declared range ({above} above; most extreme 3")
+    # a declared [0, 1] is warned about once, as the declared range
+    assert range_warnings(wide, "wide", (0.0, 1.0)) == [line.replace("the range the verdicts' thresholds assume",
+                                                                     "its declared range") for line in warnings]
     assert range_warnings(check_results(lin), "lin") == []
+    # per sub-score: only the sub-scores declared narrower than their scores are warned about, each by its range
+    per_sub = range_warnings(wide, "wide", {"modularity": (-1.0, 1.0), **{sub: (-math.inf, math.inf) for sub in subs
+                                                                          if sub != "modularity"}})
+    assert per_sub[0].startswith(f"warning: wide/modularity: {above} of {len(modularity)} scores outside [-1, 1], its "
+                                 "declared range")
+    assert len(per_sub) == 1 + len(subs)  # and every sub-score against [0, 1]
 
 
 def test_the_overall_line_leads_with_calibration_and_the_chance_axiom(synthetic_results):

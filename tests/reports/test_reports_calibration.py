@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from reports import MissingDataError, calibration
+from reports import MissingDataError, Thresholds, calibration
 
 
 def _by_score(table):
@@ -32,9 +32,9 @@ def test_classification_of_the_synthetic_metrics(synthetic_results):
 
 
 def test_thresholds_are_options(synthetic_results):
-    loose = _by_score(calibration(synthetic_results, perfect_threshold=0.85, random_threshold=0.35))
+    loose = _by_score(calibration(synthetic_results, thresholds=Thresholds(perfect_threshold=0.85, random_threshold=0.35)))
     assert loose[("uncal", "uncal")].calibrated
-    strict = _by_score(calibration(synthetic_results, perfect_threshold=0.995))
+    strict = _by_score(calibration(synthetic_results, thresholds=Thresholds(perfect_threshold=0.995)))
     assert not strict[("lin", "explicitness")].calibrated and strict[("step", "step")].calibrated
 
 

@@ -37,7 +37,7 @@ def test_sentences_name_best_and_worst(table):
     sentences = headline_sentences(table)
     calibrated = next(s for s in sentences if s.startswith("Calibrated"))
     # holo's random end is (1 + 1 + 0) / 3 = 0.67, 5.7 thresholds past 0.1; uncal's 0.35 is 2.5 past
-    assert calibrated.startswith("Calibrated (perfect ≥ 0.9 / random ≤ 0.1): 4 of 6 sub-scores pass")
+    assert calibrated.startswith("Calibrated (perfect ≥ 0.9 / -0.1 ≤ random ≤ 0.1): 4 of 6 sub-scores pass")
     assert "worst holo (1.00 / 0.67)" in calibrated
     cost = next(s for s in sentences if s.startswith("Seconds per call"))
     # lin takes 1e-3 n / 1000 s: its median over calls is 2e-3; step 1e-4 (n / 1000)^2, median 4e-4; uncal 0.01

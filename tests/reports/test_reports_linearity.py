@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports import MissingDataError, linearity
+from reports import MissingDataError, Thresholds, linearity
 from reports.linearity import fit_line
 
 
@@ -61,7 +61,8 @@ def test_only_degraded_properties_and_holistic_scores_are_fitted(synthetic_resul
 
 
 def test_threshold_options(synthetic_results):
-    row = _rows(linearity(synthetic_results, min_r2=0.75, min_rank_correlation=0.85))[("noise", "step", "step", "explicitness")]
+    loose = Thresholds(min_r2=0.75, min_monotone_rank_correlation=0.85)
+    row = _rows(linearity(synthetic_results, thresholds=loose))[("noise", "step", "step", "explicitness")]
     assert row.linear and row.monotone
 
 

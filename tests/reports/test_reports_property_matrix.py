@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports import property_matrix, property_matrix_display
+from reports import Thresholds, property_matrix, property_matrix_display
 
 
 def _verdicts(table):
@@ -42,7 +42,7 @@ def test_step_function_is_calibrated_but_not_linear(matrix):
 
 def test_uncalibrated_metric(matrix):
     assert matrix[("uncal", "calibrated")].verdict == "no" and matrix[("uncal", "calibrated")].number == "0.85 / 0.35"
-    assert matrix[("uncal", "calibrated")].threshold == "perfect ≥ 0.9 / random ≤ 0.1"
+    assert matrix[("uncal", "calibrated")].threshold == "perfect ≥ 0.9 / -0.1 ≤ random ≤ 0.1"
     assert matrix[("uncal", "linear")].verdict == "yes"
     assert matrix[("uncal", "modularity")].verdict == "yes"  # slope 0.6 >= 0.5
     assert matrix[("uncal", "robust_noise")].verdict == "no" and matrix[("uncal", "robust_noise")].number == "0.35"
@@ -71,12 +71,12 @@ def test_metric_without_the_scenarios_is_unmeasured(matrix):
 
 
 def test_thresholds_are_options(synthetic_results):
-    loose = _verdicts(property_matrix(synthetic_results, perfect_threshold=0.8, random_threshold=0.4, min_r2=0.7,
-                                      max_deviation=0.9, data_tolerance=0.5, min_slope=0.3))  # uncal's gap: [0, 0.444]
+    loose = _verdicts(property_matrix(synthetic_results, Thresholds(perfect_threshold=0.8, random_threshold=0.4, min_r2=0.7,
+                                                                    max_deviation=0.9, data_tolerance=0.5, min_slope=0.3)))  # uncal's gap: [0, 0.444]
     for characteristic in ("calibrated", "robust_noise", "robust_non_measured", "nonlinear_relation", "data_efficient"):
         assert loose[("uncal", characteristic)].verdict == "yes", characteristic
     assert loose[("step", "linear")].verdict == "yes" and loose[("holo", "explicitness")].verdict == "yes"
-    strict = _verdicts(property_matrix(synthetic_results, min_rank_correlation=0.9))
+    strict = _verdicts(property_matrix(synthetic_results, Thresholds(min_rank_correlation=0.9)))
     assert strict[("step", "explicitness")].verdict == "no"
 
 

@@ -106,7 +106,7 @@ def test_html_has_every_table_and_figure(parsed, synthetic_report):
     for source in parsed.images:  # the figures' compressed PNGs beside the page, not base64 inside it
         assert source.startswith("figures/") and (run_dir / source).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert parsed.external == []  # the folder opens offline
-    assert parsed.headers["table-calibration"] == ["Metric", "Family", "Passing", "perfect ≥ 0.9", "random ≤ 0.1",
+    assert parsed.headers["table-calibration"] == ["Metric", "Family", "Passing", "perfect ≥ 0.9", "-0.1 ≤ random ≤ 0.1",
                                                    "Worst at"]
     assert parsed.headers["details-calibration"][:4] == ["Metric", "Sub-score", "Scenario", "Property"]
     assert parsed.headers["table-headline"][:4] == ["Sub-score", "Measures", "Follows its property's ideal", "Calibrated"]
@@ -129,7 +129,7 @@ def test_markdown_has_the_same_content(synthetic_report):
     assert "'gaussian_toy_attack' states an ideal for pid/redundant_lower, pid/redundant_upper, pid/unique_lower" in attacks
     assert "at fewer than 2 of its values (a holistic score needs the three ideals to agree): not judged there" in attacks
     assert "| Metric |" not in attacks and not (run_dir / "tables" / "attacks.tex").exists()
-    assert "| Metric | Family | Passing | perfect ≥ 0.9 | random ≤ 0.1 | Worst at |" in text
+    assert "| Metric | Family | Passing | perfect ≥ 0.9 | -0.1 ≤ random ≤ 0.1 | Worst at |" in text
     assert "| uncal | intervention | 0 of 1 | ✗ 0.85 | ✗ 0.35 | uncal, noise |" in text
     for key in SCENARIO_FIGURES + OTHER_FIGURES:
         assert f"](figures/{key}.png)" in text
@@ -170,7 +170,7 @@ def test_csv_tables_hold_the_full_precision_analyses(synthetic_report, synthetic
 @pytest.mark.slow
 def test_regenerating_from_the_run_directory(synthetic_report, tmp_path):
     shared_run_dir, shared_html_path = synthetic_report
-    run_dir = tmp_path / "run"  # a copy: the shared report is only read
+    run_dir = tmp_path / shared_run_dir.name  # a copy under the same name (the report's title): the shared one is only read
     shutil.copytree(shared_run_dir, run_dir)
     html_path = run_dir / "report.html"
     first = html_path.read_text(encoding="utf-8")
@@ -211,13 +211,14 @@ def test_the_report_does_not_depend_on_the_number_of_workers(synthetic_report, s
     byte, and so is every other file; in every format (SVG ids are salted by figure, not at random; SVG and PDF carry
     no date)."""
     run_dir, html_path = synthetic_report  # drawn with jobs=1, PNG only
-    again = write_report(synthetic_results, tmp_path / "two", jobs=2)
+    two = tmp_path / run_dir.name  # the same name: the report's title is its directory's
+    again = write_report(synthetic_results, two, jobs=2)
     written = sorted(path.relative_to(run_dir) for path in run_dir.rglob("*")
                      if path.is_file() and path.name != "results.parquet")  # the fixture's input, not the report's
     assert len([name for name in written if name.parts[0] == "figures"]) == len(SCENARIO_FIGURES) + len(OTHER_FIGURES)
-    assert sorted(path.relative_to(tmp_path / "two") for path in (tmp_path / "two").rglob("*") if path.is_file()) == written
+    assert sorted(path.relative_to(two) for path in two.rglob("*") if path.is_file()) == written
     for name in written:
-        assert (tmp_path / "two" / name).read_bytes() == (run_dir / name).read_bytes(), name
+        assert (two / name).read_bytes() == (run_dir / name).read_bytes(), name
     assert again.read_text(encoding="utf-8") == html_path.read_text(encoding="utf-8")
     two_scenarios = synthetic_results.loc[synthetic_results["scenario"].isin(["noise", "mixing"])]
     for jobs in (1, 2):

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports import MissingDataError, robustness
+from reports import MissingDataError, Thresholds, robustness
 
 
 def _rows(table):
@@ -59,7 +59,7 @@ def test_the_range_read_is_where_the_rows_state_the_ideal_and_the_threshold_an_o
     assert full[("noise", "lin", "modularity")].values_read == "alpha 0 to 1"
     assert full[("noise", "lin", "modularity")].largest_drop == pytest.approx(0.99)
     assert full[("noise", "uncal", "uncal")].largest_drop == pytest.approx(0.65)
-    loose = _rows(robustness(synthetic_results, max_deviation=0.4))
+    loose = _rows(robustness(synthetic_results, thresholds=Thresholds(max_deviation=0.4)))
     assert loose[("noise", "uncal", "uncal")].robust and not loose[("partial", "uncal", "uncal")].robust
 
 

@@ -15,7 +15,8 @@ import pytest
 
 from reports import check_results, write_report
 from reports.property_matrix import property_matrix
-from reports.sensitivity import SPREAD_THRESHOLD, on_default_options
+from reports.sensitivity import on_default_options
+from reports.thresholds import Thresholds
 
 SHIFT = 0.3
 
@@ -47,7 +48,7 @@ def matrix(swept) -> pd.DataFrame:
 def test_a_score_moved_by_bins_fails_discretization_free_with_its_number(matrix):
     row = matrix.loc[("mig", "discretization_free")]
     assert row["verdict"] == "no" and row["value"] == pytest.approx(SHIFT)
-    assert row["number"] == "0.30" and row["threshold"] == f"max spread ≤ {SPREAD_THRESHOLD:g}"
+    assert row["number"] == "0.30" and row["threshold"] == f"max spread ≤ {Thresholds().max_spread:g}"
     assert "bins in {5, 10, 40}" in row["evidence"] and "mixing" in row["evidence"]
     few = matrix.loc[("mig", "few_hyperparameters")]  # one option moving it is the one knob a metric may have
     assert few["verdict"] == "yes" and few["number"] == "1" and "1 of 1 swept options" in few["evidence"]
@@ -97,7 +98,7 @@ def test_the_report_has_the_section_and_its_csv(tmp_path, swept):
     table = pd.read_csv(tmp_path / "tables" / "sensitivity.csv").set_index(["metric", "sub_score"])
     assert table.loc[("mig", "modularity"), "max_spread"] == pytest.approx(SHIFT)
     assert table.loc[("modularity", "step"), "max_spread"] == 0.0
-    assert table["threshold"].eq(SPREAD_THRESHOLD).all() and table["conditions"].dtype.kind == "i"
+    assert table["threshold"].eq(Thresholds().max_spread).all() and table["conditions"].dtype.kind == "i"
     markdown = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert markdown.index("Property matrix") < markdown.index("Sensitivity to options") < markdown.index("Calibration")
     assert "bins ∈ {5, 10, 40}" in markdown and "0.30 (≤ 0.1)" in markdown

@@ -3,14 +3,13 @@ sections' roll-ups, report card, CSV, LaTeX, Markdown, HTML) carrying an interva
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from reports import characteristics, headline, property_matrix, write_report
+from reports import Thresholds, characteristics, headline, property_matrix, write_report
 from reports._verdict import Check, Verdict, pool_characteristics, pool_scores
 from reports.bundle import Analysis, Bundle
 from reports.headline import headline_display
@@ -142,10 +141,10 @@ def test_a_characteristic_is_one_entry(synthetic_results, monkeypatch):
     # a new column of the property matrix: the mixing trajectory's ρ alone, at a stricter threshold
     strict = characteristics.Characteristic(
         key="strictly_monotone", heading="Strictly monotone", analysis="verdict_linearity", rows="trajectory",
-        unmeasured="no trajectory", rules=(characteristics.Rule("ρ", "spearman", ">=", "min_rank_correlation",
-                                                                reason="undefined_reason"),))
+        unmeasured="no trajectory", sentence="ρ ≥ {min_rank_correlation:g}",
+        rules=(characteristics.Rule("ρ", "spearman", ">=", "min_rank_correlation", reason="undefined_reason"),))
     monkeypatch.setattr(characteristics, "CHARACTERISTICS", (*characteristics.CHARACTERISTICS, strict))
-    bundle = Bundle(synthetic_results, dataclasses.replace(characteristics.Thresholds(), min_rank_correlation=0.9))
+    bundle = Bundle(synthetic_results, Thresholds(min_rank_correlation=0.9))
     matrix = property_matrix(bundle).set_index(["metric", "characteristic"])
     assert matrix.loc[("step", "strictly_monotone"), "verdict"] == "no"  # a step's ρ is 0.88
     assert matrix.loc[("lin", "strictly_monotone"), "verdict"] == "yes"
