@@ -59,7 +59,6 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from joblib import Parallel, delayed
-from sklearn import config_context
 from threadpoolctl import threadpool_limits
 
 from metrics._sampling import as_generator, derive_seeds, train_test_indices
@@ -193,6 +192,7 @@ def _fit_factors(tasks: Sequence[tuple[FactorFit, np.ndarray, int]], codes_train
     depend on the machine's thread count, and without scikit-learn's checks of its inputs and parameters: every DCI
     variant checks its options, and the codes and targets are finite (validated at the metric's entry).  The limit is
     set once for all the tasks (finding the loaded BLAS libraries costs milliseconds)."""
+    from sklearn import config_context
     with threadpool_limits(limits=1, user_api="blas"), config_context(assume_finite=True, skip_parameter_validation=True):
         return [fit(codes_train, target, codes_test, seed) for fit, target, seed in tasks]
 

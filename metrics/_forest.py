@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from sklearn import config_context
-from sklearn.metrics import r2_score
-from sklearn.tree import DecisionTreeRegressor
-from sklearn.utils import check_random_state
+
+if TYPE_CHECKING:  # annotations only: scikit-learn is imported where it is called (a process that runs no
+    # metric of it, e.g. a report or a listing, does not load it)
+    from sklearn.tree import DecisionTreeRegressor
 
 #: Tree seeds are drawn below this bound, as scikit-learn draws an estimator's ``random_state``.
 _TREE_SEED_BOUND = np.iinfo(np.int32).max
@@ -96,6 +97,10 @@ def grow_forests(codes: np.ndarray, target: np.ndarray, *, n_estimators: int, le
     list of Forest
         One per entry of ``leaf_sizes``: the trees and their out-of-bag R².
     """
+    from sklearn import config_context
+    from sklearn.metrics import r2_score
+    from sklearn.tree import DecisionTreeRegressor
+    from sklearn.utils import check_random_state
     rows = np.ascontiguousarray(codes, dtype=np.float32)
     values = np.ascontiguousarray(target, dtype=np.float64)
     n = rows.shape[0]

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from sklearn.tree import DecisionTreeRegressor
+
+if TYPE_CHECKING:  # annotations only: scikit-learn is imported where it is called (a process that runs no
+    # metric of it, e.g. a report or a listing, does not load it)
+    from sklearn.tree import DecisionTreeRegressor
 
 from metrics._dci import unit_range
 from metrics._ranks import column_ranks
@@ -74,6 +78,7 @@ def _probe_losses(
     factors: np.ndarray, codes: np.ndarray, random_state: int | np.random.Generator | None, doublings: int, test_size: float
 ) -> np.ndarray:
     """``(K, doublings)`` held-out losses of the probes with ``2 .. 2**doublings`` leaves (see :func:`loss_capacity_curve`)."""
+    from sklearn.tree import DecisionTreeRegressor
     rng = as_generator(random_state)
     train, test = train_test_indices(factors.shape[0], test_size, rng, "dci_es")
     seeds = derive_seeds(rng, factors.shape[1])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.ensemble import GradientBoostingClassifier
 
 from metrics._dci import DCI_CONSTRAINTS, run_dci
 from metrics._ranks import column_ranks
@@ -15,6 +14,7 @@ from metrics.registry import register_metric
 
 def _fit_boosting(n_estimators: int, max_depth: int, learning_rate: float):
     def fit(codes_train: np.ndarray, labels: np.ndarray, codes_test: np.ndarray, seed: int):
+        from sklearn.ensemble import GradientBoostingClassifier
         if np.unique(labels).size == 1:  # one class in the training part: nothing to learn, no importance
             return np.zeros(codes_train.shape[1]), np.full(codes_test.shape[0], labels[0])
         model = GradientBoostingClassifier(

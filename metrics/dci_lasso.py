@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-from sklearn.linear_model import Lasso, LassoCV
-from sklearn.model_selection import KFold
+
+if TYPE_CHECKING:  # annotations only: scikit-learn is imported where it is called (a process that runs no
+    # metric of it, e.g. a report or a listing, does not load it)
+    from sklearn.linear_model import LassoCV
+    from sklearn.model_selection import KFold
 
 from metrics._dci import DCI_CONSTRAINTS, EXPLICITNESS_BASELINES, regression_explicitness, run_dci, unit_range
 from metrics._sampling import require_varying_factors, split_sizes
@@ -29,6 +34,7 @@ def _path_grid(codes: np.ndarray, target: np.ndarray, n_alphas: int, alpha_ratio
 
 def _cross_validated(codes: np.ndarray, target: np.ndarray, alphas: np.ndarray, folds: KFold) -> LassoCV:
     """The lasso whose penalty, among ``alphas``, has the least cross-validated error over ``folds``, refitted on all given rows."""
+    from sklearn.linear_model import LassoCV
     return LassoCV(alphas=alphas, cv=folds, max_iter=_MAX_ITER, selection="cyclic", precompute=True).fit(codes, target)
 
 
@@ -36,6 +42,7 @@ def _fit_selecting_on_train(alpha_grid: str, n_alphas: int, alpha_ratio: float, 
     """Per-factor fit that chooses the penalty by cross-validation on the training part."""
 
     def fit(codes_train: np.ndarray, target: np.ndarray, codes_test: np.ndarray, seed: int):
+        from sklearn.model_selection import KFold
         alphas = np.array(REVIEW_ALPHAS) if alpha_grid == "review" else _path_grid(codes_train, target, n_alphas, alpha_ratio)
         model = _cross_validated(codes_train, target, alphas, KFold(folds, shuffle=True, random_state=seed))
         return model.coef_, model.predict(codes_test)
@@ -47,6 +54,7 @@ def _fit_at(alpha: float):
     """Per-factor fit with a penalty chosen beforehand."""
 
     def fit(codes_train: np.ndarray, target: np.ndarray, codes_test: np.ndarray, seed: int):
+        from sklearn.linear_model import Lasso
         model = Lasso(alpha=alpha, max_iter=_MAX_ITER, selection="cyclic", precompute=True).fit(codes_train, target)
         return model.coef_, model.predict(codes_test)
 
@@ -55,6 +63,7 @@ def _fit_at(alpha: float):
 
 def _penalties_on_all_rows(codes: np.ndarray, targets: np.ndarray, alpha_grid: str, n_alphas: int, alpha_ratio: float, folds: int) -> list[float]:
     """Each factor's penalty, chosen by cross-validation on every row in consecutive folds (the review's code)."""
+    from sklearn.model_selection import KFold
     chosen = []
     for target in targets.T:
         alphas = np.array(REVIEW_ALPHAS) if alpha_grid == "review" else _path_grid(codes, target, n_alphas, alpha_ratio)

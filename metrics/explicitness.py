@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import rankdata
-from sklearn import config_context
-from sklearn.linear_model import LogisticRegression
-from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
 from metrics._dci import unit_range
@@ -21,6 +17,7 @@ SCALINGS = ("standard", "minmax")
 
 def _scaled(codes: np.ndarray, scaling: str) -> np.ndarray:
     """Codes standardised (zero mean, unit variance) or min-max scaled to [0, 1]; a constant code becomes 0."""
+    from sklearn.preprocessing import StandardScaler
     return unit_range(codes) if scaling == "minmax" else StandardScaler().fit_transform(codes)
 
 
@@ -41,6 +38,7 @@ def _rank_auc(positives: np.ndarray, scores: np.ndarray) -> float:
     Equal to the area under the ROC curve (``sklearn.metrics.roc_auc_score``), from one
     ranking: ``(sum of the positives' mid-ranks - n_+ (n_+ + 1) / 2) / (n_+ n_-)``.
     """
+    from scipy.stats import rankdata
     n_positive = int(positives.sum())
     n_negative = positives.size - n_positive
     rank_sum = float(rankdata(scores)[positives].sum())
@@ -56,6 +54,7 @@ def _class_scores(
     softmax fit uses L-BFGS, multinomial in every scikit-learn version.  Classes are
     balanced by sample weights (see :func:`_balanced_weights`).
     """
+    from sklearn.linear_model import LogisticRegression
     members = np.searchsorted(classes, labels)
     counts = np.bincount(members, minlength=classes.size)
     if classifier == "multinomial":
@@ -196,6 +195,7 @@ def explicitness(
     >>> round(explicitness(factors, codes), 2), round(explicitness(factors, entangled), 2)
     (0.76, 0.76)
     """
+    from sklearn import config_context
     require_varying_factors(factors, "explicitness")
     rng = as_generator(random_state)
     labels = to_labels(factors, discrete, bins).codes

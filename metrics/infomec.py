@@ -5,9 +5,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn import config_context
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LogisticRegression
 from threadpoolctl import threadpool_limits
 
 from metrics.constraints import AT_LEAST_TWO, POSITIVE, UNIT, Interval, Options
@@ -59,6 +56,8 @@ def _explicitness(standardized: np.ndarray, labels: np.ndarray, prior_entropy: f
 
     0 when the factor or every code is constant (no code can lower the factor's log-loss).
     """
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import LogisticRegression
     if prior_entropy <= 0 or standardized.shape[1] == 0:
         return 0.0
     with warnings.catch_warnings():
@@ -174,6 +173,7 @@ def infomec(
     {'infom': 0.74, 'infoc': 0.74, 'infoe': 0.69}
     {'infom': 0.36, 'infoc': 0.36, 'infoe': 0.69}
     """
+    from sklearn import config_context
     factor_labels = to_labels(factors, discrete, bins)
     table = factor_code_information(factors, codes, discrete, bins)
     nmi = normalized_mutual_information(table, "factor")

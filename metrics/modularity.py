@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import chi2
 
 from metrics.constraints import AT_LEAST_TWO, UNIT
 from metrics.information import DEFAULT_BINS, InformationTable, factor_code_information
@@ -93,5 +92,6 @@ def independence_threshold(table: InformationTable, n_samples: int, level: float
     ``j`` is that law's ``level`` quantile divided by ``2 n``, with ``B_v`` and ``B_z``
     the factor's and the code's numbers of bins (categories).
     """
+    from scipy.stats import chi2
     freedom = (table.factor_bins[0] - 1) * (table.code_bins - 1)
     return chi2.ppf(level, np.maximum(freedom, 1)) / (2.0 * n_samples)

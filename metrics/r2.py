@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.ensemble import HistGradientBoostingRegressor
-from sklearn.neighbors import KNeighborsRegressor
 
 from metrics._linear import affine_predictions, standardized_split
 from metrics._ranks import column_ranks
@@ -17,6 +15,8 @@ REGRESSORS = ("linear", "knn", "boosting")
 
 def _predictions(regressor: str, codes: np.ndarray, split: tuple[np.ndarray, np.ndarray], targets: np.ndarray, neighbors: int, seeds: list[int]) -> np.ndarray:
     """``(n_test, K)`` held-out predictions of every factor (``targets``: the training rows' factors)."""
+    from sklearn.ensemble import HistGradientBoostingRegressor
+    from sklearn.neighbors import KNeighborsRegressor
     train, test = split
     if regressor == "linear":
         return affine_predictions(codes[train], targets, codes[test])

@@ -5,8 +5,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn.metrics import balanced_accuracy_score
-from sklearn.tree import DecisionTreeClassifier
 
 from metrics._ranks import column_ranks
 from metrics._sampling import as_generator, derive_seeds, require_varying_factors, train_test_indices
@@ -41,6 +39,8 @@ def _balanced_accuracies(
     seeds: list[int],
 ) -> np.ndarray:
     """``(L,)`` held-out balanced accuracy of a decision tree on each single code."""
+    from sklearn.metrics import balanced_accuracy_score
+    from sklearn.tree import DecisionTreeClassifier
     train, test = split
     scores = np.empty(codes.shape[1])
     with warnings.catch_warnings():

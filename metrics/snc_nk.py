@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import rankdata
-from sklearn.neural_network import MLPClassifier
-from sklearn.tree import DecisionTreeClassifier
 
 from metrics._linear import standardized_split
 from metrics._matching import matched_codes
@@ -44,6 +41,7 @@ def _single_code_accuracy(code: np.ndarray, labels: np.ndarray, classes: int, tr
 def _falls_with_classes(code: np.ndarray, labels: np.ndarray) -> bool:
     """Whether ``code`` falls as the class rises: a negative Spearman correlation (its sign, from the covariance of
     the ranks, ties at their mean rank), exactly reversed when the code is negated; False for a constant code."""
+    from scipy.stats import rankdata
     ranks = rankdata(code) - (code.size + 1) / 2.0
     centred = rankdata(labels) - (labels.size + 1) / 2.0
     return bool(ranks @ centred < 0)
@@ -62,6 +60,8 @@ def _classifier_accuracy(
     classifier: str, split: tuple[np.ndarray, np.ndarray], labels: np.ndarray, train: np.ndarray, test: np.ndarray, leaves: int, seed: int
 ) -> float:
     """Held-out accuracy of a classifier of ``labels`` on the ``split`` codes (see :func:`_probe_inputs`)."""
+    from sklearn.neural_network import MLPClassifier
+    from sklearn.tree import DecisionTreeClassifier
     if classifier == "tree":
         model = DecisionTreeClassifier(max_leaf_nodes=leaves, random_state=seed)
     else:

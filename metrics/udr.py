@@ -6,9 +6,6 @@ import warnings
 from collections.abc import Sequence
 
 import numpy as np
-from scipy.stats import rankdata
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import MultiTaskLasso, MultiTaskLassoCV
 from threadpoolctl import threadpool_limits
 
 from metrics.constraints import COUNT, FLAG, NON_NEGATIVE, NONE, POSITIVE, UNIT, CheckedAtCall, Options
@@ -52,6 +49,8 @@ def lasso_similarity(target: np.ndarray, source: np.ndarray, penalty: float | No
     validation (A.5); a float fixes it.  Callers run it under one BLAS thread
     (:func:`udr` enters the limit once per call, not once per pair).
     """
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import MultiTaskLasso, MultiTaskLassoCV
     if not (target.any() and source.any()):
         return np.zeros((target.shape[1], source.shape[1]))
     with warnings.catch_warnings():
@@ -249,6 +248,7 @@ def udr(
     >>> [round(score, 2) for score in udr(list(population.members), similarity="spearman")]
     [0.3, 0.27, 0.29, 0.3, 0.2, 0.29, 0.29, 0.29]
     """
+    from scipy.stats import rankdata
     members = list(population)
     kls = _check_options(members, similarity, penalty, n_comparisons, informative_threshold, kl)
     informative = [informative_latents(codes, k, informative_threshold) for codes, k in zip(members, kls)]

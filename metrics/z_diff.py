@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.linear_model import LogisticRegression
 from threadpoolctl import threadpool_limits
 
 from metrics._interventions import Subsets, chance_rescaled, choose_subsets, degenerate_score, fixable_subsets, scale_codes
@@ -195,6 +194,7 @@ def z_diff(
     >>> round(z_diff(factors, codes), 2), round(z_diff(factors, entangled), 2)
     (1.0, 0.82)
     """
+    from sklearn.linear_model import LogisticRegression
     rng = as_generator(random_state)
     scaled, active = scale_codes(codes)
     trivial = degenerate_score(factors.shape[1], active)

@@ -21,6 +21,9 @@ Bundle
 property_matrix, headline
     The verdicts per metric and characteristic (the review's Table 2), and per sub-score and
     criterion (the report's first table).
+Thresholds
+    Every threshold of the verdicts, written once: ``Bundle(results, Thresholds(...))`` judges by
+    other thresholds, and a report written from that bundle states them in its sentences.
 raised_warnings
     Per metric, the warnings raised inside its calls (``tables/warnings.csv``).
 StyleRegistry
@@ -29,26 +32,51 @@ StyleRegistry
 
 from __future__ import annotations
 
-from reports._style import StyleRegistry
+import importlib
+from typing import Any
+
 from reports._table import MissingDataError, check_results, load_results
 from reports.agreement import agreement, agreement_matrix
 from reports.bundle import Bundle
 from reports.calibration import calibration
-from reports.comparison import plot_comparison
 from reports.cost import cost, cost_by_n
 from reports.headline import headline
 from reports.linearity import linearity
-from reports.phase import plot_phase_diagram
 from reports.property_matrix import property_matrix, property_matrix_display
 from reports.raised_warnings import raised_warnings
-from reports.report import write_report
 from reports.robustness import robustness
 from reports.sample_efficiency import sample_efficiency
+from reports.thresholds import Thresholds
+
+#: The public names that draw -> the module that defines them, imported when first asked for (PEP 562): a process
+#: that draws nothing (a worker reading the results contract, ``baseline``, ``list``) does not import matplotlib.  The
+#: analyses above are imported at once: several share their module's name, which a later ``import reports.NAME``
+#: would otherwise leave bound to the module instead of the function.
+_DRAWING = {
+    "StyleRegistry": "reports._style",
+    "plot_comparison": "reports.comparison",
+    "plot_phase_diagram": "reports.phase",
+    "write_report": "reports.report",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _DRAWING:
+        raise AttributeError(f"module 'reports' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_DRAWING[name]), name)
+    globals()[name] = value  # once: later lookups find it without this hook
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_DRAWING})
+
 
 __all__ = [
     "Bundle",
     "MissingDataError",
     "StyleRegistry",
+    "Thresholds",
     "agreement",
     "agreement_matrix",
     "calibration",

@@ -29,7 +29,7 @@ from reports.schema import TIMING_COLUMNS
 ROOT = Path(__file__).resolve().parents[2]
 METRICS = "mig,jemmig,mig_sup,modularity,explicitness"  # explicitness (~0.2 s a call) keeps the run long enough to interrupt
 SCENARIOS = "noise,mixing"
-SEEDS = 2
+SEEDS = 1
 N_SAMPLES = 4000
 TOTAL_CELLS = (6 + 6) * SEEDS * 5  # values x seeds x metrics
 IDENTITY = ["scenario", "value", "seed", "n_samples", "metric", "sub_score"]
