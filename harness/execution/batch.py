@@ -23,6 +23,7 @@ again by another, and a run that ends with its allocation is resumed by the next
 from __future__ import annotations
 
 import shlex
+import signal
 from collections.abc import Mapping
 from typing import Any
 
@@ -111,11 +112,7 @@ def batch_cluster(system: str, *, cores: int, memory: str, walltime: str, queue:
         raise UsageError(f"batch system must be one of {', '.join(BATCH_SYSTEMS)}, got {system!r}")
     if isinstance(cores, bool) or not isinstance(cores, int) or cores < 1:
         raise UsageError(f"cores must be a whole number of at least 1, got {cores!r}")
-    try:
-        import dask_jobqueue
-    except ImportError:
-        raise UsageError("a batch cluster needs dask-jobqueue; install it with pip install "
-                         "'disentanglement-harness[cluster]'") from None
+    dask_jobqueue = _import_keeping_ctrl_c()
     exports = [f"export {name}={shlex.quote(value)}" for name, value in WORKER_ENVIRONMENT.items()]
     options["job_script_prologue"] = [*exports, *options.get("job_script_prologue", ())]
     cluster_class = getattr(dask_jobqueue, BATCH_SYSTEMS[system])
@@ -149,3 +146,26 @@ def run_on_cluster(cluster: Any, *, workers: int, **study: Any) -> pd.DataFrame:
 
     cluster.scale(workers)
     return run_study(backend="dask", scheduler=cluster.scheduler_address, **study)
+
+
+def _import_keeping_ctrl_c() -> Any:
+    """``dask_jobqueue``, imported without the SIGINT handler its ``runner`` module installs when imported
+    (``sys.exit()`` on Ctrl-C: a stopped run would end with status 0, without saying that its finished cells are
+    saved and how to resume); the process keeps the handler it had.
+
+    Raises
+    ------
+    UsageError
+        When ``dask_jobqueue`` is not installed.
+    """
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        import dask_jobqueue
+    except ImportError:
+        raise UsageError("a batch cluster needs dask-jobqueue; install it with pip install "
+                         "'disentanglement-harness[cluster]'") from None
+    finally:
+        if handler is not None:  # None: a handler not installed from Python, which Python cannot reinstall
+            signal.signal(signal.SIGINT, handler)
+    return dask_jobqueue
+
