@@ -27,8 +27,28 @@ MEMORY_ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 """An object's address in its repr (``<function <lambda> at 0x7f...>``): it differs from process to process."""
 
 
+#: The slow tier's longest tests (1 to 3 minutes each in a fresh clone), handed out first: pytest-xdist gives the
+#: workers their tests in collection order, and one of these collected last (the guides' examples, from
+#: ``tests/test_readme_examples.py``) ran alone for two minutes at the end of the tier while the other worker idled.
+LONGEST_FIRST = (
+    "tests/test_readme_examples.py::test_every_example_runs",
+    "tests/harness/test_stale_cells.py::",
+    "tests/harness/test_store.py::test_ctrl_c_or_kill",
+    "tests/harness/test_runner.py::test_population_scenarios_run_population_metrics",
+    "tests/reports/test_reports_report.py::test_the_report_does_not_depend_on_the_number_of_workers",
+    "tests/harness/test_racing.py::test_racing_keeps_its_error_rate",
+    "tests/harness/test_paper_preset.py::test_the_paper_preset_is_estimated",
+)
+
+
+def _handed_out_at(item: pytest.Item) -> int:
+    """Where ``item`` goes in the run's order: the place of its entry in :data:`LONGEST_FIRST`, after them the rest."""
+    return next((place for place, prefix in enumerate(LONGEST_FIRST) if item.nodeid.startswith(prefix)), len(LONGEST_FIRST))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """A test marked ``slow`` gets the slow tier's time limit, unless it sets its own with ``@pytest.mark.timeout``.
+    """A test marked ``slow`` gets the slow tier's time limit, unless it sets its own with ``@pytest.mark.timeout``;
+    the tests of :data:`LONGEST_FIRST` are handed out first.
 
     A test id holding a memory address is refused: each pytest-xdist worker collects the tests itself, and a run whose
     workers collect different ids fails as a whole ("Different tests were collected between gw1 and gw0"), at random.
@@ -39,6 +59,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("slow") is not None and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(SLOW_TIER_TIME_LIMIT))
+    items.sort(key=_handed_out_at)  # stable: the rest keep their order, every worker collects the same list
 
 
 def pytest_configure(config: pytest.Config) -> None:

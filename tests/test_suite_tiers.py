@@ -68,3 +68,17 @@ def test_a_test_id_holding_a_memory_address_is_refused_at_collection(pytester):
     result = pytester.runpytest_subprocess(*_with_the_projects_configuration(pytester, "test_addresses", source))
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*test ids must not hold a memory address (give the parameters ids): test_addresses.py::test_f*"])
+
+
+def test_every_test_handed_out_first_still_exists():
+    # LONGEST_FIRST names tests by their ids' beginnings: a renamed test would silently drop back to its file's place
+    import ast
+
+    root = Path(__file__).resolve().parents[1]
+    module = ast.parse((root / "tests" / "conftest.py").read_text(encoding="utf-8"))
+    LONGEST_FIRST = next(ast.literal_eval(node.value) for node in module.body  # noqa: N806 - conftest's name
+                         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "LONGEST_FIRST")
+    for prefix in LONGEST_FIRST:
+        file, _, name = prefix.partition("::")
+        assert (root / file).is_file(), prefix
+        assert not name or f"def {name}" in (root / file).read_text(encoding="utf-8"), prefix
