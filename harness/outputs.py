@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from harness.errors import UsageError
@@ -57,3 +58,40 @@ def writable_output(path: str | os.PathLike[str], option: str, *, directory: boo
     except OSError as error:
         raise UsageError(f"cannot write {option} {path}: cannot create anything in {base} ({error.strerror})") from None
     return path
+
+
+def atomic_write(target: Path, write: Callable[[str], object]) -> None:
+    """Write ``target`` whole or not at all: ``write(temporary_path)`` writes a temporary file beside it, renamed over
+    it once synced, with the user's normal permissions (a reader, or a run killed mid-write, never sees half a file).
+
+    ``tempfile.mkstemp`` creates its file with mode 0600; it is widened to what a plain
+    ``open`` would give (0666 less the umask), like every other output of the harness.
+    """
+    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    os.fchmod(fd, 0o666 & ~_umask())
+    os.close(fd)
+    try:
+        write(temporary)
+        with open(temporary, "rb") as handle:
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+        _fsync_directory(target.parent)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it and putting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make a rename in ``directory`` durable (survives a power cut, not only a kill)."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

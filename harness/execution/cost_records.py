@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness.outputs import atomic_write
+
 #: The tables of the file, each written by one mode of the measuring tool.
 TABLES = ("seconds", "alone_seconds", "width_factors")
 
@@ -93,9 +95,7 @@ def add_run(table: str, run: Mapping[str, Any], path: Path = DATA_FILE) -> None:
     kept = [earlier for index, earlier in enumerate(runs)
             if not _keys(earlier, table) <= {key for later in runs[index + 1:] for key in _keys(later, table)}]
     document = {name: kept if name == table else document.get(name, []) for name in TABLES}
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
+    atomic_write(path, lambda written: Path(written).write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8"))
 
 
 def new_run(rows: Mapping[str, Row], settings: Mapping[str, Any], note: str = "", **names: Iterable[str]) -> dict[str, Any]:

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +42,7 @@ import pandas as pd
 from harness.errors import UsageError
 from harness.execution.plan import Cell
 from harness.execution.provenance import module_provenance
+from harness.outputs import atomic_write
 from reports.intervals import MIN_INTERVAL_SEEDS
 from reports.schema import LOOKS_COLUMN
 
@@ -208,9 +208,8 @@ class RaceRecord:
         del self.rounds[look - 1:]
         self.rounds.append(sorted([scenario, metric] for scenario, metric in undecided))
         if self.path is not None:
-            temporary = self.path.with_name(f".{self.path.name}.tmp")
-            temporary.write_text(json.dumps({"digest": self.digest, "rounds": self.rounds}), encoding="utf-8")
-            os.replace(temporary, self.path)
+            record = json.dumps({"digest": self.digest, "rounds": self.rounds})
+            atomic_write(self.path, lambda path: Path(path).write_text(record, encoding="utf-8"))
         return undecided
 
 

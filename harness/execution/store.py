@@ -30,7 +30,6 @@ import fcntl
 import json
 import math
 import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,7 @@ import pandas as pd
 from harness.execution.plan import key_parts, null_part
 from harness.execution.provenance import Provenance, changes, computed, union
 from harness.execution.reads import NOTHING_READ, Reads, reads_provenance
+from harness.outputs import atomic_write
 from reports.schema import DERIVED_COLUMNS, FAILURE_COLUMNS, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS, TEXT_COLUMNS
 
 CELLS_FILE = "cells.jsonl"
@@ -225,7 +225,7 @@ class ResultStore:
             if new.keys() <= known.keys():
                 return
             merged = {digest: provenance.to_json() for digest, provenance in sorted({**known, **new}.items())}
-            _atomic_write(self.directory / PROVENANCE_FILE,
+            atomic_write(self.directory / PROVENANCE_FILE,
                           lambda path: Path(path).write_text(json.dumps(merged, indent=1, sort_keys=True) + "\n"))
         finally:
             os.close(fd)
@@ -235,11 +235,11 @@ class ResultStore:
         when cells failed (removing a stale one when none did)."""
         parquet = self.directory / RESULTS_PARQUET
         csv = self.directory / RESULTS_CSV
-        _atomic_write(parquet, lambda path: frame.to_parquet(path, index=False))
-        _atomic_write(csv, lambda path: frame.to_csv(path, index=False))
+        atomic_write(parquet, lambda path: frame.to_parquet(path, index=False))
+        atomic_write(csv, lambda path: frame.to_csv(path, index=False))
         failed = self.directory / FAILURES_CSV
         if failures is not None and len(failures):
-            _atomic_write(failed, lambda path: failures.to_csv(path, index=False))
+            atomic_write(failed, lambda path: failures.to_csv(path, index=False))
         elif failed.exists():
             failed.unlink()
         return parquet, csv
@@ -349,39 +349,3 @@ def to_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     frame = frame.fillna({**{column: "" for column in TEXT_COLUMNS}, **OPTIONAL_COLUMN_DEFAULTS})
     numeric = {column: _DTYPES[kind] for column, kind in NUMERIC_COLUMNS.items()}
     return frame.astype({**{column: str for column in TEXT_COLUMNS}, **numeric})
-
-
-def _atomic_write(target: Path, write: Any) -> None:
-    """Write through a temporary file renamed over ``target``, with the user's normal permissions.
-
-    ``tempfile.mkstemp`` creates its file with mode 0600; it is widened to what a plain
-    ``open`` would give (0666 less the umask), like every other output of the harness.
-    """
-    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    os.fchmod(fd, 0o666 & ~_umask())
-    os.close(fd)
-    try:
-        write(temporary)
-        with open(temporary, "rb") as handle:
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
-        _fsync_directory(target.parent)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-
-
-def _umask() -> int:
-    """The process's umask (read by setting it and putting it back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _fsync_directory(directory: Path) -> None:
-    """Make a rename in ``directory`` durable (survives a power cut, not only a kill)."""
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
