@@ -52,6 +52,7 @@ def test_the_default_tier_leaves_out_the_tests_marked_slow(pytester):
     result.stdout.fnmatch_lines(["1/2 tests collected (1 deselected)*"])
 
 
+@pytest.mark.slow  # 6.6 s of pytester runs; the fast tier was 298 s, near its 5 minutes
 def test_a_test_past_its_limit_fails_with_pytest_timeouts_message_and_a_slow_one_has_a_higher_limit(pytester):
     # the fast tier's limit lowered to 1 s: the hanging test fails after about 1 s, not 60; the slow test's 2 s are
     # within the slow tier's limit

@@ -390,6 +390,7 @@ def test_atlas_column_titles_of_the_built_in_scenarios_keep_their_words_whole():
     assert _wrapped("modular_not_compact_quantized", 14) == "modular_\nnot_\ncompact_\nquantized"
 
 
+@pytest.mark.slow  # 3 to 5 s a figure; the fast tier was 298 s (the benchmark's smoke run keeps one figure fast)
 @pytest.mark.parametrize("draw", [lambda rows: scenario_figure(rows, "noise"), lambda rows: atlas_figures(
     rows, StyleRegistry(rows))[0][1]], ids=["constrained layout", "fixed margins"])
 def test_save_lays_a_figure_out_once_and_draws_the_pixels_savefig_draws(synthetic_results, tmp_path, draw):
