@@ -53,7 +53,7 @@ def dcimig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, normaliza
     * Robustness to noise: n/a, as for every holistic score, where the review's Table 2
       marks DCIMIG ✗: its explicitness part should fall with the noise, so the noise
       scenario gives it no single ideal (the reason in full:
-      :data:`reports.review_comparison.RULE_DIFFERENCES`).
+      :data:`reports.review.comparison.RULE_DIFFERENCES`).
     * With a single factor the runner-up information is 0.
     * If every factor is constant (total entropy 0) the score is 0.
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.

@@ -54,10 +54,10 @@ def describe_metric(
         noise, modularity and compactness under mixing; the reports read a trajectory
         from the rows of the scores claiming that property, so it is fitted where the
         results hold such a score), and the property matrix counts it
-        as a score of modularity, compactness and explicitness (:mod:`reports.linearity`,
-        :mod:`reports.property_matrix`).  Robustness judges it only where the scenario's
+        as a score of modularity, compactness and explicitness (:mod:`reports.analyses.linearity`,
+        :mod:`reports.verdicts.property_matrix`).  Robustness judges it only where the scenario's
         three ideals agree (1 under a nonlinear map or non-measured factors;
-        :func:`reports._table.ideal_table`), so not under an entanglement attack, and under
+        :func:`reports.results.table.ideal_table`), so not under an entanglement attack, and under
         noise it judges modularity and compactness scores only.  "Holistic" is thus
         no way to leave a score unjudged: claim the property a score measures.
     higher_is_better : bool or Mapping[str, bool], default True

@@ -54,7 +54,7 @@ def jemmig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> float:
     * Robustness to noise: n/a, as for every holistic score, where the review's Table 2
       marks JEMMIG ✗: its explicitness part should fall with the noise, so the noise
       scenario gives it no single ideal (the reason in full:
-      :data:`reports.review_comparison.RULE_DIFFERENCES`).
+      :data:`reports.review.comparison.RULE_DIFFERENCES`).
     * A constant factor (H = 0) contributes 0, as in :func:`metrics.mig.mig`: there is
       nothing to disentangle.
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.

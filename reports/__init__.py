@@ -1,5 +1,9 @@
 """Reports: analyses, tables and figures from a results table.  Never runs a metric.
 
+Its sub-packages are its floors, bottom up: ``results`` (the results contract), ``analyses``, ``verdicts``,
+``rendering``, ``review``; the products (the report, the report card, the stress and estimator reports) are its own
+modules (``reports/README.md``, Layout).
+
 Public API
 ----------
 load_results(run_dir)
@@ -16,7 +20,7 @@ calibration, linearity, robustness, sample_efficiency, cost, agreement
     The analyses, each from a results table to a tidy table.
 Bundle
     Every analysis of a results table, run once, and its table of verdicts (one per metric x
-    sub-score x characteristic of :data:`reports.characteristics.CHARACTERISTICS`), of which
+    sub-score x characteristic of :data:`reports.verdicts.characteristics.CHARACTERISTICS`), of which
     every verdict shown is a view.
 property_matrix, headline
     The verdicts per metric and characteristic (the review's Table 2), and per sub-score and
@@ -35,27 +39,26 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from reports._table import MissingDataError, check_results, load_results
-from reports.agreement import agreement, agreement_matrix
-from reports.bundle import Bundle
-from reports.calibration import calibration
-from reports.cost import cost, cost_by_n
-from reports.headline import headline
-from reports.linearity import linearity
-from reports.property_matrix import property_matrix, property_matrix_display
-from reports.raised_warnings import raised_warnings
-from reports.robustness import robustness
-from reports.sample_efficiency import sample_efficiency
-from reports.thresholds import Thresholds
+from reports.analyses.agreement import agreement, agreement_matrix
+from reports.analyses.calibration import calibration
+from reports.analyses.cost import cost, cost_by_n
+from reports.analyses.linearity import linearity
+from reports.analyses.raised_warnings import raised_warnings
+from reports.analyses.robustness import robustness
+from reports.analyses.sample_efficiency import sample_efficiency
+from reports.analyses.thresholds import Thresholds
+from reports.results.table import MissingDataError, check_results, load_results
+from reports.verdicts.bundle import Bundle
+from reports.verdicts.headline import headline
+from reports.verdicts.property_matrix import property_matrix, property_matrix_display
 
 #: The public names that draw -> the module that defines them, imported when first asked for (PEP 562): a process
 #: that draws nothing (a worker reading the results contract, ``baseline``, ``list``) does not import matplotlib.  The
-#: analyses above are imported at once: several share their module's name, which a later ``import reports.NAME``
-#: would otherwise leave bound to the module instead of the function.
+#: analyses and verdicts above are imported at once: they draw nothing.
 _DRAWING = {
-    "StyleRegistry": "reports._style",
-    "plot_comparison": "reports.comparison",
-    "plot_phase_diagram": "reports.phase",
+    "StyleRegistry": "reports.rendering.style",
+    "plot_comparison": "reports.rendering.comparison",
+    "plot_phase_diagram": "reports.rendering.phase",
     "write_report": "reports.report",
 }
 

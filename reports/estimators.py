@@ -3,7 +3,7 @@
 Reads the table of :mod:`harness.workflows.estimator_report` (one row per attack, alpha,
 quantity and estimator, with the estimate and the exact value) and draws one panel per
 attack (rows) and quantity (columns): the exact curve in the ideal trajectory's style of the
-other figures (:data:`reports._style.IDEAL_STYLE`) and each estimator in its own colour,
+other figures (:data:`reports.rendering.style.IDEAL_STYLE`) and each estimator in its own colour,
 marker and line style from the shared palette (:func:`estimator_styles`), at the paper
 style's sizes.  Two estimators whose curves lie within 1% of a panel's range of each other
 are named in that panel ("miller_madow on histogram") and, with their largest gap, in the
@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from reports._style import FONT_SIZE, IDEAL_STYLE, LINESTYLES, MARKERS, PAGE_WIDTH, PALETTE, Style, paper_style
-from reports.figures import Drawn
+from reports.rendering.figures import Drawn
+from reports.rendering.style import FONT_SIZE, IDEAL_STYLE, LINESTYLES, MARKERS, PAGE_WIDTH, PALETTE, Style, paper_style
 
 QUANTITIES = {"code": "I(y_k; z_k)", "rest": "I(y_k; z_\\k)", "total": "I(y_k; z)"}
 """The three informations every PID bound is made of (Tokui and Sato 2022, eq. 7)."""
@@ -36,7 +36,7 @@ def estimator_styles(estimators: Sequence[str]) -> dict[str, Style]:
     """Colour, marker and line style of each estimator, in the order given: all three distinct between neighbours.
 
     The ``i``-th estimator takes ``PALETTE[i]``, ``MARKERS[i]`` and ``LINESTYLES[i % 4]``
-    of the shared style (:mod:`reports._style`).
+    of the shared style (:mod:`reports.rendering.style`).
     """
     return {name: Style(PALETTE[rank % len(PALETTE)], MARKERS[rank % len(MARKERS)], LINESTYLES[rank % len(LINESTYLES)])
             for rank, name in enumerate(estimators)}

@@ -6,7 +6,7 @@ missing.  The page opens with how many cells of the review's Table 2 the measure
 with, then the headline (every sub-score against every criterion), the review's Tables 2 and 1
 beside the measurements, the property matrix and the sensitivity to swept options; long tables
 show a per-metric roll-up and fold their details away.  Its figures start with the review's
-section-5 figures in the paper's arrangement (:mod:`reports.paper_figures`).
+section-5 figures in the paper's arrangement (:mod:`reports.review.figures`).
 """
 
 from __future__ import annotations
@@ -19,32 +19,32 @@ from pathlib import Path
 
 import pandas as pd
 
-from reports import figures
-from reports._format import FigureFile, Section, display_table
-from reports._style import StyleRegistry, metric_colours
-from reports._table import MissingDataError, provenance, scenarios_testing, score_label
-from reports._verdict import Check
-from reports.agreement import agreement_matrix, agreement_rollup
-from reports.bundle import Analysis, Bundle
-from reports.chance import chance_drawers, chance_section
-from reports.characteristics import sentences
-from reports.cost import DISPLAY_COLUMNS as COST_COLUMNS
-from reports.headline import headline, headline_display, headline_sentences, range_lines
-from reports.html import render_html
-from reports.intervals import looks_of
-from reports.latex import to_latex
-from reports.linearity import MIN_LEVELS
-from reports.markdown import render_markdown
-from reports.paper_figures import paper_figure_drawers
-from reports.phase import phase_drawers, phase_section
-from reports.property_matrix import property_matrix, property_matrix_display
-from reports.raised_warnings import raised_warnings, warnings_line
-from reports.review_report import agreement_line, table_1_sections, table_2_sections
-from reports.robustness import ROBUSTNESS_CRITERIA, of_conditions, ranges_read
-from reports.seed_decisions import seed_counts_display, seed_decisions, seed_lines, undecided_display
-from reports.sensitivity import sensitivity_details, sensitivity_rollup
-from reports.thresholds import Thresholds
-from reports.verdicts import base_verdicts, rollup, verdict_sources
+from reports.analyses.agreement import agreement_matrix, agreement_rollup
+from reports.analyses.checks import Check
+from reports.analyses.cost import DISPLAY_COLUMNS as COST_COLUMNS
+from reports.analyses.intervals import looks_of
+from reports.analyses.linearity import MIN_LEVELS
+from reports.analyses.raised_warnings import raised_warnings, warnings_line
+from reports.analyses.robustness import ROBUSTNESS_CRITERIA, of_conditions, ranges_read
+from reports.analyses.sensitivity import sensitivity_details, sensitivity_rollup
+from reports.analyses.thresholds import Thresholds
+from reports.rendering import figures
+from reports.rendering.chance import chance_drawers, chance_section
+from reports.rendering.html import render_html
+from reports.rendering.latex import to_latex
+from reports.rendering.markdown import render_markdown
+from reports.rendering.phase import phase_drawers, phase_section
+from reports.rendering.style import StyleRegistry, metric_colours
+from reports.results.display import FigureFile, Section, display_table
+from reports.results.table import MissingDataError, provenance, scenarios_testing, score_label
+from reports.review.figures import paper_figure_drawers
+from reports.review.sections import agreement_line, table_1_sections, table_2_sections
+from reports.verdicts.bundle import Analysis, Bundle
+from reports.verdicts.characteristics import sentences
+from reports.verdicts.headline import headline, headline_display, headline_sentences, range_lines
+from reports.verdicts.property_matrix import property_matrix, property_matrix_display
+from reports.verdicts.seed_decisions import seed_counts_display, seed_decisions, seed_lines, undecided_display
+from reports.verdicts.verdict_table import base_verdicts, rollup, verdict_sources
 
 MARKS = ("✓ / ✗: passes / fails, with the number that decided, printed with enough digits to show why; "
          "≈: undecided (the number's interval, in brackets, straddles the threshold); "
@@ -125,7 +125,7 @@ def _section(key: str, title: str, description: str, analysis: Analysis | Callab
 
 def _prose(template: str, thresholds: Thresholds) -> str:
     """``template`` filled from the report's ``thresholds``: ``{field}`` a threshold, ``{rule[key]}`` the sentence of
-    the characteristic ``key`` (:func:`reports.characteristics.sentences`), ``{min_levels}`` the fewest levels of a
+    the characteristic ``key`` (:func:`reports.verdicts.characteristics.sentences`), ``{min_levels}`` the fewest levels of a
     trajectory and ``{spread_share}`` what the default spread threshold is of the score scale (said at it alone)."""
     share = " (a tenth of the [0, 1] score scale)" if thresholds.max_spread == Thresholds().max_spread else ""
     return thresholds.fill(template, rule=sentences(thresholds), min_levels=MIN_LEVELS, spread_share=share)
@@ -182,7 +182,7 @@ def _sensitivity_section(bundle: Bundle) -> Section:
 
 def _seeds_section(bundle: Bundle) -> Section:
     """How many seeds decided each verdict of the property matrix, and the verdicts still undecided
-    (:mod:`reports.seed_decisions`)."""
+    (:mod:`reports.verdicts.seed_decisions`)."""
     section = _section(
         "seeds", "Seeds behind the verdicts",
         "Every judged verdict of the property matrix (per sub-score) by the seeds of the row that decided it. A racing "
@@ -199,7 +199,7 @@ def _seeds_section(bundle: Bundle) -> Section:
 
 def _read_in(table: pd.DataFrame | None, criteria: Sequence[str]) -> str:
     """``"; ranges read: noise: alpha 0 to 0.5; ..."`` for the scenarios of a robustness table testing ``criteria``
-    (:func:`reports.robustness.ranges_read`); ``""`` where none is judged."""
+    (:func:`reports.analyses.robustness.ranges_read`); ``""`` where none is judged."""
     rows = None if table is None else table.loc[table["criterion"].isin(criteria)]
     return "" if rows is None or rows.empty else f"; ranges read: {ranges_read(rows)}"
 
@@ -207,11 +207,11 @@ def _read_in(table: pd.DataFrame | None, criteria: Sequence[str]) -> str:
 def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
     """Every analysis of ``results`` (validated), in report order: headline, property matrix, sensitivity, details.
 
-    Each analysis runs once (:class:`reports.bundle.Bundle`); every verdict shown, in the headline,
+    Each analysis runs once (:class:`reports.verdicts.bundle.Bundle`); every verdict shown, in the headline,
     the property matrix and the sections' roll-ups, is a view of one table of verdicts
-    (:func:`reports.verdicts.verdict_table`).  Option-sweep variants are read by the property
+    (:func:`reports.verdicts.verdict_table.verdict_table`).  Option-sweep variants are read by the property
     matrix's measured columns and the sensitivity section; every other section sees each swept
-    metric at its default options (:func:`reports.sensitivity.on_default_options`).
+    metric at its default options (:func:`reports.analyses.sensitivity.on_default_options`).
     """
     bundle = results if isinstance(results, Bundle) else Bundle(results)
     thresholds = bundle.thresholds
@@ -339,7 +339,7 @@ def figure_todo(bundle: Bundle, colours: Mapping[str, str] | None = None) -> lis
     Reads the analyses the bundle already computed (sample efficiency, agreement, chance levels), so that no
     analysis runs twice; each call holds only the rows its figure draws.  ``colours`` (metric -> colour, the user's)
     fixes those metrics' colours; every metric keeps one colour in every figure
-    (:func:`reports._style.metric_colours`).
+    (:func:`reports.rendering.style.metric_colours`).
     """
     results = bundle.judged
     colours = metric_colours(results, colours)  # one colour per metric in every figure
@@ -395,7 +395,7 @@ def figure_todo(bundle: Bundle, colours: Mapping[str, str] | None = None) -> lis
 def draw_figures(todo: Sequence[Todo], directory: Path, *, jobs: int = 1,
                  formats: Sequence[str] = figures.DEFAULT_FIGURE_FORMATS) -> Iterator[FigureFile]:
     """Draw and write the figures of ``todo``, once per format of ``formats`` (PNG always, SVG and PDF when named:
-    :func:`reports.figures.save`); yield them in the order of ``todo``.
+    :func:`reports.rendering.figures.save`); yield them in the order of ``todo``.
 
     With ``jobs`` other than 1 the figures are drawn and written by that many worker processes (-1: every core),
     the same joblib workers as the run's cells, and drawing starts at once, in the background: the caller computes
@@ -483,7 +483,7 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
 
     Parameters
     ----------
-    results : pandas.DataFrame or reports.bundle.Bundle
+    results : pandas.DataFrame or reports.verdicts.bundle.Bundle
         A results table (validated here; see :func:`reports.load_results`), or the bundle
         of its analyses.
     out_dir : str or pathlib.Path
@@ -491,11 +491,11 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
     jobs : int, default 1
         Worker processes drawing the figures (-1: every core); the files do not depend on it.
     figure_formats : str or sequence of str, optional
-        The figures' formats among :data:`reports.figures.FIGURE_FORMATS` (``"png,svg,pdf"`` or a sequence); the
+        The figures' formats among :data:`reports.rendering.figures.FIGURE_FORMATS` (``"png,svg,pdf"`` or a sequence); the
         PNG is always written, as the pages show it.
     colours : Mapping[str, str], optional
-        Metric -> colour for the figures (:func:`reports._style.parse_colours` reads ``--colors``); a metric not
-        named keeps the colour the run gives it (:func:`reports._style.metric_colours`), the same in every figure
+        Metric -> colour for the figures (:func:`reports.rendering.style.parse_colours` reads ``--colors``); a metric not
+        named keeps the colour the run gives it (:func:`reports.rendering.style.metric_colours`), the same in every figure
         and in ``plot``.
 
     Raises

@@ -3,7 +3,7 @@ property-matrix verdicts, and its axiom checks, as Markdown.
 
 ``python -m harness validate`` runs the battery and the axiom checks and hands the results
 here (:mod:`harness.workflows.validate`).  Every mark on the card is a view of the report's one
-table of verdicts (:func:`reports.verdicts.verdict_table`), so a card and a full report never
+table of verdicts (:func:`reports.verdicts.verdict_table.verdict_table`), so a card and a full report never
 disagree: the criteria are the headline's columns pooled over the metric's sub-scores, the
 verdicts its row of the property matrix.
 """
@@ -19,17 +19,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from reports._table import MissingDataError, oriented_score, representation_keys, score_label
-from reports._verdict import Verdict
-from reports.agreement import kendall
-from reports.bundle import Bundle
-from reports.characteristics import HEADINGS
-from reports.markdown import markdown_table
-from reports.property_matrix import property_matrix
-from reports.robustness import ROBUSTNESS_CRITERIA, of_conditions
-from reports.score_ranges import Declared, declared_range, outside_ranges, range_flag
-from reports.thresholds import Thresholds
-from reports.verdicts import symbol
+from reports.analyses.agreement import kendall
+from reports.analyses.checks import Verdict
+from reports.analyses.robustness import ROBUSTNESS_CRITERIA, of_conditions
+from reports.analyses.score_ranges import Declared, declared_range, outside_ranges, range_flag
+from reports.analyses.thresholds import Thresholds
+from reports.rendering.markdown import markdown_table
+from reports.results.table import MissingDataError, oriented_score, representation_keys, score_label
+from reports.verdicts.bundle import Bundle
+from reports.verdicts.characteristics import HEADINGS
+from reports.verdicts.property_matrix import property_matrix
+from reports.verdicts.verdict_table import symbol
 
 
 def _undefined_is_zero(verdict: Verdict) -> float:
@@ -46,7 +46,7 @@ class Criterion:
     name : str
         How the card names it (``--fail-on`` takes it with ``_`` for spaces).
     verdict : str
-        The headline column whose verdict it shows (:data:`reports.verdicts.HEADLINE_COLUMNS`); empty: none.
+        The headline column whose verdict it shows (:data:`reports.verdicts.verdict_table.HEADLINE_COLUMNS`); empty: none.
     measure : str
         How the number it ranks the metrics by is computed from that verdict's checks (``{field}``: a threshold).
     value : callable
@@ -119,7 +119,7 @@ def criterion_values(results: pd.DataFrame | Bundle) -> tuple[pd.DataFrame, list
     * cost: median seconds per call (lower is better).
 
     A metric swept over options is judged on its variant at its default options, as in
-    the property matrix (:func:`reports.sensitivity.on_default_options`).
+    the property matrix (:func:`reports.analyses.sensitivity.on_default_options`).
 
     Returns
     -------
@@ -200,7 +200,7 @@ def criterion_rankings(
     Each row: the criterion, the metric's verdict on it (its mark and deciding numbers, as the
     headline and the property matrix print them, pooled over its sub-scores; empty for cost),
     the rule, how the ranking number is computed, the number, its rank and the best other
-    metric.  ``failures`` (records of :data:`reports.schema.FAILURE_COLUMNS`): a criterion not
+    metric.  ``failures`` (records of :data:`reports.results.schema.FAILURE_COLUMNS`): a criterion not
     ranked for ``metric`` has its note say how many of the metric's cells failed in the
     scenarios it reads, since those cells have no score to judge.
     """
@@ -261,7 +261,7 @@ def overall_line(verdicts: Mapping[str, Verdict], failed_axioms: Sequence[str] =
 def closest_metric(results: pd.DataFrame | Bundle, metric: str) -> str | None:
     """The other metric whose sub-score ranks the battery's cells most like one of ``metric``'s, as a card line.
 
-    Rank agreement is Kendall's tau-b over the cells both scored (:func:`reports.agreement.kendall`,
+    Rank agreement is Kendall's tau-b over the cells both scored (:func:`reports.analyses.agreement.kendall`,
     oriented scores, each metric at its default options); None when no pair has a defined tau.
     """
     bundle = results if isinstance(results, Bundle) else Bundle(results)
@@ -293,8 +293,8 @@ def range_warnings(results: pd.DataFrame, metric: str, declared: Declared | None
     [0, 1], which every verdict's threshold assumes, for its sub-scores declared no range within [0, 1].
 
     ``declared`` is one ``(low, high)`` for every sub-score, or sub-score -> ``(low, high)`` (an infinite bound for an
-    unbounded side); by default a built-in's registered ranges (:func:`reports.score_ranges.declared_range`).  Each
-    warning is the headline's flag (:func:`reports.score_ranges.range_flag`) of one sub-score.
+    unbounded side); by default a built-in's registered ranges (:func:`reports.analyses.score_ranges.declared_range`).  Each
+    warning is the headline's flag (:func:`reports.analyses.score_ranges.range_flag`) of one sub-score.
     """
     own = results.loc[results["metric_base"] == metric]
     given = {metric: declared} if declared is not None else None
@@ -324,7 +324,7 @@ def failure_summary(failures: pd.DataFrame, results: pd.DataFrame | None, metric
     """One line: how many of ``metric``'s cells, its option variants' included (and of the others'), failed; None when
     none did.
 
-    ``failures`` holds the records of :data:`reports.schema.FAILURE_COLUMNS`; a cell is one
+    ``failures`` holds the records of :data:`reports.results.schema.FAILURE_COLUMNS`; a cell is one
     (scenario, value, seed, sample size) of a metric, scored or failed.  With ``results``,
     the line also says out of how many cells.
     """
@@ -429,7 +429,7 @@ def report_card_markdown(
     extra_sections : sequence of str
         Further Markdown sections appended before the notes (e.g. a stress search).
     failures, results : pandas.DataFrame, optional
-        The battery's failed cells (:data:`reports.schema.FAILURE_COLUMNS`) and its results
+        The battery's failed cells (:data:`reports.results.schema.FAILURE_COLUMNS`) and its results
         table: when cells failed, a header line counts them (:func:`failure_summary`) and a
         *Failed cells* section lists them; the sub-scores ``name`` returned there shorten the
         claims line (:func:`claims_text`).
@@ -465,7 +465,7 @@ def report_card_markdown(
         "",
         markdown_table(rankings) if not rankings.empty else "Nothing could be ranked (see notes).",
         "",
-        "## Property-matrix verdicts (reports.property_matrix)",
+        "## Property-matrix verdicts (reports.verdicts.property_matrix)",
         "",
         markdown_table(verdicts) if not verdicts.empty else "No verdicts.",
         "",

@@ -24,10 +24,10 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from reports._style import COLUMN_WIDTH, IDEAL_STYLE, PALETTE, paper_style, wrap_label
-from reports._table import oriented, score_label
-from reports.figures import save
-from reports.markdown import markdown_table
+from reports.rendering.figures import save
+from reports.rendering.markdown import markdown_table
+from reports.rendering.style import COLUMN_WIDTH, IDEAL_STYLE, PALETTE, paper_style, wrap_label
+from reports.results.table import oriented, score_label
 
 #: Files :func:`write_stress` writes into its directory.
 MARKDOWN, JSON, MEASUREMENTS, FIGURE_KEY = "stress.md", "stress.json", "measurements.csv", "worst_case"

@@ -29,7 +29,7 @@ Ideal trajectory
 ----------------
 0 for every property at every width.  The review's calibration requirement: "the minimum
 score to a completely random ... representation" (Zaidi et al. 2022, section 3), measured
-by :func:`reports.calibration` at the pure-noise end of ``noise``.  (A dead-code reading would
+by :func:`reports.analyses.calibration` at the pure-noise end of ``noise``.  (A dead-code reading would
 call null codes vacuously modular, each relating to no factor, as ``dead_codes`` does for
 uninformative codes *beside* a perfect code; with no informative code at all there is
 nothing to be modular, and every metric's null is its chance level.)  Criterion ``chance``,

@@ -94,10 +94,11 @@ def test_imports_follow_the_data_flow():
     assert not wrong, "imports against the data flow: " + "; ".join(sorted(wrong))
 
 
-#: What ``harness.execution`` may import of ``reports``: the results contract (its schema, option columns and the
-#: seeds an interval needs), the characteristics (which cells a verdict reads a null at) and the verdicts (racing).
-EXECUTION_READS = {"reports.schema", "reports.options", "reports.intervals", "reports.characteristics", "reports.bundle",
-                   "reports.verdicts"}
+#: What ``harness.execution`` may import of ``reports``: the results contract (its schema and option columns), the
+#: interval rule (the seeds an interval needs), the characteristics (which cells a verdict reads a null at) and the
+#: verdicts (racing asks which are undecided).  Never an analysis of its own.
+EXECUTION_READS = {"reports.results.schema", "reports.results.options", "reports.analyses.intervals",
+                   "reports.verdicts.characteristics", "reports.verdicts.bundle", "reports.verdicts.verdict_table"}
 
 
 def test_execution_reads_declarations_never_an_analysis():
@@ -109,6 +110,43 @@ def test_execution_reads_declarations_never_an_analysis():
         if target.split(".")[0] == "reports" and target not in EXECUTION_READS
     ]
     assert not wrong, "harness.execution imports of reports beyond its declarations: " + "; ".join(sorted(wrong))
+
+
+#: The floors of ``reports``, bottom up: a sub-package's name says its floor, and the products (the report, the
+#: report card, the stress and estimator reports) sit in the package itself, on top.
+REPORT_FLOORS = ("reports.results", "reports.analyses", "reports.verdicts", "reports.rendering", "reports.review",
+                 "reports")
+
+
+def _floor(module: str) -> int:
+    """The floor of a module of ``reports``: its sub-package's, or the top for the package's own modules."""
+    if module in REPORT_FLOORS:
+        return REPORT_FLOORS.index(module)
+    return REPORT_FLOORS.index(module.rpartition(".")[0] if module.count(".") >= 2 else "reports")
+
+
+def test_every_report_module_lives_on_a_floor():
+    strays = [module for module in _modules() if module.startswith("reports.") and module.count(".") >= 2
+              and module.rpartition(".")[0] not in REPORT_FLOORS]
+    assert not strays, f"modules of reports outside its floors {REPORT_FLOORS}: {strays}"
+
+
+def test_reports_import_only_their_own_floor_or_below():
+    graph = _graph()
+    wrong = [
+        f"{module} (floor {REPORT_FLOORS[_floor(module)]}) imports {target} (floor {REPORT_FLOORS[_floor(target)]})"
+        for module, targets in graph.items()
+        if module.startswith("reports.")
+        for target in targets
+        if target.startswith("reports.") and _floor(target) > _floor(module)
+    ]
+    assert not wrong, "reports importing a floor above their own: " + "; ".join(sorted(wrong))
+
+
+def test_the_floor_rule_finds_an_import_upwards():
+    assert _floor("reports.results.table") < _floor("reports.analyses.calibration") < _floor("reports.verdicts.bundle")
+    assert _floor("reports.rendering.figures") < _floor("reports.review.figures") < _floor("reports.report")
+    assert _floor("reports.results") == 0  # a sub-package's own __init__ is on its floor
 
 
 def test_the_cycle_finder_finds_a_cycle():

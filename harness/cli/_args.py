@@ -83,9 +83,9 @@ def jobs(text: str) -> int:
 
 
 def figure_formats(text: str) -> tuple[str, ...]:
-    """``"svg,pdf"`` -> ``("png", "svg", "pdf")``: the report's figure formats (:func:`reports.figures.figure_formats`;
+    """``"svg,pdf"`` -> ``("png", "svg", "pdf")``: the report's figure formats (:func:`reports.rendering.figures.figure_formats`;
     the PNG always, as the pages show it); an unknown one is an error naming the legal ones."""
-    from reports.figures import figure_formats as checked
+    from reports.rendering.figures import figure_formats as checked
 
     try:
         return checked(text)
@@ -95,8 +95,8 @@ def figure_formats(text: str) -> tuple[str, ...]:
 
 def colours(text: str) -> dict[str, str]:
     """``"mig=#000000,dci_lasso=tab:orange"`` or a file of such pairs -> metric -> hex colour
-    (:func:`reports._style.parse_colours`); a pair without ``=`` or an unknown colour is an error naming it."""
-    from reports._style import parse_colours
+    (:func:`reports.rendering.style.parse_colours`); a pair without ``=`` or an unknown colour is an error naming it."""
+    from reports.rendering.style import parse_colours
 
     try:
         return parse_colours(text)

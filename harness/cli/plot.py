@@ -10,14 +10,14 @@ from pathlib import Path
 from harness.errors import UsageError, did_you_mean
 
 FORMATS = ("png", "svg", "pdf")
-#: Named widths, in inches (those of :data:`reports.comparison.WIDTHS`, written here so that --help stays light).
+#: Named widths, in inches (those of :data:`reports.rendering.comparison.WIDTHS`, written here so that --help stays light).
 WIDTHS = {"column": 3.25, "page": 6.75}
 LAYOUTS = ("rows", "columns", "grid")
 BANDS = ("ci95", "sd", "none")
-#: What a phase diagram's cell shows (those of :data:`reports.phase.VALUES`).
+#: What a phase diagram's cell shows (those of :data:`reports.analyses.phase.VALUES`).
 PHASE_VALUES = ("score", "distance")
-#: The widths and font sizes a figure may have, in inches and points (those of :data:`reports.comparison.WIDTH_RANGE`
-#: and :data:`reports.comparison.FONT_SIZE_RANGE`): checked as the command line is read, never inside the layout code.
+#: The widths and font sizes a figure may have, in inches and points (those of :data:`reports.rendering.comparison.WIDTH_RANGE`
+#: and :data:`reports.rendering.comparison.FONT_SIZE_RANGE`): checked as the command line is read, never inside the layout code.
 WIDTH_RANGE = (1.0, 16.5)
 FONT_SIZE_RANGE = (4.0, 24.0)
 
@@ -133,7 +133,7 @@ def _plot(args: argparse.Namespace) -> int:
     import reports
     from harness.outputs import writable_output
     from harness.workflows.run_results import load_run_results
-    from reports.comparison import FigureRequestError
+    from reports.rendering.comparison import FigureRequestError
 
     suffix = args.out.suffix.lower().lstrip(".") if args.out is not None else ""
     if args.format is None and args.out is not None and suffix not in FORMATS:
@@ -162,8 +162,8 @@ def _plot(args: argparse.Namespace) -> int:
 
 def _phase(args: argparse.Namespace, results, out: Path, fmt: str, renames: dict[str, str]) -> int:
     """``plot --phase``: the phase diagrams of one two-parameter sweep."""
-    from reports.comparison import FigureRequestError
-    from reports.phase import plot_phase_diagram
+    from reports.rendering.comparison import FigureRequestError
+    from reports.rendering.phase import plot_phase_diagram
 
     if args.scenarios is not None:
         raise UsageError("--phase draws one sweep, named by --phase; leave out --scenarios")
@@ -181,7 +181,7 @@ def _phase(args: argparse.Namespace, results, out: Path, fmt: str, renames: dict
 def _check_names(results, metrics: list[str] | None, scenarios: list[str] | None) -> None:
     """Unknown metrics or scenarios as one usage error, with the names meant: a swept metric's variants
     (``mig`` -> ``mig[bins=10]``), else the closest names."""
-    from reports.comparison import selectable, variants_of
+    from reports.rendering.comparison import selectable, variants_of
 
     for kind, requested, known in (("metric", metrics, selectable(results)),
                                    ("scenario", scenarios, sorted(results["scenario"].unique()))):

@@ -183,8 +183,8 @@ def dry_run(args: argparse.Namespace) -> int:
     from harness.execution.racing import racing_rule
     from harness.execution.runner import plan_study
     from harness.execution.speed_probe import SPEED_REFERENCE, machine_speed
-    from reports.intervals import level
-    from reports.markdown import markdown_table
+    from reports.analyses.intervals import level
+    from reports.rendering.markdown import markdown_table
 
     if args.preset not in PRESETS:
         raise UnknownNameError("preset", args.preset, PRESETS)

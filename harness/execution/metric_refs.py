@@ -305,7 +305,7 @@ def variants(entry: MetricEntry, sweep: OptionSweep, *, axial: bool = False) -> 
 
     With ``axial``, only the combinations that set at most one option off its default (``entry``'s options): each
     option is varied with the others at their defaults, the spreads the reports' verdicts read
-    (:mod:`reports.hyperparameters`), at the cost of the sum of the options' values rather than their product.
+    (:mod:`reports.analyses.hyperparameters`), at the cost of the sum of the options' values rather than their product.
 
     Each variant keeps the metric's other options (its defaults) and records the
     metric it is a variant of.  Options are checked by name (a registered metric's

@@ -21,7 +21,7 @@ import math
 
 from harness.execution.costs import estimated_seconds
 from harness.execution.metric_refs import MetricEntry
-from reports import characteristics
+from reports.verdicts import characteristics
 
 MAX_PERMUTATIONS = 100
 """The most permutations a preset gives a metric: p-values down to 1/101, a 95% quantile between order statistics 95 and 96."""
@@ -32,7 +32,7 @@ MIN_PERMUTATIONS = 19
 
 def read_by_a_verdict(criterion: str, value: object) -> bool:
     """Whether the report's verdicts read the null of a cell of a scenario declaring ``criterion`` at ``value``, as
-    the characteristics declare it (:attr:`reports.characteristics.Characteristic.nulls`): calibration's, at the
+    the characteristics declare it (:attr:`reports.verdicts.characteristics.Characteristic.nulls`): calibration's, at the
     fully random end of a ``noise`` scenario (a score within its null there is chance-level bias, not a metric that
     rewards noise); the other verdicts read scores only.  The verdicts read a swept metric at its default options
     alone (the caller's to check)."""

@@ -11,7 +11,7 @@ Validity under optional stopping
     95% interval at each of ``R`` looks would decide wrongly more often than 5%.  The seed counts
     follow a fixed doubling schedule (:meth:`Racing.schedule`, 3, 6, 12 by default), so a verdict
     is read at most ``R = len(schedule)`` times, and every interval of a racing study is computed
-    at level ``1 − 0.05 / R`` (:func:`reports.intervals.level`, the results' ``looks`` column).
+    at level ``1 − 0.05 / R`` (:func:`reports.analyses.intervals.level`, the results' ``looks`` column).
     By Bonferroni's inequality the chance that *any* look's interval excludes the truth, and so
     the chance of a wrong decision, is at most 5% whatever rule stopped the race.  The split is
     chosen over a confidence sequence (Howard et al. 2021, "Time-uniform, nonparametric,
@@ -43,8 +43,8 @@ from harness.errors import UsageError
 from harness.execution.plan import Cell
 from harness.execution.provenance import module_provenance
 from harness.outputs import atomic_write
-from reports.intervals import MIN_INTERVAL_SEEDS
-from reports.schema import LOOKS_COLUMN
+from reports.analyses.intervals import MIN_INTERVAL_SEEDS
+from reports.results.schema import LOOKS_COLUMN
 
 #: Seeds every cell of a racing study starts with: the fewest for a useful interval (with 2, Student's t quantile
 #: of one degree of freedom makes an interval 12.7 standard errors wide on each side; with 3, 4.3), the number below
@@ -125,9 +125,9 @@ class RaceState:
 
 def undecided_groups(frame: pd.DataFrame) -> set[Group]:
     """The (scenario, metric) pairs where more seeds can decide an undecided verdict of ``frame``'s report
-    (:func:`reports.verdicts.undecided_sources`, at the default thresholds)."""
-    from reports.bundle import Bundle
-    from reports.verdicts import undecided_sources
+    (:func:`reports.verdicts.verdict_table.undecided_sources`, at the default thresholds)."""
+    from reports.verdicts.bundle import Bundle
+    from reports.verdicts.verdict_table import undecided_sources
 
     return undecided_sources(Bundle(frame))
 
@@ -216,7 +216,7 @@ class RaceRecord:
 def race_digest(cells: Sequence[Cell], racing: Racing) -> str:
     """What a race's decisions depend on: every planned cell's key, the race's settings and the provenance of the code
     that judges the verdicts (:func:`undecided_groups`)."""
-    judges = module_provenance("reports.bundle", "reports.verdicts", __name__).digest
+    judges = module_provenance("reports.verdicts.bundle", "reports.verdicts.verdict_table", __name__).digest
     payload = json.dumps([sorted(cell.key for cell in cells), [racing.min_seeds, racing.max_seeds], judges])
     return hashlib.sha256(payload.encode()).hexdigest()
 

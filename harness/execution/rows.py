@@ -12,8 +12,8 @@ from harness.execution.metric_refs import MetricEntry, load_callable
 from harness.execution.plan import Cell
 from harness.execution.sweeps import swept_parameters
 from harness.version import __version__
-from reports.options import options_off_defaults
-from reports.schema import NULL_COLUMNS, OPTIONAL_COLUMN_DEFAULTS, encode_options
+from reports.results.options import options_off_defaults
+from reports.results.schema import NULL_COLUMNS, OPTIONAL_COLUMN_DEFAULTS, encode_options
 
 #: The null columns of a score without a permutation null.
 NO_NULL = {column: OPTIONAL_COLUMN_DEFAULTS[column] for column in NULL_COLUMNS}
@@ -31,7 +31,7 @@ def result_row(
     exact: float = float("nan"),
     null: Mapping[str, float | int] = NO_NULL,
 ) -> dict[str, Any]:
-    """A row with every column of :data:`reports.schema.RESULT_COLUMNS`.
+    """A row with every column of :data:`reports.results.schema.RESULT_COLUMNS`.
 
     ``value`` is written as a float; a categorical value is written as its index in the
     scenario's grid, its text going to ``value_label``.  ``n_samples`` is the number of
@@ -42,7 +42,7 @@ def result_row(
     variant of an option sweep is of, the options it sets and the defaults of all its metric's options
     (:func:`option_defaults`).  ``sweep`` and ``parameters`` name the sweep the row belongs to and the values it
     sweeps (:func:`harness.execution.sweeps.swept_parameters`).  ``null`` holds the sub-score's permutation null
-    (:data:`reports.schema.NULL_COLUMNS`), :data:`NO_NULL` without one.
+    (:data:`reports.results.schema.NULL_COLUMNS`), :data:`NO_NULL` without one.
     """
     scenario = cell.definition
     metric = cell.metric
@@ -113,14 +113,14 @@ def _signature_defaults(target: str) -> dict[str, Any]:
 def at_defaults(metric: MetricEntry) -> bool:
     """Whether ``metric`` runs at its defaults: no variant, or the variant of a sweep that sets every swept option to
     its default value (the variant that stands for the metric in the report's verdicts, by the report's own rule,
-    :func:`reports.options.options_off_defaults`)."""
+    :func:`reports.results.options.options_off_defaults`)."""
     return not options_off_defaults(metric.variant_options, option_defaults(metric))
 
 
 def option_defaults(metric: MetricEntry) -> dict[str, Any]:
     """A variant's record of its metric's options: the default value of every option the metric takes (a registered
     metric's registered defaults, a user function's keyword defaults), so that a report knows the options a swept
-    metric has (:mod:`reports.hyperparameters`: one without a discretisation option is discretization-free by
+    metric has (:mod:`reports.analyses.hyperparameters`: one without a discretisation option is discretization-free by
     design) and which variant is at the defaults; empty for no variant."""
     if not metric.variant_options:
         return {}

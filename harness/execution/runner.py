@@ -334,9 +334,9 @@ def run_study(
     -------
     pandas.DataFrame
         The tidy results table of this study's cells (columns
-        :data:`reports.schema.RESULT_COLUMNS`).  Cells whose metric raised have no rows;
+        :data:`reports.results.schema.RESULT_COLUMNS`).  Cells whose metric raised have no rows;
         they are listed in ``frame.attrs["failures"]`` (records of
-        :data:`reports.schema.FAILURE_COLUMNS`, also written to ``DIR/failures.csv``)
+        :data:`reports.results.schema.FAILURE_COLUMNS`, also written to ``DIR/failures.csv``)
         and announced through ``log``, as is a count of the warnings metric calls raised.
 
     Raises

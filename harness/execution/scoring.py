@@ -137,7 +137,7 @@ def _error_text(error: Exception) -> str:
 
 
 def _failed(cell: Cell, n_samples: int, error: str) -> Outcome:
-    """A failed cell's outcome: no rows, and its failure record (:data:`reports.schema.FAILURE_COLUMNS`)."""
+    """A failed cell's outcome: no rows, and its failure record (:data:`reports.results.schema.FAILURE_COLUMNS`)."""
     failure = {
         "scenario": cell.definition.name,
         "value_label": value_label(cell.value),
@@ -185,7 +185,7 @@ def _representation_rows(cell: Cell, data: Any, cell_timeout: float | None) -> t
 
 def _null_columns(cell: Cell, data: Any, scores: Mapping[str, float], arguments: Mapping[str, Any],
                   cell_timeout: float | None) -> tuple[dict[str, Mapping[str, float | int]], str]:
-    """Each sub-score's null columns (:data:`reports.schema.NULL_COLUMNS`) from the cell's permutation null, and
+    """Each sub-score's null columns (:data:`reports.results.schema.NULL_COLUMNS`) from the cell's permutation null, and
     ``""``; or :data:`~harness.execution.rows.NO_NULL` for each and why there is no null when it failed."""
     if not cell.null_permutations:
         return {sub_score: NO_NULL for sub_score in scores}, ""

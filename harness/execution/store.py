@@ -40,7 +40,7 @@ from harness.execution.plan import key_parts, null_part
 from harness.execution.provenance import Provenance, changes, computed, union
 from harness.execution.reads import NOTHING_READ, Reads, reads_provenance
 from harness.outputs import atomic_write
-from reports.schema import DERIVED_COLUMNS, FAILURE_COLUMNS, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS, TEXT_COLUMNS
+from reports.results.schema import DERIVED_COLUMNS, FAILURE_COLUMNS, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS, TEXT_COLUMNS
 
 CELLS_FILE = "cells.jsonl"
 RESULTS_PARQUET = "results.parquet"
@@ -343,7 +343,7 @@ def tables_of(records: Mapping[str, dict[str, Any]], keys: Iterable[str] | None 
 
 
 def to_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """Rows as a DataFrame with the canonical columns (:data:`reports.schema.RESULT_COLUMNS`) and dtypes."""
+    """Rows as a DataFrame with the canonical columns (:data:`reports.results.schema.RESULT_COLUMNS`) and dtypes."""
     frame = pd.DataFrame(rows, columns=list(RESULT_COLUMNS))
     # a row stored before a column existed lacks it: its default (text: empty, derived at load by the reports)
     frame = frame.fillna({**{column: "" for column in TEXT_COLUMNS}, **OPTIONAL_COLUMN_DEFAULTS})

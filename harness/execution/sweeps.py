@@ -23,7 +23,7 @@ reference: ``dense_mixing@equicorrelated=0.5`` over kappa for each rho; ``null_g
 each n.  Every analysis that reads one-parameter sweeps reads the slices as they are (a row's ``scenario``,
 ``parameter`` and ``value`` are its slice's; one at several n is read at its largest, as any scenario); the rows
 also carry the sweep's name (``sweep``) and both swept values (``parameters``), from which the phase diagrams
-are drawn (:mod:`reports.parameters`).
+are drawn (:mod:`reports.results.parameters`).
 
 Seeds
 -----

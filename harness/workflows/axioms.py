@@ -33,10 +33,10 @@ score in its better direction (each sub-score's own, :meth:`MetricEntry.higher_i
 <harness.execution.metric_refs.MetricEntry.higher_is_better_for>`).  ``chance`` asks for the
 worst score, as the review asks "the minimum score" of "a completely random ...
 representation" (Zaidi et al. 2022, section 3): it compares the *oriented* score
-(:func:`reports._table.oriented`: the score, or ``1 - score`` for a lower-is-better
+(:func:`reports.results.table.oriented`: the score, or ``1 - score`` for a lower-is-better
 sub-score) with 0, with ``chance_tol = 0.05 + 4 * spread``.  So a lower-is-better score
 is at chance when it is 1, the rule calibration's random end uses
-(:func:`reports.calibration.calibration`): the two never disagree on which end is
+(:func:`reports.analyses.calibration.calibration`): the two never disagree on which end is
 chance, and both assume scores normalised to [0, 1].
 
 With a time limit (``check_axioms(timeout=S)``; ``validate``'s ``cell_timeout``,
@@ -66,7 +66,7 @@ from harness.execution.scoring import CellTimeout, call_with_time_limit, check_t
 from harness.execution.user_code import user_code
 from harness.workflows.user_metric import MetricLike, metric_entry
 from metrics.registry import check_directions
-from reports._table import oriented
+from reports.results.table import oriented
 
 #: Default probe: (scenario, parameter value).
 DEFAULT_PROBE = ("mixing", 0.2)

@@ -53,8 +53,8 @@ import pandas as pd
 from harness.errors import UsageError, did_you_mean, listed
 from harness.execution.store import FAILURES_CSV
 from harness.workflows.baseline_format import CELL_KEYS, DEFAULT_ATOL, DEFAULT_MAX_ROWS, DEFAULT_RTOL, FORMAT
-from reports.markdown import markdown_table
-from reports.schema import FAILURE_COLUMNS
+from reports.rendering.markdown import markdown_table
+from reports.results.schema import FAILURE_COLUMNS
 
 Results = pd.DataFrame | str | Path
 Tolerances = Mapping[str, tuple[float, float]]
@@ -72,7 +72,7 @@ def _results(run: Results, *, allow_empty: bool = False) -> pd.DataFrame:
 
 
 def _run_failures(run: Results) -> pd.DataFrame:
-    """The failed cells of a run (columns :data:`reports.schema.FAILURE_COLUMNS`): ``DIR/failures.csv``, or the
+    """The failed cells of a run (columns :data:`reports.results.schema.FAILURE_COLUMNS`): ``DIR/failures.csv``, or the
     ``failures`` a :func:`~harness.execution.runner.run_study` table carries."""
     if isinstance(run, pd.DataFrame):
         return pd.DataFrame(run.attrs.get("failures", []), columns=list(FAILURE_COLUMNS))
@@ -105,7 +105,7 @@ def metric_versions(results: pd.DataFrame) -> dict[str, str]:
 def metric_options(results: pd.DataFrame) -> dict[str, dict[str, Any]]:
     """Each metric's ``base`` (the metric a variant of an option sweep is of, else itself), ``options`` (those it
     sets) and ``defaults`` (its metric's defaults, recorded for a variant), read from the results' columns."""
-    from reports.schema import decode_options
+    from reports.results.schema import decode_options
 
     first = results.drop_duplicates("metric").set_index("metric")
     return {metric: {"base": str(row["metric_base"] or metric), "options": decode_options(row["options"]),

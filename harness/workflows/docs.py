@@ -10,7 +10,7 @@ The guides (``metrics/README.md``, ``scenarios/README.md``, ``harness/README.md`
 whose content is written by this module from what the code registers: every metric of
 :mod:`metrics.registry`, every scenario and transform of :mod:`scenarios`, the presets of
 :mod:`harness.execution.presets`, the characteristics and thresholds of
-:mod:`reports.characteristics` and the results columns of :mod:`reports.schema`.  A new metric,
+:mod:`reports.verdicts.characteristics` and the results columns of :mod:`reports.results.schema`.  A new metric,
 scenario, transform, preset or threshold therefore appears in the guides when this is rerun, and
 ``tests/harness/test_docs.py`` fails, naming the command, while a block is out of date.
 
@@ -43,9 +43,9 @@ import metrics
 import scenarios
 from harness.execution.presets import PRESETS
 from metrics.registry import FAMILIES, INVARIANCES, MetricSpec
-from reports.characteristics import CHARACTERISTICS
-from reports.schema import RESULT_COLUMNS
-from reports.thresholds import Thresholds
+from reports.analyses.thresholds import Thresholds
+from reports.results.schema import RESULT_COLUMNS
+from reports.verdicts.characteristics import CHARACTERISTICS
 from scenarios.base import CRITERIA, IDEAL_PROPERTIES, within_ranges
 from scenarios.transforms import BaseShape, get_transform
 

@@ -191,7 +191,7 @@ def write_estimator_report(out: Path, *, n: int = 5000, seeds: int = 1, alphas: 
     hidden under another).
     """
     from reports.estimators import estimator_figure
-    from reports.figures import save
+    from reports.rendering.figures import save
 
     table = run(n, seeds, default_alphas() if alphas is None else alphas, estimators, factor,
                 out=out / STUDY_DIR, jobs=jobs, backend=backend, log=log, progress=progress)

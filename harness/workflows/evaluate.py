@@ -31,7 +31,7 @@ from harness.execution.plan import SLOW_CELL_SECONDS
 from harness.execution.user_code import user_code
 from metrics.options import check_random_state
 from metrics.validation import as_real_matrix, check_discrete, check_pair
-from reports.markdown import markdown_table
+from reports.rendering.markdown import markdown_table
 
 FORMATS = (".npy", ".npz", ".csv")
 #: UTF-8, skipping a byte-order mark (which spreadsheet programs write first): read as text, it made the first row a

@@ -13,7 +13,7 @@ from harness.errors import UsageError, did_you_mean
 def load_run_results(directory: str | Path, *, allow_empty: bool = False) -> Any:
     """The validated results table of a run directory (:func:`reports.load_results`; ``allow_empty`` accepts a
     table without rows, that of a run whose every cell failed).  A table written before the option columns
-    (:data:`reports.schema.DERIVED_COLUMNS`) gets the defaults of its registered metrics' swept options from the
+    (:data:`reports.results.schema.DERIVED_COLUMNS`) gets the defaults of its registered metrics' swept options from the
     registry, as they are today.
 
     Raises

@@ -94,8 +94,8 @@ from harness.workflows.stress_space import (
 )
 from harness.workflows.stress_tables import stress_tables
 from harness.workflows.user_metric import MetricLike, reference_of
-from reports.intervals import level
-from reports.schema import FAILURE_COLUMNS
+from reports.analyses.intervals import level
+from reports.results.schema import FAILURE_COLUMNS
 from reports.stress import write_stress
 from scenarios.base import IDEAL_PROPERTIES, ParameterValue
 

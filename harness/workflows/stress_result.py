@@ -15,10 +15,10 @@ import pandas as pd
 from harness.execution.metric_refs import MetricEntry
 from harness.execution.scenario_refs import scenario_for
 from harness.workflows.stress_space import Point
-from reports.intervals import level, t_quantile
+from reports.analyses.intervals import level, t_quantile
 
 #: Confidence level of a departure's seed spread read once (a search without a race of seeds); with ``looks`` reads
-#: the level is :func:`reports.intervals.level` (``1 − 0.05 / looks``).
+#: the level is :func:`reports.analyses.intervals.level` (``1 − 0.05 / looks``).
 CONFIDENCE = level(1)
 
 
@@ -69,7 +69,7 @@ class Measurement:
     @property
     def half_width(self) -> float:
         """Half-width of the departure's confidence interval over the seeds (:data:`CONFIDENCE` for one look,
-        :func:`reports.intervals.level` for several)."""
+        :func:`reports.analyses.intervals.level` for several)."""
         count = len(self.scores)
         return float(t_quantile(count, self.looks) * self.oriented.std(ddof=1) / math.sqrt(count))
 

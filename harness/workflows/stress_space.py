@@ -182,7 +182,7 @@ def ideal_at(scenario: str, value: ParameterValue) -> dict[str, float]:
     explicitness is 0, as for ``noise`` at alpha = 1), every property's ideal is 0: a
     representation independent of the factors should get the minimum score, the calibration
     criterion of Zaidi et al. (2022, section 3: "the minimum score to a completely random ...
-    representation"; tested in 5.2) that :func:`reports.calibration` measures at that end.
+    representation"; tested in 5.2) that :func:`reports.analyses.calibration` measures at that end.
     The ``noise`` scenario itself keeps modularity and compactness at 1 along its
     whole sweep, which holds for every alpha < 1.
     """

@@ -14,7 +14,7 @@ metrics, on exactly the same data (every cell's data derive from its identity,
   battery and the best built-in;
 * the closest established metric (the highest Kendall tau between the battery's cells' scores)
   and a warning for scores outside [0, 1] (which every threshold assumes) or the declared range;
-* its row of the property matrix (:func:`reports.property_matrix`): the ✓/✗ verdicts
+* its row of the property matrix (:func:`reports.verdicts.property_matrix`): the ✓/✗ verdicts
   and their thresholds, with how many built-ins pass each;
 * **axiom checks** (:func:`harness.workflows.axioms.check_axioms`), each with the measured number, the
   tolerance and pass/fail;
@@ -53,8 +53,7 @@ from harness.workflows.stress_defaults import DEFAULT_BUDGET
 from harness.workflows.stress_result import StressResult
 from harness.workflows.stress_tables import stress_tables
 from harness.workflows.user_metric import MetricLike, check_claimed_sub_scores, check_seedable, metadata_applied, metric_entry, reference_of, replaced_claims
-from reports._verdict import Verdict
-from reports.bundle import Bundle
+from reports.analyses.checks import Verdict
 from reports.report_card import (
     FAIL_ON,
     RANKING_COLUMNS,
@@ -68,8 +67,9 @@ from reports.report_card import (
     report_card_markdown,
     verdict_rows,
 )
-from reports.schema import FAILURE_COLUMNS
+from reports.results.schema import FAILURE_COLUMNS
 from reports.stress import stress_record, stress_section
+from reports.verdicts.bundle import Bundle
 
 #: The default battery: the default study's scenarios with its race of seeds, without its option sweeps.
 DEFAULT_PRESET = "validate"
@@ -107,7 +107,7 @@ class ReportCard:
     warnings : list of str
         The card's warnings on the metric's scores (outside [0, 1] or its declared range).
     failures : pandas.DataFrame
-        The battery's failed cells (columns :data:`reports.schema.FAILURE_COLUMNS`), the
+        The battery's failed cells (columns :data:`reports.results.schema.FAILURE_COLUMNS`), the
         metric's and the built-ins'; written to ``failures.csv`` and listed in the card.
     stress : StressResult, optional
         The stress search's findings (``validate(stress=True)``).

@@ -28,7 +28,7 @@ import pandas as pd
 import pytest
 
 from harness.execution.runner import run_study
-from reports.schema import TIMING_COLUMNS
+from reports.results.schema import TIMING_COLUMNS
 
 SMOKE = dict(preset="quick", scenarios_=["noise"], metrics_=["mig", "sap"], seeds=1, n_samples=300, progress=False)
 TIMED = ["--preset", "default", "--no-report", "--no-progress"]

@@ -9,7 +9,7 @@ run:
   study's results this takes about 6 minutes on 2 cores.  It reads the
   results of ``HARNESS_BENCH_REPORT_RUN`` (a run directory, e.g. ``runs/default``) or else the reports' synthetic table
   (a few figures: the workers' start-up weighs more there).
-- :func:`test_save_lays_out_once`: a figure laid out once, as :func:`reports.figures.save` lays it out, then drawn,
+- :func:`test_save_lays_out_once`: a figure laid out once, as :func:`reports.rendering.figures.save` lays it out, then drawn,
   against matplotlib's own ``savefig`` with the layout engine on (a pass without rendering to lay the figure out, then
   a pass to draw), CPU time (the sum over every scenario figure of the synthetic table of the medians of
   :data:`REPEATS` draws, alternating); the pixels are identical.
@@ -33,7 +33,7 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from reports import check_results, write_report
-from reports.figures import PNG_DPI, _lay_out, scenario_figure
+from reports.rendering.figures import PNG_DPI, _lay_out, scenario_figure
 from tests.reports.conftest import build_results
 
 WORKERS = int(os.environ.get("HARNESS_BENCH_WORKERS", 0)) or os.cpu_count() or 2
@@ -84,7 +84,7 @@ def test_report_figures_in_parallel(benchmark, tmp_path):
 
 
 def _pixels(figure, lay_out_once: bool) -> np.ndarray:
-    """The figure's pixels at the PNG's resolution, laid out as :func:`reports.figures.save` lays it out (once), or
+    """The figure's pixels at the PNG's resolution, laid out as :func:`reports.rendering.figures.save` lays it out (once), or
     as matplotlib's ``savefig`` does with the layout engine on (a pass without rendering, then the pass drawing)."""
     FigureCanvasAgg(figure)
     if lay_out_once:

@@ -32,7 +32,7 @@ from harness.errors import UsageError
 from harness.execution.backends import LOCAL_CLUSTER_CONFIG, SINGLE_THREAD_ENV
 from harness.execution.batch import batch_cluster, run_on_cluster
 from harness.execution.runner import plan_study, run_study
-from reports.schema import TIMING_COLUMNS
+from reports.results.schema import TIMING_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK = {"interface": "lo", "scheduler_options": {"dashboard_address": "127.0.0.1:0"}}

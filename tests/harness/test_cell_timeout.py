@@ -9,7 +9,7 @@ import pytest
 
 from harness.cli import main
 from harness.execution.runner import run_study
-from reports.schema import TIMING_COLUMNS
+from reports.results.schema import TIMING_COLUMNS
 
 SLOW_METRIC = """
 import time

@@ -29,7 +29,7 @@ from harness.errors import UsageError
 from harness.execution import backends
 from harness.execution.backends import check_scheduler, dask_client
 from harness.execution.runner import execute, run_study
-from reports.schema import TIMING_COLUMNS
+from reports.results.schema import TIMING_COLUMNS
 
 SMALL = dict(preset="quick", scenarios_=["noise", "mixing"], metrics_=["mig", "modularity"], seeds=1, n_samples=600, progress=False)
 

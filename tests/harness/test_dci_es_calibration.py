@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from harness.execution.runner import run_study
-from reports.headline import headline, headline_display, range_lines
+from reports.verdicts.headline import headline, headline_display, range_lines
 
 
 @pytest.mark.slow  # a study of 8 cells: about 5 s

@@ -11,7 +11,7 @@ import metrics
 import scenarios
 from harness.execution.presets import PRESETS
 from harness.workflows import docs
-from reports.characteristics import CHARACTERISTICS
+from reports.verdicts.characteristics import CHARACTERISTICS
 
 
 def test_every_generated_block_is_up_to_date():

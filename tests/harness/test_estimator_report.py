@@ -164,7 +164,7 @@ def test_figure_draws_every_estimator_distinguishably_and_notes_the_overlap():
 
 
 def test_figure_uses_the_shared_style():
-    from reports._style import FONT_SIZE, IDEAL_STYLE, PALETTE
+    from reports.rendering.style import FONT_SIZE, IDEAL_STYLE, PALETTE
 
     table = _panel({"gaussian": [0.05, 0.5, 1.05], "knn": [0.0, 0.6, 1.1]})
     drawn = estimator_figures.estimator_figure(table, ["knn", "gaussian"])

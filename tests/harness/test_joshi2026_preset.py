@@ -14,7 +14,7 @@ import pytest
 
 from harness.execution.presets import JOSHI2026_SOURCES, PRESETS
 from harness.execution.runner import plan_study, run_study
-from reports.parameters import parameter_columns
+from reports.results.parameters import parameter_columns
 
 MIXED = "dense_mixing@equicorrelated"
 

@@ -20,9 +20,9 @@ from harness.execution.null_budget import (
 from harness.execution.presets import PRESETS
 from harness.execution.runner import plan_study, run_study
 from harness.workflows.evaluate import evaluate_representation
-from reports import characteristics
-from reports.calibration import calibration
-from reports.schema import NULL_COLUMNS, RESULT_COLUMNS
+from reports.analyses.calibration import calibration
+from reports.results.schema import NULL_COLUMNS, RESULT_COLUMNS
+from reports.verdicts import characteristics
 
 #: noise at its two ends: alpha = 0 (z = v) and alpha = 1 (pure noise).
 ENDS = dict(preset="quick", scenarios_=["noise"], metrics_=["mig"], seeds=2, n_samples=300, grids={"noise": [0.0, 1.0]},

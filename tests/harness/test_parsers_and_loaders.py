@@ -36,7 +36,7 @@ from harness.execution.store import ResultStore, tables_of
 from harness.workflows.baseline import load_baseline
 from harness.workflows.baseline_format import FORMAT
 from harness.workflows.evaluate import load_array, parse_discrete
-from reports.schema import RESULT_COLUMNS, TEXT_COLUMNS
+from reports.results.schema import RESULT_COLUMNS, TEXT_COLUMNS
 
 settings.register_profile("ci", derandomize=True, deadline=None, database=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -214,7 +214,7 @@ def test_a_swept_metric_suggests_its_variants_and_a_sub_score_can_be_drawn(run_d
 
 def test_the_command_line_offers_what_the_figure_takes():
     from harness.cli import plot
-    from reports import comparison, figures
+    from reports.rendering import comparison, figures
 
     assert plot.WIDTHS == comparison.WIDTHS and plot.LAYOUTS == comparison.LAYOUTS and plot.BANDS == figures.BANDS
     assert plot.WIDTH_RANGE == comparison.WIDTH_RANGE and plot.FONT_SIZE_RANGE == comparison.FONT_SIZE_RANGE
@@ -242,7 +242,7 @@ def test_phase_draws_a_sweep_and_bad_requests_are_one_line_exit_2(sweep_dir, tmp
 
 def _line_colours(svg: str, metric: str) -> set[str]:
     """The stroke colours of ``metric``'s lines in an SVG the reports drew (their ids are
-    :func:`reports.figures.line_id`)."""
+    :func:`reports.rendering.figures.line_id`)."""
     return set(re.findall(rf'<g id="score:{re.escape(metric)}/[^"]*">\s*<path [^>]*?stroke: (#[0-9a-f]{{6}})', svg))
 
 

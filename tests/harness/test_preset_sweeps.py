@@ -93,7 +93,7 @@ def test_the_guide_presets_table_names_every_sweep_of_every_preset():
 def test_the_default_and_paper_presets_sweep_every_metric_of_the_reviews_table_2():
     """Without a sweep a metric's Discretization-free and Few hyper-parameters cells read "?": each of the review's
     metrics is swept, on scenarios the preset runs (planned here on those, as the full preset runs them)."""
-    from reports.review_published import METRICS
+    from reports.review.published import METRICS
 
     reviewed = {metric for metrics_ in METRICS.values() for metric in metrics_}
     for name in ("default", "paper"):

@@ -18,7 +18,7 @@ from harness.execution import provenance
 from harness.execution.plan import key_parts
 from harness.execution.runner import plan_study, run_study
 from harness.execution.store import PROVENANCE_FILE, ResultStore
-from reports.schema import TIMING_COLUMNS
+from reports.results.schema import TIMING_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[2]
 

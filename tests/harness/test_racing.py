@@ -11,8 +11,8 @@ import pytest
 from harness.errors import UsageError
 from harness.execution.racing import Racing, race, racing_rule, undecided_groups
 from harness.execution.runner import run_study
-from reports.bundle import Bundle
-from reports.schema import TIMING_COLUMNS
+from reports.results.schema import TIMING_COLUMNS
+from reports.verdicts.bundle import Bundle
 
 #: A study with two rounds: after 3 seeds, SAP's linearity on mixing is undecided and gets 6 (measured).
 TWO_ROUNDS = dict(preset="default", scenarios_=["noise", "mixing"], metrics_=["mig", "sap", "modularity"], progress=False)

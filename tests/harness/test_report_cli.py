@@ -12,7 +12,7 @@ import reports
 from harness.cli import main
 from harness.execution.runner import run_study
 from harness.workflows.run_results import load_run_results
-from reports.schema import DERIVED_COLUMNS
+from reports.results.schema import DERIVED_COLUMNS
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import pytest
 from harness.errors import UsageError
 from harness.execution.runner import plan_study, run_study
 from harness.execution.store import ResultStore
-from reports.schema import RESULT_COLUMNS, TIMING_COLUMNS
+from reports.results.schema import RESULT_COLUMNS, TIMING_COLUMNS
 
 SMALL = dict(preset="quick", scenarios_=["noise", "mixing"], metrics_=["mig", "jemmig"], seeds=2, n_samples=400, progress=False)
 
@@ -163,7 +163,7 @@ def test_population_scenarios_run_population_metrics():
 
 
 def test_the_table_the_harness_writes_is_the_table_the_reports_read():
-    # One schema (reports/schema.py) for the writer and the reader: the runner's table passes
+    # One schema (reports/results/schema.py) for the writer and the reader: the runner's table passes
     # the reports' contract check unchanged, criterion and warning columns included.
     from reports import check_results
 

@@ -18,7 +18,7 @@ from harness.execution.plan import Cell
 from harness.execution.runner import plan_study, run_study
 from harness.execution.scenario_refs import canonical_reference, scenario_for
 from harness.execution.seeds import identity_seed
-from reports.schema import TIMING_COLUMNS
+from reports.results.schema import TIMING_COLUMNS
 
 USER_SCENARIO = textwrap.dedent('''
     import numpy as np

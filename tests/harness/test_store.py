@@ -24,7 +24,7 @@ import pandas as pd
 import pytest
 
 from harness.execution.runner import run_study
-from reports.schema import TIMING_COLUMNS
+from reports.results.schema import TIMING_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[2]
 METRICS = "mig,jemmig,mig_sup,modularity,explicitness"  # explicitness (~0.2 s a call) keeps the run long enough to interrupt

@@ -18,7 +18,7 @@ import pytest
 
 from harness.cli import main
 from harness.execution.store import ResultStore
-from reports.schema import TIMING_COLUMNS
+from reports.results.schema import TIMING_COLUMNS
 
 
 def _damaged(run: Path, tmp_path: Path, damage) -> Path:

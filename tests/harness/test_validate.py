@@ -204,7 +204,7 @@ def rank_dependence(factors, codes):
 @pytest.mark.parametrize(("name", "at_chance"), [("rank_mismatch", True), ("rank_dependence", False)])
 def test_chance_axiom_reads_a_lower_is_better_score_as_calibration_does(tmp_path, name, at_chance):
     # calibration reads a lower-is-better score as 1 - score (chance: a score of 1); the chance axiom said n/a
-    from reports.calibration import calibration
+    from reports.analyses.calibration import calibration
 
     (tmp_path / "lower.py").write_text(textwrap.dedent(LOWER_IS_BETTER))
     card = validate(f"{tmp_path / 'lower.py'}:{name}", property="explicitness", higher_is_better=False, scenarios_=["noise"],
@@ -268,7 +268,7 @@ def test_describe_metric_and_metadata_overrides():
 def test_a_holistic_score_is_judged_against_every_property_as_describe_metric_says(metric_files):
     # describe_metric's docstring said holistic scores "have no ideal trajectory", while the reports judge them
     # against all three properties
-    from reports.linearity import linearity
+    from reports.analyses.linearity import linearity
 
     battery = {**BATTERY, "builtins": ["mig", "modularity", "explicitness"]}  # the three trajectories are stated
     card = validate(f"{metric_files / 'rank_metric.py'}:rank_metric", property="holistic", **battery)

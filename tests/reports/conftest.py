@@ -85,7 +85,7 @@ def _uncal(scenario: str, value: float, ideal_m: float, n: int, seed: int) -> fl
 def as_variant(rows: pd.DataFrame, base: str, options: dict, defaults: dict | None = None) -> pd.DataFrame:
     """``rows`` as the harness writes a variant of an option sweep of ``base``: its display name, its metric, the
     options it sets and their defaults (those of ``defaults`` it sets) as data."""
-    from reports.schema import encode_options
+    from reports.results.schema import encode_options
 
     known = defaults or {}
     return rows.assign(metric=f"{base}[{','.join(f'{k}={v}' for k, v in options.items())}]", metric_base=base,

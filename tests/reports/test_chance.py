@@ -15,8 +15,9 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from reports.chance import below_from, chance_figures, chance_levels, chance_section, chance_summary, nearest_size, study_sample_size
-from reports.schema import encode_options
+from reports.analyses.chance import below_from, chance_levels, chance_summary, nearest_size, study_sample_size
+from reports.rendering.chance import chance_figures, chance_section
+from reports.results.schema import encode_options
 
 SIZES = (50, 200, 1000, 5000)
 WIDTHS = (1.0, 4.0)

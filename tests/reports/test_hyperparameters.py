@@ -1,4 +1,4 @@
-"""The measured "Discretization-free" and "Few hyper-parameters" columns (reports.hyperparameters), on hand-made sweeps.
+"""The measured "Discretization-free" and "Few hyper-parameters" columns (reports.analyses.hyperparameters), on hand-made sweeps.
 
 ``lin`` of the synthetic table becomes ``probe``, a metric of three options (``a``, ``b``, ``bins``; defaults 1, 1,
 10) swept one option off its default at a time: ``a=2`` lowers every score by 0.3 and ``b=2`` by 0.2, so two options
@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 
 from reports import check_results
-from reports.hyperparameters import discretization, hyperparameters, option_spreads
-from reports.property_matrix import property_matrix
-from reports.schema import encode_options
+from reports.analyses.hyperparameters import discretization, hyperparameters, option_spreads
+from reports.results.schema import encode_options
+from reports.verdicts.property_matrix import property_matrix
 
 PROBE_DEFAULTS = {"a": 1, "b": 1, "bins": 10}
 

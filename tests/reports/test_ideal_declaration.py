@@ -10,10 +10,10 @@ import pytest
 
 from harness import run_study
 from reports import calibration, robustness
-from reports._style import IDEAL_STYLE
-from reports.figures import READ_RANGE_NOTE, scenario_figure
-from reports.parameters import two_parameter_sweeps
-from reports.phase import phase_table
+from reports.analyses.phase import phase_table
+from reports.rendering.figures import READ_RANGE_NOTE, scenario_figure
+from reports.rendering.style import IDEAL_STYLE
+from reports.results.parameters import two_parameter_sweeps
 
 WHOLE = '''
 import dataclasses

@@ -1,4 +1,4 @@
-"""95% intervals over seeds (reports.intervals) and the verdicts they make undecided."""
+"""95% intervals over seeds (reports.analyses.intervals) and the verdicts they make undecided."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports import intervals
-from reports.bundle import Bundle
-from reports.calibration import calibration
-from reports.property_matrix import property_matrix
+from reports.analyses import intervals
+from reports.analyses.calibration import calibration
+from reports.verdicts.bundle import Bundle
+from reports.verdicts.property_matrix import property_matrix
 
 #: Student's t(0.975, 2), from a printed table: a 95% interval of a mean of 3 seeds spans 4.303 standard errors.
 T_2 = 4.302653
@@ -105,9 +105,9 @@ def test_a_noise_score_within_its_null_is_reported_as_chance_level_bias(syntheti
 
 def test_the_analyses_intervals_follow_what_the_seeds_change(synthetic_results, realistic_results):
     from reports import check_results
-    from reports.linearity import linearity
-    from reports.robustness import robustness
-    from reports.sensitivity import option_sensitivity
+    from reports.analyses.linearity import linearity
+    from reports.analyses.robustness import robustness
+    from reports.analyses.sensitivity import option_sensitivity
 
     lines = linearity(synthetic_results).set_index(["scenario", "metric", "sub_score", "against"])
     # lin's seeds shift its curve by -0.01, 0, +0.01: ρ and the slope do not move (no width), its excess does (as a mean)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from reports.latex import escape
+from reports.rendering.latex import escape
 
 
 @pytest.mark.slow

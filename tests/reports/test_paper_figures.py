@@ -1,4 +1,4 @@
-"""The review's section-5 figures in its arrangement (reports.paper_figures), from the synthetic table with its
+"""The review's section-5 figures in its arrangement (reports.review.figures), from the synthetic table with its
 metrics renamed to review metrics: ``uncal`` as Z-diff (intervention), ``lin`` as DCI-lasso (predictor, three
 sub-scores), ``step`` as MIG (information)."""
 
@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 from reports import check_results
-from reports.paper_figures import paper_figure_drawers
-from reports.sample_efficiency import sample_efficiency
+from reports.analyses.sample_efficiency import sample_efficiency
+from reports.review.figures import paper_figure_drawers
 
 RENAMED = {"uncal": ("z_diff", "z_diff"), "lin": ("dci_lasso", None), "step": ("mig", "mig")}
 

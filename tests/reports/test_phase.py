@@ -13,19 +13,19 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports.comparison import FigureRequestError
-from reports.parameters import parameter_columns, two_parameter_sweeps, with_parameter_columns
-from reports.phase import (
+from reports.analyses.phase import phase_table
+from reports.rendering.comparison import FigureRequestError
+from reports.rendering.phase import (
     NUMBER_POINTS,
     REPORT_PANEL_INCHES,
     ideal_text,
     phase_drawers,
     phase_figure,
     phase_section,
-    phase_table,
     plot_phase_diagram,
 )
-from reports.schema import encode_options
+from reports.results.parameters import parameter_columns, two_parameter_sweeps, with_parameter_columns
+from reports.results.schema import encode_options
 
 SWEEP = "dense_mixing@equicorrelated"
 RHOS = (0.0, 0.5, 0.9)

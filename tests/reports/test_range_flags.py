@@ -9,14 +9,14 @@ import pandas as pd
 import pytest
 
 import metrics
-from reports._table import check_results
-from reports.bundle import Bundle
-from reports.headline import headline, range_lines
-from reports.markdown import render_markdown
+from reports.analyses.score_ranges import declared_range, outside_ranges
+from reports.analyses.thresholds import Thresholds
+from reports.rendering.markdown import render_markdown
 from reports.report import build_sections
 from reports.report_card import criterion_rankings, range_warnings, report_card_markdown, verdict_rows
-from reports.score_ranges import declared_range, outside_ranges
-from reports.thresholds import Thresholds
+from reports.results.table import check_results
+from reports.verdicts.bundle import Bundle
+from reports.verdicts.headline import headline, range_lines
 
 
 def _as_builtin(results: pd.DataFrame, metric: str, sub_score: str) -> pd.DataFrame:

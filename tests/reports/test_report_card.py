@@ -175,7 +175,7 @@ def test_a_criterion_row_carries_the_verdict_of_the_property_matrix(synthetic_re
 
 def test_every_mark_of_the_card_is_the_pooled_verdict_of_the_property_matrix(realistic_results):
     from reports import property_matrix
-    from reports.bundle import Bundle
+    from reports.verdicts.bundle import Bundle
 
     bundle = Bundle(realistic_results)
     matrix = property_matrix(bundle).set_index(["metric", "characteristic"])["verdict"]

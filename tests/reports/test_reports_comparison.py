@@ -13,9 +13,9 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from reports import check_results, plot_comparison
-from reports._style import COLUMN_WIDTH, IDEAL_STYLE, PALETTE
-from reports.comparison import FigureRequestError, metric_bases, selectable, variants_of
-from reports.figures import CLIP_MARKER
+from reports.rendering.comparison import FigureRequestError, metric_bases, selectable, variants_of
+from reports.rendering.figures import CLIP_MARKER
+from reports.rendering.style import COLUMN_WIDTH, IDEAL_STYLE, PALETTE
 
 #: The issue's figure: four metrics (one with three sub-scores) on three scenarios.
 FOUR_METRICS, THREE_SCENARIOS = ["lin", "step", "uncal", "holo"], ["noise", "mixing", "nonlinear"]

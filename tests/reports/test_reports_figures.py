@@ -12,17 +12,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from scipy import stats
 
 from reports import check_results
-from reports._style import (
-    IDEAL_STYLE,
-    PAGE_WIDTH,
-    PALETTE,
-    StyleRegistry,
-    chunks,
-    close_colours,
-    parse_colours,
-    report_panels,
-)
-from reports.figures import (
+from reports.rendering.figures import (
     CLIP_MARKER,
     PNG_COLOURS,
     PNG_DPI,
@@ -34,6 +24,16 @@ from reports.figures import (
     efficiency_figure,
     save,
     scenario_figure,
+)
+from reports.rendering.style import (
+    IDEAL_STYLE,
+    PAGE_WIDTH,
+    PALETTE,
+    StyleRegistry,
+    chunks,
+    close_colours,
+    parse_colours,
+    report_panels,
 )
 
 #: lin's scores over seeds 0, 1, 2 are m - 0.01, m, m + 0.01: standard deviation 0.01, three seeds.
@@ -233,8 +233,8 @@ def test_no_two_lines_of_a_panel_share_colour_and_the_legends_stay_in_the_figure
 
 
 def test_every_panel_of_every_report_figure_tells_its_lines_apart(synthetic_results):
-    from reports.cost import cost_by_n
-    from reports.sample_efficiency import sample_efficiency
+    from reports.analyses.cost import cost_by_n
+    from reports.analyses.sample_efficiency import sample_efficiency
 
     results = check_results(synthetic_results)
     registry = StyleRegistry(results)
@@ -298,7 +298,7 @@ def test_a_figure_png_is_a_palette_image_a_third_of_the_full_colour_one(syntheti
 
 
 def test_bounds_figure_draws_closed_form_values_when_the_results_carry_them(synthetic_results):
-    from reports.figures import bounded_metrics, bounds_figure
+    from reports.rendering.figures import bounded_metrics, bounds_figure
 
     results = check_results(synthetic_results)
     assert bounded_metrics(results) == ["pid"]
@@ -337,8 +337,8 @@ def _inside_the_figure(figure, artists) -> bool:
 def test_a_long_metric_name_stays_inside_every_figure(synthetic_results):
     # a user metric's name (or a variant's) longer than the page pushed the legend, the atlas labels and the
     # agreement's title off the figure, and collapsed the scenario figure's layout
-    from reports.agreement import agreement, agreement_matrix
-    from reports.figures import agreement_figure
+    from reports.analyses.agreement import agreement, agreement_matrix
+    from reports.rendering.figures import agreement_figure
 
     renamed = {"holo": LONG_NAME, "uncal": LONG_NAME.replace("0.5", "2"), "lin": LONG_NAME.replace("0.5", "4")}
     results = check_results(synthetic_results.replace({"metric": renamed}))
@@ -383,7 +383,7 @@ def test_atlas_column_titles_write_composed_names_as_given_and_do_not_overlap(sy
 def test_atlas_column_titles_of_the_built_in_scenarios_keep_their_words_whole():
     # cut at a character count, "categorical" was titled "categorica" / "l" and "redundancy_attack"
     # "redundancy" / "_" / "attack" in the default study's 14-column atlas; the cut is now measured in the font
-    from reports.figures import _wrapped
+    from reports.rendering.figures import _wrapped
 
     assert _wrapped("categorical", 14) == "categorical"
     assert _wrapped("redundancy_attack", 14) == "redundancy_\nattack"
@@ -409,7 +409,7 @@ def test_save_lays_a_figure_out_once_and_draws_the_pixels_savefig_draws(syntheti
 
 
 def test_save_draws_each_format_asked_for_and_refuses_an_unknown_one(synthetic_results, tmp_path):
-    from reports.figures import FIGURE_FORMATS, figure_formats
+    from reports.rendering.figures import FIGURE_FORMATS, figure_formats
 
     figure = scenario_figure(check_results(synthetic_results), "noise").figure
     png = save(figure, tmp_path, "noise", formats=("pdf", "svg"))  # the PNG always, the pages show it
@@ -429,7 +429,7 @@ def test_a_band_wider_than_half_the_axis_says_why(std, noted):
     # with 3 seeds a 95% band spans 2 x 4.30 x sd / sqrt(3) = 4.97 sd: 0.25 for sd 0.05, 0.99 for sd 0.2 (issue 38)
     from matplotlib.figure import Figure
 
-    from reports.figures import draw_scores
+    from reports.rendering.figures import draw_scores
 
     summary = pd.DataFrame({"value": [0.0, 0.5, 1.0], "value_label": ["0", "0.5", "1"], "metric": "m", "sub_score": "s",
                             "higher_is_better": True, "mean": [0.9, 0.6, 0.3], "std": [0.01, std, 0.01], "n_seeds": 3})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reports.headline import CRITERIA, headline, headline_display, headline_sentences
+from reports.verdicts.headline import CRITERIA, headline, headline_display, headline_sentences
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ import subprocess
 import pandas as pd
 import pytest
 
-from reports.latex import to_latex
+from reports.rendering.latex import to_latex
 
 pytestmark = pytest.mark.slow
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from reports import MissingDataError, Thresholds, linearity
-from reports.linearity import fit_line
+from reports.analyses.linearity import fit_line
 
 
 def _rows(table):

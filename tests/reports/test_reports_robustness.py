@@ -136,8 +136,8 @@ def test_a_renamed_scenario_is_measured_by_its_criterion(synthetic_results):
 
 def test_the_sections_split_robustness_from_attacks_out_of_one_table(realistic_results):
     # robustness runs once for every condition; the Robustness and Entanglement attacks sections are its parts
-    from reports.bundle import Bundle
     from reports.report import build_sections
+    from reports.verdicts.bundle import Bundle
 
     bundle = Bundle(realistic_results)
     sections = {section.key: section.table for section in build_sections(bundle)}

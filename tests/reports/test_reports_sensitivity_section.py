@@ -14,9 +14,9 @@ import pandas as pd
 import pytest
 
 from reports import check_results, write_report
-from reports.property_matrix import property_matrix
-from reports.sensitivity import on_default_options
-from reports.thresholds import Thresholds
+from reports.analyses.sensitivity import on_default_options
+from reports.analyses.thresholds import Thresholds
+from reports.verdicts.property_matrix import property_matrix
 
 SHIFT = 0.3
 

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from reports import check_results, load_results
-from reports._table import ideal_table, score_label
-from reports.schema import DERIVED_COLUMNS, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS
+from reports.results.schema import DERIVED_COLUMNS, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS
+from reports.results.table import ideal_table, score_label
 
 
 def test_parquet_and_csv_load_to_the_same_table(tmp_path, synthetic_results):

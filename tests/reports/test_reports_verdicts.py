@@ -12,9 +12,9 @@ import pandas as pd
 import pytest
 
 from reports import property_matrix
-from reports._verdict import Check, format_against
-from reports.headline import headline, headline_display
+from reports.analyses.checks import Check, format_against
 from reports.report import build_sections
+from reports.verdicts.headline import headline, headline_display
 
 ALPHAS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 N_VALUES = (100, 1000, 10000)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reports import raised_warnings
-from reports.raised_warnings import warnings_line
+from reports.analyses.raised_warnings import warnings_line
 
 
 def test_counts_per_call_not_per_sub_score(synthetic_results):

@@ -7,9 +7,9 @@ import re
 import numpy as np
 import pandas as pd
 
-from reports._format import display_table, format_number
-from reports.latex import LONG_ROWS, escape, to_latex
-from reports.markdown import markdown_table, table_to_markdown
+from reports.rendering.latex import LONG_ROWS, escape, to_latex
+from reports.rendering.markdown import markdown_table, table_to_markdown
+from reports.results.display import display_table, format_number
 
 
 def test_latex_escapes_specials_and_translates_symbols():

@@ -1,4 +1,4 @@
-"""The review's printed tables as data, set beside the measurements (reports.review_published, review_comparison,
+"""The review's printed tables as data, set beside the measurements (reports.review.published, review_comparison,
 review_report).
 
 The measured side is the synthetic table with two hand-made sweeps over ``bins`` (defaults 10 recorded):
@@ -12,12 +12,12 @@ import pandas as pd
 import pytest
 
 from reports import check_results
-from reports.bundle import Bundle
-from reports.html import table_to_html
-from reports.latex import to_latex
-from reports.review_comparison import agreement_counts, agreement_sentence, comparison_display, disagreements, review_comparison
-from reports.review_published import COLUMNS, PRINTED, TABLE_1, published_table
-from reports.review_report import TABLE_1_TOLERANCE, agreement_line, table_1, table_1_sections, table_2_sections
+from reports.rendering.html import table_to_html
+from reports.rendering.latex import to_latex
+from reports.review.comparison import agreement_counts, agreement_sentence, comparison_display, disagreements, review_comparison
+from reports.review.published import COLUMNS, PRINTED, TABLE_1, published_table
+from reports.review.sections import TABLE_1_TOLERANCE, agreement_line, table_1, table_1_sections, table_2_sections
+from reports.verdicts.bundle import Bundle
 
 SHIFT = 0.3
 

@@ -7,10 +7,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from reports import intervals
-from reports.bundle import Bundle
-from reports.calibration import calibration
-from reports.seed_decisions import seed_counts_display, seed_decisions, seed_lines, undecided_display
+from reports.analyses import intervals
+from reports.analyses.calibration import calibration
+from reports.verdicts.bundle import Bundle
+from reports.verdicts.seed_decisions import seed_counts_display, seed_decisions, seed_lines, undecided_display
 
 # 'lin' at the perfect end of noise: 0.99 +- 0.01 over seeds 0, 1, 2 (tests/reports/conftest.py)
 LIN_PERFECT, LIN_SPREAD, SEEDS = 0.99, 0.01, 3
@@ -66,7 +66,7 @@ def test_an_undecided_verdict_names_its_interval_and_whether_it_had_the_most_see
 def test_an_undecided_verdict_of_a_swept_metric_names_the_variant_its_cells_carry(synthetic_results):
     # the analyses read a swept metric's default variant under the metric's name ('lin'); racing adds seeds to cells,
     # which carry the variant's ('lin[bins=10]'): 19 of the default study's 34 undecided pairs were lost this way
-    from reports.verdicts import _results_names
+    from reports.verdicts.verdict_table import _results_names
 
     swept = synthetic_results.loc[synthetic_results["metric"] == "lin"]
     variants = pd.concat([swept.assign(metric=f"lin[bins={bins}]", metric_base="lin", options=f'{{"bins":{bins}}}',
@@ -78,7 +78,7 @@ def test_an_undecided_verdict_of_a_swept_metric_names_the_variant_its_cells_carr
 
 def test_a_verdict_without_a_seed_count_is_not_shown_as_decided_by_zero_seeds():
     # the option-sweep verdicts read no interval over seeds: the section showed them as decided by "0" seeds
-    from reports.seed_decisions import UNCOUNTED
+    from reports.verdicts.seed_decisions import UNCOUNTED
 
     table = pd.DataFrame({"seeds": [0, 0, 3], "verdict": ["yes", "no", "yes"]})
     assert seed_counts_display(table).to_dict("list") == {"Seeds": [UNCOUNTED, "3"], "✓ yes": ["1", "1"],

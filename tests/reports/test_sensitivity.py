@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from reports.schema import encode_options
-from reports.sensitivity import option_sensitivity
+from reports.analyses.sensitivity import option_sensitivity
+from reports.results.schema import encode_options
 
 
 def _row(metric: str, options: dict, scenario: str, value: float, seed: int, score: float) -> dict:

@@ -7,8 +7,8 @@ import dataclasses
 import pytest
 
 from reports import Bundle, Thresholds, property_matrix
-from reports.characteristics import CHARACTERISTICS, Characteristic, Rule, sentences
 from reports.report import build_sections
+from reports.verdicts.characteristics import CHARACTERISTICS, Characteristic, Rule, sentences
 
 
 def _descriptions(bundle: Bundle) -> dict[str, str]:

@@ -9,14 +9,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports import Thresholds, characteristics, headline, property_matrix, write_report
-from reports._verdict import Check, Verdict, pool_characteristics, pool_scores
-from reports.bundle import Analysis, Bundle
-from reports.headline import headline_display
-from reports.property_matrix import property_matrix_display
+from reports import Thresholds, headline, property_matrix, write_report
+from reports.analyses.checks import Check, Verdict, pool_characteristics, pool_scores
 from reports.report import build_sections
 from reports.report_card import criterion_rankings, metric_verdicts, overall_line
-from reports.verdicts import verdict_table
+from reports.verdicts import characteristics
+from reports.verdicts.bundle import Analysis, Bundle
+from reports.verdicts.headline import headline_display
+from reports.verdicts.property_matrix import property_matrix_display
+from reports.verdicts.verdict_table import verdict_table
 
 
 def test_a_check_is_undecided_when_its_interval_straddles_the_threshold():

@@ -1,0 +1,237 @@
+"""95% intervals over seeds for the statistics the verdicts read.
+
+Every verdict reads a statistic of mean scores over seeds: a calibration end's mean, the
+Spearman ρ, slope or R² of a curve of means against its ideal, the largest deviation or excess
+of such a curve, a mean sample-efficiency gap, the largest spread of an option sweep.  The seed
+is the unit of replication: seed ``s`` is one random draw that every value of a sweep transforms
+(common random numbers, :attr:`harness.execution.plan.Cell.seed_identity`), so the seeds are
+independent and the values of one seed are not.  The analyses write each statistic's interval
+as ``<column>_low`` and ``<column>_high``, which the verdicts read (:mod:`reports.verdicts.verdict_table`): a
+verdict whose interval straddles its threshold is undecided.
+
+Means over seeds (:func:`mean_interval`)
+    Student's t interval, ``mean ± t(0.975, S − 1) s / sqrt(S)`` over the ``S`` seeds.
+
+Statistics of a curve of means (:func:`bootstrap_intervals`)
+    A bootstrap over seeds: :data:`REPLICATES` resamples of the ``S`` seeds with replacement,
+    the same seeds at every point of the curve (each resample keeps the pairing of a draw's
+    values), the statistic recomputed on each resample's means.  The interval is the statistic
+    ``± t(0.975, S − 1) · sqrt(S / (S − 1)) · sd`` of the resampled statistics: the bootstrap
+    standard error with Student's small-sample quantile (Efron and Tibshirani 1993, *An
+    Introduction to the Bootstrap*, chapters 6 and 12), which for a mean is the t interval
+    above.  A percentile interval is not used: a resampled mean never leaves the range of the
+    ``S`` seeds' values, so with 2 seeds the percentile interval of a mean is the range of the
+    two, a 50% interval; the t quantile widens the interval as few seeds require (12.7 standard
+    errors for 2 seeds, 2.78 for 5, 2.26 for 10).  The interval is clipped to the statistic's
+    range (ρ to [−1, 1], R² to [0, 1], a deviation or a spread to [0, ∞)).
+
+Several looks (:func:`level`)
+    A study that races seeds (:mod:`harness.execution.racing`) reads its verdicts after each round
+    and adds seeds only where one is undecided: up to ``looks`` times.  Its intervals are then at
+    level ``1 − 0.05 / looks`` (the results' ``looks`` column, :func:`looks_of`), so that the
+    chance that any of a verdict's looks excludes the truth is at most 5% by Bonferroni's
+    inequality, whatever the data made the run stop at.  A fixed number of seeds has one look: 95%.
+
+One seed gives no interval (NaN ends): its verdicts are decided by the point value alone, and
+the report says so.  The resamples come from ``numpy.random.default_rng(BOOTSTRAP_SEED)``, one
+plan per number of seeds shared by every statistic, so an interval is reproducible and does not
+depend on the other rows of the table.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from reports.results.schema import LOOKS_COLUMN
+
+#: The fewest seeds for a useful interval: with 2, Student's t quantile of one degree of freedom spans 12.7 standard
+#: errors on each side (4.3 with 3).  A racing study starts every cell with this many
+#: (:data:`harness.execution.racing.MIN_SEEDS`), and a figure draws no band at a point with fewer
+#: (:func:`mean_half_width`).
+MIN_INTERVAL_SEEDS = 3
+#: Bootstrap resamples per statistic.
+REPLICATES = 1000
+#: Seed of the resampling plans.
+BOOTSTRAP_SEED = 20261126
+#: Confidence level of every interval of a study with one look at its verdicts (a fixed number of seeds); with
+#: several looks the error rate ``1 − LEVEL`` is split between them (:func:`level`).
+LEVEL = 0.95
+
+Statistic = Callable[[np.ndarray], np.ndarray]
+"""A statistic of curves of means: ``(R, V)`` means (R curves of V points) -> ``(R,)`` values (NaN where undefined)."""
+
+Bounds = tuple[float, float]
+"""A statistic's range (low, high)."""
+UNBOUNDED: Bounds = (-np.inf, np.inf)
+NO_INTERVAL = (float("nan"), float("nan"))
+
+
+def level(looks: int = 1) -> float:
+    """The confidence level of each interval of a study whose verdicts are read ``looks`` times: ``1 − (1 − LEVEL) /
+    looks`` (Bonferroni: the error rates of the looks add up to at most ``1 − LEVEL``)."""
+    if looks < 1:
+        raise ValueError(f"looks must be at least 1, got {looks}")
+    return 1.0 - (1.0 - LEVEL) / looks
+
+
+def looks_of(frame: pd.DataFrame) -> int:
+    """How many looks a results table's verdicts had: the largest of its ``looks`` column (1 without one)."""
+    if LOOKS_COLUMN not in frame.columns or frame.empty:
+        return 1
+    return max(1, int(frame[LOOKS_COLUMN].max()))
+
+
+def t_quantile(n_seeds: int, looks: int = 1) -> float:
+    """Student's t quantile of :func:`level` with ``S − 1`` degrees of freedom: how many standard errors an interval
+    spans on each side with ``S`` seeds (``t(0.975, S − 1)`` for one look)."""
+    return float(stats.t.ppf(0.5 + level(looks) / 2, n_seeds - 1))
+
+
+def mean_interval(values: np.ndarray, bounds: Bounds = UNBOUNDED, looks: int = 1) -> tuple[float, float]:
+    """Student's t interval of the mean of ``values`` (one per seed) at :func:`level` ``(looks)``, clipped to
+    ``bounds``; NaN ends for one seed."""
+    values = np.asarray(values, dtype=float)
+    values = values[~np.isnan(values)]
+    if values.size < 2:
+        return NO_INTERVAL
+    half = t_quantile(values.size, looks) * float(np.std(values, ddof=1)) / np.sqrt(values.size)
+    mean = float(np.mean(values))
+    return float(np.clip(mean - half, *bounds)), float(np.clip(mean + half, *bounds))
+
+
+def mean_half_width(std: np.ndarray, n_seeds: np.ndarray) -> np.ndarray:
+    """Half the width of the 95% Student-t interval of a mean over ``n_seeds`` seeds with sample standard deviation
+    ``std``, ``t(0.975, n − 1) std / sqrt(n)``, elementwise; NaN (no interval) where fewer than
+    :data:`MIN_INTERVAL_SEEDS` seeds make it, as the racing rule decides: a racing study gives every cell at least
+    that many, and a figure draws no band there (12.7 standard errors on each side with 2 seeds)."""
+    std = np.asarray(std, dtype=float)
+    n = np.asarray(n_seeds, dtype=float)
+    useful = n >= MIN_INTERVAL_SEEDS
+    quantile = stats.t.ppf(0.975, np.where(useful, n - 1, 1))
+    return np.where(useful, quantile * std / np.sqrt(np.maximum(n, 1)), np.nan)
+
+
+@functools.cache
+def resample_counts(n_seeds: int) -> np.ndarray:
+    """``(REPLICATES, S)``: how often each of ``S`` seeds is drawn in each bootstrap resample (read-only)."""
+    draws = np.random.default_rng(BOOTSTRAP_SEED).integers(0, n_seeds, size=(REPLICATES, n_seeds))
+    counts = np.zeros((REPLICATES, n_seeds))
+    np.add.at(counts, (np.arange(REPLICATES)[:, None], draws), 1.0)
+    counts.flags.writeable = False
+    return counts
+
+
+def resampled_means(matrix: np.ndarray) -> np.ndarray:
+    """The bootstrap resamples' means of a ``(S, V)`` matrix of scores (seeds x points, NaN where a seed lacks a point):
+    ``(REPLICATES, V)``, NaN where a resample holds no seed with a score at that point."""
+    present = ~np.isnan(matrix)
+    counts = resample_counts(matrix.shape[0])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (counts @ np.where(present, matrix, 0.0)) / (counts @ present)
+
+
+def bootstrap_intervals(matrix: np.ndarray, statistics: Mapping[str, tuple[Statistic, float, Bounds]],
+                        looks: int = 1) -> dict[str, float]:
+    """The intervals of statistics of the seeds' mean curve at :func:`level` ``(looks)`` (95% for one look; see the
+    module notes), from one set of resamples.
+
+    Parameters
+    ----------
+    matrix : numpy.ndarray
+        ``(S, V)`` scores: one row per seed, one column per point of the curve (NaN where missing).
+    statistics : Mapping[str, (callable, float, (float, float))]
+        Column name -> the statistic (``(R, V)`` means -> ``(R,)`` values, NaN where undefined), its value on the
+        seeds' means (around which the interval lies) and its range (to which the interval is clipped).
+    looks : int, default 1
+        How many times the study reads its verdicts (:func:`level`).
+
+    Returns
+    -------
+    dict
+        ``<name>_low`` and ``<name>_high`` per statistic: NaN for one seed, an undefined value, or when fewer than
+        half of the resamples define the statistic.
+    """
+    n_seeds = matrix.shape[0]
+    means = resampled_means(matrix) if n_seeds >= 2 else None
+    ends: dict[str, float] = {}
+    for name, (statistic, point, bounds) in statistics.items():
+        low, high = NO_INTERVAL
+        if means is not None and np.isfinite(point):
+            values = statistic(means)
+            defined = values[np.isfinite(values)]
+            if defined.size >= REPLICATES / 2:
+                half = t_quantile(n_seeds, looks) * np.sqrt(n_seeds / (n_seeds - 1)) * float(np.std(defined))
+                low, high = float(np.clip(point - half, *bounds)), float(np.clip(point + half, *bounds))
+        ends[f"{name}_low"], ends[f"{name}_high"] = low, high
+    return ends
+
+
+def seed_matrices(frame: pd.DataFrame, keys: list[str], position: str, column: str) -> dict[tuple, tuple[np.ndarray, dict]]:
+    """Per group of ``keys``, its ``(S, V)`` matrix of ``column``: its seeds x the values of ``position`` it has (NaN
+    where a seed lacks one), with where each value's column is.
+
+    Returns
+    -------
+    dict
+        Group key (a tuple) -> (matrix, ``position`` value -> its column in the matrix).
+    """
+    wide = frame.groupby([*keys, position, "seed"], sort=True)[column].mean().unstack("seed")
+    found: dict[tuple, tuple[np.ndarray, dict]] = {}
+    for key, block in wide.groupby(level=list(range(len(keys))), sort=False):
+        matrix = block.to_numpy(dtype=float).T
+        points = {index[-1]: column for column, index in enumerate(block.index)}
+        found[key if isinstance(key, tuple) else (key,)] = (matrix[~np.isnan(matrix).all(axis=1)], points)
+    return found
+
+
+def of_points(matrices: Mapping[tuple, tuple[np.ndarray, dict]], key: tuple, points: Sequence) -> np.ndarray:
+    """Group ``key``'s matrix (:func:`seed_matrices`) restricted to ``points``, in their order."""
+    matrix, where = matrices[key]
+    return matrix[:, [where[point] for point in points]]
+
+
+# Statistics of curves of means against an ideal (the linearity and robustness analyses).
+
+def slopes(ideal: np.ndarray, means: np.ndarray) -> np.ndarray:
+    """Least-squares slope of each row of ``means`` (R, V) against ``ideal`` (V,)."""
+    centred = ideal - ideal.mean()
+    return (means - means.mean(axis=1, keepdims=True)) @ centred / float(centred @ centred)
+
+
+def _constant(means: np.ndarray) -> np.ndarray:
+    return np.ptp(means, axis=1) == 0
+
+
+def pearson(x: np.ndarray, means: np.ndarray) -> np.ndarray:
+    """Pearson's r of each row of ``means`` with ``x``; NaN for a constant row (0/0)."""
+    x_centred = x - x.mean()
+    centred = means - means.mean(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = centred @ x_centred / (np.sqrt((centred ** 2).sum(axis=1)) * np.sqrt(float(x_centred @ x_centred)))
+    return np.where(_constant(means), np.nan, r)
+
+
+def r_squared(ideal: np.ndarray, means: np.ndarray) -> np.ndarray:
+    """R² of the affine fit of each row against ``ideal`` (the square of Pearson's r); NaN for a constant row."""
+    return pearson(ideal, means) ** 2
+
+
+def spearman(ideal: np.ndarray, means: np.ndarray) -> np.ndarray:
+    """Spearman's ρ of each row with ``ideal`` (Pearson's r of average ranks, as :func:`scipy.stats.spearmanr`);
+    NaN for a constant row."""
+    return pearson(stats.rankdata(ideal), stats.rankdata(means, axis=1))
+
+
+def largest_excess(ideal: np.ndarray, means: np.ndarray) -> np.ndarray:
+    """``max(mean − ideal)`` of each row: how far it overstates the ideal."""
+    return np.max(means - ideal, axis=1)
+
+
+def largest_deviation(ideal: np.ndarray, means: np.ndarray) -> np.ndarray:
+    """``max |mean − ideal|`` of each row."""
+    return np.max(np.abs(means - ideal), axis=1)

@@ -1,0 +1,213 @@
+"""Robustness: how far a score falls from its ideal under conditions that should not move it.
+
+Zaidi et al. (2022), section 3: "Metrics that measure compactness or modularity should
+be tolerant to noise" (experiment 5.2), should capture nonlinear relations (5.5, the
+tan map of eq. 10) and tolerate non-measured factors (5.6).  Tokui and Sato (2022),
+section 4: entanglement attacks (eqs. 9 and 10), where a modularity score should follow
+the injected entanglement rather than stay high.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import partial
+
+import numpy as np
+import pandas as pd
+
+from reports.analyses import intervals
+from reports.analyses.thresholds import Thresholds
+from reports.results.schema import IDEAL_PROPERTIES
+from reports.results.table import MissingDataError, at_largest_n, check_results, ideal_table, oriented_score, seed_summary
+
+#: Criterion -> the condition it tests, in report order.  A scenario is judged under
+#: the condition its rows declare in the ``criterion`` column, whatever its name.
+CONDITIONS = {
+    "noise": "noise",
+    "nonlinearity": "nonlinear map",
+    "non_measured_factors": "non-measured factors",
+    "attacks": "entanglement attack",
+}
+_EVERY_PROPERTY = IDEAL_PROPERTIES + ("holistic",)
+#: Criterion -> the properties whose sub-scores are judged there: the one rule of the Robustness section,
+#: the property matrix, the headline and the report card.  Under noise only modularity and compactness
+#: (review section 3: "metrics that measure compactness or modularity should be tolerant to noise, while
+#: explicitness metrics should reflect the amount of noise"; Table 2: robustness to noise "does not apply
+#: to explicitness metrics"); elsewhere every sub-score whose ideal the scenario states.
+JUDGED_PROPERTIES = {
+    "noise": ("modularity", "compactness"),
+    "nonlinearity": _EVERY_PROPERTY,
+    "non_measured_factors": _EVERY_PROPERTY,
+    "attacks": _EVERY_PROPERTY,
+}
+#: The criteria of being robust (the score stays at its ideal while the condition varies).  Under an
+#: entanglement attack the ideal itself falls and a score must follow it: a verdict of its own
+#: ("Follows entanglement attacks"), reported beside robustness, never pooled into it.
+ROBUSTNESS_CRITERIA = ("noise", "nonlinearity", "non_measured_factors")
+#: Fewest values a sub-score's curve must have an ideal at to be judged: at one value alone (a holistic score under
+#: an attack, whose three ideals agree only where there is no attack) a verdict would say nothing of the condition.
+MIN_VALUES = 2
+
+
+def robustness(
+    results: pd.DataFrame,
+    *,
+    properties: tuple[str, ...] | None = None,
+    thresholds: Thresholds = Thresholds(),
+    conditions: Mapping[str, str] = CONDITIONS,
+) -> pd.DataFrame:
+    """Largest drop of each sub-score below its ideal, per condition.
+
+    For each scenario whose ``criterion`` is one of ``conditions``, each sub-score whose property is
+    judged there, the mean score over seeds (oriented so higher is better) is compared with the ideal
+    at every value where the scenario defines it: ``drop = ideal - score``.  The range read is the
+    scenario's own declaration (:attr:`scenarios.base.Scenario.ideal_ranges`, carried by the rows'
+    ``ideal``: the noise scenario defines modularity and compactness on alpha <= 0.5, where the code
+    carries more signal than noise), the one calibration, the figures and the phase diagrams read.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        A results table (validated by :func:`reports.check_results`).
+    properties : tuple of str, optional
+        Which sub-scores to judge under every condition.  By default the rule of
+        :data:`JUDGED_PROPERTIES`: modularity and compactness under noise, every
+        property elsewhere.  Holistic sub-scores can be judged only where the
+        scenario's three ideals agree (see :func:`reports.results.table.ideal_table`).
+    thresholds : reports.analyses.thresholds.Thresholds, optional
+        ``robust`` is true when the score stays within ``thresholds.max_deviation`` of its ideal
+        at every value: the largest drop and the largest excess (``score - ideal``,
+        which matters under attacks, where the ideal falls) are both at most this.
+    conditions : Mapping[str, str], default :data:`CONDITIONS`
+        Criterion -> condition label.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (scenario, metric, sub_score): criterion, condition, family, property,
+        ``n_values``, ``largest_drop`` (negative when the score never falls below
+        the ideal), ``values_read`` (the range read: ``"alpha 0 to 0.5"``), ``at_value`` (label of the worst value),
+        ``score_at`` and
+        ``ideal_at`` there, ``largest_excess``, ``deviation`` (the larger of
+        drop and excess: the largest ``|score - ideal|``), ``deviation_low`` and ``deviation_high``
+        (its 95% interval over seeds, :mod:`reports.analyses.intervals`; NaN for one seed), ``max_deviation``
+        (the threshold) and ``robust``.
+        ``attrs["notes"]`` lists the conditions no scenario of the results tests.
+
+    Raises
+    ------
+    MissingDataError
+        When no scenario of the results tests one of the conditions.
+
+    Notes
+    -----
+    A sub-score is judged in a scenario only where the scenario states its ideal at
+    :data:`MIN_VALUES` values or more (``attrs["notes"]`` names the others): a holistic score's
+    ideal exists where the three ideals agree, which under an entanglement attack is only the
+    unattacked point, and a verdict from that point alone would say nothing about the attack.
+    A score that is not calibrated at the perfect end carries that offset into every
+    drop.  Each scenario is read at its largest sample size.  Cost: one group-by.
+    """
+    frame = at_largest_n(check_results(results))
+    max_deviation = float(thresholds.max_deviation)
+    tested = frame.loc[frame["criterion"].isin(list(conditions))]
+    if tested.empty:
+        raise MissingDataError(_untested(conditions))
+    declared = set(tested["criterion"])
+    notes = [(criterion, f"condition {label!r} not measured: no scenario of the results tests {criterion!r}")
+             for criterion, label in conditions.items() if criterion not in declared]
+    criterion_of = tested.groupby("scenario")["criterion"].first()
+    parameter_of = tested.groupby("scenario")["parameter"].first()
+    judged = pd.Series(False, index=tested.index)
+    for criterion, rows in tested.groupby("criterion"):
+        judged[rows.index] = rows["property"].isin(properties or JUDGED_PROPERTIES.get(criterion, _EVERY_PROPERTY))
+    read = tested.loc[judged]
+    summary = seed_summary(read, ["scenario", "value", "value_label", "metric", "sub_score", "family", "property"])
+    seeds = intervals.seed_matrices(read.assign(_oriented=oriented_score(read)), ["scenario", "metric", "sub_score"],
+                                    "value", "_oriented")
+    # the values read are those where the scenario defines the property's ideal; a curve with fewer than
+    # MIN_VALUES of them (a holistic score under an attack: its three ideals agree only where there is no attack)
+    # is not judged
+    summary = summary.merge(ideal_table(frame), on=["scenario", "value", "property"], how="left")
+    summary = summary.loc[summary["ideal"].notna()]
+    keys = ["scenario", "metric", "sub_score"]
+    every = read[keys].drop_duplicates()
+    counts = summary.groupby(keys).size().rename("_values").reset_index()
+    unjudged = every.merge(counts, on=keys, how="left")
+    unjudged = unjudged.loc[unjudged["_values"].fillna(0) < MIN_VALUES, keys].sort_values(keys)
+    notes += [(criterion_of[scenario],
+               f"{scenario!r} states an ideal for {', '.join(rows['metric'] + '/' + rows['sub_score'])} at fewer "
+               f"than {MIN_VALUES} of its values (a holistic score needs the three ideals to agree): not judged there")
+              for scenario, rows in unjudged.groupby("scenario", sort=False)]
+    judged = summary.merge(unjudged, on=keys, how="left", indicator=True)["_merge"].eq("left_only").to_numpy()
+    summary = summary.loc[judged]
+    rows = []
+    looks = intervals.looks_of(frame)
+    for (scenario, metric, sub_score, family, prop), curve in summary.groupby(["scenario", "metric", "sub_score", "family", "property"]):
+        drop = (curve["ideal"] - curve["mean"]).to_numpy()
+        worst = int(np.argmax(drop))
+        excess = float(np.max(-drop))
+        criterion = criterion_of[scenario]
+        deviation = max(float(drop[worst]), excess)
+        matrix = intervals.of_points(seeds, (scenario, metric, sub_score), curve["value"])
+        spread = intervals.bootstrap_intervals(matrix, {"deviation": (
+            partial(intervals.largest_deviation, curve["ideal"].to_numpy()), deviation, (0.0, np.inf))}, looks)
+        rows.append({
+            "scenario": scenario, "criterion": criterion, "condition": conditions[criterion], "metric": metric,
+            "sub_score": sub_score, "family": family, "property": prop, "n_values": len(curve),
+            "largest_drop": float(drop[worst]), "values_read": values_read(parameter_of[scenario], curve["value_label"]),
+            "at_value": curve["value_label"].iloc[worst],
+            "score_at": float(curve["mean"].iloc[worst]), "ideal_at": float(curve["ideal"].iloc[worst]),
+            "largest_excess": excess, "deviation": deviation, **spread, "max_deviation": max_deviation,
+            "robust": bool(deviation <= max_deviation), "n_seeds": matrix.shape[0],
+        })
+    columns = ["scenario", "criterion", "condition", "metric", "sub_score", "family", "property", "n_values",
+               "largest_drop", "values_read", "at_value", "score_at", "ideal_at", "largest_excess", "deviation", "deviation_low",
+               "deviation_high", "max_deviation", "robust", "n_seeds"]
+    table = pd.DataFrame(rows, columns=columns)
+    order = {criterion: rank for rank, criterion in enumerate(conditions)}
+    table = table.assign(_order=table["criterion"].map(order))
+    table = table.sort_values(["_order", "scenario", "metric", "sub_score"]).drop(columns="_order")
+    table = table.reset_index(drop=True)
+    table.attrs["notes"] = [note for _, note in notes]
+    table.attrs["criteria_noted"] = [criterion for criterion, _ in notes]
+    table.attrs["declared"] = sorted(declared)
+    return table
+
+
+def values_read(parameter: str, labels: pd.Series) -> str:
+    """The range of a curve's values read, from its first to its last label (in value order): ``"alpha 0 to 0.5"``."""
+    return f"{parameter} {labels.iloc[0]} to {labels.iloc[-1]}"
+
+
+def ranges_read(table: pd.DataFrame) -> str:
+    """Each scenario of a :func:`robustness` table with the ranges its verdicts read, per range, as a caption says it:
+    ``"noise: alpha 0 to 0.5; nonlinear: alpha 0 to 1"`` (the properties named where a scenario's ranges differ);
+    ``""`` for an empty table."""
+    parts = []
+    for scenario, rows in table.groupby("scenario", sort=False):
+        spans = rows.groupby("values_read", sort=False)["property"].unique()
+        parts.append(f"{scenario}: " + (spans.index[0] if len(spans) == 1 else ", ".join(
+            f"{span} ({', '.join(sorted(props))})" for span, props in spans.items())))
+    return "; ".join(parts)
+
+
+def _untested(criteria: Sequence[str]) -> str:
+    return f"robustness needs a scenario testing one of {', '.join(criteria)}; no scenario of the results declares one"
+
+
+def of_conditions(table: pd.DataFrame | None, criteria: Sequence[str]) -> pd.DataFrame:
+    """The rows and notes of a :func:`robustness` table of every condition that concern ``criteria`` alone: the
+    table :func:`robustness` gives with those conditions, without computing it again.
+
+    Raises
+    ------
+    MissingDataError
+        When no scenario tests one of ``criteria`` (``table`` None: none tests any condition).
+    """
+    if table is None or not set(table.attrs["declared"]) & set(criteria):
+        raise MissingDataError(_untested(criteria))
+    rows = table.loc[table["criterion"].isin(criteria)].reset_index(drop=True)
+    rows.attrs = {"notes": [note for criterion, note in zip(table.attrs["criteria_noted"], table.attrs["notes"])
+                            if criterion in criteria]}
+    return rows

@@ -1,0 +1,243 @@
+"""Measured hyper-parameter sensitivity, from option sweeps (``run --metric-option METRIC:OPTION=V1,V2,...``).
+
+An option sweep writes each setting of a metric as a variant, ``mig[bins=5]``,
+``mig[bins=20]``, scored on the same draws with the same random state, so two variants'
+scores on one draw differ by the option alone.  Each variant's row carries its metric
+(``metric_base``) and its options as data (``options``, ``default_options``: see
+:mod:`reports.results.schema`); this module reads those columns, never the names, and measures
+how far a metric's scores move across the values of each option:
+
+* :func:`option_sensitivity`: per (metric, option, sub-score), the *spread* of the score
+  across the option's values (largest minus smallest) on each draw, averaged over seeds per
+  condition (scenario, value, sample size, and the metric's other swept options), then
+  summarised over conditions by its mean and its maximum (and where the maximum is).  The
+  review's Table 2 columns "Few hyper-parameters" and "Discretization-free" are judged from
+  it (:data:`reports.verdicts.characteristics.CHARACTERISTICS`).
+
+Scores are taken on their own scale, which is [0, 1] for every registered metric's scores
+that have an ideal; a spread is then a share of the whole scale.  Only variant rows are
+read (a metric's plain rows carry no option values).
+
+The other analyses judge a swept metric on one setting only, :func:`on_default_options`:
+the variant at the defaults the table records takes the metric's own name (``mig``),
+the other variants are left out of them and appear in the sensitivity section alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from reports.analyses import intervals
+from reports.analyses.checks import Check
+from reports.analyses.thresholds import Thresholds
+from reports.results.display import SYMBOLS, display_table
+from reports.results.options import at_defaults, is_variant, option_columns, option_text
+from reports.results.table import representation_keys
+
+DISCRETIZATION_OPTIONS = ("bins",)
+"""Options that set a discretisation; a metric whose scores they move is not discretization-free."""
+
+SENSITIVITY_COLUMNS = ("metric", "option", "values", "sub_score", "conditions", "mean_spread", "max_spread",
+                       "max_spread_low", "max_spread_high", "threshold", "worst_condition", "verdict")
+
+
+def _variant_rows(results: pd.DataFrame) -> pd.DataFrame:
+    """The variant rows, with the metric's own name in ``metric`` and one ``option:NAME`` column per option, its
+    values as the variants' names write them."""
+    rows = results.loc[is_variant(results)]
+    if rows.empty:
+        return rows
+    options = option_columns(rows["options"]).apply(lambda column: column.map(option_text, na_action="ignore"))
+    return pd.concat([rows.assign(metric=rows["metric_base"]), options], axis=1)
+
+
+def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds()) -> pd.DataFrame:
+    """How far each swept option moves each metric's scores.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        A tidy results table (:data:`reports.results.schema.RESULT_COLUMNS`) holding option-sweep
+        variants (rows whose ``metric_base`` is not their ``metric``).
+    thresholds : reports.analyses.thresholds.Thresholds, optional
+        ``thresholds.max_spread`` is the largest ``max_spread`` whose verdict is ``"insensitive"`` (on the [0, 1]
+        score scale, mean over seeds).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`SENSITIVITY_COLUMNS`, one row per (metric, option, sub-score) with at
+        least two values of the option on a draw: ``values`` (the option's values, as
+        written), ``conditions`` (how many scenario x value x n x other-options conditions),
+        ``mean_spread`` and ``max_spread`` (the spread over the option's values on each
+        draw, averaged over seeds, then the mean and the largest over conditions),
+        ``max_spread_low`` and ``max_spread_high`` (the largest spread's 95% interval, a
+        bootstrap over seeds: :func:`reports.analyses.intervals.bootstrap_intervals`; NaN for one seed),
+        ``threshold`` (the bound ``max_spread`` is compared with),
+        ``worst_condition`` (``scenario = value_label (n = N)`` of the largest spread) and
+        ``verdict``: ``"insensitive"`` when ``max_spread <= threshold``, else ``"sensitive"``.
+        Empty when the table holds no sweep.
+    """
+    rows = _variant_rows(results)
+    threshold = float(thresholds.max_spread)
+    records: list[dict[str, object]] = []
+    if rows.empty:
+        return pd.DataFrame(columns=list(SENSITIVITY_COLUMNS))
+    for metric, group in rows.groupby("metric", sort=True):
+        option_columns = [c for c in group.columns if c.startswith("option:") and group[c].notna().any()]
+        for column in option_columns:
+            others = [c for c in option_columns if c != column]
+            draw = ["sub_score", "scenario", "value", "value_label", "n_samples", "seed", *others]
+            frame = group.dropna(subset=[column]).fillna({c: "" for c in others})
+            per_draw = frame.groupby(draw, sort=False)["score"].agg(["max", "min", "count"])
+            per_draw = per_draw.loc[per_draw["count"] >= 2]
+            if per_draw.empty:
+                continue
+            spread = (per_draw["max"] - per_draw["min"]).rename("spread").reset_index()
+            condition = ["sub_score", "scenario", "value", "value_label", "n_samples", *others]
+            by_condition = spread.groupby(condition, sort=False)["spread"].mean().reset_index()
+            for sub_score, conditions in by_condition.groupby("sub_score", sort=True):
+                worst = conditions.loc[conditions["spread"].idxmax()]
+                largest = float(conditions["spread"].max())
+                seeds = spread.loc[spread["sub_score"] == sub_score].set_index([*condition, "seed"])["spread"]
+                ends = intervals.bootstrap_intervals(seeds.unstack("seed").to_numpy(dtype=float).T, {
+                    "max_spread": (_largest, largest, (0.0, np.inf))}, intervals.looks_of(rows))
+                records.append({
+                    "metric": metric,
+                    "option": column.removeprefix("option:"),
+                    "values": ", ".join(_ordered(frame[column].unique())),
+                    "sub_score": sub_score,
+                    "conditions": len(conditions),
+                    "mean_spread": float(conditions["spread"].mean()),
+                    "max_spread": largest,
+                    **ends,
+                    "threshold": threshold,
+                    "worst_condition": f"{worst['scenario']} = {worst['value_label']} (n = {int(worst['n_samples'])})",
+                    "verdict": "insensitive" if largest <= threshold else "sensitive",
+                })
+    return pd.DataFrame(records, columns=list(SENSITIVITY_COLUMNS))
+
+
+def _ordered(values: np.ndarray) -> list[str]:
+    """Option values in numeric order where they are numbers, else as text."""
+    def key(text: str) -> tuple[int, float, str]:
+        try:
+            return (0, float(text), "")
+        except ValueError:
+            return (1, 0.0, text)
+
+    return sorted(map(str, values), key=key)
+
+
+def on_default_options(results: pd.DataFrame) -> pd.DataFrame:
+    """The results with each swept metric represented by its variant at the metric's default options.
+
+    How variants reach the headline, the property matrix and the other analyses:
+
+    * a metric that also has plain rows (run without a sweep) keeps them, and its variants
+      are dropped;
+    * otherwise the variant whose every swept option equals the default the table records
+      for it (``default_options``; e.g. ``mig[bins=10]``, as ``bins`` defaults to 10) is renamed
+      to the metric (``mig``) and the other variants are dropped;
+    * a sweep without its default value, or of a metric whose defaults the table does not
+      know, keeps its variants under their own names, one row each;
+    * a renamed variant's ``seconds`` become the largest of its sweep's on the same draw
+      (the variants share estimates within a draw, so the first pays for the others).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        A tidy results table with the option columns (see :func:`reports.check_results`),
+        possibly holding option-sweep variants.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows kept, renamed as above (the same table when it holds no variant).
+    """
+    variant = is_variant(results)
+    if not variant.any():
+        return results
+    base_of = results.loc[variant].drop_duplicates("metric").set_index("metric")["metric_base"]
+    default = set(results.loc[at_defaults(results), "metric"])
+    plain = set(results.loc[~variant, "metric"])
+    renamed: dict[str, str] = {}
+    dropped: set[str] = set()
+    swept: dict[str, list[str]] = {}
+    for name, metric in base_of.items():
+        swept.setdefault(metric, []).append(name)
+    for metric, variant_names in swept.items():
+        at_default = [] if metric in plain else [name for name in variant_names if name in default]
+        if metric in plain or len(at_default) == 1:
+            dropped.update(name for name in variant_names if name not in at_default)
+            renamed.update({name: metric for name in at_default})
+    if not renamed and not dropped:
+        return results
+    kept = results.loc[~results["metric"].isin(dropped)].copy()
+    kept["metric"] = kept["metric"].replace(renamed)
+    return _with_sweep_seconds(kept, results, {metric: swept[metric] for metric in renamed.values()})
+
+
+def _with_sweep_seconds(kept: pd.DataFrame, results: pd.DataFrame, sweeps: Mapping[str, list[str]]) -> pd.DataFrame:
+    """``kept`` with each renamed metric's seconds the largest of its variants' on the same draw.
+
+    The variants of a sweep run on one draw share what they can (binned tables, k-NN
+    estimates, DCI-ES's probe trees): the first pays for it and the others are charged
+    only what they add, so the default variant alone can look nearly free.  The largest
+    of the variants' seconds is what one call of the metric costs.
+    """
+    if not sweeps:
+        return kept
+    keys = representation_keys() + ["metric"]
+    base_of = {variant: metric for metric, variants in sweeps.items() for variant in variants}
+    variant_rows = results.loc[results["metric"].isin(list(base_of)), keys + ["seconds"]]
+    longest = variant_rows.assign(metric=variant_rows["metric"].map(base_of)).groupby(keys)["seconds"].max()
+    renamed = kept["metric"].isin(list(sweeps))
+    at = pd.MultiIndex.from_frame(kept.loc[renamed, keys])
+    kept.loc[renamed, "seconds"] = longest.reindex(at).to_numpy()
+    return kept
+
+
+def sensitivity_rollup(table: pd.DataFrame, decided: Mapping[str, Check | None]) -> pd.DataFrame:
+    """One display row per metric of an :func:`option_sensitivity` table: what was swept, its largest spread, and
+    how many options move it.
+
+    ``Largest spread`` is the table's largest ``max_spread`` of the metric, with enough digits to show its
+    comparison with the threshold, and ``Where`` its option, sub-score and condition; ``Insensitive``: at most
+    the threshold.  ``decided`` maps each metric to the check deciding its "Few hyper-parameters" verdict (the
+    property matrix's: :func:`reports.verdicts.verdict_table.base_verdicts`), whose value is the number of its swept options
+    moving a score beyond the threshold: ``Options moving it`` prints it and its rule, ``Few hyper-parameters``
+    its mark (? where the verdict is unmeasured: no option was swept with the others at their defaults).
+    """
+    records = []
+    for metric, group in table.groupby("metric", sort=True):
+        swept = group.drop_duplicates("option")
+        largest = group.loc[group["max_spread"].idxmax()]
+        spread = Check("max spread", float(largest["max_spread"]), "<=", float(largest["threshold"]))
+        check = decided.get(metric)
+        records.append({
+            "Metric": metric,
+            "Options swept": "; ".join(f"{o} ∈ {{{v}}}" for o, v in zip(swept["option"], swept["values"])),
+            "Largest spread": f"{spread.value_text()} (≤ {spread.threshold:g})",
+            "Where": f"{largest['option']}, {largest['sub_score']}, {largest['worst_condition']}",
+            "Insensitive": SYMBOLS[spread.mark],
+            "Options moving it": f"{check.value_text()} (≤ {check.threshold:g})" if check else SYMBOLS["unmeasured"],
+            "Few hyper-parameters": SYMBOLS[check.mark if check else "unmeasured"],
+        })
+    return display_table(pd.DataFrame(records), {name: name for name in (
+        "Metric", "Options swept", "Largest spread", "Where", "Insensitive", "Options moving it", "Few hyper-parameters")})
+
+
+def sensitivity_details(table: pd.DataFrame) -> pd.DataFrame:
+    """Every (metric, option, sub-score) row of an :func:`option_sensitivity` table, as display text."""
+    return display_table(table, {"metric": "Metric", "option": "Option", "values": "Values", "sub_score": "Sub-score",
+                                 "conditions": "Conditions", "mean_spread": "Mean spread",
+                                 "max_spread": "Max spread", "worst_condition": "At", "verdict": "Verdict"}, digits=3)
+
+
+def _largest(means: np.ndarray) -> np.ndarray:
+    """The largest mean spread over the conditions of each resample (``(R, C)`` -> ``(R,)``)."""
+    return np.max(means, axis=1)

@@ -1,0 +1,407 @@
+"""``plot``'s figure: chosen metrics or sub-scores on chosen scenarios, one panel per scenario, laid out for a paper.
+
+The figure is drawn for the page it goes on: a width (a column, a page, or inches), a
+layout of its panels, a font size, the labels an author wants (renames), panel
+letters.  Colours are assigned over the lines the figure draws
+(:class:`reports.rendering.style.StyleRegistry` with one panel holding them all), so every line
+of a panel has its own colour, marker and line style.  The band around a mean is a
+stated interval over seeds (:data:`reports.rendering.figures.BANDS`), named in the legend's
+title.  Each ideal trajectory is tagged with the initials of its properties (:data:`TAGS`,
+spelled out in the legend) at a spot beside its line where the tag covers no score's
+line, marker or band (:mod:`reports.rendering.placement`).
+PDFs embed TrueType (Type 42) fonts.
+"""
+
+from __future__ import annotations
+
+import string
+import textwrap
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+from reports.analyses.sensitivity import on_default_options
+from reports.rendering.figures import (
+    BANDS,
+    NOTE_CHARACTERS_PER_INCH,
+    band_text,
+    draw_scores,
+    format_axis,
+    ideal_points,
+    legend_layout,
+    plot_ideal,
+    score_axis,
+    seed_means,
+)
+from reports.rendering.placement import label_lines
+from reports.rendering.style import (
+    COLUMN_WIDTH,
+    FONT_SIZE,
+    IDEAL_STYLE,
+    PAGE_WIDTH,
+    StyleRegistry,
+    metric_colours,
+    paper_style,
+    wrap_label,
+)
+from reports.results.schema import SCORE_PROPERTIES
+from reports.results.table import at_largest_n, check_results, ideal_table, scenarios_testing, score_label
+
+#: Named figure widths, in inches: a column of a two-column paper and a page's text block.
+WIDTHS = {"column": COLUMN_WIDTH, "page": PAGE_WIDTH}
+#: How panels are laid out: one per row, all in one row, or a near-square grid.
+LAYOUTS = ("rows", "columns", "grid")
+#: The tag of each property on an ideal trajectory (``M,C``: the ideal of modularity and compactness).
+TAGS = {"modularity": "M", "compactness": "C", "explicitness": "E", "holistic": "H"}
+#: Height of the legend's title (what the lines and bands are), in inches at the default font size.
+LEGEND_TITLE_INCHES = 0.15
+#: The widths a figure may have, in inches: the narrowest its legend and notes fit in at the largest font size, and an
+#: A3 page.
+WIDTH_RANGE = (1.0, 16.5)
+#: The font sizes a figure may have, in points (ticks, legend and notes are drawn 1 to 2.5 points smaller).
+FONT_SIZE_RANGE = (4.0, 24.0)
+#: Height of a panel as a fraction of its width, and its bounds in inches.
+PANEL_ASPECT, PANEL_HEIGHT_RANGE = 0.75, (1.3, 2.2)
+
+
+class FigureRequestError(ValueError):
+    """A figure that cannot be drawn as asked: an unknown name, a rename that names nothing, nothing to draw."""
+
+
+def metric_bases(results: pd.DataFrame) -> pd.Series:
+    """Each row's metric without its options: the column ``metric_base`` where the table has it, else the
+    name up to its ``[`` (``mig[bins=5]`` -> ``mig``)."""
+    if "metric_base" in results.columns:
+        return results["metric_base"].astype(str)
+    return results["metric"].astype(str).str.split("[", n=1).str[0]
+
+
+def variants_of(results: pd.DataFrame, name: str) -> list[str]:
+    """The metrics of ``results`` that are variants of ``name`` (an option sweep's ``mig[bins=5]``, ... for ``mig``)."""
+    return sorted(set(results.loc[(metric_bases(results) == name) & (results["metric"] != name), "metric"]))
+
+
+def selectable(results: pd.DataFrame) -> list[str]:
+    """What ``metrics`` may name: every metric, and ``metric/sub_score`` for each sub-score of a metric with several."""
+    pairs = results[["metric", "sub_score"]].drop_duplicates()
+    several = pairs["metric"].duplicated(keep=False)
+    return sorted(set(pairs["metric"]) | {f"{m}/{s}" for m, s in pairs.loc[several].itertuples(index=False)})
+
+
+def _chosen_lines(results: pd.DataFrame, names: Sequence[str]) -> pd.Series:
+    """Which rows ``names`` choose: a metric's every sub-score, or one ``metric/sub_score``."""
+    known = set(selectable(results))
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise FigureRequestError(f"unknown metric(s) {unknown}; the results have {sorted(known)}")
+    whole = [name for name in names if name in set(results["metric"])]
+    chosen = results["metric"].isin(whole)
+    for name in set(names) - set(whole):
+        metric, sub_score = name.rsplit("/", 1)
+        chosen |= (results["metric"] == metric) & (results["sub_score"] == sub_score)
+    return chosen
+
+
+class _Renames:
+    """An author's labels for the figure's texts; remembers which were offered, to refuse one that names nothing, and
+    which line each line label went to, to refuse one label for two lines (their legend entries would read as one)."""
+
+    def __init__(self, mapping: Mapping[str, str] | None) -> None:
+        self.mapping = dict(mapping or {})
+        self.offered: set[str] = set()
+        self.lines: dict[str, str] = {}
+
+    def __call__(self, text: str) -> str:
+        self.offered.add(text)
+        return self.mapping.get(text, text)
+
+    def score(self, metric: str, sub_score: str, higher_is_better: bool) -> str:
+        """A line's label: its whole name renamed (``dci_lasso/compactness``), else its metric and sub-score each.
+
+        Raises
+        ------
+        FigureRequestError
+            When the renames give this line the label of another line.
+        """
+        line = score_label(metric, sub_score)
+        self.offered.add(line)
+        if line in self.mapping:
+            name = self.mapping[line]
+        elif "/" in line:
+            name = f"{self(metric)}/{self(sub_score)}"
+        else:
+            name = self(metric)
+        label = name if higher_is_better else f"{name} (1 − score)"
+        other = self.lines.setdefault(label, line)
+        if other != line:
+            raise FigureRequestError(f"rename gives the lines {other} and {line} one label, {label!r}: their legend "
+                                     "entries would read as one line; give each its own label")
+        return label
+
+    def check(self) -> None:
+        unused = sorted(set(self.mapping) - self.offered)
+        if unused:
+            raise FigureRequestError(f"rename {unused} names no label of the figure; its labels are "
+                                     f"{sorted(self.offered)}")
+
+
+def check_layout(width: float, font_size: float) -> None:
+    """Refuse a ``width`` outside :data:`WIDTH_RANGE` or a ``font_size`` outside :data:`FONT_SIZE_RANGE`, naming the
+    range (:class:`FigureRequestError`): beyond them the legend, notes and tick labels do not fit the figure."""
+    for name, given, (low, high), unit in (("width", width, WIDTH_RANGE, "inches"),
+                                           ("font_size", font_size, FONT_SIZE_RANGE, "points")):
+        if not low <= given <= high:  # NaN too
+            raise FigureRequestError(f"{name} must be from {low:g} to {high:g} {unit}, got {given!r}")
+
+
+def _columns(panels: int, layout: str, ncols: int | None) -> int:
+    if ncols is not None:
+        if ncols < 1:
+            raise FigureRequestError(f"ncols must be at least 1, got {ncols}")
+        return min(ncols, panels)
+    if layout not in LAYOUTS:
+        raise FigureRequestError(f"layout must be one of {LAYOUTS}, got {layout!r}")
+    return {"rows": 1, "columns": panels, "grid": int(np.ceil(np.sqrt(panels)))}[layout]
+
+
+def _letter(index: int) -> str:
+    """``a``, ``b``, ..., ``z``, ``aa``, ``ab``, ...: the letter of the ``index``-th panel."""
+    letters = string.ascii_lowercase
+    return letters[index] if index < len(letters) else _letter(index // len(letters) - 1) + letters[index % len(letters)]
+
+
+def plot_comparison(
+    results: pd.DataFrame,
+    *,
+    metrics: Sequence[str] | None = None,
+    scenarios: Sequence[str] | None = None,
+    out_file: str | Path,
+    format: str | None = None,
+    width: float = PAGE_WIDTH,
+    layout: str = "rows",
+    ncols: int | None = None,
+    font_size: float = FONT_SIZE,
+    rename: Mapping[str, str] | None = None,
+    panel_letters: bool = False,
+    band: str = "ci95",
+    colours: Mapping[str, str] | None = None,
+) -> Path:
+    """Compare chosen metrics on chosen scenarios in one figure, one panel per scenario.
+
+    One legend below the panels, in as many columns as fit the width, serves them all;
+    its title says what the lines and bands are.  Notes on clipped means sit above the
+    panels.  A scenario is drawn at its largest sample size, except one testing sample
+    efficiency, whose values are sample sizes.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        A results table.
+    metrics : sequence of str, optional
+        Metrics to draw (every sub-score of each), or single sub-scores as
+        ``metric/sub_score`` (``dci_lasso/compactness``); default all.
+    scenarios : sequence of str, optional
+        Scenarios to draw, one panel each in this order; default all, sorted by name.
+    out_file : str or pathlib.Path
+        Where to write the figure.
+    format : str, optional
+        Any format matplotlib writes (png, svg, pdf, ...); default from the suffix of
+        ``out_file``.  PDF and PostScript embed TrueType (Type 42) fonts.
+    width : float, default :data:`reports.rendering.style.PAGE_WIDTH`
+        The figure's width in inches, within :data:`WIDTH_RANGE` (:data:`WIDTHS` names a column's and a page's).
+    layout : {"rows", "columns", "grid"}, default "rows"
+        One panel per row, all panels in one row, or a near-square grid.
+    ncols : int, optional
+        Panels per row (overrides ``layout``).
+    font_size : float, default :data:`reports.rendering.style.FONT_SIZE`
+        Font size of labels and titles in points, within :data:`FONT_SIZE_RANGE` (ticks and legend one point less).
+    rename : mapping of str to str, optional
+        Labels to show instead of the results' names: a metric, a sub-score, a whole line
+        label (``dci_lasso/compactness``), a scenario, a parameter or a property.
+    panel_letters : bool, default False
+        Prefix each panel's title with ``(a)``, ``(b)``, ...
+    band : {"ci95", "sd", "none"}, default "ci95"
+        The band around each mean: the 95% Student-t interval of the mean over seeds,
+        ± one standard deviation over seeds, or none.
+    colours : Mapping[str, str], optional
+        Metric -> colour (:func:`reports.rendering.style.parse_colours` reads ``--colors``).  A metric not named keeps the
+        colour the whole of ``results`` gives it in its report (:func:`reports.rendering.style.metric_colours` of
+        :func:`reports.analyses.sensitivity.on_default_options`), whichever metrics a call draws.
+
+    Returns
+    -------
+    pathlib.Path
+        ``out_file``.
+
+    Raises
+    ------
+    FigureRequestError
+        For a metric or scenario absent from the results (the message lists those
+        present), a rename that names no label of the figure or gives two lines one label, a
+        width or font size out of range (:func:`check_layout`), a bad layout or band, or
+        when the selection leaves nothing to draw.
+    """
+    results = check_results(results)
+    if band not in BANDS:
+        raise FigureRequestError(f"band must be one of {BANDS}, got {band!r}")
+    check_layout(width, font_size)
+    rows, shown = _selected(results, metrics, scenarios)
+    columns = _columns(len(shown), layout, ncols)
+    grid_rows = -(-len(shown) // columns)
+    scale = font_size / FONT_SIZE
+    panel_height = float(np.clip(PANEL_ASPECT * width / columns, *PANEL_HEIGHT_RANGE)) * scale
+    lines = list(rows[["metric", "sub_score"]].drop_duplicates().itertuples(index=False, name=None))
+    registry = StyleRegistry(rows, panels=[lines], colours=metric_colours(on_default_options(results), colours))
+    renames = _Renames(rename)
+    entries = rows[["metric", "sub_score", "higher_is_better"]].drop_duplicates()
+    labels = [wrap_label(renames.score(*entry)) for entry in entries.itertuples(index=False)]
+    legend_columns, legend_height = legend_layout(labels + ["ideal"], width / scale)
+    summaries = {scenario: seed_means(rows.loc[rows["scenario"] == scenario],
+                                      ["value", "value_label", "metric", "sub_score", "property"]) for scenario in shown}
+    title = band_text(band, np.concatenate([summary["n_seeds"].to_numpy() for summary in summaries.values()]))
+    notes: list[str] = []
+    with paper_style(font_size):
+        height = panel_height * grid_rows + 0.3 + (legend_height + 2 * LEGEND_TITLE_INCHES) * scale
+        figure = Figure(figsize=(width, height), layout="constrained")
+        axes = list(figure.subplots(grid_rows, columns, squeeze=False).flat)
+        for unused in axes[len(shown):]:
+            unused.set_visible(False)
+        tags: dict = {}
+        for index, (ax, scenario) in enumerate(zip(axes, shown)):
+            own = rows.loc[rows["scenario"] == scenario]
+            tags[ax] = draw_ideals(ax, ideal_table(results.loc[results["scenario"] == scenario]),
+                                    [p for p in SCORE_PROPERTIES if p in set(own["property"])], own["value"].unique())
+            notes += [f"{renames(scenario)}: {note}"
+                      for note in draw_scores(ax, summaries[scenario], "value", registry, band=band, label=renames.score)]
+            format_axis(ax, own, renames(own["parameter"].iloc[0]))
+            score_axis(ax)
+            ax.set_title((f"({_letter(index)}) " if panel_letters else "") + renames(scenario), loc="left")
+            if index % columns == 0:
+                ax.set_ylabel("score")
+        used = [tag for tag in TAGS.values() if any(tag in text.split(",") for items in tags.values() for _, text in items)]
+        key = ", ".join(f"{TAGS[prop]} {renames(prop)}" for prop in TAGS if TAGS[prop] in used)
+        renames.check()
+        _legend(figure, axes[:len(shown)], legend_columns, [title] + ([f"ideal tags: {key}"] if key else []), width,
+                font_size)
+        label_ideals(figure, tags, notes, height, font_size)
+    out_file = Path(out_file)
+    out_file.parent.mkdir(parents=True, exist_ok=True)
+    with paper_style(font_size):
+        figure.savefig(out_file, format=format or out_file.suffix.lstrip(".") or "png", dpi=200)
+    return out_file
+
+
+def _selected(results: pd.DataFrame, metrics: Sequence[str] | None, scenarios: Sequence[str] | None
+              ) -> tuple[pd.DataFrame, list[str]]:
+    """The rows to draw (each scenario at its largest n, but one testing sample efficiency) and the scenarios shown."""
+    unknown = sorted(set(scenarios or ()) - set(results["scenario"]))
+    if unknown:
+        raise FigureRequestError(f"unknown scenario(s) {unknown}; the results have {sorted(results['scenario'].unique())}")
+    rows = results.loc[_chosen_lines(results, metrics)] if metrics is not None else results
+    if scenarios is not None:
+        rows = rows.loc[rows["scenario"].isin(scenarios)]
+    sweeps_n = rows["scenario"].isin(scenarios_testing(rows, "sample_efficiency"))  # its values are the sample sizes
+    rows = pd.concat([at_largest_n(rows.loc[~sweeps_n]), rows.loc[sweeps_n]])
+    if rows.empty:
+        raise FigureRequestError("the chosen metrics were not run on the chosen scenarios: nothing to draw")
+    present = set(rows["scenario"])
+    return rows, [s for s in (dict.fromkeys(scenarios) if scenarios is not None else sorted(present)) if s in present]
+
+
+def draw_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str], values: Sequence[float]
+                ) -> list[tuple[Line2D, str]]:
+    """Each distinct ideal trajectory once, unlabelled; (its line, its tag) for :func:`label_lines`.
+
+    A trajectory stated only at points of another (the holistic ideal, stated where the three others agree)
+    joins that one's tag, or is left out where it lies on several.  A panel whose one trajectory is the
+    ideal of every property it draws needs no tag (none is returned).
+    """
+    trajectories: dict[tuple, list[str]] = {}
+    for prop in properties:
+        x, y = ideal_points(ideals, prop, values)
+        if np.isfinite(y).any():
+            key = tuple((round(a, 9), round(b, 9) if np.isfinite(b) else None) for a, b in zip(x, y))
+            trajectories.setdefault(key, []).append(prop)
+    for points in sorted(trajectories, key=lambda key: sum(b is not None for _, b in key)):
+        stated = {(a, b) for a, b in points if b is not None}
+        hosts = [other for other in trajectories if other != points and stated <= set(other)]
+        if hosts:  # a part of another trajectory (the holistic ideal where the three others agree): not drawn again
+            names = trajectories.pop(points)
+            if len(hosts) == 1:
+                trajectories[hosts[0]] += names
+    drawn = []
+    for points, names in trajectories.items():
+        x = np.array([a for a, _ in points])
+        y = np.array([np.nan if b is None else b for _, b in points])
+        drawn.append((plot_ideal(ax, x, y, None), ",".join(TAGS[prop] for prop in SCORE_PROPERTIES if prop in names)))
+    if len(trajectories) == 1 and sorted(list(trajectories.values())[0]) == sorted(properties):
+        return []
+    return drawn
+
+
+def label_ideals(figure: Figure, trajectories: Mapping[object, list[tuple[Line2D, str]]], notes: list[str],
+                 height: float, font_size: float) -> None:
+    """Tag each panel's ideal trajectories at free spots (:func:`reports.rendering.placement.label_lines`).
+
+    The spots are measured on the figure as laid out, and the layout is then kept.  A
+    trajectory with no free spot is described in the notes above the panels instead;
+    the figure grows by the notes' height (its panels keep their size) and is laid out
+    again, and every tag is placed anew.
+    """
+    described: set[str] = set()
+    while True:
+        figure.set_size_inches(figure.get_figwidth(), height + _write_notes(figure, notes, font_size))
+        figure.set_layout_engine("constrained")
+        figure.draw_without_rendering()
+        figure.set_layout_engine("none")  # the tags are placed on this layout: keep it
+        placed, failed = [], []
+        for ax, items in trajectories.items():
+            done, missed = label_lines(ax, items, fontsize=font_size - 1.5, color="#555555")
+            placed += done
+            failed += [f"{ax.get_title(loc='left')}: {_described(line, text)}" for line, text in missed]
+        if set(failed) <= described:
+            return
+        for label in placed:
+            label.remove()
+        notes += [note for note in failed if note not in described]
+        described |= set(failed)
+
+
+def _described(line: Line2D, text: str) -> str:
+    """An ideal trajectory in words, for a note: ``ideal E: grey line from 1 at 0 to 0 at 1``."""
+    x, y = np.asarray(line.get_xdata(), dtype=float), np.asarray(line.get_ydata(), dtype=float)
+    known = np.flatnonzero(np.isfinite(y))
+    first, last = known[0], known[-1]
+    return f"ideal {text}: grey line from {y[first]:.3g} at {x[first]:g} to {y[last]:.3g} at {x[last]:g}."
+
+
+def _write_notes(figure: Figure, notes: Sequence[str], font_size: float) -> float:
+    """The notes above the panels, in the layout (a note drawn over the panels or the legend would hide them);
+    their height in inches."""
+    if not notes:
+        return 0.0
+    text = textwrap.fill(" ".join(notes), width=int(figure.get_figwidth() * NOTE_CHARACTERS_PER_INCH * 5 / font_size))
+    figure.suptitle(text, fontsize=font_size - 2, x=0.01, ha="left")
+    return (text.count("\n") + 1) * (font_size - 2) * 1.25 / 72
+
+
+def _legend(figure: Figure, axes: Sequence, columns: int, title: Sequence[str], width: float, font_size: float) -> None:
+    """One legend below every panel (a sub-score looks the same in each), the ideal last where one is drawn, titled
+    with the band and the ideal's tags."""
+    shown: dict[str, object] = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            shown.setdefault(label, handle)
+    labels = [wrap_label(label) for label in shown]
+    handles = list(shown.values())
+    if any(line.get_color() == IDEAL_STYLE["color"] for ax in axes for line in ax.get_lines()):
+        labels.append("ideal")
+        handles.append(Line2D([], [], **{**IDEAL_STYLE, "linewidth": IDEAL_STYLE["linewidth"] * 0.75}))
+    characters = int(width * 72 / (0.55 * (font_size - 1)))  # a line of the title fits the width
+    figure.legend(handles, labels, loc="outside lower center", frameon=False, ncol=columns, handlelength=2.2,
+                  columnspacing=1.2, labelspacing=0.25, title="\n".join(textwrap.fill(line, characters) for line in title),
+                  title_fontsize=font_size - 1)

@@ -1,0 +1,171 @@
+"""Every analysis of a results table, run once: what the verdicts, the sections and the report card read.
+
+A :class:`Bundle` holds the checked results table (option-sweep variants included) and, computed on
+first use and kept, each analysis of :mod:`reports`: calibration, linearity, robustness (every
+condition, entanglement attacks included), sample efficiency, cost, agreement, option sensitivity (and
+how far binning, and how many options, move each metric), and the table of verdicts
+(:func:`reports.verdicts.verdict_table.verdict_table`).  An analysis the results cannot support is kept as the reason it
+could not run (:class:`Analysis`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+import pandas as pd
+
+from reports.analyses.agreement import agreement
+from reports.analyses.calibration import calibration
+from reports.analyses.chance import chance_levels
+from reports.analyses.cost import cost, cost_by_n
+from reports.analyses.hyperparameters import discretization, hyperparameters, option_spreads
+from reports.analyses.linearity import linearity
+from reports.analyses.robustness import robustness
+from reports.analyses.sample_efficiency import sample_efficiency
+from reports.analyses.sensitivity import on_default_options, option_sensitivity
+from reports.analyses.thresholds import Thresholds
+from reports.results.table import MissingDataError, check_results, scenarios_testing
+from reports.verdicts import verdict_table as verdicts
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """An analysis's table, or why the results could not support it."""
+
+    table: pd.DataFrame | None
+    missing: str = ""
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The table, or an empty one when the analysis could not run."""
+        return self.table if self.table is not None else pd.DataFrame()
+
+    def required(self) -> pd.DataFrame:
+        """The table; :class:`reports.MissingDataError` with the reason when the analysis could not run."""
+        if self.table is None:
+            raise MissingDataError(self.missing)
+        return self.table
+
+
+def _run(analysis: Callable[..., pd.DataFrame], results: pd.DataFrame, **options) -> Analysis:
+    try:
+        return Analysis(analysis(results, **options))
+    except MissingDataError as missing:
+        return Analysis(None, str(missing))
+
+
+class Bundle:
+    """The analyses and verdicts of one results table, each computed once.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        A results table (validated here, see :func:`reports.check_results`).
+    thresholds : reports.analyses.thresholds.Thresholds, optional
+        The thresholds of the analyses, the verdicts and the report's sentences.
+
+    Attributes
+    ----------
+    results : pandas.DataFrame
+        The checked table, every option-sweep variant included (the sensitivity reads them).
+    judged : pandas.DataFrame
+        The table as every other analysis reads it: each swept metric at its default options
+        (:func:`reports.analyses.sensitivity.on_default_options`).
+    """
+
+    def __init__(self, results: pd.DataFrame, thresholds: Thresholds = Thresholds()) -> None:
+        self.results = check_results(results)
+        self.thresholds = thresholds
+        self.judged = on_default_options(self.results)
+
+    @cached_property
+    def calibration(self) -> Analysis:
+        """:func:`reports.analyses.calibration.calibration` at the thresholds."""
+        return _run(calibration, self.judged, thresholds=self.thresholds)
+
+    @cached_property
+    def linearity(self) -> Analysis:
+        """:func:`reports.analyses.linearity.linearity` of every scenario whose ideal varies."""
+        return _run(linearity, self.judged, thresholds=self.thresholds)
+
+    @cached_property
+    def verdict_linearity(self) -> Analysis:
+        """The fits the verdicts read: :attr:`linearity` without the scenarios testing entanglement attacks,
+        which have a characteristic of their own (the property columns follow the review's experiments)."""
+        if self.linearity.table is None:
+            return self.linearity
+        lines = self.linearity.table
+        return Analysis(lines.loc[~lines["scenario"].isin(scenarios_testing(self.judged, "attacks"))])
+
+    @cached_property
+    def robustness(self) -> Analysis:
+        """:func:`reports.analyses.robustness.robustness` under every condition (split by
+        :func:`reports.analyses.robustness.of_conditions`)."""
+        return _run(robustness, self.judged, thresholds=self.thresholds)
+
+    @cached_property
+    def efficiency(self) -> Analysis:
+        """:func:`reports.analyses.sample_efficiency.sample_efficiency`."""
+        return _run(sample_efficiency, self.judged)
+
+    @cached_property
+    def cost(self) -> Analysis:
+        """:func:`reports.analyses.cost.cost`: each metric's median seconds per call."""
+        return _run(cost, self.judged)
+
+    @cached_property
+    def cost_by_n(self) -> pd.DataFrame:
+        """:func:`reports.analyses.cost.cost_by_n`: each metric's median seconds per call at each sample size (the cost
+        figure's lines)."""
+        return cost_by_n(self.judged)
+
+    @cached_property
+    def chance(self) -> Analysis:
+        """:func:`reports.analyses.chance.chance_levels`: each sub-score's chance level on the scenarios testing chance (what
+        the chance section and its figures both read)."""
+        return _run(chance_levels, self.judged)
+
+    @cached_property
+    def agreement(self) -> Analysis:
+        """:func:`reports.analyses.agreement.agreement` between every pair of sub-scores."""
+        return _run(agreement, self.judged)
+
+    @cached_property
+    def sensitivity(self) -> Analysis:
+        """:func:`reports.analyses.sensitivity.option_sensitivity` of the option sweeps (empty without one)."""
+        return Analysis(option_sensitivity(self.results, thresholds=self.thresholds))
+
+    @cached_property
+    def option_spreads(self) -> pd.DataFrame:
+        """:func:`reports.analyses.hyperparameters.option_spreads`: each swept option's spread, what :attr:`discretization`
+        and :attr:`hyperparameters` both read (about 6 CPU-s on the default study's results)."""
+        return option_spreads(self.results, thresholds=self.thresholds)
+
+    @cached_property
+    def discretization(self) -> Analysis:
+        """:func:`reports.analyses.hyperparameters.discretization`: how far a metric's binning moves it (empty without one)."""
+        return Analysis(discretization(self.results, thresholds=self.thresholds, spreads=self.option_spreads))
+
+    @cached_property
+    def hyperparameters(self) -> Analysis:
+        """:func:`reports.analyses.hyperparameters.hyperparameters`: how many swept options move each metric (empty without
+        a sweep)."""
+        return Analysis(hyperparameters(self.results, thresholds=self.thresholds, spreads=self.option_spreads))
+
+    @cached_property
+    def verdicts(self) -> pd.DataFrame:
+        """One :class:`reports.analyses.checks.Verdict` per metric x sub-score x characteristic
+        (:func:`reports.verdicts.verdict_table.verdict_table`)."""
+        return verdicts.verdict_table(self)
+
+    @cached_property
+    def metric_verdicts(self) -> pd.DataFrame:
+        """Per metric and characteristic, its sub-scores' verdicts pooled (:func:`reports.verdicts.verdict_table.matrix_verdicts`)."""
+        return verdicts.matrix_verdicts(self)
+
+    @cached_property
+    def criterion_verdicts(self) -> pd.DataFrame:
+        """Per metric and headline column, its verdict (:func:`reports.verdicts.verdict_table.criterion_verdicts`)."""
+        return verdicts.criterion_verdicts(self)

@@ -1,0 +1,98 @@
+"""How many seeds decided each verdict, and which stayed undecided: the report's account of its seeds.
+
+A racing study (:mod:`harness.execution.racing`) gives a cell more seeds only while a verdict that reads
+it is undecided, so the seeds behind verdicts differ: a clear verdict is decided on the first round's,
+a close one on more, and one still undecided at the cap is too close to call at this study's size.
+Every judged verdict of :func:`reports.verdicts.verdict_table.verdict_table` is listed with the seeds of the row
+that decided it (:attr:`reports.analyses.checks.Check.seeds`) and its interval's level
+(:func:`reports.analyses.intervals.level`).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from reports.analyses import intervals
+from reports.verdicts.verdict_table import Bundle
+
+#: Columns of :func:`seed_decisions`.
+SEED_DECISION_COLUMNS = ("metric", "sub_score", "characteristic", "verdict", "seeds", "at_cap", "statistic", "value",
+                         "interval_low", "interval_high", "limit", "level")
+
+
+def seed_decisions(bundle: Bundle) -> pd.DataFrame:
+    """Every judged verdict with the seeds that decided it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`SEED_DECISION_COLUMNS`: the score, the characteristic, its mark (yes, no, undecided), the
+        seeds of its deciding row, ``at_cap`` (those seeds are the most any cell of the results has: more seeds
+        were not available to decide it), the deciding statistic, its value, interval and threshold, and the
+        intervals' confidence level.
+    """
+    table = bundle.verdicts
+    level = intervals.level(intervals.looks_of(bundle.results))
+    cap = int(bundle.results.groupby(["scenario", "metric", "value", "n_samples"])["seed"].nunique().max()) \
+        if not bundle.results.empty else 0
+    records = []
+    for row in table.itertuples(index=False):
+        verdict = row.verdict
+        if not verdict.judged:
+            continue
+        record = verdict.record()
+        records.append({"metric": row.metric, "sub_score": row.sub_score, "characteristic": row.characteristic,
+                        "verdict": verdict.mark, "seeds": int(record["seeds"]), "at_cap": int(record["seeds"]) >= cap,
+                        "statistic": record["statistic"], "value": record["value"],
+                        "interval_low": record["interval_low"], "interval_high": record["interval_high"],
+                        "limit": record["limit"], "level": level})
+    return pd.DataFrame(records, columns=list(SEED_DECISION_COLUMNS))
+
+
+#: How the table shows a verdict whose deciding row has no seed count: an option sweep's (how far a swept option moves a
+#: score, read from its point value: no interval over seeds).
+UNCOUNTED = "— (option sweeps, no interval)"
+
+
+def seed_counts_display(table: pd.DataFrame) -> pd.DataFrame:
+    """Verdicts per number of deciding seeds and mark: the section's table (:data:`UNCOUNTED` for those whose row
+    has no seed count)."""
+    if table.empty:
+        return pd.DataFrame(columns=["Seeds", "✓ yes", "✗ no", "≈ undecided"])
+    counts = table.groupby(["seeds", "verdict"]).size().unstack(fill_value=0)
+    shown = pd.DataFrame({"Seeds": [str(seeds) if seeds else UNCOUNTED for seeds in counts.index]})
+    for mark, heading in (("yes", "✓ yes"), ("no", "✗ no"), ("undecided", "≈ undecided")):
+        shown[heading] = [str(int(counts.at[seeds, mark])) if mark in counts.columns else "0" for seeds in counts.index]
+    return shown
+
+
+def undecided_display(table: pd.DataFrame) -> pd.DataFrame:
+    """The verdicts still undecided, with their seeds and whether those were the cap: the section's details."""
+    undecided = table.loc[table["verdict"] == "undecided"]
+    return pd.DataFrame({
+        "Metric": undecided["metric"], "Sub-score": undecided["sub_score"], "Characteristic": undecided["characteristic"],
+        "Statistic": undecided["statistic"],
+        "Value [interval]": [f"{value:.3g} [{low:.3g}, {high:.3g}]" for value, low, high in
+                             zip(undecided["value"], undecided["interval_low"], undecided["interval_high"])],
+        "Threshold": [f"{limit:g}" for limit in undecided["limit"]],
+        "Seeds": [f"{seeds} (cap)" if cap else f"{seeds}" for seeds, cap in zip(undecided["seeds"], undecided["at_cap"])],
+    }).reset_index(drop=True)
+
+
+def seed_lines(table: pd.DataFrame, looks: int) -> list[str]:
+    """The section's sentences: the intervals' level, how many verdicts were decided, and what stayed undecided."""
+    if table.empty:
+        return []
+    level = 100 * intervals.level(looks)
+    decided = int((table["verdict"] != "undecided").sum())
+    undecided = table.loc[table["verdict"] == "undecided"]
+    at_cap = int(undecided["at_cap"].sum())
+    how = (f"Seeds were raced over {looks} looks: each interval is at {level:.1f}% so that a verdict's error rate "
+           "stays at most 5% whichever look decided it" if looks > 1 else
+           "Every cell had the same seeds: each interval is at 95%")
+    lines = [f"{how}. {decided} of {len(table)} judged verdicts are decided."]
+    if len(undecided):
+        lines.append(f"{len(undecided)} stayed undecided: {at_cap} with the most seeds any cell has (too close to "
+                     f"call at this study's size), {len(undecided) - at_cap} with fewer (a budget or a fixed seed "
+                     "count stopped them); they are listed in the folded table below (tables/seeds.csv has every verdict).")
+    return lines

@@ -1,0 +1,314 @@
+"""The table of verdicts, one per metric x sub-score x characteristic, and the views every output takes of it.
+
+:func:`verdict_table` applies :data:`reports.verdicts.characteristics.CHARACTERISTICS` to the analyses of a
+:class:`reports.verdicts.bundle.Bundle`.  Everything that shows a verdict reads it:
+
+* :func:`matrix_verdicts`: per metric, each characteristic pooled over its sub-scores (the property
+  matrix, the report card's verdicts);
+* :func:`headline_verdicts`: per sub-score, the characteristics pooled into the headline's columns;
+* :func:`criterion_verdicts`: per metric, the headline's columns pooled over its sub-scores (the report
+  card's criteria);
+* :func:`rollup`: per metric, the checks of some characteristics (the sections' roll-ups).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+import pandas as pd
+
+from reports.analyses.checks import Check, Verdict, holds, pool_characteristics, pool_scores, worst
+from reports.analyses.thresholds import Thresholds
+from reports.results.display import SYMBOLS
+from reports.results.options import at_defaults
+from reports.results.table import family_rank
+from reports.verdicts import characteristics
+from reports.verdicts.characteristics import ROWS, Characteristic, Rule
+
+
+class Bundle(Protocol):
+    """What the verdicts read: :class:`reports.verdicts.bundle.Bundle` (which imports this module)."""
+
+    results: pd.DataFrame
+    judged: pd.DataFrame
+    thresholds: Thresholds
+    verdicts: pd.DataFrame
+    metric_verdicts: pd.DataFrame
+
+
+#: Columns identifying a verdict's score.
+SCORE_COLUMNS = ["metric", "family", "sub_score", "property", "higher_is_better", "metric_base"]
+#: Headline column -> heading, in order (each pools the characteristics naming it, see
+#: :attr:`reports.verdicts.characteristics.Characteristic.headline`).
+HEADLINE_COLUMNS = {
+    "follows": "Follows its property's ideal",
+    "calibrated": "Calibrated",
+    "linear": "Linear",
+    "robust": "Robust",
+    "follows_attacks": "Follows entanglement attacks",
+    "data_efficient": "Data efficient",
+}
+
+
+def scores(results: pd.DataFrame) -> pd.DataFrame:
+    """One row per (metric, sub_score) of ``results``, in report order (family, metric, sub-score)."""
+    keys = results[SCORE_COLUMNS].drop_duplicates(["metric", "sub_score"])
+    keys = keys.assign(_rank=keys["family"].map(family_rank)).sort_values(["_rank", "metric", "sub_score"])
+    return keys.drop(columns="_rank").reset_index(drop=True)
+
+
+def _rows(characteristic: Characteristic, table: pd.DataFrame, thresholds: Thresholds) -> pd.DataFrame:
+    """The rows of an analysis's table that ``characteristic`` reads."""
+    if table.empty:
+        return table
+    keep = pd.Series(True, index=table.index)
+    if characteristic.criterion and "criterion" in table.columns:  # calibration reads no other scenario anyway
+        keep &= table["criterion"] == characteristic.criterion
+    if characteristic.against:
+        keep &= table["against"] == characteristic.key
+    if characteristic.rows:
+        keep &= ROWS[characteristic.rows](table, thresholds)
+    return table.loc[keep]
+
+
+class _RuleRows:
+    """A rule's rows of one characteristic, grouped by score, for picking each score's worst row."""
+
+    def __init__(self, rule: Rule, rows: pd.DataFrame, thresholds: Thresholds) -> None:
+        self.rule, self.thresholds = rule, thresholds
+        self.rows = rows.loc[ROWS[rule.rows](rows, thresholds)] if rule.rows and not rows.empty else rows
+        self.groups = self.rows.groupby(["metric", "sub_score"], sort=False).indices if not self.rows.empty else {}
+        values = self.rows[rule.column].to_numpy(dtype=float) if not self.rows.empty else np.empty(0)
+        undefined = -np.inf if rule.comparison == ">=" else np.inf  # an undefined value is the worst
+        self.keyed = np.where(np.isnan(values), undefined, values)
+        self.values = values
+        low, high = f"{rule.column}_low", f"{rule.column}_high"
+        self.interval = (low, high) if {low, high} <= set(self.rows.columns) else None
+
+    def check(self, key: tuple[str, str]) -> Check | None:
+        """The check of the score's worst row (of equals, the first), or None when the rule reads none of its rows."""
+        positions = self.groups.get(key)
+        if positions is None:
+            return None
+        keyed = self.keyed[positions]
+        at = positions[int(np.argmin(keyed) if self.rule.comparison == ">=" else np.argmax(keyed))]
+        row = self.rows.iloc[at]
+        rule = self.rule
+        return Check(
+            statistic=self.thresholds.fill(rule.statistic), value=float(self.values[at]), comparison=rule.comparison,
+            threshold=float(getattr(self.thresholds, rule.threshold)), reason=str(row[rule.reason]) if rule.reason else "",
+            digits=rule.digits, interval=(float(row[self.interval[0]]), float(row[self.interval[1]])) if self.interval else None,
+            label=rule.label, joiner=rule.joiner, where=rule.where.format(**row), at=tuple(str(row[c]) for c in rule.at),
+            position=int(self.rows.index[at]), seeds=int(row["n_seeds"]) if "n_seeds" in row.index else 0,
+        )
+
+    def straddling(self, keys: set[tuple[str, str]]) -> pd.DataFrame:
+        """The rows of the scores ``keys`` whose interval has its two ends on different sides of the threshold."""
+        if self.interval is None or self.rows.empty:
+            return self.rows.iloc[:0]
+        threshold = float(getattr(self.thresholds, self.rule.threshold))
+        low, high = (self.rows[end].to_numpy(dtype=float) for end in self.interval)
+        sides = [np.where(np.isfinite(end), holds(end, self.rule.comparison, threshold), False) for end in (low, high)]
+        split = np.isfinite(low) & np.isfinite(high) & (sides[0] != sides[1])
+        owned = np.array([key in keys for key in zip(self.rows["metric"], self.rows["sub_score"])], dtype=bool)
+        return self.rows.loc[split & owned]
+
+
+def verdict_table(bundle: Bundle) -> pd.DataFrame:
+    """Every score's verdict on every characteristic: the finest-grained table every output is a view of.
+
+    Parameters
+    ----------
+    bundle : reports.verdicts.bundle.Bundle
+        The analyses of a results table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (metric, sub_score, characteristic of :data:`reports.verdicts.characteristics.CHARACTERISTICS`),
+        in report order: the score's ``metric``, ``family``, ``sub_score``, ``property``,
+        ``higher_is_better``, ``metric_base``, the ``characteristic`` and its ``verdict``
+        (a :class:`reports.analyses.checks.Verdict`).  A sub-score whose property the characteristic does not
+        judge gets its ``outside`` mark (absent or n/a); one no row of the analysis judges, ``unmeasured``.
+    """
+    keys = scores(bundle.judged)
+    thresholds = bundle.thresholds
+    records = []
+    for characteristic in characteristics.CHARACTERISTICS:
+        table = _rows(characteristic, getattr(bundle, characteristic.analysis).frame, thresholds)
+        read = set(table.groupby(["metric", "sub_score"]).indices) if not table.empty else set()
+        rules = [_RuleRows(rule, table, thresholds) for rule in characteristic.rules]
+        unmeasured = Verdict("unmeasured", evidence=thresholds.fill(characteristic.unmeasured))
+        outside = Verdict(characteristic.outside, evidence=characteristic.outside_evidence)
+        for score in keys.itertuples(index=False):
+            key = (score.metric_base if characteristic.by_base else score.metric, score.sub_score)
+            if characteristic.properties is not None and score.property not in characteristic.properties:
+                verdict = outside
+            elif key not in read:
+                verdict = unmeasured
+            else:
+                checks = [check for check in (rule.check(key) for rule in rules) if check is not None]
+                verdict = Verdict.of(checks) if checks else unmeasured
+            records.append((*score, characteristic.key, verdict))
+    table = pd.DataFrame(records, columns=[*SCORE_COLUMNS, "characteristic", "verdict"])
+    order = {key: position for position, key in enumerate(zip(keys["metric"], keys["sub_score"]))}
+    table["_order"] = [order[key] for key in zip(table["metric"], table["sub_score"])]
+    return table.sort_values("_order", kind="stable").drop(columns="_order").reset_index(drop=True)
+
+
+def undecided_sources(bundle: Bundle) -> set[tuple[str, str]]:
+    """Where more seeds can decide an undecided verdict: the ``(scenario, metric)`` of every row of an analysis whose
+    interval straddles its rule's threshold, for each score whose verdict on that rule's characteristic is undecided
+    (a verdict already failing on another row needs no more seeds, nor does a row whose interval lies on one side).
+
+    ``metric`` is as the results name it: a verdict per metric base (an option sweep's) names every variant of the
+    base; a row without a ``scenario`` column names every scenario of those metrics' rows.  Racing
+    (:mod:`harness.execution.racing`) adds seeds to these cells only.
+    """
+    table = bundle.verdicts
+    undecided = table.loc[[verdict.mark == "undecided" for verdict in table["verdict"]]]
+    found: set[tuple[str, str]] = set()
+    results = bundle.results
+    for characteristic in characteristics.CHARACTERISTICS:
+        own = undecided.loc[undecided["characteristic"] == characteristic.key]
+        if own.empty:
+            continue
+        column = "metric_base" if characteristic.by_base else "metric"
+        keys = set(zip(own[column], own["sub_score"]))
+        rows = _rows(characteristic, getattr(bundle, characteristic.analysis).frame, bundle.thresholds)
+        for rule in characteristic.rules:
+            for row in _RuleRows(rule, rows, bundle.thresholds).straddling(keys).to_dict("records"):
+                names = (results.loc[results["metric_base"] == row["metric"], "metric"].unique()
+                         if characteristic.by_base else _results_names(results, row["metric"]))
+                for name in names:
+                    scenarios = ([row["scenario"]] if "scenario" in row
+                                 else results.loc[results["metric"] == name, "scenario"].unique())
+                    found.update((str(scenario), str(name)) for scenario in scenarios)
+    return found
+
+
+def _results_names(results: pd.DataFrame, name: str) -> list[str]:
+    """The results' names of a metric as the analyses name it: itself, or for a swept metric its variant at the default
+    options, which the analyses read under the metric's name (:func:`reports.analyses.sensitivity.on_default_options`)."""
+    if (results["metric"] == name).any():
+        return [name]
+    variants = results.loc[results["metric_base"] == name]
+    return list(variants.loc[at_defaults(variants), "metric"].unique())
+
+
+#: The analyses that read every sample size of a scenario (the others read its largest).
+_EVERY_N = ("efficiency", "sensitivity", "discretization", "hyperparameters")
+
+
+def verdict_sources(bundle: Bundle, keys: Sequence[str] | None = None) -> dict[str, bool]:
+    """The scenarios the verdicts on the characteristics ``keys`` (all when None) read, each with whether every
+    sample size of it was read (for :func:`reports.results.table.provenance`)."""
+    sources: dict[str, bool] = {}
+    for characteristic in characteristics.CHARACTERISTICS:
+        if keys is not None and characteristic.key not in keys:
+            continue
+        table = _rows(characteristic, getattr(bundle, characteristic.analysis).frame, bundle.thresholds)
+        if table.empty:
+            continue
+        if characteristic.by_base:  # a sweep's rows: the variants of the metrics it moved
+            results = bundle.results
+            swept = results["metric_base"].isin(table["metric"]) & (results["metric"] != results["metric_base"])
+            scenarios = results.loc[swept, "scenario"].unique()
+        else:
+            scenarios = table["scenario"].unique()
+        for scenario in scenarios:
+            sources[scenario] = sources.get(scenario, False) or characteristic.analysis in _EVERY_N
+    return sources
+
+
+def _statistics(characteristics: Sequence[Characteristic], thresholds: Thresholds) -> list[str]:
+    return list(dict.fromkeys(thresholds.fill(rule.statistic) for c in characteristics for rule in c.rules))
+
+
+def matrix_verdicts(bundle: Bundle) -> pd.DataFrame:
+    """Per metric and characteristic, its sub-scores' verdicts pooled (:func:`reports.analyses.checks.pool_scores`).
+
+    Returns columns ``metric``, ``family``, ``characteristic``, ``verdict``, one row per metric and
+    characteristic, metrics in report order, characteristics in the matrix's.
+    """
+    table = bundle.verdicts
+    records = []
+    for metric, rows in table.groupby("metric", sort=False):
+        for characteristic in characteristics.CHARACTERISTICS:
+            own = rows.loc[rows["characteristic"] == characteristic.key, "verdict"].tolist()
+            pooled = pool_scores(own, _statistics([characteristic], bundle.thresholds),
+                                 bundle.thresholds.fill(characteristic.unmeasured))
+            records.append((metric, rows["family"].iloc[0], characteristic.key, pooled))
+    return pd.DataFrame(records, columns=["metric", "family", "characteristic", "verdict"])
+
+
+def _headline_parts(rows: pd.DataFrame, column: str) -> list[Verdict]:
+    """A score's verdicts pooled into headline ``column``, less those of properties it does not measure."""
+    parts = rows.loc[rows["characteristic"].map(lambda key: characteristics.characteristic(key).headline == column),
+                     "verdict"]
+    return [verdict for verdict in parts if verdict.mark != "absent"]
+
+
+def headline_verdicts(bundle: Bundle) -> pd.DataFrame:
+    """Per sub-score and headline column (:data:`HEADLINE_COLUMNS`), its characteristics' verdicts pooled
+    (:func:`reports.analyses.checks.pool_characteristics`): ``follows`` the ideal of the property it measures (all
+    three for a holistic score), ``robust`` to noise, a nonlinear map and non-measured factors.
+
+    Returns the columns of :data:`SCORE_COLUMNS`, ``criterion`` and ``verdict``.
+    """
+    records = []
+    for _, rows in bundle.verdicts.groupby(["metric", "sub_score"], sort=False):
+        score = rows.iloc[0]
+        records += [(*score[SCORE_COLUMNS], column, pool_characteristics(_headline_parts(rows, column)))
+                    for column in HEADLINE_COLUMNS]
+    return pd.DataFrame(records, columns=[*SCORE_COLUMNS, "criterion", "verdict"])
+
+
+def criterion_verdicts(bundle: Bundle) -> pd.DataFrame:
+    """Per metric and headline column, the verdicts of every sub-score pooled: a metric passes a criterion when
+    each of its sub-scores does.  Returns columns ``metric``, ``criterion``, ``verdict``."""
+    records = []
+    for metric, rows in bundle.metric_verdicts.groupby("metric", sort=False):
+        for column in HEADLINE_COLUMNS:
+            records.append((metric, column, pool_characteristics(_headline_parts(rows, column))))
+    return pd.DataFrame(records, columns=["metric", "criterion", "verdict"])
+
+
+def base_verdicts(bundle: Bundle, key: str) -> dict[str, Verdict]:
+    """Per metric base (the metric an option sweep's variants are of), its verdict on the characteristic ``key``
+    pooled over every score of its variants judged (they share a sweep's verdict: the sensitivity section's)."""
+    rows = bundle.verdicts.loc[bundle.verdicts["characteristic"] == key]
+    statistics = _statistics([characteristics.characteristic(key)], bundle.thresholds)
+    return {base: pool_scores(list(own), statistics, "") for base, own in rows.groupby("metric_base")["verdict"]}
+
+
+def symbol(mark: str) -> str:
+    """A verdict's mark as tables print it (✓, ✗, ≈, n/a, ?, —)."""
+    return SYMBOLS[mark]
+
+
+def rollup(bundle: Bundle, keys: Sequence[str]) -> pd.DataFrame:
+    """One display row per metric with a judged verdict on the characteristics ``keys`` (a section's roll-up).
+
+    Columns: Metric, Family, Passing (``k of n``: the sub-scores whose verdicts on ``keys`` all pass, of
+    those judged), one column per statistic headed by its rule (:meth:`reports.analyses.checks.Verdict.statistics`: the
+    worst value over the metric's sub-scores, with its mark and the digits that decide it) and Worst at (where the check closest to
+    failing was found).
+    """
+    statistics = _statistics([characteristics.characteristic(key) for key in keys], bundle.thresholds)
+    table = bundle.verdicts.loc[bundle.verdicts["characteristic"].isin(keys)]
+    records = []
+    for metric, rows in table.groupby("metric", sort=False):
+        by_score = [pool_characteristics(list(own)) for _, own in rows.groupby("sub_score", sort=False)["verdict"]]
+        judged = [verdict for verdict in by_score if verdict.judged]
+        if not judged:
+            continue
+        pooled = pool_scores([verdict for verdict in rows["verdict"] if verdict.judged], statistics, "")
+        record = {"Metric": metric, "Family": rows["family"].iloc[0],
+                  "Passing": f"{sum(verdict.mark == 'yes' for verdict in judged)} of {len(judged)}"}
+        record.update({rule: f"{symbol(check.mark)} {check.value_text()}" for rule, check in pooled.statistics()})
+        record["Worst at"] = ", ".join(worst(pooled.checks).at)
+        records.append(record)
+    return pd.DataFrame(records)
