@@ -138,9 +138,13 @@ def _checked(values: pd.Series, comparison: str, threshold: float, reasons: pd.S
 
 
 def _calibration_details(table: pd.DataFrame, thresholds: Thresholds) -> pd.DataFrame:
+    random = table["random_oriented"]
+    below = random < thresholds.min_random  # the random end is judged on both sides: printed against the one it fails
     shown = table.assign(
         perfect_text=_checked(table["perfect_oriented"], ">=", thresholds.perfect_threshold),
-        random_text=_checked(table["random_oriented"], "<=", thresholds.random_threshold),
+        random_text=[low if fails_low else high for low, high, fails_low in
+                     zip(_checked(random, ">=", thresholds.min_random), _checked(random, "<=", thresholds.random_threshold),
+                         below)],
         metric=[score_label(m, m, h) for m, h in zip(table["metric"], table["higher_is_better"])],
     )
     return display_table(shown, {"metric": "Metric", "sub_score": "Sub-score", "scenario": "Scenario",
