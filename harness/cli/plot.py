@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
+import warnings
 from pathlib import Path
 
 from harness.errors import UsageError, did_you_mean
@@ -163,17 +165,24 @@ def _plot(args: argparse.Namespace) -> int:
 def _phase(args: argparse.Namespace, results, out: Path, fmt: str, renames: dict[str, str]) -> int:
     """``plot --phase``: the phase diagrams of one two-parameter sweep."""
     from reports.rendering.comparison import FigureRequestError
-    from reports.rendering.phase import plot_phase_diagram
+    from reports.rendering.phase import FigureNote, plot_phase_diagram
 
     if args.scenarios is not None:
         raise UsageError("--phase draws one sweep, named by --phase; leave out --scenarios")
     _check_names(results, args.metrics, None)
     try:
-        path = plot_phase_diagram(results, sweep=args.phase, out_file=out, metrics=args.metrics, value=args.phase_value,
-                                  format=fmt, width=args.width, ncols=args.ncols, font_size=args.font_size,
-                                  rename=renames, panel_letters=args.panel_letters)
+        with warnings.catch_warnings(record=True) as notes:
+            warnings.simplefilter("always", FigureNote)
+            path = plot_phase_diagram(results, sweep=args.phase, out_file=out, metrics=args.metrics,
+                                      value=args.phase_value, format=fmt, width=args.width, ncols=args.ncols,
+                                      font_size=args.font_size, rename=renames, panel_letters=args.panel_letters)
     except FigureRequestError as error:
         raise UsageError(str(error)) from None
+    for note in notes:
+        if issubclass(note.category, FigureNote):
+            print(f"note: {note.message}", file=sys.stderr)
+        else:
+            warnings.warn_explicit(note.message, note.category, note.filename, note.lineno)
     print(f"figure written to {path}")
     return 0
 

@@ -15,6 +15,7 @@ embedded as TrueType (Type 42) in PDFs (:func:`reports.rendering.style.paper_sty
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -31,6 +32,12 @@ from reports.rendering.style import COLUMN_WIDTH, FONT_SIZE, PAGE_WIDTH, paper_s
 from reports.results.display import Section, display_table
 from reports.results.parameters import TwoParameterSweep, sweep_rows, two_parameter_sweeps
 from reports.results.table import family_figures, family_rank, score_label
+
+
+class FigureNote(UserWarning):
+    """What a figure drawn alone (not in a report, whose captions carry them) says about itself: a note of its
+    :class:`reports.rendering.figures.Drawn`."""
+
 
 #: The colour map of each: a score (yellow high, perceptually uniform and readable in grey), a distance (dark far).
 COLOUR_MAPS = {"score": "viridis", "distance": "magma_r"}
@@ -281,6 +288,12 @@ def plot_phase_diagram(
         For a sweep the results do not hold (the message lists those they do), an unknown metric, a width or font
         size out of range (:func:`reports.rendering.comparison.check_layout`), or a rename that names no label of the figure or
         gives two lines one label.
+
+    Warns
+    -----
+    FigureNote
+        Each of the figure's notes, which a report prints in its caption: a mean outside [0, 1] drawn at the scale's
+        end, cells too small to print their means (``plot --phase`` prints them as ``note:`` lines).
     """
     from reports.results.table import check_results
 
@@ -308,6 +321,8 @@ def plot_phase_diagram(
     out_file.parent.mkdir(parents=True, exist_ok=True)
     with paper_style(font_size):
         drawn.figure.savefig(out_file, format=format or out_file.suffix.lstrip(".") or "png", dpi=200)
+    for note in drawn.notes:
+        warnings.warn(note, FigureNote, stacklevel=2)
     return out_file
 
 

@@ -240,6 +240,18 @@ def test_phase_draws_a_sweep_and_bad_requests_are_one_line_exit_2(sweep_dir, tmp
     assert "they hold ['null_gaussian']" in capsys.readouterr().err
 
 
+
+def test_phase_prints_the_figures_notes(sweep_dir, tmp_path, capsys):
+    import pandas as pd
+
+    results = pd.read_parquet(sweep_dir / "results.parquet")
+    results.loc[results["metric"] == "mig", "score"] = 1.3  # off the colour scale: drawn at its end, and said
+    run = tmp_path / "run"
+    run.mkdir()
+    results.to_parquet(run / "results.parquet")
+    assert main(["plot", str(run), "--phase", "null_gaussian", "--metrics", "mig", "--out", str(tmp_path / "p.png")]) == 0
+    assert "note: mig reaches 1.30 (drawn at the scale's end)." in capsys.readouterr().err
+
 def _line_colours(svg: str, metric: str) -> set[str]:
     """The stroke colours of ``metric``'s lines in an SVG the reports drew (their ids are
     :func:`reports.rendering.figures.line_id`)."""

@@ -128,3 +128,12 @@ def test_the_report_draws_a_panel_a_column_wide_and_its_numbers_at_8_pt_or_not_a
     small = phase_figure(phase_table(rows, sweep), sweep, width=0.6)  # cells of 0.24 in: "0.90" at 8 pt needs 0.33
     assert [text.get_text() for text in small.figure.axes[0].texts] == []
     assert small.notes == ["The cells are too small to print their means at 8 pt: the colour bar reads them."]
+
+
+def test_a_figure_drawn_alone_warns_its_notes(tmp_path):
+    from reports.rendering.phase import FigureNote
+
+    rows = sweep_rows()
+    rows.loc[rows["metric"] == "low", "score"] = 1.3  # beyond the colour scale: drawn at its end, and said
+    with pytest.warns(FigureNote, match=r"low \(1 − score\) reaches -0\.30 \(drawn at the scale.s end\)"):
+        plot_phase_diagram(rows, sweep=SWEEP, out_file=tmp_path / "phase.png")
