@@ -189,14 +189,17 @@ def dci_rf(
     * Cost: ``K x len(leaf_sizes) x n_estimators`` trees on ``tree_samples`` points,
       plus out-of-bag and held-out predictions, about O(K n_estimators
       tree_samples log(tree_samples) L).  Once ``n_train`` exceeds ``tree_samples``
-      only the out-of-bag predictions grow with ``n`` (about 15 % of the call at
-      n = 20000); growing the trees is the rest (the leaf-size-1 forests half of
-      it, the size-100 ones a fifth).  Halving ``n_estimators`` or
+      only the out-of-bag predictions grow with ``n`` (about 10 % of the call at
+      n = 20000); growing the trees is the rest, scikit-learn's tree builder alone
+      about four fifths of the call there (the leaf-size-1 forests half of it, the
+      size-100 ones a fifth).  Halving ``n_estimators`` or
       ``tree_samples``, or dropping leaf size 1, about halves the call (seconds per call: the cost table of ``metrics/README.md``).  The
       review's implementation (a 10-fold cross-validated grid) costs a hundred to two hundred times more.  The
       forests are scikit-learn's ``RandomForestRegressor`` bit for bit, grown tree by tree
       (:mod:`metrics._forest`): scikit-learn's work around each small tree (estimator cloning and checks, the
-      bootstrap drawn again for the out-of-bag score) took about a third of the call at n = 1000.
+      bootstrap drawn again for the out-of-bag score) took about a third of the call at n = 1000, and growing
+      each tree on its bootstrap's rows alone, with predictions read off the fitted trees, about 7 % of the rest at
+      n = 20000.
 
     Examples
     --------
