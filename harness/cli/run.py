@@ -19,6 +19,7 @@ from harness.cli._args import (
     grids,
     non_negative_int,
     option_sweeps,
+    positive_float,
     study_options,
 )
 from harness.errors import UnknownNameError, UsageError
@@ -28,6 +29,10 @@ from harness.outputs import writable_output
 
 EXIT_FAILED_CELLS = 1
 """``run`` finished and wrote its results, but some cells failed (see DIR/failures.csv)."""
+
+DEFAULT_CELL_MEMORY_GIB = 4
+"""``--max-cell-memory``'s default as its help states it, without importing the planner for ``--help``:
+:data:`harness.execution.plan.DEFAULT_CELL_LIMITS`'s (a test checks that they agree)."""
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -70,6 +75,17 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "pure noise; see --dry-run). A cell stored with another B is computed again",
     )
     parser.add_argument(
+        "--max-cell-seconds", type=positive_float, metavar="S",
+        help="refuse the study, before anything runs, when a metric call is estimated to take more than S CPU "
+        "seconds (the call alone, its permutation null aside); the refusal names the cheapest measured variant that "
+        "fits, such as pid[estimator=gaussian] (default: no limit; a call estimated over an hour is announced)",
+    )
+    parser.add_argument(
+        "--max-cell-memory", type=positive_float, metavar="GIB",
+        help=f"likewise for the memory a metric call is estimated to allocate above its inputs, in GiB, as the "
+        f"wide-code measurement models it (default: {DEFAULT_CELL_MEMORY_GIB:g})",
+    )
+    parser.add_argument(
         "--backend",
         choices=BACKENDS,
         default="loky",
@@ -99,11 +115,19 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the study the arguments describe; exit status 1 when cells failed."""
+    """Run the study the arguments describe (planned within ``--max-cell-seconds`` and ``--max-cell-memory``); exit
+    status 1 when cells failed."""
+    from harness.execution.plan import DEFAULT_CELL_LIMITS, cell_limits
+
+    memory = DEFAULT_CELL_LIMITS.memory_bytes if args.max_cell_memory is None else args.max_cell_memory * 2**30
+    with cell_limits(args.max_cell_seconds, memory):
+        return dry_run(args) if args.dry_run else _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the study the arguments describe."""
     from harness.execution.runner import run_study
 
-    if args.dry_run:
-        return dry_run(args)
     if args.scheduler is not None and args.backend != "dask":
         raise UsageError(f"--scheduler is only used with --backend dask, not --backend {args.backend}")
     out = writable_output(args.out or Path("runs") / args.preset, "--out", directory=True)

@@ -15,6 +15,11 @@ Rows, by table:
   tool's tolerance of their metric's cost, left without a row of their own).
 - ``width_factors``: name -> {number of codes: cost relative to the first}, at the sample size of the run's
   ``settings["n_samples"]``; the table holds each name's row at each measured sample size.
+- ``wide_codes``: name -> {number of codes: one call on ``settings["n_factors"]`` factors at ``settings["n_samples"]``
+  samples (the wide-code measurement, issue 42), as ``cpu_seconds`` (absent where the call exceeded its time),
+  ``peak_bytes`` (what the call allocated above its inputs; for a stopped call, what it held when stopped, a lower
+  bound) and ``exceeded`` (``"time"`` or ``"memory"``, absent within the limits of the run's settings)}; keyed, as
+  ``width_factors``, by name and sample size.
 """
 
 from __future__ import annotations
@@ -25,22 +30,67 @@ import json
 import os
 import platform
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from harness.outputs import atomic_write
 
 #: The tables of the file, each written by one mode of the measuring tool.
-TABLES = ("seconds", "alone_seconds", "width_factors")
+TABLES = ("seconds", "alone_seconds", "width_factors", "wide_codes")
+
+#: The tables whose rows are keyed by name and the run's sample size (``settings["n_samples"]``).
+BY_SAMPLE_SIZE = ("width_factors", "wide_codes")
 
 #: The data file the cost model reads and the measuring tool writes.
 DATA_FILE = Path(__file__).with_name("costs_measured.json")
+
+#: Address space a wide call may take beyond its inputs and its memory limit (shared libraries mapped by a lazy import,
+#: thread stacks; :func:`harness.execution.cost_measurement.wide_call`): past it an allocation fails with
+#: ``MemoryError``.  A call stopped so tried to take more than its limit and this: the least it needs
+#: (:attr:`WideCall.needed_bytes`).
+WIDE_ADDRESS_SLACK = 2**30
 
 #: Libraries whose versions a run records: a metric call's cost follows theirs.
 LIBRARIES = ("numpy", "scipy", "scikit-learn")
 
 Row = Mapping[int, float]
+
+
+@dataclass(frozen=True)
+class WideCall:
+    """One measured call of the ``wide_codes`` table.
+
+    Attributes
+    ----------
+    n_factors : int
+        Factors of the draw it ran on.
+    cpu_seconds : float or None
+        CPU seconds of the call; None where it exceeded its time.
+    peak_bytes : float or None
+        What the call allocated above its inputs (a lower bound where it was stopped); None where unknown.
+    exceeded : str
+        ``"time"`` or ``"memory"``: the limit that stopped it (the run's ``cpu_limit_seconds``,
+        ``memory_limit_bytes``); ``""`` within both.
+    cpu_limit_seconds, memory_limit_bytes : float
+        The run's limits.
+    """
+
+    n_factors: int
+    cpu_seconds: float | None
+    peak_bytes: float | None
+    exceeded: str
+    cpu_limit_seconds: float
+    memory_limit_bytes: float
+
+    @property
+    def needed_bytes(self) -> float | None:
+        """What the call needs above its inputs, as far as it is known: its peak (for a call stopped by the time
+        limit, what it held then: most calls allocate their copies and tables first); for a call stopped by the memory
+        limit, at least the limit and :data:`WIDE_ADDRESS_SLACK` (the address space it tried to pass)."""
+        if self.exceeded == "memory":
+            return max(self.peak_bytes or 0.0, self.memory_limit_bytes + WIDE_ADDRESS_SLACK)
+        return self.peak_bytes
 
 
 @dataclass(frozen=True)
@@ -59,6 +109,11 @@ class MeasuredCosts:
         The variant rows of ``seconds`` measured after another variant of their metric on the same draw.
     like_their_metric : frozenset of str
         Variants measured within the tool's tolerance of their metric's cost, which have no row of their own.
+    wide_calls : dict
+        Name -> {sample size: {number of codes: :class:`WideCall`}}.
+    wide_runs : tuple of dict
+        The ``wide_codes`` runs without their rows (``datetime``, ``machine``, ``settings``, ``note``): what the
+        guides state with the table.
     """
 
     seconds: dict[str, Row]
@@ -66,6 +121,8 @@ class MeasuredCosts:
     width_factors: dict[str, dict[int, Row]]
     after_sibling: frozenset[str]
     like_their_metric: frozenset[str]
+    wide_calls: dict[str, dict[int, dict[int, WideCall]]] = field(default_factory=dict)
+    wide_runs: tuple[dict[str, Any], ...] = ()
 
 
 def read(path: Path = DATA_FILE) -> MeasuredCosts:
@@ -82,7 +139,23 @@ def read(path: Path = DATA_FILE) -> MeasuredCosts:
         width_factors=widths,
         after_sibling=frozenset(name for (name, _), (run, _) in seconds.items() if name in run.get("after_sibling", ())),
         like_their_metric=frozenset(name for (name, _), (_, row) in seconds.items() if row is None),
+        wide_calls=_wide_calls(document.get("wide_codes", [])),
+        wide_runs=tuple({key: value for key, value in run.items() if key != "rows"} for run in document.get("wide_codes", [])),
     )
+
+
+def _wide_calls(runs: Iterable[Mapping[str, Any]]) -> dict[str, dict[int, dict[int, WideCall]]]:
+    """The ``wide_codes`` table: each (name, sample size)'s calls from the last run that measured it."""
+    calls: dict[str, dict[int, dict[int, WideCall]]] = {}
+    for run in runs:
+        settings = run["settings"]
+        for name, row in run.get("rows", {}).items():
+            calls.setdefault(name, {})[int(settings["n_samples"])] = {
+                int(width): WideCall(int(settings["n_factors"]), call.get("cpu_seconds"), call.get("peak_bytes"),
+                                     call.get("exceeded", ""), float(settings["cpu_limit_seconds"]),
+                                     float(settings["memory_limit_bytes"]))
+                for width, call in sorted(row.items(), key=lambda item: int(item[0]))}
+    return {name: dict(sorted(by_size.items())) for name, by_size in sorted(calls.items())}
 
 
 def add_run(table: str, run: Mapping[str, Any], path: Path = DATA_FILE) -> None:
@@ -110,6 +183,17 @@ def new_run(rows: Mapping[str, Row], settings: Mapping[str, Any], note: str = ""
     return {**run, **{key: sorted(values) for key, values in names.items()}}
 
 
+def new_wide_run(calls: Mapping[str, Mapping[int, Mapping[str, Any]]], settings: Mapping[str, Any],
+                 note: str = "") -> dict[str, Any]:
+    """A ``wide_codes`` run as :func:`add_run` stores it: :func:`new_run`'s fields, its rows each call's record
+    (``cpu_seconds``, ``peak_bytes``, ``exceeded``, where known) by name, then by number of codes."""
+    run = new_run({}, settings, note)
+    run["rows"] = {name: {width: {key: value if isinstance(value, str) else float(value)
+                                  for key, value in calls[name][width].items()}
+                          for width in sorted(calls[name])} for name in sorted(calls)}
+    return run
+
+
 def machine_description() -> dict[str, Any]:
     """What a run is measured on: the machine, its CPU and load (the 1-minute load average when the run is stored),
     Python's and the numerical libraries' versions."""
@@ -134,7 +218,7 @@ def _cpu_model() -> str:
 
 def _keys(run: Mapping[str, Any], table: str) -> set[tuple[str, int | None]]:
     """What a run's rows are keyed by in ``table``: the name, and in ``width_factors`` the sample size too."""
-    n_samples = int(run["settings"]["n_samples"]) if table == "width_factors" else None
+    n_samples = int(run["settings"]["n_samples"]) if table in BY_SAMPLE_SIZE else None
     return {(name, n_samples) for name in (*run.get("rows", {}), *run.get("like_their_metric", ()))}
 
 

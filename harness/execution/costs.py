@@ -18,6 +18,10 @@ anything runs.  The tables are measurements, read from the data file :mod:`harne
 - :data:`MEASURED_WIDTH_FACTORS`: a call's cost on 8 factors and ``L`` codes relative to 8 codes, at the sample
   sizes measured.  Most metrics grow about linearly in ``L`` (``K L`` pairs, or one model per factor on ``L`` codes);
   a few grow faster (MISJED's ``L x L`` code pairs, Do and Tran's ``I(z_i; z_!=i)`` per code over ``L - 1`` codes).
+  The wide-code measurement (``cost_measurement wide``: 10 factors, 8 to 4096 codes, n = 1e5) adds its rows at its
+  sample size, so a width factor depends on ``n`` where that measurement says it does.
+- :data:`MEASURED_WIDE_CALLS`: the wide-code measurement's calls, each with its CPU seconds and the memory it
+  allocated above its inputs; :func:`estimated_peak_bytes` reads the memory model from them.
 
 Between and beyond the measured sizes a cost is interpolated linearly in log-log space (extrapolated with the slope of
 the two largest sizes, never below linear growth), and a cell is scaled by its representation's shape: ``K / 8`` times
@@ -46,6 +50,10 @@ MEASURED_ALONE_SECONDS: Mapping[str, Mapping[int, float]] = _MEASURED.alone_seco
 
 #: Cost of a call on 8 factors and ``L`` codes relative to 8 codes, by metric, sample size and ``L``.
 MEASURED_WIDTH_FACTORS: Mapping[str, Mapping[int, Mapping[int, float]]] = _MEASURED.width_factors
+
+#: The wide-code measurement's calls (:class:`harness.execution.cost_records.WideCall`), by metric, sample size and
+#: number of codes: CPU seconds, the memory a call allocated above its inputs, the limit it exceeded.
+MEASURED_WIDE_CALLS: Mapping[str, Mapping[int, Mapping[int, cost_records.WideCall]]] = _MEASURED.wide_calls
 
 #: The variant rows of :data:`MEASURED_SECONDS` measured after another variant of their metric on the same draw,
 #: whose cost therefore assumes that sibling ran first.
@@ -162,6 +170,51 @@ def shape_cost(metric: str, factors: int, codes: int, n_samples: int, *, registe
     of codes (:func:`width_factor`).  :func:`harness.execution.plan.shape_factor` reads a scenario's shape into it."""
     return factors / MEASURED_SHAPE[0] * width_factor(metric, codes, n_samples, registered=registered,
                                                       variant_of=variant_of)
+
+
+def estimated_peak_bytes(metric: str, codes: int, n_samples: int, *, registered: bool = True,
+                         variant_of: str = "") -> float | None:
+    """Estimated bytes one call of ``metric`` allocates above its inputs on ``codes`` codes and ``n_samples`` samples;
+    None where nobody measured it (a user's metric, one whose every wide call ran out of time).
+
+    Read from the wide-code measurement (:data:`MEASURED_WIDE_CALLS`; a variant without calls of its own reads its
+    metric's) at the measured sample size nearest ``n_samples``: its calls' peaks, interpolated in log-log space in
+    ``codes`` (extrapolated never below linear growth), scaled linearly in ``n_samples``.  A call that ran out of time
+    counts with what it held when stopped (a lower bound, but a better guide than 8 codes' fixed overhead scaled up);
+    one that ran out of memory with what it needed at least (:attr:`harness.execution.cost_records.WideCall.needed_bytes`:
+    over its limit, so that what exceeded the limit is estimated above it).  Not scaled with the number of factors (measured
+    at 10): what a wide call holds is mostly ``n x L`` (a copy of the codes, their ranks or bins).
+    """
+    calls = (MEASURED_WIDE_CALLS.get(metric) or MEASURED_WIDE_CALLS.get(variant_of)) if registered else None
+    peaks = {size: row for size, row in (
+        (size, {width: call.needed_bytes for width, call in by_width.items() if call.needed_bytes})
+        for size, by_width in (calls or {}).items()) if row}
+    if not peaks:
+        return None
+    size = min(peaks, key=lambda measured: abs(math.log(measured / n_samples)))
+    return _interpolated(peaks[size], codes) * n_samples / size
+
+
+def measured_floor_seconds(metric: str, factors: int, codes: int, n_samples: int, *, registered: bool = True,
+                           variant_of: str = "") -> float:
+    """The least one call of ``metric`` can take on ``factors`` x ``codes`` codes of ``n_samples`` samples, as the
+    wide-code measurement saw it (0 where it has no call at or below that shape): the largest of its calls at no more
+    codes and samples, each its CPU seconds (its time limit for a call stopped by it), times ``factors`` over the
+    factors measured where fewer.  A call costs no less on more codes or samples, so where the model's extrapolation
+    (:func:`estimated_seconds` times :func:`shape_cost`) falls below a measured call, the measured call holds: the
+    Gaussian estimators' ``L x L`` Gram matrices and regressions, extrapolated linearly from 512 codes, ran out of
+    time at 4096."""
+    calls = (MEASURED_WIDE_CALLS.get(metric) or MEASURED_WIDE_CALLS.get(variant_of)) if registered else None
+    return max((min(1.0, factors / call.n_factors)
+                * (call.cpu_limit_seconds if call.exceeded == "time" else call.cpu_seconds or 0.0)
+                for size, by_width in (calls or {}).items() if size <= n_samples
+                for width, call in by_width.items() if width <= codes), default=0.0)
+
+
+def measured_variants(metric: str) -> list[str]:
+    """The variants of ``metric`` with a measured cost row of their own (``pid[estimator=gaussian]``,
+    ``z_diff[batch_size=50]``): the candidates a refusal names as cheaper (:func:`harness.execution.plan.refuse_over_limits`)."""
+    return sorted(name for name in MEASURED_SECONDS if name.startswith(f"{metric}["))
 
 
 def _interpolated(row: Mapping[int, float], at: int) -> float:

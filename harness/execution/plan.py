@@ -21,13 +21,23 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from harness.errors import UsageError, check_one_source_per_name
-from harness.execution.costs import MEASURED_SHAPE, SHARING_FAMILIES, estimated_seconds, shape_cost
+from harness.execution.costs import (
+    MEASURED_SHAPE,
+    SHARING_FAMILIES,
+    estimated_peak_bytes,
+    estimated_seconds,
+    measured_floor_seconds,
+    measured_variants,
+    shape_cost,
+)
 from harness.execution.metric_refs import MetricEntry
 from harness.execution.provenance import metric_provenance, scenario_provenance
 from harness.execution.scenario_refs import scenario_for
@@ -241,6 +251,165 @@ def slow_metric_warnings(cells: Sequence[Cell], threshold: float = SLOW_CELL_SEC
     return lines
 
 
+@dataclass(frozen=True)
+class CellLimits:
+    """The most one metric call of a study may be estimated to take, checked when it is planned
+    (:func:`refuse_over_limits`).
+
+    Attributes
+    ----------
+    seconds : float or None
+        CPU seconds of the call (its permutation null aside); None: no limit.
+    memory_bytes : float or None
+        Bytes the call allocates above its inputs (the draw, which the metrics of a draw share; float64, ``8 n (K + L)``
+        bytes); None: no limit.
+    """
+
+    seconds: float | None = None
+    memory_bytes: float | None = None
+
+
+DEFAULT_CELL_LIMITS = CellLimits(seconds=None, memory_bytes=4 * 2**30)
+"""No limit on a call's estimated time (a slow call is announced, :func:`slow_metric_warnings`: the user may mean it)
+and 4 GiB on its estimated memory above its inputs (a worker past the machine's memory dies, which nobody means).
+``run --max-cell-seconds S --max-cell-memory GIB`` and :func:`cell_limits` set others."""
+
+_CELL_LIMITS: ContextVar[CellLimits] = ContextVar("cell_limits", default=DEFAULT_CELL_LIMITS)
+
+
+@contextmanager
+def cell_limits(seconds: float | None = DEFAULT_CELL_LIMITS.seconds,
+                memory_bytes: float | None = DEFAULT_CELL_LIMITS.memory_bytes) -> Iterator[CellLimits]:
+    """Plan the studies of the ``with`` block (``plan_study``, ``run_study``) under these limits of one metric call
+    (:class:`CellLimits`; None: no limit)::
+
+        with cell_limits(seconds=60, memory_bytes=4 * 2**30):
+            run_study(...)   # a UsageError, before anything runs, for a metric estimated above either
+    """
+    token = _CELL_LIMITS.set(CellLimits(seconds, memory_bytes))
+    try:
+        yield _CELL_LIMITS.get()
+    finally:
+        _CELL_LIMITS.reset(token)
+
+
+#: The command-line options that set the limits, named by a refusal.
+LIMIT_OPTIONS = "--max-cell-seconds S, --max-cell-memory GIB"
+
+
+def refuse_over_limits(cells: Sequence[Cell], limits: CellLimits) -> None:
+    """Refuse, in one line, a study with a metric call estimated above ``limits``.
+
+    Only registered metrics on representations are checked, the calls alone (a permutation null is ``B`` calls the
+    user asked for): their time as :attr:`Cell.estimated_call_seconds` or, where more, the wide-code measurement's
+    floor (:func:`harness.execution.costs.measured_floor_seconds`), their memory above their inputs as
+    :func:`harness.execution.costs.estimated_peak_bytes` (the wide-code measurement's model; a metric it lacks is not
+    checked for memory).  The line names each metric over a limit at its costliest cell, with its estimated CPU time
+    and memory, and the cheapest measured variant of it that fits both limits there, where one does
+    (:func:`harness.execution.costs.measured_variants`: the Gaussian estimator for the k-NN information metrics).
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For a call estimated over a limit.
+    """
+    if limits.seconds is None and limits.memory_bytes is None:
+        return
+    worst: dict[str, tuple[float, Cell, float, float | None]] = {}
+    for cell in cells:
+        if cell.kind != "representation" or not cell.metric.registered:
+            continue
+        over, seconds, peak = _over_limits(cell, limits)
+        if over > 1 and over > worst.get(cell.metric.name, (0.0,))[0]:
+            worst[cell.metric.name] = (over, cell, seconds, peak)
+    if worst:
+        refused = "; ".join(_refusal(cell, seconds, peak, limits)
+                            for _, cell, seconds, peak in sorted(worst.values(), key=lambda item: -item[0]))
+        raise UsageError(f"metric calls estimated over the limits of a call ({_limits_text(limits)}; raise them with "
+                         f"{LIMIT_OPTIONS}): {refused}")
+
+
+def _over_limits(cell: Cell, limits: CellLimits) -> tuple[float, float, float | None]:
+    """How far the cell's call is over ``limits`` (its largest ratio to a limit; over 1 when over one), its
+    estimated CPU seconds and its estimated bytes above its inputs (None: not measured)."""
+    rows = cell.definition.rows_at(cell.value, cell.n_samples)
+    factors, codes = representation_shape(cell.definition, cell.value)
+    metric = cell.metric
+    peak = estimated_peak_bytes(metric.name, codes, rows, variant_of=metric.variant_of)
+    over = peak / limits.memory_bytes if peak is not None and limits.memory_bytes is not None else 0.0
+    if limits.seconds is None and over <= 1:
+        return over, 0.0, peak  # its time is not asked for
+    seconds = max(cell.estimated_call_seconds,
+                  measured_floor_seconds(metric.name, factors, codes, rows, variant_of=metric.variant_of))
+    return max(over, seconds / limits.seconds if limits.seconds is not None else 0.0), seconds, peak
+
+
+def _refusal(cell: Cell, seconds: float, peak: float | None, limits: CellLimits) -> str:
+    """One metric's part of a refusal: its estimate at its costliest cell and the cheapest measured variant that
+    fits there."""
+    factors, codes = representation_shape(cell.definition, cell.value)
+    rows = cell.definition.rows_at(cell.value, cell.n_samples)
+    where = (f"{cell.scenario} = {cell.definition.label(cell.value)}, n = {rows}, {factors} factors x {codes} codes")
+    text = f"{cell.metric.name} {_cost_text(seconds, peak)} ({where})"
+    metric = cell.metric.variant_of or cell.metric.name
+    fitting = fitting_variant(metric, factors, codes, rows, limits, besides=cell.metric.name)
+    if fitting is None:
+        return f"{text}, no measured variant of it fits"
+    variant, variant_seconds, variant_peak = fitting
+    return f"{text}, {variant} fits ({_cost_text(variant_seconds, variant_peak)}: {variant_options(metric, variant)})"
+
+
+def call_estimate(metric: str, factors: int, codes: int, rows: int, *, variant_of: str = "") -> tuple[float, float | None]:
+    """A registered metric's (or measured variant's) call alone, nothing shared, on ``factors`` x ``codes`` codes of
+    ``rows`` samples: estimated CPU seconds (at least a measured call's, :func:`harness.execution.costs.
+    measured_floor_seconds`) and bytes above its inputs (None: not measured)."""
+    seconds = max(estimated_seconds(metric, rows, variant_of=variant_of, earlier=())
+                  * shape_cost(metric, factors, codes, rows, variant_of=variant_of),
+                  measured_floor_seconds(metric, factors, codes, rows, variant_of=variant_of))
+    return seconds, estimated_peak_bytes(metric, codes, rows, variant_of=variant_of)
+
+
+def fitting_variant(metric: str, factors: int, codes: int, rows: int, limits: CellLimits,
+                    besides: str = "") -> tuple[str, float, float] | None:
+    """The measured variant of ``metric`` (:func:`harness.execution.costs.measured_variants`, but ``besides``) that is
+    estimated cheapest among those within both ``limits`` on that shape, with its estimated CPU seconds and bytes; None
+    where none fits (a variant whose memory nobody measured is not known to)."""
+    fitting = []
+    for variant in measured_variants(metric):
+        seconds, peak = call_estimate(variant, factors, codes, rows, variant_of=metric)
+        if (variant != besides and peak is not None and (limits.seconds is None or seconds <= limits.seconds)
+                and (limits.memory_bytes is None or peak <= limits.memory_bytes)):
+            fitting.append((seconds, variant, peak))
+    if not fitting:
+        return None
+    seconds, variant, peak = min(fitting)
+    return variant, seconds, peak
+
+
+def variant_options(metric: str, variant: str) -> str:
+    """The ``--metric-option`` flags that run ``variant`` (``pid[estimator=gaussian]``) of ``metric``."""
+    return " ".join(f"--metric-option {metric}:{option}" for option in variant[len(metric) + 1:-1].split(","))
+
+
+def _cost_text(seconds: float, peak: float | None) -> str:
+    """An estimated call as a refusal states it: ``5.2 CPU-hours, 0.8 GiB``."""
+    memory = f"{peak / 2**30:.2g} GiB" if peak is not None else "memory not measured"
+    return f"{cpu_time_text(seconds)}, {memory}"
+
+
+def cpu_time_text(seconds: float) -> str:
+    """CPU seconds as a refusal states them: ``12 CPU-s``, ``40 CPU-min``, ``5.2 CPU-hours``."""
+    if seconds < 120:
+        return f"{seconds:.2g} CPU-s" if seconds < 10 else f"{seconds:.0f} CPU-s"
+    return f"{seconds / 60:.0f} CPU-min" if seconds < 7200 else f"{seconds / 3600:.1f} CPU-hours"
+
+
+def _limits_text(limits: CellLimits) -> str:
+    parts = ([cpu_time_text(limits.seconds)] if limits.seconds is not None else []) + (
+        [f"{limits.memory_bytes / 2**30:g} GiB above its inputs"] if limits.memory_bytes is not None else [])
+    return " and ".join(parts)
+
+
 KEY_SEPARATOR = "."
 #: Between a key's identity hash and the number of permutations of its null (``~null100``; none without a null).
 NULL_MARK = "~null"
@@ -336,6 +505,7 @@ def plan_cells(
                     cells.extend(Cell(study, part.scenario, value, index, seed, size, entry, scenario.kind, follows,
                                       part.sweep, part.axis, earlier_family=before, estimates=estimates)
                                  for entry, follows, before in zip(entries, after_sibling, earlier))
+    refuse_over_limits([cell for cell in cells if cell.seed == 0], _CELL_LIMITS.get())  # a call's estimate: any seed's
     return cells
 
 

@@ -114,7 +114,8 @@ def metric_catalogue() -> str:
             f"- invariant to: {', '.join(spec.invariances) or 'none of the listed transformations'}",
             f"- options (default, legal values): {_options(spec)}",
             f"- score range: {_ranges(spec)}",
-            "- cost: seconds per call in [Cost per call](#cost-per-call); how it grows, in the docstring's Notes",
+            f"- cost: seconds per call in [Cost per call](#cost-per-call); {_wide_cost(name)}; how it grows, in the "
+            "docstring's Notes",
             f"- definition: {_source(spec)}; called as `metrics.{spec.function.__module__.split('.')[-1]}."
             f"{spec.function.__name__}`",
         ]
@@ -304,11 +305,97 @@ def cost_table(costs: Mapping[str, Mapping[int, float]], sizes: Sequence[int] = 
                            ((f"`{name}`", *(f"{costs[name][n]:.3g}" for n in sizes)) for name in sorted(costs)))
 
 
+def _wide_cell(call: Any) -> str:
+    """One wide call as the guides state it: CPU seconds and memory above its inputs, or the limit it exceeded."""
+    peak = f"{call.peak_bytes / 2**30:.2g} GiB" if call.peak_bytes is not None else ""
+    if call.exceeded == "time":
+        return f"over {call.cpu_limit_seconds:g} CPU-s"
+    if call.exceeded == "memory":
+        return f"over {call.memory_limit_bytes / 2**30:g} GiB" + (f" ({peak} when stopped)" if peak else "")
+    return f"{call.cpu_seconds:.2g} CPU-s, {peak}" if call.cpu_seconds < 10 else f"{call.cpu_seconds:.0f} CPU-s, {peak}"
+
+
+def _wide_plan(name: str) -> str:
+    """What a study of the wide shape does with ``name`` under the issue's target (``--max-cell-seconds 60``, 4 GiB):
+    plans it, or refuses it with its estimate and the measured variant that fits."""
+    from harness.execution.cost_measurement import (
+        WIDE_CODES,
+        WIDE_FACTORS,
+        WIDE_MEMORY_BYTES,
+        WIDE_SAMPLES,
+        WIDE_TARGET_SECONDS,
+    )
+    from harness.execution.plan import CellLimits, call_estimate, cpu_time_text, fitting_variant, variant_options
+
+    limits = CellLimits(WIDE_TARGET_SECONDS, WIDE_MEMORY_BYTES)
+    metric = name.partition("[")[0]
+    if metrics.get(metric).population:
+        return "not checked (scores a population: its cost is not scaled by the shape)"
+    seconds, peak = call_estimate(name, WIDE_FACTORS, WIDE_CODES, WIDE_SAMPLES, variant_of=metric if metric != name else "")
+    if seconds <= limits.seconds and (peak is None or peak <= limits.memory_bytes):
+        return f"planned (estimated {cpu_time_text(seconds)})"
+    memory = f", {peak / 2**30:.2g} GiB" if peak is not None else ""
+    refused = f"refused (estimated {cpu_time_text(seconds)}{memory})"
+    fitting = fitting_variant(metric, WIDE_FACTORS, WIDE_CODES, WIDE_SAMPLES, limits, besides=name)
+    return refused + (f"; `{variant_options(metric, fitting[0])}` fits" if fitting else "")
+
+
+def _wide_at(calls: Mapping[int, Any], codes: int) -> str:
+    """The measured call at ``codes`` codes (of one sample size) as the guides state it; for one not run, the
+    narrower call that ran out of time (the measuring tool does not run the wider ones); empty for none."""
+    if codes in calls:
+        return _wide_cell(calls[codes])
+    narrower = [width for width, call in calls.items() if width < codes and call.exceeded == "time"]
+    return f"not run (over {calls[narrower[0]].cpu_limit_seconds:g} CPU-s at {narrower[0]} codes)" if narrower else ""
+
+
+def _wide_cost(name: str) -> str:
+    """The catalogue's cost fact at wide codes: the call at the wide shape, as measured, and what a study plans."""
+    from harness.execution.cost_measurement import WIDE_CODES, WIDE_FACTORS, WIDE_SAMPLES
+    from harness.execution.costs import MEASURED_WIDE_CALLS
+
+    measured = _wide_at(MEASURED_WIDE_CALLS.get(name, {}).get(WIDE_SAMPLES, {}), WIDE_CODES) or "not measured"
+    return (f"at {WIDE_FACTORS} factors x {WIDE_CODES} codes, n = {WIDE_SAMPLES}: {measured} "
+            f"([wide codes](#wide-codes): {_wide_plan(name)})")
+
+
+def wide_cost_table() -> str:
+    """The wide-code measurement (``python -m harness.execution.cost_measurement wide``), from the cost model's data
+    file: each metric's and Gaussian variant's call at each measured shape, and what a study of the widest shape plans
+    under the issue's target."""
+    from harness.execution import cost_records
+    from harness.execution.cost_measurement import WIDE_CODES, WIDE_FACTORS, WIDE_SAMPLES, WIDE_TARGET_SECONDS
+    from harness.execution.costs import MEASURED_WIDE_CALLS
+
+    if not MEASURED_WIDE_CALLS:
+        return "Not measured yet: `python -m harness.execution.cost_measurement wide --write`.\n"
+    shapes = sorted({(n, codes) for calls in MEASURED_WIDE_CALLS.values() for n, row in calls.items() for codes in row})
+    runs = cost_records.read().wide_runs
+    header = ("One call in a process of its own (`python -m harness.execution.cost_measurement wide`): CPU seconds "
+              "(`time.process_time`, one BLAS thread) and the memory the call allocates above its inputs (its peak "
+              "resident set less the process's with the float64 draw loaded: the draw, "
+              f"{8 * WIDE_SAMPLES * (WIDE_FACTORS + WIDE_CODES) / 1e9:.1f} GB at {WIDE_FACTORS} x {WIDE_CODES} and "
+              f"n = {WIDE_SAMPLES}, is the study's, held once for every metric of it), or the limit that stopped it; "
+              f"{WIDE_FACTORS} factors, the first {WIDE_FACTORS} codes noisy copies of them and the others independent "
+              "normal columns; the intervention metrics on the factors thresholded at 1/2; `udr` on two copies of the "
+              f"codes. The last column: what `run --max-cell-seconds {WIDE_TARGET_SECONDS:g}` (with the default "
+              f"`--max-cell-memory 4`) does with a study of {WIDE_FACTORS} x {WIDE_CODES} codes at n = {WIDE_SAMPLES}, "
+              "from the cost model's estimates. Measured "
+              + "; ".join(f"{run['datetime'][:10]} (n = {run['settings']['n_samples']}), {run['machine']['cpu']}, "
+                          f"{run['machine']['cpu_count']} cores, load {run['machine']['load_average']}" for run in runs)
+              + ".\n\n")
+    rows = [(f"`{name}`", *(_wide_at(calls.get(n, {}), codes) for n, codes in shapes), _wide_plan(name))
+            for name, calls in MEASURED_WIDE_CALLS.items()]
+    return header + _table(("metric", *(f"{codes} codes, n = {n}" for n, codes in shapes),
+                            f"{WIDE_FACTORS} x {WIDE_CODES}, n = {WIDE_SAMPLES}: planned?"), rows)
+
+
 GENERATORS: dict[str, Callable[[], str]] = {
     "metric-index": metric_index,
     "metric-catalogue": metric_catalogue,
     "metric-families": families_table,
     "metric-invariances": invariance_table,
+    "metric-wide-costs": wide_cost_table,
     "scenario-catalogue": scenario_catalogue,
     "transform-catalogue": transform_catalogue,
     "scenario-criteria": criteria_list,

@@ -1,4 +1,5 @@
-"""Benchmark: wide codes at scale, L = 512 codes, K = 10 factors, n = 100000 against n = 10000.
+"""Benchmark: wide codes at scale, L = 512 codes, K = 10 factors, n = 100000 against n = 10000; and every metric at
+L = 4096 (issue 42), within 60 CPU-s and 4 GiB or refused at plan time.
 
 Target (issue 27, part 5): the information family (the histogram engine and the metrics built on it), MCC
 and R² handle the null and overcomplete settings at hundreds of codes: per metric, the CPU time and the
@@ -27,21 +28,53 @@ cases, ``-k "mcc or r2"``)::
 ``--benchmark-disable`` (CI) every case runs in this process at a small size (K = 10, L = 24, n = 200 and
 1000) as a smoke test: scores in range and the peak below the limit; the ratios, which need the full size,
 are not asserted.
+
+:func:`test_every_metric_at_4096_codes_fits_or_is_refused_at_plan_time` (issue 42, part 3) measures every registered
+metric and every Gaussian-estimator variant at K = 10 and n = 100000 on 512 and 4096 codes, as the measuring tool does
+(:func:`harness.execution.cost_measurement.measure_wide`: one call per process, under a CPU limit of 70 s and an
+address-space limit; the memory is what the call allocates above its inputs), and asserts that each call at 4096
+codes is within 60 CPU-s and 4 GiB, or that a study of that shape planned under those limits refuses it (its estimate
+is over one).  Its figures (``extra_info``): each call's CPU seconds and memory, and their ratios 4096 / 512 codes
+within the run.  About an hour on 2 cores (``HARNESS_BENCH_WIDE_METRICS=mig,pid`` picks entries)::
+
+    python -m pytest tests/benchmarks/test_bench_wide_codes.py -k 4096 --benchmark-enable -n 0 -s
+
+Disabled (CI), it measures a few cheap metrics on a tiny draw (10 x 24, n = 300) in this process, without the limits,
+through the same steps (the draw written and memory-mapped, the timed call, the table).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import resource
 import subprocess
 import sys
 import time
 import tracemalloc
+from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
-from harness.execution.cost_measurement import overcomplete_draw
+from harness.execution.cost_measurement import WIDE_CODES as WIDEST_CODES
+from harness.execution.cost_measurement import (
+    WIDE_CPU_SECONDS,
+    WIDE_DATA_DIR,
+    WIDE_MEMORY_BYTES,
+    WIDE_SAMPLES,
+    WIDE_TARGET_SECONDS,
+    measure_wide,
+    overcomplete_draw,
+    status_bytes,
+    timed_wide_call,
+    wide_entries,
+    wide_request,
+    wide_table,
+    write_wide_draw,
+)
+from harness.execution.plan import CellLimits, call_estimate
 
 N_FACTORS = 10
 WIDE_CODES, SMOKE_CODES = 512, 24
@@ -133,6 +166,66 @@ def test_wide_codes_scale_linearly(benchmark, name, options):
           f"max RSS {large['maxrss_bytes'] / 2**20:.0f} MiB")
     assert time_ratio <= MAX_RATIO, f"time grows x{time_ratio:.1f} for 10x the rows"
     assert memory_ratio <= MAX_RATIO, f"peak memory grows x{memory_ratio:.1f} for 10x the rows"
+
+
+#: The widths of the 4096-code benchmark (the ratios are the second's over the first's) and of its smoke run.
+WIDE_WIDTHS, SMOKE_WIDE_WIDTHS = (512, WIDEST_CODES), (8, SMOKE_CODES)
+
+#: What the smoke run measures: a cheap metric of each kind (histograms, ranks, a predictor, interventions, code
+#: pairs, a Gaussian estimator).
+SMOKE_WIDE = frozenset({"mig", "mcc", "sap", "z_max_var", "misjed", "pid[estimator=gaussian]"})
+
+
+def _smoke_call(entry: Any, directory: Path, width: int) -> dict[str, Any]:
+    """:func:`timed_wide_call` in this process on the first ``width`` codes of the tiny draw in ``directory``, as the
+    measuring tool's child makes it (its memory: the process's peak during the call less its resident set before)."""
+    request = wide_request(entry)
+    factors = np.load(directory / ("factorial.npy" if request["factorial"] else "factors.npy"))
+    codes = np.ascontiguousarray(np.load(directory / "codes.npy", mmap_mode="r")[:, :width])
+    before = status_bytes("VmRSS")
+    seconds, peak, exceeded = timed_wide_call(request, factors, codes)
+    return {"cpu_seconds": seconds, "peak_bytes": max(peak - before, 0), "exceeded": exceeded, "detail": ""}
+
+
+def _fits(record: dict[str, Any]) -> bool:
+    return (not record["exceeded"] and record["cpu_seconds"] is not None and record["cpu_seconds"] <= WIDE_TARGET_SECONDS
+            and record["peak_bytes"] <= WIDE_MEMORY_BYTES)
+
+
+@pytest.mark.timeout(6 * 3600)
+def test_every_metric_at_4096_codes_fits_or_is_refused_at_plan_time(benchmark, tmp_path):
+    smoke = benchmark.disabled
+    if smoke:
+        widths = SMOKE_WIDE_WIDTHS
+        directory = write_wide_draw(tmp_path, 300, N_FACTORS, widths[-1])
+        table = {entry.name: {width: _smoke_call(entry, directory, width) for width in widths}
+                 for entry in wide_entries(set(SMOKE_WIDE))}
+    else:
+        widths = WIDE_WIDTHS
+        chosen = os.environ.get("HARNESS_BENCH_WIDE_METRICS")
+        directory = write_wide_draw(WIDE_DATA_DIR, WIDE_SAMPLES, N_FACTORS, WIDEST_CODES)
+        table = measure_wide(wide_entries(set(chosen.split(",")) if chosen else None), directory, widths)
+    assert set(table) >= (SMOKE_WIDE if smoke else set())
+    limits = CellLimits(WIDE_TARGET_SECONDS, WIDE_MEMORY_BYTES)
+    figures, unexplained = {}, []
+    for name, row in table.items():
+        narrow, wide = (row[width] for width in widths)
+        ratios = {key: wide[key] / narrow[key] for key in ("cpu_seconds", "peak_bytes")
+                  if wide.get(key) and narrow.get(key)}
+        figures[name] = {"records": {str(width): record for width, record in row.items()}, "ratios": ratios}
+        metric = name.partition("[")[0]
+        seconds, peak = call_estimate(name, N_FACTORS, widths[-1], 300 if smoke else WIDE_SAMPLES,
+                                      variant_of=metric if metric != name else "")
+        refused = seconds > limits.seconds or (peak is not None and peak > limits.memory_bytes)
+        if not (_fits(wide) or refused):
+            unexplained.append(f"{name}: measured {wide}, estimated {seconds:.0f} CPU-s, {peak} bytes")
+    benchmark.extra_info.update(codes=list(widths), factors=N_FACTORS, table=figures)
+    benchmark.pedantic(lambda: None, rounds=1)
+    print("\n" + wide_table(table, widths[-1], WIDE_CPU_SECONDS, WIDE_MEMORY_BYTES))
+    if smoke:
+        assert all(_fits(row[width]) for row in table.values() for width in widths), table
+        return
+    assert not unexplained, "over the target at 4096 codes yet planned: " + "; ".join(unexplained)
 
 
 if __name__ == "__main__":  # the subprocess of measure_in_subprocess
