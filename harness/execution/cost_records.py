@@ -46,7 +46,7 @@ BY_SAMPLE_SIZE = ("width_factors", "wide_codes")
 DATA_FILE = Path(__file__).with_name("costs_measured.json")
 
 #: Address space a wide call may take beyond its inputs and its memory limit (shared libraries mapped by a lazy import,
-#: thread stacks; :func:`harness.execution.cost_measurement.wide_call`): past it an allocation fails with
+#: thread stacks; :func:`harness.execution.cost_measurement.wide.wide_call`): past it an allocation fails with
 #: ``MemoryError``.  A call stopped so tried to take more than its limit and this: the least it needs
 #: (:attr:`WideCall.needed_bytes`).
 WIDE_ADDRESS_SLACK = 2**30

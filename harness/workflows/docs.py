@@ -318,7 +318,7 @@ def _wide_cell(call: Any) -> str:
 def _wide_plan(name: str) -> str:
     """What a study of the wide shape does with ``name`` under the issue's target (``--max-cell-seconds 60``, 4 GiB):
     plans it, or refuses it with its estimate and the measured variant that fits."""
-    from harness.execution.cost_measurement import (
+    from harness.execution.cost_measurement.wide import (
         WIDE_CODES,
         WIDE_FACTORS,
         WIDE_MEMORY_BYTES,
@@ -351,7 +351,7 @@ def _wide_at(calls: Mapping[int, Any], codes: int) -> str:
 
 def _wide_cost(name: str) -> str:
     """The catalogue's cost fact at wide codes: the call at the wide shape, as measured, and what a study plans."""
-    from harness.execution.cost_measurement import WIDE_CODES, WIDE_FACTORS, WIDE_SAMPLES
+    from harness.execution.cost_measurement.wide import WIDE_CODES, WIDE_FACTORS, WIDE_SAMPLES
     from harness.execution.costs import MEASURED_WIDE_CALLS
 
     measured = _wide_at(MEASURED_WIDE_CALLS.get(name, {}).get(WIDE_SAMPLES, {}), WIDE_CODES) or "not measured"
@@ -364,7 +364,7 @@ def wide_cost_table() -> str:
     file: each metric's and Gaussian variant's call at each measured shape, and what a study of the widest shape plans
     under the issue's target."""
     from harness.execution import cost_records
-    from harness.execution.cost_measurement import WIDE_CODES, WIDE_FACTORS, WIDE_SAMPLES, WIDE_TARGET_SECONDS
+    from harness.execution.cost_measurement.wide import WIDE_CODES, WIDE_FACTORS, WIDE_SAMPLES, WIDE_TARGET_SECONDS
     from harness.execution.costs import MEASURED_WIDE_CALLS
 
     if not MEASURED_WIDE_CALLS:

@@ -31,7 +31,7 @@ are not asserted.
 
 :func:`test_every_metric_at_4096_codes_fits_or_is_refused_at_plan_time` (issue 42, part 3) measures every registered
 metric and every Gaussian-estimator variant at K = 10 and n = 100000 on 512 and 4096 codes, as the measuring tool does
-(:func:`harness.execution.cost_measurement.measure_wide`: one call per process, under a CPU limit of 70 s and an
+(:func:`harness.execution.cost_measurement.wide.measure_wide`: one call per process, under a CPU limit of 70 s and an
 address-space limit; the memory is what the call allocates above its inputs), and asserts that each call at 4096
 codes is within 60 CPU-s and 4 GiB, or that a study of that shape planned under those limits refuses it (its estimate
 is over one).  Its figures (``extra_info``): each call's CPU seconds and memory, and their ratios 4096 / 512 codes
@@ -58,15 +58,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from harness.execution.cost_measurement import WIDE_CODES as WIDEST_CODES
-from harness.execution.cost_measurement import (
+from harness.execution.cost_measurement import overcomplete_draw
+from harness.execution.cost_measurement.wide import WIDE_CODES as WIDEST_CODES
+from harness.execution.cost_measurement.wide import (
     WIDE_CPU_SECONDS,
     WIDE_DATA_DIR,
     WIDE_MEMORY_BYTES,
     WIDE_SAMPLES,
     WIDE_TARGET_SECONDS,
     measure_wide,
-    overcomplete_draw,
     status_bytes,
     timed_wide_call,
     wide_entries,

@@ -14,11 +14,11 @@ from harness.execution.cost_measurement import (
     cost_table_passes,
     distinct_variant_costs,
     estimator_variants,
-    main,
     measure_cost_table,
     measure_costs,
     shared_alone_rows,
 )
+from harness.execution.cost_measurement.__main__ import main
 from harness.execution.costs import estimated_seconds
 from harness.execution.metric_refs import registered_entry, variants
 from harness.execution.presets import PRESETS

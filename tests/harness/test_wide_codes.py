@@ -12,7 +12,8 @@ import pytest
 import harness.execution.costs as costs
 from harness.cli import main
 from harness.errors import UsageError
-from harness.execution import cost_measurement, cost_records
+from harness.execution import cost_records
+from harness.execution.cost_measurement import wide
 from harness.execution.cost_records import WideCall
 from harness.execution.metric_refs import registered_entry
 from harness.execution.plan import _CELL_LIMITS, DEFAULT_CELL_LIMITS, CellLimits, cell_limits
@@ -125,7 +126,7 @@ def test_a_wide_measurement_is_stored_and_read_back(tmp_path):
                      4096: {"cpu_seconds": 20.0, "peak_bytes": 9e8, "exceeded": ""}},
              "pid": {8: {"cpu_seconds": None, "peak_bytes": 4e6, "exceeded": "time"},
                      4096: {"cpu_seconds": None, "peak_bytes": None, "exceeded": "time", "inferred": True}}}
-    runs = cost_measurement.wide_runs(table, N, 10, (8, 4096), 70.0, 4 * GIB)
+    runs = wide.wide_runs(table, N, 10, (8, 4096), 70.0, 4 * GIB)
     for name, run in runs.items():
         cost_records.add_run(name, run, path)
     measured = cost_records.read(path)
@@ -144,15 +145,15 @@ def test_once_a_call_runs_out_of_time_the_wider_ones_are_recorded_so_unrun(monke
         return {"cpu_seconds": None if out_of_time else 1.0, "peak_bytes": 1e6,
                 "exceeded": "time" if out_of_time else "", "detail": ""}
 
-    monkeypatch.setattr(cost_measurement, "measure_wide_call", measured)
+    monkeypatch.setattr(wide, "measure_wide_call", measured)
     lines = []
-    table = cost_measurement.measure_wide([registered_entry("pid"), registered_entry("mig")], tmp_path,
+    table = wide.measure_wide([registered_entry("pid"), registered_entry("mig")], tmp_path,
                                           (8, 512, 4096), echo=lines.append)
     assert ran == [("pid", 8), ("pid", 512), ("mig", 8), ("mig", 512), ("mig", 4096)]
     assert table["pid"][4096] == {"cpu_seconds": None, "peak_bytes": None, "exceeded": "time", "detail": "",
                                   "inferred": True}
     assert lines[1] == "pid at 512 codes: exceeded 70 CPU-s (peak so far 1 MiB)"
-    assert cost_measurement.wide_table(table, 4096, 70.0, 4 * GIB).splitlines()[2:] == [
+    assert wide.wide_table(table, 4096, 70.0, 4 * GIB).splitlines()[2:] == [
         "| `pid` | exceeded 70 CPU-s |", "| `mig` | 1.0 CPU-s, 1 MiB |"]
 
 

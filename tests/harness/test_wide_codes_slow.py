@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.execution.cost_measurement import measure_wide_call, write_wide_draw
+from harness.execution.cost_measurement.wide import measure_wide_call, write_wide_draw
 from harness.execution.metric_refs import registered_entry
 from harness.execution.presets import PRESETS
 from harness.execution.runner import plan_study
