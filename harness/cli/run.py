@@ -115,13 +115,17 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the study the arguments describe (planned within ``--max-cell-seconds`` and ``--max-cell-memory``); exit
-    status 1 when cells failed."""
-    from harness.execution.plan import DEFAULT_CELL_LIMITS, cell_limits
+    """Run the study the arguments describe (planned within ``--max-cell-seconds`` and ``--max-cell-memory``,
+    :func:`_cell_limits`); exit status 1 when cells failed."""
+    return dry_run(args) if args.dry_run else _run(args)
+
+
+def _cell_limits(args: argparse.Namespace) -> Any:
+    """The :class:`harness.execution.plan.CellLimits` of ``--max-cell-seconds`` and ``--max-cell-memory``."""
+    from harness.execution.plan import DEFAULT_CELL_LIMITS, CellLimits
 
     memory = DEFAULT_CELL_LIMITS.memory_bytes if args.max_cell_memory is None else args.max_cell_memory * 2**30
-    with cell_limits(args.max_cell_seconds, memory):
-        return dry_run(args) if args.dry_run else _run(args)
+    return CellLimits(args.max_cell_seconds, memory)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -139,6 +143,7 @@ def _run(args: argparse.Namespace) -> int:
         out=out,
         recompute=args.recompute,
         null_permutations=args.null_permutations,
+        cell_limits=_cell_limits(args),
         backend=args.backend,
         scheduler=args.scheduler,
         progress=not args.no_progress,
@@ -219,7 +224,8 @@ def dry_run(args: argparse.Namespace) -> int:
     def planned(seeds: int | None) -> list[Any]:
         return plan_study(preset=args.preset, scenarios_=args.scenarios, metrics_=args.metrics, seeds=seeds,
                           n_samples=args.n_samples, metric_options=option_sweeps(args.metric_option),
-                          grids=grids(args.grid), add_metrics=args.add_metrics, null_permutations=args.null_permutations)
+                          grids=grids(args.grid), add_metrics=args.add_metrics, null_permutations=args.null_permutations,
+                          cell_limits=_cell_limits(args))
 
     cells = planned(racing.min_seeds if racing is not None else args.seeds)
     records = study_estimate(cells)

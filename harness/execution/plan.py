@@ -21,9 +21,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -272,26 +270,8 @@ class CellLimits:
 DEFAULT_CELL_LIMITS = CellLimits(seconds=None, memory_bytes=4 * 2**30)
 """No limit on a call's estimated time (a slow call is announced, :func:`slow_metric_warnings`: the user may mean it)
 and 4 GiB on its estimated memory above its inputs (a worker past the machine's memory dies, which nobody means).
-``run --max-cell-seconds S --max-cell-memory GIB`` and :func:`cell_limits` set others."""
-
-_CELL_LIMITS: ContextVar[CellLimits] = ContextVar("cell_limits", default=DEFAULT_CELL_LIMITS)
-
-
-@contextmanager
-def cell_limits(seconds: float | None = DEFAULT_CELL_LIMITS.seconds,
-                memory_bytes: float | None = DEFAULT_CELL_LIMITS.memory_bytes) -> Iterator[CellLimits]:
-    """Plan the studies of the ``with`` block (``plan_study``, ``run_study``) under these limits of one metric call
-    (:class:`CellLimits`; None: no limit)::
-
-        with cell_limits(seconds=60, memory_bytes=4 * 2**30):
-            run_study(...)   # a UsageError, before anything runs, for a metric estimated above either
-    """
-    token = _CELL_LIMITS.set(CellLimits(seconds, memory_bytes))
-    try:
-        yield _CELL_LIMITS.get()
-    finally:
-        _CELL_LIMITS.reset(token)
-
+``run --max-cell-seconds S --max-cell-memory GIB`` and ``plan_study``'s and ``run_study``'s ``cell_limits`` set
+others."""
 
 #: The command-line options that set the limits, named by a refusal.
 LIMIT_OPTIONS = "--max-cell-seconds S, --max-cell-memory GIB"
@@ -465,8 +445,10 @@ def plan_cells(
     sample_sizes: Mapping[str, int] | None = None,
     scenario_seeds: Mapping[str, int] | None = None,
     only_on: Mapping[str, frozenset[str]] | None = None,
+    limits: CellLimits = DEFAULT_CELL_LIMITS,
 ) -> list[Cell]:
-    """Every cell of the study, data-major (cells sharing data are adjacent).
+    """Every cell of the study, data-major (cells sharing data are adjacent); a study with a metric call estimated
+    over ``limits`` is refused (:func:`refuse_over_limits`).
 
     Population metrics run on population scenarios and every other metric on the
     representation scenarios.  ``scenario_names`` are references
@@ -505,7 +487,7 @@ def plan_cells(
                     cells.extend(Cell(study, part.scenario, value, index, seed, size, entry, scenario.kind, follows,
                                       part.sweep, part.axis, earlier_family=before, estimates=estimates)
                                  for entry, follows, before in zip(entries, after_sibling, earlier))
-    refuse_over_limits([cell for cell in cells if cell.seed == 0], _CELL_LIMITS.get())  # a call's estimate: any seed's
+    refuse_over_limits([cell for cell in cells if cell.seed == 0], limits)  # a call's estimate: any seed's
     return cells
 
 

@@ -18,7 +18,7 @@ from harness.errors import UnknownNameError, UsageError, listed
 from harness.execution.backends import check_backend, execute
 from harness.execution.metric_refs import MetricEntry, OptionSweep, resolve_all, variants
 from harness.execution.null_budget import metric_permutations, read_by_a_verdict
-from harness.execution.plan import Cell, plan_cells, plan_tasks, shape_factor, slow_metric_warnings
+from harness.execution.plan import DEFAULT_CELL_LIMITS, Cell, CellLimits, plan_cells, plan_tasks, shape_factor, slow_metric_warnings
 from harness.execution.presets import PRESETS, Preset
 from harness.execution.racing import RACE_FILE, race, racing_rule, undecided_groups
 from harness.execution.recompute import cell_provenances, recompute_reasons
@@ -40,6 +40,7 @@ def plan_study(
     grids: Mapping[str, Grid] | None = None,
     add_metrics: Sequence[str] | None = None,
     null_permutations: int | None = None,
+    cell_limits: CellLimits = DEFAULT_CELL_LIMITS,
 ) -> list[Cell]:
     """Every cell a study would run, without running anything (arguments as :func:`run_study`).
 
@@ -53,7 +54,8 @@ def plan_study(
         its scenario's range or for a scenario the study does not run, or an option value of
         ``metric_options`` that its metric's declaration refuses (:func:`harness.execution.metric_refs.variants`);
         for arguments of the wrong type (a string or a number where a list of names or values goes, a function in ``metrics_``, ``seeds`` or
-        ``n_samples`` that is not a whole number, ``null_permutations`` that is not a whole number >= 0).
+        ``n_samples`` that is not a whole number, ``null_permutations`` that is not a whole number >= 0); for a
+        metric call estimated over ``cell_limits`` (:func:`harness.execution.plan.refuse_over_limits`).
     """
     scenarios_, metrics_, seeds, n_samples, metric_options, grids = _checked_arguments(
         scenarios_, metrics_, seeds, n_samples, metric_options, grids
@@ -91,6 +93,7 @@ def plan_study(
         sample_sizes=config.sample_sizes if n_samples is None else None,
         scenario_seeds=config.scenario_seeds if seeds is None else None,
         only_on=only_on,
+        limits=cell_limits,
     )
     if not cells:
         raise UsageError(
@@ -244,6 +247,7 @@ def run_study(
     metric_options: Mapping[str, OptionSweep] | None = None,
     add_metrics: Sequence[str] | None = None,
     null_permutations: int | None = None,
+    cell_limits: CellLimits = DEFAULT_CELL_LIMITS,
     recompute: bool = False,
     progress: bool = True,
     progress_label: str = "cells",
@@ -320,6 +324,10 @@ def run_study(
         None: the preset's choice by each metric's estimated cost (:attr:`Preset.null_budget_seconds`).  ``B`` is
         part of a cell's identity: a cell stored with another ``B`` is computed again.  Population metrics have no
         null.
+    cell_limits : harness.execution.plan.CellLimits, default ``DEFAULT_CELL_LIMITS``
+        The most one metric call may be estimated to take, in CPU seconds (no limit by default) and memory above its
+        inputs (4 GiB by default); a study with a call estimated over either is refused before anything runs, naming
+        the cheapest measured variant that fits (``CellLimits(seconds=60)``: the wide-code target of issue 42).
     recompute : bool, default False
         Recompute every cell of the study even where ``out`` holds it; the new records replace
         the stored ones.
@@ -366,7 +374,7 @@ def run_study(
     cells = plan_study(preset=preset, scenarios_=scenarios_, metrics_=metrics_,
                        seeds=racing.max_seeds if racing is not None else seeds, n_samples=n_samples,
                        metric_options=metric_options, grids=grids, add_metrics=add_metrics,
-                       null_permutations=null_permutations)
+                       null_permutations=null_permutations, cell_limits=cell_limits)
     store = ResultStore(out) if out is not None else None
     records = store.reusable_records() if store is not None else {}  # read once: to resume here, for the tables below
     damage = ([f"note: {store.damaged} damaged line(s) of {store.path} were ignored; their cells are computed again"]

@@ -16,7 +16,7 @@ from harness.execution import cost_records
 from harness.execution.cost_measurement import wide
 from harness.execution.cost_records import WideCall
 from harness.execution.metric_refs import registered_entry
-from harness.execution.plan import _CELL_LIMITS, DEFAULT_CELL_LIMITS, CellLimits, cell_limits
+from harness.execution.plan import DEFAULT_CELL_LIMITS, CellLimits
 from harness.execution.runner import plan_study
 
 GIB = 2**30
@@ -80,25 +80,20 @@ def test_a_wide_study_is_refused_in_one_line_naming_its_cost_and_the_variant_tha
 def test_a_call_over_the_memory_limit_is_refused_by_default_and_a_raised_limit_lets_it_plan(tables, wide_scenario):
     with pytest.raises(UsageError, match=r"sap 6.4 CPU-s, 6.5 GiB \(.*\), no measured variant of it fits$"):
         plan_study(scenarios_=[wide_scenario], metrics_=["sap", "pid"], seeds=1, n_samples=N)  # pid: no time limit
-    with cell_limits(memory_bytes=8 * GIB):
-        assert len(plan_study(scenarios_=[wide_scenario], metrics_=["sap"], seeds=1, n_samples=N)) == 1
-    with cell_limits(memory_bytes=None):
-        assert len(plan_study(scenarios_=[wide_scenario], metrics_=["sap"], seeds=1, n_samples=N)) == 1
+    for raised in (CellLimits(memory_bytes=8 * GIB), CellLimits(memory_bytes=None)):
+        assert len(plan_study(scenarios_=[wide_scenario], metrics_=["sap"], seeds=1, n_samples=N, cell_limits=raised)) == 1
 
 
 def test_a_narrow_study_is_not_refused():
-    with cell_limits(seconds=60):  # the measured tables: the quick preset's costliest call takes a second
-        assert plan_study(preset="quick", scenarios_=["noise"])
+    # the measured tables: the quick preset's costliest call takes a second
+    assert plan_study(preset="quick", scenarios_=["noise"], cell_limits=CellLimits(seconds=60, memory_bytes=4 * GIB))
     assert plan_study(preset="quick", scenarios_=["noise"], n_samples=N)  # 8 x 8 codes at 1e5: well within 4 GiB
 
 
-def test_the_limits_hold_in_their_block_only():
+def test_the_default_limits_are_the_command_lines():
     from harness.cli.run import DEFAULT_CELL_MEMORY_GIB
 
-    assert _CELL_LIMITS.get() == DEFAULT_CELL_LIMITS == CellLimits(None, DEFAULT_CELL_MEMORY_GIB * GIB) == CellLimits(None, 4 * GIB)
-    with cell_limits(seconds=60, memory_bytes=None) as limits:
-        assert _CELL_LIMITS.get() == limits == CellLimits(60, None)
-    assert _CELL_LIMITS.get() == DEFAULT_CELL_LIMITS
+    assert DEFAULT_CELL_LIMITS == CellLimits(None, DEFAULT_CELL_MEMORY_GIB * GIB) == CellLimits(None, 4 * GIB)
 
 
 def test_the_memory_model_interpolates_in_the_codes_and_scales_linearly_in_n(monkeypatch):
