@@ -9,7 +9,7 @@ the racing of Maron and Moore (1994, "Hoeffding races") and of irace (López-Ib�
 Validity under optional stopping
     A verdict read after every round and acted on when decided is a sequential test: reading a
     95% interval at each of ``R`` looks would decide wrongly more often than 5%.  The seed counts
-    follow a fixed doubling schedule (:meth:`Racing.schedule`, 3, 6, 12 by default), so a verdict
+    follow a fixed doubling schedule (:meth:`Racing.schedule`: 3, 6, 12 by default; 12, 24, 48, 100 for the paper preset), so a verdict
     is read at most ``R = len(schedule)`` times, and every interval of a racing study is computed
     at level ``1 − 0.05 / R`` (:func:`reports.analyses.intervals.level`, the results' ``looks`` column).
     By Bonferroni's inequality the chance that *any* look's interval excludes the truth, and so
@@ -52,6 +52,9 @@ from reports.results.schema import LOOKS_COLUMN
 MIN_SEEDS = MIN_INTERVAL_SEEDS
 #: The default cap of a racing study's seeds per cell.
 MAX_SEEDS = 12
+#: The smallest factor between the last count of a schedule but one and the cap: doubling up to the cap, a count
+#: within this factor of it is skipped (:meth:`Racing.schedule`).
+LAST_STEP = 1.5
 
 Group = tuple[str, str]
 """What racing adds seeds to: a (scenario, metric) pair as the results name them, every value and sample size of it."""
@@ -90,11 +93,14 @@ class Racing:
             raise UsageError(f"--budget-seconds must be a positive number of CPU seconds, got {self.budget_seconds!r}")
 
     def schedule(self) -> tuple[int, ...]:
-        """The seeds a cell has at each look: doubling from :attr:`min_seeds`, the last one :attr:`max_seeds`
-        (3, 6, 12)."""
+        """The seeds a cell has at each look: doubling from :attr:`min_seeds`, the last one :attr:`max_seeds` (3, 6,
+        12).  A doubling that would come within :data:`LAST_STEP` of the cap goes to the cap instead (12, 24, 48, 100,
+        not 12, 24, 48, 96, 100): a look that adds a few seeds costs a round and widens every interval (one more
+        look to split the error rate over) for little."""
         counts = [self.min_seeds]
         while counts[-1] < self.max_seeds:
-            counts.append(min(2 * counts[-1], self.max_seeds))
+            doubled = 2 * counts[-1]
+            counts.append(self.max_seeds if doubled * LAST_STEP > self.max_seeds else doubled)
         return tuple(counts)
 
     @property

@@ -18,8 +18,10 @@ from reports.verdicts.bundle import Bundle
 TWO_ROUNDS = dict(preset="default", scenarios_=["noise", "mixing"], metrics_=["mig", "sap", "modularity"], progress=False)
 
 
-@pytest.mark.parametrize(("start", "cap", "schedule"), [(3, 12, (3, 6, 12)), (3, 3, (3,)), (5, 12, (5, 10, 12)),
-                                                         (2, 9, (2, 4, 8, 9))])
+@pytest.mark.parametrize(("start", "cap", "schedule"), [
+    (3, 12, (3, 6, 12)), (3, 3, (3,)), (3, 20, (3, 6, 12, 20)), (12, 100, (12, 24, 48, 100)),
+    # a doubling within a factor 1.5 of the cap goes to the cap: (5, 12), not (5, 10, 12); (2, 4, 9), not (2, 4, 8, 9)
+    (5, 12, (5, 12)), (2, 9, (2, 4, 9)), (6, 12, (6, 12)), (2, 3, (2, 3))])
 def test_the_schedule_doubles_to_the_cap_and_counts_the_looks(start, cap, schedule):
     racing = Racing(start, cap)
     assert racing.schedule() == schedule and racing.looks == len(schedule)
