@@ -158,12 +158,15 @@ def efficiency_figure(efficiency: pd.DataFrame, experiment: Experiment, *, band:
 def caption(experiment: Experiment, results: pd.DataFrame) -> str:
     """The caption of an experiment's figure: the paper's figure number, what it shows, its protocol here."""
     rows = results.loc[results["scenario"] == experiment.scenario]
-    seeds = rows["seed"].nunique()
+    counts = rows.groupby(["metric", "value", "n_samples"], dropna=False)["seed"].nunique()
+    fewest, most = (int(counts.min()), int(counts.max())) if len(counts) else (0, 0)
+    seeds = (f"{most} seed{'s' * (most != 1)}" if fewest == most
+             else f"{fewest} to {most} seeds (raced: more where a verdict needed them)")
     protocol = (f"samples up to n = {int(rows['n_samples'].max())}" if experiment.scenario == "sample_size"
                 else f"n = {int(rows['n_samples'].max())}")
     return (f"Zaidi et al. (2022), {experiment.figure} (section {experiment.section}), redrawn in the paper's "
             f"arrangement: {experiment.what}; one panel per family of the review's metrics, against "
-            f"{experiment.axis}; here {protocol}, {seeds} seed{'s' * (seeds != 1)} (the paper: n = 20000, 100 seeds"
+            f"{experiment.axis}; here {protocol}, {seeds} (the paper: n = 20000, 100 seeds"
             f"{'; subsets of 100k samples' if experiment.scenario == 'sample_size' else ''}). Lines: means over "
             "seeds, bands their 95% Student-t interval; wide grey lines: the ideal trajectories, tagged with the "
             f"properties they are the ideal of ({TAG_KEY}).")

@@ -48,3 +48,12 @@ def test_an_experiment_without_a_review_metric_is_left_out(reviewed):
     assert paper_figure_drawers(others, None) == []
     assert [key for key, _, _ in paper_figure_drawers(reviewed.loc[reviewed["scenario"] == "partial"], None)] == [
         "review_figure8_partial"]
+
+
+def test_a_raced_experiment_captions_its_fewest_and_most_seeds(reviewed):
+    # a racing study gives the points of an undecided verdict more seeds: the caption says the range, not the most
+    noise = reviewed.loc[reviewed["scenario"] == "noise"]
+    extra = noise.loc[(noise["metric"] == "mig") & (noise["seed"] == noise["seed"].max())]
+    raced = pd.concat([reviewed, *(extra.assign(seed=extra["seed"] + shift) for shift in (1, 2, 3))], ignore_index=True)
+    caption = {key: text for key, text, _ in paper_figure_drawers(raced, sample_efficiency(raced))}["review_figure4_noise"]
+    assert "3 to 6 seeds (raced: more where a verdict needed them)" in caption
