@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -32,10 +33,27 @@ def _path_grid(codes: np.ndarray, target: np.ndarray, n_alphas: int, alpha_ratio
     return np.geomspace(alpha_max, alpha_max * alpha_ratio, n_alphas)
 
 
+@functools.cache
+def _lasso_cv() -> type[LassoCV]:
+    """scikit-learn's ``LassoCV`` computing each fold's path without checking its inputs again.
+
+    ``LassoCV`` checks a fold's rows and computes their Gram matrix before it calls its path function, then calls it
+    with ``check_input=True``, and the path checks the Gram matrix again at every penalty (about 20 ``check_array``
+    calls a fold, half of a DCI-lasso call's time at n = 1000).  This subclass passes ``check_input=False``, as
+    ``Lasso.fit`` does when it calls the same function: the same arrays reach the same solver, so the fits are bit
+    for bit ``LassoCV``'s (``tests/metrics/test_dci_lasso_identical.py``).
+    """
+    from sklearn.linear_model import LassoCV, lasso_path
+
+    class CheckedOnceLassoCV(LassoCV):
+        path = staticmethod(functools.partial(lasso_path, check_input=False))
+
+    return CheckedOnceLassoCV
+
+
 def _cross_validated(codes: np.ndarray, target: np.ndarray, alphas: np.ndarray, folds: KFold) -> LassoCV:
     """The lasso whose penalty, among ``alphas``, has the least cross-validated error over ``folds``, refitted on all given rows."""
-    from sklearn.linear_model import LassoCV
-    return LassoCV(alphas=alphas, cv=folds, max_iter=_MAX_ITER, selection="cyclic", precompute=True).fit(codes, target)
+    return _lasso_cv()(alphas=alphas, cv=folds, max_iter=_MAX_ITER, selection="cyclic", precompute=True).fit(codes, target)
 
 
 def _fit_selecting_on_train(alpha_grid: str, n_alphas: int, alpha_ratio: float, folds: int):
@@ -241,7 +259,9 @@ def dci_lasso(
       failure for a single factor or code.
     * Cost: ``K x (folds + 1)`` lasso paths of ``n_alphas`` penalties on the Gram
       matrix, O(n L^2 K folds) (seconds per call: the cost table of ``metrics/README.md``).  With
-      ``selection_rows="all"``, one more lasso per factor.
+      ``selection_rows="all"``, one more lasso per factor.  The paths skip
+      scikit-learn's second check of each fold's inputs (:func:`_lasso_cv`): the
+      same fits, 1.8 times faster at n = 1000, 10 x 10.
 
     Examples
     --------
