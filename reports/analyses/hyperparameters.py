@@ -58,8 +58,8 @@ def option_spreads(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds
     names = sorted({key for text in rows["options"].unique() for key in decode_options(text)})
     tables = []
     for name in names:
-        table = option_sensitivity(rows.loc[off.map(lambda keys, name=name: keys <= {name})], thresholds=thresholds)
-        tables.append(table.loc[table["option"] == name])
+        tables.append(option_sensitivity(rows.loc[off.map(lambda keys, name=name: keys <= {name})], thresholds=thresholds,
+                                         options=(name,)))
     spreads = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=list(SENSITIVITY_COLUMNS))
     return spreads.sort_values(["metric", "option", "sub_score"], kind="stable").reset_index(drop=True)
 

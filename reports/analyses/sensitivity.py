@@ -25,7 +25,7 @@ the other variants are left out of them and appear in the sensitivity section al
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 import numpy as np
 import pandas as pd
@@ -54,7 +54,8 @@ def _variant_rows(results: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([rows.assign(metric=rows["metric_base"]), options], axis=1)
 
 
-def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds()) -> pd.DataFrame:
+def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds(),
+                       options: Collection[str] | None = None) -> pd.DataFrame:
     """How far each swept option moves each metric's scores.
 
     Parameters
@@ -65,6 +66,8 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
     thresholds : reports.analyses.thresholds.Thresholds, optional
         ``thresholds.max_spread`` is the largest ``max_spread`` whose verdict is ``"insensitive"`` (on the [0, 1]
         score scale, mean over seeds).
+    options : collection of str, optional
+        The options to measure (every swept one by default); the others still tell the conditions apart.
 
     Returns
     -------
@@ -89,6 +92,8 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
     for metric, group in rows.groupby("metric", sort=True):
         option_columns = [c for c in group.columns if c.startswith("option:") and group[c].notna().any()]
         for column in option_columns:
+            if options is not None and column.removeprefix("option:") not in options:
+                continue
             others = [c for c in option_columns if c != column]
             draw = ["sub_score", "scenario", "value", "value_label", "n_samples", "seed", *others]
             frame = group.dropna(subset=[column]).fillna({c: "" for c in others})

@@ -53,6 +53,11 @@ ATLAS_LABEL_CHARACTERS = 20
 #: Right edge of an atlas's panels (a fraction of its width), the gap between its columns (a fraction of a
 #: panel's width), the font size of its column titles (points), and the width of their widest characters (ems).
 ATLAS_RIGHT, ATLAS_WSPACE, ATLAS_TITLE_SIZE, ATLAS_CHARACTER_EMS = 0.99, 0.18, 4.5, 0.62
+#: The ticks of an atlas panel, set as its axes are made (restyling hundreds of panels' ticks after is a tenth of
+#: an atlas's time): small labels, short ticks, tick labels only on the bottom row and the left column (turned on
+#: there).
+ATLAS_TICKS = {"xtick.labelsize": 4, "ytick.labelsize": 4, "xtick.major.size": 1.5, "ytick.major.size": 1.5,
+               "xtick.major.pad": 1, "ytick.major.pad": 1, "xtick.labelbottom": False, "ytick.labelleft": False}
 CLIP_MARKER = {"color": "#CC3311", "markersize": 4.0, "linestyle": "none", "zorder": 5}
 #: Height of one legend row at the paper style's legend font, in inches.
 LEGEND_ROW_INCHES = 0.12
@@ -202,6 +207,15 @@ def _is_categorical(rows: pd.DataFrame) -> bool:
     return any(label != f"{value:g}" for value, label in pairs.itertuples(index=False))
 
 
+def _log_axis(rows: pd.DataFrame) -> bool:
+    """Whether a numeric parameter's values span :data:`LOG_AXIS_RATIO` or more: its axis is logarithmic (in a
+    scenario figure, and in every panel of an atlas column)."""
+    if _is_categorical(rows):
+        return False
+    values = rows["value"].to_numpy(dtype=float)
+    return bool(values.min() > 0 and values.max() / values.min() >= LOG_AXIS_RATIO)
+
+
 def format_axis(ax, rows: pd.DataFrame, parameter: str, *, label: bool = True) -> None:
     """The parameter axis of ``rows``: categorical labels, a log axis for wide ranges, integer ticks for integer
     parameters, labelled ``parameter``."""
@@ -209,7 +223,7 @@ def format_axis(ax, rows: pd.DataFrame, parameter: str, *, label: bool = True) -
     if _is_categorical(rows):
         labels = rows.drop_duplicates("value").set_index("value")["value_label"]
         ax.set_xticks(values, [labels[v] for v in values], rotation=30, ha="right")
-    elif values.min() > 0 and values.max() / values.min() >= LOG_AXIS_RATIO:
+    elif _log_axis(rows):
         ax.set_xscale("log")
     elif np.allclose(values, np.round(values)):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -311,7 +325,12 @@ def _draw_ideal(ax, ideals: pd.DataFrame, prop: str, values: Sequence[float], *,
     """The ideal of ``prop`` where the scenario defines it and, where that stops short of ``values`` (the noise
     scenario's modularity beyond alpha = 0.5), that range shaded (:data:`READ_RANGE_STYLE`): the range the verdicts
     read.  Returns whether it shaded."""
-    x, y = ideal_points(ideals, prop, values)
+    return _draw_ideal_points(ax, *ideal_points(ideals, prop, values), label=label)
+
+
+def _draw_ideal_points(ax, x: np.ndarray, y: np.ndarray, *, label: bool = True) -> bool:
+    """:func:`_draw_ideal` of the points :func:`ideal_points` gave (an atlas reads them once per scenario and
+    property, for every panel of that pair)."""
     known = np.isfinite(y)
     if not known.any():
         return False
@@ -482,40 +501,43 @@ def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], id
     curves = dict(tuple(summary.groupby(["scenario", "metric", "sub_score"])))
     ideals_of = dict(tuple(ideals.groupby("scenario")))
     rows_of = dict(tuple(rows.groupby("scenario")))
+    ideal_lines = {(scenario, prop): ideal_points(ideals_of[scenario], prop, rows_of[scenario]["value"].unique())
+                   for scenario in scenarios if scenario in ideals_of for prop in set(scores["property"])}
     height = ATLAS_ROW_INCHES * len(scores) + ATLAS_TOP_INCHES + ATLAS_BOTTOM_INCHES
     with paper_style():
         figure = Figure(figsize=(PAGE_WIDTH, height))
         figure.subplots_adjust(left=ATLAS_LEFT_INCHES / PAGE_WIDTH, right=ATLAS_RIGHT, top=1 - ATLAS_TOP_INCHES / height,
                                bottom=ATLAS_BOTTOM_INCHES / height, wspace=ATLAS_WSPACE, hspace=0.2)
         # no sharex/sharey: with hundreds of panels every shared draw re-reads every sibling; limits are set instead
-        grid = figure.subplots(len(scores), len(scenarios), squeeze=False)
+        with matplotlib.rc_context(ATLAS_TICKS):  # the panels' ticks made as drawn, not made then restyled
+            grid = figure.subplots(len(scores), len(scenarios), squeeze=False)
         spans = {scenario: _span(rows_of[scenario]["value"]) for scenario in scenarios}
+        logarithmic = {scenario for scenario in scenarios if _log_axis(rows_of[scenario])}
         for i, (metric, sub_score, prop, higher) in enumerate(scores.itertuples(index=False)):
             for j, scenario in enumerate(scenarios):
                 ax = grid[i, j]
                 score_axis(ax)
                 ax.set_autoscale_on(False)
+                if scenario in logarithmic:  # every panel of the column, not only the bottom one that shows its ticks
+                    ax.set_xscale("log")
                 ax.set_xlim(*spans[scenario])
                 curve = curves.get((scenario, metric, sub_score))
-                if (scenario in ideals_of and _draw_ideal(ax, ideals_of[scenario], prop, rows_of[scenario]["value"].unique(),
-                                                          label=False) and READ_RANGE_NOTE not in notes):
+                if ((scenario, prop) in ideal_lines and _draw_ideal_points(ax, *ideal_lines[scenario, prop], label=False)
+                        and READ_RANGE_NOTE not in notes):
                     notes.append(READ_RANGE_NOTE)
                 if curve is not None:
                     notes += [f"{scenario}: {note}" for note in draw_scores(ax, curve, "value", registry, band=band, markers=False)]
-                ax.tick_params(labelsize=4, length=1.5, pad=1)
                 if i == 0:
                     ax.set_title(_wrapped(scenario, len(scenarios)), fontsize=ATLAS_TITLE_SIZE)
                 if i == len(scores) - 1:
+                    ax.tick_params(axis="x", labelbottom=True)
                     _atlas_axis(ax, rows_of[scenario])
-                else:
-                    ax.tick_params(axis="x", labelbottom=False)
                 if j == 0:
+                    ax.tick_params(axis="y", labelleft=True)
                     label = score_label(metric, sub_score, bool(higher)).replace("/", "/\n").replace(" (", "\n(")
                     ax.set_ylabel("\n".join(wrap_label(line, ATLAS_LABEL_CHARACTERS) for line in label.split("\n")),
                                   rotation=0, ha="right", va="center", fontsize=5,
                                   color=registry(metric, sub_score).colour)
-                else:
-                    ax.tick_params(axis="y", labelleft=False)
         figure.suptitle(f"atlas: {title} ({band_text(band, summary['n_seeds'])})", fontsize=8, y=1 - 0.08 / height)
     return Drawn(figure, notes)
 
@@ -573,7 +595,7 @@ def _atlas_axis(ax, rows: pd.DataFrame) -> None:
     if _is_categorical(rows):
         ax.set_xticks(values, [""] * len(values))
         return
-    if values.min() > 0 and values.max() / values.min() >= LOG_AXIS_RATIO:
+    if _log_axis(rows):
         ax.set_xscale("log")
     else:
         ax.xaxis.set_major_locator(MaxNLocator(nbins=3, integer=bool(np.allclose(values, np.round(values)))))

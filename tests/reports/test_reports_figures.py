@@ -438,3 +438,36 @@ def test_a_band_wider_than_half_the_axis_says_why(std, noted):
     expected = [f"m/s's band (95% interval) spans {width:.2f} at 0.5: its 3 seeds disagree (standard deviation "
                 f"{std:.2f}); clipped to the axis."]
     assert notes == (expected if noted else [])
+
+
+def test_atlas_panels_label_their_ticks_on_the_bottom_row_and_left_column_only(synthetic_results):
+    # the ticks are made small as the panels are made (ATLAS_TICKS), then labelled on the figure's edges
+    figure = atlas_figures(synthetic_results, StyleRegistry(synthetic_results))[0][1].figure
+    FigureCanvasAgg(figure).draw()
+    grid = figure.axes[0].get_subplotspec().get_gridspec()
+    for ax in figure.axes:
+        spec = ax.get_subplotspec()
+        x_ticks, y_ticks = ax.xaxis.get_major_ticks(), ax.yaxis.get_major_ticks()
+        assert {tick.label1.get_visible() for tick in x_ticks} == {spec.rowspan.stop == grid.nrows}
+        assert {tick.label1.get_visible() for tick in y_ticks} == {spec.colspan.start == 0}
+        assert {tick.label1.get_fontsize() for tick in y_ticks} == {4}
+        bottom = spec.rowspan.stop == grid.nrows  # a numeric axis there: smaller still (_atlas_axis)
+        assert {tick.label1.get_fontsize() for tick in x_ticks} <= ({3.5, 4} if bottom else {4})
+        assert {(tick.tick1line.get_markersize(), tick.get_pad()) for tick in x_ticks + y_ticks} == {(1.5, 1)}
+
+
+def test_every_panel_of_an_atlas_column_over_a_wide_range_is_logarithmic(synthetic_results):
+    # a column whose values span 100x or more is drawn on a log axis in every row, not only in the bottom one that
+    # labels its ticks (upper panels were linear: their points crowded at the left end)
+    wide = synthetic_results.copy()
+    scenario = wide["scenario"].iloc[0]
+    on = wide["scenario"] == scenario
+    values = np.sort(wide.loc[on, "value"].unique())
+    wide.loc[on, "value"] = wide.loc[on, "value"].map(dict(zip(values, np.geomspace(1, 1000, len(values)))))
+    wide.loc[on, "value_label"] = wide.loc[on, "value"].map(lambda value: f"{value:g}")
+    figure = max((drawn.figure for _, drawn, *_ in atlas_figures(wide, StyleRegistry(wide))), key=lambda f: len(f.axes))
+    grid = figure.axes[0].get_subplotspec().get_gridspec()
+    wide_panels = [ax for ax in figure.axes if ax.get_xlim()[1] > 1000]  # the column's span: 1 to 1000, a margin each side
+    assert len(wide_panels) == grid.nrows > 1
+    assert {ax.get_xscale() for ax in wide_panels} == {"log"}
+    assert {ax.get_xscale() for ax in figure.axes if ax not in wide_panels} == {"linear"}

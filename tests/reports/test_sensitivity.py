@@ -62,3 +62,11 @@ def test_options_are_read_from_their_columns_never_from_the_names():
 def test_a_table_without_sweeps_gives_an_empty_table():
     plain = pd.DataFrame([_row("m", {}, "noise", 0.2, 0, 0.1)])
     assert option_sensitivity(plain).empty
+
+
+@pytest.mark.parametrize("option", ["bins", "estimator", "alpha", "unswept"])
+def test_measuring_some_options_gives_their_rows_of_the_whole_table(option):
+    # option_spreads measures one option at a time: the other options still tell the conditions apart
+    whole = option_sensitivity(_table())
+    expected = whole.loc[whole["option"] == option].reset_index(drop=True)
+    pd.testing.assert_frame_equal(option_sensitivity(_table(), options=(option,)), expected, check_dtype=False)
