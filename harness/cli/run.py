@@ -210,6 +210,7 @@ def dry_run(args: argparse.Namespace) -> int:
     from harness.execution.costs import study_estimate
     from harness.execution.plan import plan_tasks, slow_metric_warnings
     from harness.execution.racing import racing_rule
+    from harness.execution.run_estimate import RACE_ROUNDS_SHARE, START_SECONDS, report_wall_seconds
     from harness.execution.runner import plan_study
     from harness.execution.speed_probe import SPEED_REFERENCE, machine_speed
     from reports.analyses.intervals import level
@@ -248,9 +249,14 @@ def dry_run(args: argparse.Namespace) -> int:
     print(f"estimated total: {total:.2f} CPU-hours (permutation nulls {nulls:.2f} of them), about "
           f"{_duration(total * 3600 / workers)} on {workers} worker(s) at the cost table's speed")
     speed = machine_speed()
+    parts = {"of cells": speed * total * 3600 / workers, "to start": speed * START_SECONDS}
+    if racing is not None:
+        parts["for the race's later rounds"] = RACE_ROUNDS_SHARE * parts["of cells"]
+    if not args.no_report:
+        parts["for the report"] = speed * report_wall_seconds(len(cells), workers)
     print(f"this machine ran {' and '.join(SPEED_REFERENCE)} {speed:.1f} times as long as the cost table just now: about "
-          f"{_duration(speed * total * 3600 / workers)} of cells here, then the report (the default study's: about a "
-          "sixth as long again)")
+          f"{_duration(sum(parts.values()))} here in all ("
+          + ", ".join(f"{_duration(seconds)} {what}" for what, seconds in parts.items()) + ")")
     if racing is not None:
         capped = sum(record["cpu_hours"] for record in study_estimate(planned(racing.max_seeds)))
         looks = racing.looks

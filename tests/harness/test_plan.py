@@ -8,6 +8,7 @@ import pytest
 
 from harness.errors import UsageError
 from harness.execution.plan import OWN_TASK_SECONDS, SHARING_FAMILIES, plan_tasks
+from harness.execution.run_estimate import RACE_ROUNDS_SHARE, START_SECONDS, report_wall_seconds
 from harness.execution.runner import plan_study
 
 
@@ -149,10 +150,30 @@ def test_the_dry_run_prints_the_time_at_this_machines_speed(capsys, monkeypatch)
     lines = capsys.readouterr().out.splitlines()
     total = next(line for line in lines if line.startswith("estimated total: "))
     here = next(line for line in lines if line.startswith("this machine ran "))
+    planned = int(re.search(r": (\d+) cells", lines[0])[1])
     at_table = re.search(r"about (\d+) s on 1 worker\(s\) at the cost table's speed$", total)
-    at_machine = re.search(r"2\.5 times as long as the cost table just now: about (\d+) s of cells here", here)
+    at_machine = re.search(r"2\.5 times as long as the cost table just now: about (\d+) s here in all \((\d+) s of cells, "
+                           r"(\d+) s to start, (\d+) s for the report\)$", here)
     assert at_table and at_machine, (total, here)
-    assert abs(int(at_machine[1]) - 2.5 * int(at_table[1])) <= 2.5 * 0.5 + 0.5  # each rounded to the second
+    in_all, cells, start, report = map(int, at_machine.groups())
+    assert abs(cells - 2.5 * int(at_table[1])) <= 2.5 * 0.5 + 0.5  # each rounded to the second
+    # the start and the report at the measured costs (harness.execution.run_estimate), scaled by the same speed
+    assert start == round(2.5 * START_SECONDS)
+    assert report == round(2.5 * report_wall_seconds(planned, 1))
+    assert abs(in_all - (cells + start + report)) <= 2
+
+
+def test_a_racing_dry_run_adds_the_later_rounds_measured_share(capsys, monkeypatch):
+    from harness.cli import main
+    from harness.execution import speed_probe
+
+    monkeypatch.setattr(speed_probe, "machine_speed", lambda: 2.0)
+    assert main(["run", "--scenarios", "noise", "--metrics", "dci_rf", "--jobs", "1", "--no-report", "--dry-run"]) == 0
+    here = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("this machine ran "))
+    found = re.search(r"\((\d+) s of cells, (\d+) s to start, (\d+) s for the race's later rounds\)$", here)
+    assert found, here
+    cells, _, rounds = map(int, found.groups())
+    assert abs(rounds - RACE_ROUNDS_SHARE * cells) <= 1 and "report" not in here
 
 
 def test_the_default_preset_races_from_three_seeds_unless_the_seeds_are_given(capsys):
