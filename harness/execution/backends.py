@@ -64,6 +64,28 @@ def local_workers(jobs: int, tasks: int) -> int:
 
 
 #: joblib's warning when a result generator is closed before its end (the tasks left are cancelled, as intended).
+def leave_ctrl_c_to_the_run() -> None:
+    """A loky worker's initializer: the worker ignores Ctrl-C, which the run process handles.
+
+    Ctrl-C in a terminal interrupts the whole foreground process group, the workers included.  A worker interrupted
+    inside a task or while waiting for one sends the interruption back quietly, but one interrupted while it sends a
+    result back (or starts) let ``KeyboardInterrupt`` escape and printed ``Process LokyProcess-1:`` and its traceback
+    above the run's one-line message (seen once in the slow tier's Ctrl-C test on 2026-11-29, after the metrics got
+    faster and sending results became a larger share of a worker's time).  As the local Dask workers do (:func:`dask_setup`), the
+    worker leaves it to the run process, which stops the pool (joblib terminates its workers).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def local_pool(backend: str, workers: int) -> dict[str, Any]:
+    """``joblib.parallel_config`` arguments of a local pool of ``workers`` (loky's workers leave Ctrl-C to the run:
+    :func:`leave_ctrl_c_to_the_run`; threads never see signals)."""
+    options: dict[str, Any] = {"backend": backend, "n_jobs": workers}
+    if backend == "loky":
+        options["initializer"] = leave_ctrl_c_to_the_run
+    return options
+
+
 _EARLY_EXIT_WARNING = r".*(tasks which were still being processed by the workers have been cancelled|tasks have been successfully executed +but not used)"
 
 
@@ -137,7 +159,7 @@ def execute(
         return
     from joblib import Parallel, delayed, parallel_config
 
-    with parallel_config(backend=backend, n_jobs=local_workers(jobs, len(tasks))):
+    with parallel_config(**local_pool(backend, local_workers(jobs, len(tasks)))):
         results = Parallel(return_as="generator_unordered", batch_size=1, pre_dispatch="n_jobs")(
             delayed(run_task)(task, cell_timeout) for task in tasks
         )

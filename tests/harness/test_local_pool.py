@@ -1,0 +1,27 @@
+"""The local worker pools leave Ctrl-C to the run process (harness.execution.backends.local_pool)."""
+
+from __future__ import annotations
+
+import signal
+
+from joblib import Parallel, delayed, parallel_config
+
+from harness.execution.backends import leave_ctrl_c_to_the_run, local_pool
+
+
+def _sigint_handler() -> object:
+    return signal.getsignal(signal.SIGINT)
+
+
+def test_loky_workers_ignore_ctrl_c_and_the_run_keeps_its_handler():
+    # the interrupted run stops the pool itself; a worker that took Ctrl-C printed a traceback over its message
+    own = signal.getsignal(signal.SIGINT)
+    with parallel_config(**local_pool("loky", 2)):
+        handlers = Parallel()(delayed(_sigint_handler)() for _ in range(4))
+    assert handlers == [signal.SIG_IGN] * 4
+    assert signal.getsignal(signal.SIGINT) is own
+
+
+def test_only_loky_gets_the_initializer():
+    assert local_pool("loky", 3) == {"backend": "loky", "n_jobs": 3, "initializer": leave_ctrl_c_to_the_run}
+    assert local_pool("threading", 2) == {"backend": "threading", "n_jobs": 2}
