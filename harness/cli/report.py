@@ -39,6 +39,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 def report(args: argparse.Namespace) -> int:
     """Rewrite the report of ``args.directory`` (or write that of a subset of it into ``args.out``)."""
     import reports
+    from harness.execution.backends import report_workers
     from harness.execution.store import ResultStore
     from harness.outputs import writable_output
     from harness.workflows.run_results import load_run_results, select_results
@@ -53,6 +54,7 @@ def report(args: argparse.Namespace) -> int:
     out = writable_output(args.out, "--out", directory=True) if args.out is not None else args.directory
     if subset:  # the subset's own results table, so that OUT is a run directory 'report' and 'plot' read
         ResultStore(out).write_tables(results)
-    html = reports.write_report(results, out, jobs=args.jobs, figure_formats=args.figure_formats, colours=args.colors)
+    with report_workers(args.jobs):
+        html = reports.write_report(results, out, jobs=args.jobs, figure_formats=args.figure_formats, colours=args.colors)
     print(f"report: {html}")
     return 0

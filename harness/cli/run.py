@@ -156,9 +156,11 @@ def _run(args: argparse.Namespace) -> int:
                f"not show these results; rewrite it with: python -m harness report {out}")
     if not args.no_report:
         import reports
+        from harness.execution.backends import report_workers
 
-        html = reports.write_report(frame, out, jobs=1 if args.backend == "sequential" else args.jobs,
-                                    figure_formats=args.figure_formats, colours=args.colors)
+        jobs = 1 if args.backend == "sequential" else args.jobs
+        with report_workers(jobs):
+            html = reports.write_report(frame, out, jobs=jobs, figure_formats=args.figure_formats, colours=args.colors)
         print(f"report: {html} (also report.md, tables/, figures/)")
     return EXIT_FAILED_CELLS if frame.attrs.get("failures") else 0
 

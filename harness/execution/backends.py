@@ -86,6 +86,20 @@ def local_pool(backend: str, workers: int) -> dict[str, Any]:
     return options
 
 
+@contextmanager
+def report_workers(jobs: int) -> Iterator[None]:
+    """Where a report run by the harness draws its figures: the loky workers of :func:`local_pool`.
+
+    :func:`reports.write_report` draws on joblib's loky workers, and loky keeps one pool for calls whose options are
+    equal: given the cells' options (their initializer included), the report reuses the workers that ran the cells
+    instead of starting new ones (about 2.6 CPU-s of imports each), and its workers too leave Ctrl-C to the run.
+    """
+    from joblib import parallel_config
+
+    with parallel_config(**local_pool("loky", jobs)):
+        yield
+
+
 _EARLY_EXIT_WARNING = r".*(tasks which were still being processed by the workers have been cancelled|tasks have been successfully executed +but not used)"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 
 from joblib import Parallel, delayed, parallel_config
@@ -22,3 +23,15 @@ def test_loky_workers_ignore_ctrl_c_and_the_run_keeps_its_handler():
 def test_only_loky_gets_the_initializer():
     assert local_pool("loky", 3) == {"backend": "loky", "n_jobs": 3, "initializer": leave_ctrl_c_to_the_run}
     assert local_pool("threading", 2) == {"backend": "threading", "n_jobs": 2}
+
+
+def test_a_report_drawn_after_the_cells_reuses_their_workers():
+    # loky keeps one pool for calls of equal options: the report's figures (reports.write_report, joblib's default
+    # options under report_workers) go to the workers that ran the cells instead of new ones
+    from harness.execution.backends import report_workers
+
+    with parallel_config(**local_pool("loky", 2)):
+        first = set(Parallel()(delayed(os.getpid)() for _ in range(8)))
+    with report_workers(2):
+        second = set(Parallel(n_jobs=2)(delayed(os.getpid)() for _ in range(8)))
+    assert second <= first
