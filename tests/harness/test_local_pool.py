@@ -30,8 +30,14 @@ def test_a_report_drawn_after_the_cells_reuses_their_workers():
     # options under report_workers) go to the workers that ran the cells instead of new ones
     from harness.execution.backends import report_workers
 
+    first: set[int] = set()
     with parallel_config(**local_pool("loky", 2)):
-        first = set(Parallel()(delayed(os.getpid)() for _ in range(8)))
+        # a batch of quick tasks can all land on one worker: call the same pool until both workers have answered
+        for _ in range(100):
+            first |= set(Parallel()(delayed(os.getpid)() for _ in range(8)))
+            if len(first) == 2:
+                break
+    assert len(first) == 2
     with report_workers(2):
         second = set(Parallel(n_jobs=2)(delayed(os.getpid)() for _ in range(8)))
     assert second <= first
