@@ -56,4 +56,4 @@ def test_the_tan_map_scores_about_one_per_pair():
 
 
 def test_version_is_bumped_for_the_per_pair_protocol():
-    assert metrics.get("z_diff").version == "2"
+    assert int(metrics.get("z_diff").version) >= 2  # 3 since the classifier is fitted to its minimiser
