@@ -43,6 +43,25 @@ def _objectives(design: np.ndarray, coefficients: np.ndarray, targets: np.ndarra
     return strength * (weights * losses).sum(axis=0) + 0.5 * (coefficients[:-1] ** 2).sum(axis=0)
 
 
+def _column_products(design: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """``(d (d + 1) / 2, n)`` products ``x_a x_b`` of the columns of ``design`` for ``a <= b``, and the pairs ``(a, b)``.
+
+    Formed once a fit, they give every fit's Hessian at every step as one matrix product with the curvatures,
+    ``sum_i c_i x_ia x_ib``: at n = 15000 and 9 columns, 1 ms a step for ten fits instead of 6 for a weighted copy of
+    the design per fit and its product with the design.
+    """
+    width = design.shape[1]
+    upper = np.triu_indices(width)
+    columns = np.ascontiguousarray(design.T)
+    products = np.empty((upper[0].size, design.shape[0]))
+    start = 0
+    for column in range(width):  # the pairs (column, column..width-1), in triu_indices' order
+        stop = start + width - column
+        np.multiply(columns[column], columns[column:], out=products[start:stop])
+        start = stop
+    return products, upper
+
+
 def fit_binary_logistic(codes: np.ndarray, targets: np.ndarray, weights: np.ndarray, strength: float) -> np.ndarray:
     """Fit ``m`` L2-penalised binary logistic regressions of the same codes together.
 
@@ -75,6 +94,7 @@ def fit_binary_logistic(codes: np.ndarray, targets: np.ndarray, weights: np.ndar
     if targets.shape != weights.shape or targets.shape[0] != n:
         raise ValueError(f"targets {targets.shape} and weights {weights.shape} must both be (n = {n}, fits)")
     design = np.column_stack([codes, np.ones(n)])
+    products, upper = _column_products(design)
     fits = targets.shape[1]
     penalty = np.ones(width + 1)
     penalty[-1] = 0.0
@@ -86,8 +106,10 @@ def fit_binary_logistic(codes: np.ndarray, targets: np.ndarray, weights: np.ndar
         probabilities = expit(design @ beta)
         gradients = strength * (design.T @ (s * (probabilities - y))) + penalty[:, np.newaxis] * beta
         curvature = strength * s * probabilities * (1.0 - probabilities)
-        weighted = (design[:, :, np.newaxis] * curvature[:, np.newaxis, :]).reshape(n, -1)  # (n, d m)
-        hessians = (design.T @ weighted).reshape(width + 1, width + 1, -1).transpose(2, 0, 1).copy()
+        distinct = (products @ curvature).T  # (fits, pairs): each Hessian's entries on and above its diagonal
+        hessians = np.empty((active.size, width + 1, width + 1))
+        hessians[:, upper[0], upper[1]] = distinct
+        hessians[:, upper[1], upper[0]] = distinct
         hessians[:, np.arange(width), np.arange(width)] += 1.0
         directions = np.linalg.solve(hessians, gradients.T[:, :, np.newaxis])[:, :, 0].T
         decrements = (gradients * directions).sum(axis=0)

@@ -77,7 +77,7 @@ def _class_scores(
     properties="explicitness",
     stochastic=True,
     needs_discrete_factors=True,
-    version="2",
+    version="3",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
     constraints={"bins": AT_LEAST_TWO, "test_size": FRACTION, "classifier": Options(*CLASSIFIERS), "C": POSITIVE,
                  "scaling": Options(*SCALINGS)},
@@ -181,7 +181,9 @@ def explicitness(
     * Cost: ``K x classes`` logistic regressions (``L + 1`` unknowns) on the
       training part and as many AUCs.  A factor's one-vs-rest fits are solved
       together by Newton's method (:mod:`metrics._logistic`: one matrix product for
-      all their gradients, another for their Hessians, a batched solve), with the
+      all their gradients, another for their Hessians from the codes' pairwise
+      products formed once, a batched solve; version 3, whose Hessians sum in
+      another order than version 2's: the same minimisers to rounding), with the
       balanced class weights as sample weights, and each AUC comes from one ranking
       (:func:`_rank_auc`).  The fits reach scikit-learn's minimisers (its
       ``LogisticRegression(class_weight="balanced")`` run to a tight tolerance gives
