@@ -61,6 +61,7 @@ def _chance_figure(levels: pd.DataFrame, scores: list[tuple[str, str, bool]], ti
     limits = (SCORE_LIMITS[0], float(min(1.05, max(2.5 * HIGH, 1.1 * levels["mean"].max()))))
     notes: list[str] = []  # levels off the axis (DCI-ES's explicitness is about -1 on null codes)
     sizes = sorted(levels["n_samples"].unique())
+    curves = dict(tuple(levels.groupby(["metric", "sub_score", "value", "scenario"])))  # once, not a filter per line
     with paper_style():
         figure = Figure(figsize=(PAGE_WIDTH, rows * PANEL_INCHES[1] + 0.9), layout="constrained")
         axes = figure.subplots(rows, columns, squeeze=False, sharex=True, sharey=True)
@@ -74,9 +75,8 @@ def _chance_figure(levels: pd.DataFrame, scores: list[tuple[str, str, bool]], ti
                 ax.axhline(reference, color="#999999", linewidth=0.6, linestyle=":", zorder=0)
             for (value, label, parameter), colour in zip(widths.itertuples(index=False), colours):
                 for scenario, style in zip(scenarios, SCENARIO_STYLES * len(scenarios)):
-                    curve = levels.loc[(levels["metric"] == metric) & (levels["sub_score"] == sub_score)
-                                       & (levels["value"] == value) & (levels["scenario"] == scenario)]
-                    if curve.empty:
+                    curve = curves.get((metric, sub_score, value, scenario))
+                    if curve is None:
                         continue
                     curve = curve.sort_values("n_samples")
                     name = f"{parameter} = {label}" + (f" ({scenario})" if len(scenarios) > 1 else "")

@@ -28,9 +28,12 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.layout_engine import LayoutEngine
 from matplotlib.lines import Line2D
+from matplotlib.markers import TICKDOWN, TICKLEFT
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
+from matplotlib.transforms import Affine2D
 
 from reports.analyses.intervals import MIN_INTERVAL_SEEDS, mean_half_width
 from reports.rendering.style import COLUMN_WIDTH, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, chunks, paper_style, wrap_label
@@ -72,6 +75,9 @@ HATCHES = ("", "////", "....", "xxxx", "\\\\\\\\", "++++")
 PNG_COLOURS = 256
 #: Resolution of a figure's PNG, in dots per inch.
 PNG_DPI = 200
+#: zlib level of a figure's PNG: 6 (zlib's default) is a sixth of the time of 9 (or ``optimize``) for files about a
+#: tenth larger.
+PNG_COMPRESS_LEVEL = 6
 
 
 #: The shade behind a panel over the range where the scenario defines its property's ideal, when that range stops
@@ -125,8 +131,8 @@ def save(figure: Figure, directory: Path, key: str, formats: Sequence[str] = DEF
     names them; return the PNG bytes.
 
     The PNG is quantised to :data:`PNG_COLOURS` colours without dithering: a line
-    figure has few colours besides the edges' anti-aliasing, and the file is about a
-    quarter of the full-colour one.  Every file depends only on the figure: the SVG and
+    figure has few colours besides the edges' anti-aliasing, and the file (compressed at
+    :data:`PNG_COMPRESS_LEVEL`) is under a third of the full-colour one.  Every file depends only on the figure: the SVG and
     the PDF have no date, and the SVG's element ids are salted with ``key`` (matplotlib
     salts them with a random uuid otherwise), so a report redrawn from the same results
     is the same byte for byte.  The layout is computed once, at the PNG's resolution
@@ -142,7 +148,7 @@ def save(figure: Figure, directory: Path, key: str, formats: Sequence[str] = DEF
     image = Image.fromarray(np.asarray(canvas.buffer_rgba()))  # RGBA: the pixels just drawn, at PNG_DPI
     image = image.convert("RGB").quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     compressed = io.BytesIO()
-    image.save(compressed, format="png", optimize=True, dpi=(PNG_DPI, PNG_DPI))
+    image.save(compressed, format="png", compress_level=PNG_COMPRESS_LEVEL, dpi=(PNG_DPI, PNG_DPI))
     png = compressed.getvalue()
     (directory / f"{key}.png").write_bytes(png)
     if "svg" in formats:
@@ -232,47 +238,67 @@ def format_axis(ax, rows: pd.DataFrame, parameter: str, *, label: bool = True) -
 
 
 def clip_means(ax, x: np.ndarray, mean: np.ndarray, label: str, where: pd.Series,
-               limits: tuple[float, float] = SCORE_LIMITS) -> tuple[np.ndarray, list[str]]:
-    """Means clipped to ``limits`` (the axis), clipped points marked with a red triangle; a note per clipped curve."""
+               limits: tuple[float, float] = SCORE_LIMITS, *, transform=None) -> tuple[np.ndarray, list[str]]:
+    """Means clipped to ``limits`` (the axis), clipped points marked with a red triangle; a note per clipped curve.
+
+    ``transform`` (default: the axes' data) places the marks, as :func:`draw_scores` places a row of an atlas column.
+    """
     low, high = limits
     outside = (mean < low) | (mean > high)
     if not outside.any():
         return mean, []
     clipped = np.clip(mean, low, high)
-    ax.plot(x[mean > high], clipped[mean > high], marker="^", **CLIP_MARKER)
-    ax.plot(x[mean < low], clipped[mean < low], marker="v", **CLIP_MARKER)
+    placed = {} if transform is None else {"transform": transform}
+    ax.plot(x[mean > high], clipped[mean > high], marker="^", **CLIP_MARKER, **placed)
+    ax.plot(x[mean < low], clipped[mean < low], marker="v", **CLIP_MARKER, **placed)
     extreme = int(np.argmax(np.abs(mean - clipped)))
     return clipped, [f"{label} reaches {mean[extreme]:.2f} at {where.iloc[extreme]} (clipped, red triangle)."]
 
 
 def draw_scores(ax, summary: pd.DataFrame, x: str, registry: StyleRegistry, *, band: str = "ci95", clip: bool = True,
-                markers: bool = True, label: Callable[[str, str, bool], str] = score_label) -> list[str]:
+                markers: bool = True, label: Callable[[str, str, bool], str] = score_label, transform=None) -> list[str]:
     """One line (mean) and one band (:func:`band_half_width`) per sub-score of ``summary``; the clipping notes.
 
     ``summary`` holds ``x``, metric, sub_score, higher_is_better, mean, std and
     n_seeds; ``label(metric, sub_score, higher_is_better)`` names a line.  Each line's ``gid`` (its id in an SVG) is
-    :func:`line_id`, so that a reader of the file finds a metric's line and colour.
+    :func:`line_id`, so that a reader of the file finds a metric's line and colour.  ``transform`` (default: the axes'
+    data) places what is drawn: an atlas draws each row of a column in one axes, shifted up (:func:`_row_transform`).
     """
+    placed = {} if transform is None else {"transform": transform}
     notes = []
-    for (metric, sub_score, higher), curve in summary.groupby(["metric", "sub_score", "higher_is_better"]):
-        curve = curve.sort_values(x)
+    for (metric, sub_score, higher), curve in _curves(summary, x):
         style = registry(metric, sub_score)
         name = label(metric, sub_score, bool(higher))
         xs, mean = curve[x].to_numpy(), curve["mean"].to_numpy()
         half = band_half_width(curve["std"].to_numpy(), curve["n_seeds"].to_numpy(), band)
         shown = mean
         if clip:
-            shown, clipped = clip_means(ax, xs, mean, name, curve.get("value_label", curve[x]))
+            shown, clipped = clip_means(ax, xs, mean, name, curve.get("value_label", curve[x]), transform=transform)
             notes += clipped
         line = style.line() if markers else {**style.line(), "marker": None}
-        ax.plot(xs, shown, label=name, gid=line_id(ax, metric, sub_score), **line)
+        ax.plot(xs, shown, label=name, gid=line_id(ax, metric, sub_score), **line, **placed)
         if half is not None and np.any(half > 0):  # NaN where a point has too few seeds: no band there
             low, high = mean - half, mean + half
             if clip:
                 notes += _wide_band(name, half, curve, band)
                 low, high = np.clip(low, *SCORE_LIMITS), np.clip(high, *SCORE_LIMITS)
-            ax.fill_between(xs, low, high, color=style.colour, alpha=0.12, linewidth=0)
+            ax.fill_between(xs, low, high, color=style.colour, alpha=0.12, linewidth=0, **placed)
     return notes
+
+
+def _curves(summary: pd.DataFrame, x: str) -> list[tuple[tuple[str, str, bool], pd.DataFrame]]:
+    """``summary``'s rows per (metric, sub_score, higher_is_better), in that order, each sorted by ``x``: what
+    ``groupby`` then ``sort_values`` give, without grouping a handful of rows through pandas for every panel."""
+    positions: dict[tuple, list[int]] = {}
+    keys = zip(summary["metric"].tolist(), summary["sub_score"].tolist(), summary["higher_is_better"].tolist())
+    for position, key in enumerate(keys):
+        positions.setdefault(key, []).append(position)
+    xs = summary[x].to_numpy()
+    curves = []
+    for key in sorted(positions):
+        rows = np.asarray(positions[key])
+        curves.append((key, summary.iloc[rows[np.argsort(xs[rows], kind="stable")]]))
+    return curves
 
 
 def line_id(ax, metric: str, sub_score: str) -> str:
@@ -309,15 +335,16 @@ def ideal_points(ideals: pd.DataFrame, prop: str, values: Sequence[float]) -> tu
     return line.index.to_numpy(dtype=float), line.to_numpy(dtype=float)
 
 
-def plot_ideal(ax, x: np.ndarray, y: np.ndarray, label: str | None) -> Line2D:
+def plot_ideal(ax, x: np.ndarray, y: np.ndarray, label: str | None, *, transform=None) -> Line2D:
     """The ideal in :data:`IDEAL_STYLE`, returned; a value whose neighbours have no ideal is also a square (a line of
-    one point is invisible)."""
-    (line,) = ax.plot(x, y, label=label, **IDEAL_STYLE)
+    one point is invisible).  ``transform``: as :func:`draw_scores`'s."""
+    placed = {} if transform is None else {"transform": transform}
+    (line,) = ax.plot(x, y, label=label, **IDEAL_STYLE, **placed)
     known = np.isfinite(y)
     isolated = known & ~np.r_[False, known[:-1]] & ~np.r_[known[1:], False]
     if isolated.any():
         ax.plot(x[isolated], y[isolated], linestyle="none", marker="s", markersize=5, markeredgewidth=0,
-                color=IDEAL_STYLE["color"], zorder=IDEAL_STYLE["zorder"])
+                color=IDEAL_STYLE["color"], zorder=IDEAL_STYLE["zorder"], **placed)
     return line
 
 
@@ -328,16 +355,22 @@ def _draw_ideal(ax, ideals: pd.DataFrame, prop: str, values: Sequence[float], *,
     return _draw_ideal_points(ax, *ideal_points(ideals, prop, values), label=label)
 
 
-def _draw_ideal_points(ax, x: np.ndarray, y: np.ndarray, *, label: bool = True) -> bool:
+def _draw_ideal_points(ax, x: np.ndarray, y: np.ndarray, *, label: bool = True, transform=None) -> bool:
     """:func:`_draw_ideal` of the points :func:`ideal_points` gave (an atlas reads them once per scenario and
-    property, for every panel of that pair)."""
+    property, for every panel of that pair); ``transform``: as :func:`draw_scores`'s (the shade then spans the
+    score axis :data:`SCORE_LIMITS` of its row, not the whole axes)."""
     known = np.isfinite(y)
     if not known.any():
         return False
-    plot_ideal(ax, x, y, "ideal" if label else None)
+    plot_ideal(ax, x, y, "ideal" if label else None, transform=transform)
     if known.all() or known.sum() < 2:  # one point: a stated end (an attack's unattacked point), no range
         return False
-    ax.axvspan(x[known].min(), x[known].max(), **READ_RANGE_STYLE)
+    low, high = x[known].min(), x[known].max()
+    if transform is None:
+        ax.axvspan(low, high, **READ_RANGE_STYLE)
+    else:
+        ax.add_patch(Rectangle((low, SCORE_LIMITS[0]), high - low, SCORE_LIMITS[1] - SCORE_LIMITS[0],
+                               transform=transform, **READ_RANGE_STYLE))
     return True
 
 
@@ -372,11 +405,13 @@ class _Panel:
 
 
 def _panel_grid(panels: Sequence[_Panel | None], title: str, *, columns: int = 2, width: float = PAGE_WIDTH
-                ) -> tuple[Figure, list, list]:
-    """A figure of ``panels`` in rows of ``columns``, each with its legend in a row of its own below it.
+                ) -> tuple[Figure, list]:
+    """A figure of ``panels`` in rows of ``columns``, each with room for its legend in a row of its own below it
+    (:func:`_legend_below` writes it there).
 
-    ``None`` leaves a cell empty (a property starts a new row).  Returns the figure,
-    the panels' axes and their legend axes (turned off), in the order of ``panels``.
+    ``None`` leaves a cell empty (a property starts a new row).  Returns the figure and the panels' axes, in the
+    order of ``panels``.  The figure is laid out by :class:`_GridLayout`: each panel's cell is
+    :data:`PANEL_INCHES` high and each legend's row as high as its longest legend needs (:func:`legend_layout`).
     """
     rows = -(-len(panels) // columns)
     cell = width / columns
@@ -385,32 +420,122 @@ def _panel_grid(panels: Sequence[_Panel | None], title: str, *, columns: int = 2
         shown = [panel for panel in panels[row * columns:(row + 1) * columns] if panel is not None]
         legend_heights.append(max(legend_layout([wrap_label(label) for label in panel.labels], cell)[1]
                                   for panel in shown))
-    ratios = [height for legend in legend_heights for height in (PANEL_INCHES, legend)]
-    figure = Figure(figsize=(width, sum(ratios) + 0.35), layout="constrained")
-    grid = figure.add_gridspec(2 * rows, columns, height_ratios=ratios)
-    axes, legends = [], []
+    layout = _GridLayout(columns, legend_heights)
+    figure = Figure(figsize=(width, rows * PANEL_INCHES + sum(legend_heights) + 0.35), layout=layout)
+    axes = []
     for i, panel in enumerate(panels):
         if panel is None:
             continue
-        row, column = divmod(i, columns)
-        ax = figure.add_subplot(grid[2 * row, column])
+        ax = figure.add_axes(layout.cell(figure, *divmod(i, columns)))
         ax.set_title(panel.title, loc="left")
-        legend_ax = figure.add_subplot(grid[2 * row + 1, column])
-        legend_ax.set_axis_off()
+        layout.panels.append((ax, *divmod(i, columns)))
         axes.append(ax)
-        legends.append(legend_ax)
     figure.suptitle(title, fontsize=8)
-    return figure, axes, legends
+    return figure, axes
 
 
-def _legend_below(ax, legend_ax, width: float) -> None:
-    """``ax``'s legend in ``legend_ax`` (the ideal first), in as many columns as fit ``width`` inches."""
+class _GridLayout(LayoutEngine):
+    """The layout of :func:`_panel_grid`'s figures, computed in one pass: rows of panels, each followed by a row
+    of their legends.
+
+    As constrained layout would lay them out (which measured every panel's decorations twice, then the figure was
+    drawn, and gave each legend an axes of its own): each panel is first placed in its cell with typical margins
+    (:data:`GRID_MARGINS`, so that its tick locators see about its final size), its decorations (title, tick
+    labels, axis labels; not its legend) are measured once, and every panel of a row gets the row's largest top and
+    bottom margins, every panel of a column the column's largest left and right ones, :data:`GRID_PAD` inside its
+    cell.  The suptitle takes a band at the top; the rows share the rest in the ratio of their heights (a panel's
+    cell :data:`PANEL_INCHES`, its legends' row the height :func:`legend_layout` gives); each legend hangs from
+    the top of its row, centred on its column.  Each run starts again from the typical margins, so that running it
+    twice (as ``savefig`` does) lays a figure out the same way.
+    """
+
+    _adjust_compatible = False
+    _colorbar_gridspec = False
+
+    def __init__(self, columns: int, legend_heights: Sequence[float]) -> None:
+        super().__init__()
+        self.columns = columns
+        self.legend_heights = list(legend_heights)
+        #: (axes, row, column) of every panel.
+        self.panels: list[tuple[object, int, int]] = []
+
+    def _cells(self, figure: Figure, top_band: float) -> list[tuple[float, float, float]]:
+        """Top and bottom (inches from the figure's bottom) of each row's panel cell, below ``top_band``, and the
+        bottom of its legends' row after them: (panel top, panel bottom, legend bottom) per row."""
+        height = figure.get_size_inches()[1]
+        wanted = [PANEL_INCHES + legend for legend in self.legend_heights]
+        scale = (height - top_band) / sum(wanted)
+        cells, top = [], height - top_band
+        for legend in self.legend_heights:
+            panel_bottom = top - scale * PANEL_INCHES
+            cells.append((top, panel_bottom, panel_bottom - scale * legend))
+            top = panel_bottom - scale * legend
+        return cells
+
+    def cell(self, figure: Figure, row: int, column: int, margins=None) -> list[float]:
+        """The position (figure fractions) of the panel in ``row``, ``column`` with ``margins`` (left, right,
+        bottom, top, in inches; default :data:`GRID_MARGINS`) around it inside its cell, below a typical
+        suptitle's band."""
+        return self._position(figure, row, column, GRID_MARGINS if margins is None else margins, GRID_TOP_BAND)
+
+    def _position(self, figure: Figure, row: int, column: int, margins, top_band: float) -> list[float]:
+        width, height = figure.get_size_inches()
+        left, right, bottom, top = margins
+        panel_top, panel_bottom, _ = self._cells(figure, top_band)[row]
+        cell = width / self.columns
+        x0, x1 = column * cell + GRID_PAD + left, (column + 1) * cell - GRID_PAD - right
+        y0, y1 = panel_bottom + GRID_PAD + bottom, panel_top - GRID_PAD - top
+        return [x0 / width, y0 / height, max(x1 - x0, 0.1) / width, max(y1 - y0, 0.1) / height]
+
+    def execute(self, figure: Figure) -> None:
+        renderer = figure._get_renderer()
+        dpi = figure.dpi
+        width, height = figure.get_size_inches()
+        top_band = 2 * GRID_PAD
+        if figure._suptitle is not None and figure._suptitle.get_text():
+            figure._suptitle.set_y(1 - GRID_PAD / height)
+            figure._suptitle.set_verticalalignment("top")
+            top_band += figure._suptitle.get_window_extent(renderer).height / dpi
+        measured = {}
+        for ax, row, column in self.panels:
+            ax.set_position(self._position(figure, row, column, GRID_MARGINS, top_band))
+            if ax.get_legend() is not None:
+                ax.get_legend().set_in_layout(False)  # placed below, in its own row
+            frame = ax.get_window_extent(renderer)
+            box = ax.get_tightbbox(renderer, for_layout_only=True)
+            measured[ax] = (max(frame.x0 - box.x0, 0) / dpi, max(box.x1 - frame.x1, 0) / dpi,
+                            max(frame.y0 - box.y0, 0) / dpi, max(box.y1 - frame.y1, 0) / dpi)
+        left = {column: max(measured[ax][0] for ax, _, c in self.panels if c == column) for _, _, column in self.panels}
+        right = {column: max(measured[ax][1] for ax, _, c in self.panels if c == column) for _, _, column in self.panels}
+        bottom = {row: max(measured[ax][2] for ax, r, _ in self.panels if r == row) for _, row, _ in self.panels}
+        top = {row: max(measured[ax][3] for ax, r, _ in self.panels if r == row) for _, row, _ in self.panels}
+        cells = self._cells(figure, top_band)
+        for ax, row, column in self.panels:
+            ax.set_position(self._position(figure, row, column, (left[column], right[column], bottom[row], top[row]),
+                                           top_band))
+            if ax.get_legend() is not None:
+                anchor = ((column + 0.5) / self.columns, (cells[row][1] - GRID_PAD) / height)
+                ax.get_legend().set_bbox_to_anchor(anchor, transform=figure.transFigure)
+
+
+#: Margin around each panel of :func:`_panel_grid` inside its cell, in inches (constrained layout's default pad).
+GRID_PAD = 0.04
+#: Typical margins of a panel (left, right, bottom, top; inches: tick labels and an axis label left and below, a
+#: title above) and a suptitle's band: where :class:`_GridLayout` places panels before it measures them.
+GRID_MARGINS, GRID_TOP_BAND = (0.5, 0.05, 0.4, 0.2), 0.25
+
+
+def _legend_below(ax, width: float) -> None:
+    """``ax``'s legend (the ideal first), in as many columns as fit ``width`` inches, in the row below it
+    (:class:`_GridLayout` hangs it from the top of that row)."""
     handles, labels = ax.get_legend_handles_labels()
     order = sorted(range(len(labels)), key=lambda i: labels[i] != "ideal")
     labels = [wrap_label(labels[i]) for i in order]
     columns, _ = legend_layout(labels, width)
-    legend_ax.legend([handles[i] for i in order], labels, loc="upper center", frameon=False, ncol=columns,
-                     handlelength=2.2, columnspacing=1.0, labelspacing=0.25, borderaxespad=0.0)
+    legend = ax.legend([handles[i] for i in order], labels, loc="upper center", frameon=False, ncol=columns,
+                       handlelength=2.2, columnspacing=1.0, labelspacing=0.25, borderaxespad=0.0,
+                       bbox_to_anchor=(0.5, 0.0))
+    legend.set_in_layout(False)
 
 
 def _by_property_and_family(summary: pd.DataFrame) -> list[tuple[str, str] | None]:
@@ -440,18 +565,19 @@ def scenario_figure(results: pd.DataFrame, scenario: str, *, registry: StyleRegi
     notes: list[str] = []
     title = (f"{scenario} (n = {int(rows['n_samples'].max())}; "
              f"{band_text(band, summary['n_seeds'])})")
+    axis_rows, parameter = rows[["value", "value_label"]].drop_duplicates(), rows["parameter"].iloc[0]  # once, not per panel
     with paper_style():
         panels = [None if cell is None else _Panel(f"{cell[0]} · {cell[1]}", _labels(summary, *cell)) for cell in cells]
-        figure, axes, legends = _panel_grid(panels, title)
-        for ax, legend_ax, (prop, family) in zip(axes, legends, [cell for cell in cells if cell is not None]):
+        figure, axes = _panel_grid(panels, title)
+        for ax, (prop, family) in zip(axes, [cell for cell in cells if cell is not None]):
             own = summary.loc[(summary["property"] == prop) & (summary["family"] == family)]
             if _draw_ideal(ax, ideals, prop, rows["value"].unique()) and READ_RANGE_NOTE not in notes:
                 notes.append(READ_RANGE_NOTE)
             notes += draw_scores(ax, own, "value", registry, band=band)
-            format_axis(ax, rows, rows["parameter"].iloc[0])
+            format_axis(ax, axis_rows, parameter)
             score_axis(ax)
             ax.set_ylabel("score")
-            _legend_below(ax, legend_ax, PAGE_WIDTH / 2)
+            _legend_below(ax, PAGE_WIDTH / 2)
     return Drawn(figure, notes)
 
 
@@ -496,7 +622,13 @@ def atlas_drawers(results: pd.DataFrame, registry: StyleRegistry, *, band: str =
 
 def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], ideals: pd.DataFrame,
            rows: pd.DataFrame, registry: StyleRegistry, title: str, band: str) -> Drawn:
-    """One atlas figure.  Margins are fixed in inches (no layout engine: hundreds of panels would take it minutes)."""
+    """One atlas figure: one axes per column (scenario), its rows (sub-scores) drawn in it one above the other.
+
+    Every panel of a column shares its x axis and the score axis, so a column is one axes whose y axis holds a score
+    axis per row (:func:`_row_transform`), each with its frame, ticks and label drawn as in a grid of panels
+    (:func:`_atlas_frames`): a grid of hundreds of axes spent most of its time making, laying out and drawing their
+    ticks.  Margins are fixed in inches (no layout engine).
+    """
     notes: list[str] = []
     curves = dict(tuple(summary.groupby(["scenario", "metric", "sub_score"])))
     ideals_of = dict(tuple(ideals.groupby("scenario")))
@@ -504,42 +636,96 @@ def _atlas(summary: pd.DataFrame, scores: pd.DataFrame, scenarios: list[str], id
     ideal_lines = {(scenario, prop): ideal_points(ideals_of[scenario], prop, rows_of[scenario]["value"].unique())
                    for scenario in scenarios if scenario in ideals_of for prop in set(scores["property"])}
     height = ATLAS_ROW_INCHES * len(scores) + ATLAS_TOP_INCHES + ATLAS_BOTTOM_INCHES
+    offsets = _row_offsets(len(scores))
+    panel_notes: dict[tuple[int, int], list[str]] = {}  # (row, column) -> its notes
     with paper_style():
         figure = Figure(figsize=(PAGE_WIDTH, height))
         figure.subplots_adjust(left=ATLAS_LEFT_INCHES / PAGE_WIDTH, right=ATLAS_RIGHT, top=1 - ATLAS_TOP_INCHES / height,
-                               bottom=ATLAS_BOTTOM_INCHES / height, wspace=ATLAS_WSPACE, hspace=0.2)
-        # no sharex/sharey: with hundreds of panels every shared draw re-reads every sibling; limits are set instead
-        with matplotlib.rc_context(ATLAS_TICKS):  # the panels' ticks made as drawn, not made then restyled
-            grid = figure.subplots(len(scores), len(scenarios), squeeze=False)
-        spans = {scenario: _span(rows_of[scenario]["value"]) for scenario in scenarios}
-        logarithmic = {scenario for scenario in scenarios if _log_axis(rows_of[scenario])}
-        for i, (metric, sub_score, prop, higher) in enumerate(scores.itertuples(index=False)):
-            for j, scenario in enumerate(scenarios):
-                ax = grid[i, j]
-                score_axis(ax)
-                ax.set_autoscale_on(False)
-                if scenario in logarithmic:  # every panel of the column, not only the bottom one that shows its ticks
-                    ax.set_xscale("log")
-                ax.set_xlim(*spans[scenario])
+                               bottom=ATLAS_BOTTOM_INCHES / height, wspace=ATLAS_WSPACE)
+        with matplotlib.rc_context(ATLAS_TICKS):  # the columns' ticks made as drawn, not made then restyled
+            columns = figure.subplots(1, len(scenarios), squeeze=False)[0]
+        for j, (ax, scenario) in enumerate(zip(columns, scenarios)):
+            ax.set_autoscale_on(False)
+            ax.set_ylim(SCORE_LIMITS[0], offsets[0] + SCORE_LIMITS[1])
+            ax.tick_params(axis="x", labelbottom=True)
+            _atlas_axis(ax, rows_of[scenario])
+            ax.set_xlim(*_span(rows_of[scenario]["value"]))  # after the scale and the ticks: neither moves it
+            ax.set_title(_wrapped(scenario, len(scenarios)), fontsize=ATLAS_TITLE_SIZE)
+            for i, ((metric, sub_score, prop, _higher), offset) in enumerate(zip(scores.itertuples(index=False), offsets)):
+                shift = _row_transform(ax, offset)
+                shaded = ((scenario, prop) in ideal_lines
+                          and _draw_ideal_points(ax, *ideal_lines[scenario, prop], label=False, transform=shift))
                 curve = curves.get((scenario, metric, sub_score))
-                if ((scenario, prop) in ideal_lines and _draw_ideal_points(ax, *ideal_lines[scenario, prop], label=False)
-                        and READ_RANGE_NOTE not in notes):
-                    notes.append(READ_RANGE_NOTE)
-                if curve is not None:
-                    notes += [f"{scenario}: {note}" for note in draw_scores(ax, curve, "value", registry, band=band, markers=False)]
-                if i == 0:
-                    ax.set_title(_wrapped(scenario, len(scenarios)), fontsize=ATLAS_TITLE_SIZE)
-                if i == len(scores) - 1:
-                    ax.tick_params(axis="x", labelbottom=True)
-                    _atlas_axis(ax, rows_of[scenario])
-                if j == 0:
-                    ax.tick_params(axis="y", labelleft=True)
-                    label = score_label(metric, sub_score, bool(higher)).replace("/", "/\n").replace(" (", "\n(")
-                    ax.set_ylabel("\n".join(wrap_label(line, ATLAS_LABEL_CHARACTERS) for line in label.split("\n")),
-                                  rotation=0, ha="right", va="center", fontsize=5,
-                                  color=registry(metric, sub_score).colour)
+                panel_notes[i, j] = [READ_RANGE_NOTE] * shaded + (
+                    [] if curve is None else [f"{scenario}: {note}" for note in draw_scores(
+                        ax, curve, "value", registry, band=band, markers=False, transform=shift)])
+            _atlas_frames(ax, offsets, labelled=j == 0)
+        for cell in sorted(panel_notes):  # the notes read row by row, as the panels are
+            notes += [note for note in panel_notes[cell] if note != READ_RANGE_NOTE or READ_RANGE_NOTE not in notes]
+        for (metric, sub_score, _prop, higher), offset in zip(scores.itertuples(index=False), offsets):
+            label = score_label(metric, sub_score, bool(higher)).replace("/", "/\n").replace(" (", "\n(")
+            columns[0].annotate("\n".join(wrap_label(line, ATLAS_LABEL_CHARACTERS) for line in label.split("\n")),
+                                (0, offset + sum(SCORE_LIMITS) / 2), xycoords=columns[0].get_yaxis_transform(),
+                                xytext=(-_atlas_label_points(), 0), textcoords="offset points", ha="right",
+                                va="center", fontsize=5, color=registry(metric, sub_score).colour, annotation_clip=False,
+                                gid="atlas-row-label")
         figure.suptitle(f"atlas: {title} ({band_text(band, summary['n_seeds'])})", fontsize=8, y=1 - 0.08 / height)
     return Drawn(figure, notes)
+
+
+#: The gap between an atlas's rows, a fraction of a row's score axis (as a grid of panels with ``hspace`` 0.2 had).
+ATLAS_HSPACE = 0.2
+
+
+def _row_offsets(rows: int) -> list[float]:
+    """Where each row of an atlas column (top first) has its score 0, in the column's y units: the score axis
+    :data:`SCORE_LIMITS` of each row, :data:`ATLAS_HSPACE` of it apart."""
+    step = (SCORE_LIMITS[1] - SCORE_LIMITS[0]) * (1 + ATLAS_HSPACE)
+    return [(rows - 1 - row) * step for row in range(rows)]
+
+
+def _row_transform(ax, offset: float):
+    """Data coordinates of one row of an atlas column: the score ``y`` drawn at ``y + offset``."""
+    return Affine2D().translate(0, offset) + ax.transData
+
+
+def _atlas_frames(ax, offsets: Sequence[float], *, labelled: bool) -> None:
+    """Each row of an atlas column framed as a panel of :func:`paper_style` is: a left and a bottom edge, ticks at
+    0, 0.5 and 1 on the left (labelled in the first column, ``labelled``) and ticks under every row where the
+    bottom row's x axis has them.
+
+    The bottom row's x ticks, and the first column's score ticks, are the axes' own; the others are marks in the
+    ticks' style (:data:`ATLAS_TICKS`), one line of them per column.
+    """
+    ax.spines[:].set_visible(False)
+    low, high = SCORE_LIMITS
+    edge = {"color": matplotlib.rcParams["axes.edgecolor"], "linewidth": matplotlib.rcParams["axes.linewidth"],
+            "clip_on": False, "zorder": 2.5, "solid_capstyle": "projecting", "solid_joinstyle": "miter"}
+    frame_x = np.tile([0.0, 0.0, 1.0, np.nan], len(offsets))
+    frame_y = np.concatenate([[offset + high, offset + low, offset + low, np.nan] for offset in offsets])
+    ax.plot(frame_x, frame_y, transform=ax.get_yaxis_transform(), **edge)
+    scores = [offset + tick for offset in offsets for tick in (0.0, 0.5, 1.0)]
+    mark = {"linestyle": "none", "clip_on": False, "zorder": 2.5}
+    if labelled:
+        ax.set_yticks(scores, [f"{tick:.1f}" for _ in offsets for tick in (0.0, 0.5, 1.0)])
+        ax.tick_params(axis="y", labelleft=True)
+    else:
+        ax.set_yticks([])
+        ax.plot(np.zeros(len(scores)), scores, transform=ax.get_yaxis_transform(), marker=TICKLEFT,
+                markersize=ATLAS_TICKS["ytick.major.size"], markeredgewidth=matplotlib.rcParams["ytick.major.width"],
+                color=matplotlib.rcParams["ytick.color"], **mark)
+    left, right = sorted(ax.get_xlim())
+    ticks = [tick for tick in ax.get_xticks() if left <= tick <= right]
+    ax.plot(np.tile(ticks, len(offsets) - 1), np.repeat([offset + low for offset in offsets[:-1]], len(ticks)),
+            marker=TICKDOWN, markersize=ATLAS_TICKS["xtick.major.size"],
+            markeredgewidth=matplotlib.rcParams["xtick.major.width"], color=matplotlib.rcParams["xtick.color"], **mark)
+
+
+def _atlas_label_points() -> float:
+    """How far left of its column an atlas row's label ends, in points: past the score ticks and their labels, as
+    far as an axis label would be (its pad, ``axes.labelpad``)."""
+    return (ATLAS_TICKS["ytick.major.size"] + ATLAS_TICKS["ytick.major.pad"]
+            + _text_points("1.0", ATLAS_TICKS["ytick.labelsize"]) + matplotlib.rcParams["axes.labelpad"])
 
 
 def _span(values: pd.Series) -> tuple[float, float]:
@@ -581,12 +767,12 @@ def _title_characters(columns: int) -> int:
 
 
 @functools.lru_cache(maxsize=4096)
-def _text_points(text: str) -> float:
-    """Width (points) of ``text`` in an atlas column title's font."""
+def _text_points(text: str, size: float = ATLAS_TITLE_SIZE) -> float:
+    """Width (points) of ``text`` at ``size`` points (by default in an atlas column title's font)."""
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import TextToPath
 
-    return TextToPath().get_text_width_height_descent(text, FontProperties(size=ATLAS_TITLE_SIZE), ismath=False)[0]
+    return TextToPath().get_text_width_height_descent(text, FontProperties(size=size), ismath=False)[0]
 
 
 def _atlas_axis(ax, rows: pd.DataFrame) -> None:
@@ -617,8 +803,8 @@ def efficiency_figure(efficiency: pd.DataFrame, *, registry: StyleRegistry, band
     with paper_style():
         panels = [None if cell is None else _Panel(f"{cell[0]} · {cell[1]}", _labels(summary, *cell)[1:])
                   for cell in cells]
-        figure, axes, legends = _panel_grid(panels, title)
-        for ax, legend_ax, (prop, family) in zip(axes, legends, [cell for cell in cells if cell is not None]):
+        figure, axes = _panel_grid(panels, title)
+        for ax, (prop, family) in zip(axes, [cell for cell in cells if cell is not None]):
             own = summary.loc[(summary["property"] == prop) & (summary["family"] == family)]
             draw_scores(ax, own, "n", registry, band=band, clip=False)
             ax.set_ylim(0, 1.15 * max(float(own["mean"].max()), 1e-3))
@@ -626,7 +812,7 @@ def efficiency_figure(efficiency: pd.DataFrame, *, registry: StyleRegistry, band
             ax.set_xticks(sizes, [str(int(n)) for n in sizes])
             ax.set_xlabel("n")
             ax.set_ylabel("mean |s(n) − s(n_max)|")
-            _legend_below(ax, legend_ax, PAGE_WIDTH / 2)
+            _legend_below(ax, PAGE_WIDTH / 2)
     return Drawn(figure)
 
 
@@ -723,9 +909,9 @@ def cost_figure(by_n: pd.DataFrame, *, registry: StyleRegistry) -> Drawn:
         cells += [(family if len(parts) == 1 else f"{family} ({i} of {len(parts)})", part)
                   for i, part in enumerate(parts, start=1)]
     with paper_style():
-        figure, axes, legends = _panel_grid([_Panel(title, metrics) for title, metrics in cells],
+        figure, axes = _panel_grid([_Panel(title, metrics) for title, metrics in cells],
                                             "cost growth: median seconds per call")
-        for ax, legend_ax, (_title, metrics) in zip(axes, legends, cells):
+        for ax, (_title, metrics) in zip(axes, cells):
             for metric in metrics:
                 curve = by_n.loc[by_n["metric"] == metric]
                 ax.plot(curve["n"], curve["median_seconds"], label=metric, **registry.metric(metric).line())
@@ -733,7 +919,7 @@ def cost_figure(by_n: pd.DataFrame, *, registry: StyleRegistry) -> Drawn:
             ax.set_yscale("log")
             ax.set_xlabel("n")
             ax.set_ylabel("seconds")
-            _legend_below(ax, legend_ax, PAGE_WIDTH / 2)
+            _legend_below(ax, PAGE_WIDTH / 2)
     return Drawn(figure)
 
 

@@ -350,7 +350,7 @@ def test_a_long_metric_name_stays_inside_every_figure(synthetic_results):
     # legends never dominate: they are below their panels, which keep the width of their column
     assert min(ax.get_window_extent().width for ax in _panels(figure)) > 0.4 * figure.bbox.width
     custom = dict(atlas_figures(results, registry))["custom"].figure  # holo's family
-    assert _inside_the_figure(custom, [ax.yaxis.label for ax in custom.axes if ax.get_ylabel()])
+    assert _row_labels(custom) and _inside_the_figure(custom, _row_labels(custom))
     heat = agreement_figure(agreement_matrix(agreement(results))).figure
     assert _inside_the_figure(heat, [heat._suptitle, *heat.axes[0].get_yticklabels()])
 
@@ -440,20 +440,38 @@ def test_a_band_wider_than_half_the_axis_says_why(std, noted):
     assert notes == (expected if noted else [])
 
 
+def _row_labels(figure):
+    """An atlas's row labels (one per sub-score, left of its first column)."""
+    return [text for ax in figure.axes for text in ax.texts if text.get_gid() == "atlas-row-label"]
+
+
 def test_atlas_panels_label_their_ticks_on_the_bottom_row_and_left_column_only(synthetic_results):
-    # the ticks are made small as the panels are made (ATLAS_TICKS), then labelled on the figure's edges
-    figure = atlas_figures(synthetic_results, StyleRegistry(synthetic_results))[0][1].figure
+    # an atlas column is one axes drawing its rows (panels) one above the other; its ticks are made small as it is
+    # made (ATLAS_TICKS), labelled on the figure's edges (x under the bottom row, the score in the first column), and
+    # every other panel gets the same ticks as marks: on the left of each row, under each row above the bottom one
+    from matplotlib.markers import TICKDOWN, TICKLEFT
+
+    figure = max((drawn.figure for _, drawn in atlas_figures(synthetic_results, StyleRegistry(synthetic_results))),
+                 key=lambda figure: len(_row_labels(figure)))
     FigureCanvasAgg(figure).draw()
-    grid = figure.axes[0].get_subplotspec().get_gridspec()
-    for ax in figure.axes:
-        spec = ax.get_subplotspec()
+    rows = len(_row_labels(figure))
+    assert rows > 1 and len(figure.axes) > 1
+    for column, ax in enumerate(figure.axes):
         x_ticks, y_ticks = ax.xaxis.get_major_ticks(), ax.yaxis.get_major_ticks()
-        assert {tick.label1.get_visible() for tick in x_ticks} == {spec.rowspan.stop == grid.nrows}
-        assert {tick.label1.get_visible() for tick in y_ticks} == {spec.colspan.start == 0}
-        assert {tick.label1.get_fontsize() for tick in y_ticks} == {4}
-        bottom = spec.rowspan.stop == grid.nrows  # a numeric axis there: smaller still (_atlas_axis)
-        assert {tick.label1.get_fontsize() for tick in x_ticks} <= ({3.5, 4} if bottom else {4})
+        shown_x = [tick for tick in x_ticks if ax.get_xlim()[0] <= tick.get_loc() <= ax.get_xlim()[1]]
+        assert {tick.label1.get_visible() for tick in x_ticks} == {True}
+        assert {tick.label1.get_fontsize() for tick in x_ticks} <= {3.5, 4}  # a numeric axis: smaller still
+        marks = {line.get_marker(): line for line in ax.get_lines() if line.get_marker() in (TICKLEFT, TICKDOWN)}
+        assert len(marks[TICKDOWN].get_xdata()) == len(shown_x) * (rows - 1)
+        if column == 0:
+            assert [label.get_text() for label in ax.get_yticklabels()] == ["0.0", "0.5", "1.0"] * rows
+            assert {tick.label1.get_visible() for tick in y_ticks} == {True}
+            assert {tick.label1.get_fontsize() for tick in y_ticks} == {4}
+            assert TICKLEFT not in marks
+        else:
+            assert y_ticks == [] and len(marks[TICKLEFT].get_ydata()) == 3 * rows
         assert {(tick.tick1line.get_markersize(), tick.get_pad()) for tick in x_ticks + y_ticks} == {(1.5, 1)}
+        assert {line.get_markersize() for line in marks.values()} == {1.5}
 
 
 def test_every_panel_of_an_atlas_column_over_a_wide_range_is_logarithmic(synthetic_results):
@@ -465,9 +483,12 @@ def test_every_panel_of_an_atlas_column_over_a_wide_range_is_logarithmic(synthet
     values = np.sort(wide.loc[on, "value"].unique())
     wide.loc[on, "value"] = wide.loc[on, "value"].map(dict(zip(values, np.geomspace(1, 1000, len(values)))))
     wide.loc[on, "value_label"] = wide.loc[on, "value"].map(lambda value: f"{value:g}")
-    figure = max((drawn.figure for _, drawn, *_ in atlas_figures(wide, StyleRegistry(wide))), key=lambda f: len(f.axes))
-    grid = figure.axes[0].get_subplotspec().get_gridspec()
-    wide_panels = [ax for ax in figure.axes if ax.get_xlim()[1] > 1000]  # the column's span: 1 to 1000, a margin each side
-    assert len(wide_panels) == grid.nrows > 1
-    assert {ax.get_xscale() for ax in wide_panels} == {"log"}
-    assert {ax.get_xscale() for ax in figure.axes if ax not in wide_panels} == {"linear"}
+    figure = max((drawn.figure for _, drawn, *_ in atlas_figures(wide, StyleRegistry(wide))),
+                 key=lambda f: len(f.axes) * len(_row_labels(f)))
+    # one axes per column draws every row of it: its scale is every panel's
+    wide_columns = [ax for ax in figure.axes if ax.get_xlim()[1] > 1000]  # the column's span: 1 to 1000, a margin each side
+    assert len(wide_columns) == 1 and len(_row_labels(figure)) > 1
+    assert {ax.get_xscale() for ax in wide_columns} == {"log"}
+    assert {ax.get_xscale() for ax in figure.axes if ax not in wide_columns} == {"linear"}
+    scores = [line for line in wide_columns[0].get_lines() if str(line.get_gid()).startswith("score:")]
+    assert scores and {max(line.get_xdata()) for line in scores} == {1000}
