@@ -22,17 +22,23 @@ both against scikit-learn run to a tight tolerance).
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 #: A fit takes its last (full) Newton step once its Newton decrement is below this share of its objective (plus the same
 #: absolute amount): the step leaves an error of about the square of the one before it.
 DECREMENT_TOLERANCE = 1e-10
-#: Newton steps at most; the fits converge in about ten (quadratically once close).
+#: Newton steps at most; the fits converge in about ten (quadratically once close).  Fits not done by then warn.
 MAX_STEPS = 100
 #: Halvings of a step at most in the line search.
 MAX_HALVINGS = 60
 #: Armijo's sufficient decrease: a step ``t`` is taken when the objective falls by at least this share of ``t g . d``.
 ARMIJO = 1e-4
+
+
+class NewtonConvergenceWarning(RuntimeWarning):
+    """A logistic regression fitted by Newton's method stopped before its Newton decrement fell below the tolerance."""
 
 
 def _objectives(design: np.ndarray, coefficients: np.ndarray, targets: np.ndarray, weights: np.ndarray,
@@ -85,6 +91,11 @@ def fit_binary_logistic(codes: np.ndarray, targets: np.ndarray, weights: np.ndar
     ------
     ValueError
         When ``C`` is not positive or the shapes disagree.
+
+    Warns
+    -----
+    NewtonConvergenceWarning
+        When fits are not done after :data:`MAX_STEPS` Newton steps (their last iterates are returned).
     """
     from scipy.special import expit
 
@@ -129,6 +140,10 @@ def fit_binary_logistic(codes: np.ndarray, targets: np.ndarray, weights: np.ndar
         active = active[~done]
         if not active.size:
             break
+    else:
+        warnings.warn(f"{active.size} of {fits} binary logistic regressions did not converge in {MAX_STEPS} Newton steps "
+                      "(their Newton decrements still above the tolerance); their last iterates are returned",
+                      NewtonConvergenceWarning, stacklevel=2)
     return coefficients
 
 

@@ -48,6 +48,8 @@ from functools import cached_property
 
 import numpy as np
 
+from metrics._logistic import NewtonConvergenceWarning
+
 #: A fit takes its last (full) Newton step once its Newton decrement is below this share of ``1 + F``: the step leaves
 #: an error of about the square of the one before it.
 DECREMENT_TOLERANCE = 1e-10
@@ -63,10 +65,6 @@ DENSE_UNKNOWNS = 400
 #: Conjugate-gradient iterations at most per Newton step, as a multiple of the unknowns' count.
 MAX_CG_FACTOR = 2
 _BLOCK_VALUES = 1 << 15  # pair products of Q p_i held at once (256 KiB) while forming a Hessian
-
-
-class NewtonConvergenceWarning(RuntimeWarning):
-    """A multinomial fit stopped before its Newton decrement fell below the tolerance."""
 
 
 @dataclass(frozen=True)

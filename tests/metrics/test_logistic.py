@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
 
-from metrics._logistic import fit_binary_logistic, logistic_probabilities
+import metrics._logistic
+from metrics._logistic import NewtonConvergenceWarning, fit_binary_logistic, logistic_probabilities
 
 
 def _problem(seed: int, separation: float, fits: int = 12, n: int = 400, width: int = 5):
@@ -59,6 +60,15 @@ def test_fits_do_not_interact() -> None:
     for fit in (0, 5, 11):
         alone = fit_binary_logistic(codes, targets[:, [fit]], weights[:, [fit]], 1.0)
         np.testing.assert_allclose(together[:, fit], alone[:, 0], rtol=0, atol=1e-9)
+
+
+def test_fits_stopped_by_the_step_cap_warn(monkeypatch) -> None:
+    # a fit not done after MAX_STEPS returns its last iterate and says so, counting the fits left
+    codes, targets, weights = _problem(4, separation=3.0, fits=3)
+    monkeypatch.setattr(metrics._logistic, "MAX_STEPS", 2)
+    with pytest.warns(NewtonConvergenceWarning, match=r"3 of 3 binary logistic regressions did not converge in 2 Newton"):
+        coefficients = fit_binary_logistic(codes, targets, weights, 1.0)
+    assert np.isfinite(coefficients).all()
 
 
 def test_bad_input_is_refused_in_words() -> None:
