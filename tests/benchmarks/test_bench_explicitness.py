@@ -13,8 +13,6 @@ the same run::
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
@@ -26,6 +24,7 @@ import metrics
 import scenarios
 from metrics._sampling import as_generator, train_test_indices
 from metrics.information import to_labels
+from tests.benchmarks.cpu_timing import median_cpu_seconds
 
 N, K = 20_000, 8
 REPEATS = 5
@@ -91,15 +90,6 @@ def test_fast_path_scores_equal_scikit_learns_balanced_weights_and_roc_auc():
         pytest.approx(reference_explicitness(uniform, multinomial, classifier="multinomial"), abs=1e-14)
 
 
-def _median_seconds(function, *args) -> tuple[float, float]:
-    times, value = [], None
-    for _ in range(REPEATS):
-        start = time.process_time()
-        value = function(*args)
-        times.append(time.process_time() - start)
-    return float(np.median(times)), value
-
-
 @pytest.mark.slow
 def test_fast_path_is_faster_than_scikit_learns_at_review_size(benchmark):
     rng = np.random.default_rng(20)
@@ -109,8 +99,8 @@ def test_fast_path_is_faster_than_scikit_learns_at_review_size(benchmark):
     if benchmark.disabled:
         assert fast == pytest.approx(reference_explicitness(factors, codes, tol=1e-10), abs=1e-14)
         return
-    reference_seconds, expected = _median_seconds(reference_explicitness, factors, codes)
-    fast_seconds, score = _median_seconds(lambda: metrics.evaluate("explicitness", factors, codes)["explicitness"])
+    reference_seconds, expected = median_cpu_seconds(lambda: reference_explicitness(factors, codes), REPEATS)
+    fast_seconds, score = median_cpu_seconds(lambda: metrics.evaluate("explicitness", factors, codes)["explicitness"], REPEATS)
     benchmark.extra_info.update(reference_seconds=reference_seconds, fast_seconds=fast_seconds)
     assert score == pytest.approx(expected, abs=1e-3)
     speedup = reference_seconds / fast_seconds

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import pathlib
-import time
 
-import numpy as np
 import pytest
 from threadpoolctl import threadpool_limits
 
@@ -24,6 +22,7 @@ import metrics._interventions as interventions
 import metrics.irs as irs
 import metrics.z_diff as z_diff
 import scenarios
+from tests.benchmarks.cpu_timing import median_cpu_seconds
 
 N = 20_000
 REPEATS = 3
@@ -41,15 +40,6 @@ def _previous_implementations():
 
 def _score(metric: str, data) -> float:
     return metrics.evaluate(metric, data.factors, data.codes, discrete=data.discrete, random_state=0)[metric]
-
-
-def _median_seconds(function) -> tuple[float, float]:
-    times, value = [], None
-    for _ in range(REPEATS):
-        start = time.process_time()
-        value = function()
-        times.append(time.process_time() - start)
-    return float(np.median(times)), value
 
 
 @pytest.mark.parametrize("metric", sorted(MIN_SPEEDUP))
@@ -71,9 +61,9 @@ def test_metric_is_faster_than_its_previous_implementation(metric, benchmark, mo
             use_previous(True)
             assert _score(metric, data) == fast
             return
-        fast_seconds, fast = _median_seconds(lambda: _score(metric, data))
+        fast_seconds, fast = median_cpu_seconds(lambda: _score(metric, data), REPEATS)
         use_previous(True)
-        previous_seconds, expected = _median_seconds(lambda: _score(metric, data))
+        previous_seconds, expected = median_cpu_seconds(lambda: _score(metric, data), REPEATS)
         use_previous(False)
     benchmark.extra_info.update(previous_seconds=previous_seconds, fast_seconds=fast_seconds)
     print(f"{metric}: previous {previous_seconds:.3f} s, now {fast_seconds:.3f} s, {previous_seconds / fast_seconds:.2f}x")

@@ -12,7 +12,6 @@ the scores differ by no more than the tolerances the metrics state::
 
 from __future__ import annotations
 
-import time
 import warnings
 
 import numpy as np
@@ -23,6 +22,7 @@ from threadpoolctl import threadpool_limits
 
 import metrics.infomec
 import metrics.z_diff
+from tests.benchmarks.cpu_timing import median_cpu_seconds
 
 N, FACTORS, CODES = 1000, 10, 10
 REPEATS = 5
@@ -75,15 +75,6 @@ def _inputs() -> tuple[np.ndarray, np.ndarray]:
     return factors, codes
 
 
-def _median_seconds(function) -> tuple[float, float]:
-    times, value = [], None
-    for _ in range(REPEATS):
-        start = time.process_time()
-        value = function()
-        times.append(time.process_time() - start)
-    return float(np.median(times)), value
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_the_exact_fit_is_faster_than_scikit_learns(benchmark, monkeypatch, name: str):
@@ -102,8 +93,8 @@ def test_the_exact_fit_is_faster_than_scikit_learns(benchmark, monkeypatch, name
     if benchmark.disabled:
         assert fast == pytest.approx(reference(), abs=tolerance)
         return
-    reference_seconds, expected = _median_seconds(reference)
-    fast_seconds, score = _median_seconds(exact)
+    reference_seconds, expected = median_cpu_seconds(reference, REPEATS)
+    fast_seconds, score = median_cpu_seconds(exact, REPEATS)
     benchmark.extra_info.update(reference_seconds=reference_seconds, fast_seconds=fast_seconds)
     assert score == pytest.approx(expected, abs=tolerance)
     speedup = reference_seconds / fast_seconds

@@ -22,7 +22,6 @@ speed is asserted: the ratios are reported, never wall-clock times.
 
 from __future__ import annotations
 
-import time
 import warnings
 from collections.abc import Callable
 
@@ -36,6 +35,7 @@ from threadpoolctl import threadpool_limits
 
 import metrics
 import scenarios
+from tests.benchmarks.cpu_timing import median_cpu_seconds
 
 N, SMOKE_N = 20_000, 1_000
 #: Cheaper options for both implementations in the untimed smoke run (each test well under 2.7 s, the fast tier's bar).
@@ -325,15 +325,6 @@ TOLERANCES: dict[str, tuple[Callable, float]] = {
 }
 
 
-def _median_seconds(function: Callable[[], object]) -> tuple[float, object]:
-    times, value = [], None
-    for _ in range(REPEATS):
-        start = time.process_time()
-        value = function()
-        times.append(time.process_time() - start)
-    return float(np.median(times)), value
-
-
 def _as_scores(value) -> dict[str, float]:
     return dict(value) if isinstance(value, dict) else {"score": float(value)}
 
@@ -358,8 +349,8 @@ def test_project_metric_against_plain_reference(benchmark, name):
         if benchmark.disabled:
             expected = reference(factors, codes, **shared)
         else:
-            project_seconds, score = _median_seconds(project)
-            reference_seconds, expected = _median_seconds(lambda: reference(factors, codes))
+            project_seconds, score = median_cpu_seconds(project, REPEATS)
+            reference_seconds, expected = median_cpu_seconds(lambda: reference(factors, codes), REPEATS)
             benchmark.extra_info.update(metric=name, n_samples=n, project_seconds=project_seconds,
                                         reference_seconds=reference_seconds, ratio=reference_seconds / project_seconds)
             print(f"{name}: reference {reference_seconds:.3f} s, project {project_seconds:.3f} s, "
