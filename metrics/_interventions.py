@@ -51,10 +51,10 @@ from metrics.shared import memoised
 
 #: The rules of Z-min and Z-max Variance's options (:mod:`metrics.constraints`): a batch needs two samples to have a
 #: variance.
-#: Gathered code values held at once by :func:`_batch_variances` (2 MiB: the passes over a block stay in cache).
-_BLOCK_VALUES = 1 << 18
 VARIANCE_VOTE_CONSTRAINTS = {"bins": AT_LEAST_TWO, "batch_size": AT_LEAST_TWO, "n_train": COUNT, "n_eval": COUNT,
                              "std_threshold": NON_NEGATIVE}
+#: Gathered code values held at once by :func:`_batch_variances` (2 MiB: the passes over a block stay in cache).
+_BLOCK_VALUES = 1 << 18
 
 
 @dataclass(frozen=True)
@@ -265,26 +265,11 @@ def variance_votes(
         chosen[mask] = choose_subsets(groups, int(mask.sum()), rng)
     votes = np.empty((count, 2), dtype=np.int64)
     votes[:, 1] = factors
-    variances = _batch_variances(scaled, _batches(subsets, factors, chosen, batch_size, rng))
+    batches = [batch_rows(subsets[k], subset, batch_size, rng) for k, subset in zip(factors.tolist(), chosen.tolist())]
+    variances = _batch_variances(scaled, batches)
     variances[:, ~active] = np.inf if lowest else -np.inf
     votes[:, 0] = np.argmin(variances, axis=1) if lowest else np.argmax(variances, axis=1)
     return votes
-
-
-def _batches(subsets: Sequence[Subsets], factors: np.ndarray, chosen: np.ndarray, batch_size: int,
-             rng: np.random.Generator) -> list[np.ndarray]:
-    """The rows of each vote's batch: :func:`batch_rows` of subset ``chosen[i]`` of ``subsets[factors[i]]``, the same
-    draws in the same order, with the subsets' offsets looked up for all votes at once rather than one by one."""
-    members = np.concatenate([groups.members for groups in subsets])
-    bases = np.cumsum([0] + [groups.members.size for groups in subsets[:-1]])
-    firsts, sizes = np.empty(chosen.size, dtype=np.intp), np.empty(chosen.size, dtype=np.intp)
-    for k, groups in enumerate(subsets):
-        mask = factors == k
-        firsts[mask] = bases[k] + groups.starts[chosen[mask]]
-        sizes[mask] = groups.sizes[chosen[mask]]
-    return [members[first : first + size] if size <= batch_size
-            else members[first + rng.choice(size, size=batch_size, replace=False)]
-            for first, size in zip(firsts.tolist(), sizes.tolist())]
 
 
 def _batch_variances(scaled: np.ndarray, batches: Sequence[np.ndarray]) -> np.ndarray:

@@ -63,7 +63,6 @@ def local_workers(jobs: int, tasks: int) -> int:
     return max(1, min(wanted, tasks))
 
 
-#: joblib's warning when a result generator is closed before its end (the tasks left are cancelled, as intended).
 def leave_ctrl_c_to_the_run() -> None:
     """A loky worker's initializer: the worker ignores Ctrl-C, which the run process handles.
 
@@ -100,6 +99,7 @@ def report_workers(jobs: int) -> Iterator[None]:
         yield
 
 
+#: joblib's warning when a result generator is closed before its end (the tasks left are cancelled, as intended).
 _EARLY_EXIT_WARNING = r".*(tasks which were still being processed by the workers have been cancelled|tasks have been successfully executed +but not used)"
 
 
