@@ -48,17 +48,12 @@ from functools import cached_property
 
 import numpy as np
 
-from metrics._logistic import NewtonConvergenceWarning
+# the stopping rule and the line search of the binary fits: the last full step once the Newton decrement is below
+# DECREMENT_TOLERANCE times 1 + F, at most MAX_HALVINGS halvings of a step to Armijo's decrease ARMIJO
+from metrics._logistic import ARMIJO, DECREMENT_TOLERANCE, MAX_HALVINGS, NewtonConvergenceWarning
 
-#: A fit takes its last (full) Newton step once its Newton decrement is below this share of ``1 + F``: the step leaves
-#: an error of about the square of the one before it.
-DECREMENT_TOLERANCE = 1e-10
 #: Newton steps at most; a fit takes about 10 to 30 (more with separable classes and a weak penalty).
 MAX_STEPS = 200
-#: Halvings of a step at most in the line search.
-MAX_HALVINGS = 60
-#: Armijo's sufficient decrease: a step ``t`` is taken when the objective falls by at least this share of ``t g . d``.
-ARMIJO = 1e-4
 #: Unknowns ``(L + 1)(K - 1)`` up to which a Newton system is solved with the whole Hessian; beyond, forming it (about
 #: ``n L^2 K^2 / 4`` products) costs more than conjugate gradients on Hessian-vector products (``n L K`` each).
 DENSE_UNKNOWNS = 400
