@@ -3,15 +3,16 @@
 DCI-RF grows ``K x len(leaf_sizes) x n_estimators`` trees on a few hundred rows (480 a call at 8 factors, n = 1000),
 where scikit-learn's forest spends about as long around each small tree as growing it: cloning and validating an
 estimator, a ``RandomState`` and a bootstrap draw made twice (to fit, then again for the out-of-bag score), a checked
-``predict`` on the out-of-bag rows.  :func:`grow_forest` grows the same trees with the public
-``DecisionTreeRegressor.fit(rows, sample_weight=counts, check_input=False)`` on the rows each bootstrap drew, and keeps
-each tree's bootstrap, so the out-of-bag score reads it instead of drawing it again; :func:`grow_forests` grows DCI-RF's
-forests of several leaf sizes from one seed together, drawing each tree's seed and bootstrap once for all of them.
+``predict`` on the out-of-bag rows.  :func:`grow_forest` grows the same trees as
+``DecisionTreeRegressor.fit(rows, sample_weight=counts, check_input=False)`` on the rows each bootstrap drew, with
+scikit-learn's compiled builder called directly (:class:`_TreeGrower`: the estimator's checks around it, those of the
+weights above all, took about a quarter of a call at n = 1000), and keeps each tree's bootstrap, so the out-of-bag
+score reads it instead of drawing it again; :func:`grow_forests` grows DCI-RF's forests of several leaf sizes from one
+seed together, drawing each tree's seed and bootstrap once for all of them.
 
 At the paper preset's n = 20000 (8 factors x 8 codes, 15000 training rows, 480 trees of about 1740 distinct rows a
-call) scikit-learn's tree builder is about four fifths of a DCI-RF call, the trees' predictions (out-of-bag and
-held-out) a tenth, and the checks ``DecisionTreeRegressor.fit`` makes around each build (half of them of the weights)
-the rest: giving each tree only its bootstrap's rows (see :func:`grow_forests`), reading predictions off the fitted trees
+call) scikit-learn's tree builder is most of a DCI-RF call and the trees' predictions (out-of-bag and held-out) about a
+tenth: giving each tree only its bootstrap's rows (see :func:`grow_forests`), reading predictions off the fitted trees
 and gathering rows with ``np.take`` took about 7 % off that call.
 
 The forest is the one ``RandomForestRegressor(n_estimators, min_samples_leaf, max_features=1.0, max_samples,
@@ -33,10 +34,11 @@ import numpy as np
 
 if TYPE_CHECKING:  # annotations only: scikit-learn is imported where it is called (a process that runs no
     # metric of it, e.g. a report or a listing, does not load it)
-    from sklearn.tree import DecisionTreeRegressor
+    from sklearn.tree._tree import Tree
 
-#: Tree seeds are drawn below this bound, as scikit-learn draws an estimator's ``random_state``.
-_TREE_SEED_BOUND = np.iinfo(np.int32).max
+#: Tree seeds are drawn below this bound, as scikit-learn draws an estimator's ``random_state``; also the depth bound
+#: ``DecisionTreeRegressor(max_depth=None)`` gives its builder.
+_TREE_SEED_BOUND = _NO_DEPTH_LIMIT = np.iinfo(np.int32).max
 
 
 @dataclass(frozen=True)
@@ -45,14 +47,14 @@ class Forest:
 
     Attributes
     ----------
-    trees : tuple of sklearn.tree.DecisionTreeRegressor
-        The fitted trees.
+    trees : tuple of sklearn.tree._tree.Tree
+        The fitted trees' structures (what ``DecisionTreeRegressor.tree_`` holds).
     oob_score : float
         Out-of-bag R²: each training row predicted by the trees whose bootstrap left it out (0 for a row every
         bootstrap drew, as scikit-learn's forest counts it).
     """
 
-    trees: tuple[DecisionTreeRegressor, ...]
+    trees: tuple[Tree, ...]
     oob_score: float
 
     def predict(self, codes: np.ndarray) -> np.ndarray:
@@ -66,18 +68,74 @@ class Forest:
     def importances(self) -> np.ndarray:
         """Impurity importances: the mean over the trees that split of each tree's (each sums to 1), normalised to
         sum to 1; zeros when no tree splits."""
-        split = [tree.feature_importances_ for tree in self.trees if tree.tree_.node_count > 1]
+        split = [tree.compute_feature_importances() for tree in self.trees if tree.node_count > 1]
         if not split:
-            return np.zeros(self.trees[0].n_features_in_)
+            return np.zeros(self.trees[0].n_features)
         mean = np.mean(split, axis=0, dtype=np.float64)
         return mean / np.sum(mean)
 
 
-def _tree_predictions(tree: DecisionTreeRegressor, rows: np.ndarray) -> np.ndarray:
-    """``tree.predict(rows, check_input=False)``, read off the fitted tree structure (``tree.tree_``: each row's leaf
+def _tree_predictions(tree: Tree, rows: np.ndarray) -> np.ndarray:
+    """``DecisionTreeRegressor.predict(rows, check_input=False)``, read off the fitted tree structure (each row's leaf
     value) without the estimator's checks that it is fitted and of the rows' width, which ``rows`` (float32, as wide as
     the codes the tree was grown on) pass by construction: the same numbers, about a quarter less time at n = 20000."""
-    return tree.tree_.predict(rows)[:, 0]
+    return tree.predict(rows)[:, 0]
+
+
+class _TreeGrower:
+    """Grows the tree ``DecisionTreeRegressor(min_samples_leaf=leaf, max_features=1.0, random_state=stream)`` fits to
+    weighted rows (``fit(rows, values, sample_weight=weights, check_input=False)``), bit for bit, with scikit-learn's
+    own compiled criterion, splitter and depth-first builder, set up as that ``fit`` sets them up, but without the
+    estimator around them: its parameter checks, ``check_random_state`` and, above all, the check of the weights (a
+    conversion, a finiteness scan and a dataframe-library probe), which took about a quarter of a DCI-RF call at
+    n = 1000 (0.56 of 2.2 s on 10 x 10 codes, 600 trees).
+
+    The builder's classes are scikit-learn's private modules (``sklearn.tree._classes``'s ``CRITERIA_REG``,
+    ``DENSE_SPLITTERS``, ``DepthFirstTreeBuilder``, ``Tree``), stable since 1.4; where they cannot be imported or set
+    up as here (another release), :meth:`grow` fits the public estimator instead, with the same result.
+    ``tests/metrics/test_forest.py`` checks both ways against ``RandomForestRegressor`` bit for bit.
+    """
+
+    def __init__(self, n_features: int) -> None:
+        self.n_features = n_features
+        try:
+            from sklearn.tree._classes import CRITERIA_REG, DENSE_SPLITTERS, DepthFirstTreeBuilder, Tree
+        except ImportError:
+            self.compiled = None
+        else:
+            self.compiled = (CRITERIA_REG["squared_error"], DENSE_SPLITTERS["best"], DepthFirstTreeBuilder, Tree)
+
+    def grow(self, rows: np.ndarray, values: np.ndarray, weights: np.ndarray, leaf: int,
+             stream: np.random.RandomState, seed: int) -> Tree:
+        """The tree of ``values`` (``(m, 1)`` float64) on ``rows`` (``(m, L)`` float32, C-contiguous) weighted by
+        ``weights`` (``(m,)`` float64), with leaves of at least ``leaf`` rows, drawing from ``stream`` seeded with
+        ``seed`` (the tree's ``random_state``)."""
+        if self.compiled is not None:
+            stream.seed(seed)
+            try:
+                return self._grow_compiled(rows, values, weights, leaf, stream)
+            except TypeError:  # another release's signatures: the public estimator from now on, from the same seed
+                self.compiled = None
+        stream.seed(seed)
+        return self._grow_public(rows, values, weights, leaf, stream)
+
+    def _grow_compiled(self, rows: np.ndarray, values: np.ndarray, weights: np.ndarray, leaf: int,
+                       stream: np.random.RandomState) -> Tree:
+        criterion_class, splitter_class, builder_class, tree_class = self.compiled
+        # as DecisionTreeRegressor._fit sets them: max_features=1.0 -> every code, min_weight_fraction_leaf=0 ->
+        # min_weight_leaf 0, min_samples_split max(2, 2 * leaf), no depth limit, no monotonic constraint
+        splitter = splitter_class(criterion_class(1, rows.shape[0]), self.n_features, leaf, 0.0, stream, None)
+        tree = tree_class(self.n_features, np.ones(1, dtype=np.intp), 1)
+        builder = builder_class(splitter, max(2, 2 * leaf), leaf, 0.0, _NO_DEPTH_LIMIT, 0.0)
+        builder.build(tree, rows, values, weights, None)
+        return tree
+
+    def _grow_public(self, rows: np.ndarray, values: np.ndarray, weights: np.ndarray, leaf: int,
+                     stream: np.random.RandomState) -> Tree:
+        from sklearn.tree import DecisionTreeRegressor
+
+        estimator = DecisionTreeRegressor(min_samples_leaf=leaf, max_features=1.0, random_state=stream)
+        return estimator.fit(rows, values[:, 0], sample_weight=weights, check_input=False).tree_
 
 
 def grow_forests(codes: np.ndarray, target: np.ndarray, *, n_estimators: int, leaf_sizes: Sequence[int],
@@ -121,17 +179,17 @@ def grow_forests(codes: np.ndarray, target: np.ndarray, *, n_estimators: int, le
     """
     from sklearn import config_context
     from sklearn.metrics import r2_score
-    from sklearn.tree import DecisionTreeRegressor
     from sklearn.utils import check_random_state
     rows = np.ascontiguousarray(codes, dtype=np.float32)
     values = np.ascontiguousarray(target, dtype=np.float64)
     n = rows.shape[0]
     seeds = check_random_state(seed)
     tree_seeds = [seeds.randint(_TREE_SEED_BOUND) for _ in range(n_estimators)]
-    trees: list[list[DecisionTreeRegressor]] = [[] for _ in leaf_sizes]
+    trees: list[list[Tree]] = [[] for _ in leaf_sizes]
     out_of_bag_sums = np.zeros((len(leaf_sizes), n))
     out_of_bag_count = np.zeros(n, dtype=np.int64)
     stream = np.random.RandomState()
+    grower = _TreeGrower(rows.shape[1])
     # the parameters are fixed here, valid by construction; the rows are finite (validated at the metric's entry)
     with config_context(skip_parameter_validation=True, assume_finite=True):
         for tree_seed in tree_seeds:
@@ -140,13 +198,12 @@ def grow_forests(codes: np.ndarray, target: np.ndarray, *, n_estimators: int, le
             drawn = np.flatnonzero(counts)
             left_out = np.flatnonzero(counts == 0)
             # np.take of whole rows: about ten times as fast as indexing the float32 (n, L) array with them
-            drawn_rows, drawn_values, weights = np.take(rows, drawn, axis=0), values[drawn], counts[drawn].astype(np.float64)
+            drawn_rows, weights = np.take(rows, drawn, axis=0), counts[drawn].astype(np.float64)
+            drawn_values = values[drawn].reshape(-1, 1)
             out_of_bag_rows = np.take(rows, left_out, axis=0)
             out_of_bag_count[left_out] += 1
             for sums, grown, leaf in zip(out_of_bag_sums, trees, leaf_sizes):
-                stream.seed(tree_seed)
-                tree = DecisionTreeRegressor(min_samples_leaf=leaf, max_features=1.0, random_state=stream)
-                tree.fit(drawn_rows, drawn_values, sample_weight=weights, check_input=False)
+                tree = grower.grow(drawn_rows, drawn_values, weights, leaf, stream, tree_seed)
                 grown.append(tree)
                 sums[left_out] += _tree_predictions(tree, out_of_bag_rows)
     out_of_bag_count[out_of_bag_count == 0] = 1

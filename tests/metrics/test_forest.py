@@ -56,3 +56,24 @@ def test_the_out_of_bag_score_reads_each_row_from_the_trees_that_left_it_out():
     assert grow_forest(x, y, n_estimators=30, min_samples_leaf=1, bootstrap_size=200, seed=4).oob_score == 1.0
     single = grow_forest(x, y, n_estimators=1, min_samples_leaf=1, bootstrap_size=200, seed=4)
     assert single.oob_score < 0.5  # about 63% of the rows were drawn by the only tree and count as predicted 0
+
+
+def test_the_public_estimator_grows_the_same_trees_where_the_compiled_builder_cannot_be_set_up(monkeypatch):
+    """Another scikit-learn release whose compiled builder takes other arguments: the grower falls back to
+    ``DecisionTreeRegressor.fit`` from the same seed, and the forest is the same bit for bit."""
+    from metrics import _forest
+
+    rng = np.random.default_rng(5)
+    x, x_test = rng.standard_normal((300, 4)), rng.standard_normal((30, 4))
+    y = x[:, 0] - np.sin(3 * x[:, 1]) + 0.3 * rng.standard_normal(300)
+    compiled = grow_forest(x, y, n_estimators=6, min_samples_leaf=3, bootstrap_size=250, seed=11)
+
+    def other_release(self, *args):
+        raise TypeError("__cinit__() takes exactly 5 positional arguments (6 given)")
+
+    monkeypatch.setattr(_forest._TreeGrower, "_grow_compiled", other_release)
+    public = grow_forest(x, y, n_estimators=6, min_samples_leaf=3, bootstrap_size=250, seed=11)
+    assert public.oob_score == compiled.oob_score
+    assert np.array_equal(public.importances(), compiled.importances())
+    assert np.array_equal(public.predict(x_test), compiled.predict(x_test))
+    assert compiled.importances()[0] > 0.3  # the trees did split on the informative codes
