@@ -51,7 +51,7 @@ def chance_drawers(levels: pd.DataFrame, *, band: str = "ci95") -> list[tuple[st
 def _chance_figure(levels: pd.DataFrame, scores: list[tuple[str, str, bool]], title: str, band: str) -> Drawn:
     from matplotlib import colormaps
 
-    from reports.rendering.figures import SCORE_LIMITS, band_half_width, clip_means
+    from reports.rendering.figures import SCORE_LIMITS, add_bands, band_half_width, clip_means
 
     widths = levels[["value", "value_label", "parameter"]].drop_duplicates("value").sort_values("value")
     colours = colormaps["viridis"](np.linspace(0.0, 0.85, len(widths)))
@@ -73,6 +73,7 @@ def _chance_figure(levels: pd.DataFrame, scores: list[tuple[str, str, bool]], ti
             panel_label = score_label(metric, sub_score, bool(higher))
             for reference in (LOW, HIGH):
                 ax.axhline(reference, color="#999999", linewidth=0.6, linestyle=":", zorder=0)
+            bands = []
             for (value, label, parameter), colour in zip(widths.itertuples(index=False), colours):
                 for scenario, style in zip(scenarios, SCENARIO_STYLES * len(scenarios)):
                     curve = curves.get((metric, sub_score, value, scenario))
@@ -88,8 +89,8 @@ def _chance_figure(levels: pd.DataFrame, scores: list[tuple[str, str, bool]], ti
                             label=name)
                     half = band_half_width(curve["std"].to_numpy(), curve["n_seeds"].to_numpy(), band)
                     if half is not None and np.any(half > 0):
-                        ax.fill_between(curve["n_samples"], curve["mean"] - half, curve["mean"] + half, color=colour,
-                                        alpha=0.12, linewidth=0)
+                        bands.append((sizes_n, mean - half, mean + half, colour))
+            add_bands(ax, bands)
             ax.set_xscale("log")
             ax.set_ylim(*limits)
             ax.set_title(wrap_label(panel_label, 22), loc="left", fontsize=6)

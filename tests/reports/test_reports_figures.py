@@ -492,3 +492,23 @@ def test_every_panel_of_an_atlas_column_over_a_wide_range_is_logarithmic(synthet
     assert {ax.get_xscale() for ax in figure.axes if ax not in wide_columns} == {"linear"}
     scores = [line for line in wide_columns[0].get_lines() if str(line.get_gid()).startswith("score:")]
     assert scores and {max(line.get_xdata()) for line in scores} == {1000}
+
+
+def test_a_band_stops_where_a_point_has_no_interval_and_needs_two_points_to_be_drawn():
+    """The bands of a panel are one collection: a polygon per run of two or more points with both ends finite, each in
+    its line's colour at BAND_ALPHA, its outline the low ends left to right then the high ends back."""
+    from matplotlib.figure import Figure
+
+    from reports.rendering.figures import BAND_ALPHA, add_bands
+
+    figure = Figure()
+    ax = figure.add_subplot()
+    x = np.arange(7.0)
+    low = np.array([0.1, 0.2, np.nan, 0.3, np.nan, 0.4, 0.5])
+    add_bands(ax, [(x, low, low + 0.1, "#112233"), (x[:2], [0.0, np.nan], [0.2, 0.3], "#445566")])
+    (collection,) = ax.collections
+    outlines = [path.vertices for path in collection.get_paths()]
+    assert len(outlines) == 2  # points 0-1 and 5-6; the lone point 3 and the second band's lone point fill nothing
+    np.testing.assert_allclose(outlines[0][:4], [[0, 0.1], [1, 0.2], [1, 0.3], [0, 0.2]])
+    np.testing.assert_allclose(outlines[1][:4], [[5, 0.4], [6, 0.5], [6, 0.6], [5, 0.5]])
+    np.testing.assert_allclose(collection.get_facecolors(), [mcolors.to_rgba("#112233", BAND_ALPHA)] * 2)
