@@ -59,13 +59,22 @@ def _probe_inputs(classifier: str, codes: np.ndarray, ranked: np.ndarray, train:
 def _classifier_accuracy(
     classifier: str, split: tuple[np.ndarray, np.ndarray], labels: np.ndarray, train: np.ndarray, test: np.ndarray, leaves: int, seed: int
 ) -> float:
-    """Held-out accuracy of a classifier of ``labels`` on the ``split`` codes (see :func:`_probe_inputs`)."""
+    """Held-out accuracy of a classifier of ``labels`` on the ``split`` codes (see :func:`_probe_inputs`).
+
+    The tree is given its inputs as scikit-learn's checks would convert them (C-contiguous float32: the codes' ranks,
+    exact below 2**24 rows) and fitted and read without those checks or its parameters' validation (fixed here, valid
+    by construction): the same tree and predictions, about a fifth of the metric's time less at n = 1000 (10 x 10 codes)."""
+    from sklearn import config_context
     from sklearn.neural_network import MLPClassifier
     from sklearn.tree import DecisionTreeClassifier
     if classifier == "tree":
         model = DecisionTreeClassifier(max_leaf_nodes=leaves, random_state=seed)
-    else:
-        model = MLPClassifier(hidden_layer_sizes=(256,), max_iter=200, early_stopping=True, random_state=seed)
+        train_rows, test_rows = (np.ascontiguousarray(rows, dtype=np.float32) for rows in split)
+        with config_context(skip_parameter_validation=True):
+            model.fit(train_rows, labels[train], check_input=False)
+            predicted = model.predict(test_rows, check_input=False)
+        return float(np.mean(predicted == labels[test]))
+    model = MLPClassifier(hidden_layer_sizes=(256,), max_iter=200, early_stopping=True, random_state=seed)
     model.fit(split[0], labels[train])
     return float(np.mean(model.predict(split[1]) == labels[test]))
 
