@@ -197,9 +197,10 @@ def dci_rf(
       review's implementation (a 10-fold cross-validated grid) costs a hundred to two hundred times more.  The
       forests are scikit-learn's ``RandomForestRegressor`` bit for bit, grown tree by tree
       (:mod:`metrics._forest`): scikit-learn's work around each small tree (estimator cloning and checks, the
-      bootstrap drawn again for the out-of-bag score) took about a third of the call at n = 1000, and growing
+      bootstrap drawn again for the out-of-bag score) took about a third of the call at n = 1000, growing
       each tree on its bootstrap's rows alone, with predictions read off the fitted trees, about 7 % of the rest at
-      n = 20000.
+      n = 20000, and calling the compiled tree builder without the tree estimator's checks a further fifth at
+      n = 1000 (1.9 to 1.55 CPU-s on 10 x 10 codes), 5 % at n = 20000.
 
     Examples
     --------
