@@ -39,7 +39,7 @@ from reports.results.display import FigureFile, Section, display_table
 from reports.results.table import MissingDataError, provenance, scenarios_testing, score_label
 from reports.review.figures import paper_figure_drawers
 from reports.review.sections import agreement_line, table_1_sections, table_2_sections
-from reports.verdicts.bundle import Analysis, Bundle
+from reports.verdicts.bundle import Analysis, Bundle, bundle_of
 from reports.verdicts.characteristics import sentences
 from reports.verdicts.headline import headline, headline_display, headline_sentences, range_lines
 from reports.verdicts.property_matrix import property_matrix, property_matrix_display
@@ -509,7 +509,7 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
         before anything is computed or written).
     """
     formats = figures.figure_formats(figure_formats)
-    bundle = results if isinstance(results, Bundle) else Bundle(results)
+    bundle = results if isinstance(results, Bundle) else bundle_of(results)  # the racing's last look's, when it was
     results, judged = bundle.results, bundle.judged
     warnings_recorded = "warnings" not in results.attrs["filled_columns"]
     out_dir = Path(out_dir)

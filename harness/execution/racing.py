@@ -131,11 +131,12 @@ class RaceState:
 
 def undecided_groups(frame: pd.DataFrame) -> set[Group]:
     """The (scenario, metric) pairs where more seeds can decide an undecided verdict of ``frame``'s report
-    (:func:`reports.verdicts.verdict_table.undecided_sources`, at the default thresholds)."""
-    from reports.verdicts.bundle import Bundle
+    (:func:`reports.verdicts.verdict_table.undecided_sources`, at the default thresholds); the analyses of the last
+    look are kept for the report drawn after it (:func:`reports.verdicts.bundle.bundle_of`)."""
+    from reports.verdicts.bundle import bundle_of
     from reports.verdicts.verdict_table import undecided_sources
 
-    return undecided_sources(Bundle(frame))
+    return undecided_sources(bundle_of(frame))
 
 
 Decide = Callable[[pd.DataFrame], set[Group]]

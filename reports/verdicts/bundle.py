@@ -10,6 +10,7 @@ could not run (:class:`Analysis`).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -169,3 +170,26 @@ class Bundle:
     def criterion_verdicts(self) -> pd.DataFrame:
         """Per metric and headline column, its verdict (:func:`reports.verdicts.verdict_table.criterion_verdicts`)."""
         return verdicts.criterion_verdicts(self)
+
+
+#: The last results table :func:`bundle_of` was given (by the digest of its content) and its :class:`Bundle`.
+_LAST: dict[str, Bundle] = {}
+
+
+def bundle_of(results: pd.DataFrame) -> Bundle:
+    """The :class:`Bundle` of ``results`` at the default thresholds, computed once per content: the last one is kept,
+    keyed by a digest of the table's columns, types, index and values, so that a racing study's last look
+    (:func:`harness.execution.racing.undecided_groups`) and the report drawn after it
+    (:func:`reports.report.write_report`) share their analyses (about 7 CPU-s of the default study's report) and a
+    table changed in any value, however slightly, gets a Bundle of its own.  A table whose content cannot be hashed
+    gets a new Bundle, not kept."""
+    try:
+        rows = pd.util.hash_pandas_object(results, index=True).to_numpy()
+    except TypeError:  # an unhashable cell (a list): nothing to key the Bundle by
+        return Bundle(results)
+    layout = repr([(str(column), str(dtype)) for column, dtype in results.dtypes.items()]).encode()
+    digest = hashlib.sha256(layout + rows.tobytes()).hexdigest()
+    if digest not in _LAST:
+        _LAST.clear()
+        _LAST[digest] = Bundle(results)
+    return _LAST[digest]

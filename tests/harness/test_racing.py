@@ -219,3 +219,29 @@ def test_stress_races_to_the_same_cap_as_a_study():
     from harness.workflows.stress_defaults import DEFAULT_MAX_SEEDS
 
     assert DEFAULT_MAX_SEEDS == MAX_SEEDS  # repeated for stress's light --help
+
+
+def test_the_report_after_a_race_reads_its_last_looks_analyses_and_a_changed_table_gets_its_own(tmp_path, monkeypatch):
+    """The racing's last look and the report drawn after it share one Bundle (reports.verdicts.bundle.bundle_of): the
+    report computes no analysis again; a table differing in one score, or a copy of the same content, is keyed by its
+    content, not by the object."""
+    import reports
+    from reports.verdicts import bundle as bundles
+
+    built = []
+    original = Bundle.__init__
+
+    def counted(self, *args, **kwargs):
+        built.append(len(args[0]))
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Bundle, "__init__", counted)
+    frame = run_study(**TWO_ROUNDS, log=lambda _: None)
+    assert len(built) == 2  # one look per round
+    reports.write_report(frame, tmp_path, figure_formats="png")
+    assert len(built) == 2  # the report read the last look's analyses
+    assert bundles.bundle_of(frame.copy()) is bundles.bundle_of(frame)
+    changed = frame.copy()
+    changed.loc[changed.index[0], "score"] += 1e-12
+    assert bundles.bundle_of(changed) is not bundles.bundle_of(frame)
+    assert len(built) == 4
