@@ -178,7 +178,7 @@ _LAST: dict[str, Bundle] = {}
 
 def bundle_of(results: pd.DataFrame) -> Bundle:
     """The :class:`Bundle` of ``results`` at the default thresholds, computed once per content: the last one is kept,
-    keyed by a digest of the table's columns, types, index and values, so that a racing study's last look
+    keyed by a digest of the table's columns, types, index and values (and the columns its loader filled in), so that a racing study's last look
     (:func:`harness.execution.racing.undecided_groups`) and the report drawn after it
     (:func:`reports.report.write_report`) share their analyses (about 7 CPU-s of the default study's report) and a
     table changed in any value, however slightly, gets a Bundle of its own.  A table whose content cannot be hashed
@@ -187,7 +187,9 @@ def bundle_of(results: pd.DataFrame) -> Bundle:
         rows = pd.util.hash_pandas_object(results, index=True).to_numpy()
     except TypeError:  # an unhashable cell (a list): nothing to key the Bundle by
         return Bundle(results)
-    layout = repr([(str(column), str(dtype)) for column, dtype in results.dtypes.items()]).encode()
+    # the columns and types, and the one attribute check_results reads (the columns a loader filled in)
+    layout = repr(([(str(column), str(dtype)) for column, dtype in results.dtypes.items()],
+                   sorted(results.attrs.get("filled_columns", ())))).encode()
     digest = hashlib.sha256(layout + rows.tobytes()).hexdigest()
     if digest not in _LAST:
         _LAST.clear()

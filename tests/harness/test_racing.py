@@ -247,3 +247,6 @@ def test_the_report_after_a_race_reads_its_last_looks_analyses_and_a_changed_tab
     changed.loc[changed.index[0], "score"] += 1e-12
     assert bundles.bundle_of(changed) is not bundles.bundle_of(frame)
     assert len(built) == 4
+    filled = frame.copy()
+    filled.attrs["filled_columns"] = ["warnings"]  # the same values, read from a table that lacked a column
+    assert bundles.bundle_of(filled) is not bundles.bundle_of(frame)
