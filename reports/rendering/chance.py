@@ -83,7 +83,7 @@ def _chance_figure(levels: pd.DataFrame, scores: list[tuple[str, str, bool]], ti
                     name = f"{parameter} = {label}" + (f" ({scenario})" if len(scenarios) > 1 else "")
                     sizes_n, mean = curve["n_samples"].to_numpy(), curve["mean"].to_numpy()
                     shown, clipped = clip_means(ax, sizes_n, mean, f"{panel_label}, {name}",
-                                                curve["n_samples"].map("n = {:d}".format), limits)
+                                                curve["n_samples"].map("n = {:d}".format).to_numpy(), limits)
                     notes += clipped
                     ax.plot(sizes_n, shown, color=colour, linestyle=style, marker="o", markersize=2.0, linewidth=0.9,
                             label=name)

@@ -242,7 +242,7 @@ def format_axis(ax, rows: pd.DataFrame, parameter: str, *, label: bool = True) -
         ax.set_xlabel(parameter)
 
 
-def clip_means(ax, x: np.ndarray, mean: np.ndarray, label: str, where: Sequence | pd.Series,
+def clip_means(ax, x: np.ndarray, mean: np.ndarray, label: str, where: Sequence,
                limits: tuple[float, float] = SCORE_LIMITS, *, transform=None) -> tuple[np.ndarray, list[str]]:
     """Means clipped to ``limits`` (the axis), clipped points marked with a red triangle; a note per clipped curve.
 
@@ -257,8 +257,7 @@ def clip_means(ax, x: np.ndarray, mean: np.ndarray, label: str, where: Sequence 
     ax.plot(x[mean > high], clipped[mean > high], marker="^", **CLIP_MARKER, **placed)
     ax.plot(x[mean < low], clipped[mean < low], marker="v", **CLIP_MARKER, **placed)
     extreme = int(np.argmax(np.abs(mean - clipped)))
-    at = where.iloc[extreme] if isinstance(where, pd.Series) else where[extreme]
-    return clipped, [f"{label} reaches {mean[extreme]:.2f} at {at} (clipped, red triangle)."]
+    return clipped, [f"{label} reaches {mean[extreme]:.2f} at {where[extreme]} (clipped, red triangle)."]
 
 
 def draw_scores(ax, summary: pd.DataFrame, x: str, registry: StyleRegistry, *, band: str = "ci95", clip: bool = True,
