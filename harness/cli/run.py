@@ -212,9 +212,9 @@ def dry_run(args: argparse.Namespace) -> int:
     from harness.execution.costs import study_estimate
     from harness.execution.plan import plan_tasks, slow_metric_warnings
     from harness.execution.racing import racing_rule
-    from harness.execution.run_estimate import RACE_ROUNDS_SHARE, START_SECONDS, report_wall_seconds
+    from harness.execution.run_estimate import START_SECONDS, race_wall_seconds, report_wall_seconds
     from harness.execution.runner import plan_study
-    from harness.execution.speed_probe import SPEED_REFERENCE, machine_speed
+    from harness.execution.speed_probe import machine_speed
     from reports.analyses.intervals import level
     from reports.rendering.markdown import markdown_table
 
@@ -253,10 +253,11 @@ def dry_run(args: argparse.Namespace) -> int:
     speed = machine_speed()
     parts = {"of cells": speed * total * 3600 / workers, "to start": speed * START_SECONDS}
     if racing is not None:
-        parts["for the race's later rounds"] = RACE_ROUNDS_SHARE * parts["of cells"]
+        parts["for the race's looks and later rounds"] = speed * race_wall_seconds(total * 3600 / workers, len(cells),
+                                                                                  racing.looks)
     if not args.no_report:
         parts["for the report"] = speed * report_wall_seconds(len(cells), workers)
-    print(f"this machine ran {' and '.join(SPEED_REFERENCE)} {speed:.1f} times as long as the cost table just now: about "
+    print(f"this machine ran a fixed workload {speed:.1f} times as long as when the cost table was measured: about "
           f"{_duration(sum(parts.values()))} here in all ("
           + ", ".join(f"{_duration(seconds)} {what}" for what, seconds in parts.items()) + ")")
     if racing is not None:

@@ -9,7 +9,11 @@ replaces.  The cost model (:mod:`harness.execution.costs`) reads the tables; not
 
 Rows, by table:
 
-- ``seconds`` and ``alone_seconds``: metric or variant name -> {sample size: median CPU seconds per call}.  A
+- ``seconds`` and ``alone_seconds``: metric or variant name -> {sample size: median CPU seconds per call}.  Their runs
+  record ``settings["reference_seconds"]``, what a fixed workload (:mod:`harness.execution.reference_workload`) took
+  during the run; :func:`read` scales each run's rows to the reference of the latest ``seconds`` run that records one
+  (:attr:`MeasuredCosts.reference_seconds`), so that rows measured on other days or machines read as if measured in
+  that run (a run without a reference is read as is).  A
   ``seconds`` run also lists ``after_sibling`` (its variant rows measured after another variant of their metric on
   the same draw, which hold only what they add to it) and ``like_their_metric`` (variants it measured within the
   tool's tolerance of their metric's cost, left without a row of their own).
@@ -50,6 +54,10 @@ DATA_FILE = Path(__file__).with_name("costs_measured.json")
 #: ``MemoryError``.  A call stopped so tried to take more than its limit and this: the least it needs
 #: (:attr:`WideCall.needed_bytes`).
 WIDE_ADDRESS_SLACK = 2**30
+
+#: The setting in which a ``seconds`` or ``alone_seconds`` run records what the fixed workload took during it
+#: (:func:`harness.execution.reference_workload.reference_seconds`).
+REFERENCE_SETTING = "reference_seconds"
 
 #: Libraries whose versions a run records: a metric call's cost follows theirs.
 LIBRARIES = ("numpy", "scipy", "scikit-learn")
@@ -114,6 +122,9 @@ class MeasuredCosts:
     wide_runs : tuple of dict
         The ``wide_codes`` runs without their rows (``datetime``, ``machine``, ``settings``, ``note``): what the
         guides state with the table.
+    reference_seconds : float or None
+        What the fixed workload took in the latest ``seconds`` run that timed it: ``seconds`` and ``alone_seconds``
+        are at that run's speed (None: no run timed it, the rows are read as measured).
     """
 
     seconds: dict[str, Row]
@@ -123,24 +134,29 @@ class MeasuredCosts:
     like_their_metric: frozenset[str]
     wide_calls: dict[str, dict[int, dict[int, WideCall]]] = field(default_factory=dict)
     wide_runs: tuple[dict[str, Any], ...] = ()
+    reference_seconds: float | None = None
 
 
 def read(path: Path = DATA_FILE) -> MeasuredCosts:
     """The tables of the data file at ``path`` (a table the file lacks reads as empty)."""
     document = json.loads(path.read_text(encoding="utf-8"))
-    seconds = _latest(document.get("seconds", []), "seconds")
+    reference = next((run["settings"][REFERENCE_SETTING] for run in reversed(document.get("seconds", []))
+                      if REFERENCE_SETTING in run["settings"]), None)
+    seconds = _latest(document.get("seconds", []), "seconds", reference)
     widths: dict[str, dict[int, Row]] = {}
     for (name, n_samples), (_, row) in sorted(_latest(document.get("width_factors", []), "width_factors").items(),
                                               key=lambda item: (item[0][0], item[0][1])):
         widths.setdefault(name, {})[n_samples] = row
     return MeasuredCosts(
         seconds={name: row for (name, _), (_, row) in seconds.items() if row is not None},
-        alone_seconds={name: row for (name, _), (_, row) in _latest(document.get("alone_seconds", []), "alone_seconds").items()},
+        alone_seconds={name: row for (name, _), (_, row)
+                       in _latest(document.get("alone_seconds", []), "alone_seconds", reference).items()},
         width_factors=widths,
         after_sibling=frozenset(name for (name, _), (run, _) in seconds.items() if name in run.get("after_sibling", ())),
         like_their_metric=frozenset(name for (name, _), (_, row) in seconds.items() if row is None),
         wide_calls=_wide_calls(document.get("wide_codes", [])),
         wide_runs=tuple({key: value for key, value in run.items() if key != "rows"} for run in document.get("wide_codes", [])),
+        reference_seconds=reference,
     )
 
 
@@ -158,13 +174,15 @@ def _wide_calls(runs: Iterable[Mapping[str, Any]]) -> dict[str, dict[int, dict[i
     return {name: dict(sorted(by_size.items())) for name, by_size in sorted(calls.items())}
 
 
-def add_run(table: str, run: Mapping[str, Any], path: Path = DATA_FILE) -> None:
+def add_run(table: str, run: Mapping[str, Any], path: Path = DATA_FILE, *, whole: bool = False) -> None:
     """Append ``run`` (:func:`new_run`) to ``table`` of the data file at ``path`` (created if missing), drop the earlier
-    runs whose every row a later one replaces, and write the file whole (a temporary file renamed over it)."""
+    runs whose every row a later one replaces (every earlier run of the table when the run measured it ``whole``: a row
+    it lacks, such as a variant no preset sweeps any more, is no longer measured), and write the file whole (a
+    temporary file renamed over it)."""
     if table not in TABLES:
         raise ValueError(f"unknown cost table {table!r}; one of {', '.join(TABLES)}")
     document = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    runs = [*document.get(table, []), run]
+    runs = [run] if whole else [*document.get(table, []), run]
     kept = [earlier for index, earlier in enumerate(runs)
             if not _keys(earlier, table) <= {key for later in runs[index + 1:] for key in _keys(later, table)}]
     document = {name: kept if name == table else document.get(name, []) for name in TABLES}
@@ -222,13 +240,17 @@ def _keys(run: Mapping[str, Any], table: str) -> set[tuple[str, int | None]]:
     return {(name, n_samples) for name in (*run.get("rows", {}), *run.get("like_their_metric", ()))}
 
 
-def _latest(runs: Iterable[Mapping[str, Any]], table: str) -> dict[tuple[str, int | None], tuple[Mapping[str, Any], Row | None]]:
+def _latest(runs: Iterable[Mapping[str, Any]], table: str,
+            reference: float | None = None) -> dict[tuple[str, int | None], tuple[Mapping[str, Any], Row | None]]:
     """Each key of ``table`` (:func:`_keys`) -> the last run that gives it and its row (None for a variant that run
-    measured like its metric), sizes read back as integers."""
+    measured like its metric), sizes read back as integers; with a ``reference``, each row scaled by it over its run's
+    ``settings["reference_seconds"]`` (a run without one as it is)."""
     latest: dict[tuple[str, int | None], tuple[Mapping[str, Any], Row | None]] = {}
     for run in runs:
         rows = run.get("rows", {})
+        own = run["settings"].get(REFERENCE_SETTING)
+        scale = reference / own if reference is not None and own is not None else 1.0
         for key in sorted(_keys(run, table)):
             row = rows.get(key[0])
-            latest[key] = (run, None if row is None else {int(size): float(value) for size, value in row.items()})
+            latest[key] = (run, None if row is None else {int(size): scale * float(value) for size, value in row.items()})
     return latest

@@ -55,6 +55,11 @@ MEASURED_WIDTH_FACTORS: Mapping[str, Mapping[int, Mapping[int, float]]] = _MEASU
 #: number of codes: CPU seconds, the memory a call allocated above its inputs, the limit it exceeded.
 MEASURED_WIDE_CALLS: Mapping[str, Mapping[int, Mapping[int, cost_records.WideCall]]] = _MEASURED.wide_calls
 
+#: CPU seconds of the fixed workload (:mod:`harness.execution.reference_workload`) in the run the tables' speed is
+#: that of (:attr:`harness.execution.cost_records.MeasuredCosts.reference_seconds`): what
+#: :func:`harness.execution.speed_probe.machine_speed` compares this machine's time with.
+MEASURED_REFERENCE_SECONDS: float | None = _MEASURED.reference_seconds
+
 #: The variant rows of :data:`MEASURED_SECONDS` measured after another variant of their metric on the same draw,
 #: whose cost therefore assumes that sibling ran first.
 FOLLOWER_VARIANTS: frozenset[str] = _MEASURED.after_sibling

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from harness.execution.costs import MEASURED_REFERENCE_SECONDS
+
 #: Which cells of a study a preset's null budget gives a permutation null (:attr:`Preset.null_cells`): every one, or
 #: only those a verdict reads one at (:func:`harness.execution.null_budget.read_by_a_verdict`).
 NULL_CELLS = ("every", "verdicts")
@@ -158,13 +160,21 @@ PAPER_SWEEPS = MappingProxyType({
 })
 
 
-#: What one cell's permutation null may cost in the default preset (estimated CPU seconds), given only to the cells a
-#: verdict reads a null at (the fully random end of the noise scenario, each metric at its defaults: 31 metrics x 2
-#: seeds): 100 permutations for the histogram metrics, fewer up to 0.1 s a call (Z-min Variance, whose noise end the
-#: calibration verdict reads as chance-level bias or not), none above.  Given to every cell, a budget of 0.1 s made
-#: the nulls 43% of the default study's measured CPU time (731 of 1700 s).  The paper preset has none by default:
-#: at n = 20000 and 100 seeds nulls on every cell add hours (give it ``--null-permutations``).
-NULL_BUDGET_SECONDS = 2.0
+#: What one cell's permutation null may cost in the default preset, in runs of the fixed workload
+#: (:mod:`harness.execution.reference_workload`), given only to the cells a verdict reads a null at (the fully random
+#: end of the noise scenario, each metric at its defaults): 100 permutations for the histogram metrics, fewer for
+#: costlier calls (PID, about 0.2 s a call at n = 1000, gets 21), none for a call above 1/19 of it.  Stated in runs of
+#: the workload rather than in seconds, the budget buys the same permutations whichever day and machine measured the
+#: cost table: until 2026-11-30 it was 2 CPU-s at the speed of the table of 2026-11-22, whose machine ran the metrics'
+#: unchanged rows about 2 to 2.4 times as fast as the table of 2026-11-30; at that table's reference time (0.16 s) 28
+#: runs are 4.6 s, which gives PID and SNC/NK the permutations they had (21 and 33, against 21 and 34) where 2 s gave
+#: them none.  Given to every cell, a budget of 0.1 s made the nulls 43% of the default study's measured CPU time (731
+#: of 1700 s).  The paper preset has none by default: at n = 20000 and 100 seeds nulls on every cell add hours (give
+#: it ``--null-permutations``).
+NULL_BUDGET_WORKLOADS = 28
+
+#: :data:`NULL_BUDGET_WORKLOADS` in estimated CPU seconds at the cost table's speed (what a preset states).
+NULL_BUDGET_SECONDS = NULL_BUDGET_WORKLOADS * MEASURED_REFERENCE_SECONDS
 
 #: The review's seeds (Zaidi et al. 2022, 5.2: "100 different sampled versions of V using 100 random seeds"), the paper
 #: preset's cap.

@@ -1,20 +1,24 @@
-"""What a run costs beyond its cells: starting its processes and writing its report, for ``run --dry-run``'s time.
+"""What a run costs beyond its cells: starting its processes, a race's looks and later rounds, and writing its report,
+for ``run --dry-run``'s time.
 
 The cost table (:mod:`harness.execution.costs`) prices metric calls.  A run also starts processes (the harness's and
-each worker's imports, planning, the data draws) and ends with the report (the analyses in the main process, the
-figures on the workers).  Both were measured on this project's 2-core machine on 2026-11-29, when it ran the speed
-probe's reference call (:mod:`harness.execution.speed_probe`) 2.4 to 2.5 times as long as the cost table; the constants
-below are those measurements divided by that speed, so that, like the table, they are scaled by the machine's speed
-at the time of the dry run:
+each worker's imports, planning, the data draws), a racing run looks at its results between rounds (every analysis, in
+the main process, while the workers wait) and adds seeds where a verdict is undecided, and the run ends with the report
+(the analyses in the main process, the figures on the workers).  All were measured on this project's 2-core machine on
+2026-11-30, half an hour after the cost table was measured on it (the fixed workload's time then reading 0.8 to 1.1
+of the table's, and the cells taking 0.96 (``--preset quick``) and 1.08 (the default study's first round) times the
+table's estimate): the constants below are those measurements at the table's speed, so that, like the table, they are
+scaled by the machine's speed at the time of the dry run.
 
-- ``--preset quick`` (336 cells, 2 workers): the cells took 27.3 s of wall time where the table, at the probe's speed,
-  gave 22 s: 5.3 s of starting and drawing; its report took 34 CPU-s (20.4 s of wall time: its analyses run in one
-  process, about a fifth of it);
-- the default study (15315 cells): its report took 155 CPU-s (the median of two runs); later that day, with atlas
-  columns of one Axes and the scenario figures laid out in one pass, 91 CPU-s where the previous code took 127 in the
-  same hour (two alternating pairs each): the report's constants below are the first measurements times 91 / 127;
-- a racing study's later rounds: 891 cells after a first round of 14424 in the default study (6.2%), 396 after 3132
-  with the default preset on three scenarios (12.6%).
+- ``--preset quick --no-report`` (336 cells, 2 workers, one round): 21.1 s of wall time, where its cells' estimate on
+  2 workers is 14 s: 7 s of starting and drawing;
+- ``--preset quick`` with its report: 12.5 s and 21.7 CPU-s more; the default study's report (``python -m harness
+  report`` of its run: 100 CPU-s, 55 s of wall time in a process of its own; about 8 CPU-s less when drawn after the
+  race, which hands it its last look): the report's fixed part and part per cell solve these two (21.7 CPU-s at 336
+  cells, 92 at 14424);
+- the default study's race (``--no-report``: 10 min 2 s, 1145 CPU-s): the later rounds' cells (891 after a first round
+  of 14424) took 207 CPU-s, 23% of the first round's 898 (the cells a verdict leaves undecided are the costlier
+  metrics: DCI-RF, PID); each look took 7.4 to 7.9 CPU-s (every analysis of the 21111 result rows).
 
 Checked against runs measured the same way: the section "The cost estimate" of ``harness/README.md`` gives the errors.
 """
@@ -22,13 +26,15 @@ Checked against runs measured the same way: the section "The cost estimate" of `
 from __future__ import annotations
 
 #: Wall seconds, at the cost table's speed, a run spends starting (imports, planning, workers) beside its cells.
-START_SECONDS = 2.1
+START_SECONDS = 7.0
 #: A report's CPU seconds at the cost table's speed: a fixed part (its analyses and the figures every study draws) ...
-REPORT_FIXED_SECONDS = 9.3
+REPORT_FIXED_SECONDS = 20.0
 #: ... and a part per cell (more scenarios and metrics: more panels and curves).
-REPORT_SECONDS_PER_CELL = 0.0024
-#: The cells a racing study's later rounds add, as a share of its first round's (measured 6.2 and 12.6%, above).
-RACE_ROUNDS_SHARE = 0.1
+REPORT_SECONDS_PER_CELL = 0.0047
+#: The CPU time a racing study's later rounds add, as a share of its first round's (measured 23%, above).
+RACE_ROUNDS_SHARE = 0.23
+#: CPU seconds, at the cost table's speed, of one racing look per cell of the first round (7.5 s a look at 14424).
+LOOK_SECONDS_PER_CELL = 0.0005
 #: The share of a report's CPU time that runs in one process whatever the workers (its analyses, writing the pages).
 REPORT_SERIAL_SHARE = 0.2
 
@@ -42,3 +48,10 @@ def report_wall_seconds(cells: int, workers: int) -> float:
     """A report's wall seconds at the cost table's speed on ``workers`` workers (Amdahl: its serial share, then the
     rest spread over the workers)."""
     return report_seconds(cells) * (REPORT_SERIAL_SHARE + (1 - REPORT_SERIAL_SHARE) / max(1, workers))
+
+
+def race_wall_seconds(cells_wall_seconds: float, cells: int, looks: int) -> float:
+    """A race's wall seconds beyond its first round, at the cost table's speed: its later rounds (on the workers, a
+    share of the first round's ``cells_wall_seconds``) and its ``looks`` at the results of ``cells`` first-round cells
+    (in the main process, the workers waiting)."""
+    return RACE_ROUNDS_SHARE * cells_wall_seconds + looks * LOOK_SECONDS_PER_CELL * cells

@@ -33,9 +33,10 @@ def test_estimate_of_a_sample_of_cells_within_a_factor_of_15(benchmark):
     assert all(record["per_call_cost"] == "measured" for record in records), "every sampled metric has a measured cost"
     estimate = sum(record["cpu_hours"] for record in records) * 3600
     # as measured, but for which metric of a sharing family pays the estimates the family shares (the preset's
-    # order differs from the measuring order: informativeness[bins=5] runs before any metric that computes its own)
+    # order differs from the measuring order: informativeness[bins=5] runs before any metric that computes its own;
+    # 0.3% of the estimate with the table of 2026-11-22, 0.6% with that of 2026-11-30)
     assert estimate == pytest.approx(sum(
-        estimated_seconds(c.metric.name, c.n_samples, variant_of=c.metric.variant_of) for c in cells), rel=0.005)
+        estimated_seconds(c.metric.name, c.n_samples, variant_of=c.metric.variant_of) for c in cells), rel=0.01)
     if benchmark.disabled:
         benchmark(lambda: None)  # the checks above are the smoke test; the timing needs --benchmark-enable
         return

@@ -43,12 +43,14 @@ def test_a_variant_with_its_own_row_is_charged_its_own_cost(monkeypatch):
 
 def test_planned_cells_use_the_variant_rows():
     cells = plan_study(preset="paper", scenarios_=["noise"], metrics_=["z_diff"], seeds=1,
-                       metric_options={"z_diff": {"batch_size": [50, 200]}})
+                       metric_options={"z_diff": {"bins": [5], "batch_size": [50, 200]}})
     by_name = {cell.metric.name: cell.estimated_seconds for cell in cells if cell.value == cells[0].value}
     expected = {name: estimated_seconds(name, cells[0].n_samples, variant_of="z_diff") for name in by_name}
     assert by_name == expected
-    if "z_diff[batch_size=50]" in costs.MEASURED_SECONDS:  # the table lists it: batch 50 costs a quarter of 200
-        assert by_name["z_diff[batch_size=50]"] < by_name["z_diff[batch_size=200]"]
+    # the table lists batch 50 (fewer pairs per batch: cheaper); batch 200 is charged z_diff's row, as measured
+    assert "z_diff[bins=5,batch_size=50]" in costs.MEASURED_SECONDS
+    assert "z_diff[bins=5,batch_size=200]" in costs.LIKE_THEIR_METRIC
+    assert by_name["z_diff[bins=5,batch_size=50]"] < by_name["z_diff[bins=5,batch_size=200]"]
 
 
 def test_variants_within_tolerance_are_dropped_from_the_table():
@@ -89,10 +91,10 @@ def test_a_sweeps_first_variant_pays_for_what_the_others_share():
 
 def test_a_variant_measured_after_a_sibling_pays_its_metric_when_it_runs_first():
     # dci_es's larger capacities reuse the probe trees the first variant of a draw grew: their rows hold only what
-    # they add, z_diff[batch_size=50] was measured first of its sweep (a cost of its own)
+    # they add, z_diff[bins=5,batch_size=50] was measured first of its sweep (a cost of its own)
     followers = costs.FOLLOWER_VARIANTS
     assert {"dci_es[max_capacity_doublings=6]", "dci_es[max_capacity_doublings=8]"} <= followers
-    assert "z_diff[batch_size=50]" not in followers and "mig[bins=5]" not in followers
+    assert "z_diff[bins=5,batch_size=50]" not in followers and "mig[bins=5]" not in followers
     base = estimated_seconds("dci_es", 20000)
 
     def estimates(values):
@@ -106,11 +108,14 @@ def test_a_variant_measured_after_a_sibling_pays_its_metric_when_it_runs_first()
         estimated_seconds("dci_es[max_capacity_doublings=8]", 20000, variant_of="dci_es"))
     preset = estimates([4, 6, 8])  # as the presets sweep it, and as the table was measured
     assert preset["dci_es[max_capacity_doublings=6]"] < base / 10
-    assert preset["dci_es[max_capacity_doublings=4]"] == pytest.approx(base)
+    # the first of the sweep grows the trees: its own row (measured so), not a follower's share
+    first = estimated_seconds("dci_es[max_capacity_doublings=4]", 20000, variant_of="dci_es")
+    assert preset["dci_es[max_capacity_doublings=4]"] == pytest.approx(first) and first > base / 2
     # a variant measured first of its sweep keeps its own, lower cost when it runs alone
     alone = plan_study(preset="quick", scenarios_=["noise"], metrics_=["z_diff"], seeds=1, n_samples=20000,
-                       metric_options={"z_diff": {"batch_size": [50]}})[0]
-    assert alone.estimated_seconds == pytest.approx(estimated_seconds("z_diff[batch_size=50]", 20000, variant_of="z_diff"))
+                       metric_options={"z_diff": {"bins": [5], "batch_size": [50]}})[0]
+    assert alone.metric.name == "z_diff[bins=5,batch_size=50]"
+    assert alone.estimated_seconds == pytest.approx(estimated_seconds(alone.metric.name, 20000, variant_of="z_diff"))
     assert alone.estimated_seconds < estimated_seconds("z_diff", 20000)
 
 
@@ -194,9 +199,11 @@ def test_every_gaussian_estimator_variant_has_measured_rows_far_below_its_knn_de
     for name, entry in gaussian.items():
         assert entry.name == f"{name}[estimator=gaussian]"
         assert entry.name in MEASURED_SECONDS and entry.name in MEASURED_ALONE_SECONDS and entry.name in MEASURED_WIDTH_FACTORS
-        knn = estimated_seconds(name, 1000, earlier=())
-        own = estimated_seconds(entry.name, 1000, variant_of=name, earlier=())
-        assert own < knn / 20, (name, own, knn)
+        # measured 2026-11-30: 12 to 109 times cheaper at n = 1000, 37 to 374 times at n = 20000
+        for n_samples, cheaper in ((1000, 10), (20000, 30)):
+            knn = estimated_seconds(name, n_samples, earlier=())
+            own = estimated_seconds(entry.name, n_samples, variant_of=name, earlier=())
+            assert own < knn / cheaper, (name, n_samples, own, knn)
         assert metric_permutations(entry, 1000, budget_seconds=2.0) >= 19, name
 
 
@@ -208,7 +215,8 @@ def test_the_model_reads_its_tables_from_the_data_file_with_each_runs_machine_an
     measured = cost_records.read()
     assert costs.MEASURED_SECONDS == measured.seconds and costs.MEASURED_ALONE_SECONDS == measured.alone_seconds
     assert costs.MEASURED_WIDTH_FACTORS == measured.width_factors and costs.FOLLOWER_VARIANTS == measured.after_sibling
-    assert set(costs.MEASURED_SECONDS) >= {"pid", "dci_rf", "z_diff[batch_size=50]"}
+    assert set(costs.MEASURED_SECONDS) >= {"pid", "dci_rf", "z_diff[bins=5,batch_size=50]"}
+    assert costs.MEASURED_REFERENCE_SECONDS == measured.reference_seconds > 0  # what the speed probe compares with
     assert all(row[8] == 1.0 for rows in costs.MEASURED_WIDTH_FACTORS.values() for row in rows.values())
 
 
@@ -233,8 +241,38 @@ def test_a_later_run_replaces_its_rows_and_drops_the_runs_it_replaces_whole(tmp_
     cost_records.add_run("width_factors", _run({"mcc": {8: 1.0, 64: 9.0}}, 2000), path)
     cost_records.add_run("width_factors", _run({"mcc": {8: 1.0, 64: 20.0}}, 100_000), path)
     assert cost_records.read(path).width_factors == {"mcc": {2000: {8: 1.0, 64: 9.0}, 100_000: {8: 1.0, 64: 20.0}}}
+    cost_records.add_run("seconds", _run({"mig": {1000: 7.0}}), path, whole=True)  # a run of the whole table
+    assert cost_records.read(path).seconds == {"mig": {1000: 7.0}} and len(json.loads(path.read_text())["seconds"]) == 1
     with pytest.raises(ValueError, match="unknown cost table 'speed'"):
         cost_records.add_run("speed", _run({}), path)
+
+
+def test_rows_measured_on_another_day_are_scaled_to_the_latest_reference(tmp_path):
+    path = tmp_path / "costs.json"
+
+    def run(rows, reference=None):
+        return cost_records.new_run(rows, {} if reference is None else {cost_records.REFERENCE_SETTING: reference})
+
+    cost_records.add_run("seconds", run({"mig": {1000: 1.0}, "sap": {1000: 2.0}}, reference=0.2), path)
+    cost_records.add_run("seconds", run({"sap": {1000: 3.0}, "jemmig": {1000: 0.5}}, reference=0.4), path)
+    cost_records.add_run("seconds", run({"irs": {1000: 0.7}}), path)  # no reference: read as measured
+    cost_records.add_run("alone_seconds", run({"mig": {1000: 4.0}}, reference=0.1), path)
+    measured = cost_records.read(path)
+    # the machine ran the workload twice as long in the latest run with a reference: the first run's rows doubled
+    assert measured.reference_seconds == 0.4
+    assert measured.seconds == {"mig": {1000: 2.0}, "sap": {1000: 3.0}, "jemmig": {1000: 0.5}, "irs": {1000: 0.7}}
+    assert measured.alone_seconds == {"mig": {1000: 16.0}}
+    cost_records.add_run("seconds", run({"irs": {1000: 0.7}}), tmp_path / "none.json")
+    assert cost_records.read(tmp_path / "none.json").reference_seconds is None
+
+
+def test_the_fixed_workload_takes_a_positive_time_and_refuses_no_repeats():
+    from harness.execution.reference_workload import _workload, reference_seconds
+
+    assert _workload() == _workload()  # the same work each time
+    assert 0 < reference_seconds(1) < 60
+    with pytest.raises(ValueError, match="repeats must be at least 1"):
+        reference_seconds(0)
 
 
 def test_the_measuring_tool_writes_its_run_into_the_data_file(tmp_path, capsys):
@@ -249,6 +287,7 @@ def test_the_measuring_tool_writes_its_run_into_the_data_file(tmp_path, capsys):
     (widths,), (seconds,) = document["width_factors"], document["seconds"]
     assert widths["settings"]["n_samples"] == 300 and widths["machine"]["cpu_count"] >= 1 and widths["datetime"]
     assert seconds["settings"]["sizes"] == [300] and seconds["machine"]["python"]
+    assert 0 < seconds["settings"]["reference_seconds"] < 60  # the fixed workload's time around the run
     measured = cost_records.read(path)
     assert set(measured.width_factors) == {"mig", "sap"} and measured.width_factors["mig"][300][8] == 1.0
     assert measured.width_factors["sap"][300][16] > 0

@@ -89,6 +89,19 @@ def test_b_is_chosen_by_each_metrics_cost_within_the_presets_budget():
         plan_study(preset="quick", scenarios_=["noise"], metrics_=["mig"], null_permutations=-1)
 
 
+@pytest.mark.default_nulls
+def test_the_default_budget_is_runs_of_the_fixed_workload_and_gives_the_costliest_information_metrics_a_null():
+    from harness.execution import costs, presets
+
+    assert PRESETS["default"].null_budget_seconds == presets.NULL_BUDGET_SECONDS == pytest.approx(
+        presets.NULL_BUDGET_WORKLOADS * costs.MEASURED_REFERENCE_SECONDS)
+    cells = plan_study(preset="default", scenarios_=["noise"], metrics_=["pid", "snc_nk", "dci_rf"], seeds=1)
+    at_noise = {cell.metric.name: cell.null_permutations for cell in cells if cell.value == 1.0}
+    # PID and SNC/NK (0.1 to 0.25 s a call) keep a null, as they had at the table of 2026-11-22 (21 and 34); DCI-RF
+    # (about 1 s a call) has none
+    assert at_noise["pid"] >= MIN_PERMUTATIONS and at_noise["snc_nk"] >= MIN_PERMUTATIONS and at_noise["dci_rf"] == 0
+
+
 def test_the_cells_given_a_null_are_those_a_characteristic_declares(monkeypatch):
     assert read_by_a_verdict("noise", 1.0) and read_by_a_verdict("noise", 1)  # calibration's pure-noise end
     assert not read_by_a_verdict("noise", 0.5) and not read_by_a_verdict("rotation", 1.0)

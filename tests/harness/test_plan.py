@@ -8,7 +8,12 @@ import pytest
 
 from harness.errors import UsageError
 from harness.execution.plan import OWN_TASK_SECONDS, SHARING_FAMILIES, plan_tasks
-from harness.execution.run_estimate import RACE_ROUNDS_SHARE, START_SECONDS, report_wall_seconds
+from harness.execution.run_estimate import (
+    LOOK_SECONDS_PER_CELL,
+    RACE_ROUNDS_SHARE,
+    START_SECONDS,
+    report_wall_seconds,
+)
 from harness.execution.runner import plan_study
 
 
@@ -124,21 +129,30 @@ def test_the_dry_run_warns_of_a_slow_metric_on_stderr(capsys):
     assert "warning: wsepin is estimated at" in captured.err and "leave it out with --metrics mig" in captured.err
 
 
-def test_the_machine_speed_is_the_reference_calls_time_over_the_cost_tables(monkeypatch):
+def test_the_machine_speed_is_the_fixed_workloads_time_over_the_cost_tables(monkeypatch):
     from harness.execution import costs, speed_probe
 
-    table = {name: costs.MEASURED_SECONDS[name][1000] for name in speed_probe.SPEED_REFERENCE}
-    measured = {name: {1000: 3.0 * seconds} for name, seconds in table.items()}  # three times slower than the table
     asked = []
-    monkeypatch.setattr(speed_probe, "measure_costs", lambda entries, **options: asked.append(
-        ([entry.name for entry in entries], options)) or measured)
+    monkeypatch.setattr(speed_probe, "reference_seconds",  # three times as long as in the table's run
+                        lambda repeats: asked.append(repeats) or 3.0 * costs.MEASURED_REFERENCE_SECONDS)
     speed_probe.machine_speed.cache_clear()
     try:
         assert speed_probe.machine_speed() == pytest.approx(3.0)
-        assert speed_probe.machine_speed() == pytest.approx(3.0) and len(asked) == 1  # once a process
+        assert speed_probe.machine_speed() == pytest.approx(3.0) and asked == [5]  # once a process
     finally:
         speed_probe.machine_speed.cache_clear()
-    assert asked == [(list(speed_probe.SPEED_REFERENCE), {"sizes": (1000,), "population_sizes": (), "repeats": 2})]
+
+
+def test_without_a_recorded_reference_the_machine_speed_says_how_to_measure_it(monkeypatch):
+    from harness.execution import speed_probe
+
+    monkeypatch.setattr(speed_probe, "MEASURED_REFERENCE_SECONDS", None)
+    speed_probe.machine_speed.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="cost_measurement seconds --write"):
+            speed_probe.machine_speed()
+    finally:
+        speed_probe.machine_speed.cache_clear()
 
 
 def test_the_dry_run_prints_the_time_at_this_machines_speed(capsys, monkeypatch):
@@ -152,7 +166,7 @@ def test_the_dry_run_prints_the_time_at_this_machines_speed(capsys, monkeypatch)
     here = next(line for line in lines if line.startswith("this machine ran "))
     planned = int(re.search(r": (\d+) cells", lines[0])[1])
     at_table = re.search(r"about (\d+) s on 1 worker\(s\) at the cost table's speed$", total)
-    at_machine = re.search(r"2\.5 times as long as the cost table just now: about (\d+) s here in all \((\d+) s of cells, "
+    at_machine = re.search(r"a fixed workload 2\.5 times as long as when the cost table was measured: about (\d+) s here in all \((\d+) s of cells, "
                            r"(\d+) s to start, (\d+) s for the report\)$", here)
     assert at_table and at_machine, (total, here)
     in_all, cells, start, report = map(int, at_machine.groups())
@@ -163,17 +177,20 @@ def test_the_dry_run_prints_the_time_at_this_machines_speed(capsys, monkeypatch)
     assert abs(in_all - (cells + start + report)) <= 2
 
 
-def test_a_racing_dry_run_adds_the_later_rounds_measured_share(capsys, monkeypatch):
+def test_a_racing_dry_run_adds_the_looks_and_the_later_rounds_measured_share(capsys, monkeypatch):
     from harness.cli import main
     from harness.execution import speed_probe
 
     monkeypatch.setattr(speed_probe, "machine_speed", lambda: 2.0)
     assert main(["run", "--scenarios", "noise", "--metrics", "dci_rf", "--jobs", "1", "--no-report", "--dry-run"]) == 0
-    here = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("this machine ran "))
-    found = re.search(r"\((\d+) s of cells, (\d+) s to start, (\d+) s for the race's later rounds\)$", here)
+    lines = capsys.readouterr().out.splitlines()
+    here = next(line for line in lines if line.startswith("this machine ran "))
+    found = re.search(r"\((\d+) s of cells, (\d+) s to start, (\d+) s for the race's looks and later rounds\)$", here)
     assert found, here
     cells, _, rounds = map(int, found.groups())
-    assert abs(rounds - RACE_ROUNDS_SHARE * cells) <= 1 and "report" not in here
+    planned = int(re.search(r": (\d+) cells", lines[0])[1])  # the first round's
+    looks = 2.0 * 3 * LOOK_SECONDS_PER_CELL * planned  # three looks (3, 6, 12 seeds) at the machine's speed
+    assert abs(rounds - (RACE_ROUNDS_SHARE * cells + looks)) <= 1 + RACE_ROUNDS_SHARE * 0.5 and "report" not in here
 
 
 def test_the_default_preset_races_from_three_seeds_unless_the_seeds_are_given(capsys):

@@ -10,7 +10,9 @@ to the data file the cost model (:mod:`harness.execution.costs`) reads::
     python -m harness.execution.cost_measurement wide --write      # every metric at 10 x 4096, n = 1e5 (about an hour;
                                                                    # harness.execution.cost_measurement.wide)
 
-A run keeps the date, the machine (:func:`harness.execution.cost_records.machine_description`) and its settings;
+A run keeps the date, the machine (:func:`harness.execution.cost_records.machine_description`) and its settings
+(a ``seconds`` or ``alone`` run also the fixed workload's time around it, to which the cost model scales its rows:
+:mod:`harness.execution.reference_workload`);
 its rows replace those of earlier runs, so a run of a few metrics (``--metrics``) updates those alone.  Every call
 runs with one BLAS thread and is timed in CPU seconds (``time.process_time``); the median of ``--repeats`` is kept.
 """
@@ -24,6 +26,7 @@ from typing import Any
 
 from harness.execution import cost_records
 from harness.execution.costs import MEASURED_SHAPE, SHARING_FAMILIES
+from harness.execution.reference_workload import reference_seconds
 
 #: A variant of an option sweep gets its own row in the ``seconds`` table only where its cost differs from its
 #: metric's by more than this fraction at some measured size ...
@@ -276,13 +279,14 @@ def seconds_run(chosen: set[str] | None, sizes: Sequence[int], population_sizes:
     passes = [[entry for entry in entries if wanted(entry)] for entries in cost_table_passes()]
     passes = [passes[0], *(entries for entries in passes[1:] if entries)]
     options = {"sizes": sizes, "population_sizes": population_sizes, "repeats": repeats}
+    before = reference_seconds()
     rows = distinct_variant_costs(measure_cost_table(passes, **options), [entry for group in passes for entry in group])
     gaussian = [entry for entry in estimator_variants() if wanted(entry)]
     rows.update(measure_alone_costs(gaussian, **options))
     if chosen is None or SLOWEST in chosen:
         rows.update(measure_costs([registered_entry(SLOWEST)], sizes=sizes[:1], repeats=1))
     measured = {entry.name for group in passes[1:] for entry in group if entry.variant_of}
-    return cost_records.new_run(rows, {**options, "blas_threads": 1},
+    return cost_records.new_run(rows, {**options, "blas_threads": 1, **_reference_setting(before)},
                                 after_sibling=after_sibling(passes) & set(rows),
                                 like_their_metric=measured - set(rows))
 
@@ -295,9 +299,18 @@ def alone_run(chosen: set[str] | None, sizes: Sequence[int], repeats: int) -> di
                and (chosen is None or entry.name in chosen)]
     gaussian = [entry for entry in estimator_variants() if chosen is None or {entry.name, entry.variant_of} & chosen]
     options = {"sizes": sizes, "population_sizes": (), "repeats": repeats}
+    before = reference_seconds()
     rows = {**shared_alone_rows(measure_alone_costs(sharing, **options), measure_costs(sharing, **options)),
             **measure_alone_costs(gaussian, **options)}
-    return cost_records.new_run(rows, {**options, "blas_threads": 1, "alone_factor": ALONE_FACTOR})
+    return cost_records.new_run(rows, {**options, "blas_threads": 1, "alone_factor": ALONE_FACTOR,
+                                       **_reference_setting(before)})
+
+
+def _reference_setting(before: float) -> dict[str, float]:
+    """The run's reference time (:data:`harness.execution.cost_records.REFERENCE_SETTING`): the mean of the fixed
+    workload's time before the run (``before``) and now, after it, so that a load that changed during the run counts
+    half."""
+    return {cost_records.REFERENCE_SETTING: (before + reference_seconds()) / 2}
 
 
 def widths_run(chosen: set[str] | None, widths: Sequence[int], n_samples: int, repeats: int) -> dict[str, Any]:

@@ -32,6 +32,11 @@ from harness.execution.cost_measurement.wide import (
 MODES = {"seconds": "seconds", "alone": "alone_seconds", "widths": "width_factors", "wide": "wide_codes"}
 
 
+#: The tables a run of every metric (no ``--metrics``) replaces whole: their rows are measured at every sample size at
+#: once (``width_factors`` and ``wide_codes`` rows at other sample sizes stay).
+WHOLE_TABLES = ("seconds", "alone_seconds")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure one table (``seconds``, ``alone``, ``widths``; ``wide``: the wide codes' calls and their width factors)
     and print its run, or add it to the data file."""
@@ -69,7 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         runs = {"width_factors": widths_run(args.metrics, args.widths, args.n_samples, args.repeats)}
     for table, run in runs.items():
         if args.write:
-            cost_records.add_run(table, run, args.file)
+            # a seconds or alone run of every metric replaces its table; the other tables are kept by sample size too
+            cost_records.add_run(table, run, args.file, whole=args.metrics is None and table in WHOLE_TABLES)
             print(f"{len(run['rows'])} rows of {table} written to {args.file}")
         else:
             json.dump(run, sys.stdout, indent=1)
