@@ -270,8 +270,8 @@ PRESETS: dict[str, Preset] = {
             "only where a verdict is still undecided; n = 1000, sample_size up to n = 10000, the review metrics' options "
             "swept (bins, batch sizes, capacities, estimators; the costly sweeps on noise and nonlinear only) and "
             "DCI-ES's probe capacity, permutation nulls where the calibration verdict reads them (pure noise, each "
-            "metric at its defaults, up to 2 CPU-s a cell); run --dry-run prints the first round's and the cap's "
-            "estimates",
+            "metric at its defaults, up to 28 runs of the fixed workload a cell); run --dry-run prints the first "
+            "round's and the cap's estimates",
         ),
         Preset(
             name="validate",

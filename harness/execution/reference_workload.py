@@ -23,7 +23,7 @@ _SORTS, _COUNTS, _SOLVES, _LOOP = 10, 300, 40, 160_000
 
 
 def _workload() -> float:
-    """The fixed work: about 0.2 CPU-second on this project's 2-core machine.  Returns a number computed from all of
+    """The fixed work: about 0.16 CPU-second on this project's 2-core machine.  Returns a number computed from all of
     it, so that nothing is skipped."""
     rng = np.random.default_rng(20261130)
     values = rng.standard_normal((4000, 16))
