@@ -160,35 +160,51 @@ PAPER_SWEEPS = MappingProxyType({
 })
 
 
-#: What one cell's permutation null may cost in the default preset, in runs of the fixed workload
-#: (:mod:`harness.execution.reference_workload`), given only to the cells a verdict reads a null at (the fully random
-#: end of the noise scenario, each metric at its defaults): 100 permutations for the histogram metrics, fewer for
-#: costlier calls (PID, about 0.2 s a call at n = 1000, gets 21), none for a call above 1/19 of it.  Stated in runs of
-#: the workload rather than in seconds, the budget buys the same permutations whichever day and machine measured the
-#: cost table: until 2026-11-30 it was 2 CPU-s at the speed of the table of 2026-11-22, whose machine ran the metrics'
-#: unchanged rows about 2 to 2.4 times as fast as the table of 2026-11-30; at that table's reference time (0.16 s) 28
-#: runs are 4.6 s, which gives PID and SNC/NK the permutations they had (21 and 33, against 21 and 34) where 2 s gave
-#: them none.  Given to every cell, a budget of 0.1 s made the nulls 43% of the default study's measured CPU time (731
-#: of 1700 s).  The paper preset has none by default: at n = 20000 and 100 seeds nulls on every cell add hours (give
-#: it ``--null-permutations``).
-NULL_BUDGET_WORKLOADS = 28
+#: The fixed workload's CPU time (:mod:`harness.execution.reference_workload`) at the speed the presets' budgets are
+#: stated at: that of the cost table as it stood from 2026-11-22 to 2026-11-29, on whose days the same machine ran the
+#: metrics' calls about 2 to 2.4 times as fast as when the table was measured again on 2026-11-30 (its rows over the old
+#: ones: median 2.0 at n = 1000, with the metrics' speed-ups since pulling it down).  A budget in CPU seconds at that
+#: speed is ``1 / BUDGET_WORKLOAD_SECONDS`` runs of the workload a second (14), so it buys the same work whichever day
+#: and machine measured the table (:func:`at_table_speed`).
+BUDGET_WORKLOAD_SECONDS = 1 / 14
 
-#: :data:`NULL_BUDGET_WORKLOADS` in estimated CPU seconds at the cost table's speed (what a preset states).
-NULL_BUDGET_SECONDS = NULL_BUDGET_WORKLOADS * MEASURED_REFERENCE_SECONDS
+
+def at_table_speed(budget_seconds: float) -> float:
+    """A budget of ``budget_seconds`` CPU seconds at the presets' speed (:data:`BUDGET_WORKLOAD_SECONDS`) in estimated
+    CPU seconds at the cost table's speed (:data:`harness.execution.costs.MEASURED_REFERENCE_SECONDS`)."""
+    return budget_seconds * MEASURED_REFERENCE_SECONDS / BUDGET_WORKLOAD_SECONDS
+
+
+#: What one cell's permutation null may cost in the default preset, in CPU seconds at the presets' speed (28 runs of
+#: the fixed workload; 4.6 s at the table of 2026-11-30: :data:`NULL_BUDGET_SECONDS`), given only to the cells a
+#: verdict reads a null at (the fully random end of the noise scenario, each metric at its defaults): 100 permutations
+#: for the histogram metrics, fewer for costlier calls (PID, about 0.2 s a call at n = 1000 in that table, gets 21),
+#: none for a call above 1/19 of it.  Stated in seconds at the table's speed, the same 2 s gave PID and SNC/NK no null
+#: (where they had 21 and 34) once the table was measured on a slower day.  Given to every cell, a budget of 0.1 s made
+#: the nulls 43% of the default study's measured CPU time (731 of 1700 s).  The paper preset has none by default: at
+#: n = 20000 and 100 seeds nulls on every cell add hours (give it ``--null-permutations``).
+NULL_BUDGET_AT_PRESET_SPEED = 2.0
+
+#: :data:`NULL_BUDGET_AT_PRESET_SPEED` in estimated CPU seconds at the cost table's speed (what a preset states).
+NULL_BUDGET_SECONDS = at_table_speed(NULL_BUDGET_AT_PRESET_SPEED)
 
 #: The review's seeds (Zaidi et al. 2022, 5.2: "100 different sampled versions of V using 100 random seeds"), the paper
 #: preset's cap.
 PAPER_SEEDS = 100
 #: The seeds every cell of the paper preset starts with: the review's 100 are raced (:mod:`harness.execution.racing`),
-#: 12, then 24, 48 and 100 only for the cells of a verdict still undecided.  100 on every cell costs about 18 CPU-hours
-#: (``--seeds 100``); the first round, about an eighth of that.
+#: 12, then 24, 48 and 100 only for the cells of a verdict still undecided.  100 on every cell costs about 14 CPU-hours
+#: at the presets' speed (``--seeds 100``; 31 at the speed of the table of 2026-11-30); the first round, an eighth of that.
 PAPER_FIRST_SEEDS = 12
 
 #: The scenarios of Tokui and Sato (2022), run at their sample size ("we used the sample size of 10000 in
 #: experiments", section 4.2) rather than the review's 20000.
 TOKUI_SATO_SCENARIOS = ("redundancy_attack", "synergy_attack", "gaussian_toy_redundancy", "gaussian_toy_synergy")
-#: Metrics left out of the paper preset for its time budget (20 CPU-hours), named with ``--add-metrics`` to add them:
-#: disentanglement_lib's gradient-boosted DCI, which the review never used (about 330 CPU-hours on its own), and the
+#: The paper preset's budgets, in CPU-hours at the presets' speed (:func:`at_table_speed`; 2.3 times as many at the
+#: speed of the table of 2026-11-30): its dry run's estimate (the race's first round) and the review's 100 seeds on
+#: every cell (the race's cap).
+PAPER_FIRST_ROUND_CPU_HOURS, PAPER_CPU_HOURS = 6.0, 20.0
+#: Metrics left out of the paper preset for its time budget (:data:`PAPER_CPU_HOURS`), named with ``--add-metrics``:
+#: to add them: disentanglement_lib's gradient-boosted DCI, which the review never used (about 330 CPU-hours on its own), and the
 #: three costliest of the metrics from the 2023-2026 literature (about 5.4 CPU-hours together; the default preset runs
 #: them on every scenario).
 PAPER_EXCLUDED_METRICS = ("dci_gbt", "infomec", "snc_nk", "dci_es")

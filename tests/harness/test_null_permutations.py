@@ -90,11 +90,13 @@ def test_b_is_chosen_by_each_metrics_cost_within_the_presets_budget():
 
 
 @pytest.mark.default_nulls
-def test_the_default_budget_is_runs_of_the_fixed_workload_and_gives_the_costliest_information_metrics_a_null():
+def test_the_default_budget_is_stated_at_the_presets_speed_and_gives_the_costliest_information_metrics_a_null():
     from harness.execution import costs, presets
 
+    # 2 CPU-s at the presets' speed: 28 runs of the fixed workload, in seconds at the cost table's speed
+    assert presets.NULL_BUDGET_AT_PRESET_SPEED == 2.0 and presets.BUDGET_WORKLOAD_SECONDS == pytest.approx(2.0 / 28)
     assert PRESETS["default"].null_budget_seconds == presets.NULL_BUDGET_SECONDS == pytest.approx(
-        presets.NULL_BUDGET_WORKLOADS * costs.MEASURED_REFERENCE_SECONDS)
+        28 * costs.MEASURED_REFERENCE_SECONDS)
     cells = plan_study(preset="default", scenarios_=["noise"], metrics_=["pid", "snc_nk", "dci_rf"], seeds=1)
     at_noise = {cell.metric.name: cell.null_permutations for cell in cells if cell.value == 1.0}
     # PID and SNC/NK (0.1 to 0.25 s a call) keep a null, as they had at the table of 2026-11-22 (21 and 34); DCI-RF
