@@ -203,8 +203,9 @@ TOKUI_SATO_SCENARIOS = ("redundancy_attack", "synergy_attack", "gaussian_toy_red
 #: speed of the table of 2026-11-30): its dry run's estimate (the race's first round) and the review's 100 seeds on
 #: every cell (the race's cap).
 PAPER_FIRST_ROUND_CPU_HOURS, PAPER_CPU_HOURS = 6.0, 20.0
-#: Metrics left out of the paper preset for its time budget (:data:`PAPER_CPU_HOURS`), named with ``--add-metrics``:
-#: to add them: disentanglement_lib's gradient-boosted DCI, which the review never used (about 330 CPU-hours on its own), and the
+#: Metrics left out of the paper preset for its time budget (:data:`PAPER_CPU_HOURS`); name them with
+#: ``--add-metrics`` to add them: disentanglement_lib's gradient-boosted DCI, which the review never used (about 330
+#: CPU-hours on its own), and the
 #: three costliest of the metrics from the 2023-2026 literature (about 5.4 CPU-hours together; the default preset runs
 #: them on every scenario).
 PAPER_EXCLUDED_METRICS = ("dci_gbt", "infomec", "snc_nk", "dci_es")
