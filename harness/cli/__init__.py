@@ -5,9 +5,9 @@ One module per command (``run``, ``list`` in ``listing``, ``report``, ``validate
 registers its parser; the shared parser class and argument types are in
 :mod:`harness.cli._args`.  No command module imports another.
 
-Errors: a problem with what the user typed or supplied (a :class:`~harness.errors.UsageError`,
-an unknown name, a missing or unreadable file) prints one line and exits with status 2.
-Anything else is a bug: its traceback is printed and the exit status is 1.  ``--debug``
+Errors: a problem with what the user typed, supplied or installed (a :class:`~harness.errors.UsageError`,
+an unknown name, a missing or unreadable file, a library the harness needs that is not installed) prints one line
+and exits with status 2.  Anything else is a bug: its traceback is printed and the exit status is 1.  ``--debug``
 (or ``HARNESS_DEBUG=1`` in the environment) prints the traceback of usage errors too.
 Ctrl-C, and SIGTERM, stop a command in one line (exit status 130, 143), its workers with it; the line says that
 finished cells are saved only for a command that saves them (:data:`RESUMABLE_COMMANDS`).
@@ -40,6 +40,9 @@ COMMANDS = (run, listing, report, validate, baseline, evaluate, plot, estimators
 RESUMABLE_COMMANDS = frozenset({"run", "validate", "stress", "estimators"})
 """The commands that store each finished cell as it finishes, so that rerunning one resumes where it stopped; the
 others (``evaluate``, ``report``, ``plot``, ``baseline``, ``list``) keep nothing of an interrupted command."""
+
+#: The project's own top-level packages: a module of theirs that cannot be imported is a bug, not an installation.
+PROJECT_PACKAGES = frozenset({"harness", "metrics", "reports", "scenarios"})
 
 _USER_FILE_ERRORS = (FileNotFoundError, FileExistsError, PermissionError, IsADirectoryError, NotADirectoryError)
 """A path the user named that cannot be read or written (``FileExistsError``: an output under a plain file)."""
@@ -115,7 +118,27 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{command or 'the command'} stopped before it finished, rerun the same command")
         print(f"{'terminated' if isinstance(stop, Terminated) else 'interrupted'}; {kept}", file=sys.stderr)
         return EXIT_TERMINATED if isinstance(stop, Terminated) else EXIT_INTERRUPTED
-    except Exception:  # a bug, not the user's input: keep the evidence
+    except Exception as error:  # a bug, not the user's input (unless a library is missing): keep the evidence
+        missing = missing_library(error)
+        if missing is not None:
+            if debug:
+                traceback.print_exc()
+            print(f"error: {missing}", file=sys.stderr)
+            return EXIT_USAGE
         traceback.print_exc()
         print("error: an internal error occurred (traceback above); please report it", file=sys.stderr)
         return EXIT_BUG
+
+
+def missing_library(error: BaseException) -> str | None:
+    """The one-line message for ``error`` when it is a library the harness needs that is not installed (run from a
+    checkout without ``pip install -e .``, or from another Python), or None: a module of the project's own that cannot
+    be imported (:data:`PROJECT_PACKAGES`) is a bug."""
+    if not isinstance(error, ModuleNotFoundError) or not error.name:
+        return None
+    library = error.name.partition(".")[0]
+    if library in PROJECT_PACKAGES:
+        return None
+    return (f"the Python package {library!r} is not installed in this environment ({sys.executable}): install the "
+            "harness with its dependencies, `pip install -e .` in the repository (README.md, Quick start); with --debug, "
+            "where it was imported")

@@ -171,3 +171,29 @@ def test_writable_output_checks_without_creating_or_changing_anything(tmp_path):
         writable_output(tmp_path / "scores.csv", "--out", directory=True)
     assert (tmp_path / "scores.csv").read_text() == "kept"
     assert sorted(path.name for path in tmp_path.rglob("*")) == ["folder", "scores.csv"]
+
+
+def test_a_library_that_is_not_installed_is_named_in_one_line_with_how_to_install_it(capsys, monkeypatch):
+    """Run from a checkout without ``pip install -e .``, a command failed deep in an import as an "internal error"."""
+    import harness.cli.report as report_command
+
+    def without_numpy(args):
+        raise ModuleNotFoundError("No module named 'numpy.linalg'", name="numpy.linalg")
+
+    monkeypatch.setattr(report_command, "report", without_numpy)
+    assert main(["report", "anywhere"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and "internal error" not in err
+    assert "'numpy' is not installed" in err and "pip install -e ." in err
+
+
+def test_a_module_of_the_project_that_cannot_be_imported_is_a_bug(capsys, monkeypatch):
+    import harness.cli.report as report_command
+
+    def broken_import(args):
+        raise ModuleNotFoundError("No module named 'reports.gone'", name="reports.gone")
+
+    monkeypatch.setattr(report_command, "report", broken_import)
+    assert main(["report", "anywhere"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "internal error" in err
