@@ -11,6 +11,7 @@ import pytest
 import harness.execution.costs as costs
 from harness.execution import cost_records
 from harness.execution.cost_measurement import (
+    SIZES,
     cost_table_passes,
     distinct_variant_costs,
     estimator_variants,
@@ -294,3 +295,20 @@ def test_the_measuring_tool_writes_its_run_into_the_data_file(tmp_path, capsys):
     swept = {entry.name for entries in cost_table_passes()[1:] for entry in entries if entry.variant_of == "sap"}
     assert "sap" in measured.seconds and measured.seconds["sap"][300] > 0
     assert set(measured.seconds) | measured.like_their_metric == {"sap", *swept}  # each variant: its own row, or sap's
+
+
+def test_a_run_of_every_metric_replaces_the_table_only_at_every_default_sample_size(tmp_path, monkeypatch):
+    """``seconds --write`` without ``--metrics`` but with ``--sizes 300`` replaced every row at 1000 to 20000."""
+    import harness.execution.cost_measurement.__main__ as tool
+
+    path = tmp_path / "costs.json"
+    cost_records.add_run("seconds", _run({"mig": {1000: 1.0, 10000: 2.0}, "sap": {1000: 3.0}}), path)
+
+    def measured(metrics, sizes, population_sizes, repeats):
+        return _run({"mig": dict.fromkeys(sizes, 9.0)})
+
+    monkeypatch.setattr(tool, "seconds_run", measured)
+    assert main(["seconds", "--sizes", "300", "--file", str(path), "--write"]) == 0
+    assert cost_records.read(path).seconds == {"mig": {300: 9.0}, "sap": {1000: 3.0}}  # mig's row replaced, sap kept
+    assert main(["seconds", "--file", str(path), "--write"]) == 0  # every default size: the table replaced
+    assert cost_records.read(path).seconds == {"mig": dict.fromkeys(SIZES, 9.0)}

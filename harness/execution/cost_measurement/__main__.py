@@ -32,9 +32,19 @@ from harness.execution.cost_measurement.wide import (
 MODES = {"seconds": "seconds", "alone": "alone_seconds", "widths": "width_factors", "wide": "wide_codes"}
 
 
-#: The tables a run of every metric (no ``--metrics``) replaces whole: their rows are measured at every sample size at
-#: once (``width_factors`` and ``wide_codes`` rows at other sample sizes stay).
+#: The tables a run of every metric (no ``--metrics``) at every default sample size replaces whole: their rows are
+#: measured at every sample size at once (``width_factors`` and ``wide_codes`` rows at other sample sizes stay).
 WHOLE_TABLES = ("seconds", "alone_seconds")
+
+
+def replaces_whole(table: str, args: argparse.Namespace) -> bool:
+    """Whether the run of ``table`` that ``args`` asked for replaces the table whole: a ``seconds`` or ``alone`` run of
+    every metric (no ``--metrics``) at every default sample size (``--sizes``, ``--population-sizes``: more are
+    fine).  A run of fewer metrics or sizes replaces the rows it measured, and the rest of the table stays (a run of
+    every metric at ``--sizes 300`` alone replaced every row at 1000 to 20000 with its rows at 300)."""
+    every_size = set(args.sizes) >= set(SIZES) and (table != "seconds" or
+                                                    set(args.population_sizes) >= set(POPULATION_SIZES))
+    return table in WHOLE_TABLES and args.metrics is None and every_size
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -47,7 +57,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--metrics", type=_names, default=None,
                         help="only these metrics and variants (A,B; in 'seconds' their variants too); a metric of a "
                              "sharing family is then charged what it adds to the named ones")
-    parser.add_argument("--sizes", type=_integers, default=SIZES, help="sample sizes ('seconds', 'alone')")
+    parser.add_argument("--sizes", type=_integers, default=SIZES,
+                        help=f"sample sizes ('seconds', 'alone'; default {_listed(SIZES)}); with --write, a run of every "
+                             "metric at every default size replaces its table, a run of fewer only the rows it measured")
     parser.add_argument("--population-sizes", type=_integers, default=POPULATION_SIZES, help="of the population metrics")
     parser.add_argument("--widths", type=_integers, default=None,
                         help=f"numbers of codes, the first the base ('widths': default {_listed(WIDTHS)}; "
@@ -74,8 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         runs = {"width_factors": widths_run(args.metrics, args.widths, args.n_samples, args.repeats)}
     for table, run in runs.items():
         if args.write:
-            # a seconds or alone run of every metric replaces its table; the other tables are kept by sample size too
-            cost_records.add_run(table, run, args.file, whole=args.metrics is None and table in WHOLE_TABLES)
+            cost_records.add_run(table, run, args.file, whole=replaces_whole(table, args))
             print(f"{len(run['rows'])} rows of {table} written to {args.file}")
         else:
             json.dump(run, sys.stdout, indent=1)
