@@ -31,8 +31,9 @@ START_SECONDS = 7.0
 REPORT_FIXED_SECONDS = 20.0
 #: ... and a part per cell (more scenarios and metrics: more panels and curves).
 REPORT_SECONDS_PER_CELL = 0.0047
-#: The CPU time a racing study's later rounds add, as a share of its first round's (measured 23%, above).
-RACE_ROUNDS_SHARE = 0.23
+#: The CPU time a racing study's later rounds add, as a share of its first round's (measured 23%, above, with nulls
+#: on every seed; 15% once the later rounds scored none: :func:`harness.execution.racing.first_round_nulls`).
+RACE_ROUNDS_SHARE = 0.15
 #: CPU seconds, at the cost table's speed, of one racing look per cell of the first round (7.5 s a look at 14424).
 LOOK_SECONDS_PER_CELL = 0.0005
 #: The share of a report's CPU time that runs in one process whatever the workers (its analyses, writing the pages).

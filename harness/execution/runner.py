@@ -20,7 +20,7 @@ from harness.execution.metric_refs import MetricEntry, OptionSweep, resolve_all,
 from harness.execution.null_budget import metric_permutations, read_by_a_verdict
 from harness.execution.plan import DEFAULT_CELL_LIMITS, Cell, CellLimits, plan_cells, plan_tasks, shape_factor, slow_metric_warnings
 from harness.execution.presets import PRESETS, Preset
-from harness.execution.racing import RACE_FILE, race, racing_rule, undecided_groups
+from harness.execution.racing import RACE_FILE, first_round_nulls, race, racing_rule, undecided_groups
 from harness.execution.recompute import cell_provenances, recompute_reasons
 from harness.execution.rows import at_defaults
 from harness.execution.scoring import check_time_limit
@@ -375,6 +375,8 @@ def run_study(
                        seeds=racing.max_seeds if racing is not None else seeds, n_samples=n_samples,
                        metric_options=metric_options, grids=grids, add_metrics=add_metrics,
                        null_permutations=null_permutations, cell_limits=cell_limits)
+    if racing is not None:
+        cells = first_round_nulls(cells, racing)
     store = ResultStore(out) if out is not None else None
     records = store.reusable_records() if store is not None else {}  # read once: to resume here, for the tables below
     damage = ([f"note: {store.damaged} damaged line(s) of {store.path} were ignored; their cells are computed again"]
