@@ -211,7 +211,7 @@ def dry_run(args: argparse.Namespace) -> int:
 
     from harness.execution.costs import study_estimate
     from harness.execution.plan import plan_tasks, slow_metric_warnings
-    from harness.execution.racing import racing_rule
+    from harness.execution.racing import first_round_nulls, racing_rule
     from harness.execution.run_estimate import START_SECONDS, race_wall_seconds, report_wall_seconds
     from harness.execution.runner import plan_study
     from harness.execution.speed_probe import machine_speed
@@ -261,7 +261,7 @@ def dry_run(args: argparse.Namespace) -> int:
           f"{_duration(sum(parts.values()))} here in all ("
           + ", ".join(f"{_duration(seconds)} {what}" for what, seconds in parts.items()) + ")")
     if racing is not None:
-        capped = sum(record["cpu_hours"] for record in study_estimate(planned(racing.max_seeds)))
+        capped = sum(record["cpu_hours"] for record in study_estimate(first_round_nulls(planned(racing.max_seeds), racing)))
         looks = racing.looks
         print(f"seeds raced: the estimate above is the first round's ({racing.min_seeds} seeds on every cell); cells "
               f"feeding a verdict still undecided get {', then '.join(map(str, racing.schedule()[1:]))} seeds, at most "
