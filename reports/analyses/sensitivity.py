@@ -50,7 +50,7 @@ def _variant_rows(results: pd.DataFrame) -> pd.DataFrame:
     rows = results.loc[is_variant(results)]
     if rows.empty:
         return rows
-    options = option_columns(rows["options"]).apply(lambda column: column.map(option_text, na_action="ignore"))
+    options = option_columns(rows["options"], convert=option_text)
     return pd.concat([rows.assign(metric=rows["metric_base"]), options], axis=1)
 
 

@@ -170,3 +170,25 @@ def test_a_variant_is_named_like_its_metric_in_legends_and_tables():
     assert score_label("mig", "mig") == "mig"
     assert score_label("dci_rf[n_estimators=10]", "modularity") == "dci_rf[n_estimators=10]/modularity"
     assert score_label("pid[estimator=knn]", "redundant_lower", False) == "pid[estimator=knn]/redundant_lower (1 − score)"
+
+
+def test_option_columns_keep_each_values_type_and_convert_it_once_per_distinct_text():
+    from reports.results.options import option_columns, option_text
+
+    texts = pd.Series(['{"bins":5}', '{"estimator":"knn"}', '{"bins":20,"flag":true}', '{"bins":5}', "{}"],
+                      index=[10, 11, 12, 13, 14])
+    columns = option_columns(texts)
+    assert list(columns.index) == [10, 11, 12, 13, 14]
+    assert columns["option:bins"].isna().tolist() == [False, True, False, False, True]  # a key a row does not set
+    assert columns["option:bins"].dtype == "float64" and columns.loc[[10, 12, 13], "option:bins"].tolist() == [5, 20, 5]
+    assert columns.loc[11, "option:estimator"] == "knn" and columns["option:estimator"].isna().sum() == 4
+    assert columns.loc[12, "option:flag"] is True and columns["option:flag"].dtype == object
+    seen = []
+
+    def written(value):
+        seen.append(value)
+        return option_text(value)
+
+    converted = option_columns(texts, convert=written)
+    assert converted.loc[[10, 12, 13], "option:bins"].tolist() == ["5", "20", "5"]  # as the variants' names write them
+    assert sorted(map(option_text, seen)) == ["20", "5", "True", "knn"]  # each distinct value once, NaN never
