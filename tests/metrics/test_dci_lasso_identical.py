@@ -19,7 +19,7 @@ def test_the_fits_are_lasso_cvs(seed: int) -> None:
     target = codes[:, 0] - 0.5 * codes[:, 3] + rng.normal(scale=0.5 + seed, size=codes.shape[0])
     alphas = np.geomspace(1.0, 1e-3, 20)
     ours = module._cross_validated(codes, target, alphas, KFold(5, shuffle=True, random_state=seed))
-    theirs = LassoCV(alphas=alphas, cv=KFold(5, shuffle=True, random_state=seed), max_iter=10_000, selection="cyclic",
+    theirs = LassoCV(alphas=alphas, cv=KFold(5, shuffle=True, random_state=seed), max_iter=module._MAX_ITER, selection="cyclic",
                      precompute=True).fit(codes, target)
     assert ours.alpha_ == theirs.alpha_
     np.testing.assert_array_equal(ours.coef_, theirs.coef_)

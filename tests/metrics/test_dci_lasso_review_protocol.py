@@ -12,7 +12,7 @@ import metrics
 import scenarios
 from metrics._dci import disentanglement, unit_range
 from metrics._sampling import as_generator, train_test_indices
-from metrics.dci_lasso import REVIEW_ALPHAS, _penalties_on_all_rows
+from metrics.dci_lasso import _MAX_ITER, REVIEW_ALPHAS, _penalties_on_all_rows
 
 REVIEW = {"alpha_grid": "review", "selection_rows": "all", "folds": 10}
 
@@ -65,7 +65,7 @@ def test_scores_come_from_lassos_at_the_chosen_penalties_on_the_training_part(no
     scores = metrics.evaluate("dci_lasso", representation.factors, representation.codes, random_state=5, **REVIEW)
     train, _ = train_test_indices(codes.shape[0], 0.25, as_generator(5), "dci_lasso")
     importance = np.abs(np.column_stack([
-        Lasso(alpha=a, max_iter=10_000, precompute=True).fit(codes[train], targets[train, k]).coef_ for k, a in enumerate(chosen)
+        Lasso(alpha=a, max_iter=_MAX_ITER, precompute=True).fit(codes[train], targets[train, k]).coef_ for k, a in enumerate(chosen)
     ]))
     assert scores["modularity"] == pytest.approx(disentanglement(importance), abs=1e-12)
     default = metrics.evaluate("dci_lasso", representation.factors, representation.codes, random_state=5)
