@@ -72,7 +72,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "draw): results gain null_mean, null_q95 (the 95%% chance level), p_value ((1 + #null at least as good) / "
         "(B + 1)), null_permutations and null_seconds; 0: no nulls (default: the preset's choice, by each cell's "
         "estimated call cost, up to 100, on the cells it gives nulls: the default preset's are those a verdict reads, "
-        "pure noise; see --dry-run). A cell stored with another B is computed again",
+        "pure noise; see --dry-run), on each cell's first round of seeds where seeds are raced. A cell stored with "
+        "another B is computed again",
     )
     parser.add_argument(
         "--max-cell-seconds", type=positive_float, metavar="S",
