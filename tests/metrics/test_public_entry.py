@@ -164,3 +164,25 @@ def test_a_stochastic_plug_in_without_random_state_is_refused_when_registered(sc
     with pytest.raises(ValueError, match="registered as stochastic but its function takes no random_state"):
         register_metric("test_public_entry_unseeded", family="predictor", properties="explicitness", stochastic=True)(draws)
     assert "test_public_entry_unseeded" not in metrics.available(population=None)
+
+
+def test_a_metric_file_imported_again_replaces_its_registration_and_another_function_of_its_name_is_refused(
+        scratch_registry, rng):
+    """``pytest metrics/mig.py`` (its doctests) imports the file beside the package that registered it: that failed at
+    collection with "a metric named 'mig' is already registered"."""
+    import importlib.util
+    from pathlib import Path
+
+    factors, codes = rng.normal(size=(200, 2)), rng.normal(size=(200, 3))
+    before = metrics.evaluate("mig", factors, codes)
+    path = Path(metrics.__file__).with_name("mig.py")
+    spec = importlib.util.spec_from_file_location("mig_imported_again", path)
+    spec.loader.exec_module(importlib.util.module_from_spec(spec))  # registers mig again, from the same file
+    assert metrics.registry._REGISTRY["mig"].function.__module__ == "mig_imported_again"
+    assert metrics.evaluate("mig", factors, codes) == before
+
+    def mig(factors, codes, *, discrete=None):
+        return 0.0
+
+    with pytest.raises(ValueError, match="a metric named 'mig' is already registered"):
+        register_metric("mig", family="information", properties="compactness")(mig)
