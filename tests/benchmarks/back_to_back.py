@@ -111,10 +111,19 @@ def timed(command: list[str], cwd: Path, log: Path) -> Timing:
 
 def export(revision: str, repository: Path, directory: Path) -> tuple[Path, str]:
     """The source tree of ``revision`` (``.``: ``repository`` as it stands, uncommitted changes included) and its
-    short commit hash (``.``: HEAD's, with ``+`` when the checkout has uncommitted changes)."""
+    short commit hash (``.``: HEAD's, with ``+`` when the checkout has uncommitted changes).
+
+    Raises
+    ------
+    ValueError
+        When git cannot name or export ``revision`` (git's message).
+    """
 
     def git(*args: str) -> bytes:
-        return subprocess.run(["git", "-C", str(repository), *args], check=True, capture_output=True).stdout
+        done = subprocess.run(["git", "-C", str(repository), *args], capture_output=True)
+        if done.returncode:
+            raise ValueError(f"git {' '.join(args)}: {done.stderr.decode(errors='replace').strip()}")
+        return done.stdout
 
     if revision == ".":
         dirty = bool(git("status", "--porcelain", "--untracked-files=no").strip())
@@ -217,8 +226,16 @@ def main(argv: list[str] | None = None) -> int:
     work = args.work or Path(tempfile.mkdtemp(prefix="back_to_back_"))
     work.mkdir(parents=True, exist_ok=True)
     load_before = os.getloadavg()
-    sides = measure(args.baseline, args.candidate, arguments[split + 1:], repository=repository, work=work,
-                    pairs=args.pairs, report_repeats=args.report_repeats)
+    try:
+        sides = measure(args.baseline, args.candidate, arguments[split + 1:], repository=repository, work=work,
+                        pairs=args.pairs, report_repeats=args.report_repeats)
+    except ValueError as error:  # a revision git does not know
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except subprocess.CalledProcessError as error:  # a side's run or report failed: its log says why
+        print(f"error: {' '.join(error.cmd[1:])} exited with status {error.returncode}; its output is in the logs "
+              f"under {work}", file=sys.stderr)
+        return 1
     load_after = os.getloadavg()
     print(f"\nload average (1, 5, 15 min): {' '.join(f'{v:.2f}' for v in load_before)} before, "
           f"{' '.join(f'{v:.2f}' for v in load_after)} after; runs, reports and logs in {work}\n")

@@ -85,6 +85,20 @@ def test_bad_arguments_are_refused_before_anything_runs(tmp_path, capsys, argume
     assert stopped.value.code == 2 and message in capsys.readouterr().err
 
 
+def test_a_revision_git_does_not_know_is_one_error_line(tmp_path, capsys):
+    assert main(["--baseline", "no-such-revision", "--work", str(tmp_path / "work")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: git rev-parse") and "no-such-revision" in err and "Traceback" not in err
+
+
+def test_a_failing_run_names_its_logs(tmp_path, capsys):
+    assert main(["--baseline", "HEAD", "--candidate", ".", "--work", str(tmp_path / "work"), "--",
+                 "--preset", "no_such_preset"]) == 1
+    err = capsys.readouterr().err
+    assert "exited with status 2" in err and str(tmp_path / "work") in err and "Traceback" not in err
+    assert "no_such_preset" in (tmp_path / "work" / "baseline_run_0.log").read_text(encoding="utf-8")
+
+
 @pytest.mark.slow
 def test_two_small_studies_back_to_back(tmp_path, capsys):
     numbers = tmp_path / "numbers.json"
