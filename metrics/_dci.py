@@ -43,7 +43,7 @@ Zero importances (Eastwood and Williams 2018 leave them undefined: their code di
     of 5 factors at n = 100, a seed where one forest split on noise and the others
     did not gave DCI-RF modularity 1 (every code's importance on that one factor),
     the next seed, with no forest splitting, 0 (0.0 to 1.0, median 0.63, over 20
-    seeds).  Read evenly, DCI-RF scores 0.00 to 0.07 there (median 0.001), as at large
+    seeds).  Read evenly, DCI-RF scores 0 there (0.00 to 0.07, median 0.001, keeping the best forest, version 2), as at large
     ``n``, where every forest splits on noise (0.01 at n = 20000, 8 x 8): the default
     of every DCI variant.  The price: a factor no code encodes lowers the modularity
     of the codes that encode the others, as a forest fitting it to noise always did.

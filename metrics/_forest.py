@@ -52,10 +52,19 @@ class Forest:
     oob_score : float
         Out-of-bag R²: each training row predicted by the trees whose bootstrap left it out (0 for a row every
         bootstrap drew, as scikit-learn's forest counts it).
+    oob_score_se : float
+        The standard error of :attr:`oob_score` over the rows that some tree left out: ``R² = 1 - sum_i e_i² / SS``
+        (``e_i`` a row's out-of-bag error, ``SS`` the targets' sum of squares about their mean), and the ``m`` rows
+        with an out-of-bag prediction contribute ``sum e_i²`` of standard error ``sd(e²) sqrt(m)``, so this is
+        ``sd(e²) sqrt(m) / SS``.  The rows every bootstrap drew (counted as predicted 0) are left out: the forests a
+        call grows from one seed share them, so they shift every forest's R² alike, and with few trees (a tenth of
+        the rows with 5) their large errors would swamp the spread of the others; 0 for constant targets or fewer
+        than 2 such rows.
     """
 
     trees: tuple[Tree, ...]
     oob_score: float
+    oob_score_se: float = 0.0
 
     def predict(self, codes: np.ndarray) -> np.ndarray:
         """The trees' mean prediction for each row of ``codes``."""
@@ -206,9 +215,21 @@ def grow_forests(codes: np.ndarray, target: np.ndarray, *, n_estimators: int, le
                 tree = grower.grow(drawn_rows, drawn_values, weights, leaf, stream, tree_seed)
                 grown.append(tree)
                 sums[left_out] += _tree_predictions(tree, out_of_bag_rows)
-    out_of_bag_count[out_of_bag_count == 0] = 1
-    return [Forest(tuple(grown), float(r2_score(values, sums / out_of_bag_count)))
+    predicted = out_of_bag_count > 0
+    out_of_bag_count[~predicted] = 1
+    return [Forest(tuple(grown), float(r2_score(values, sums / out_of_bag_count)),
+                   _r2_standard_error(values, sums / out_of_bag_count, predicted))
             for grown, sums in zip(trees, out_of_bag_sums)]
+
+
+def _r2_standard_error(values: np.ndarray, predictions: np.ndarray, predicted: np.ndarray) -> float:
+    """The standard error of ``R² = 1 - sum (values - predictions)² / sum (values - mean)²`` from the rows of
+    ``predicted`` (see :attr:`Forest.oob_score_se`): 0 for fewer than 2 of them or constant ``values``."""
+    squares = np.sum((values - np.mean(values)) ** 2)
+    errors = (values[predicted] - predictions[predicted]) ** 2
+    if errors.size < 2 or squares == 0:
+        return 0.0
+    return float(np.std(errors, ddof=1) * np.sqrt(errors.size) / squares)
 
 
 def grow_forest(codes: np.ndarray, target: np.ndarray, *, n_estimators: int, min_samples_leaf: int,

@@ -36,6 +36,7 @@ from threadpoolctl import threadpool_limits
 import metrics
 import scenarios
 from tests.benchmarks.cpu_timing import median_cpu_seconds
+from tests.metrics.forest_reference import kept_forest
 
 N, SMOKE_N = 20_000, 1_000
 #: Cheaper options for both implementations in the untimed smoke run (each test well under 2.7 s, the fast tier's bar).
@@ -292,7 +293,8 @@ def reference_dci_lasso(factors, codes):
 
 def reference_dci_rf(factors, codes, n_estimators=20, leaf_sizes=(1, 10, 100), tree_samples=2000):
     """DCI with random-forest impurity importances: per factor, scikit-learn's ``RandomForestRegressor`` at each
-    minimum leaf size, the one of best out-of-bag R^2 kept (the project's documented protocol)."""
+    minimum leaf size, the one of largest leaf size within one standard error of the best out-of-bag R^2 kept (the
+    project's documented protocol, :mod:`tests.metrics.forest_reference`)."""
 
     def fit(x, y):
         forests = []
@@ -302,8 +304,8 @@ def reference_dci_rf(factors, codes, n_estimators=20, leaf_sizes=(1, 10, 100), t
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # a row no bootstrap left out has no out-of-bag score
                 forests.append(forest.fit(x, y))
-        best = max(forests, key=lambda forest: forest.oob_score_)
-        return best.feature_importances_, best
+        kept = kept_forest(forests, y, "one_se")
+        return kept.feature_importances_, kept
 
     return _reference_dci(factors, codes, fit)
 
