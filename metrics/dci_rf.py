@@ -232,8 +232,9 @@ def dci_rf(
     * Impurity importances are normalised per forest, so a factor that no code
       predicts still spreads a total importance of 1 over the codes its trees split
       on (fitting noise), lowering their modularity: a single code ``z = v_1`` with
-      a second, unencoded factor ``v_2`` scores modularity 0 (DCI-lasso 0.71 at
-      n = 2000, its penalty shrinking the useless weight).
+      a second, unencoded factor ``v_2`` scores modularity 0 at n = 2000, as DCI-lasso
+      does since its version 4, whose penalty zeroes the useless weight and so reads
+      ``v_2`` evenly (0.71 with the least-error penalty, which leaves a small weight).
     * Impurity importances favour codes a deep tree can split on repeatedly; with
       noisy codes, deeper forests spread some importance onto unrelated codes
       (lowering modularity), which the leaf-size selection limits.

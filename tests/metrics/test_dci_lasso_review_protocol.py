@@ -14,7 +14,7 @@ from metrics._dci import disentanglement, unit_range
 from metrics._sampling import as_generator, train_test_indices
 from metrics.dci_lasso import _MAX_ITER, REVIEW_ALPHAS, _penalties_on_all_rows
 
-REVIEW = {"alpha_grid": "review", "selection_rows": "all", "folds": 10}
+REVIEW = {"alpha_grid": "review", "selection_rows": "all", "folds": 10, "penalty_selection": "min"}
 
 
 @pytest.fixture(autouse=True)
@@ -38,7 +38,7 @@ def noisy():
         for alpha in (0.4, 0.8):
             representation = scenarios.get("noise").generate(alpha, n=4000, seed=0)
             codes, targets = unit_range(representation.codes), unit_range(representation.factors)
-            out[alpha] = (representation, codes, targets, _penalties_on_all_rows(codes, targets, "review", 20, 1e-4, 10))
+            out[alpha] = (representation, codes, targets, _penalties_on_all_rows(codes, targets, "review", 20, 1e-4, 10, "min"))
         return out
 
 
@@ -78,5 +78,8 @@ def test_options_are_checked_and_registered():
         metrics.evaluate("dci_lasso", values, values, alpha_grid="fixed")
     with pytest.raises(ValueError, match="selection_rows must be one of"):
         metrics.evaluate("dci_lasso", values, values, selection_rows="test")
+    with pytest.raises(ValueError, match="penalty_selection must be one of"):
+        metrics.evaluate("dci_lasso", values, values, penalty_selection="1se")
     defaults = metrics.get("dci_lasso").defaults
     assert defaults["alpha_grid"] == "path" and defaults["selection_rows"] == "train"
+    assert defaults["penalty_selection"] == "one_se"
