@@ -28,7 +28,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 from sklearn.ensemble import RandomForestRegressor
-from sklearn.linear_model import LassoCV, LinearRegression, LogisticRegression
+from sklearn.linear_model import Lasso, LassoCV, LinearRegression, LogisticRegression
 from sklearn.metrics import mutual_info_score
 from sklearn.model_selection import train_test_split
 from threadpoolctl import threadpool_limits
@@ -282,10 +282,16 @@ def _reference_dci(factors, codes, fit: Callable) -> dict[str, float]:
 
 
 def reference_dci_lasso(factors, codes):
-    """DCI with the absolute weights of a lasso whose penalty scikit-learn's ``LassoCV`` chooses (5 folds, its grid)."""
+    """DCI with the absolute weights of a lasso at the penalty chosen from scikit-learn's ``LassoCV`` errors (5 folds,
+    its grid) by the one-standard-error rule: the largest penalty whose mean error is within one standard error of
+    the least one (the project's documented protocol)."""
 
     def fit(x, y):
-        model = LassoCV().fit(x, y)
+        search = LassoCV().fit(x, y)
+        means = search.mse_path_.mean(axis=1)
+        best = int(np.argmin(means))
+        ceiling = means[best] + search.mse_path_[best].std(ddof=1) / np.sqrt(search.mse_path_.shape[1])
+        model = Lasso(alpha=max(a for a, m in zip(search.alphas_, means) if m <= ceiling)).fit(x, y)
         return np.abs(model.coef_), model
 
     return _reference_dci(factors, _unit_range(codes), fit)
