@@ -151,6 +151,21 @@ def completeness(importance: np.ndarray, weighting: str = "importance", unpredic
     return float(np.sum(weights * scores))
 
 
+def simplest_within_one_se(losses: Sequence[float], standard_errors: Sequence[float], simplicity: Sequence[float]) -> int:
+    """The one-standard-error rule (Breiman et al. 1984, section 3.4.3; Hastie et al. 2009, section 7.10): the index of
+    the simplest candidate (largest ``simplicity``, the first of equal ones) whose loss is at most the least loss plus
+    the standard error of that least one (the first of equal least losses).
+
+    Both DCI variants choose their model by it: DCI-RF among forests of several leaf sizes (loss: minus the
+    out-of-bag R²; simplicity: the leaf size), DCI-lasso among penalties (loss: the mean cross-validated error;
+    simplicity: the penalty).
+    """
+    losses = np.asarray(losses, dtype=float)
+    least = int(np.argmin(losses))
+    within = np.flatnonzero(losses <= losses[least] + standard_errors[least])
+    return int(within[np.argmax(np.asarray(simplicity, dtype=float)[within])])
+
+
 def regression_explicitness(baseline: str) -> Callable[[np.ndarray, np.ndarray], float]:
     """The held-out explicitness of one factor from [0, 1]-scaled targets, clipped at 0.
 

@@ -12,7 +12,14 @@ if TYPE_CHECKING:  # annotations only: scikit-learn is imported where it is call
     from sklearn.linear_model import LassoCV
     from sklearn.model_selection import KFold
 
-from metrics._dci import DCI_CONSTRAINTS, EXPLICITNESS_BASELINES, regression_explicitness, run_dci, unit_range
+from metrics._dci import (
+    DCI_CONSTRAINTS,
+    EXPLICITNESS_BASELINES,
+    regression_explicitness,
+    run_dci,
+    simplest_within_one_se,
+    unit_range,
+)
 from metrics._sampling import require_varying_factors, split_sizes
 from metrics.constraints import AT_LEAST_TWO, COUNT, FRACTION, UNIT, Options
 from metrics.registry import register_metric
@@ -70,10 +77,9 @@ def chosen_penalty(search: LassoCV, rule: str) -> float:
     if rule == "min":
         return float(search.alpha_)
     errors = np.asarray(search.mse_path_)  # (penalties, folds), in the order of search.alphas_
-    means = errors.mean(axis=1)
-    least = int(np.argmin(means))
-    ceiling = means[least] + errors[least].std(ddof=1) / np.sqrt(errors.shape[1])
-    return float(np.max(np.asarray(search.alphas_)[means <= ceiling]))
+    alphas = np.asarray(search.alphas_)
+    return float(alphas[simplest_within_one_se(errors.mean(axis=1), errors.std(axis=1, ddof=1) / np.sqrt(errors.shape[1]),
+                                               alphas)])
 
 
 def _fit_selecting_on_train(alpha_grid: str, n_alphas: int, alpha_ratio: float, folds: int, rule: str):

@@ -6,7 +6,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from metrics._dci import DCI_CONSTRAINTS, EXPLICITNESS_BASELINES, regression_explicitness, run_dci, unit_range
+from metrics._dci import (
+    DCI_CONSTRAINTS,
+    EXPLICITNESS_BASELINES,
+    regression_explicitness,
+    run_dci,
+    simplest_within_one_se,
+    unit_range,
+)
 from metrics._forest import Forest, grow_forests
 from metrics._ranks import column_ranks
 from metrics._sampling import require_varying_factors
@@ -26,12 +33,10 @@ def selected_forest(forests: Sequence[Forest], leaf_sizes: Sequence[int], rule: 
     leaf size, whose out-of-bag R² is at least the best one's minus the best one's standard error
     (:attr:`metrics._forest.Forest.oob_score_se`).
     """
-    best = max(range(len(forests)), key=lambda index: forests[index].oob_score)
     if rule == "best":
-        return forests[best]
-    floor = forests[best].oob_score - forests[best].oob_score_se
-    within = [index for index, forest in enumerate(forests) if forest.oob_score >= floor]
-    return forests[max(within, key=lambda index: leaf_sizes[index])]
+        return max(forests, key=lambda forest: forest.oob_score)  # the first of equal scores
+    return forests[simplest_within_one_se([-forest.oob_score for forest in forests],
+                                          [forest.oob_score_se for forest in forests], leaf_sizes)]
 
 
 def _fit_forest(n_estimators: int, leaf_sizes: tuple[int, ...], tree_samples: int, leaf_selection: str):
