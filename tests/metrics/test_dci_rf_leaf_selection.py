@@ -52,6 +52,7 @@ def _mean_modularity(alpha: float, n_estimators: int, leaf_selection: str, seeds
     return float(np.mean(scores))
 
 
+@pytest.mark.slow  # eight forests' calls at n = 1000: about 4 s, over the fast tier's bar
 def test_on_noisy_codes_the_score_no_longer_follows_the_number_of_trees():
     """At noise alpha = 0.6 (n = 1000) forests of leaf sizes 1, 10 and 100 predict about equally well and score
     modularity about 0.14, 0.35 and 0.92: keeping the best one, more trees let the deeper forests win and modularity
