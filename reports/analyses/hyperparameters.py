@@ -21,6 +21,13 @@ on different things here, and the binning is counted once in each:
   (an option that moves no score is no burden to set); options the results do not sweep are not counted,
   so a study must sweep each hyper-parameter of a metric (the presets do, for the review's metrics).
 
+Both read each spread with its interval over seeds (``max_spread_low``, ``max_spread_high``: a bootstrap of the largest
+mean spread, :func:`reports.analyses.sensitivity.option_sensitivity`), so that a spread whose interval straddles the
+threshold leaves its verdict undecided, and a racing study adds seeds to the sweep's cells
+(:func:`reports.verdicts.verdict_table.undecided_sources`): the count of options moving a metric has the interval
+``[sensitive_options_low, sensitive_options_high]`` (the options whose spread is above the threshold at the interval's
+low end, and at its high end).
+
 What a metric's options are is read from its variants' ``default_options``, which name every option of
 the metric with its default (:mod:`reports.results.schema`); a table written before they did names only the
 options set, and then no metric is discretization-free by design (nothing says it has no other option).
@@ -36,11 +43,12 @@ from reports.results.options import is_variant, off_defaults
 from reports.results.schema import decode_options
 
 #: Columns of :func:`hyperparameters`.
-HYPERPARAMETER_COLUMNS = ("metric", "sub_score", "swept", "options_swept", "sensitive_options", "sensitive",
+HYPERPARAMETER_COLUMNS = ("metric", "sub_score", "swept", "options_swept", "sensitive_options", "sensitive_options_low",
+                          "sensitive_options_high", "straddling", "n_seeds", "sensitive",
                           "largest_option", "largest_spread", "threshold", "detail")
 #: Columns of :func:`discretization`.
-DISCRETIZATION_COLUMNS = ("metric", "sub_score", "route", "option", "values", "max_spread", "worst_condition",
-                          "threshold", "detail")
+DISCRETIZATION_COLUMNS = ("metric", "sub_score", "route", "option", "values", "max_spread", "max_spread_low",
+                          "max_spread_high", "n_seeds", "worst_condition", "threshold", "detail")
 
 
 def option_spreads(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds()) -> pd.DataFrame:
@@ -90,7 +98,11 @@ def hyperparameters(results: pd.DataFrame, *, thresholds: Thresholds = Threshold
         Columns :data:`HYPERPARAMETER_COLUMNS`, one row per (metric, sub-score) of a swept metric, the count
         repeated on each (an option that moves any of the metric's scores counts): ``swept`` and
         ``options_swept`` (how many options, and which with their values), ``sensitive_options`` and
-        ``sensitive`` (how many, and which with their largest spread), ``largest_option`` and
+        ``sensitive`` (how many, and which with their largest spread), ``sensitive_options_low`` and
+        ``sensitive_options_high`` (the count's interval: the options whose spread's interval lies above the
+        threshold, and those whose interval reaches above it; the spread itself where it has no interval),
+        ``straddling`` (the options between the two, whose seeds could move the count: comma-separated),
+        ``n_seeds`` (the fewest seeds behind a spread of the metric), ``largest_option`` and
         ``largest_spread`` (the option moving the metric most, and how far), ``threshold`` and ``detail``
         (the evidence, as a sentence).  Empty without a sweep.
     """
@@ -99,7 +111,8 @@ def hyperparameters(results: pd.DataFrame, *, thresholds: Thresholds = Threshold
     sub_scores = _sub_scores(results)
     records = []
     for metric, own in spreads.groupby("metric", sort=True):
-        largest = own.groupby("option", sort=True)["max_spread"].max()
+        ends = _with_point_ends(own).groupby("option", sort=True)[["max_spread", "max_spread_low", "max_spread_high"]].max()
+        largest = ends["max_spread"]
         values = own.drop_duplicates("option").set_index("option")["values"]
         sensitive = largest.loc[largest > threshold]
         top = largest.idxmax()
@@ -109,9 +122,20 @@ def hyperparameters(results: pd.DataFrame, *, thresholds: Thresholds = Threshold
                   f"({moving}; swept: {swept})")
         for sub_score in sub_scores.get(metric, []):
             records.append({"metric": metric, "sub_score": sub_score, "swept": len(largest), "options_swept": swept,
-                            "sensitive_options": len(sensitive), "sensitive": moving, "largest_option": top,
+                            "sensitive_options": len(sensitive),
+                            "sensitive_options_low": int((ends["max_spread_low"] > threshold).sum()),
+                            "sensitive_options_high": int((ends["max_spread_high"] > threshold).sum()),
+                            "straddling": ", ".join(ends.index[(ends["max_spread_low"] <= threshold)
+                                                               & (ends["max_spread_high"] > threshold)]),
+                            "n_seeds": int(own["n_seeds"].min()), "sensitive": moving, "largest_option": top,
                             "largest_spread": float(largest[top]), "threshold": threshold, "detail": detail})
     return pd.DataFrame(records, columns=list(HYPERPARAMETER_COLUMNS))
+
+
+def _with_point_ends(spreads: pd.DataFrame) -> pd.DataFrame:
+    """``spreads`` with an interval's missing end (one seed) replaced by the spread itself."""
+    return spreads.assign(**{end: spreads[end].fillna(spreads["max_spread"])
+                             for end in ("max_spread_low", "max_spread_high")})
 
 
 def recorded_options(results: pd.DataFrame) -> dict[str, list[str]]:
@@ -140,27 +164,34 @@ def discretization(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds
     pandas.DataFrame
         Columns :data:`DISCRETIZATION_COLUMNS`, one row per (metric, sub-score): ``route`` ``"sweep"`` for a metric
         whose discretisation option was swept (its other options at their defaults: :func:`option_spreads`), with
-        that sweep's ``option``, ``values``, ``max_spread`` and ``worst_condition``; ``"design"`` for a metric whose
-        recorded options (:func:`recorded_options`) include no discretisation option, with ``max_spread`` 0 (no
-        binning can move it).  ``detail`` is the evidence as a sentence.  A binned metric without a bins sweep,
-        and a metric whose options are not all recorded, have no row.
+        that sweep's ``option``, ``values``, ``max_spread`` (and its interval, ``max_spread_low`` and
+        ``max_spread_high``), ``n_seeds`` and ``worst_condition``; ``"design"`` for a metric whose recorded options
+        (:func:`recorded_options`) include no discretisation option, with ``max_spread`` 0 and an interval of no width
+        (no binning can move it; ``n_seeds``: the fewest seeds of a swept cell, for the report's account of seeds).
+        ``detail`` is the evidence as a sentence.  A binned metric without a bins sweep, and a metric whose options
+        are not all recorded, have no row.
     """
     spreads = option_spreads(results, thresholds=thresholds) if spreads is None else spreads
     threshold = float(thresholds.max_spread)
     swept = spreads.loc[spreads["option"].isin(DISCRETIZATION_OPTIONS)]
     records = [{"metric": row.metric, "sub_score": row.sub_score, "route": "sweep", "option": row.option,
-                "values": row.values, "max_spread": row.max_spread, "worst_condition": row.worst_condition,
+                "values": row.values, "max_spread": row.max_spread, "max_spread_low": row.max_spread_low,
+                "max_spread_high": row.max_spread_high, "n_seeds": row.n_seeds, "worst_condition": row.worst_condition,
                 "threshold": threshold,
                 "detail": f"{row.option} in {{{row.values}}} moves {row.sub_score} by {row.max_spread:.3g} on "
                           f"{row.worst_condition}"}
                for row in swept.itertuples(index=False)]
     by_sweep = set(swept["metric"])
+    variants = results.loc[is_variant(results)]
     sub_scores = _sub_scores(results)
     for metric, options in recorded_options(results).items():
         if metric in by_sweep or set(options) & set(DISCRETIZATION_OPTIONS):
             continue
         detail = f"no discretisation option among its options ({', '.join(options)}): discretization-free by design"
+        own = variants.loc[variants["metric_base"] == metric]
+        seeds = int(own.groupby(["scenario", "value", "n_samples", "metric"])["seed"].nunique().min())
         records += [{"metric": metric, "sub_score": sub_score, "route": "design", "option": "none", "values": "",
-                     "max_spread": 0.0, "worst_condition": "by design", "threshold": threshold, "detail": detail}
+                     "max_spread": 0.0, "max_spread_low": 0.0, "max_spread_high": 0.0, "n_seeds": seeds,
+                     "worst_condition": "by design", "threshold": threshold, "detail": detail}
                     for sub_score in sub_scores[metric]]
     return pd.DataFrame(records, columns=list(DISCRETIZATION_COLUMNS))

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from reports.analyses import intervals
-from reports.analyses.checks import Check
+from reports.analyses.checks import JUDGED, Check
 from reports.analyses.thresholds import Thresholds
 from reports.results.display import SYMBOLS, display_table
 from reports.results.options import at_defaults, is_variant, option_columns, option_text
@@ -41,7 +41,9 @@ DISCRETIZATION_OPTIONS = ("bins",)
 """Options that set a discretisation; a metric whose scores they move is not discretization-free."""
 
 SENSITIVITY_COLUMNS = ("metric", "option", "values", "sub_score", "conditions", "mean_spread", "max_spread",
-                       "max_spread_low", "max_spread_high", "threshold", "worst_condition", "verdict")
+                       "max_spread_low", "max_spread_high", "n_seeds", "threshold", "worst_condition", "verdict")
+#: The verdict of a spread whose interval lies below the threshold, above it, or straddles it (``Check`` marks).
+SPREAD_VERDICTS = {"yes": "insensitive", "no": "sensitive", "undecided": "undecided"}
 
 
 def _variant_rows(results: pd.DataFrame) -> pd.DataFrame:
@@ -79,9 +81,10 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
         draw, averaged over seeds, then the mean and the largest over conditions),
         ``max_spread_low`` and ``max_spread_high`` (the largest spread's 95% interval, a
         bootstrap over seeds: :func:`reports.analyses.intervals.bootstrap_intervals`; NaN for one seed),
-        ``threshold`` (the bound ``max_spread`` is compared with),
-        ``worst_condition`` (``scenario = value_label (n = N)`` of the largest spread) and
-        ``verdict``: ``"insensitive"`` when ``max_spread <= threshold``, else ``"sensitive"``.
+        ``n_seeds`` (the seeds that interval was computed from), ``threshold`` (the bound ``max_spread`` is
+        compared with), ``worst_condition`` (``scenario = value_label (n = N)`` of the largest spread) and
+        ``verdict``: ``"insensitive"`` when ``max_spread <= threshold``, ``"sensitive"`` when it exceeds it, by the
+        interval's two ends where there is one, and ``"undecided"`` when they straddle it (:func:`spread_check`).
         Empty when the table holds no sweep.
     """
     rows = _variant_rows(results)
@@ -108,8 +111,10 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
                 worst = conditions.loc[conditions["spread"].idxmax()]
                 largest = float(conditions["spread"].max())
                 seeds = spread.loc[spread["sub_score"] == sub_score].set_index([*condition, "seed"])["spread"]
-                ends = intervals.bootstrap_intervals(seeds.unstack("seed").to_numpy(dtype=float).T, {
-                    "max_spread": (_largest, largest, (0.0, np.inf))}, intervals.looks_of(rows))
+                matrix = seeds.unstack("seed").to_numpy(dtype=float).T
+                ends = intervals.bootstrap_intervals(matrix, {"max_spread": (_largest, largest, (0.0, np.inf))},
+                                                     intervals.looks_of(rows))
+                check = spread_check(largest, ends["max_spread_low"], ends["max_spread_high"], threshold)
                 records.append({
                     "metric": metric,
                     "option": column.removeprefix("option:"),
@@ -119,11 +124,18 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
                     "mean_spread": float(conditions["spread"].mean()),
                     "max_spread": largest,
                     **ends,
+                    "n_seeds": matrix.shape[0],
                     "threshold": threshold,
                     "worst_condition": f"{worst['scenario']} = {worst['value_label']} (n = {int(worst['n_samples'])})",
-                    "verdict": "insensitive" if largest <= threshold else "sensitive",
+                    "verdict": SPREAD_VERDICTS[check.mark],
                 })
     return pd.DataFrame(records, columns=list(SENSITIVITY_COLUMNS))
+
+
+def spread_check(spread: float, low: float, high: float, threshold: float) -> Check:
+    """A spread against the largest one an insensitive option may have: decided by its interval's two ends where it
+    has one (``low``, ``high``; NaN for one seed), by its value otherwise."""
+    return Check("max spread", spread, "<=", threshold, interval=(low, high))
 
 
 def _ordered(values: np.ndarray) -> list[str]:
@@ -211,24 +223,29 @@ def sensitivity_rollup(table: pd.DataFrame, decided: Mapping[str, Check | None])
     how many options move it.
 
     ``Largest spread`` is the table's largest ``max_spread`` of the metric, with enough digits to show its
-    comparison with the threshold, and ``Where`` its option, sub-score and condition; ``Insensitive``: at most
-    the threshold.  ``decided`` maps each metric to the check deciding its "Few hyper-parameters" verdict (the
-    property matrix's: :func:`reports.verdicts.verdict_table.base_verdicts`), whose value is the number of its swept options
-    moving a score beyond the threshold: ``Options moving it`` prints it and its rule, ``Few hyper-parameters``
-    its mark (? where the verdict is unmeasured: no option was swept with the others at their defaults).
+    comparison with the threshold (its interval in brackets), and ``Where`` its option, sub-score and condition;
+    ``Insensitive``: every spread of the metric at most the threshold (✓), one above it (✗), by their intervals'
+    ends (:func:`spread_check`), else undecided (≈).  ``decided`` maps each metric to the check deciding its "Few
+    hyper-parameters" verdict (the property matrix's: :func:`reports.verdicts.verdict_table.base_verdicts`), whose value
+    is the number of its swept options moving a score beyond the threshold: ``Options moving it`` prints it and its
+    rule, ``Few hyper-parameters`` its mark (? where the verdict is unmeasured: no option was swept with the others at
+    their defaults).
     """
     records = []
     for metric, group in table.groupby("metric", sort=True):
         swept = group.drop_duplicates("option")
         largest = group.loc[group["max_spread"].idxmax()]
-        spread = Check("max spread", float(largest["max_spread"]), "<=", float(largest["threshold"]))
+        checks = [spread_check(row.max_spread, row.max_spread_low, row.max_spread_high, row.threshold)
+                  for row in group.itertuples(index=False)]
+        spread = checks[group.index.get_loc(largest.name)]
+        insensitive = min((check.mark for check in checks), key=JUDGED.index)
         check = decided.get(metric)
         records.append({
             "Metric": metric,
             "Options swept": "; ".join(f"{o} ∈ {{{v}}}" for o, v in zip(swept["option"], swept["values"])),
             "Largest spread": f"{spread.value_text()} (≤ {spread.threshold:g})",
             "Where": f"{largest['option']}, {largest['sub_score']}, {largest['worst_condition']}",
-            "Insensitive": SYMBOLS[spread.mark],
+            "Insensitive": SYMBOLS[insensitive],
             "Options moving it": f"{check.value_text()} (≤ {check.threshold:g})" if check else SYMBOLS["unmeasured"],
             "Few hyper-parameters": SYMBOLS[check.mark if check else "unmeasured"],
         })
@@ -237,10 +254,12 @@ def sensitivity_rollup(table: pd.DataFrame, decided: Mapping[str, Check | None])
 
 
 def sensitivity_details(table: pd.DataFrame) -> pd.DataFrame:
-    """Every (metric, option, sub-score) row of an :func:`option_sensitivity` table, as display text."""
+    """Every (metric, option, sub-score) row of an :func:`option_sensitivity` table, as display text (``Low`` and
+    ``High``: the largest spread's interval)."""
     return display_table(table, {"metric": "Metric", "option": "Option", "values": "Values", "sub_score": "Sub-score",
                                  "conditions": "Conditions", "mean_spread": "Mean spread",
-                                 "max_spread": "Max spread", "worst_condition": "At", "verdict": "Verdict"}, digits=3)
+                                 "max_spread": "Max spread", "max_spread_low": "Low", "max_spread_high": "High",
+                                 "n_seeds": "Seeds", "worst_condition": "At", "verdict": "Verdict"}, digits=3)
 
 
 def _largest(means: np.ndarray) -> np.ndarray:

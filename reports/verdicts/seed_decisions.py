@@ -49,18 +49,12 @@ def seed_decisions(bundle: Bundle) -> pd.DataFrame:
     return pd.DataFrame(records, columns=list(SEED_DECISION_COLUMNS))
 
 
-#: How the table shows a verdict whose deciding row has no seed count: an option sweep's (how far a swept option moves a
-#: score, read from its point value: no interval over seeds).
-UNCOUNTED = "— (option sweeps, no interval)"
-
-
 def seed_counts_display(table: pd.DataFrame) -> pd.DataFrame:
-    """Verdicts per number of deciding seeds and mark: the section's table (:data:`UNCOUNTED` for those whose row
-    has no seed count)."""
+    """Verdicts per number of deciding seeds and mark: the section's table."""
     if table.empty:
         return pd.DataFrame(columns=["Seeds", "✓ yes", "✗ no", "≈ undecided"])
     counts = table.groupby(["seeds", "verdict"]).size().unstack(fill_value=0)
-    shown = pd.DataFrame({"Seeds": [str(seeds) if seeds else UNCOUNTED for seeds in counts.index]})
+    shown = pd.DataFrame({"Seeds": [str(seeds) for seeds in counts.index]})
     for mark, heading in (("yes", "✓ yes"), ("no", "✗ no"), ("undecided", "≈ undecided")):
         shown[heading] = [str(int(counts.at[seeds, mark])) if mark in counts.columns else "0" for seeds in counts.index]
     return shown

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -22,7 +22,7 @@ import pandas as pd
 from reports.analyses.checks import Check, Verdict, holds, pool_characteristics, pool_scores, worst
 from reports.analyses.thresholds import Thresholds
 from reports.results.display import SYMBOLS
-from reports.results.options import at_defaults
+from reports.results.options import at_defaults, off_defaults
 from reports.results.table import family_rank
 from reports.verdicts import characteristics
 from reports.verdicts.characteristics import ROWS, Characteristic, Rule
@@ -163,9 +163,12 @@ def undecided_sources(bundle: Bundle) -> set[tuple[str, str]]:
     interval straddles its rule's threshold, for each score whose verdict on that rule's characteristic is undecided
     (a verdict already failing on another row needs no more seeds, nor does a row whose interval lies on one side).
 
-    ``metric`` is as the results name it: a verdict per metric base (an option sweep's) names every variant of the
-    base; a row without a ``scenario`` column names every scenario of those metrics' rows.  Racing
-    (:mod:`harness.execution.racing`) adds seeds to these cells only.
+    ``metric`` is as the results name it: a verdict per metric base (an option sweep's) names the variants of the
+    base that sweep the row's options (its ``option``, or the ``straddling`` ones of a count; every variant otherwise:
+    :func:`_sweeping`) on the scenarios where the sweep ran (two variants or more: where a spread is measured,
+    :func:`_swept_scenarios`), not the scenarios its default variant alone scores; another row without a ``scenario``
+    column names every scenario of its metric's rows.  Racing (:mod:`harness.execution.racing`) adds seeds to these
+    cells only.
     """
     table = bundle.verdicts
     undecided = table.loc[[verdict.mark == "undecided" for verdict in table["verdict"]]]
@@ -180,13 +183,32 @@ def undecided_sources(bundle: Bundle) -> set[tuple[str, str]]:
         rows = _rows(characteristic, getattr(bundle, characteristic.analysis).frame, bundle.thresholds)
         for rule in characteristic.rules:
             for row in _RuleRows(rule, rows, bundle.thresholds).straddling(keys).to_dict("records"):
-                names = (results.loc[results["metric_base"] == row["metric"], "metric"].unique()
-                         if characteristic.by_base else _results_names(results, row["metric"]))
-                for name in names:
+                if characteristic.by_base:
+                    variants = _sweeping(results.loc[results["metric_base"] == row["metric"]], row)
+                    found.update((str(scenario), str(name)) for name in variants["metric"].unique()
+                                 for scenario in _swept_scenarios(variants))
+                    continue
+                for name in _results_names(results, row["metric"]):
                     scenarios = ([row["scenario"]] if "scenario" in row
                                  else results.loc[results["metric"] == name, "scenario"].unique())
                     found.update((str(scenario), str(name)) for scenario in scenarios)
     return found
+
+
+def _sweeping(variants: pd.DataFrame, row: Mapping[str, object]) -> pd.DataFrame:
+    """The rows of ``variants`` that sweep the options a sweep's verdict row names (``option``, or ``straddling``: a
+    comma-separated list): those setting no other option off its default, the default variant included."""
+    named = row.get("option", row.get("straddling"))
+    if not isinstance(named, str) or not named:
+        return variants
+    options = [{option} for option in named.split(", ")]
+    return variants.loc[off_defaults(variants).map(lambda off: any(off <= option for option in options))]
+
+
+def _swept_scenarios(variants: pd.DataFrame) -> list[str]:
+    """The scenarios where two variants of one metric or more were scored (a sweep's spread is read there alone)."""
+    names = variants.groupby("scenario", sort=True)["metric"].nunique()
+    return list(names.index[names >= 2])
 
 
 def _results_names(results: pd.DataFrame, name: str) -> list[str]:

@@ -79,3 +79,39 @@ def test_a_record_naming_only_the_options_set_says_nothing_of_design(synthetic_r
     matrix = property_matrix(pd.concat([synthetic_results.loc[synthetic_results["metric"] != "step"], legacy],
                                        ignore_index=True)).set_index(["metric", "characteristic"])
     assert matrix.loc[("forest", "discretization_free"), "verdict"] == "unmeasured"
+
+
+@pytest.fixture(scope="module")
+def straddling(synthetic_results) -> pd.DataFrame:
+    """``probe`` swept over ``a`` (moves every score by 0.3), ``b`` and ``bins`` on ``noise`` alone, where ``b=2`` and
+    ``bins=5`` lower the scores by 0.1 +- 0.08 over seeds 0, 1, 2: three seeds cannot tell those spreads from 0.1."""
+    lin = synthetic_results.loc[(synthetic_results["metric"] == "lin") & (synthetic_results["scenario"] == "noise")]
+    noisy = 0.1 + 0.08 * (lin["seed"] - 1)
+    probe = [_variant(lin, "probe", {"a": a, "b": b, "bins": bins}, PROBE_DEFAULTS, shift)
+             for a, b, bins, shift in ((1, 1, 10, 0.0), (2, 1, 10, 0.3), (1, 2, 10, noisy), (1, 1, 5, noisy))]
+    is_lin = synthetic_results["metric"] == "lin"
+    lin_elsewhere = synthetic_results.loc[is_lin & (synthetic_results["scenario"] == "mixing")]  # the default alone
+    probe.append(_variant(lin_elsewhere, "probe", {"a": 1, "b": 1, "bins": 10}, PROBE_DEFAULTS))
+    return check_results(pd.concat([synthetic_results.loc[~is_lin], *probe], ignore_index=True))
+
+
+def test_spreads_whose_interval_straddles_the_threshold_leave_both_verdicts_undecided(straddling):
+    spreads = option_spreads(straddling).groupby("option")[["max_spread", "max_spread_low", "max_spread_high"]].max()
+    assert spreads.loc["b", "max_spread_low"] < 0.1 < spreads.loc["b", "max_spread_high"]
+    count = hyperparameters(straddling).drop_duplicates("metric").set_index("metric").loc["probe"]
+    # a is surely above 0.1; b and bins may be: one to three options move it, against at most one
+    assert (count["sensitive_options_low"], count["sensitive_options_high"]) == (1, 3)
+    assert count["n_seeds"] == 3 and count["straddling"] == "b, bins"
+    matrix = property_matrix(straddling).set_index(["metric", "characteristic"])
+    assert matrix.loc[("probe", "few_hyperparameters"), "verdict"] == "undecided"
+    assert matrix.loc[("probe", "discretization_free"), "verdict"] == "undecided"
+
+
+def test_racing_adds_seeds_to_a_sweeps_variants_where_the_sweep_ran(straddling):
+    from reports.verdicts.bundle import Bundle
+    from reports.verdicts.verdict_table import undecided_sources
+
+    probe = {(scenario, metric) for scenario, metric in undecided_sources(Bundle(straddling)) if "probe" in metric}
+    # not a=2, whose spread is surely above the threshold; not mixing, where the default variant alone ran
+    assert probe == {("noise", "probe[a=1,b=1,bins=10]"), ("noise", "probe[a=1,b=2,bins=10]"),
+                     ("noise", "probe[a=1,b=1,bins=5]")}

@@ -76,10 +76,13 @@ def test_an_undecided_verdict_of_a_swept_metric_names_the_variant_its_cells_carr
     assert _results_names(results, "step") == ["step"]
 
 
-def test_a_verdict_without_a_seed_count_is_not_shown_as_decided_by_zero_seeds():
-    # the option-sweep verdicts read no interval over seeds: the section showed them as decided by "0" seeds
-    from reports.verdicts.seed_decisions import UNCOUNTED
-
-    table = pd.DataFrame({"seeds": [0, 0, 3], "verdict": ["yes", "no", "yes"]})
-    assert seed_counts_display(table).to_dict("list") == {"Seeds": [UNCOUNTED, "3"], "✓ yes": ["1", "1"],
-                                                         "✗ no": ["1", "0"], "≈ undecided": ["0", "0"]}
+def test_the_option_sweep_verdicts_are_counted_with_their_seeds(synthetic_results):
+    # they used to read no interval over seeds, and the section showed them as decided by no seed count
+    lin = synthetic_results.loc[synthetic_results["metric"] == "lin"]
+    variants = pd.concat([lin.assign(metric=f"lin[bins={bins}]", metric_base="lin", options=f'{{"bins":{bins}}}',
+                                     default_options='{"bins":10}') for bins in (5, 10)], ignore_index=True)
+    results = pd.concat([synthetic_results.loc[synthetic_results["metric"] != "lin"], variants], ignore_index=True)
+    table = seed_decisions(Bundle(results))
+    swept = table.loc[table["characteristic"].isin(["discretization_free", "few_hyperparameters"])]
+    assert len(swept) >= 2 and (swept["seeds"] == SEEDS).all()
+    assert list(seed_counts_display(table)["Seeds"]) == ["3"]

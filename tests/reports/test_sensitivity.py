@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -42,13 +43,28 @@ def test_spreads_are_averaged_over_seeds_then_summarised_over_conditions():
     assert m["values"] == "5, 20" and m["conditions"] == 2
     assert m["mean_spread"] == pytest.approx((0.2 + 0.05) / 2)
     assert m["max_spread"] == pytest.approx(0.2)
-    assert m["worst_condition"] == "noise = 0.2 (n = 1000)" and m["verdict"] == "sensitive"
+    assert m["worst_condition"] == "noise = 0.2 (n = 1000)" and m["n_seeds"] == 2
+    # 0.3 and 0.1 on two seeds: a mean of 0.2 whose interval reaches below the threshold of 0.1
+    assert m["max_spread_low"] < 0.1 < m["max_spread_high"] and m["verdict"] == "undecided"
     assert table.loc[("q", "bins"), "max_spread"] == pytest.approx(0.02)
     assert table.loc[("q", "bins"), "mean_spread"] == pytest.approx(0.01)
     assert table.loc[("q", "estimator"), "max_spread"] == pytest.approx(0.08)
     assert table.loc[("q", "estimator"), "values"] == "histogram, knn"
+    # one seed: no interval, the spread itself decides
     assert table.loc[("r", "alpha"), "verdict"] == "insensitive" and table.loc[("r", "alpha"), "values"] == "0.1, 1"
+    assert np.isnan(table.loc[("r", "alpha"), "max_spread_low"])
     assert "s" not in table.index.get_level_values("metric")
+
+
+@pytest.mark.parametrize(("spread", "verdict"), [(0.13, "sensitive"), (0.07, "insensitive"), (0.1, "undecided")])
+def test_a_spread_is_decided_by_its_interval_over_seeds(spread, verdict):
+    """Eight seeds of spreads ``spread`` +- 0.01: an interval about +-0.01 wide, clear of 0.1 unless it is at 0.1."""
+    rows = [_row("m", {"bins": bins}, "noise", 0.2, seed, 0.5 + (bins == 20) * (spread + 0.01 * (-1) ** seed))
+            for seed in range(8) for bins in (5, 20)]
+    row = option_sensitivity(pd.DataFrame(rows)).iloc[0]
+    assert row["max_spread"] == pytest.approx(spread) and row["n_seeds"] == 8
+    assert row["max_spread_high"] - row["max_spread_low"] < 0.03
+    assert row["verdict"] == verdict
 
 
 def test_options_are_read_from_their_columns_never_from_the_names():
