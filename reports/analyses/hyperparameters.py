@@ -44,11 +44,11 @@ from reports.results.schema import decode_options
 
 #: Columns of :func:`hyperparameters`.
 HYPERPARAMETER_COLUMNS = ("metric", "sub_score", "swept", "options_swept", "sensitive_options", "sensitive_options_low",
-                          "sensitive_options_high", "straddling", "n_seeds", "sensitive",
+                          "sensitive_options_high", "straddling", "open_scenarios", "n_seeds", "sensitive",
                           "largest_option", "largest_spread", "threshold", "detail")
 #: Columns of :func:`discretization`.
 DISCRETIZATION_COLUMNS = ("metric", "sub_score", "route", "option", "values", "max_spread", "max_spread_low",
-                          "max_spread_high", "n_seeds", "worst_condition", "threshold", "detail")
+                          "max_spread_high", "n_seeds", "open_scenarios", "worst_condition", "threshold", "detail")
 
 
 def option_spreads(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds()) -> pd.DataFrame:
@@ -101,7 +101,8 @@ def hyperparameters(results: pd.DataFrame, *, thresholds: Thresholds = Threshold
         ``sensitive`` (how many, and which with their largest spread), ``sensitive_options_low`` and
         ``sensitive_options_high`` (the count's interval: the options whose spread's interval lies above the
         threshold, and those whose interval reaches above it; the spread itself where it has no interval),
-        ``straddling`` (the options between the two, whose seeds could move the count: comma-separated),
+        ``straddling`` (the options between the two, whose seeds could move the count: comma-separated) and
+        ``open_scenarios`` (where their spreads may exceed the threshold: their ``open_scenarios``, united),
         ``n_seeds`` (the fewest seeds behind a spread of the metric), ``largest_option`` and
         ``largest_spread`` (the option moving the metric most, and how far), ``threshold`` and ``detail``
         (the evidence, as a sentence).  Empty without a sweep.
@@ -115,6 +116,8 @@ def hyperparameters(results: pd.DataFrame, *, thresholds: Thresholds = Threshold
         largest = ends["max_spread"]
         values = own.drop_duplicates("option").set_index("option")["values"]
         sensitive = largest.loc[largest > threshold]
+        straddling = ends.index[(ends["max_spread_low"] <= threshold) & (ends["max_spread_high"] > threshold)]
+        opened = own.loc[own["option"].isin(straddling), "open_scenarios"]
         top = largest.idxmax()
         swept = "; ".join(f"{option} ∈ {{{values[option]}}}" for option in largest.index)
         moving = ", ".join(f"{option} {spread:.3g}" for option, spread in sensitive.items()) or "none"
@@ -125,11 +128,15 @@ def hyperparameters(results: pd.DataFrame, *, thresholds: Thresholds = Threshold
                             "sensitive_options": len(sensitive),
                             "sensitive_options_low": int((ends["max_spread_low"] > threshold).sum()),
                             "sensitive_options_high": int((ends["max_spread_high"] > threshold).sum()),
-                            "straddling": ", ".join(ends.index[(ends["max_spread_low"] <= threshold)
-                                                               & (ends["max_spread_high"] > threshold)]),
+                            "straddling": ", ".join(straddling), "open_scenarios": _union(opened),
                             "n_seeds": int(own["n_seeds"].min()), "sensitive": moving, "largest_option": top,
                             "largest_spread": float(largest[top]), "threshold": threshold, "detail": detail})
     return pd.DataFrame(records, columns=list(HYPERPARAMETER_COLUMNS))
+
+
+def _union(lists: pd.Series) -> str:
+    """Comma-separated lists (``"mixing, noise"``) united, sorted."""
+    return ", ".join(sorted({item for text in lists for item in text.split(", ") if item}))
 
 
 def _with_point_ends(spreads: pd.DataFrame) -> pd.DataFrame:
@@ -165,7 +172,7 @@ def discretization(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds
         Columns :data:`DISCRETIZATION_COLUMNS`, one row per (metric, sub-score): ``route`` ``"sweep"`` for a metric
         whose discretisation option was swept (its other options at their defaults: :func:`option_spreads`), with
         that sweep's ``option``, ``values``, ``max_spread`` (and its interval, ``max_spread_low`` and
-        ``max_spread_high``), ``n_seeds`` and ``worst_condition``; ``"design"`` for a metric whose recorded options
+        ``max_spread_high``), ``n_seeds``, ``open_scenarios`` and ``worst_condition``; ``"design"`` for a metric whose recorded options
         (:func:`recorded_options`) include no discretisation option, with ``max_spread`` 0 and an interval of no width
         (no binning can move it; ``n_seeds``: the fewest seeds of a swept cell, for the report's account of seeds).
         ``detail`` is the evidence as a sentence.  A binned metric without a bins sweep, and a metric whose options
@@ -176,7 +183,8 @@ def discretization(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds
     swept = spreads.loc[spreads["option"].isin(DISCRETIZATION_OPTIONS)]
     records = [{"metric": row.metric, "sub_score": row.sub_score, "route": "sweep", "option": row.option,
                 "values": row.values, "max_spread": row.max_spread, "max_spread_low": row.max_spread_low,
-                "max_spread_high": row.max_spread_high, "n_seeds": row.n_seeds, "worst_condition": row.worst_condition,
+                "max_spread_high": row.max_spread_high, "n_seeds": row.n_seeds, "open_scenarios": row.open_scenarios,
+                "worst_condition": row.worst_condition,
                 "threshold": threshold,
                 "detail": f"{row.option} in {{{row.values}}} moves {row.sub_score} by {row.max_spread:.3g} on "
                           f"{row.worst_condition}"}
@@ -191,7 +199,7 @@ def discretization(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds
         own = variants.loc[variants["metric_base"] == metric]
         seeds = int(own.groupby(["scenario", "value", "n_samples", "metric"])["seed"].nunique().min())
         records += [{"metric": metric, "sub_score": sub_score, "route": "design", "option": "none", "values": "",
-                     "max_spread": 0.0, "max_spread_low": 0.0, "max_spread_high": 0.0, "n_seeds": seeds,
+                     "max_spread": 0.0, "max_spread_low": 0.0, "max_spread_high": 0.0, "n_seeds": seeds, "open_scenarios": "",
                      "worst_condition": "by design", "threshold": threshold, "detail": detail}
                     for sub_score in sub_scores[metric]]
     return pd.DataFrame(records, columns=list(DISCRETIZATION_COLUMNS))

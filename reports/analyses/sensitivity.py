@@ -25,7 +25,7 @@ the other variants are left out of them and appear in the sensitivity section al
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -41,7 +41,8 @@ DISCRETIZATION_OPTIONS = ("bins",)
 """Options that set a discretisation; a metric whose scores they move is not discretization-free."""
 
 SENSITIVITY_COLUMNS = ("metric", "option", "values", "sub_score", "conditions", "mean_spread", "max_spread",
-                       "max_spread_low", "max_spread_high", "n_seeds", "threshold", "worst_condition", "verdict")
+                       "max_spread_low", "max_spread_high", "n_seeds", "open_scenarios", "threshold", "worst_condition",
+                       "verdict")
 #: The verdict of a spread whose interval lies below the threshold, above it, or straddles it (``Check`` marks).
 SPREAD_VERDICTS = {"yes": "insensitive", "no": "sensitive", "undecided": "undecided"}
 
@@ -81,7 +82,8 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
         draw, averaged over seeds, then the mean and the largest over conditions),
         ``max_spread_low`` and ``max_spread_high`` (the largest spread's 95% interval, a
         bootstrap over seeds: :func:`reports.analyses.intervals.bootstrap_intervals`; NaN for one seed),
-        ``n_seeds`` (the seeds that interval was computed from), ``threshold`` (the bound ``max_spread`` is
+        ``n_seeds`` (the seeds that interval was computed from), ``open_scenarios`` (the scenarios with a condition
+        whose mean spread may exceed the threshold: :func:`_open_scenarios`), ``threshold`` (the bound ``max_spread`` is
         compared with), ``worst_condition`` (``scenario = value_label (n = N)`` of the largest spread) and
         ``verdict``: ``"insensitive"`` when ``max_spread <= threshold``, ``"sensitive"`` when it exceeds it, by the
         interval's two ends where there is one, and ``"undecided"`` when they straddle it (:func:`spread_check`).
@@ -89,6 +91,7 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
     """
     rows = _variant_rows(results)
     threshold = float(thresholds.max_spread)
+    looks = intervals.looks_of(rows)
     records: list[dict[str, object]] = []
     if rows.empty:
         return pd.DataFrame(columns=list(SENSITIVITY_COLUMNS))
@@ -110,10 +113,10 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
             for sub_score, conditions in by_condition.groupby("sub_score", sort=True):
                 worst = conditions.loc[conditions["spread"].idxmax()]
                 largest = float(conditions["spread"].max())
-                seeds = spread.loc[spread["sub_score"] == sub_score].set_index([*condition, "seed"])["spread"]
-                matrix = seeds.unstack("seed").to_numpy(dtype=float).T
+                seeds = spread.loc[spread["sub_score"] == sub_score].set_index([*condition, "seed"])["spread"].unstack("seed")
+                matrix = seeds.to_numpy(dtype=float).T
                 ends = intervals.bootstrap_intervals(matrix, {"max_spread": (_largest, largest, (0.0, np.inf))},
-                                                     intervals.looks_of(rows))
+                                                     looks)
                 check = spread_check(largest, ends["max_spread_low"], ends["max_spread_high"], threshold)
                 records.append({
                     "metric": metric,
@@ -125,11 +128,29 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
                     "max_spread": largest,
                     **ends,
                     "n_seeds": matrix.shape[0],
+                    "open_scenarios": _open_scenarios(matrix, seeds.index.get_level_values("scenario"), threshold, looks),
                     "threshold": threshold,
                     "worst_condition": f"{worst['scenario']} = {worst['value_label']} (n = {int(worst['n_samples'])})",
                     "verdict": SPREAD_VERDICTS[check.mark],
                 })
     return pd.DataFrame(records, columns=list(SENSITIVITY_COLUMNS))
+
+
+def _open_scenarios(matrix: np.ndarray, scenarios: Sequence[str], threshold: float, looks: int) -> str:
+    """The scenarios (sorted, comma-separated) of the conditions, the columns of ``matrix`` (seeds x conditions, NaN
+    where a seed lacks one), whose mean spread's Student-t interval (:func:`reports.analyses.intervals.mean_interval`;
+    the mean itself for one seed) reaches above ``threshold``.
+
+    Where the largest spread's interval straddles the threshold, only these conditions can take it past the threshold
+    or show it below: a condition whose interval lies under the threshold cannot make a metric sensitive, so a
+    racing study adds seeds to these scenarios alone (:func:`reports.verdicts.verdict_table.undecided_sources`)."""
+    found = set()
+    for column, scenario in zip(matrix.T, scenarios):
+        values = column[~np.isnan(column)]
+        high = intervals.mean_interval(values, looks=looks)[1]
+        if (high if np.isfinite(high) else float(np.mean(values))) > threshold:
+            found.add(str(scenario))
+    return ", ".join(sorted(found))
 
 
 def spread_check(spread: float, low: float, high: float, threshold: float) -> Check:

@@ -165,8 +165,8 @@ def undecided_sources(bundle: Bundle) -> set[tuple[str, str]]:
 
     ``metric`` is as the results name it: a verdict per metric base (an option sweep's) names the variants of the
     base that sweep the row's options (its ``option``, or the ``straddling`` ones of a count; every variant otherwise:
-    :func:`_sweeping`) on the scenarios where the sweep ran (two variants or more: where a spread is measured,
-    :func:`_swept_scenarios`), not the scenarios its default variant alone scores; another row without a ``scenario``
+    :func:`_sweeping`) on the scenarios where the sweep ran and a spread may still exceed the threshold
+    (:func:`_swept_scenarios`), not the scenarios its default variant alone scores; another row without a ``scenario``
     column names every scenario of its metric's rows.  Racing (:mod:`harness.execution.racing`) adds seeds to these
     cells only.
     """
@@ -186,7 +186,7 @@ def undecided_sources(bundle: Bundle) -> set[tuple[str, str]]:
                 if characteristic.by_base:
                     variants = _sweeping(results.loc[results["metric_base"] == row["metric"]], row)
                     found.update((str(scenario), str(name)) for name in variants["metric"].unique()
-                                 for scenario in _swept_scenarios(variants))
+                                 for scenario in _swept_scenarios(variants, row))
                     continue
                 for name in _results_names(results, row["metric"]):
                     scenarios = ([row["scenario"]] if "scenario" in row
@@ -205,10 +205,15 @@ def _sweeping(variants: pd.DataFrame, row: Mapping[str, object]) -> pd.DataFrame
     return variants.loc[off_defaults(variants).map(lambda off: any(off <= option for option in options))]
 
 
-def _swept_scenarios(variants: pd.DataFrame) -> list[str]:
-    """The scenarios where two variants of one metric or more were scored (a sweep's spread is read there alone)."""
+def _swept_scenarios(variants: pd.DataFrame, row: Mapping[str, object]) -> list[str]:
+    """The scenarios where two variants of one metric or more were scored (a sweep's spread is read there alone), of
+    those the sweep's verdict row names as open (``open_scenarios``: where a spread may exceed the threshold,
+    :func:`reports.analyses.sensitivity.option_sensitivity`), or all of them when it names none."""
     names = variants.groupby("scenario", sort=True)["metric"].nunique()
-    return list(names.index[names >= 2])
+    swept = list(names.index[names >= 2])
+    named = row.get("open_scenarios")
+    opened = set(named.split(", ")) & set(swept) if isinstance(named, str) and named else set()
+    return [scenario for scenario in swept if scenario in opened] or swept
 
 
 def _results_names(results: pd.DataFrame, name: str) -> list[str]:

@@ -84,7 +84,8 @@ def test_a_record_naming_only_the_options_set_says_nothing_of_design(synthetic_r
 @pytest.fixture(scope="module")
 def straddling(synthetic_results) -> pd.DataFrame:
     """``probe`` swept over ``a`` (moves every score by 0.3), ``b`` and ``bins`` on ``noise`` alone, where ``b=2`` and
-    ``bins=5`` lower the scores by 0.1 +- 0.08 over seeds 0, 1, 2: three seeds cannot tell those spreads from 0.1."""
+    ``bins=5`` lower the scores by 0.1 +- 0.08 over seeds 0, 1, 2: three seeds cannot tell those spreads from 0.1;
+    on ``nonlinear`` alike, where ``b`` and ``bins`` move nothing; on ``mixing`` the default variant alone."""
     lin = synthetic_results.loc[(synthetic_results["metric"] == "lin") & (synthetic_results["scenario"] == "noise")]
     noisy = 0.1 + 0.08 * (lin["seed"] - 1)
     probe = [_variant(lin, "probe", {"a": a, "b": b, "bins": bins}, PROBE_DEFAULTS, shift)
@@ -92,6 +93,10 @@ def straddling(synthetic_results) -> pd.DataFrame:
     is_lin = synthetic_results["metric"] == "lin"
     lin_elsewhere = synthetic_results.loc[is_lin & (synthetic_results["scenario"] == "mixing")]  # the default alone
     probe.append(_variant(lin_elsewhere, "probe", {"a": 1, "b": 1, "bins": 10}, PROBE_DEFAULTS))
+    # nonlinear: swept too, where b and bins move no score (their spreads' intervals lie below the threshold)
+    lin_nonlinear = synthetic_results.loc[is_lin & (synthetic_results["scenario"] == "nonlinear")]
+    probe += [_variant(lin_nonlinear, "probe", {"a": a, "b": b, "bins": bins}, PROBE_DEFAULTS, shift)
+              for a, b, bins, shift in ((1, 1, 10, 0.0), (2, 1, 10, 0.3), (1, 2, 10, 0.0), (1, 1, 5, 0.0))]
     return check_results(pd.concat([synthetic_results.loc[~is_lin], *probe], ignore_index=True))
 
 
@@ -101,7 +106,7 @@ def test_spreads_whose_interval_straddles_the_threshold_leave_both_verdicts_unde
     count = hyperparameters(straddling).drop_duplicates("metric").set_index("metric").loc["probe"]
     # a is surely above 0.1; b and bins may be: one to three options move it, against at most one
     assert (count["sensitive_options_low"], count["sensitive_options_high"]) == (1, 3)
-    assert count["n_seeds"] == 3 and count["straddling"] == "b, bins"
+    assert count["n_seeds"] == 3 and count["straddling"] == "b, bins" and count["open_scenarios"] == "noise"
     matrix = property_matrix(straddling).set_index(["metric", "characteristic"])
     assert matrix.loc[("probe", "few_hyperparameters"), "verdict"] == "undecided"
     assert matrix.loc[("probe", "discretization_free"), "verdict"] == "undecided"
@@ -112,6 +117,7 @@ def test_racing_adds_seeds_to_a_sweeps_variants_where_the_sweep_ran(straddling):
     from reports.verdicts.verdict_table import undecided_sources
 
     probe = {(scenario, metric) for scenario, metric in undecided_sources(Bundle(straddling)) if "probe" in metric}
-    # not a=2, whose spread is surely above the threshold; not mixing, where the default variant alone ran
+    # not a=2, whose spread is surely above the threshold; not mixing, where the default variant alone ran; not
+    # nonlinear, where the sweep ran but no spread can reach the threshold
     assert probe == {("noise", "probe[a=1,b=1,bins=10]"), ("noise", "probe[a=1,b=2,bins=10]"),
                      ("noise", "probe[a=1,b=1,bins=5]")}

@@ -65,6 +65,7 @@ def test_a_spread_is_decided_by_its_interval_over_seeds(spread, verdict):
     assert row["max_spread"] == pytest.approx(spread) and row["n_seeds"] == 8
     assert row["max_spread_high"] - row["max_spread_low"] < 0.03
     assert row["verdict"] == verdict
+    assert row["open_scenarios"] == ("" if verdict == "insensitive" else "noise")
 
 
 def test_options_are_read_from_their_columns_never_from_the_names():
