@@ -89,7 +89,7 @@ SENSITIVITY_DESCRIPTION = (
     "move a sub-score by more than that, each with the others at their defaults, its interval in brackets (the options "
     "above the threshold at their intervals' low ends, and at their high ends); few hyper-parameters when at most "
     "{max_sensitive_options} (the property matrix's rule). A racing run adds seeds to a sweep whose verdict is "
-    "undecided, on the scenarios it ran on. Per metric below; per option and sub-score in the folded table and "
+    "undecided, on the scenarios where a spread may still pass the threshold. Per metric below; per option and sub-score in the folded table and "
     "tables/sensitivity.csv."
 )
 #: What the per-metric roll-ups of the sections show (their verdicts are the property matrix's).

@@ -21,7 +21,11 @@ scaled by the machine's speed at the time of the dry run.
   metrics: DCI-RF, PID); each look took 7.4 to 7.9 CPU-s (every analysis of the 21111 result rows).  Once a race
   scored permutation nulls on the first round's seeds only (:func:`harness.execution.racing.first_round_nulls`), the
   later rounds' calls took 154 CPU-s (the results' ``seconds``) against 968 of the first round's calls and nulls: 15%
-  (the whole run 1253 CPU-s and 10 min 50 s, where the dry run just after it said about 10 min).
+  (the whole run 1253 CPU-s and 10 min 50 s, where the dry run just after it said about 10 min).  With DCI-RF's and
+  DCI-lasso's one-standard-error versions (commit b72fa27) the later rounds took 23% (110 CPU-s of calls against 472),
+  and once the option sweeps' verdicts were raced too (commit 73b8d39: seeds for Z-diff's, DCI-lasso's, MIG-sup's, IRS's
+  and Z-max's sweeps where a spread may pass its threshold) 36% (176 against 492; ``tests/benchmarks/back_to_back.py``'s
+  candidate runs, 2026-11-30 09:50 and 11:43).
 
 Checked against runs measured the same way: the section "The cost estimate" of ``harness/README.md`` gives the errors.
 """
@@ -35,8 +39,9 @@ REPORT_FIXED_SECONDS = 20.0
 #: ... and a part per cell (more scenarios and metrics: more panels and curves).
 REPORT_SECONDS_PER_CELL = 0.0047
 #: The CPU time a racing study's later rounds add, as a share of its first round's (measured 23%, above, with nulls
-#: on every seed; 15% once the later rounds scored none: :func:`harness.execution.racing.first_round_nulls`).
-RACE_ROUNDS_SHARE = 0.15
+#: on every seed; 15% once the later rounds scored none: :func:`harness.execution.racing.first_round_nulls`; 36% once
+#: the option sweeps' verdicts were raced as well).
+RACE_ROUNDS_SHARE = 0.36
 #: CPU seconds, at the cost table's speed, of one racing look per cell of the first round (7.5 s a look at 14424).
 LOOK_SECONDS_PER_CELL = 0.0005
 #: The share of a report's CPU time that runs in one process whatever the workers (its analyses, writing the pages).
