@@ -217,9 +217,12 @@ def grow_forests(codes: np.ndarray, target: np.ndarray, *, n_estimators: int, le
                 sums[left_out] += _tree_predictions(tree, out_of_bag_rows)
     predicted = out_of_bag_count > 0
     out_of_bag_count[~predicted] = 1
-    return [Forest(tuple(grown), float(r2_score(values, sums / out_of_bag_count)),
-                   _r2_standard_error(values, sums / out_of_bag_count, predicted))
-            for grown, sums in zip(trees, out_of_bag_sums)]
+    forests = []
+    for grown, sums in zip(trees, out_of_bag_sums):
+        predictions = sums / out_of_bag_count
+        forests.append(Forest(tuple(grown), float(r2_score(values, predictions)),
+                              _r2_standard_error(values, predictions, predicted)))
+    return forests
 
 
 def _r2_standard_error(values: np.ndarray, predictions: np.ndarray, predicted: np.ndarray) -> float:
