@@ -12,7 +12,6 @@ import itertools
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from reports.results.table import MissingDataError, check_results, oriented_score, representation_keys, score_label
 
@@ -85,7 +84,9 @@ def kendall(a: np.ndarray, b: np.ndarray) -> tuple[float, float] | None:
         return None
     if np.ptp(a) == 0 or np.ptp(b) == 0:
         return float("nan"), float("nan")
-    result = stats.kendalltau(a, b)
+    from scipy.stats import kendalltau  # here: importing scipy.stats takes half a second, in every process of a report
+
+    result = kendalltau(a, b)
     return float(result.statistic), float(result.pvalue)
 
 

@@ -45,7 +45,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special
 
 from reports.results.schema import LOOKS_COLUMN
 
@@ -86,10 +86,18 @@ def looks_of(frame: pd.DataFrame) -> int:
     return max(1, int(frame[LOOKS_COLUMN].max()))
 
 
+@functools.cache
+def _t_quantile(probability: float, degrees: int) -> float:
+    """Student's t quantile: ``scipy.special.stdtrit``, what ``scipy.stats.t.ppf`` returns bit for bit, without the
+    distribution's argument checks (a tenth of a report's analyses, asked for the same few quantiles thousands of
+    times) and without importing ``scipy.stats`` (half a second in every process drawing figures)."""
+    return float(special.stdtrit(degrees, probability))
+
+
 def t_quantile(n_seeds: int, looks: int = 1) -> float:
     """Student's t quantile of :func:`level` with ``S − 1`` degrees of freedom: how many standard errors an interval
     spans on each side with ``S`` seeds (``t(0.975, S − 1)`` for one look)."""
-    return float(stats.t.ppf(0.5 + level(looks) / 2, n_seeds - 1))
+    return float(_t_quantile(0.5 + level(looks) / 2, n_seeds - 1))
 
 
 def mean_interval(values: np.ndarray, bounds: Bounds = UNBOUNDED, looks: int = 1) -> tuple[float, float]:
@@ -112,7 +120,7 @@ def mean_half_width(std: np.ndarray, n_seeds: np.ndarray) -> np.ndarray:
     std = np.asarray(std, dtype=float)
     n = np.asarray(n_seeds, dtype=float)
     useful = n >= MIN_INTERVAL_SEEDS
-    quantile = stats.t.ppf(0.975, np.where(useful, n - 1, 1))
+    quantile = special.stdtrit(np.where(useful, n - 1, 1), 0.975)
     return np.where(useful, quantile * std / np.sqrt(np.maximum(n, 1)), np.nan)
 
 
@@ -224,7 +232,9 @@ def r_squared(ideal: np.ndarray, means: np.ndarray) -> np.ndarray:
 def spearman(ideal: np.ndarray, means: np.ndarray) -> np.ndarray:
     """Spearman's ρ of each row with ``ideal`` (Pearson's r of average ranks, as :func:`scipy.stats.spearmanr`);
     NaN for a constant row."""
-    return pearson(stats.rankdata(ideal), stats.rankdata(means, axis=1))
+    from scipy.stats import rankdata  # here: a process drawing figures never ranks
+
+    return pearson(rankdata(ideal), rankdata(means, axis=1))
 
 
 def largest_excess(ideal: np.ndarray, means: np.ndarray) -> np.ndarray:

@@ -12,7 +12,6 @@ from functools import partial
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from reports.analyses import intervals
 from reports.analyses.thresholds import Thresholds
@@ -45,13 +44,15 @@ def fit_line(ideal: np.ndarray, score: np.ndarray) -> dict[str, float]:
     """
     if np.ptp(score) == 0:
         return {"r2": float("nan"), "slope": 0.0, "intercept": float(score[0]), "spearman": float("nan")}
+    from scipy.stats import spearmanr  # here: importing scipy.stats takes half a second, in every process of a report
+
     slope, intercept = np.polyfit(ideal, score, 1)
     r = np.corrcoef(ideal, score)[0, 1]
     return {
         "r2": float(r * r),
         "slope": float(slope),
         "intercept": float(intercept),
-        "spearman": float(stats.spearmanr(ideal, score).statistic),
+        "spearman": float(spearmanr(ideal, score).statistic),
     }
 
 

@@ -25,6 +25,20 @@ def test_a_mean_of_three_seeds_gets_students_interval():
     assert np.isnan(intervals.mean_interval(np.array([0.5]))).all()  # one seed: no interval
 
 
+@pytest.mark.parametrize(("n_seeds", "looks", "printed"), [(2, 1, 12.7062), (3, 1, T_2), (12, 1, 2.2010),
+                                                         (3, 3, None), (12, 3, None)])
+def test_t_quantiles_are_students_and_scipys_bit_for_bit(n_seeds, looks, printed):
+    # printed: t(0.975, S - 1) from a table; with 3 looks, t(1 - 0.05 / 6, S - 1) (no printed table has it)
+    from scipy import stats
+
+    if printed is not None:
+        assert intervals.t_quantile(n_seeds, looks) == pytest.approx(printed, abs=1e-4)
+    assert intervals.t_quantile(n_seeds, looks) == stats.t.ppf(1 - 0.05 / (2 * looks), n_seeds - 1)
+    seeds = np.array([3, 4, 12])
+    assert np.array_equal(intervals.mean_half_width(np.ones(3), seeds),
+                          stats.t.ppf(0.975, seeds - 1) / np.sqrt(seeds))
+
+
 def test_the_bootstrap_interval_of_a_mean_is_the_t_interval():
     seeds = np.random.default_rng(3).normal(0.5, 0.1, size=(8, 1))
     mean = float(seeds.mean())
