@@ -88,39 +88,64 @@ def label_lines(ax, items: Sequence[tuple[Line2D, str]], *, fontsize: float, col
     written for those).
     """
     placed: list[Annotation] = []
+    boxes: list[Bbox] = []  # the placed labels' boxes, measured once each
     failed: list[tuple[Line2D, str]] = []
+    frame = ax.get_window_extent()
     for line, text in items:
         label = ax.annotate(text, (0, 0), xytext=(0, 0), textcoords="offset points", fontsize=fontsize, color=color)
-        if any(_first_free_spot(ax, label, line, placed, avoid_bands) for avoid_bands in (True, False)):
+        extents = _aligned_extents(label, np.array([(frame.x0 + frame.x1) / 2, (frame.y0 + frame.y1) / 2]))
+        if any(_first_free_spot(ax, label, extents, line, boxes, avoid_bands) for avoid_bands in (True, False)):
             placed.append(label)
+            boxes.append(label.get_window_extent())
         else:
             label.remove()
             failed.append((line, text))
     return placed, failed
 
 
-def _first_free_spot(ax, label: Annotation, line: Line2D, placed: Sequence[Annotation], avoid_bands: bool) -> bool:
-    """Move ``label`` to the first free spot beside ``line`` (:func:`_candidates`, :data:`_DIRECTIONS`,
-    :data:`_DISTANCES`); whether there was one."""
+def _aligned_extents(label: Annotation, at: np.ndarray) -> dict[tuple[str, str], np.ndarray]:
+    """``label``'s box (x0, y0, x1, y1, display units) relative to the point it is anchored at, for each alignment
+    of :data:`_DIRECTIONS` and the centred one, measured with the label anchored at the display point ``at`` (inside
+    the axes: a logarithmic axis has no data point 0): a label's box moves with its anchor and keeps its size, so
+    each spot tried is this box translated (measuring the text at every spot took most of a review figure's
+    drawing)."""
+    data = label.axes.transData
+    label.xy = tuple(data.inverted().transform(at))
+    label.set_position((0.0, 0.0))
+    origin = data.transform(label.xy)
+    extents = {}
+    for ha, va in [(ha, va) for _, _, ha, va in _DIRECTIONS] + [("center", "center")]:
+        label.set_horizontalalignment(ha)
+        label.set_verticalalignment(va)
+        extents[ha, va] = label.get_window_extent().extents - np.r_[origin, origin]
+    return extents
+
+
+def _first_free_spot(ax, label: Annotation, extents: dict[tuple[str, str], np.ndarray], line: Line2D,
+                     placed: Sequence[Bbox], avoid_bands: bool) -> bool:
+    """Move ``label`` (its boxes about its anchor ``extents``: :func:`_aligned_extents`) to the first free spot beside
+    ``line`` (:func:`_candidates`, :data:`_DIRECTIONS`, :data:`_DISTANCES`), away from the boxes ``placed`` of the
+    labels written before it; whether there was one."""
     frame = ax.get_window_extent()
     to_data = ax.transData.inverted()
     gap = GAP_POINTS * ax.figure.dpi / 72
     for distance in _DISTANCES:
         for point in _candidates(line):
             for dx, dy, ha, va in _DIRECTIONS if distance else [(0, 0, "center", "center")]:
-                label.xy = tuple(to_data.transform(point))
-                label.set_position((dx * distance * GAP_POINTS, dy * distance * GAP_POINTS))
-                label.set_horizontalalignment(ha)
-                label.set_verticalalignment(va)
-                box = label.get_window_extent()
+                anchor = point + gap * distance * np.array([dx, dy])
+                box = Bbox.from_extents(*(extents[ha, va] + np.r_[anchor, anchor]))
                 if not (frame.x0 + 1 <= box.x0 and box.x1 <= frame.x1 - 1 and frame.y0 + 1 <= box.y0
                         and box.y1 <= frame.y1 - 1):
                     continue
-                between = Bbox([point + gap * np.array([dx, dy]), point + gap * distance * np.array([dx, dy])])
+                between = Bbox([point + gap * np.array([dx, dy]), anchor])
                 stretch = Bbox.union([box, between]) if distance > 1 else box
-                if (not any(box.overlaps(done.get_window_extent()) for done in placed)
+                if (not any(box.overlaps(done) for done in placed)
                         and not any(line_touches(other, box) for other in ax.get_lines() if distance or other is not line)
                         and not any(line_touches(other, stretch) for other in ax.get_lines() if other is not line)
                         and not (avoid_bands and any(band_touches(band, box) for band in ax.collections))):
+                    label.xy = tuple(to_data.transform(point))
+                    label.set_position((dx * distance * GAP_POINTS, dy * distance * GAP_POINTS))
+                    label.set_horizontalalignment(ha)
+                    label.set_verticalalignment(va)
                     return True
     return False
