@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness.cli._args import COLOURS_HELP, FIGURE_FORMATS_HELP, colours, csv_list, figure_formats, jobs
+from harness.cli._args import COLOURS_HELP, FIGURE_FORMATS_HELP, REPORT_IMPORTS, colours, csv_list, figure_formats, jobs
 from harness.errors import UsageError
 
 
@@ -38,23 +38,33 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 def report(args: argparse.Namespace) -> int:
     """Rewrite the report of ``args.directory`` (or write that of a subset of it into ``args.out``)."""
-    import reports
     from harness.execution.backends import report_workers
-    from harness.execution.store import ResultStore
-    from harness.outputs import writable_output
-    from harness.workflows.run_results import load_run_results, select_results
 
     subset = args.metrics is not None or args.scenarios is not None
     if subset and (args.out is None or args.out.resolve() == args.directory.resolve()):
         raise UsageError("--metrics and --scenarios make the report of a subset: name another directory with --out "
                          f"(it would replace the full report and results in {args.directory})")
-    results = load_run_results(args.directory)
-    if subset:
-        results = select_results(results, metrics=args.metrics, scenarios=args.scenarios)
-    out = writable_output(args.out, "--out", directory=True) if args.out is not None else args.directory
-    if subset:  # the subset's own results table, so that OUT is a run directory 'report' and 'plot' read
-        ResultStore(out).write_tables(results)
-    with report_workers(args.jobs):
-        html = reports.write_report(results, out, jobs=args.jobs, figure_formats=args.figure_formats, colours=args.colors)
+    # first: the workers start while the results are read (unless there are none: that error comes at once)
+    with report_workers(args.jobs, REPORT_IMPORTS if _holds_results(args.directory) else ()):
+        import reports
+        from harness.execution.store import ResultStore
+        from harness.outputs import writable_output
+        from harness.workflows.run_results import load_run_results, select_results
+
+        results = load_run_results(args.directory)
+        if subset:
+            results = select_results(results, metrics=args.metrics, scenarios=args.scenarios)
+        out = writable_output(args.out, "--out", directory=True) if args.out is not None else args.directory
+        if subset:  # the subset's own results table, so that OUT is a run directory 'report' and 'plot' read
+            ResultStore(out).write_tables(results)
+        html = reports.write_report(results, out, jobs=args.jobs, figure_formats=args.figure_formats,
+                                    colours=args.colors)
     print(f"report: {html}")
     return 0
+
+
+def _holds_results(directory: Path) -> bool:
+    """Whether ``directory`` holds a results table, as a run writes it (read and checked by the loader)."""
+    from harness.execution.store import RESULTS_CSV, RESULTS_PARQUET
+
+    return any((directory / name).is_file() for name in (RESULTS_PARQUET, RESULTS_CSV))

@@ -11,6 +11,7 @@ from typing import Any
 from harness.cli._args import (
     COLOURS_HELP,
     FIGURE_FORMATS_HELP,
+    REPORT_IMPORTS,
     add_grid,
     add_study_selection,
     colours,
@@ -160,7 +161,7 @@ def _run(args: argparse.Namespace) -> int:
         from harness.execution.backends import report_workers
 
         jobs = 1 if args.backend == "sequential" else args.jobs
-        with report_workers(jobs):
+        with report_workers(jobs, REPORT_IMPORTS):
             html = reports.write_report(frame, out, jobs=jobs, figure_formats=args.figure_formats, colours=args.colors)
         print(f"report: {html} (also report.md, tables/, figures/)")
     return EXIT_FAILED_CELLS if frame.attrs.get("failures") else 0

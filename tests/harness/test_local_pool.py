@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 
+import pytest
 from joblib import Parallel, delayed, parallel_config
 
 from harness.execution.backends import leave_ctrl_c_to_the_run, local_pool
@@ -41,3 +42,24 @@ def test_a_report_drawn_after_the_cells_reuses_their_workers():
     with report_workers(2):
         second = set(Parallel(n_jobs=2)(delayed(os.getpid)() for _ in range(8)))
     assert second <= first
+
+
+def test_report_workers_import_the_named_modules_before_the_figures_come():
+    from harness.execution.backends import report_workers
+
+    probe = "'tabnanny' in __import__('sys').modules"  # a module no worker imports otherwise
+    with parallel_config(**local_pool("loky", 2)):
+        assert not any(Parallel()(delayed(eval)(probe) for _ in range(4)))
+    with report_workers(2, ("tabnanny",)):
+        pass  # the context waits for the imports on exit
+    with parallel_config(**local_pool("loky", 2)):
+        assert any(Parallel()(delayed(eval)(probe) for _ in range(4)))
+
+
+def test_an_error_inside_report_workers_is_raised_after_the_imports_with_no_warning(recwarn):
+    from harness.execution.backends import report_workers
+
+    with pytest.raises(RuntimeError, match="no results"):
+        with report_workers(2, ("reports.report",)):
+            raise RuntimeError("no results")
+    assert not [warning for warning in recwarn if "cancelled" in str(warning.message)]
