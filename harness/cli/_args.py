@@ -248,7 +248,8 @@ def option_sweeps(options: Sequence[tuple[str, str, list[Any]]] | None) -> dict[
     return sweeps
 
 
-#: What the workers drawing a report's figures import before the first one comes (:func:`harness.execution.backends.report_workers`).
+#: What the workers drawing a report's figures import before the first one comes
+#: (:func:`harness.execution.backends.report_workers`).
 REPORT_IMPORTS = ("reports.report",)
 JOBS_HELP = ("parallel worker processes (for the cells, then the report's figures; none with --backend "
              "sequential), -1 for all cores (default: %(default)s); scores do not depend on it")
