@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,14 +96,34 @@ def reference_parts(reference: str) -> tuple[str, ...]:
 
 
 def _module_names(imported: Iterable[str]) -> set[str]:
-    """Imported module names as recorded: a library's by its top-level package, the rest by their own."""
+    """Imported module names as recorded: a library's by its top-level package, the rest by their own, each by the
+    name its spec gives it (:func:`_imported_as`)."""
     names = set()
-    for name in imported:
+    for key in imported:
+        name = _imported_as(key)
+        if name is None:
+            continue
         found = provenance.classified(name)
         if found is None:
             continue
         names.add(name.partition(".")[0] if found[0] == "libraries" else name)
     return names
+
+
+def _imported_as(key: str) -> str | None:
+    """The name of the module entered in :data:`sys.modules` under ``key``, as its spec gives it; None for a module
+    without one.
+
+    A compiled extension may enter itself under a bare name besides its own: importing ``scipy.stats`` enters
+    ``scipy.ndimage._ni_label`` as ``_ni_label`` too, a name no other process can import, so that recording it made a
+    later run find it "not installed" and compute the cell again.  A module without a spec is made at run time by
+    compiled code (Cython's ``cython_runtime``), no source or library of its own: nothing to record.
+    """
+    module = sys.modules.get(key)
+    if module is None:
+        return key  # gone again: recorded as imported
+    spec = getattr(module, "__spec__", None)
+    return getattr(spec, "name", None) if spec is not None else None
 
 
 # --------------------------------------------------------------------------- what the reads held, where they are stored

@@ -61,3 +61,21 @@ def test_installation_metadata_is_not_a_data_file(tmp_path):
         assert not _is_data(str(tmp_path / folder / "entry_points.txt"))
     (tmp_path / "weights.json").write_text("{}")
     assert _is_data(str(tmp_path / "weights.json"))
+
+
+def test_a_module_entered_under_a_bare_name_is_recorded_by_its_own_and_one_without_a_spec_not_at_all(monkeypatch):
+    # as importing scipy.stats enters scipy.ndimage._ni_label as "_ni_label" too (a name no later process can import:
+    # recorded, it made every resumed run recompute the cell), and Cython makes "cython_runtime" with no spec
+    import sys
+    import types
+
+    import scipy.ndimage._ni_label as compiled
+
+    def metric() -> None:  # the entries are gone again after the test
+        monkeypatch.setitem(sys.modules, "_lab_bare_alias", compiled)
+        monkeypatch.setitem(sys.modules, "_lab_made_at_run_time", types.ModuleType("_lab_made_at_run_time"))
+
+    with recording("bare.py:metric"):
+        metric()
+    assert recorded("bare.py:metric") == Reads(("scipy",), ())  # the library, by its top-level package
+    assert provenance.classified("scipy")[0] == "libraries"
