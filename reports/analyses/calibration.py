@@ -123,7 +123,7 @@ def calibration(
     for end, target in (("perfect", perfect_value), ("random", random_value)):
         at_end = rows.loc[np.isclose(rows["value"], target)]
         turned = oriented(at_end["score"].to_numpy(dtype=float), at_end["higher_is_better"].to_numpy(dtype=bool))
-        ends_of = {key: intervals.mean_interval(own.to_numpy(), (0.0, 1.0) if _unit(own) else intervals.UNBOUNDED,
+        ends_of = {key: intervals.mean_interval(own.to_numpy(), (0.0, 1.0) if intervals.unit_scores(own) else intervals.UNBOUNDED,
                                                 intervals.looks_of(rows))
                    for key, own in pd.Series(turned, index=at_end.index).groupby([at_end[k] for k in keys])}
         spans = [ends_of.get(key, intervals.NO_INTERVAL) for key in zip(*(table[k] for k in keys))]
@@ -145,11 +145,6 @@ def calibration(
     table = table.sort_values(["metric", "sub_score", "scenario"]).reset_index(drop=True)
     table.attrs["notes"] = notes
     return table
-
-
-def _unit(scores: pd.Series) -> bool:
-    """Whether oriented scores lie in [0, 1] (their mean's interval is then clipped to it)."""
-    return bool(((scores >= 0.0) & (scores <= 1.0)).all())
 
 
 def _chance_at(rows: pd.DataFrame, random_value: float) -> pd.DataFrame:

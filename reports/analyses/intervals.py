@@ -242,6 +242,24 @@ def largest_excess(ideal: np.ndarray, means: np.ndarray) -> np.ndarray:
     return np.max(means - ideal, axis=1)
 
 
+def unit_scores(scores: np.ndarray) -> bool:
+    """Whether the scores ``scores`` (NaN aside; at least one) all lie in [0, 1]: a mean of them does too, and so does
+    a difference of two, hence an interval of either is clipped to [0, 1] (for such a metric, an end beyond 1 is no
+    possible value, only the Student-t interval's symmetry about a mean near a bound)."""
+    finite = np.asarray(scores, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    return bool(finite.size) and bool(((finite >= 0.0) & (finite <= 1.0)).all())
+
+
+def deviation_ceiling(ideal: np.ndarray, scores: np.ndarray) -> float:
+    """The largest :func:`largest_deviation` from ``ideal`` that means of ``scores`` can reach: ``max(ideal, 1 −
+    ideal)`` over the points when every score lies in [0, 1] (:func:`unit_scores`), unbounded otherwise."""
+    ideal = np.asarray(ideal, dtype=float)
+    if not unit_scores(scores) or not np.isfinite(ideal).all():
+        return np.inf
+    return float(np.max(np.maximum(ideal, 1.0 - ideal)))
+
+
 def largest_deviation(ideal: np.ndarray, means: np.ndarray) -> np.ndarray:
     """``max |mean − ideal|`` of each row."""
     return np.max(np.abs(means - ideal), axis=1)

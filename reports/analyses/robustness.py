@@ -150,8 +150,10 @@ def robustness(
         criterion = criterion_of[scenario]
         deviation = max(float(drop[worst]), excess)
         matrix = intervals.of_points(seeds, (scenario, metric, sub_score), curve["value"])
+        ideal = curve["ideal"].to_numpy()
+        ceiling = max(intervals.deviation_ceiling(ideal, matrix), deviation)
         spread = intervals.bootstrap_intervals(matrix, {"deviation": (
-            partial(intervals.largest_deviation, curve["ideal"].to_numpy()), deviation, (0.0, np.inf))}, looks)
+            partial(intervals.largest_deviation, ideal), deviation, (0.0, ceiling))}, looks)
         rows.append({
             "scenario": scenario, "criterion": criterion, "condition": conditions[criterion], "metric": metric,
             "sub_score": sub_score, "family": family, "property": prop, "n_values": len(curve),

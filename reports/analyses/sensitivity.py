@@ -115,8 +115,9 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
                 largest = float(conditions["spread"].max())
                 seeds = spread.loc[spread["sub_score"] == sub_score].set_index([*condition, "seed"])["spread"].unstack("seed")
                 matrix = seeds.to_numpy(dtype=float).T
-                ends = intervals.bootstrap_intervals(matrix, {"max_spread": (_largest, largest, (0.0, np.inf))},
-                                                     looks)
+                unit = intervals.unit_scores(frame.loc[frame["sub_score"] == sub_score, "score"].to_numpy())
+                ends = intervals.bootstrap_intervals(  # a spread of unit scores is at most 1
+                    matrix, {"max_spread": (_largest, largest, (0.0, 1.0 if unit else np.inf))}, looks)
                 check = spread_check(largest, ends["max_spread_low"], ends["max_spread_high"], threshold)
                 records.append({
                     "metric": metric,

@@ -137,3 +137,11 @@ def test_the_analyses_intervals_follow_what_the_seeds_change(synthetic_results, 
     assert (uncal["deviation_low"], uncal["deviation_high"]) == pytest.approx((uncal["deviation"], uncal["deviation"]))
     sweep = option_sensitivity(check_results(realistic_results)).iloc[0]  # mig's bins shift it by fixed amounts
     assert (sweep["max_spread_low"], sweep["max_spread_high"]) == pytest.approx((0.3, 0.3))
+
+
+def test_unit_scores_and_the_largest_deviation_their_means_can_reach():
+    assert intervals.unit_scores(np.array([[0.0, 1.0], [np.nan, 0.5]]))
+    assert not intervals.unit_scores(np.array([0.5, 1.2])) and not intervals.unit_scores(np.array([np.nan]))
+    # ideals 0.3 and 0.6: a mean in [0, 1] is at most 0.7 from the first (at 1) and 0.6 from the second (at 0)
+    assert intervals.deviation_ceiling(np.array([0.3, 0.6]), np.array([0.2, 0.9])) == pytest.approx(0.7)
+    assert intervals.deviation_ceiling(np.array([0.3]), np.array([-0.1, 0.5])) == np.inf

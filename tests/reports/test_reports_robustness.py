@@ -151,3 +151,21 @@ def test_the_sections_split_robustness_from_attacks_out_of_one_table(realistic_r
     assert set(explicit) == {"nonlinearity", "non_measured_factors"}
     separate = robustness(bundle.judged, conditions={"attacks": "entanglement attack"})
     pd.testing.assert_frame_equal(sections["attacks"], separate)
+
+
+def _seeded_attack_table(score) -> pd.DataFrame:
+    table = pd.concat([_attack_table(lambda alpha: 0.0).assign(seed=seed) for seed in (0, 1, 2)], ignore_index=True)
+    return table.drop_duplicates(["value", "seed"]).assign(score=lambda t: [score(a, s) for a, s in zip(t.value, t.seed)])
+
+
+@pytest.mark.parametrize(("odd_seed_score", "deviation"), [(0.4, 0.6), (1.4, 14 / 15)])
+def test_the_deviations_interval_stops_at_the_largest_deviation_unit_scores_can_reach(odd_seed_score, deviation):
+    # at alpha = 1 (ideal 0.2) the seeds score 1, odd, 1: their mean deviates by 0.6 (or 0.93 with a seed at 1.4),
+    # and the 3-seed interval spans past 1; scores in [0, 1] cannot deviate from the ideals 1, 0.6, 0.2 by more than 1
+    row = robustness(_seeded_attack_table(
+        lambda alpha, seed: 1.0 - 0.8 * alpha if alpha < 1 else (odd_seed_score if seed == 1 else 1.0))).iloc[0]
+    assert row.n_seeds == 3 and row.deviation == pytest.approx(deviation) and row.deviation_low < row.deviation
+    if odd_seed_score <= 1:
+        assert row.deviation_high == 1.0
+    else:  # a score above 1: no bound known, the interval as computed
+        assert row.deviation_high > 1.1

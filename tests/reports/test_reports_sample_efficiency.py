@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from reports import MissingDataError, sample_efficiency
@@ -45,3 +46,20 @@ def test_single_seed_has_zero_spread(synthetic_results):
 def test_missing_scenario_is_reported(synthetic_results):
     with pytest.raises(MissingDataError, match="sample efficiency needs a scenario testing 'sample_efficiency'"):
         sample_efficiency(synthetic_results.loc[synthetic_results["scenario"] == "noise"])
+
+
+@pytest.mark.parametrize(("far", "high"), [(0.0, 1.0), (-1.0, None)])
+def test_the_interval_of_a_difference_of_unit_scores_stops_at_1(far, high):
+    # at n = 100 the seeds score far, 1, far against 1 at n = 1000: differences 1, 0, 1 (or 2, 0, 2), a mean whose
+    # 3-seed interval reaches past 1 (2.1, or 4.3); scores in [0, 1] differ by at most 1, scores below 0 are not bound
+    rows = [{"study": "s", "scenario": "sizes", "parameter": "n_samples", "criterion": "sample_efficiency", "value": n,
+             "value_label": str(n), "seed": seed, "n_samples": n, "metric": "m", "family": "information", "sub_score": "m",
+             "property": "modularity", "higher_is_better": True, "ideal": 1.0,
+             "score": 1.0 if n == 1000 or seed == 1 else far, "seconds": 0.1, "metric_version": "1",
+             "harness_version": "t"} for n in (100, 1000) for seed in (0, 1, 2)]
+    row = sample_efficiency(pd.DataFrame(rows)).iloc[0]
+    assert row.n_seeds == 3 and row.mean_abs_difference == pytest.approx(2 * (1 - far) / 3)
+    if high is not None:
+        assert row.mean_abs_difference_high == high
+    else:
+        assert row.mean_abs_difference_high > 3

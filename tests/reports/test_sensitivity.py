@@ -46,6 +46,7 @@ def test_spreads_are_averaged_over_seeds_then_summarised_over_conditions():
     assert m["worst_condition"] == "noise = 0.2 (n = 1000)" and m["n_seeds"] == 2
     # 0.3 and 0.1 on two seeds: a mean of 0.2 whose interval reaches below the threshold of 0.1
     assert m["max_spread_low"] < 0.1 < m["max_spread_high"] and m["verdict"] == "undecided"
+    assert m["max_spread_high"] == 1.0  # 0.2 + 12.7 standard errors, but a spread of scores in [0, 1] is at most 1
     assert table.loc[("q", "bins"), "max_spread"] == pytest.approx(0.02)
     assert table.loc[("q", "bins"), "mean_spread"] == pytest.approx(0.01)
     assert table.loc[("q", "estimator"), "max_spread"] == pytest.approx(0.08)
