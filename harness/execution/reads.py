@@ -122,8 +122,7 @@ def _imported_as(key: str) -> str | None:
     module = sys.modules.get(key)
     if module is None:
         return key  # gone again: recorded as imported
-    spec = getattr(module, "__spec__", None)
-    return getattr(spec, "name", None) if spec is not None else None
+    return getattr(getattr(module, "__spec__", None), "name", None)
 
 
 # --------------------------------------------------------------------------- what the reads held, where they are stored

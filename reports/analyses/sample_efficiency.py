@@ -61,11 +61,11 @@ def sample_efficiency(results: pd.DataFrame) -> pd.DataFrame:
         .reset_index()
     )
     table["std_abs_difference"] = table["std_abs_difference"].fillna(0.0)
-    unit = merged.groupby(keys)[["score", "reference"]].transform(
-        lambda scores: intervals.unit_scores(scores.to_numpy())).all(axis=1)  # differences of unit scores: at most 1
-    spans = merged.groupby(keys + ["n", "n_max"])["difference"].apply(
-        lambda own: intervals.mean_interval(own.to_numpy(), (0.0, 1.0 if unit[own.index].all() else np.inf),
-                                            intervals.looks_of(rows)))
+    scores = merged[["score", "reference"]]
+    spans = merged.groupby(keys + ["n", "n_max"])["difference"].apply(  # differences of unit scores: at most 1
+        lambda own: intervals.mean_interval(
+            own.to_numpy(), (0.0, 1.0 if intervals.unit_scores(scores.loc[own.index].to_numpy()) else np.inf),
+            intervals.looks_of(rows)))
     table["mean_abs_difference_low"] = [low for low, _ in spans]
     table["mean_abs_difference_high"] = [high for _, high in spans]
     table["n_max"] = table["n_max"].astype(np.int64)
