@@ -27,9 +27,9 @@ from matplotlib.lines import Line2D
 from reports.analyses.sensitivity import on_default_options
 from reports.rendering.figures import (
     BANDS,
-    NOTE_CHARACTERS_PER_INCH,
     band_text,
     draw_scores,
+    fill_to_width,
     format_axis,
     ideal_points,
     legend_layout,
@@ -344,17 +344,17 @@ def draw_ideals(ax, ideals: pd.DataFrame, properties: Sequence[str], values: Seq
 
 
 def label_ideals(figure: Figure, trajectories: Mapping[object, list[tuple[Line2D, str]]], notes: list[str],
-                 height: float, font_size: float) -> None:
+                 height: float, font_size: float, heading: str = "") -> None:
     """Tag each panel's ideal trajectories at free spots (:func:`reports.rendering.placement.label_lines`).
 
     The spots are measured on the figure as laid out, and the layout is then kept.  A
     trajectory with no free spot is described in the notes above the panels instead;
     the figure grows by the notes' height (its panels keep their size) and is laid out
-    again, and every tag is placed anew.
+    again, and every tag is placed anew.  ``heading``: the figure's title, kept above the notes.
     """
     described: set[str] = set()
     while True:
-        figure.set_size_inches(figure.get_figwidth(), height + _write_notes(figure, notes, font_size))
+        figure.set_size_inches(figure.get_figwidth(), height + _write_notes(figure, notes, font_size, heading))
         figure.set_layout_engine("constrained")
         figure.draw_without_rendering()
         figure.set_layout_engine("none")  # the tags are placed on this layout: keep it
@@ -379,13 +379,13 @@ def _described(line: Line2D, text: str) -> str:
     return f"ideal {text}: grey line from {y[first]:.3g} at {x[first]:g} to {y[last]:.3g} at {x[last]:g}."
 
 
-def _write_notes(figure: Figure, notes: Sequence[str], font_size: float) -> float:
-    """The notes above the panels, in the layout (a note drawn over the panels or the legend would hide them);
-    their height in inches."""
+def _write_notes(figure: Figure, notes: Sequence[str], font_size: float, heading: str = "") -> float:
+    """The notes above the panels, in the layout (a note drawn over the panels or the legend would hide them), below
+    the figure's ``heading`` (its title, which the notes' place would replace otherwise); their height in inches."""
     if not notes:
         return 0.0
-    text = textwrap.fill(" ".join(notes), width=int(figure.get_figwidth() * NOTE_CHARACTERS_PER_INCH * 5 / font_size))
-    figure.suptitle(text, fontsize=font_size - 2, x=0.01, ha="left")
+    text = fill_to_width(" ".join(notes), figure.get_figwidth(), font_size)
+    figure.suptitle("\n".join(part for part in (heading, text) if part), fontsize=font_size - 2, x=0.01, ha="left")
     return (text.count("\n") + 1) * (font_size - 2) * 1.25 / 72
 
 

@@ -20,7 +20,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from reports.rendering.comparison import TAGS, draw_ideals, label_ideals
-from reports.rendering.figures import LEGEND_ROW_INCHES, Drawn, band_text, draw_scores, format_axis, score_axis, seed_means
+from reports.rendering.figures import LEGEND_ROW_INCHES, Drawn, band_text, draw_scores, fill_to_width, format_axis, score_axis, seed_means
 from reports.rendering.style import FONT_SIZE, PAGE_WIDTH, StyleRegistry, metric_colours, paper_style
 from reports.results.schema import SCORE_PROPERTIES
 from reports.results.table import at_largest_n, ideal_table
@@ -115,10 +115,11 @@ def score_figure(results: pd.DataFrame, experiment: Experiment, *, band: str = "
             ax.set_title(f"({'abc'[index]}) {group}-based", loc="left")
             _legend_below(ax)
         axes[0].set_ylabel("score")
-        figure.suptitle(_title(experiment, f"n = {int(rows['n_samples'].max())}, "
-                                           f"{band_text(band, summary['n_seeds'])}; ideal tags: {TAG_KEY}"),
-                        fontsize=FONT_SIZE)
-        label_ideals(figure, tags, notes, height, FONT_SIZE)
+        title = fill_to_width(_title(experiment, f"n = {int(rows['n_samples'].max())}, "
+                                                 f"{band_text(band, summary['n_seeds'])}; ideal tags: {TAG_KEY}"),
+                              figure.get_figwidth(), FONT_SIZE)
+        figure.suptitle(title, fontsize=FONT_SIZE)
+        label_ideals(figure, tags, notes, height, FONT_SIZE, heading=title)
     return Drawn(figure, notes)
 
 
@@ -150,8 +151,9 @@ def efficiency_figure(efficiency: pd.DataFrame, experiment: Experiment, *, band:
             ax.set_title(f"({'abc'[index]}) {group}-based", loc="left")
             _legend_below(ax)
         axes[0].set_ylabel("mean |s(n) − s(n_max)|")
-        figure.suptitle(_title(experiment, f"n_max = {int(summary['n_max'].max())}, "
-                                           f"{band_text(band, summary['n_seeds'])}"), fontsize=FONT_SIZE)
+        figure.suptitle(fill_to_width(_title(experiment, f"n_max = {int(summary['n_max'].max())}, "
+                                                         f"{band_text(band, summary['n_seeds'])}"),
+                                      figure.get_figwidth(), FONT_SIZE), fontsize=FONT_SIZE)
     return Drawn(figure)
 
 

@@ -57,3 +57,28 @@ def test_a_raced_experiment_captions_its_fewest_and_most_seeds(reviewed):
     raced = pd.concat([reviewed, *(extra.assign(seed=extra["seed"] + shift) for shift in (1, 2, 3))], ignore_index=True)
     caption = {key: text for key, text, _ in paper_figure_drawers(raced, sample_efficiency(raced))}["review_figure4_noise"]
     assert "3 to 6 seeds (raced: more where a verdict needed them)" in caption
+
+
+def test_each_figure_keeps_its_title_inside_the_figure(reviewed):
+    # the protocol line ran past both edges of a 6.8-inch figure (figures 5 and 7), and a figure whose ideal tags
+    # found no free spot lost its title to the notes replacing it (figure 4)
+    for key, _, draw in paper_figure_drawers(reviewed, sample_efficiency(reviewed)):
+        figure = draw().figure
+        figure.draw_without_rendering()
+        title = figure._suptitle
+        box, frame = title.get_window_extent(), figure.bbox
+        assert title.get_text().startswith("Zaidi et al. (2022), Figure "), key
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1, key
+
+
+def test_notes_written_above_the_panels_keep_the_figures_title():
+    from matplotlib.figure import Figure
+
+    from reports.rendering.comparison import _write_notes
+
+    figure = Figure(figsize=(6.8, 3))
+    height = _write_notes(figure, ["(b) predictor-based: ideal M,C: grey line from 1 at 0 to 1 at 0.4."], 7,
+                          heading="Zaidi et al. (2022), Figure 4 (section 5.2): noise")
+    assert figure._suptitle.get_text() == ("Zaidi et al. (2022), Figure 4 (section 5.2): noise\n"
+                                           "(b) predictor-based: ideal M,C: grey line from 1 at 0 to 1 at 0.4.")
+    assert height == pytest.approx(5 * 1.25 / 72)  # one line of notes at 5 points: the title's height was there
