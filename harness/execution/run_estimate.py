@@ -7,8 +7,9 @@ the main process, while the workers wait) and adds seeds where a verdict is unde
 (the analyses in the main process, the figures on the workers).  All were measured on this project's 2-core machine on
 2026-11-30, half an hour after the cost table was measured on it (the fixed workload's time then reading 0.8 to 1.1
 of the table's, and the cells taking 0.96 (``--preset quick``) and 1.08 (the default study's first round) times the
-table's estimate): the constants below are those measurements at the table's speed, so that, like the table, they are
-scaled by the machine's speed at the time of the dry run.
+table's estimate): the constants below are such measurements at the table's speed (the start's and the report's from
+a later measurement, below), so that, like the table, they are scaled by the machine's speed at the time of the dry
+run.
 
 - ``--preset quick --no-report`` (336 cells, 2 workers, one round): 21.1 s of wall time, where its cells' estimate on
   2 workers is 14 s: 7 s of starting and drawing;
@@ -27,25 +28,36 @@ scaled by the machine's speed at the time of the dry run.
   and Z-max's sweeps where a spread may pass its threshold) 36% (176 against 492; ``tests/benchmarks/back_to_back.py``'s
   candidate runs, 2026-11-30 09:50 and 11:43).
 
+Measured again at 15:30 the same day, once the report was drawn on warm workers and the analyses had faster interval
+quantiles (commits 6aa3d0d to 9a200fc; the fixed workload reading 0.7 of the table's time in every dry run between the
+runs; medians of three, ``/usr/bin/time``): a one-cell study (``--scenarios noise --metrics mig --seeds 1
+--no-report``) 2.4 s of wall time, all of it starting; ``--preset quick`` 10.8 s without its report and 15.6 s (8.0
+CPU-s more) with it; the default study's report, in a process of its own, 19.5 s and 36.2 CPU-s (about 3 CPU-s less
+after the race: its last look, 2.9 CPU-s at the first round's 14424 cells, is handed to it).  Scaled to the table's
+speed (divided by 0.7), the report's fixed part and part per cell solve 11.4 CPU-s at 336 cells and 47 at 14424, and
+its wall time on 2 workers (19.5 s of 36.2 CPU-s) leaves a tenth of it serial: the constants below.  The figures of the
+earlier measurement (start 7 s; report 20 CPU-s plus 0.0047 a cell, a fifth serial; a look 0.0005 CPU-s a cell) made
+the dry run say 35 s for the default study's report and 5 s to start, where it took 19 s and 2 s.
+
 Checked against runs measured the same way: the section "The cost estimate" of ``harness/README.md`` gives the errors.
 """
 
 from __future__ import annotations
 
 #: Wall seconds, at the cost table's speed, a run spends starting (imports, planning, workers) beside its cells.
-START_SECONDS = 7.0
+START_SECONDS = 3.5
 #: A report's CPU seconds at the cost table's speed: a fixed part (its analyses and the figures every study draws) ...
-REPORT_FIXED_SECONDS = 20.0
+REPORT_FIXED_SECONDS = 10.5
 #: ... and a part per cell (more scenarios and metrics: more panels and curves).
-REPORT_SECONDS_PER_CELL = 0.0047
+REPORT_SECONDS_PER_CELL = 0.0025
 #: The CPU time a racing study's later rounds add, as a share of its first round's (measured 23%, above, with nulls
 #: on every seed; 15% once the later rounds scored none: :func:`harness.execution.racing.first_round_nulls`; 36% once
 #: the option sweeps' verdicts were raced as well).
 RACE_ROUNDS_SHARE = 0.36
-#: CPU seconds, at the cost table's speed, of one racing look per cell of the first round (7.5 s a look at 14424).
-LOOK_SECONDS_PER_CELL = 0.0005
+#: CPU seconds, at the cost table's speed, of one racing look per cell of the first round (4.2 s a look at 14424).
+LOOK_SECONDS_PER_CELL = 0.0003
 #: The share of a report's CPU time that runs in one process whatever the workers (its analyses, writing the pages).
-REPORT_SERIAL_SHARE = 0.2
+REPORT_SERIAL_SHARE = 0.1
 
 
 def report_seconds(cells: int) -> float:
