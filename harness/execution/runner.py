@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 import metrics
 import scenarios
@@ -20,6 +19,7 @@ from harness.execution.metric_refs import MetricEntry, OptionSweep, resolve_all,
 from harness.execution.null_budget import metric_permutations, read_by_a_verdict
 from harness.execution.plan import DEFAULT_CELL_LIMITS, Cell, CellLimits, plan_cells, plan_tasks, shape_factor, slow_metric_warnings
 from harness.execution.presets import PRESETS, Preset
+from harness.execution.progress import WorkBar
 from harness.execution.racing import RACE_FILE, first_round_nulls, race, racing_rule, undecided_groups
 from harness.execution.recompute import cell_provenances, recompute_reasons
 from harness.execution.rows import at_defaults
@@ -332,7 +332,8 @@ def run_study(
         Recompute every cell of the study even where ``out`` holds it; the new records replace
         the stored ones.
     progress : bool, default True
-        Show a progress bar (one step per cell).
+        Show a progress bar per round: the cells done, and the share of the estimated work done and the time left
+        (:class:`harness.execution.progress.WorkBar`).
     progress_label : str, default "cells"
         The bar's label (``validate`` tells its two studies apart: the built-ins', then the user's metric's).
     log : callable
@@ -404,17 +405,14 @@ def run_study(
             log(line)
         rounds.append(len(active))
         label = progress_label if len(rounds) == 1 else f"{progress_label}, round {len(rounds)}"
-        bar = tqdm(total=len(pending), desc=label, unit="cell", disable=not progress or not pending)
-        try:
+        with WorkBar(pending, label, enabled=progress and bool(pending)) as bar:
             for outcomes in execute(plan_tasks(pending), jobs=jobs, backend=backend, scheduler=scheduler,
                                     cell_timeout=cell_timeout, log=log):
                 if store is not None:
                     store.append_many(outcomes, replace=recompute)  # one lock and one fsync per task
                 for outcome in outcomes:
                     records[outcome[0]] = record_of(*outcome)  # as on disk, a key's last record wins
-                bar.update(len(outcomes))
-        finally:
-            bar.close()
+                bar.update(outcome[0] for outcome in outcomes)
         computed.update(keys)
         return tables_of(records, keys)
 

@@ -419,13 +419,16 @@ def test_exit_status_counts_only_the_metrics_own_failed_cells(tmp_path, capsys):
 
 def test_the_progress_bars_say_whose_cells_they_count(metric_files, monkeypatch):
     # both bars were labelled 'cells': the built-ins' first, then the metric's
-    import harness.execution.runner as runner
+    import harness.execution.progress as progress
 
     labels = []
 
     class Bar:
-        def __init__(self, *, desc, total, **_):
-            labels.append((desc, total))
+        def __init__(self, *, desc, postfix, **_):
+            labels.append((desc, postfix))
+
+        def set_postfix_str(self, *_, **__):
+            pass
 
         def update(self, _):
             pass
@@ -433,10 +436,10 @@ def test_the_progress_bars_say_whose_cells_they_count(metric_files, monkeypatch)
         def close(self):
             pass
 
-    monkeypatch.setattr(runner, "tqdm", Bar)
+    monkeypatch.setattr(progress, "tqdm", Bar)
     validate(f"{metric_files / 'rank_metric.py'}:rank_metric", scenarios_=["noise"], builtins=["mig"], seeds=1,
              n_samples=200, probe_samples=300, log=lambda _: None)
-    assert labels == [("built-in metrics' cells", 6), ("rank_metric's cells", 6)]
+    assert labels == [("built-in metrics' cells", "0/6 cells"), ("rank_metric's cells", "0/6 cells")]
 
 
 def test_validate_says_when_it_starts_the_axiom_checks(metric_files):
