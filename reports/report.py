@@ -81,10 +81,11 @@ MATRIX_DESCRIPTION = (
 )
 SENSITIVITY_DESCRIPTION = (
     "How far each metric's scores move across the values of each swept option (run --metric-option "
-    "METRIC:OPTION=V1,V2,...; the variants score the same draws with the same random state): on each draw, the "
-    "spread (largest minus smallest score) across the option's values, averaged over seeds per scenario, value, "
-    "sample size and setting of the other swept options; the largest over those conditions is shown, with its "
-    "interval over seeds in brackets. Insensitive: at most {max_spread:g}{spread_share}, by both ends of the "
+    "METRIC:OPTION=V1,V2,...; the variants score the same draws with the same random state): the spread (largest "
+    "minus smallest) of the mean scores over the seeds, across the option's values, per scenario, value, sample size "
+    "and setting of the other swept options, each mean over the seeds scored at every value (a metric's own "
+    "seed-to-seed noise then cancels as seeds are added, where a mean of each draw's spread would keep it); the "
+    "largest over those conditions is shown, with its interval over seeds in brackets. Insensitive: at most {max_spread:g}{spread_share}, by both ends of the "
     "interval (≈ where they straddle it; a reading of the sweep, not raced: the verdicts are the property matrix's "
     "two columns, Discretization-free and Few hyper-parameters). Options moving it: how many swept options "
     "move a sub-score by more than that, each with the others at their defaults, its interval in brackets (the options "

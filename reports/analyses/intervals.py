@@ -170,13 +170,36 @@ def bootstrap_intervals(matrix: np.ndarray, statistics: Mapping[str, tuple[Stati
     for name, (statistic, point, bounds) in statistics.items():
         low, high = NO_INTERVAL
         if means is not None and np.isfinite(point):
-            values = statistic(means)
-            defined = values[np.isfinite(values)]
-            if defined.size >= REPLICATES / 2:
-                half = t_quantile(n_seeds, looks) * np.sqrt(n_seeds / (n_seeds - 1)) * float(np.std(defined))
-                low, high = float(np.clip(point - half, *bounds)), float(np.clip(point + half, *bounds))
+            low, high = _interval_about(point, statistic(means), n_seeds, looks, bounds)
         ends[f"{name}_low"], ends[f"{name}_high"] = low, high
     return ends
+
+
+def bootstrap_column_intervals(matrix: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray], points: np.ndarray,
+                               looks: int = 1, bounds: Bounds = UNBOUNDED) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`bootstrap_intervals` of a statistic with several values, from one set of resamples: ``statistic`` maps
+    ``(R, V)`` means to ``(R, C)`` values, ``points`` holds its ``C`` values on the seeds' means; returns the ``C`` low
+    ends and the ``C`` high ends (NaN as there)."""
+    points = np.asarray(points, dtype=float)
+    low, high = np.full(points.shape, np.nan), np.full(points.shape, np.nan)
+    n_seeds = matrix.shape[0]
+    if n_seeds < 2:
+        return low, high
+    values = statistic(resampled_means(matrix))
+    for column, point in enumerate(points):
+        if np.isfinite(point):
+            low[column], high[column] = _interval_about(point, values[:, column], n_seeds, looks, bounds)
+    return low, high
+
+
+def _interval_about(point: float, values: np.ndarray, n_seeds: int, looks: int, bounds: Bounds) -> tuple[float, float]:
+    """``point ± t · sqrt(S / (S − 1)) · sd`` of the resampled statistic's ``values`` (see the module notes), clipped
+    to ``bounds``; NaN ends when fewer than half of the resamples define it."""
+    defined = values[np.isfinite(values)]
+    if defined.size < REPLICATES / 2:
+        return NO_INTERVAL
+    half = t_quantile(n_seeds, looks) * np.sqrt(n_seeds / (n_seeds - 1)) * float(np.std(defined))
+    return float(np.clip(point - half, *bounds)), float(np.clip(point + half, *bounds))
 
 
 def seed_matrices(frame: pd.DataFrame, keys: list[str], position: str, column: str) -> dict[tuple, tuple[np.ndarray, dict]]:

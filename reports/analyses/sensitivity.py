@@ -2,17 +2,32 @@
 
 An option sweep writes each setting of a metric as a variant, ``mig[bins=5]``,
 ``mig[bins=20]``, scored on the same draws with the same random state, so two variants'
-scores on one draw differ by the option alone.  Each variant's row carries its metric
+scores on one draw differ by the option and, for a stochastic metric, by how the option
+changes its use of the random state.  Each variant's row carries its metric
 (``metric_base``) and its options as data (``options``, ``default_options``: see
 :mod:`reports.results.schema`); this module reads those columns, never the names, and measures
 how far a metric's scores move across the values of each option:
 
-* :func:`option_sensitivity`: per (metric, option, sub-score), the *spread* of the score
-  across the option's values (largest minus smallest) on each draw, averaged over seeds per
+* :func:`option_sensitivity`: per (metric, option, sub-score), the *spread* of the mean score
+  across the option's values (the largest mean over the seeds minus the smallest) per
   condition (scenario, value, sample size, and the metric's other swept options), then
   summarised over conditions by its mean and its maximum (and where the maximum is).  The
   review's Table 2 columns "Few hyper-parameters" and "Discretization-free" are judged from
   it (:data:`reports.verdicts.characteristics.CHARACTERISTICS`).
+
+  The spread of the means, not the mean of each draw's spread (this module until
+  2026-11-30): a draw's spread is the absolute value of the option's effect plus the
+  metric's own seed-to-seed noise between the variants, and the mean of an absolute value
+  exceeds the absolute value of the mean by an amount more seeds never remove.  A stochastic
+  metric whose option changes nothing on average (DCI-lasso's 5 or 10 cross-validation
+  folds, which split the rows differently) then read as moving its score by twice its noise
+  (modularity's largest spread 0.097, undecided at 12 seeds, where its means' is 0.048),
+  whatever the seeds.  The means' spread converges to the option's effect on the expected
+  score as seeds are added (what a race adds them for), its bias at few seeds shrinks with
+  them, and the seeds are paired (each seed one draw for every value), so the draw's own
+  variation still cancels from the differences.  What it does not see is an effect whose
+  sign changes from draw to draw and averages out; the seeds' spread of each variant's
+  scores is in the results for that.
 
 Scores are taken on their own scale, which is [0, 1] for every registered metric's scores
 that have an ideal; a spread is then a share of the whole scale.  Only variant rows are
@@ -25,6 +40,7 @@ the other variants are left out of them and appear in the sensitivity section al
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
@@ -76,10 +92,10 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
     -------
     pandas.DataFrame
         Columns :data:`SENSITIVITY_COLUMNS`, one row per (metric, option, sub-score) with at
-        least two values of the option on a draw: ``values`` (the option's values, as
+        least two values of the option in a condition: ``values`` (the option's values, as
         written), ``conditions`` (how many scenario x value x n x other-options conditions),
-        ``mean_spread`` and ``max_spread`` (the spread over the option's values on each
-        draw, averaged over seeds, then the mean and the largest over conditions),
+        ``mean_spread`` and ``max_spread`` (the spread of the seeds' mean scores over the
+        option's values, then its mean and its largest over conditions),
         ``max_spread_low`` and ``max_spread_high`` (the largest spread's 95% interval, a
         bootstrap over seeds: :func:`reports.analyses.intervals.bootstrap_intervals`; NaN for one seed),
         ``n_seeds`` (the seeds that interval was computed from), ``open_scenarios`` (the scenarios with a condition
@@ -101,57 +117,98 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
             if options is not None and column.removeprefix("option:") not in options:
                 continue
             others = [c for c in option_columns if c != column]
-            draw = ["sub_score", "scenario", "value", "value_label", "n_samples", "seed", *others]
+            condition = ["scenario", "value", "value_label", "n_samples", *others]
             frame = group.dropna(subset=[column]).fillna({c: "" for c in others})
-            per_draw = frame.groupby(draw, sort=False)["score"].agg(["max", "min", "count"])
-            per_draw = per_draw.loc[per_draw["count"] >= 2]
-            if per_draw.empty:
-                continue
-            spread = (per_draw["max"] - per_draw["min"]).rename("spread").reset_index()
-            condition = ["sub_score", "scenario", "value", "value_label", "n_samples", *others]
-            by_condition = spread.groupby(condition, sort=False)["spread"].mean().reset_index()
-            for sub_score, conditions in by_condition.groupby("sub_score", sort=True):
-                worst = conditions.loc[conditions["spread"].idxmax()]
-                largest = float(conditions["spread"].max())
-                seeds = spread.loc[spread["sub_score"] == sub_score].set_index([*condition, "seed"])["spread"].unstack("seed")
-                matrix = seeds.to_numpy(dtype=float).T
-                unit = intervals.unit_scores(frame.loc[frame["sub_score"] == sub_score, "score"].to_numpy())
-                ends = intervals.bootstrap_intervals(  # a spread of unit scores is at most 1
-                    matrix, {"max_spread": (_largest, largest, (0.0, 1.0 if unit else np.inf))}, looks)
+            for sub_score, block in frame.groupby("sub_score", sort=True):
+                grid = _option_grid(block, condition, column)
+                if grid is None:
+                    continue
+                matrix, conditions, n_options = grid
+                spreads = _spreads(_seed_means(matrix)[np.newaxis, :], n_options)[0]
+                worst = int(np.argmax(spreads))
+                largest = float(spreads[worst])
+                bounds = (0.0, 1.0 if intervals.unit_scores(block["score"].to_numpy()) else np.inf)  # a spread of unit
+                # scores is at most 1
+                ends = intervals.bootstrap_intervals(
+                    matrix, {"max_spread": (functools.partial(_largest_spread, n_options=n_options), largest, bounds)},
+                    looks)
                 check = spread_check(largest, ends["max_spread_low"], ends["max_spread_high"], threshold)
+                scenario, _, value_label, n_samples, *_ = conditions[worst]
                 records.append({
                     "metric": metric,
                     "option": column.removeprefix("option:"),
                     "values": ", ".join(_ordered(frame[column].unique())),
                     "sub_score": sub_score,
                     "conditions": len(conditions),
-                    "mean_spread": float(conditions["spread"].mean()),
+                    "mean_spread": float(np.mean(spreads)),
                     "max_spread": largest,
                     **ends,
                     "n_seeds": matrix.shape[0],
-                    "open_scenarios": _open_scenarios(matrix, seeds.index.get_level_values("scenario"), threshold, looks),
+                    "open_scenarios": _open_scenarios(matrix, n_options, spreads, conditions, threshold, looks, bounds),
                     "threshold": threshold,
-                    "worst_condition": f"{worst['scenario']} = {worst['value_label']} (n = {int(worst['n_samples'])})",
+                    "worst_condition": f"{scenario} = {value_label} (n = {int(n_samples)})",
                     "verdict": SPREAD_VERDICTS[check.mark],
                 })
     return pd.DataFrame(records, columns=list(SENSITIVITY_COLUMNS))
 
 
-def _open_scenarios(matrix: np.ndarray, scenarios: Sequence[str], threshold: float, looks: int) -> str:
-    """The scenarios (sorted, comma-separated) of the conditions, the columns of ``matrix`` (seeds x conditions, NaN
-    where a seed lacks one), whose mean spread's Student-t interval (:func:`reports.analyses.intervals.mean_interval`;
-    the mean itself for one seed) reaches above ``threshold``.
+def _option_grid(block: pd.DataFrame, condition: list[str], column: str) -> tuple[np.ndarray, list[tuple], int] | None:
+    """One sub-score's scores as a ``(S, C x O)`` matrix: its seeds x (each condition with at least two of the option's
+    values, each of the ``O`` values); with the conditions, in the table's order, and ``O``.  None when no condition
+    has two values.
+
+    A condition keeps the seeds that have a score at every value it was scored at (NaN elsewhere), so that its means
+    are paired: a race adds seeds to the variants a verdict needs, and the default variant can hold 12 seeds where
+    another holds 3 (Z-max's batch sizes 50 and 200, scored alike on every draw, read as 0.34 apart from unpaired
+    means of such seeds)."""
+    wide = block.groupby([*condition, column, "seed"], sort=False)["score"].mean().unstack("seed")
+    values = list(dict.fromkeys(wide.index.get_level_values(column)))
+    keys = list(dict.fromkeys(wide.index.droplevel(column)))
+    full = pd.MultiIndex.from_tuples([(*key, value) for key in keys for value in values], names=wide.index.names)
+    grid = wide.reindex(full).to_numpy(dtype=float).reshape(len(keys), len(values), -1)  # conditions x values x seeds
+    scored = ~np.isnan(grid).all(axis=2, keepdims=True)  # the values each condition was scored at
+    paired = (~np.isnan(grid) | ~scored).all(axis=1, keepdims=True)  # the seeds with a score at every one of them
+    grid = np.where(paired, grid, np.nan)
+    kept = (~np.isnan(grid).all(axis=2)).sum(axis=1) >= 2
+    if not kept.any():
+        return None
+    matrix = grid[kept].reshape(-1, grid.shape[2]).T
+    return matrix[~np.isnan(matrix).all(axis=1)], [key for key, keep in zip(keys, kept) if keep], len(values)
+
+
+def _seed_means(matrix: np.ndarray) -> np.ndarray:
+    """Each column's mean over the seeds that have it (NaN for none)."""
+    present = ~np.isnan(matrix)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(present, matrix, 0.0).sum(axis=0) / present.sum(axis=0)
+
+
+def _spreads(means: np.ndarray, n_options: int) -> np.ndarray:
+    """``(R, C x O)`` mean scores (see :func:`_option_grid`) -> ``(R, C)``: each condition's largest minus smallest
+    mean over the option's values, NaN where fewer than two values have a mean."""
+    grid = means.reshape(means.shape[0], -1, n_options)
+    spread = np.fmax.reduce(grid, axis=2) - np.fmin.reduce(grid, axis=2)
+    return np.where(np.isfinite(grid).sum(axis=2) >= 2, spread, np.nan)
+
+
+def _largest_spread(means: np.ndarray, n_options: int) -> np.ndarray:
+    """``(R, C x O)`` mean scores -> ``(R,)``: the largest of the conditions' spreads (:func:`_spreads`)."""
+    return np.fmax.reduce(_spreads(means, n_options), axis=1)
+
+
+def _open_scenarios(matrix: np.ndarray, n_options: int, spreads: np.ndarray, conditions: Sequence[tuple],
+                    threshold: float, looks: int, bounds: intervals.Bounds) -> str:
+    """The scenarios (sorted, comma-separated) of the conditions whose spread's interval (a bootstrap over seeds,
+    :func:`reports.analyses.intervals.bootstrap_column_intervals`; the spread itself for one seed) reaches above
+    ``threshold``.
 
     Where the largest spread's interval straddles the threshold, only these conditions can take it past the threshold
     or show it below: a condition whose interval lies under the threshold cannot make a metric sensitive, so a
     racing study adds seeds to these scenarios alone (:func:`reports.verdicts.verdict_table.undecided_sources`)."""
-    found = set()
-    for column, scenario in zip(matrix.T, scenarios):
-        values = column[~np.isnan(column)]
-        high = intervals.mean_interval(values, looks=looks)[1]
-        if (high if np.isfinite(high) else float(np.mean(values))) > threshold:
-            found.add(str(scenario))
-    return ", ".join(sorted(found))
+    _, high = intervals.bootstrap_column_intervals(matrix, functools.partial(_spreads, n_options=n_options), spreads,
+                                                   looks, bounds)
+    reach = np.where(np.isfinite(high), high, spreads)
+    return ", ".join(sorted({str(key[0]) for key, end in zip(conditions, reach) if end > threshold}))
 
 
 def spread_check(spread: float, low: float, high: float, threshold: float) -> Check:
@@ -283,7 +340,3 @@ def sensitivity_details(table: pd.DataFrame) -> pd.DataFrame:
                                  "max_spread": "Max spread", "max_spread_low": "Low", "max_spread_high": "High",
                                  "n_seeds": "Seeds", "worst_condition": "At", "verdict": "Verdict"}, digits=3)
 
-
-def _largest(means: np.ndarray) -> np.ndarray:
-    """The largest mean spread over the conditions of each resample (``(R, C)`` -> ``(R,)``)."""
-    return np.max(means, axis=1)

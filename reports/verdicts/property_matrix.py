@@ -63,7 +63,7 @@ def property_matrix(results: pd.DataFrame | Bundle, thresholds: Thresholds = Thr
       (:func:`reports.analyses.robustness.robustness`).
     * **discretization-free / few hyper-parameters**: from option sweeps
       (:func:`reports.analyses.sensitivity.option_sensitivity`): the largest spread of any
-      sub-score across the values of ``bins``, averaged over seeds, is at most
+      sub-score's mean over seeds across the values of ``bins`` is at most
       ``max_spread`` (discretization-free), and at most ``max_sensitive_options`` swept
       options move one by more (few hyper-parameters).  ``unmeasured`` when the
       results hold no such sweep of the metric.

@@ -88,3 +88,26 @@ def test_measuring_some_options_gives_their_rows_of_the_whole_table(option):
     whole = option_sensitivity(_table())
     expected = whole.loc[whole["option"] == option].reset_index(drop=True)
     pd.testing.assert_frame_equal(option_sensitivity(_table(), options=(option,)), expected, check_dtype=False)
+
+
+def test_a_stochastic_metric_whose_option_changes_nothing_on_average_is_insensitive():
+    # bins 20 scores 0.12 above bins 5 on even seeds and 0.12 below on odd ones: each draw's spread is 0.12, above the
+    # threshold of 0.1 on every seed, but the option moves the expected score by nothing; the mean of the draws'
+    # spreads (this analysis until 2026-11-30) read 0.12, "sensitive", however many seeds
+    rows = [_row("m", {"bins": bins}, "noise", 0.2, seed, 0.5 + (bins == 20) * 0.12 * (-1) ** seed)
+            for seed in range(8) for bins in (5, 20)]
+    row = option_sensitivity(pd.DataFrame(rows)).iloc[0]
+    assert row["max_spread"] == pytest.approx(0.0, abs=1e-12) and row["n_seeds"] == 8
+    assert 0.0 == row["max_spread_low"] < row["max_spread_high"] < 0.1
+    assert row["verdict"] == "insensitive" and row["open_scenarios"] == ""
+
+
+def test_the_means_are_paired_over_the_seeds_with_every_value():
+    # seeds 2 and 3 have bins 5 only (a race added them for another verdict): the means are over seeds 0 and 1, which
+    # have both values (0.55 against 0.71), not over each value's own seeds (0.65 against 0.71)
+    rows = [_row("m", {"bins": 5}, "noise", 0.2, seed, 0.5 + 0.1 * seed) for seed in range(4)]
+    rows += [_row("m", {"bins": 20}, "noise", 0.2, seed, 0.7 + 0.02 * seed) for seed in range(2)]
+    # on noise = 0.4 only bins 5 was scored: no spread there
+    rows += [_row("m", {"bins": 5}, "noise", 0.4, seed, 0.3) for seed in range(4)]
+    row = option_sensitivity(pd.DataFrame(rows)).iloc[0]
+    assert row["max_spread"] == pytest.approx(0.16) and row["n_seeds"] == 2 and row["conditions"] == 1
