@@ -127,8 +127,8 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
                 spreads = _spreads(_seed_means(matrix)[np.newaxis, :], n_options)[0]
                 worst = int(np.argmax(spreads))
                 largest = float(spreads[worst])
-                bounds = (0.0, 1.0 if intervals.unit_scores(block["score"].to_numpy()) else np.inf)  # a spread of unit
-                # scores is at most 1
+                # a spread of unit scores is at most 1
+                bounds = (0.0, 1.0 if intervals.unit_scores(block["score"].to_numpy()) else np.inf)
                 ends = intervals.bootstrap_intervals(
                     matrix, {"max_spread": (functools.partial(_largest_spread, n_options=n_options), largest, bounds)},
                     looks)
