@@ -137,8 +137,14 @@ def resample_counts(n_seeds: int) -> np.ndarray:
 def resampled_means(matrix: np.ndarray) -> np.ndarray:
     """The bootstrap resamples' means of a ``(S, V)`` matrix of scores (seeds x points, NaN where a seed lacks a point):
     ``(REPLICATES, V)``, NaN where a resample holds no seed with a score at that point."""
+    return weighted_means(matrix, resample_counts(matrix.shape[0]))
+
+
+def weighted_means(matrix: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Each row of ``counts`` (``(R, S)``: how often each seed counts) applied to a ``(S, V)`` matrix of scores, NaN
+    where a seed lacks a point: ``(R, V)`` means over the seeds that have each point, NaN where none counted has it
+    (``numpy.ones((1, S))``: the seeds' means)."""
     present = ~np.isnan(matrix)
-    counts = resample_counts(matrix.shape[0])
     with np.errstate(invalid="ignore", divide="ignore"):
         return (counts @ np.where(present, matrix, 0.0)) / (counts @ present)
 

@@ -124,7 +124,7 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
                 if grid is None:
                     continue
                 matrix, conditions, n_options = grid
-                spreads = _spreads(_seed_means(matrix)[np.newaxis, :], n_options)[0]
+                spreads = _spreads(intervals.weighted_means(matrix, np.ones((1, matrix.shape[0]))), n_options)[0]
                 worst = int(np.argmax(spreads))
                 largest = float(spreads[worst])
                 # a spread of unit scores is at most 1
@@ -174,13 +174,6 @@ def _option_grid(block: pd.DataFrame, condition: list[str], column: str) -> tupl
         return None
     matrix = grid[kept].reshape(-1, grid.shape[2]).T
     return matrix[~np.isnan(matrix).all(axis=1)], [key for key, keep in zip(keys, kept) if keep], len(values)
-
-
-def _seed_means(matrix: np.ndarray) -> np.ndarray:
-    """Each column's mean over the seeds that have it (NaN for none)."""
-    present = ~np.isnan(matrix)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(present, matrix, 0.0).sum(axis=0) / present.sum(axis=0)
 
 
 def _spreads(means: np.ndarray, n_options: int) -> np.ndarray:

@@ -75,12 +75,6 @@ PANEL_INCHES = 1.45
 #: Characters of a 5-point note per inch of figure width.
 NOTE_CHARACTERS_PER_INCH = 24
 
-
-def fill_to_width(text: str, width: float, font_size: float) -> str:
-    """``text`` broken into lines that fit ``width`` inches at ``font_size`` points (:data:`NOTE_CHARACTERS_PER_INCH`
-    scaled), each line of ``text`` on its own."""
-    characters = int(width * NOTE_CHARACTERS_PER_INCH * 5 / font_size)
-    return "\n".join(textwrap.fill(line, characters) for line in text.split("\n"))
 HATCHES = ("", "////", "....", "xxxx", "\\\\\\\\", "++++")
 #: Colours of a figure's PNG: a palette image of line art this size is a quarter of the RGBA one and looks the same.
 PNG_COLOURS = 256
@@ -97,6 +91,13 @@ READ_RANGE_STYLE = {"color": "#EEEEEE", "linewidth": 0, "zorder": -1}  # under t
 READ_RANGE_NOTE = ("shaded: the range where the scenario defines the panel's ideal, which its robustness verdicts read; "
                    "beyond it the scenario states no ideal (under noise: the code carries more noise than signal, and "
                    "calibration asks pure noise for a null score)")
+
+
+def fill_to_width(text: str, width: float, font_size: float) -> str:
+    """``text`` broken into lines that fit ``width`` inches at ``font_size`` points (:data:`NOTE_CHARACTERS_PER_INCH`
+    scaled), each line of ``text`` on its own."""
+    characters = int(width * NOTE_CHARACTERS_PER_INCH * 5 / font_size)
+    return "\n".join(textwrap.fill(line, characters) for line in text.split("\n"))
 
 
 @dataclass
