@@ -381,12 +381,16 @@ def _described(line: Line2D, text: str) -> str:
 
 def _write_notes(figure: Figure, notes: Sequence[str], font_size: float, heading: str = "") -> float:
     """The notes above the panels, in the layout (a note drawn over the panels or the legend would hide them), below
-    the figure's ``heading`` (its title, which the notes' place would replace otherwise); their height in inches."""
+    the figure's ``heading`` (its title, which the notes' place would replace otherwise) and in its style (its size,
+    centred: a figure's title looks the same with notes or without); without one, small and from the left; their
+    height in inches."""
     if not notes:
         return 0.0
     text = fill_to_width(" ".join(notes), figure.get_figwidth(), font_size)
-    figure.suptitle("\n".join(part for part in (heading, text) if part), fontsize=font_size - 2, x=0.01, ha="left")
-    return (text.count("\n") + 1) * (font_size - 2) * 1.25 / 72
+    size = font_size if heading else font_size - 2
+    figure.suptitle("\n".join(part for part in (heading, text) if part), fontsize=size,
+                    **({} if heading else {"x": 0.01, "ha": "left"}))
+    return (text.count("\n") + 1) * size * 1.25 / 72
 
 
 def _legend(figure: Figure, axes: Sequence, columns: int, title: Sequence[str], width: float, font_size: float) -> None:

@@ -81,4 +81,7 @@ def test_notes_written_above_the_panels_keep_the_figures_title():
                           heading="Zaidi et al. (2022), Figure 4 (section 5.2): noise")
     assert figure._suptitle.get_text() == ("Zaidi et al. (2022), Figure 4 (section 5.2): noise\n"
                                            "(b) predictor-based: ideal M,C: grey line from 1 at 0 to 1 at 0.4.")
-    assert height == pytest.approx(5 * 1.25 / 72)  # one line of notes at 5 points: the title's height was there
+    # one line of notes at the title's 7 points (the title's own height was there before); the title keeps its size and
+    # place (figure 4, with notes, had its title at 5 points from the left, figure 5 at 7 points centred)
+    assert height == pytest.approx(7 * 1.25 / 72)
+    assert figure._suptitle.get_fontsize() == 7 and figure._suptitle.get_horizontalalignment() == "center"
