@@ -128,6 +128,9 @@ def registered_entry(name: str) -> MetricEntry:
     """The entry of a registered metric (:class:`~harness.errors.UnknownNameError` suggesting close names otherwise)."""
     known = metrics.available(population=None)
     if name not in known:
+        base, bracket, options = name.partition("[")
+        if bracket and base in known and options.endswith("]"):
+            raise UsageError(_variant_advice(base, options[:-1]))
         raise UnknownNameError("metric", name, known)
     spec = metrics.get(name)
     return MetricEntry(
@@ -144,6 +147,16 @@ def registered_entry(name: str) -> MetricEntry:
         directions=MappingProxyType(dict(spec.directions)),
         population=spec.population,
     )
+
+
+def _variant_advice(base: str, options: str) -> str:
+    """What to type instead of a variant's label (``mig[bins=10]``, as the results and ``plot`` name it) where a metric
+    to run is asked for: its options, one ``--metric-option`` each."""
+    parts = [part for part in options.split(",") if part]
+    flags = (" ".join(f"--metric-option {base}:{part}" for part in parts) if parts and all("=" in part for part in parts)
+             else f"--metric-option {base}:OPTION=VALUE")
+    return (f"{base}[{options}] is how the results name a variant of {base!r}; to run it, name the metric and give its "
+            f"options: --metrics {base} {flags} (several values of an option sweep it)")
 
 
 def load_callable(target: str, what: str = "metric") -> Callable[..., Any]:
