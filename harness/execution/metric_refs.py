@@ -282,7 +282,14 @@ def resolve_all(references: Sequence[str]) -> list[MetricEntry]:
 
 
 def custom_entry(function: Callable[..., Any], target: str, *, version: str = "1") -> MetricEntry:
-    """The entry of a user's function, labelled from its ``harness_metadata`` (:func:`metrics.describe.describe_metric`)."""
+    """The entry of a user's function, labelled from its ``harness_metadata`` (:func:`metrics.describe.describe_metric`).
+
+    Raises
+    ------
+    harness.errors.UsageError
+        When ``function`` cannot be called as ``function(factors, codes)`` (:func:`check_metric_signature`).
+    """
+    check_metric_signature(function, target)
     metadata = dict(getattr(function, METADATA_ATTRIBUTE, {}))
     name = metadata.get("name", getattr(function, "__name__", target))
     return MetricEntry(
@@ -295,6 +302,28 @@ def custom_entry(function: Callable[..., Any], target: str, *, version: str = "1
         version=version,
         environment=tuple(metadata.get("env", ())),
     )
+
+
+def check_metric_signature(function: Callable[..., Any], target: str) -> None:
+    """Refuse, before anything runs, a function that cannot take a metric's two arguments, ``(factors, codes)``, as its
+    first two: every cell would fail with the same ``TypeError``.  Further parameters without a default are allowed
+    (``--metric-option`` may give them); a callable whose signature Python cannot read is left to its calls.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        Naming ``target`` and what its signature lacks or requires besides the two arrays.
+    """
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):  # some compiled callables have none
+        return
+    try:
+        signature.bind_partial(None, None)
+    except TypeError as error:
+        raise UsageError(f"metric {target!r} cannot be called as fn(factors, codes), the (n, K) factors and (n, L) codes "
+                         f"every metric is given: its signature is {target.rpartition(':')[2] or target}{signature} "
+                         f"({error})") from None
 
 
 OptionSweep = Mapping[str, Sequence[Any]]

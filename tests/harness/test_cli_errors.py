@@ -32,9 +32,11 @@ def _bad_metric_file(tmp_path: Path) -> dict[str, str]:
     broken.write_text("def score(factors, codes):\n    return (\n")
     nan = tmp_path / "nan_metric.py"
     nan.write_text("def score(factors, codes):\n    return float('nan')\n")
+    one_argument = tmp_path / "one_argument.py"
+    one_argument.write_text("def score(codes):\n    return 1.0\n")
     a_file = tmp_path / "a_file"
     a_file.write_text("not a directory\n")
-    return {"broken": str(broken), "nan": str(nan), "file": str(a_file), "tmp": str(tmp_path)}
+    return {"broken": str(broken), "nan": str(nan), "one": str(one_argument), "file": str(a_file), "tmp": str(tmp_path)}
 
 
 CLI_CASES = [
@@ -61,6 +63,11 @@ CLI_CASES = [
     ("missing metric file", [*RUN, "--metrics", "{tmp}/absent.py:score", "--out", "{tmp}/f"], "absent.py' does not exist"),
     ("broken metric file", [*RUN, "--metrics", "{broken}:score", "--out", "{tmp}/b"], "importing metric file"),
     ("missing metric function", [*RUN, "--metrics", "{nan}:absent", "--out", "{tmp}/g"], "has no attribute 'absent'"),
+    ("metric of one argument", [*RUN, "--metrics", "{one}:score", "--out", "{tmp}/o"],
+     "cannot be called as fn(factors, codes), the (n, K) factors and (n, L) codes every metric is given: its signature "
+     "is score(codes) (too many positional arguments)"),
+    ("validate a metric of one argument", ["validate", "{one}:score", "--preset", "quick", "--out", "{tmp}/w"],
+     "cannot be called as fn(factors, codes)"),
     ("unknown metric module", [*RUN, "--metrics", "no_such_module_xyz:score", "--out", "{tmp}/x"], "cannot import module 'no_such_module_xyz'"),
     ("out is a file", [*RUN, "--out", "{file}"], "a_file"),
     ("unknown command", ["frobnicate"], "invalid choice: 'frobnicate'"),

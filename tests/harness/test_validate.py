@@ -264,6 +264,25 @@ def test_describe_metric_and_metadata_overrides():
         describe_metric(higher_is_better="yes")
 
 
+def test_a_function_that_cannot_take_factors_and_codes_is_refused_before_anything_runs():
+    from harness.errors import UsageError
+
+    def one(codes):
+        return 0.0
+
+    def three(factors, codes, scale):  # a required option: --metric-option may give it
+        return 0.0
+
+    def keyword_only(*, factors, codes):
+        return 0.0
+
+    for refused in (one, keyword_only):
+        with pytest.raises(UsageError, match=r"cannot be called as fn\(factors, codes\).*its signature is"):
+            metric_entry(refused)
+    assert metric_entry(three).name == "three"
+    assert metric_entry(lambda *arrays, **options: 0.0).name == "<lambda>"
+
+
 @pytest.mark.slow
 def test_a_holistic_score_is_judged_against_every_property_as_describe_metric_says(metric_files):
     # describe_metric's docstring said holistic scores "have no ideal trajectory", while the reports judge them
