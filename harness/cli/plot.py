@@ -199,7 +199,10 @@ def _check_names(results, metrics: list[str] | None, scenarios: list[str] | None
             continue
         variants = [variant for name in unknown for variant in variants_of(results, name)] if kind == "metric" else []
         hint = f" (did you mean {' or '.join(variants)}?)" if variants else did_you_mean(unknown, known)
-        raise UsageError(f"unknown {kind}(s) {unknown}{hint}; the results have {known}")
+        listing = ", ".join(sorted(results["metric"].unique()) if kind == "metric" else known)
+        if kind == "metric" and len(known) > results["metric"].nunique():  # one name per metric, not per sub-score
+            listing += "; a metric of several sub-scores also as metric/sub_score"
+        raise UsageError(f"unknown {kind}(s) {unknown}{hint}; the results have {listing}")
 
 
 def _as_written(requested: list[str], known: set[str]) -> list[str]:

@@ -53,7 +53,7 @@ def test_more_scenarios_make_more_panels(run_dir, tmp_path):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--metrics", "nope"], "unknown metric(s) ['nope']"),
+        (["--metrics", "nope"], "unknown metric(s) ['nope']; the results have mig, modularity\n"),  # names, not a repr
         (["--scenarios", "rotation"], "unknown scenario(s) ['rotation']"),
         (["--out", "figure.txt"], "cannot tell the format of"),
         (["--format", "gif"], "invalid choice: 'gif'"),
@@ -285,3 +285,16 @@ def test_two_plots_and_the_report_draw_mig_in_one_colour(run_dir, tmp_path):
 def test_a_bad_colour_is_one_line_exit_2(run_dir, capsys):
     assert main(["plot", str(run_dir), "--colors", "mig=notacolour"]) == 2
     assert "colour 'notacolour' of 'mig' is not a colour" in capsys.readouterr().err
+
+
+def test_an_unknown_metric_lists_the_metrics_once_each():
+    # the listing named every metric/sub_score pair (3468 characters on the default study); now each metric once
+    from harness.cli.plot import _check_names
+    from harness.errors import UsageError
+
+    results = pd.DataFrame({"metric": ["dci_rf"] * 3 + ["mig"], "sub_score": ["modularity", "compactness", "explicitness", "mig"],
+                            "scenario": "noise"})
+    with pytest.raises(UsageError) as raised:
+        _check_names(results, ["nope"], None)
+    assert str(raised.value).endswith("the results have dci_rf, mig; a metric of several sub-scores also as metric/sub_score")
+    _check_names(results, ["dci_rf/compactness", "mig"], None)  # both selectable
