@@ -6,12 +6,12 @@ No command module imports another; they all import this one.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from harness.errors import UsageError
+from harness.execution.option_values import option_value
 
 
 class Parser(argparse.ArgumentParser):
@@ -210,20 +210,6 @@ def study_options(args: argparse.Namespace) -> dict[str, Any]:
     return dict(scenarios_=args.scenarios, seeds=args.seeds, min_seeds=args.min_seeds, max_seeds=args.max_seeds,
                 budget_seconds=args.budget_seconds, n_samples=args.n_samples, jobs=args.jobs,
                 cell_timeout=args.cell_timeout, metric_options=option_sweeps(args.metric_option))
-
-
-def option_value(text: str) -> Any:
-    """An option value as typed: a JSON number, ``true``/``false``/``null`` (or ``True``/``False``/``None``), or text."""
-    words = {"True": True, "False": False, "None": None}
-    if text in words:
-        return words[text]
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):  # RecursionError: brackets nested deeper than the parser allows
-        return text
-    if isinstance(value, float):
-        return value + 0.0  # -0.0 is 0.0, the same value
-    return value if isinstance(value, (int, bool, type(None))) else text
 
 
 def metric_option(text: str) -> tuple[str, str, list[Any]]:

@@ -28,7 +28,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         help="which factors are discrete (categorical): comma-separated column indices such as 0,2, "
                         "or 'all' (default: none)")
     parser.add_argument("--metrics", type=csv_list,
-                        help="comma-separated metric names, or module:function / file.py:function (default: every metric)")
+                        help="comma-separated metric names, variants as the results name them (mig[bins=5]: the metric "
+                        "with those options), or module:function / file.py:function (default: every metric)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="random_state of stochastic metrics (default: %(default)s)")
     parser.add_argument("--permutations", type=non_negative_int, default=0, metavar="B",
                         help="also score every metric on B row permutations of the codes (seeded by --seed): each "

@@ -58,8 +58,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     add_study_selection(
         parser,
         metrics_help="comma-separated metric names, or module:function / file.py:function for your own (default: the "
-        "preset's); two metrics of one name (mig,clash.py:mig) are refused, as results are keyed by name; a metric's "
-        "options go to --metric-option (mig --metric-option mig:bins=5 runs the variant the results name mig[bins=5])",
+        "preset's); a variant as the results name it, mig[bins=5], runs the metric with those options (--metric-option "
+        "sweeps them); two metrics of one name (mig,clash.py:mig) are refused, as results are keyed by name",
     )
     parser.add_argument(
         "--add-metrics", type=csv_list, metavar="METRICS",

@@ -197,7 +197,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         "of the default study with seeds raced from 3 to 12 where a verdict is undecided; quick: noise "
                         "and mixing, 1 seed, a smoke test)")
     add_study_selection(
-        parser, metrics_help="comma-separated built-in metrics to compare with (default: the preset's)",
+        parser, metrics_help="comma-separated built-in metrics to compare with, or their variants as the results name "
+        "them, mig[bins=5] (default: the preset's)",
         jobs_help="parallel worker processes for the battery's cells, -1 for all cores (default: %(default)s); "
         "scores do not depend on it",
         cell_timeout_help="stop a metric call that runs longer than this: in the battery, its cell is recorded as "

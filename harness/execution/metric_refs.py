@@ -25,6 +25,7 @@ from typing import Any
 
 import metrics
 from harness.errors import UnknownNameError, UsageError, check_one_source_per_name, did_you_mean
+from harness.execution.option_values import variant_label
 from harness.execution.read_audit import recording
 from harness.execution.user_code import user_code
 from metrics.constraints import Interval, InvalidOptionError, Rule, check_option
@@ -128,9 +129,6 @@ def registered_entry(name: str) -> MetricEntry:
     """The entry of a registered metric (:class:`~harness.errors.UnknownNameError` suggesting close names otherwise)."""
     known = metrics.available(population=None)
     if name not in known:
-        base, bracket, options = name.partition("[")
-        if bracket and base in known and options.endswith("]"):
-            raise UsageError(_variant_advice(base, options[:-1]))
         raise UnknownNameError("metric", name, known)
     spec = metrics.get(name)
     return MetricEntry(
@@ -147,16 +145,6 @@ def registered_entry(name: str) -> MetricEntry:
         directions=MappingProxyType(dict(spec.directions)),
         population=spec.population,
     )
-
-
-def _variant_advice(base: str, options: str) -> str:
-    """What to type instead of a variant's label (``mig[bins=10]``, as the results and ``plot`` name it) where a metric
-    to run is asked for: its options, one ``--metric-option`` each."""
-    parts = [part for part in options.split(",") if part]
-    flags = (" ".join(f"--metric-option {base}:{part}" for part in parts) if parts and all("=" in part for part in parts)
-             else f"--metric-option {base}:OPTION=VALUE")
-    return (f"{base}[{options}] is how the results name a variant of {base!r}; to run it, name the metric and give its "
-            f"options: --metrics {base} {flags} (several values of an option sweep it)")
 
 
 def load_callable(target: str, what: str = "metric") -> Callable[..., Any]:
@@ -267,9 +255,15 @@ def claim_fields(
 
 
 def resolve(reference: str) -> MetricEntry:
-    """An entry for a registry name or an import path of a user's function."""
+    """An entry for a registry name, a variant's label as the results name it (``mig[bins=5]``: the registered metric
+    with those options, :func:`variants`' entry of that name) or an import path of a user's function."""
     if ":" not in reference:
-        return registered_entry(reference)
+        labelled = variant_label(reference)
+        if labelled is None:
+            return registered_entry(reference)
+        base, options = labelled
+        (variant,) = variants(registered_entry(base), {option: [value] for option, value in options.items()})
+        return variant
     return custom_entry(load_callable(reference), reference, version=source_version(reference))
 
 

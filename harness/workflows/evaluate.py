@@ -314,7 +314,7 @@ def _add_null(entry: MetricEntry, rows: list[dict], factors, codes, discrete, ra
             null = metrics.permutation_null(
                 entry.callable(), factors, codes, permutations=permutations, seed=random_state, observed=observed,
                 higher_is_better={sub: entry.higher_is_better_for(sub) for sub in observed}, discrete=discrete,
-                random_state=random_state)
+                random_state=random_state, **dict(entry.options))
     except Exception as error:  # the score stands without its null
         for row in rows:
             row.update(empty)
@@ -328,7 +328,8 @@ def _score_rows(entry: MetricEntry, factors, codes, discrete, random_state) -> l
     started = time.perf_counter()
     try:
         with user_code(f"metric {entry.name!r}"):
-            scores = metrics.evaluate(entry.callable(), factors, codes, discrete=discrete, random_state=random_state)
+            scores = metrics.evaluate(entry.callable(), factors, codes, discrete=discrete, random_state=random_state,
+                                      **dict(entry.options))  # a variant's (mig[bins=5]); a built-in's defaults
     except Exception as error:  # one metric failing on these data (or exiting) must not stop the others
         seconds = time.perf_counter() - started
         message = f"{type(error).__name__}: {error}"

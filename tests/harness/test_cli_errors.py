@@ -54,11 +54,14 @@ CLI_CASES = [
     ("scheduler without dask", [*RUN, "--scheduler", "tcp://127.0.0.1:9"], "--scheduler is only used with --backend dask"),
     ("empty metric list", [*RUN, "--metrics", ","], "--metrics: expected a comma-separated list of names"),
     ("unknown metric", [*RUN, "--metrics", "mig,nope", "--out", "{tmp}/m"], "unknown metric 'nope'; known metrics:"),
-    ("variant label as a metric", [*RUN, "--metrics", "rmig[bins=10,estimator=knn]", "--out", "{tmp}/v"],
-     "to run it, name the metric and give its options: --metrics rmig --metric-option rmig:bins=10 "
-     "--metric-option rmig:estimator=knn"),
+    ("variant of an unknown option", [*RUN, "--metrics", "mig[binz=10]", "--out", "{tmp}/v"],
+     "metric 'mig' has no option 'binz'; its options: bins, normalization"),
+    ("variant of a refused value", [*RUN, "--metrics", "mig[bins=1]", "--out", "{tmp}/w"],
+     "metric 'mig' does not take bins=1: bins must be an integer >= 2"),
+    ("variant without a value", [*RUN, "--metrics", "mig[bins]", "--out", "{tmp}/x"],
+     "'mig[bins]': expected METRIC[OPTION=VALUE,...], as the results name a variant"),
     ("variant of an unknown metric", [*RUN, "--metrics", "nope[bins=10]", "--out", "{tmp}/n"],
-     "unknown metric 'nope[bins=10]'; known metrics:"),
+     "unknown metric 'nope'; known metrics:"),
     ("unknown scenario", [*RUN, "--scenarios", "noize", "--out", "{tmp}/s"], "unknown scenario 'noize' (did you mean noise?); known scenarios:"),
     ("missing metric file", [*RUN, "--metrics", "{tmp}/absent.py:score", "--out", "{tmp}/f"], "absent.py' does not exist"),
     ("broken metric file", [*RUN, "--metrics", "{broken}:score", "--out", "{tmp}/b"], "importing metric file"),
@@ -90,14 +93,17 @@ def test_bad_command_lines_exit_2_with_one_line(argv, message, tmp_path, capsys)
     assert "Traceback" not in captured.err + captured.out
 
 
-def test_the_advice_for_a_variant_label_runs_that_variant(tmp_path, capsys):
-    # the command the error suggests names its rows as the label the user typed (what the results and plot call it)
+def test_a_variant_named_as_the_results_name_it_runs_that_variant(tmp_path):
+    # --metrics takes the label an option sweep writes (what plot and the results call it): the same variant, bit for bit
     label = "rmig[bins=5,estimator=histogram]"
-    assert main([*RUN, "--metrics", label, "--out", str(tmp_path / "label")]) == 2
-    suggested = capsys.readouterr().err.split("give its options: ")[1].split(" (several values")[0].split()
-    argv = [*RUN, "--scenarios", "noise", "--seeds", "1", "--n-samples", "200", *suggested, "--out", str(tmp_path / "v")]
-    assert main(argv) == 0
-    assert set(pd.read_parquet(tmp_path / "v" / "results.parquet")["metric"]) == {label}
+    common = [*RUN, "--scenarios", "noise", "--seeds", "1", "--n-samples", "200"]
+    assert main([*common, "--metrics", label, "--out", str(tmp_path / "label")]) == 0
+    assert main([*common, "--metrics", "rmig", "--metric-option", "rmig:bins=5", "--metric-option", "rmig:estimator=histogram",
+                 "--out", str(tmp_path / "swept")]) == 0
+    labelled, swept = (pd.read_parquet(tmp_path / run / "results.parquet") for run in ("label", "swept"))
+    assert set(labelled["metric"]) == {label} and set(labelled["metric_base"]) == {"rmig"}
+    columns = ["scenario", "value", "seed", "metric", "options", "score"]
+    pd.testing.assert_frame_equal(labelled[columns], swept[columns])
 
 
 def test_a_metric_returning_nan_fails_its_cells_loudly_and_the_run_exits_1(tmp_path, capsys):

@@ -316,3 +316,16 @@ def test_an_existing_score_file_is_kept_unless_forced(tmp_path, one_line_usage_e
     one_line_usage_error(f"--out {str(out)!r} exists; pass --force to overwrite it, or --out to write elsewhere")
     assert out.read_text() == "kept\n"
     assert main([*argv, "--force"]) == 0 and out.read_text().startswith("metric,")
+
+
+def test_a_variant_named_as_the_results_name_it_is_scored_with_its_options():
+    # evaluate called every metric at its defaults whatever entry it resolved; a variant's label now scores that variant
+    rng = np.random.default_rng(4)
+    factors = rng.uniform(size=(500, 3))
+    codes = factors + 0.1 * rng.normal(size=factors.shape)
+    table = evaluate_representation(factors, codes, metric_names=["mig[bins=5]", "mig"], permutations=19).set_index("metric")
+    assert table.loc["mig[bins=5]", "score"] == metrics.evaluate("mig", factors, codes, bins=5)["mig"]
+    assert table.loc["mig", "score"] == metrics.evaluate("mig", factors, codes)["mig"]
+    assert table.loc["mig[bins=5]", "score"] != table.loc["mig", "score"]
+    null = metrics.permutation_null("mig", factors, codes, permutations=19, seed=0, random_state=0, bins=5)
+    assert table.loc["mig[bins=5]", "null_mean"] == null.columns("mig")["null_mean"]
