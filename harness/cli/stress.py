@@ -48,7 +48,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("metric", metavar="METRIC",
-                        help="a registered metric, or package.module:function / path/to/file.py:function")
+                        help="a registered metric (or its variant as the results name it, mig[bins=5]), or "
+                        "package.module:function / path/to/file.py:function")
     parser.add_argument("--scenarios", type=csv_list,
                         help="comma-separated scenarios to search, composed ('T@BASE=V') and your own "
                         "(FILE.py:NAME) included; 'T@BASE' (the base's value left free) searches one scenario per value of the "
