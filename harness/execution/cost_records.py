@@ -193,7 +193,7 @@ def new_run(rows: Mapping[str, Row], settings: Mapping[str, Any], note: str = ""
     """A run as :func:`add_run` stores it: the date and time now (UTC), :func:`machine_description`, ``settings``, a
     ``note`` where one is given, the rows (by name, then by size), and the name lists of a ``seconds`` run
     (``after_sibling``, ``like_their_metric``) given as keywords."""
-    run: dict[str, Any] = {"datetime": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    run: dict[str, Any] = {"datetime": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
                            "machine": machine_description(), "settings": dict(settings)}
     if note:
         run["note"] = note
