@@ -135,9 +135,9 @@ def _read_csv(path: Path, role: str) -> np.ndarray:
     if not first:
         raise UsageError(f"{role} file {str(path)!r} is empty")
     header = None if all(_is_number(cell) for cell in first) else 0
-    # round_trip: every number as Python's float() reads it, the nearest double (pandas' default parser could be an
-    # ulp off before pandas 3: 19 of 60 values of a CSV written with 18 digits)
-    frame = pd.read_csv(path, header=header, encoding=CSV_ENCODING, float_precision="round_trip")
+    # every number the nearest double to its digits: pandas' default parser since 3.1 (before it, 19 of 60 values of a
+    # CSV written with 18 digits were an ulp off; hence the pandas floor in pyproject.toml)
+    frame = pd.read_csv(path, header=header, encoding=CSV_ENCODING)
     if frame.empty:
         raise UsageError(f"{role} file {str(path)!r} has a header row but no data rows")
     bad = [column for column in frame.columns if not pd.api.types.is_numeric_dtype(frame[column])]
