@@ -536,10 +536,15 @@ def check_baseline(
         expected = expected.loc[expected["metric"].isin(selected)]
     run_options = metric_options(results)
     pairs = _option_pairs(reference.metric_options, run_options, set(expected["metric"]), set(current["metric"]))
-    if match_options:
-        labels = {before: f"{before} -> {after}" for before, after in pairs.items()}
+    # a metric run under another name with the same options (mig -> mig[bins=10], bins=10 its default) is compared
+    # cell by cell whatever --match-options says: nothing in its cells changed but their name
+    same = {before: after for before, after in pairs.items()
+            if not _changed_options(reference.metric_options[before], run_options[after])}
+    matched = pairs if match_options else same
+    if matched:
+        labels = {before: f"{before} -> {after}" for before, after in matched.items()}
         expected = expected.assign(metric=expected["metric"].replace(labels))
-        renamed = {after: labels[before] for before, after in pairs.items()}
+        renamed = {after: labels[before] for before, after in matched.items()}
         current = current.assign(metric=current["metric"].replace(renamed))
         failed = failed.assign(metric=failed["metric"].replace(renamed))
     merged = _align(expected, current)
@@ -551,11 +556,11 @@ def check_baseline(
     status = np.where(merged["current"].isna(), "missing", status)
     status = np.where(_raised(merged, failed), "failed", status)
     merged["status"] = np.where(merged["baseline"].isna(), "new", status)
-    if not match_options:
-        sides = {*pairs, *pairs.values()}
-        merged.loc[merged["metric"].isin(sides) & merged["status"].isin(["missing", "new"]), "status"] = OPTION_CHANGED
+    unmatched = {before: after for before, after in pairs.items() if before not in matched}
+    sides = {*unmatched, *unmatched.values()}
+    merged.loc[merged["metric"].isin(sides) & merged["status"].isin(["missing", "new"]), "status"] = OPTION_CHANGED
     notes = _option_notes(pairs, reference.metric_options, run_options, match_options)
-    notes += _provenance_notes(reference.provenance, _run_provenance(run), merged, pairs if match_options else {})
+    notes += _provenance_notes(reference.provenance, _run_provenance(run), merged, matched)
     notes += _version_notes(reference.metric_versions, results, merged) + _environment_notes(reference.environment)
     notes += _seed_notes(merged) + _sample_size_notes(merged)
     if not results.empty:  # else every failure is the story, whichever metric it is of
@@ -603,22 +608,26 @@ def _option_pairs(before: Mapping[str, Mapping[str, Any]], after: Mapping[str, M
             if len(gone[base]) == 1 and len(added[base]) == 1}
 
 
-def _option_change(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+def _changed_options(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
     """The options that differ, each with its two values: ``bins 10 -> 20`` (an option one side leaves at its
-    default is read at the default the other side recorded)."""
+    default is read at the default the other side recorded); empty when none does."""
     defaults = {**before["defaults"], **after["defaults"]}
     old, new = {**defaults, **before["options"]}, {**defaults, **after["options"]}
-    changed = [f"{option} {old.get(option, 'default')} -> {new.get(option, 'default')}"
-               for option in sorted(set(old) | set(new)) if old.get(option) != new.get(option)]
-    return ", ".join(changed) or "the same options"
+    return [f"{option} {old.get(option, 'default')} -> {new.get(option, 'default')}"
+            for option in sorted(set(old) | set(new)) if old.get(option) != new.get(option)]
 
 
 def _option_notes(pairs: Mapping[str, str], before: Mapping[str, Mapping[str, Any]],
                   after: Mapping[str, Mapping[str, Any]], matched: bool) -> list[str]:
-    """One note per metric whose options changed: what changed, and how its cells were compared."""
+    """One note per metric run under another name: with the same options (compared cell by cell), or with other
+    options (what changed, and how its cells were compared)."""
     notes = []
     for old, new in pairs.items():
-        change = _option_change(before[old], after[new])
+        changed = _changed_options(before[old], after[new])
+        if not changed:
+            notes.append(f"metric {old!r} ran as {new!r} with the same options: its cells are compared cell by cell")
+            continue
+        change = ", ".join(changed)
         if matched:
             notes.append(f"{old} -> {new}: option {change}; its cells are compared cell by cell (--match-options), "
                          "so drift may be intended")

@@ -180,9 +180,18 @@ def test_metrics_on_one_side_only_and_unmatched_tolerances_are_named(runs):
     assert check.summary() == "baseline check FAILED: 36 cells (12 ok, 12 missing, 12 new)"
     assert "metric(s) in the run only, not compared: mig2" in check.notes
     assert "metric(s) of the baseline absent from the run: mig" in check.notes
-    as_a_variant = results.assign(metric=results["metric"].replace({"mig": "mig[bins=20]"}))  # its base is still mig
+    is_mig = results["metric"] == "mig"
+    as_a_variant = results.assign(metric=results["metric"].where(~is_mig, "mig[bins=20]"),  # its base is still mig
+                                  options=results["options"].where(~is_mig, '{"bins":20}'))
     assert check_baseline(as_a_variant, runs / "baseline.json").summary() == \
         "baseline check FAILED: 36 cells (12 ok, 24 option changed)"
+    # the same options under a variant's name (bins=10 is mig's default): the same cells, compared one by one
+    renamed_only = results.assign(metric=results["metric"].where(~is_mig, "mig[bins=10]"),
+                                  options=results["options"].where(~is_mig, '{"bins":10}'),
+                                  default_options=results["default_options"].where(~is_mig, '{"bins":10,"normalization":"factor"}'))
+    check_renamed = check_baseline(renamed_only, runs / "baseline.json")
+    assert check_renamed.summary() == "baseline check PASSED: 24 cells (24 ok)"
+    assert "metric 'mig' ran as 'mig[bins=10]' with the same options: its cells are compared cell by cell" in check_renamed.notes
     assert ("the tolerance given for 'diagonl' applies to no metric of the run or the baseline (did you mean diagonal?)"
             in check.notes)
     assert not [note for note in check_baseline(runs / "rerun", runs / "baseline.json").notes if "metric(s)" in note]
