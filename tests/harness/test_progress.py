@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import warnings
 from dataclasses import dataclass
 
 from harness.execution.progress import WorkBar
@@ -52,3 +53,16 @@ def test_a_disabled_bar_draws_nothing_but_still_counts():
         bar.update(["b"])
         assert bar.done_share == 0.75 and bar.finished == 1
     assert out.getvalue() == ""
+
+
+def test_the_work_done_ends_at_the_total_whatever_order_the_cells_finish_in():
+    # in float seconds 0.3 + 0.2 + 0.1 is the total 0.6 and 0.1 + 0.2 + 0.3 is 0.6000000000000001: finishing in that
+    # order overshot it, and tqdm warned "clamping frac to range [0, 1]" and showed "-00:00" left
+    bar, out = _bar([_Cell("c", 0.3), _Cell("b", 0.2), _Cell("a", 0.1)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with bar:
+            for key in ("a", "b", "c"):
+                bar.update([key])
+            assert bar.bar.n == bar.bar.total and bar.done_share == 1.0
+    assert "-00:00" not in out.getvalue()
