@@ -305,6 +305,20 @@ def range_warnings(results: pd.DataFrame, metric: str, declared: Declared | None
     return [f"warning: {flag}" for flag in flags]
 
 
+def constant_warnings(results: pd.DataFrame, metric: str) -> list[str]:
+    """A warning for each sub-score of ``metric`` that scored one value on every cell of the battery (at least two):
+    such a score passes the criteria that ask a score to stay put (robustness, sample efficiency) by never moving, and
+    fails those that ask it to follow its ideal, so the card's marks say little about the metric."""
+    own = results.loc[results["metric"] == metric]
+    warnings = []
+    for sub_score, scores in own.groupby("sub_score", sort=True)["score"]:
+        if len(scores) >= 2 and scores.min() == scores.max():
+            warnings.append(f"warning: {metric}/{sub_score} scored {scores.iloc[0]:.4g} on every one of its {len(scores)} "
+                            "cells: a score that never moves passes robustness and sample efficiency by not moving, "
+                            "and fails what asks it to follow its ideal")
+    return warnings
+
+
 def _within(bounds: tuple[float, float] | None, outer: tuple[float, float]) -> bool:
     """Whether the range ``bounds`` (None: none declared) lies within ``outer``."""
     return bounds is not None and outer[0] <= bounds[0] and bounds[1] <= outer[1]

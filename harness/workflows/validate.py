@@ -59,6 +59,7 @@ from reports.report_card import (
     RANKING_COLUMNS,
     VERDICT_COLUMNS,
     closest_metric,
+    constant_warnings,
     criterion_rankings,
     is_own,
     metric_verdicts,
@@ -423,7 +424,7 @@ def validate(
         marks = metric_verdicts(bundle, entry.name)
         closest = closest_metric(bundle, entry.name)
         declared = score_range if score_range is not None else declared_score_range(entry)
-        warnings = range_warnings(bundle.results, entry.name, declared)
+        warnings = range_warnings(bundle.results, entry.name, declared) + constant_warnings(bundle.results, entry.name)
         for warning in warnings:
             log(warning)
     scored = set(results.loc[results["metric"] == entry.name, "sub_score"]) if len(results) else set()

@@ -11,6 +11,7 @@ import pytest
 from reports import Thresholds, check_results
 from reports.report_card import (
     closest_metric,
+    constant_warnings,
     criterion_rankings,
     criterion_values,
     metric_verdicts,
@@ -253,3 +254,14 @@ def test_the_overall_line_leads_with_calibration_and_the_chance_axiom(synthetic_
     line = overall_line(metric_verdicts(table, "uncal"), ["determinism", "chance"])
     assert line.startswith("✗ fails calibration, chance axiom, determinism axiom, robustness; ")
     assert line.index("✗ fails") < line.index("✓ passes linearity")
+
+
+def test_a_score_that_never_moves_is_warned_about():
+    # a constant metric "passed" robustness and sample efficiency on the card with nothing said
+    rows = pd.DataFrame({"metric": ["flat"] * 4 + ["moving"] * 2, "sub_score": ["a", "a", "b", "b", "m", "m"],
+                         "score": [1.0, 1.0, 0.2, 0.3, 0.5, 0.5]})
+    warnings = constant_warnings(rows, "flat")
+    assert warnings == ["warning: flat/a scored 1 on every one of its 2 cells: a score that never moves passes robustness "
+                        "and sample efficiency by not moving, and fails what asks it to follow its ideal"]
+    assert constant_warnings(rows, "moving")[0].startswith("warning: moving/m scored 0.5 on every one of its 2 cells")
+    assert constant_warnings(rows.iloc[:1], "flat") == []  # one cell says nothing about moving
