@@ -297,6 +297,21 @@ def test_the_clusters_lines_about_its_stop_are_dropped_only_once_the_run_is_stop
     assert [record.getMessage() for record in caplog.records] == [message, "another warning", message]
 
 
+def test_the_clients_failed_cancel_of_an_interrupted_wait_is_dropped_even_before_the_run_marks_itself_stopping(caplog):
+    # Ctrl-C with the dask backend: distributed's sync() schedules its cancel callback, which failed, and tornado logged
+    # "Exception in callback functools.partial(<function sync.<locals>.cancel ...>)" over the run's one line (CI,
+    # 2026-11-30), before the run had set its stopping event
+    message = "Exception in callback functools.partial(<function sync.<locals>.cancel at 0x7f8ce06bbce0>)"
+    log = logging.getLogger("tornado.application")
+    with caplog.at_level(logging.ERROR, logger="tornado.application"):
+        with backends._quiet_once_stopped():
+            log.error(message)  # dropped although the run is not (yet) marked stopping
+            log.error("Exception in callback functools.partial(<function other at 0x1>)")  # another callback's: kept
+        log.error(message)  # outside a dask run: kept
+    assert [record.getMessage() for record in caplog.records] == [
+        "Exception in callback functools.partial(<function other at 0x1>)", message]
+
+
 def test_a_local_workers_heartbeat_error_is_dropped_only_while_it_is_closing(caplog, monkeypatch):
     # Ctrl-C: about one stop in six, a worker's heartbeat was cut short by the scheduler letting the worker go, and
     # the worker printed the error with a traceback over the run's one line (CI, 2026-11-27, after the nanny's line)
