@@ -74,7 +74,6 @@ LEGEND_HANDLE_INCHES, LEGEND_CHARACTER_INCHES = 0.45, 0.05
 PANEL_INCHES = 1.45
 #: Characters of a 5-point note per inch of figure width.
 NOTE_CHARACTERS_PER_INCH = 24
-
 HATCHES = ("", "////", "....", "xxxx", "\\\\\\\\", "++++")
 #: Colours of a figure's PNG: a palette image of line art this size is a quarter of the RGBA one and looks the same.
 PNG_COLOURS = 256
