@@ -19,10 +19,12 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "the criterion it tests, the settings it holds fixed, source), and the transforms that compose a scenario "
         "(TRANSFORM@BASE=VALUE), and the study presets (seeds, sample size, scenarios with their two-parameter "
         "grids and, for a preset reproducing a paper, each setting's source).  With --metric NAME, that metric "
-        "alone, with each option's default and legal values and each sub-score's declared range.",
+        "alone, with each option's default and legal values and each sub-score's declared range; a variant's label as "
+        "the results name it (--metric 'mig[bins=5]') lists the options at its values.",
     )
     parser.add_argument("--metric", metavar="NAME",
-                        help="print only this registered metric, with its options' legal values and its score ranges")
+                        help="print only this registered metric, with its options' legal values and its score ranges; "
+                        "a variant's label (mig[bins=5]) shows its options' values")
     parser.set_defaults(handler=list_registered)
 
 
@@ -68,25 +70,36 @@ def _fixed(settings: Mapping[str, object]) -> str:
 
 def list_metric(name: str) -> int:
     """Print one registered metric: its summary, each option with its default and legal values, each sub-score with
-    its property, direction and declared range.
+    its property, direction and declared range.  ``name`` may be a variant's label as the results name it
+    (``mig[bins=5]``): its options are then listed at the variant's values, each with the metric's default beside.
 
     Raises
     ------
     harness.errors.UnknownNameError
         When ``name`` is not a registered metric (the message suggests close names).
+    harness.errors.UsageError
+        For a label of an option the metric does not take or of a value it refuses.
     """
     import metrics
     from harness.errors import UnknownNameError
+    from harness.execution.metric_refs import resolve
+    from harness.execution.option_values import variant_label
 
+    labelled = variant_label(name)
+    base = name if labelled is None else labelled[0]
     known = metrics.available(population=None)
-    if name not in known:
-        raise UnknownNameError("metric", name, known)
-    spec = metrics.get(name)
+    if base not in known:
+        raise UnknownNameError("metric", base, known)
+    set_options = resolve(name).options if labelled is not None else {}
+    spec = metrics.get(base)
     print(_fill(f"{name} [{spec.family}]: {spec.summary}", "", "  "))
-    print("OPTIONS (default: legal values)")
+    print("OPTIONS (this variant's value, the default where it differs: legal values)" if labelled is not None
+          else "OPTIONS (default: legal values)")
     legal = spec.legal_values()
     for option, default in spec.defaults.items():
-        print(_fill(f"{option}={default!r}: {legal[option]}", "  ", "    "))
+        value = set_options.get(option, default)
+        shown = f"{option}={value!r}" + (f" (default {default!r})" if value != default else "")
+        print(_fill(f"{shown}: {legal[option]}", "  ", "    "))
     if not spec.defaults:
         print("  none")
     print("SUB-SCORES (property, direction, declared range)")

@@ -121,3 +121,22 @@ def test_one_metric_with_its_options_legal_values_and_its_score_ranges(capsys, m
     assert "  size: compactness, higher is better, (0, inf)" in lines
     assert main(["list", "--metric", "mgi"]) == 2
     assert "unknown metric 'mgi' (did you mean mig?)" in capsys.readouterr().err
+
+
+def test_a_variants_label_lists_the_options_at_its_values_with_the_default_beside_a_changed_one(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["list", "--metric", "rmig[bins=5,estimator=histogram]"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("rmig[bins=5,estimator=histogram] [information]: ")
+    defaults = metrics.get("rmig").defaults
+    assert defaults["bins"] != 5 and defaults["estimator"] != "histogram"
+    assert f"  bins=5 (default {defaults['bins']!r}): an integer >= 2" in lines
+    assert any(line.startswith(f"  estimator='histogram' (default {defaults['estimator']!r}): one of ") for line in lines)
+    assert any(line.startswith(f"  neighbors={defaults['neighbors']!r}: ") for line in lines)  # not set: its default
+    # a label of an option the metric lacks, or of a value it refuses, is the run's one-line error
+    assert main(["list", "--metric", "mig[binz=5]"]) == 2
+    assert "metric 'mig' has no option 'binz'; its options: bins, normalization" in capsys.readouterr().err
+    assert main(["list", "--metric", "mig[bins=1]"]) == 2
+    assert "bins must be an integer >= 2" in capsys.readouterr().err
+    assert main(["list", "--metric", "mgi[bins=5]"]) == 2
+    assert "unknown metric 'mgi' (did you mean mig?)" in capsys.readouterr().err
