@@ -16,7 +16,8 @@ Validity under optional stopping
     the chance of a wrong decision, is at most 5% whatever rule stopped the race.  The split is
     chosen over a confidence sequence (Howard et al. 2021, "Time-uniform, nonparametric,
     nonasymptotic confidence sequences") because the analyses' intervals are Student-t and
-    bootstrap-standard-error intervals of statistics of curves (ρ, slopes, largest deviations),
+    bootstrap-standard-error intervals of statistics of curves (ρ, slopes) and intervals of largest values made from
+    their parts' intervals (largest deviations and spreads),
     for which no ready confidence sequence exists, and because with three looks the split
     costs little where seeds are many: t(0.9917, 11) = 2.8 against t(0.975, 11) = 2.2 at 12
     seeds, 3.5 against 2.6 at 6 (7.6 against 4.3 at 3, where only clear verdicts are decided

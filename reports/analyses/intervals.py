@@ -32,6 +32,14 @@ Several looks (:func:`level`)
     chance that any of a verdict's looks excludes the truth is at most 5% by Bonferroni's
     inequality, whatever the data made the run stop at.  A fixed number of seeds has one look: 95%.
 
+The largest of several statistics (:func:`largest_interval`)
+    A curve's largest excess or deviation from its ideal, an option's largest spread over the conditions: from the
+    largest of the parts' low ends, each at level ``1 − 0.05 / (looks · C)`` for the ``C`` parts (Bonferroni), to the
+    largest of their high ends at the study's level.  A bootstrap of the largest value, centred on it, would not hold
+    the truth: the largest of several noisy values overstates the largest true one, most where several lie near it,
+    and its resamples share the bias.  The parts' intervals are Student's t for a point's mean and the bootstrap above
+    for a condition's spread.
+
 One seed gives no interval (NaN ends): its verdicts are decided by the point value alone, and
 the report says so.  The resamples come from ``numpy.random.default_rng(BOOTSTRAP_SEED)``, one
 plan per number of seeds shared by every statistic, so an interval is reproducible and does not
@@ -208,6 +216,75 @@ def _interval_about(point: float, values: np.ndarray, n_seeds: int, looks: int, 
     return float(np.clip(point - half, *bounds)), float(np.clip(point + half, *bounds))
 
 
+ComponentEnds = Callable[[int], tuple[np.ndarray, np.ndarray]]
+"""``looks`` -> the low and high ends of each component's interval at :func:`level` ``(looks)`` (NaN where it has
+none): the intervals :func:`largest_interval` combines."""
+
+
+def largest_interval(ends_at: ComponentEnds, points: np.ndarray, looks: int = 1) -> tuple[float, float]:
+    """The interval of the largest of ``C`` statistics (a curve's points, a sweep's conditions), from their own intervals.
+
+    An interval about the largest value itself (a bootstrap of the maximum) would not cover the truth: the largest of
+    several noisy values overstates the largest true value, the more so the more of them lie near it, and its
+    resamples share that bias, so their spread does not widen the interval to make up for it (simulated: 12
+    conditions whose spreads all equal the threshold, 12 seeds, one look: the interval about the largest spread lay
+    above the threshold in 50% of the draws; ``tests/reports/test_intervals.py``).  Here, instead (Bonferroni's
+    inequality; the union-intersection and intersection-union tests of Berger 1982, *Technometrics* 24(4)):
+
+    * the high end is the largest of the components' high ends at :func:`level` ``(looks)``: the component whose true
+      value is the largest lies below its high end with the interval's confidence, and so below the largest high end;
+    * the low end is the largest of their low ends at :func:`level` ``(looks x C)``: the largest low end exceeds the
+      largest true value only if some component's low end exceeds that component's own true value, which for each of
+      the ``C`` happens with at most ``1 / C`` of the error rate.
+
+    So the interval covers the largest true value at :func:`level` ``(looks)``, however many components lie near it;
+    a "smaller than the threshold" decision needs every component's interval below the threshold, a "larger" one a
+    component whose interval, widened for the ``C`` of them, lies above it.
+
+    Parameters
+    ----------
+    ends_at : callable
+        :data:`ComponentEnds` of the ``C`` components.
+    points : numpy.ndarray
+        ``(C,)``: each component's value (NaN where undefined); the components of a finite value are those counted.
+    looks : int, default 1
+        How many times the study reads its verdicts.
+
+    Returns
+    -------
+    (float, float)
+        NaN ends when some counted component has no interval (one seed).
+    """
+    counted = np.isfinite(np.asarray(points, dtype=float))
+    if not counted.any():
+        return NO_INTERVAL
+    _, highs = ends_at(looks)
+    lows, _ = ends_at(looks * int(counted.sum()))
+    lows, highs = np.asarray(lows, dtype=float)[counted], np.asarray(highs, dtype=float)[counted]
+    if not (np.isfinite(lows).all() and np.isfinite(highs).all()):
+        return NO_INTERVAL
+    return float(lows.max()), float(highs.max())
+
+
+def column_mean_intervals(matrix: np.ndarray, looks: int = 1, bounds: Bounds = UNBOUNDED) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`mean_interval` of each column of a ``(S, V)`` matrix (NaN where a seed lacks a point), over the seeds
+    that have it: the ``V`` low ends and the ``V`` high ends (NaN where fewer than two seeds have the point)."""
+    matrix = np.asarray(matrix, dtype=float)
+    low, high = np.full(matrix.shape[1], np.nan), np.full(matrix.shape[1], np.nan)
+    for column in range(matrix.shape[1]):
+        low[column], high[column] = mean_interval(matrix[:, column], bounds, looks)
+    return low, high
+
+
+def distance_ends(low: np.ndarray, high: np.ndarray, target: np.ndarray, bounds: Bounds = UNBOUNDED) -> tuple[np.ndarray, np.ndarray]:
+    """The interval of ``|mean − target|`` from the interval ``[low, high]`` of each mean: from 0 (when the interval
+    holds ``target``) or the nearer end's distance, to the farther end's distance; clipped to ``bounds``."""
+    below, above = np.abs(np.asarray(low) - target), np.abs(np.asarray(high) - target)
+    holds = (np.asarray(low) <= target) & (target <= np.asarray(high))
+    near = np.where(holds, 0.0, np.minimum(below, above))
+    return np.clip(near, *bounds), np.clip(np.maximum(below, above), *bounds)
+
+
 def seed_matrices(frame: pd.DataFrame, keys: list[str], position: str, column: str) -> dict[tuple, tuple[np.ndarray, dict]]:
     """Per group of ``keys``, its ``(S, V)`` matrix of ``column``: its seeds x the values of ``position`` it has (NaN
     where a seed lacks one), with where each value's column is.
@@ -266,11 +343,6 @@ def spearman(ideal: np.ndarray, means: np.ndarray) -> np.ndarray:
     return pearson(rankdata(ideal), rankdata(means, axis=1))
 
 
-def largest_excess(ideal: np.ndarray, means: np.ndarray) -> np.ndarray:
-    """``max(mean − ideal)`` of each row: how far it overstates the ideal."""
-    return np.max(means - ideal, axis=1)
-
-
 def unit_scores(scores: np.ndarray) -> bool:
     """Whether the scores ``scores`` (NaN aside; at least one) all lie in [0, 1]: a mean of them does too, and so does
     a difference of two, hence an interval of either is clipped to [0, 1] (for such a metric, an end beyond 1 is no
@@ -281,14 +353,9 @@ def unit_scores(scores: np.ndarray) -> bool:
 
 
 def deviation_ceiling(ideal: np.ndarray, scores: np.ndarray) -> float:
-    """The largest :func:`largest_deviation` from ``ideal`` that means of ``scores`` can reach: ``max(ideal, 1 −
+    """The largest ``max |mean − ideal|`` from ``ideal`` that means of ``scores`` can reach: ``max(ideal, 1 −
     ideal)`` over the points when every score lies in [0, 1] (:func:`unit_scores`), unbounded otherwise."""
     ideal = np.asarray(ideal, dtype=float)
     if not unit_scores(scores) or not np.isfinite(ideal).all():
         return np.inf
     return float(np.max(np.maximum(ideal, 1.0 - ideal)))
-
-
-def largest_deviation(ideal: np.ndarray, means: np.ndarray) -> np.ndarray:
-    """``max |mean − ideal|`` of each row."""
-    return np.max(np.abs(means - ideal), axis=1)

@@ -132,8 +132,11 @@ def linearity(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds()) -
                 "r2": (partial(intervals.r_squared, ideal), fit["r2"], (0.0, 1.0)),
                 "slope": (partial(intervals.slopes, ideal), fit["slope"], intervals.UNBOUNDED),
                 "spearman": (partial(intervals.spearman, ideal), fit["spearman"], (-1.0, 1.0)),
-                "max_excess": (partial(intervals.largest_excess, ideal), float(np.max(score - ideal)), intervals.UNBOUNDED),
             }, looks)
+            excess_ends = intervals.largest_interval(
+                lambda looks_read, excess=matrix - ideal: intervals.column_mean_intervals(excess, looks_read),
+                score - ideal, looks)
+            spread["max_excess_low"], spread["max_excess_high"] = excess_ends
             rows.append({
                 "scenario": scenario, "metric": metric, "sub_score": sub_score, "family": family, "property": prop,
                 "against": against, "n_values": len(curve), "n_levels": int(np.unique(ideal).size), **fit,

@@ -10,7 +10,6 @@ the injected entanglement rather than stay high.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -152,8 +151,11 @@ def robustness(
         matrix = intervals.of_points(seeds, (scenario, metric, sub_score), curve["value"])
         ideal = curve["ideal"].to_numpy()
         ceiling = max(intervals.deviation_ceiling(ideal, matrix), deviation)
-        spread = intervals.bootstrap_intervals(matrix, {"deviation": (
-            partial(intervals.largest_deviation, ideal), deviation, (0.0, ceiling))}, looks)
+        low, high = intervals.largest_interval(
+            lambda looks_read, matrix=matrix, ideal=ideal, ceiling=ceiling: intervals.distance_ends(
+                *intervals.column_mean_intervals(matrix, looks_read), ideal, (0.0, ceiling)),
+            np.abs(drop), looks)
+        spread = {"deviation_low": low, "deviation_high": high}
         rows.append({
             "scenario": scenario, "criterion": criterion, "condition": conditions[criterion], "metric": metric,
             "sub_score": sub_score, "family": family, "property": prop, "n_values": len(curve),

@@ -96,8 +96,9 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
         written), ``conditions`` (how many scenario x value x n x other-options conditions),
         ``mean_spread`` and ``max_spread`` (the spread of the seeds' mean scores over the
         option's values, then its mean and its largest over conditions),
-        ``max_spread_low`` and ``max_spread_high`` (the largest spread's 95% interval, a
-        bootstrap over seeds: :func:`reports.analyses.intervals.bootstrap_intervals`; NaN for one seed),
+        ``max_spread_low`` and ``max_spread_high`` (the largest spread's 95% interval from each condition's, a
+        bootstrap over seeds: :func:`reports.analyses.intervals.largest_interval` of
+        :func:`reports.analyses.intervals.bootstrap_column_intervals`; NaN for one seed),
         ``n_seeds`` (the seeds that interval was computed from), ``open_scenarios`` (the scenarios with a condition
         whose mean spread may exceed the threshold: :func:`_open_scenarios`), ``threshold`` (the bound ``max_spread`` is
         compared with), ``worst_condition`` (``scenario = value_label (n = N)`` of the largest spread) and
@@ -129,10 +130,13 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
                 largest = float(spreads[worst])
                 # a spread of unit scores is at most 1
                 bounds = (0.0, 1.0 if intervals.unit_scores(block["score"].to_numpy()) else np.inf)
-                ends = intervals.bootstrap_intervals(
-                    matrix, {"max_spread": (functools.partial(_largest_spread, n_options=n_options), largest, bounds)},
-                    looks)
-                check = spread_check(largest, ends["max_spread_low"], ends["max_spread_high"], threshold)
+                low, high = intervals.largest_interval(
+                    lambda looks_read, matrix=matrix, n_options=n_options, spreads=spreads, bounds=bounds:
+                    intervals.bootstrap_column_intervals(matrix, functools.partial(_spreads, n_options=n_options),
+                                                         spreads, looks_read, bounds),
+                    spreads, looks)
+                ends = {"max_spread_low": low, "max_spread_high": high}
+                check = spread_check(largest, low, high, threshold)
                 scenario, _, value_label, n_samples, *_ = conditions[worst]
                 records.append({
                     "metric": metric,

@@ -65,7 +65,7 @@ def test_the_slope_interval_covers_the_true_slope_and_shrinks_to_nothing_without
 
 def test_intervals_are_reproducible():
     matrix = np.random.default_rng(0).random((4, 5))
-    statistic = {"top": (partial(intervals.largest_deviation, np.zeros(5)), float(matrix.mean(axis=0).max()), (0.0, np.inf))}
+    statistic = {"slope": (partial(intervals.slopes, np.arange(5.0)), 0.1, intervals.UNBOUNDED)}
     assert intervals.bootstrap_intervals(matrix, statistic) == intervals.bootstrap_intervals(matrix.copy(), statistic)
 
 
@@ -128,8 +128,12 @@ def test_the_analyses_intervals_follow_what_the_seeds_change(synthetic_results, 
     lin = lines.loc[("mixing", "lin", "modularity", "modularity")]
     assert (lin["slope_low"], lin["slope_high"]) == pytest.approx((lin["slope"], lin["slope"]))
     assert (lin["spearman_low"], lin["spearman_high"]) == pytest.approx((1.0, 1.0))
-    half = T_2 * 0.01 / np.sqrt(3)
-    assert (lin["max_excess_high"] - lin["max_excess_low"]) / 2 == pytest.approx(half, rel=0.1)
+    # every point's excess has the same interval about its mean: the high end is the largest point's 95% end, the low
+    # end its end at 1 − 0.05 / V for the V points (Bonferroni: any of them could be the largest)
+    points = lin["n_values"]
+    bonferroni = intervals.t_quantile(3, looks=points)
+    assert lin["max_excess_high"] - lin["max_excess"] == pytest.approx(T_2 * 0.01 / np.sqrt(3), rel=1e-6)
+    assert lin["max_excess"] - lin["max_excess_low"] == pytest.approx(bonferroni * 0.01 / np.sqrt(3), rel=1e-6)
     step = lines.loc[("noise", "step", "step", "explicitness")]  # the same on every seed
     assert step["r2_low"] == pytest.approx(step["r2"]) and step["r2_high"] == pytest.approx(step["r2"])
     deviations = robustness(synthetic_results).set_index(["scenario", "metric", "sub_score"])
@@ -164,3 +168,53 @@ def test_column_intervals_are_each_columns_bootstrap_interval_from_the_same_resa
     assert np.all(low < points) and np.all(points < high)
     one_seed = intervals.bootstrap_column_intervals(matrix[:1], pairs, points)
     assert np.isnan(one_seed).all()
+
+
+def test_the_largest_of_several_means_takes_the_largest_high_end_and_the_largest_low_end_widened_for_their_number():
+    # three seeds of two points: means 0.5 and 0.6, standard deviations 0.1 and 0.05
+    matrix = np.array([[0.4, 0.55], [0.5, 0.6], [0.6, 0.65]])
+    means, sds = np.array([0.5, 0.6]), np.array([0.1, 0.05])
+    low, high = intervals.largest_interval(lambda looks: intervals.column_mean_intervals(matrix, looks), means, looks=1)
+    t_95 = T_2  # the high ends: each point's own 95% interval
+    t_bonferroni = 6.205347  # t(1 − 0.05 / 4, 2), printed tables: the low ends at 97.5%, the error split over 2 points
+    assert high == pytest.approx(max(means + t_95 * sds / np.sqrt(3)), abs=1e-6)
+    assert low == pytest.approx(max(means - t_bonferroni * sds / np.sqrt(3)), abs=1e-6)
+    # one seed gives no interval; an undefined point is not counted
+    assert np.isnan(intervals.largest_interval(lambda looks: intervals.column_mean_intervals(matrix[:1], looks),
+                                               means)).all()
+    one = intervals.largest_interval(lambda looks: intervals.column_mean_intervals(matrix, looks),
+                                     np.array([np.nan, 0.6]))
+    assert one == pytest.approx(intervals.mean_interval(matrix[:, 1]))
+
+
+def test_a_distance_interval_starts_at_0_when_the_means_interval_holds_the_target():
+    low, high = intervals.distance_ends(np.array([0.2, 0.5, -0.3]), np.array([0.4, 0.7, -0.1]), np.array([0.3, 0.3, 0.0]),
+                                        (0.0, 0.35))
+    assert low == pytest.approx([0.0, 0.2, 0.1]) and high == pytest.approx([0.1, 0.35, 0.3])  # 0.4 clipped to 0.35
+
+
+def _wrong_share(largest, trials: int = 400) -> float:
+    """Share of ``trials`` draws of 12 seeds x 12 points, every point's true mean at the threshold 0.5 (noise 0.05),
+    whose interval of the largest mean (``largest(matrix, point) -> (low, high)``) lies wholly above the threshold:
+    a wrong "above" decision, since the largest true mean is the threshold itself."""
+    rng = np.random.default_rng(7)
+    wrong = 0
+    for _ in range(trials):
+        matrix = rng.normal(0.5, 0.05, size=(12, 12))
+        low, _high = largest(matrix, float(matrix.mean(axis=0).max()))
+        wrong += low > 0.5
+    return wrong / trials
+
+
+def test_the_largest_of_many_means_at_a_threshold_is_wrongly_called_above_it_at_most_at_the_error_rate():
+    def combined(matrix, _point):
+        means = matrix.mean(axis=0)
+        return intervals.largest_interval(lambda looks: intervals.column_mean_intervals(matrix, looks), means)
+
+    def about_the_largest(matrix, point):  # a bootstrap of the maximum, what the analyses read before
+        ends = intervals.bootstrap_intervals(matrix, {"top": (lambda means: means.max(axis=1), point, intervals.UNBOUNDED)})
+        return ends["top_low"], ends["top_high"]
+
+    # at most 2.5% expected (one side's share of the 5%); 5%, the verdict's stated error rate, allows for the draws
+    assert _wrong_share(combined) <= 0.05
+    assert _wrong_share(about_the_largest) > 0.3  # the largest of 12 noisy means overstates the largest true one
