@@ -52,8 +52,9 @@ class Rule:
         The analysis column holding it.  Where the analysis also has ``<column>_low`` and
         ``<column>_high``, they are its interval.
     comparison : {">=", "<="}
-        The passing side; the worst row of a score is its smallest (``>=``) or largest value, an
-        undefined one first.
+        The passing side; the worst row of a score is the one whose check is closest to failing (one failing
+        by its interval, then one it leaves undecided, then one passing; within each, the smallest (``>=``) or
+        largest value), an undefined one first.
     threshold : str
         The :class:`reports.analyses.thresholds.Thresholds` field it is compared with.
     label : str

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Protocol
 
 import numpy as np
@@ -80,29 +81,43 @@ class _RuleRows:
         self.rule, self.thresholds = rule, thresholds
         self.rows = rows.loc[ROWS[rule.rows](rows, thresholds)] if rule.rows and not rows.empty else rows
         self.groups = self.rows.groupby(["metric", "sub_score"], sort=False).indices if not self.rows.empty else {}
-        values = self.rows[rule.column].to_numpy(dtype=float) if not self.rows.empty else np.empty(0)
-        undefined = -np.inf if rule.comparison == ">=" else np.inf  # an undefined value is the worst
-        self.keyed = np.where(np.isnan(values), undefined, values)
-        self.values = values
+        self.values = self.rows[rule.column].to_numpy(dtype=float) if not self.rows.empty else np.empty(0)
         low, high = f"{rule.column}_low", f"{rule.column}_high"
         self.interval = (low, high) if {low, high} <= set(self.rows.columns) else None
 
     def check(self, key: tuple[str, str]) -> Check | None:
-        """The check of the score's worst row (of equals, the first), or None when the rule reads none of its rows."""
+        """The check of the score's worst row, or None when the rule reads none of its rows.
+
+        The worst row is the one whose own check is closest to failing (:meth:`Check.severity`: a row that fails by its
+        interval before one left undecided by it, before one that passes; then the smaller margin; of equals, the
+        first), not merely the row of the worst value: the score passes only if every row's interval lies on the
+        passing side, and fails as soon as one row's does on the failing side.  Read by value alone, a noisy row of a
+        slightly better value whose interval straddles the threshold was passed over for a worse, decided one (a pass
+        claimed for a row not shown to pass), and a decided failure was hidden behind a worse value still undecided (a
+        race then spent seeds on a verdict already settled).
+        """
         positions = self.groups.get(key)
         if positions is None:
             return None
-        keyed = self.keyed[positions]
-        at = positions[int(np.argmin(keyed) if self.rule.comparison == ">=" else np.argmax(keyed))]
-        row = self.rows.iloc[at]
+        at = positions[min(range(len(positions)), key=lambda index: self._check_at(positions[index]).severity())]
+        return self._check_at(at, full=True)
+
+    def _check_at(self, at: int, *, full: bool = False) -> Check:
+        """The check of row ``at``: its statistic, value and interval (enough to rank it); with ``full``, also what the
+        report says of it (the row's reason, place and seeds)."""
         rule = self.rule
-        return Check(
-            statistic=self.thresholds.fill(rule.statistic), value=float(self.values[at]), comparison=rule.comparison,
-            threshold=float(getattr(self.thresholds, rule.threshold)), reason=str(row[rule.reason]) if rule.reason else "",
-            digits=rule.digits, interval=(float(row[self.interval[0]]), float(row[self.interval[1]])) if self.interval else None,
-            label=rule.label, joiner=rule.joiner, where=rule.where.format(**row), at=tuple(str(row[c]) for c in rule.at),
-            position=int(self.rows.index[at]), seeds=int(row["n_seeds"]) if "n_seeds" in row.index else 0,
-        )
+        interval = ((float(self.rows[self.interval[0]].iat[at]), float(self.rows[self.interval[1]].iat[at]))
+                    if self.interval else None)
+        check = Check(statistic=self.thresholds.fill(rule.statistic), value=float(self.values[at]),
+                      comparison=rule.comparison, threshold=float(getattr(self.thresholds, rule.threshold)),
+                      digits=rule.digits, interval=interval, label=rule.label, joiner=rule.joiner,
+                      position=int(self.rows.index[at]))
+        if not full:
+            return check
+        row = self.rows.iloc[at]
+        return replace(check, reason=str(row[rule.reason]) if rule.reason else "", where=rule.where.format(**row),
+                       at=tuple(str(row[c]) for c in rule.at),
+                       seeds=int(row["n_seeds"]) if "n_seeds" in row.index else 0)
 
     def straddling(self, keys: set[tuple[str, str]]) -> pd.DataFrame:
         """The rows of the scores ``keys`` whose interval has its two ends on different sides of the threshold."""

@@ -95,6 +95,36 @@ def _straddling(synthetic_results) -> Bundle:
     return bundle
 
 
+def _two_scenarios(synthetic_results, perfect: dict[str, tuple[float, float, float]]) -> Verdict:
+    """lin's calibration verdict when its perfect end is read in two scenarios, ``noise`` and a copy ``noise_b``, at
+    ``perfect[scenario] = (mean, low, high)``, its random end passing clearly in both."""
+    bundle = Bundle(synthetic_results)
+    table = bundle.calibration.table
+    lin = table.loc[table["metric"] == "lin"].iloc[[0, 0]].assign(scenario=["noise", "noise_b"])
+    for index, scenario in enumerate(("noise", "noise_b")):
+        lin.iloc[index, [lin.columns.get_loc(c) for c in ("perfect_oriented", "perfect_oriented_low",
+                                                          "perfect_oriented_high")]] = perfect[scenario]
+        lin.iloc[index, [lin.columns.get_loc(c) for c in ("random_oriented", "random_oriented_low",
+                                                          "random_oriented_high")]] = (0.02, 0.01, 0.03)
+    bundle.__dict__["calibration"] = Analysis(lin.reset_index(drop=True))
+    cell = bundle.verdicts.set_index(["metric", "sub_score", "characteristic"])["verdict"]
+    return cell[("lin", lin["sub_score"].iloc[0], "calibrated")]
+
+
+def test_a_score_passes_only_where_every_rows_interval_passes_and_fails_where_one_rows_does(synthetic_results):
+    # the worse value passes by its interval, a better one straddles 0.9: not shown to pass everywhere, undecided
+    # (read by value alone, this was "yes" on the worse row)
+    verdict = _two_scenarios(synthetic_results, {"noise": (0.95, 0.94, 0.96), "noise_b": (0.97, 0.85, 1.0)})
+    assert verdict.mark == "undecided" and verdict.decisive.value == 0.97 and verdict.decisive.interval == (0.85, 1.0)
+    # the worse value straddles 0.9, a better one fails by its interval: it fails (by value alone, "undecided", and a
+    # race would have spent seeds on it)
+    verdict = _two_scenarios(synthetic_results, {"noise": (0.5, 0.1, 0.95), "noise_b": (0.7, 0.69, 0.71)})
+    assert verdict.mark == "no" and verdict.decisive.value == 0.7
+    # rows of one mark: the worse value decides, as before
+    verdict = _two_scenarios(synthetic_results, {"noise": (0.95, 0.94, 0.96), "noise_b": (0.97, 0.96, 0.98)})
+    assert verdict.mark == "yes" and verdict.decisive.value == 0.95 and "noise" in verdict.evidence_text()
+
+
 @pytest.mark.slow
 def test_an_undecided_verdict_and_its_interval_reach_every_view(synthetic_results, tmp_path):
     bundle = _straddling(synthetic_results)
