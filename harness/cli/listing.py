@@ -83,21 +83,17 @@ def list_metric(name: str) -> int:
     import metrics
     from harness.errors import UnknownNameError
     from harness.execution.metric_refs import resolve
-    from harness.execution.option_values import variant_label
 
-    labelled = variant_label(name)
-    base = name if labelled is None else labelled[0]
-    known = metrics.available(population=None)
-    if base not in known:
-        raise UnknownNameError("metric", base, known)
-    set_options = resolve(name).options if labelled is not None else {}
-    spec = metrics.get(base)
+    if ":" in name:  # a user's function: nothing registered to list
+        raise UnknownNameError("metric", name, metrics.available(population=None))
+    entry = resolve(name)  # a registered name or a variant's label, checked as a run checks it
+    spec = metrics.get(entry.variant_of or entry.name)
     print(_fill(f"{name} [{spec.family}]: {spec.summary}", "", "  "))
-    print("OPTIONS (this variant's value, the default where it differs: legal values)" if labelled is not None
+    print("OPTIONS (this variant's value, the default where it differs: legal values)" if entry.variant_of
           else "OPTIONS (default: legal values)")
     legal = spec.legal_values()
     for option, default in spec.defaults.items():
-        value = set_options.get(option, default)
+        value = entry.variant_options.get(option, default)
         shown = f"{option}={value!r}" + (f" (default {default!r})" if value != default else "")
         print(_fill(f"{shown}: {legal[option]}", "  ", "    "))
     if not spec.defaults:

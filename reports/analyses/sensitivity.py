@@ -130,11 +130,12 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
                 largest = float(spreads[worst])
                 # a spread of unit scores is at most 1
                 bounds = (0.0, 1.0 if intervals.unit_scores(block["score"].to_numpy()) else np.inf)
-                low, high = intervals.largest_interval(
-                    lambda looks_read, matrix=matrix, n_options=n_options, spreads=spreads, bounds=bounds:
-                    intervals.bootstrap_column_intervals(matrix, functools.partial(_spreads, n_options=n_options),
-                                                         spreads, looks_read, bounds),
-                    spreads, looks)
+                # each condition's interval, at the study's level (the high ends, also read by _open_scenarios) and
+                # at the level widened for the conditions (the low ends): each bootstrap once
+                condition_ends = functools.cache(functools.partial(
+                    intervals.bootstrap_column_intervals, matrix, functools.partial(_spreads, n_options=n_options),
+                    spreads, bounds=bounds))
+                low, high = intervals.largest_interval(condition_ends, spreads, looks)
                 ends = {"max_spread_low": low, "max_spread_high": high}
                 check = spread_check(largest, low, high, threshold)
                 scenario, _, value_label, n_samples, *_ = conditions[worst]
@@ -148,7 +149,7 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
                     "max_spread": largest,
                     **ends,
                     "n_seeds": matrix.shape[0],
-                    "open_scenarios": _open_scenarios(matrix, n_options, spreads, conditions, threshold, looks, bounds),
+                    "open_scenarios": _open_scenarios(condition_ends(looks)[1], spreads, conditions, threshold),
                     "threshold": threshold,
                     "worst_condition": f"{scenario} = {value_label} (n = {int(n_samples)})",
                     "verdict": SPREAD_VERDICTS[check.mark],
@@ -188,22 +189,14 @@ def _spreads(means: np.ndarray, n_options: int) -> np.ndarray:
     return np.where(np.isfinite(grid).sum(axis=2) >= 2, spread, np.nan)
 
 
-def _largest_spread(means: np.ndarray, n_options: int) -> np.ndarray:
-    """``(R, C x O)`` mean scores -> ``(R,)``: the largest of the conditions' spreads (:func:`_spreads`)."""
-    return np.fmax.reduce(_spreads(means, n_options), axis=1)
-
-
-def _open_scenarios(matrix: np.ndarray, n_options: int, spreads: np.ndarray, conditions: Sequence[tuple],
-                    threshold: float, looks: int, bounds: intervals.Bounds) -> str:
-    """The scenarios (sorted, comma-separated) of the conditions whose spread's interval (a bootstrap over seeds,
-    :func:`reports.analyses.intervals.bootstrap_column_intervals`; the spread itself for one seed) reaches above
-    ``threshold``.
+def _open_scenarios(high: np.ndarray, spreads: np.ndarray, conditions: Sequence[tuple], threshold: float) -> str:
+    """The scenarios (sorted, comma-separated) of the conditions whose spread's interval reaches above ``threshold``
+    (its high end, ``high``: a bootstrap over seeds at the study's level,
+    :func:`reports.analyses.intervals.bootstrap_column_intervals`; the spread itself for one seed).
 
     Where the largest spread's interval straddles the threshold, only these conditions can take it past the threshold
     or show it below: a condition whose interval lies under the threshold cannot make a metric sensitive, so a
     racing study adds seeds to these scenarios alone (:func:`reports.verdicts.verdict_table.undecided_sources`)."""
-    _, high = intervals.bootstrap_column_intervals(matrix, functools.partial(_spreads, n_options=n_options), spreads,
-                                                   looks, bounds)
     reach = np.where(np.isfinite(high), high, spreads)
     return ", ".join(sorted({str(key[0]) for key, end in zip(conditions, reach) if end > threshold}))
 

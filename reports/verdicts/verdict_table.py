@@ -99,7 +99,7 @@ class _RuleRows:
         positions = self.groups.get(key)
         if positions is None:
             return None
-        at = positions[min(range(len(positions)), key=lambda index: self._check_at(positions[index]).severity())]
+        at = min(positions, key=lambda position: self._check_at(position).severity())  # of equals, the first
         return self._check_at(at, full=True)
 
     def _check_at(self, at: int, *, full: bool = False) -> Check:
