@@ -37,8 +37,9 @@ The largest of several statistics (:func:`largest_interval`)
     largest of the parts' low ends, each at level ``1 − 0.05 / (looks · C)`` for the ``C`` parts (Bonferroni), to the
     largest of their high ends at the study's level.  A bootstrap of the largest value, centred on it, would not hold
     the truth: the largest of several noisy values overstates the largest true one, most where several lie near it,
-    and its resamples share the bias.  The parts' intervals are Student's t for a point's mean and the bootstrap above
-    for a condition's spread.
+    and its resamples share the bias.  The parts' intervals are Student's t: of a point's mean, or of the paired
+    differences' mean of two of an option's values in one condition (a condition's spread is the largest of those
+    distances, so an option's largest spread is the largest over every condition's pairs).
 
 One seed gives no interval (NaN ends): its verdicts are decided by the point value alone, and
 the report says so.  The resamples come from ``numpy.random.default_rng(BOOTSTRAP_SEED)``, one
@@ -187,23 +188,6 @@ def bootstrap_intervals(matrix: np.ndarray, statistics: Mapping[str, tuple[Stati
             low, high = _interval_about(point, statistic(means), n_seeds, looks, bounds)
         ends[f"{name}_low"], ends[f"{name}_high"] = low, high
     return ends
-
-
-def bootstrap_column_intervals(matrix: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray], points: np.ndarray,
-                               looks: int = 1, bounds: Bounds = UNBOUNDED) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`bootstrap_intervals` of a statistic with several values, from one set of resamples: ``statistic`` maps
-    ``(R, V)`` means to ``(R, C)`` values, ``points`` holds its ``C`` values on the seeds' means; returns the ``C`` low
-    ends and the ``C`` high ends (NaN as there)."""
-    points = np.asarray(points, dtype=float)
-    low, high = np.full(points.shape, np.nan), np.full(points.shape, np.nan)
-    n_seeds = matrix.shape[0]
-    if n_seeds < 2:
-        return low, high
-    values = statistic(resampled_means(matrix))
-    for column, point in enumerate(points):
-        if np.isfinite(point):
-            low[column], high[column] = _interval_about(point, values[:, column], n_seeds, looks, bounds)
-    return low, high
 
 
 def _interval_about(point: float, values: np.ndarray, n_seeds: int, looks: int, bounds: Bounds) -> tuple[float, float]:

@@ -96,9 +96,9 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
         written), ``conditions`` (how many scenario x value x n x other-options conditions),
         ``mean_spread`` and ``max_spread`` (the spread of the seeds' mean scores over the
         option's values, then its mean and its largest over conditions),
-        ``max_spread_low`` and ``max_spread_high`` (the largest spread's 95% interval from each condition's, a
-        bootstrap over seeds: :func:`reports.analyses.intervals.largest_interval` of
-        :func:`reports.analyses.intervals.bootstrap_column_intervals`; NaN for one seed),
+        ``max_spread_low`` and ``max_spread_high`` (the largest spread's 95% interval, made from the Student-t
+        intervals of every two values' paired differences in every condition: :func:`_spread_intervals`; NaN for one
+        seed),
         ``n_seeds`` (the seeds that interval was computed from), ``open_scenarios`` (the scenarios with a condition
         whose mean spread may exceed the threshold: :func:`_open_scenarios`), ``threshold`` (the bound ``max_spread`` is
         compared with), ``worst_condition`` (``scenario = value_label (n = N)`` of the largest spread) and
@@ -128,14 +128,7 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
                 spreads = _spreads(intervals.weighted_means(matrix, np.ones((1, matrix.shape[0]))), n_options)[0]
                 worst = int(np.argmax(spreads))
                 largest = float(spreads[worst])
-                # a spread of unit scores is at most 1
-                bounds = (0.0, 1.0 if intervals.unit_scores(block["score"].to_numpy()) else np.inf)
-                # each condition's interval, at the study's level (the high ends, also read by _open_scenarios) and
-                # at the level widened for the conditions (the low ends): each bootstrap once
-                condition_ends = functools.cache(functools.partial(
-                    intervals.bootstrap_column_intervals, matrix, functools.partial(_spreads, n_options=n_options),
-                    spreads, bounds=bounds))
-                low, high = intervals.largest_interval(condition_ends, spreads, looks)
+                low, high, condition_high = _spread_intervals(matrix, n_options, block["score"].to_numpy(), looks)
                 ends = {"max_spread_low": low, "max_spread_high": high}
                 check = spread_check(largest, low, high, threshold)
                 scenario, _, value_label, n_samples, *_ = conditions[worst]
@@ -149,7 +142,7 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
                     "max_spread": largest,
                     **ends,
                     "n_seeds": matrix.shape[0],
-                    "open_scenarios": _open_scenarios(condition_ends(looks)[1], spreads, conditions, threshold),
+                    "open_scenarios": _open_scenarios(condition_high, spreads, conditions, threshold),
                     "threshold": threshold,
                     "worst_condition": f"{scenario} = {value_label} (n = {int(n_samples)})",
                     "verdict": SPREAD_VERDICTS[check.mark],
@@ -189,10 +182,65 @@ def _spreads(means: np.ndarray, n_options: int) -> np.ndarray:
     return np.where(np.isfinite(grid).sum(axis=2) >= 2, spread, np.nan)
 
 
+def _pair_differences(matrix: np.ndarray, n_options: int) -> np.ndarray:
+    """``(S, C x O)`` scores (see :func:`_option_grid`) -> ``(S, C x P)``: each condition's differences, seed by seed,
+    between every two of the option's ``O`` values (the first's score minus the second's, ``P = O (O − 1) / 2``
+    pairs in the order of :func:`numpy.triu_indices`), NaN where a seed lacks either."""
+    grid = matrix.reshape(matrix.shape[0], -1, n_options)
+    first, second = np.triu_indices(n_options, k=1)
+    return (grid[:, :, first] - grid[:, :, second]).reshape(matrix.shape[0], -1)
+
+
+def _spread_intervals(matrix: np.ndarray, n_options: int, scores: np.ndarray,
+                      looks: int) -> tuple[float, float, np.ndarray]:
+    """The interval of the largest spread over the conditions, and each condition's high end.
+
+    A condition's spread (the largest mean over the option's values minus the smallest) is the largest of the
+    distances ``|mean_i − mean_j|`` between every two of its values, and the largest spread over the conditions the
+    largest of those distances over every condition: :func:`reports.analyses.intervals.largest_interval` of the
+    ``C x P`` pairs, each pair's distance from Student's t interval of its paired differences' mean
+    (:func:`reports.analyses.intervals.column_mean_intervals`, :func:`reports.analyses.intervals.distance_ends`).
+    An interval about a condition's spread (until 2026-11-30, a bootstrap over seeds centred on it) does not hold
+    it: the range of several noisy means overstates the range of the true ones where several pairs of values lie as
+    far apart (an option of 4 values whose true means alternate by exactly the threshold, 12 seeds: a wrong
+    "sensitive" in 11 to 14% of draws; ``tests/reports/test_sensitivity.py``).
+
+    Parameters
+    ----------
+    matrix : numpy.ndarray
+        ``(S, C x O)`` scores, paired over the seeds within each condition (:func:`_option_grid`).
+    n_options : int
+        ``O``, the option's values.
+    scores : numpy.ndarray
+        The sub-score's scores: when they all lie in [0, 1], so does a spread, and the intervals are clipped to it.
+    looks : int
+        How many times the study reads its verdicts (:func:`reports.analyses.intervals.level`).
+
+    Returns
+    -------
+    (float, float, numpy.ndarray)
+        The largest spread's low and high ends (NaN for one seed), and each condition's high end at the study's level
+        (the largest of its pairs'; NaN for one seed), which :func:`_open_scenarios` reads.
+    """
+    differences = _pair_differences(matrix, n_options)
+    ceiling = 1.0 if intervals.unit_scores(scores) else np.inf  # a difference of unit scores lies in [-1, 1]
+    distances = np.abs(intervals.weighted_means(differences, np.ones((1, differences.shape[0])))[0])
+
+    @functools.cache
+    def pair_ends(looks_read: int) -> tuple[np.ndarray, np.ndarray]:
+        low, high = intervals.column_mean_intervals(differences, looks_read, (-ceiling, ceiling))
+        return intervals.distance_ends(low, high, np.zeros(low.shape), (0.0, ceiling))
+
+    low, high = intervals.largest_interval(pair_ends, distances, looks)
+    pair_highs = pair_ends(looks)[1].reshape(-1, n_options * (n_options - 1) // 2)
+    with np.errstate(invalid="ignore"):  # a condition of pairs without an interval (one seed) has none
+        condition_high = np.fmax.reduce(pair_highs, axis=1)
+    return low, high, condition_high
+
+
 def _open_scenarios(high: np.ndarray, spreads: np.ndarray, conditions: Sequence[tuple], threshold: float) -> str:
     """The scenarios (sorted, comma-separated) of the conditions whose spread's interval reaches above ``threshold``
-    (its high end, ``high``: a bootstrap over seeds at the study's level,
-    :func:`reports.analyses.intervals.bootstrap_column_intervals`; the spread itself for one seed).
+    (its high end, ``high``, at the study's level: :func:`_spread_intervals`; the spread itself for one seed).
 
     Where the largest spread's interval straddles the threshold, only these conditions can take it past the threshold
     or show it below: a condition whose interval lies under the threshold cannot make a metric sensitive, so a

@@ -151,25 +151,6 @@ def test_unit_scores_and_the_largest_deviation_their_means_can_reach():
     assert intervals.deviation_ceiling(np.array([0.3]), np.array([-0.1, 0.5])) == np.inf
 
 
-def test_column_intervals_are_each_columns_bootstrap_interval_from_the_same_resamples():
-    rng = np.random.default_rng(3)
-    matrix = rng.normal(size=(6, 4))
-    matrix[2, 1] = np.nan
-
-    def pairs(means):  # (R, 4) -> (R, 2): the differences of columns 0 - 1 and 2 - 3
-        return means[:, [0, 2]] - means[:, [1, 3]]
-
-    points = pairs(np.nanmean(matrix, axis=0)[np.newaxis, :])[0]
-    low, high = intervals.bootstrap_column_intervals(matrix, pairs, points, looks=2, bounds=(-0.5, np.inf))
-    for column in range(2):
-        ends = intervals.bootstrap_intervals(
-            matrix, {"d": (lambda means, c=column: pairs(means)[:, c], points[column], (-0.5, np.inf))}, looks=2)
-        assert (low[column], high[column]) == (ends["d_low"], ends["d_high"])
-    assert np.all(low < points) and np.all(points < high)
-    one_seed = intervals.bootstrap_column_intervals(matrix[:1], pairs, points)
-    assert np.isnan(one_seed).all()
-
-
 def test_the_largest_of_several_means_takes_the_largest_high_end_and_the_largest_low_end_widened_for_their_number():
     # three seeds of two points: means 0.5 and 0.6, standard deviations 0.1 and 0.05
     matrix = np.array([[0.4, 0.55], [0.5, 0.6], [0.6, 0.65]])

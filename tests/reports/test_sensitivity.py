@@ -23,6 +23,7 @@ def _table() -> pd.DataFrame:
         _row("m", {"bins": 5}, "noise", 0.2, 0, 0.5), _row("m", {"bins": 20}, "noise", 0.2, 0, 0.8),
         _row("m", {"bins": 5}, "noise", 0.2, 1, 0.6), _row("m", {"bins": 20}, "noise", 0.2, 1, 0.7),
         _row("m", {"bins": 5}, "noise", 0.4, 0, 0.40), _row("m", {"bins": 20}, "noise", 0.4, 0, 0.45),
+        _row("m", {"bins": 5}, "noise", 0.4, 1, 0.40), _row("m", {"bins": 20}, "noise", 0.4, 1, 0.45),
         # q: two options; within each estimator bins move it by 0.02 (histogram) and 0.0 (knn);
         # within each bins the estimator moves it by 0.08 (bins 5) and 0.06 (bins 40)
         _row("q", {"estimator": "histogram", "bins": 5}, "mixing", 0.1, 0, 0.90),
@@ -95,10 +96,13 @@ def test_a_stochastic_metric_whose_option_changes_nothing_on_average_is_insensit
     # threshold of 0.1 on every seed, but the option moves the expected score by nothing; the mean of the draws'
     # spreads (this analysis until 2026-11-30) read 0.12, "sensitive", however many seeds
     rows = [_row("m", {"bins": bins}, "noise", 0.2, seed, 0.5 + (bins == 20) * 0.12 * (-1) ** seed)
-            for seed in range(8) for bins in (5, 20)]
+            for seed in range(12) for bins in (5, 20)]
     row = option_sensitivity(pd.DataFrame(rows)).iloc[0]
-    assert row["max_spread"] == pytest.approx(0.0, abs=1e-12) and row["n_seeds"] == 8
-    assert 0.0 == row["max_spread_low"] < row["max_spread_high"] < 0.1
+    assert row["max_spread"] == pytest.approx(0.0, abs=1e-12) and row["n_seeds"] == 12
+    # the paired differences, -0.12 and 0.12 by turns, have mean 0 and standard deviation 0.12 sqrt(12 / 11): the
+    # interval of their mean's distance from 0 runs from 0 to t(0.975, 11) = 2.200985 (printed tables) standard errors
+    assert row["max_spread_low"] == 0.0
+    assert row["max_spread_high"] == pytest.approx(2.200985 * 0.12 * np.sqrt(12 / 11) / np.sqrt(12), abs=1e-6)
     assert row["verdict"] == "insensitive" and row["open_scenarios"] == ""
 
 
@@ -127,4 +131,23 @@ def test_many_conditions_each_moved_by_the_threshold_are_wrongly_called_sensitiv
         assert row["conditions"] == 12 and row["n_seeds"] == 12
         wrong += row["verdict"] == "sensitive"
     # at most 2.5% expected (one side's share of the 5%); 5%, the verdict's stated error rate, allows for the draws
+    assert wrong / trials <= 0.05
+
+
+def test_an_option_of_several_values_each_pair_as_far_apart_as_the_threshold_is_wrongly_called_sensitive_at_most_at_the_error_rate():
+    # bins 5, 10, 20, 40 score 0.5, 0.6, 0.5, 0.6 on average: the spread is exactly the threshold, 0.1 (so
+    # "insensitive" is right), and 4 of the 6 pairs of values are that far apart.  Each draw shifts every value alike
+    # (sd 0.03) and each score has its own noise (sd 0.02); 12 seeds.  The range of 4 noisy means overstates 0.1, and
+    # an interval about it (a bootstrap over seeds, before 2026-11-30) lay above 0.1 in 11 to 14% of such draws
+    rng = np.random.default_rng(12)
+    trials, wrong = 200, 0
+    for _ in range(trials):
+        rows = []
+        for seed in range(12):
+            shift = rng.normal(0.0, 0.03)
+            rows += [_row("m", {"bins": bins}, "noise", 0.2, seed, mean + shift + rng.normal(0.0, 0.02))
+                     for bins, mean in zip((5, 10, 20, 40), (0.5, 0.6, 0.5, 0.6))]
+        row = option_sensitivity(pd.DataFrame(rows)).iloc[0]
+        assert row["conditions"] == 1 and row["n_seeds"] == 12 and row["values"] == "5, 10, 20, 40"
+        wrong += row["verdict"] == "sensitive"
     assert wrong / trials <= 0.05
