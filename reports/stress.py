@@ -36,7 +36,8 @@ CONTRAST_ROWS = 5
 
 #: Columns each table of :class:`StressTables` must have.
 SUMMARY_KEYS = ("metric", "settings", "cells", "seconds", "notes")
-SETTINGS_KEYS = ("scenarios", "sample_sizes", "seeds", "seed", "budget", "budget_seconds", "confidence",
+SETTINGS_KEYS = ("scenarios", "sample_sizes", "seeds", "seed", "budget", "budget_seconds", "search_confidence",
+                 "candidates", "confidence",
                  "min_departure")
 CASE_COLUMNS = ("scenario", "parameter", "value_label", "n_samples", "sub_score", "property", "higher_is_better",
                 "ideal", "mean_score", "departure", "half_width", "direction", "scores", "command")
@@ -63,7 +64,9 @@ class StressTables:
     summary : Mapping
         ``metric`` (name), ``settings`` (a mapping with at least :data:`SETTINGS_KEYS`:
         the scenarios and sample sizes searched, seeds per point, the search's seed, its
-        budget in cells and seconds, the confidence level of the seed spread and the
+        budget in cells and seconds, the confidence level of the search's seed spreads
+        (``search_confidence``), the number of candidate cases it picked (``candidates``), the
+        confidence level of their confirmation on fresh seeds (``confidence``) and the
         smallest departure reported), ``cells`` and ``seconds`` spent, ``notes`` (list of
         str); optionally ``failed_cells``, those of ``cells`` that have no score (default 0);
         any other key (e.g. ``reference``) goes into the JSON record as it is.
@@ -73,16 +76,17 @@ class StressTables:
         One row per case, worst first, with :data:`CASE_COLUMNS`: the point (scenario, its
         parameter, the value's label, the sample size), the sub-score and its property
         and direction, the ideal, the mean raw score, the departure and the half-width of
-        its interval over seeds, ``over``/``under``, the raw per-seed ``scores`` (a
-        sequence) and the ``command`` that replays it.  Further columns go into the JSON
-        record.
+        its interval over the fresh seeds that confirmed it, ``over``/``under``, those seeds'
+        raw ``scores`` (a sequence) and the ``command`` that replays it (the search's seeds
+        and the fresh ones).  Further columns (e.g. ``first_seed``, the first fresh seed) go
+        into the JSON record.
     contrast : pandas.DataFrame
         The built-ins scored on each case's data, with :data:`CONTRAST_COLUMNS`: ``case``
         is the case's rank (1 = first row of ``cases``); ``mean_score`` is raw, its direction
         ``higher_is_better``, ``ideal`` and ``departure`` as for the cases.
     along : pandas.DataFrame
-        The worst case's sub-score at every point measured along its parameter (same
-        scenario and sample size), with :data:`ALONG_COLUMNS`: ``position`` on the
+        The worst case's sub-score at every point the search measured along its parameter
+        (same scenario and sample size, the search's seeds), with :data:`ALONG_COLUMNS`: ``position`` on the
         figure's x axis (the value, or the index of a choice), the mean oriented ``score``
         and its ``half_width``; a boolean ``worst`` column marks the worst case's row.
     ideal : pandas.DataFrame
@@ -153,8 +157,11 @@ def stress_section(tables: StressTables, *, heading: str = "##") -> str:
         f"- budget: {settings['budget']} cells per scenario"
         + (f" or {settings['budget_seconds']:g} s" if settings["budget_seconds"] else "")
         + f"; used {summary['cells']} cells of `{metric}` in {summary['seconds']:.0f} s (contrast included)",
-        f"- a case departs from the ideal beyond its seed spread ({settings['confidence']:.0%} interval over seeds "
-        f"excludes 0) by at least {settings['min_departure']:g}; departure = oriented score − ideal "
+        f"- a case is picked on the search's seeds (its {_percent(settings['search_confidence'])} interval over them "
+        f"excludes 0, its departure at least {settings['min_departure']:g}), then confirmed on as many fresh seeds: "
+        f"there its departure lies the same way, reaches {settings['min_departure']:g}, and its "
+        f"{_percent(settings['confidence'])} interval (5% split over the {settings['candidates']} candidate(s)) "
+        "excludes 0; the cases' numbers are the fresh seeds'; departure = oriented score − ideal "
         "(> 0: over-scores a worse code, < 0: under-scores a better one); the tables show oriented scores, "
         "1 − score for a lower-is-better sub-score (marked so)",
         "",
@@ -166,7 +173,9 @@ def stress_section(tables: StressTables, *, heading: str = "##") -> str:
     if tables.cases.empty and failed and failed == summary["cells"]:
         lines.append(f"Nothing measured: every cell of `{metric}` failed, so the search could not judge it.")
     elif tables.cases.empty:
-        lines.append(f"No case beyond the seed spread among {len(tables.measurements)} measurements.")
+        lines.append(f"No case beyond the seed spread among {len(tables.measurements)} measurements"
+                     + (" (none of the candidates confirmed on fresh seeds: see the notes)." if settings["candidates"]
+                        else "."))
     else:
         lines += [markdown_table(_cases_table(tables.cases), digits=3), ""]
         for rank, case in enumerate(tables.cases.to_dict(orient="records"), start=1):
@@ -206,8 +215,8 @@ def _case_lines(rank: int, case: Mapping[str, Any], contrast: pd.DataFrame, head
     lines = [
         f"{heading}# Case {rank}: {case['scenario']} = {case['value_label']}, n = {case['n_samples']}",
         "",
-        f"- {case['sub_score']} ({case['property']}{lower}): scores {scores} per seed; ideal {case['ideal']:.3g}; "
-        f"departure {case['departure']:+.3f} ± {case['half_width']:.3f}",
+        f"- {case['sub_score']} ({case['property']}{lower}): scores {scores} on fresh seeds {_seeds(case)}; ideal "
+        f"{case['ideal']:.3g}; departure {case['departure']:+.3f} ± {case['half_width']:.3f}",
         f"- replay: `{case['command']}`",
     ]
     closest = _closest_builtins(contrast, case["property"]).head(CONTRAST_ROWS)
@@ -217,6 +226,17 @@ def _case_lines(rank: int, case: Mapping[str, Any], contrast: pd.DataFrame, head
         lines += ["", f"Built-ins measuring {case['property']} on the same data (closest to the ideal first):", "",
                   markdown_table(shown, digits=3)]
     return [*lines, ""]
+
+
+def _seeds(case: Mapping[str, Any]) -> str:
+    """The fresh seeds behind a case's scores: ``first to last``."""
+    first = int(case.get("first_seed", 0))
+    return f"{first} to {first + len(case['scores']) - 1}"
+
+
+def _percent(level: float) -> str:
+    """A confidence level with the digits that tell it from its neighbours (95%, 99.2%)."""
+    return f"{level:.1%}".replace(".0%", "%")
 
 
 def _closest_builtins(contrast: pd.DataFrame, prop: str) -> pd.DataFrame:
@@ -229,9 +249,10 @@ def worst_case_figure(tables: StressTables) -> Figure:
     """The worst case's sub-score along its parameter, at its sample size, against the ideal.
 
     Left: every point measured along the worst case's parameter (same scenario, sub-score
-    and sample size), the mean oriented score with its seed spread (the confidence
-    interval of the mean), the ideal as a wide grey line, and an arrow from the ideal to
-    the worst case labelled with its departure.  Right, when there is contrast: the
+    and sample size), the mean oriented score over the search's seeds with its seed spread
+    (the confidence interval of the mean), the ideal as a wide grey line, and an arrow from
+    the ideal to the worst case's mean on its fresh seeds (the ring), labelled with its
+    departure there.  Right, when there is contrast: the
     built-ins measuring the same property on the worst case's data (oriented mean scores),
     the one closest to the ideal named.
 
@@ -255,6 +276,7 @@ def worst_case_figure(tables: StressTables) -> Figure:
     builtins = _closest_builtins(tables.contrast.loc[tables.contrast["case"] == 1], case["property"])
     along = tables.along.sort_values("position")
     worst = along.loc[along["worst"].astype(bool)].iloc[0]
+    confirmed = float(case["ideal"] + case["departure"])  # the worst case's oriented mean on its fresh seeds
     name = wrap_label(score_label(tables.summary["metric"], case["sub_score"], bool(case["higher_is_better"])))
     with paper_style():
         figure = Figure(figsize=(COLUMN_WIDTH, 2.6), layout="constrained")
@@ -265,9 +287,9 @@ def worst_case_figure(tables: StressTables) -> Figure:
         ax.errorbar(along["position"], along["score"], yerr=along["half_width"], fmt="o" if tables.ticks else "o-",
                     color=METRIC_COLOUR, linewidth=0.6, capsize=2, label=name)
         ax.plot(*_ideal_line(tables.ideal, categorical=bool(tables.ticks)), label="ideal", **IDEAL_STYLE)
-        ax.plot([worst["position"]], [worst["score"]], "o", markersize=9, markerfacecolor="none",
+        ax.plot([worst["position"]], [confirmed], "o", markersize=9, markerfacecolor="none",
                 markeredgewidth=1.2, color=WORST_COLOUR, label="worst case")
-        _draw_departure(ax, worst["position"], case["ideal"], worst["score"], case,
+        _draw_departure(ax, worst["position"], case["ideal"], confirmed, case,
                         left=worst["position"] > along["position"].median())
         if tables.ticks:
             ax.set_xticks(range(len(tables.ticks)), tables.ticks, rotation=30, ha="right")
@@ -277,7 +299,7 @@ def worst_case_figure(tables: StressTables) -> Figure:
         ax.set_title(wrap_label(f"{tables.summary['metric']} on {case['scenario']}, n = {case['n_samples']}",
                                 TITLE_CHARACTERS), loc="left")
         if not builtins.empty:
-            _draw_builtins(side, builtins, case, worst["score"])
+            _draw_builtins(side, builtins, case, confirmed)
         handles = dict(zip(*reversed(ax.get_legend_handles_labels())))
         figure.legend([handles[label] for label in (name, "ideal", "worst case")], [name, "ideal", "worst case"],
                       loc="outside lower center", ncols=3, frameon=False)

@@ -34,16 +34,24 @@ The departure, across seeds
     ``ideal`` the scenario's ideal for the sub-score's property
     (:func:`harness.workflows.stress_space.ideal_at`).  Its seed
     spread is the half-width of its 95 % Student-t confidence interval over the seeds.  A point
-    is a *case* only beyond that spread: the interval excludes 0 and the departure is at least
-    ``min_departure`` (a systematic departure of 0.01 is no failure worth reporting).  Cases are
-    ranked by the interval's bound nearest zero (``|departure| - half_width``), so a noisy
-    metric cannot top the list by chance.
+    is a *candidate* only beyond that spread: the interval excludes 0 and the departure is at least
+    ``min_departure`` (a systematic departure of 0.01 is no failure worth reporting).  Candidates are
+    ranked by the interval's bound nearest zero (``|departure| - half_width``).
+
+Confirmation on fresh seeds
+    The search reads hundreds of intervals and keeps the most extreme, so on its own seeds some
+    interval excludes 0 by chance and the chosen departures overstate the truth.  Each
+    candidate is therefore measured again on as many fresh seeds (seeds the search never read)
+    and is a *case* only if, there, its departure lies the same way, reaches ``min_departure``
+    and has an interval excluding 0 at level ``1 − 0.05 / k`` for the ``k`` candidates
+    (:func:`confirm_cases`); the cases report the fresh seeds' numbers.
 
 What comes back
     The top cases of each direction (one per scenario, sub-score and direction; a metric that
-    under-scores grossly somewhere does not hide where it over-scores), each with the recipe that
-    replays it (``python -m harness run --grid ...`` reproduces its scores exactly), the
-    metric's per-seed scores, the ideal, and the built-in metrics' scores on the same data for
+    under-scores grossly somewhere does not hide where it over-scores) that their fresh seeds
+    confirmed, each with the recipe that replays it (``python -m harness run --grid ...``
+    reproduces its scores exactly, the search's seeds and the fresh ones), the metric's
+    per-seed scores on the fresh seeds, the ideal, and the built-in metrics' scores on the same data for
     contrast; with ``out``, a Markdown summary, a JSON record, every measurement as CSV and a
     figure of the worst case (:mod:`reports.stress`, from the tables of
     :mod:`harness.workflows.stress_tables`).
@@ -81,7 +89,7 @@ from harness.workflows.stress_defaults import (
     DEFAULT_TOP,
     MIN_SEEDS,
 )
-from harness.workflows.stress_result import CONFIDENCE, Measurement, StressCase, StressResult
+from harness.workflows.stress_result import CONFIDENCE, CONFIRMATION, Measurement, StressCase, StressResult
 from harness.workflows.stress_space import (
     CHOICE,
     ParameterRange,
@@ -219,9 +227,13 @@ class _Search:
         if not line.startswith(("skipping ", "warning: ")):
             self.log(line)
 
-    def _measurements(self, frame: pd.DataFrame, point: Point, stage: str) -> list[Measurement]:
+    def _measurements(self, frame: pd.DataFrame, point: Point, stage: str, *, looks: int | None = None,
+                      first_seed: int = 0) -> list[Measurement]:
+        """Each sub-score with an ideal at ``point``, over the seeds of ``frame`` from ``first_seed`` on, its interval
+        at level ``1 − 0.05 / looks`` (default: the search's looks)."""
         rows = frame.loc[(frame["scenario"] == point.scenario) & (frame["value_label"] == point.label)
-                         & (frame["n_samples"] == point.n_samples) & (frame["metric"] == self.entry.name)]
+                         & (frame["n_samples"] == point.n_samples) & (frame["metric"] == self.entry.name)
+                         & (frame["seed"] >= first_seed)]
         ideal = ideal_at(point.scenario, point.value)
         found = []
         for sub_score, group in rows.sort_values("seed").groupby("sub_score", sort=True):
@@ -233,8 +245,27 @@ class _Search:
                                   f"fewer than 2 seeds scored, no spread to measure")
                 continue
             found.append(Measurement(point, sub_score, prop, self.entry.higher_is_better_for(sub_score),
-                                     ideal[prop], tuple(float(score) for score in group["score"]), stage, self.looks))
+                                     ideal[prop], tuple(float(score) for score in group["score"]), stage,
+                                     self.looks if looks is None else looks, first_seed))
         return found
+
+    def fresh_measurements(self, chosen: Sequence[Measurement]) -> dict[tuple[Point, str], Measurement]:
+        """Each of ``chosen`` measured again on as many fresh seeds as it had (seeds ``s`` to ``2 s − 1`` of its point,
+        never read by the search), each interval at level ``1 − 0.05 / len(chosen)`` (see :func:`confirm_cases`);
+        cells beyond the search's budget, as the contrast's.  By (point, sub-score)."""
+        fresh: dict[tuple[Point, str], Measurement] = {}
+        groups: dict[tuple[int, int], list[Point]] = {}
+        for measurement in chosen:
+            point = measurement.point
+            groups.setdefault((len(measurement.scores), point.n_samples), []).append(point)
+        for (used, size), points in groups.items():
+            points = list(dict.fromkeys(points))
+            frame = self.run(points, size, [self.reference], seeds=2 * used)
+            for point in points:
+                for measurement in self._measurements(frame, point, CONFIRMATION, looks=max(len(chosen), 1),
+                                                      first_seed=used):
+                    fresh[(point, measurement.sub_score)] = measurement
+        return fresh
 
     def all_measurements(self) -> list[Measurement]:
         return [measurement for found in self.measured.values() for measurement in found]
@@ -360,19 +391,27 @@ def stress(
         _race_candidates(search, racing, min_departure=min_departure, top=top, log=log)
     measurements = search.all_measurements()
     chosen = top_cases(measurements, min_departure=min_departure, top=top)
-    contrasts = _contrasts(search, [measurement.point for measurement in chosen], compared)
-    cases = [StressCase(measurement, replay_command(measurement.point, reference, len(measurement.scores)),
+    if chosen:
+        log(f"stress {entry.name}: confirming {len(chosen)} candidate case(s) on fresh seeds")
+    fresh = search.fresh_measurements(chosen)
+    confirmed, unconfirmed = confirm_cases(chosen, fresh, min_departure=min_departure)
+    search.notes += unconfirmed
+    contrasts = _contrasts(search, [measurement.point for measurement in confirmed], compared)
+    cases = [StressCase(measurement, replay_command(measurement.point, reference,
+                                                    measurement.first_seed + len(measurement.scores)),
                         contrasts[measurement.point])
-             for measurement in chosen]
+             for measurement in confirmed]
     result = StressResult(
         entry=entry,
         reference=reference,
         settings={"budget": budget, "budget_seconds": budget_seconds, "seeds": seeds,
                   "max_seeds": racing.max_seeds if racing is not None else seeds, "seed": seed,
                   "sample_sizes": list(sizes), "scenarios": names, "min_departure": min_departure, "top": top,
-                  "contrast": compared, "confidence": level(racing.looks) if racing is not None else CONFIDENCE},
+                  "contrast": compared, "search_confidence": level(racing.looks) if racing is not None else CONFIDENCE,
+                  "confidence": level(max(len(chosen), 1)), "candidates": len(chosen)},
         measurements=measurements,
         cases=cases,
+        confirmations=list(fresh.values()),
         cells=search.cells,
         failed=search.failed,
         seconds=time.monotonic() - started,
@@ -529,6 +568,47 @@ def top_cases(measurements: Sequence[Measurement], *, min_departure: float, top:
     chosen = [m for direction in ("over", "under")
               for m in _distinct_best([m for m in beyond if m.direction == direction], top)]
     return sorted(chosen, key=lambda m: -m.margin())
+
+
+def confirm_cases(chosen: Sequence[Measurement], fresh: Mapping[tuple[Point, str], Measurement], *,
+                  min_departure: float) -> tuple[list[Measurement], list[str]]:
+    """The candidate cases ``chosen`` that their fresh seeds confirm, and a note for each of the others.
+
+    The search picks its cases as the largest of many noisy departures, so the seeds that picked one overstate it
+    (the winner's curse) and, over hundreds of points, some interval excludes 0 by chance: a metric whose every
+    departure is 0 in truth would break at some point.  A case is therefore judged on seeds the search never read
+    (:meth:`_Search.fresh_measurements`): its departure there must lie in the same direction, reach
+    ``min_departure``, and have an interval excluding 0 at level ``1 − 0.05 / k`` for the ``k`` candidates
+    (Bonferroni: the chance that any candidate whose true departure is 0 is confirmed is at most 5%, whatever the
+    search did; ``tests/harness/test_stress.py`` simulates it).
+
+    Parameters
+    ----------
+    chosen : sequence of Measurement
+        The candidates (:func:`top_cases` of the search's measurements).
+    fresh : mapping
+        (point, sub-score) -> the candidate's measurement on fresh seeds (missing where every fresh cell failed).
+    min_departure : float
+        The smallest departure a case may have.
+
+    Returns
+    -------
+    (list of Measurement, list of str)
+        The confirmed cases' fresh measurements, largest margin first; one note per candidate not confirmed.
+    """
+    confirmed, notes = [], []
+    for candidate in chosen:
+        again = fresh.get((candidate.point, candidate.sub_score))
+        if again is not None and again.direction == candidate.direction and again.beyond_spread(min_departure):
+            confirmed.append(again)
+            continue
+        where = (f"{candidate.sub_score} at {candidate.point.scenario} = {candidate.point.label} "
+                 f"(n = {candidate.point.n_samples})")
+        found = (f"{again.departure:+.3f} ± {again.half_width:.3f} on seeds {again.first_seed} to "
+                 f"{again.first_seed + len(again.scores) - 1}" if again is not None else "no score on fresh seeds")
+        notes.append(f"not confirmed: {where}, departure {candidate.departure:+.3f} ± {candidate.half_width:.3f} on "
+                     f"the search's seeds, {found}")
+    return sorted(confirmed, key=lambda measurement: -measurement.margin()), notes
 
 
 def replay_command(point: Point, reference: str, seeds: int, out: str = "runs/stress-replay") -> str:

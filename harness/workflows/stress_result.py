@@ -20,6 +20,8 @@ from reports.analyses.intervals import level, t_quantile
 #: Confidence level of a departure's seed spread read once (a search without a race of seeds); with ``looks`` reads
 #: the level is :func:`reports.analyses.intervals.level` (``1 − 0.05 / looks``).
 CONFIDENCE = level(1)
+#: The stage of a case's measurement on fresh seeds (:func:`harness.workflows.stress.confirm_cases`).
+CONFIRMATION = "confirmation"
 
 
 @dataclass(frozen=True)
@@ -38,12 +40,16 @@ class Measurement:
         The ideal score of ``property`` at the point (:func:`ideal_at`), on the
         higher-is-better scale.
     scores : tuple of float
-        The raw score of every seed, seed 0 first.
-    stage : {"exploration", "refinement"}
-        Which stage of the search measured it.
+        The raw score of every seed, seed ``first_seed`` first.
+    stage : {"exploration", "refinement", "confirmation"}
+        Which stage of the search measured it (``"confirmation"``: a case's fresh seeds,
+        :func:`harness.workflows.stress.confirm_cases`).
     looks : int
-        How many times the search's race of seeds may read the point (1 without one): the interval is at level
-        ``1 − 0.05 / looks`` (:mod:`harness.execution.racing`).
+        How many intervals share the error rate: the times the search's race of seeds may read the point (1 without
+        one, :mod:`harness.execution.racing`), or the cases confirmed together; the interval is at level
+        ``1 − 0.05 / looks``.
+    first_seed : int
+        The seed index of ``scores[0]``: 0 for the search's measurements, the first fresh seed for a confirmation's.
     """
 
     point: Point
@@ -54,6 +60,7 @@ class Measurement:
     scores: tuple[float, ...]
     stage: str
     looks: int = 1
+    first_seed: int = 0
 
     @property
     def oriented(self) -> np.ndarray:
@@ -105,6 +112,7 @@ class Measurement:
             "margin": self.margin(),
             "direction": self.direction,
             "seeds": len(self.scores),
+            "first_seed": self.first_seed,
             "stage": self.stage,
         }
 
@@ -144,7 +152,7 @@ class StressResult:
     measurements : list of Measurement
         Every sub-score at every point measured, in the order measured.
     cases : list of StressCase
-        The top cases, largest confidence bound first.
+        The top cases confirmed on fresh seeds, largest confidence bound there first.
     cells : int
         Cells of the stressed metric the search ran (or found in its store).
     failed : int
@@ -152,7 +160,9 @@ class StressResult:
     seconds : float
         Wall seconds of the search (contrast included).
     notes : list of str
-        Failed cells and points that could not be measured.
+        Failed cells, points that could not be measured, and candidates the fresh seeds did not confirm.
+    confirmations : list of Measurement
+        Every candidate case measured on its fresh seeds (stage ``"confirmation"``), confirmed or not.
     """
 
     entry: MetricEntry
@@ -164,7 +174,10 @@ class StressResult:
     failed: int
     seconds: float
     notes: list[str] = field(default_factory=list)
+    confirmations: list[Measurement] = field(default_factory=list)
 
-    def table(self) -> pd.DataFrame:
-        """Every measurement as a table (:meth:`Measurement.record` columns)."""
-        return pd.DataFrame([measurement.record() for measurement in self.measurements])
+    def table(self, *, confirmations: bool = False) -> pd.DataFrame:
+        """Every measurement of the search as a table (:meth:`Measurement.record` columns); with ``confirmations``,
+        the candidates' measurements on fresh seeds after them."""
+        measured = self.measurements + (self.confirmations if confirmations else [])
+        return pd.DataFrame([measurement.record() for measurement in measured])

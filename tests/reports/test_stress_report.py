@@ -31,7 +31,7 @@ def _measurement(value: float, scores: tuple[float, ...], ideal: float) -> dict:
 def tables() -> StressTables:
     measurements = pd.DataFrame([_measurement(0.0, (0.95, 1.0, 1.0), 1.0), _measurement(0.5, (0.85, 0.9, 0.95), 1.0),
                                  _measurement(1.0, (0.35, 0.4, 0.45), 0.0)])
-    case = {**measurements.iloc[2].to_dict(), "scores": (0.35, 0.4, 0.45), "command": COMMAND}
+    case = {**measurements.iloc[2].to_dict(), "scores": (0.35, 0.4, 0.45), "first_seed": 3, "command": COMMAND}
     contrast = pd.DataFrame([
         {"case": 1, "metric": "dci", "sub_score": "modularity", "property": "modularity", "higher_is_better": True, "mean_score": 0.2,
          "ideal": 0.0, "departure": 0.2},
@@ -45,7 +45,8 @@ def tables() -> StressTables:
     ideal = pd.DataFrame({"position": [0.0, 0.5, 0.99, 1.0], "ideal": [1.0, 1.0, 1.0, 0.0]})
     summary = {"metric": "toy", "reference": "toy.py:toy", "cells": 30, "seconds": 12.4, "notes": ["one cell failed"],
                "settings": {"scenarios": ["noise"], "sample_sizes": [300], "seeds": 3, "seed": 7, "budget": 30,
-                            "budget_seconds": None, "confidence": 0.95, "min_departure": 0.1, "top": 3}}
+                            "budget_seconds": None, "search_confidence": 0.95, "candidates": 2, "confidence": 0.975,
+                            "min_departure": 0.1, "top": 3}}
     return StressTables(summary, measurements, pd.DataFrame([case]), contrast, along, ideal)
 
 
@@ -54,9 +55,11 @@ def test_section_states_the_settings_the_case_and_its_recipe(tables):
     assert section.startswith("## Stress search: where `toy` departs most from its ideal\n")
     assert "sample sizes 300; 3 seeds per point; search seed 7" in section
     assert "budget: 30 cells per scenario; used 30 cells of `toy` in 12 s" in section
-    assert "(95% interval over seeds excludes 0) by at least 0.1" in section
+    assert ("picked on the search's seeds (its 95% interval over them excludes 0, its departure at least 0.1), then "
+            "confirmed on as many fresh seeds: there its departure lies the same way, reaches 0.1, and its 97.5% "
+            "interval (5% split over the 2 candidate(s)) excludes 0") in section
     assert "### Case 1: noise = 1, n = 300" in section
-    assert "scores 0.35, 0.4, 0.45 per seed; ideal 0; departure +0.400 ± 0.124" in section
+    assert "scores 0.35, 0.4, 0.45 on fresh seeds 3 to 5; ideal 0; departure +0.400 ± 0.124" in section
     assert f"- replay: `{COMMAND}`" in section
     assert "### Notes\n\n- one cell failed" in section
     assert stress_section(tables, heading="#").startswith("# Stress search")
@@ -74,7 +77,11 @@ def test_section_lists_the_builtins_of_the_case_property_closest_to_the_ideal_fi
 
 def test_section_without_a_case_says_so_with_the_count_of_measurements(tables):
     empty = replace(tables, cases=tables.cases.iloc[:0], contrast=tables.contrast.iloc[:0])
-    assert "No case beyond the seed spread among 3 measurements." in stress_section(empty)
+    assert ("No case beyond the seed spread among 3 measurements (none of the candidates confirmed on fresh seeds: "
+            "see the notes).") in stress_section(empty)
+    settings = {**empty.summary["settings"], "candidates": 0}
+    none_picked = replace(empty, summary={**empty.summary, "settings": settings})
+    assert "No case beyond the seed spread among 3 measurements.\n" in stress_section(none_picked)
     with pytest.raises(ValueError, match="no case to draw"):
         worst_case_figure(empty)
 
@@ -163,7 +170,7 @@ def test_tables_show_lower_is_better_scores_oriented_so_that_score_minus_ideal_i
          "higher_is_better": False, "mean_score": 0.99, "ideal": 0.0, "departure": 0.01}])], ignore_index=True)
     section = stress_section(replace(tables, cases=case, contrast=contrast))
     assert "| toy (1 − score) | modularity | 0.400      | 0.000 | 0.400     |" in section
-    assert "- toy (modularity; lower is better, judged as 1 − score): scores 0.55, 0.6, 0.65 per seed; ideal 0;" in section
+    assert "- toy (modularity; lower is better, judged as 1 − score): scores 0.55, 0.6, 0.65 on fresh seeds 3 to 5; ideal 0;" in section
     assert "| pid    | redundant_lower (1 − score) | modularity | 0.010      | 0.000 | 0.010     |" in section
 
 
