@@ -260,7 +260,8 @@ class _Search:
             groups.setdefault((len(measurement.scores), point.n_samples), []).append(point)
         for (used, size), points in groups.items():
             points = list(dict.fromkeys(points))
-            frame = self.run(points, size, [self.reference], seeds=2 * used)
+            frame = self.run(points, size, [self.reference], seeds=2 * used,
+                             progress_label=f"confirmation at n = {size}")
             for point in points:
                 for measurement in self._measurements(frame, point, CONFIRMATION, looks=max(len(chosen), 1),
                                                       first_seed=used):
