@@ -154,11 +154,12 @@ class StressResult:
     cases : list of StressCase
         The top cases confirmed on fresh seeds, largest confidence bound there first.
     cells : int
-        Cells of the stressed metric the search ran (or found in its store).
+        Cells of the stressed metric the search ran (or found in its store) within its budget: the race's and the
+        confirmation's are extra.
     failed : int
         Those of ``cells`` that failed (the metric raised or timed out): they have no score.
     seconds : float
-        Wall seconds of the search (contrast included).
+        Wall seconds of the search (the race, the confirmation and the contrast included).
     notes : list of str
         Failed cells, points that could not be measured, and candidates the fresh seeds did not confirm.
     confirmations : list of Measurement
