@@ -26,7 +26,11 @@ from each condition's, :func:`reports.analyses.sensitivity.option_sensitivity`),
 threshold leaves its verdict undecided, and a racing study adds seeds to the sweep's cells
 (:func:`reports.verdicts.verdict_table.undecided_sources`): the count of options moving a metric has the interval
 ``[sensitive_options_low, sensitive_options_high]`` (the options whose spread is above the threshold at the interval's
-low end, and at its high end).
+low end, and at its high end).  An option moves a metric when it moves any of its sub-scores, so its spread is the
+largest over the sub-scores too, and its low end is widened for all of them together (``option_spread_low``: each
+sub-score's pairs of values are parts of one largest value, :func:`reports.analyses.intervals.largest_interval`);
+read sub-score by sub-score, an option whose spreads all sat at the threshold was counted in up to ``K x 2.5%`` of
+draws for ``K`` sub-scores.
 
 What a metric's options are is read from its variants' ``default_options``, which name every option of
 the metric with its default (:mod:`reports.results.schema`); a table written before they did names only the
@@ -112,11 +116,12 @@ def hyperparameters(results: pd.DataFrame, *, thresholds: Thresholds = Threshold
     sub_scores = _sub_scores(results)
     records = []
     for metric, own in spreads.groupby("metric", sort=True):
-        ends = _with_point_ends(own).groupby("option", sort=True)[["max_spread", "max_spread_low", "max_spread_high"]].max()
+        ends = _with_point_ends(own).groupby("option", sort=True)[["max_spread", "option_spread_low",
+                                                                   "max_spread_high"]].max()
         largest = ends["max_spread"]
         values = own.drop_duplicates("option").set_index("option")["values"]
         sensitive = largest.loc[largest > threshold]
-        straddling = ends.index[(ends["max_spread_low"] <= threshold) & (ends["max_spread_high"] > threshold)]
+        straddling = ends.index[(ends["option_spread_low"] <= threshold) & (ends["max_spread_high"] > threshold)]
         opened = own.loc[own["option"].isin(straddling), "open_scenarios"]
         top = largest.idxmax()
         swept = "; ".join(f"{option} ∈ {{{values[option]}}}" for option in largest.index)
@@ -126,7 +131,7 @@ def hyperparameters(results: pd.DataFrame, *, thresholds: Thresholds = Threshold
         for sub_score in sub_scores.get(metric, []):
             records.append({"metric": metric, "sub_score": sub_score, "swept": len(largest), "options_swept": swept,
                             "sensitive_options": len(sensitive),
-                            "sensitive_options_low": int((ends["max_spread_low"] > threshold).sum()),
+                            "sensitive_options_low": int((ends["option_spread_low"] > threshold).sum()),
                             "sensitive_options_high": int((ends["max_spread_high"] > threshold).sum()),
                             "straddling": ", ".join(straddling), "open_scenarios": _union(opened),
                             "n_seeds": int(own["n_seeds"].min()), "sensitive": moving, "largest_option": top,
@@ -142,7 +147,7 @@ def _union(lists: pd.Series) -> str:
 def _with_point_ends(spreads: pd.DataFrame) -> pd.DataFrame:
     """``spreads`` with an interval's missing end (one seed) replaced by the spread itself."""
     return spreads.assign(**{end: spreads[end].fillna(spreads["max_spread"])
-                             for end in ("max_spread_low", "max_spread_high")})
+                             for end in ("max_spread_low", "max_spread_high", "option_spread_low")})
 
 
 def recorded_options(results: pd.DataFrame) -> dict[str, list[str]]:

@@ -57,7 +57,7 @@ DISCRETIZATION_OPTIONS = ("bins",)
 """Options that set a discretisation; a metric whose scores they move is not discretization-free."""
 
 SENSITIVITY_COLUMNS = ("metric", "option", "values", "sub_score", "conditions", "mean_spread", "max_spread",
-                       "max_spread_low", "max_spread_high", "n_seeds", "open_scenarios", "threshold", "worst_condition",
+                       "max_spread_low", "max_spread_high", "option_spread_low", "n_seeds", "open_scenarios", "threshold", "worst_condition",
                        "verdict")
 #: The verdict of a spread whose interval lies below the threshold, above it, or straddles it (``Check`` marks).
 SPREAD_VERDICTS = {"yes": "insensitive", "no": "sensitive", "undecided": "undecided"}
@@ -97,8 +97,10 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
         ``mean_spread`` and ``max_spread`` (the spread of the seeds' mean scores over the
         option's values, then its mean and its largest over conditions),
         ``max_spread_low`` and ``max_spread_high`` (the largest spread's 95% interval, made from the Student-t
-        intervals of every two values' paired differences in every condition: :func:`_spread_intervals`; NaN for one
-        seed),
+        intervals of every two values' paired differences in every condition: :func:`_pair_distances`; NaN for one
+        seed), ``option_spread_low`` (the low end of the option's largest spread over all its sub-scores, the parts
+        widened for all of them: what counts the option as moving the metric, :mod:`reports.analyses.hyperparameters`;
+        the same on each of the option's rows),
         ``n_seeds`` (the seeds that interval was computed from), ``open_scenarios`` (the scenarios with a condition
         whose mean spread may exceed the threshold: :func:`_open_scenarios`), ``threshold`` (the bound ``max_spread`` is
         compared with), ``worst_condition`` (``scenario = value_label (n = N)`` of the largest spread) and
@@ -120,6 +122,7 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
             others = [c for c in option_columns if c != column]
             condition = ["scenario", "value", "value_label", "n_samples", *others]
             frame = group.dropna(subset=[column]).fillna({c: "" for c in others})
+            parts: list[tuple[np.ndarray, intervals.ComponentEnds]] = []  # each sub-score's pairs
             for sub_score, block in frame.groupby("sub_score", sort=True):
                 grid = _option_grid(block, condition, column)
                 if grid is None:
@@ -128,9 +131,12 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
                 spreads = _spreads(intervals.weighted_means(matrix, np.ones((1, matrix.shape[0]))), n_options)[0]
                 worst = int(np.argmax(spreads))
                 largest = float(spreads[worst])
-                low, high, condition_high = _spread_intervals(matrix, n_options, block["score"].to_numpy(), looks)
+                distances, pair_ends = _pair_distances(matrix, n_options, block["score"].to_numpy())
+                parts.append((distances, pair_ends))
+                low, high = intervals.largest_interval(pair_ends, distances, looks)
                 ends = {"max_spread_low": low, "max_spread_high": high}
                 check = spread_check(largest, low, high, threshold)
+                condition_high = _condition_highs(pair_ends(looks)[1], n_options)
                 scenario, _, value_label, n_samples, *_ = conditions[worst]
                 records.append({
                     "metric": metric,
@@ -147,6 +153,10 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
                     "worst_condition": f"{scenario} = {value_label} (n = {int(n_samples)})",
                     "verdict": SPREAD_VERDICTS[check.mark],
                 })
+            if parts:  # the option's largest spread over every sub-score: its low end widened for all their pairs
+                option_low, _ = intervals.largest_interval(*_joined(parts), looks)
+                for record in records[-len(parts):]:
+                    record["option_spread_low"] = option_low
     return pd.DataFrame(records, columns=list(SENSITIVITY_COLUMNS))
 
 
@@ -191,19 +201,19 @@ def _pair_differences(matrix: np.ndarray, n_options: int) -> np.ndarray:
     return (grid[:, :, first] - grid[:, :, second]).reshape(matrix.shape[0], -1)
 
 
-def _spread_intervals(matrix: np.ndarray, n_options: int, scores: np.ndarray,
-                      looks: int) -> tuple[float, float, np.ndarray]:
-    """The interval of the largest spread over the conditions, and each condition's high end.
+def _pair_distances(matrix: np.ndarray, n_options: int, scores: np.ndarray) -> tuple[np.ndarray, intervals.ComponentEnds]:
+    """The distances ``|mean_i − mean_j|`` between every two of the option's values in every condition, and their
+    intervals at any number of looks: the parts of the largest spread's interval.
 
     A condition's spread (the largest mean over the option's values minus the smallest) is the largest of the
-    distances ``|mean_i − mean_j|`` between every two of its values, and the largest spread over the conditions the
-    largest of those distances over every condition: :func:`reports.analyses.intervals.largest_interval` of the
-    ``C x P`` pairs, each pair's distance from Student's t interval of its paired differences' mean
+    distances between every two of its values, and the largest spread over the conditions the largest of those
+    distances over every condition: :func:`reports.analyses.intervals.largest_interval` of the ``C x P`` pairs, each
+    pair's distance from Student's t interval of its paired differences' mean
     (:func:`reports.analyses.intervals.column_mean_intervals`, :func:`reports.analyses.intervals.distance_ends`).
     An interval about a condition's spread (until 2026-11-30, a bootstrap over seeds centred on it) does not hold
     it: the range of several noisy means overstates the range of the true ones where several pairs of values lie as
     far apart (an option of 4 values whose true means alternate by exactly the threshold, 12 seeds: a wrong
-    "sensitive" in 11 to 14% of draws; ``tests/reports/test_sensitivity.py``).
+    "sensitive" in 12% of draws; ``tests/reports/test_sensitivity.py``).
 
     Parameters
     ----------
@@ -213,14 +223,12 @@ def _spread_intervals(matrix: np.ndarray, n_options: int, scores: np.ndarray,
         ``O``, the option's values.
     scores : numpy.ndarray
         The sub-score's scores: when they all lie in [0, 1], so does a spread, and the intervals are clipped to it.
-    looks : int
-        How many times the study reads its verdicts (:func:`reports.analyses.intervals.level`).
 
     Returns
     -------
-    (float, float, numpy.ndarray)
-        The largest spread's low and high ends (NaN for one seed), and each condition's high end at the study's level
-        (the largest of its pairs'; NaN for one seed), which :func:`_open_scenarios` reads.
+    (numpy.ndarray, callable)
+        The ``C x P`` distances (NaN for a pair not scored), condition by condition, and
+        :data:`reports.analyses.intervals.ComponentEnds` of them (each level computed once).
     """
     differences = _pair_differences(matrix, n_options)
     ceiling = 1.0 if intervals.unit_scores(scores) else np.inf  # a difference of unit scores lies in [-1, 1]
@@ -231,16 +239,29 @@ def _spread_intervals(matrix: np.ndarray, n_options: int, scores: np.ndarray,
         low, high = intervals.column_mean_intervals(differences, looks_read, (-ceiling, ceiling))
         return intervals.distance_ends(low, high, np.zeros(low.shape), (0.0, ceiling))
 
-    low, high = intervals.largest_interval(pair_ends, distances, looks)
-    pair_highs = pair_ends(looks)[1].reshape(-1, n_options * (n_options - 1) // 2)
-    with np.errstate(invalid="ignore"):  # a condition of pairs without an interval (one seed) has none
-        condition_high = np.fmax.reduce(pair_highs, axis=1)
-    return low, high, condition_high
+    return distances, pair_ends
+
+
+def _condition_highs(pair_highs: np.ndarray, n_options: int) -> np.ndarray:
+    """Each condition's high end of its spread, the largest of its pairs' (:func:`_pair_distances`); NaN where none
+    has one (one seed)."""
+    with np.errstate(invalid="ignore"):
+        return np.fmax.reduce(pair_highs.reshape(-1, n_options * (n_options - 1) // 2), axis=1)
+
+
+def _joined(parts: Sequence[tuple[np.ndarray, intervals.ComponentEnds]]) -> tuple[intervals.ComponentEnds, np.ndarray]:
+    """Several sub-scores' pairs (:func:`_pair_distances`) as the parts of one largest value: their intervals and
+    distances end to end, as :func:`reports.analyses.intervals.largest_interval` takes them."""
+    def ends_at(looks_read: int) -> tuple[np.ndarray, np.ndarray]:
+        lows, highs = zip(*(pair_ends(looks_read) for _, pair_ends in parts))
+        return np.concatenate(lows), np.concatenate(highs)
+
+    return ends_at, np.concatenate([distances for distances, _ in parts])
 
 
 def _open_scenarios(high: np.ndarray, spreads: np.ndarray, conditions: Sequence[tuple], threshold: float) -> str:
     """The scenarios (sorted, comma-separated) of the conditions whose spread's interval reaches above ``threshold``
-    (its high end, ``high``, at the study's level: :func:`_spread_intervals`; the spread itself for one seed).
+    (its high end, ``high``, at the study's level: :func:`_condition_highs`; the spread itself for one seed).
 
     Where the largest spread's interval straddles the threshold, only these conditions can take it past the threshold
     or show it below: a condition whose interval lies under the threshold cannot make a metric sensitive, so a
