@@ -22,7 +22,8 @@ on different things here, and the binning is counted once in each:
   so a study must sweep each hyper-parameter of a metric (the presets do, for the review's metrics).
 
 Both read each spread with its interval over seeds (``max_spread_low``, ``max_spread_high``: the largest mean spread's,
-from each condition's, :func:`reports.analyses.sensitivity.option_sensitivity`), so that a spread whose interval straddles the
+from the intervals of every two values' paired differences in every condition,
+:func:`reports.analyses.sensitivity.option_sensitivity`), so that a spread whose interval straddles the
 threshold leaves its verdict undecided, and a racing study adds seeds to the sweep's cells
 (:func:`reports.verdicts.verdict_table.undecided_sources`): the count of options moving a metric has the interval
 ``[sensitive_options_low, sensitive_options_high]`` (the options whose spread is above the threshold at the interval's
