@@ -156,7 +156,7 @@ def stress_section(tables: StressTables, *, heading: str = "##") -> str:
         f"{settings['seed']}",
         f"- budget: {settings['budget']} cells per scenario"
         + (f" or {settings['budget_seconds']:g} s" if settings["budget_seconds"] else "")
-        + f"; used {summary['cells']} cells of `{metric}` in {summary['seconds']:.0f} s (the race, the confirmation and the contrast, extra cells, included)",
+        + f"; used {summary['cells']} cells of `{metric}` in {summary['seconds']:.0f} s (with the extra cells of the race, the confirmation and the contrast)",
         f"- a case is picked on the search's seeds (its {_percent(settings['search_confidence'])} interval over them "
         f"excludes 0, its departure at least {settings['min_departure']:g}), then confirmed on as many fresh seeds: "
         f"there its departure lies the same way, reaches {settings['min_departure']:g}, and its "
