@@ -57,8 +57,8 @@ DISCRETIZATION_OPTIONS = ("bins",)
 """Options that set a discretisation; a metric whose scores they move is not discretization-free."""
 
 SENSITIVITY_COLUMNS = ("metric", "option", "values", "sub_score", "conditions", "mean_spread", "max_spread",
-                       "max_spread_low", "max_spread_high", "option_spread_low", "n_seeds", "open_scenarios", "threshold", "worst_condition",
-                       "verdict")
+                       "max_spread_low", "max_spread_high", "option_spread_low", "n_seeds", "open_scenarios", "threshold",
+                       "worst_condition", "verdict")
 #: The verdict of a spread whose interval lies below the threshold, above it, or straddles it (``Check`` marks).
 SPREAD_VERDICTS = {"yes": "insensitive", "no": "sensitive", "undecided": "undecided"}
 
@@ -122,7 +122,7 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
             others = [c for c in option_columns if c != column]
             condition = ["scenario", "value", "value_label", "n_samples", *others]
             frame = group.dropna(subset=[column]).fillna({c: "" for c in others})
-            parts: list[tuple[np.ndarray, intervals.ComponentEnds]] = []  # each sub-score's pairs
+            parts: list[tuple[intervals.ComponentEnds, np.ndarray]] = []  # each sub-score's pairs
             for sub_score, block in frame.groupby("sub_score", sort=True):
                 grid = _option_grid(block, condition, column)
                 if grid is None:
@@ -131,8 +131,8 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
                 spreads = _spreads(intervals.weighted_means(matrix, np.ones((1, matrix.shape[0]))), n_options)[0]
                 worst = int(np.argmax(spreads))
                 largest = float(spreads[worst])
-                distances, pair_ends = _pair_distances(matrix, n_options, block["score"].to_numpy())
-                parts.append((distances, pair_ends))
+                pair_ends, distances = _pair_distances(matrix, n_options, block["score"].to_numpy())
+                parts.append((pair_ends, distances))
                 low, high = intervals.largest_interval(pair_ends, distances, looks)
                 ends = {"max_spread_low": low, "max_spread_high": high}
                 check = spread_check(largest, low, high, threshold)
@@ -201,9 +201,10 @@ def _pair_differences(matrix: np.ndarray, n_options: int) -> np.ndarray:
     return (grid[:, :, first] - grid[:, :, second]).reshape(matrix.shape[0], -1)
 
 
-def _pair_distances(matrix: np.ndarray, n_options: int, scores: np.ndarray) -> tuple[np.ndarray, intervals.ComponentEnds]:
-    """The distances ``|mean_i − mean_j|`` between every two of the option's values in every condition, and their
-    intervals at any number of looks: the parts of the largest spread's interval.
+def _pair_distances(matrix: np.ndarray, n_options: int, scores: np.ndarray) -> tuple[intervals.ComponentEnds, np.ndarray]:
+    """The intervals, at any number of looks, of the distances ``|mean_i − mean_j|`` between every two of the option's
+    values in every condition, and the distances: the parts of the largest spread's interval, in the order
+    :func:`reports.analyses.intervals.largest_interval` takes them.
 
     A condition's spread (the largest mean over the option's values minus the smallest) is the largest of the
     distances between every two of its values, and the largest spread over the conditions the largest of those
@@ -226,9 +227,9 @@ def _pair_distances(matrix: np.ndarray, n_options: int, scores: np.ndarray) -> t
 
     Returns
     -------
-    (numpy.ndarray, callable)
-        The ``C x P`` distances (NaN for a pair not scored), condition by condition, and
-        :data:`reports.analyses.intervals.ComponentEnds` of them (each level computed once).
+    (callable, numpy.ndarray)
+        :data:`reports.analyses.intervals.ComponentEnds` of the ``C x P`` distances (each level computed once), and
+        the distances (NaN for a pair not scored), condition by condition.
     """
     differences = _pair_differences(matrix, n_options)
     ceiling = 1.0 if intervals.unit_scores(scores) else np.inf  # a difference of unit scores lies in [-1, 1]
@@ -239,7 +240,7 @@ def _pair_distances(matrix: np.ndarray, n_options: int, scores: np.ndarray) -> t
         low, high = intervals.column_mean_intervals(differences, looks_read, (-ceiling, ceiling))
         return intervals.distance_ends(low, high, np.zeros(low.shape), (0.0, ceiling))
 
-    return distances, pair_ends
+    return pair_ends, distances
 
 
 def _condition_highs(pair_highs: np.ndarray, n_options: int) -> np.ndarray:
@@ -249,14 +250,14 @@ def _condition_highs(pair_highs: np.ndarray, n_options: int) -> np.ndarray:
         return np.fmax.reduce(pair_highs.reshape(-1, n_options * (n_options - 1) // 2), axis=1)
 
 
-def _joined(parts: Sequence[tuple[np.ndarray, intervals.ComponentEnds]]) -> tuple[intervals.ComponentEnds, np.ndarray]:
+def _joined(parts: Sequence[tuple[intervals.ComponentEnds, np.ndarray]]) -> tuple[intervals.ComponentEnds, np.ndarray]:
     """Several sub-scores' pairs (:func:`_pair_distances`) as the parts of one largest value: their intervals and
-    distances end to end, as :func:`reports.analyses.intervals.largest_interval` takes them."""
+    distances end to end."""
     def ends_at(looks_read: int) -> tuple[np.ndarray, np.ndarray]:
-        lows, highs = zip(*(pair_ends(looks_read) for _, pair_ends in parts))
+        lows, highs = zip(*(pair_ends(looks_read) for pair_ends, _ in parts))
         return np.concatenate(lows), np.concatenate(highs)
 
-    return ends_at, np.concatenate([distances for distances, _ in parts])
+    return ends_at, np.concatenate([distances for _, distances in parts])
 
 
 def _open_scenarios(high: np.ndarray, spreads: np.ndarray, conditions: Sequence[tuple], threshold: float) -> str:
