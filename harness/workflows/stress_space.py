@@ -176,21 +176,26 @@ def _shortest_nearby(check: Callable[[Any], Any], value: float, tolerance: float
 
 
 def ideal_at(scenario: str, value: ParameterValue) -> dict[str, float]:
-    """The ideal score of each property at ``value``: the scenario's ideal trajectory, and chance on no information.
+    """The ideal score of each property at ``value``: the scenario's declared ideal, and chance on no information.
 
-    Where the scenario's codes carry no information about the factors (its ideal
-    explicitness is 0, as for ``noise`` at alpha = 1), every property's ideal is 0: a
-    representation independent of the factors should get the minimum score, the calibration
-    criterion of Zaidi et al. (2022, section 3: "the minimum score to a completely random ...
-    representation"; tested in 5.2) that :func:`reports.analyses.calibration` measures at that end.
-    The ``noise`` scenario itself keeps modularity and compactness at 1 along its
-    whole sweep, which holds for every alpha < 1.
+    The properties are those the scenario declares at ``value`` (:meth:`scenarios.base.Scenario.ideal_at`: its
+    trajectory within its :attr:`~scenarios.base.Scenario.ideal_ranges`), the one declaration the report's criteria,
+    figures and phase diagrams read, so a search finds no case where the report judges none: ``noise`` states
+    modularity and compactness only while the code carries more signal than noise (alpha <= 0.5); beyond, a metric
+    of them has no ideal to depart from (until 2026-11-30 the search read the whole trajectory, 1 up to alpha < 1,
+    and reported MIG's compactness near 0 at alpha 0.95 as its worst case).
+    Where the scenario's codes carry no information about the factors (its ideal explicitness is 0, as for ``noise``
+    at alpha = 1), every property of its trajectory has the ideal 0: a representation independent of the factors
+    should get the minimum score, the calibration criterion of Zaidi et al. (2022, section 3: "the minimum score to a
+    completely random ... representation"; tested in 5.2) that :func:`reports.analyses.calibration` measures at that
+    end.
     """
     family = scenario_for(scenario)
-    ideal = check_ideal(family.ideal_trajectory(family.check_value(value)), f"scenario {scenario!r} at {value!r}: ideal")
-    if ideal.get("explicitness") == 0.0:
-        return {prop: 0.0 for prop in ideal}
-    return ideal
+    checked = family.check_value(value)
+    trajectory = check_ideal(family.ideal_trajectory(checked), f"scenario {scenario!r} at {value!r}: ideal")
+    if trajectory.get("explicitness") == 0.0:
+        return {prop: 0.0 for prop in trajectory}
+    return family.ideal_at(checked)
 
 
 def searchable_scenarios() -> list[str]:

@@ -181,10 +181,21 @@ def test_cases_of_both_directions_are_kept_whatever_their_size():
     assert [m.point.scenario for m in chosen] == ["noise", "mixing", "rotation", "correlated"]
 
 
-def test_ideal_is_chance_where_the_codes_carry_no_information():
+def test_ideal_is_the_scenarios_declared_one_and_chance_where_the_codes_carry_no_information():
     assert ideal_at("noise", 1.0) == {"modularity": 0.0, "compactness": 0.0, "explicitness": 0.0}
-    assert ideal_at("noise", 0.75) == {"modularity": 1.0, "compactness": 1.0, "explicitness": 0.25}
+    # noise declares modularity and compactness while the code carries more signal than noise, alpha <= 0.5
+    assert ideal_at("noise", 0.5) == {"modularity": 1.0, "compactness": 1.0, "explicitness": 0.5}
+    assert ideal_at("noise", 0.75) == {"explicitness": 0.25}
     assert ideal_at("mixing", 0.5) == {"modularity": 0.0, "compactness": 0.0, "explicitness": 1.0}
+
+
+def test_a_search_finds_no_case_where_the_scenario_declares_no_ideal():
+    # MIG's compactness falls towards 0 as noise drowns the code, past alpha = 0.5 where noise no longer declares a
+    # compactness ideal: no measurement, and so no case, of it there (until 2026-11-30 its worst case was alpha 0.95)
+    result = stress("mig", scenarios_=["noise"], contrast=[], budget=24, **FAST)
+    assert result.measurements and all(m.point.value <= 0.5 or m.point.value == 1.0 for m in result.measurements)
+    assert {m.point.value for m in result.measurements} & {0.0, 1.0} == {0.0, 1.0}  # the range's ends explored
+    assert result.cells > 3 * len({m.point for m in result.measurements})  # and a point past 0.5, run, not measured
 
 
 def test_parameter_ranges_are_what_check_value_accepts():
