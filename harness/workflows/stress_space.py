@@ -30,7 +30,7 @@ import numpy as np
 import scenarios
 from harness.errors import UsageError
 from harness.execution.scenario_refs import scenario_for
-from scenarios.base import ParameterValue, check_ideal
+from scenarios.base import ParameterValue, check_ideal, within_ranges
 
 REAL, INTEGER, CHOICE = "real", "integer", "choice"
 #: Bisection steps cutting a real range back to what ``check_value`` accepts (2**-60 of a grid width).
@@ -178,7 +178,7 @@ def _shortest_nearby(check: Callable[[Any], Any], value: float, tolerance: float
 def ideal_at(scenario: str, value: ParameterValue) -> dict[str, float]:
     """The ideal score of each property at ``value``: the scenario's declared ideal, and chance on no information.
 
-    The properties are those the scenario declares at ``value`` (:meth:`scenarios.base.Scenario.ideal_at`: its
+    The properties are those the scenario declares at ``value`` (as :meth:`scenarios.base.Scenario.ideal_at`: its
     trajectory within its :attr:`~scenarios.base.Scenario.ideal_ranges`), the one declaration the report's criteria,
     figures and phase diagrams read, so a search finds no case where the report judges none: ``noise`` states
     modularity and compactness only while the code carries more signal than noise (alpha <= 0.5); beyond, a metric
@@ -195,7 +195,7 @@ def ideal_at(scenario: str, value: ParameterValue) -> dict[str, float]:
     trajectory = check_ideal(family.ideal_trajectory(checked), f"scenario {scenario!r} at {value!r}: ideal")
     if trajectory.get("explicitness") == 0.0:
         return {prop: 0.0 for prop in trajectory}
-    return family.ideal_at(checked)
+    return within_ranges(trajectory, family.ideal_ranges, checked)
 
 
 def searchable_scenarios() -> list[str]:

@@ -32,15 +32,16 @@ def stress_tables(result: StressResult) -> StressTables:
                  if not case.contrast.empty]
     contrast = (pd.concat(contrasts, ignore_index=True)[list(CONTRAST_COLUMNS)] if contrasts
                 else pd.DataFrame(columns=list(CONTRAST_COLUMNS)))
+    measurements = result.table(confirmations=True)
     if not result.cases:
-        return StressTables(summary, result.table(confirmations=True), cases, contrast, pd.DataFrame(), pd.DataFrame())
+        return StressTables(summary, measurements, cases, contrast, pd.DataFrame(), pd.DataFrame())
     worst = result.cases[0].measurement
     space = parameter_range(worst.point.scenario)
     along = pd.DataFrame([{"position": _position(space, m.point.value), "score": float(m.oriented.mean()),
                            "half_width": m.half_width, "worst": m.point == worst.point}
                           for m in result.measurements if m.point.scenario == worst.point.scenario
                           and m.point.n_samples == worst.point.n_samples and m.sub_score == worst.sub_score])
-    return StressTables(summary, result.table(confirmations=True), cases, contrast, along, _ideal_curve(space, worst.property),
+    return StressTables(summary, measurements, cases, contrast, along, _ideal_curve(space, worst.property),
                         ticks=tuple(map(str, space.choices)) if space.kind == CHOICE else ())
 
 

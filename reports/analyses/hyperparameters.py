@@ -148,7 +148,7 @@ def _union(lists: pd.Series) -> str:
 def _with_point_ends(spreads: pd.DataFrame) -> pd.DataFrame:
     """``spreads`` with an interval's missing end (one seed) replaced by the spread itself."""
     return spreads.assign(**{end: spreads[end].fillna(spreads["max_spread"])
-                             for end in ("max_spread_low", "max_spread_high", "option_spread_low")})
+                             for end in ("max_spread_high", "option_spread_low")})
 
 
 def recorded_options(results: pd.DataFrame) -> dict[str, list[str]]:

@@ -83,7 +83,9 @@ class _RuleRows:
         self.groups = self.rows.groupby(["metric", "sub_score"], sort=False).indices if not self.rows.empty else {}
         self.values = self.rows[rule.column].to_numpy(dtype=float) if not self.rows.empty else np.empty(0)
         low, high = f"{rule.column}_low", f"{rule.column}_high"
-        self.interval = (low, high) if {low, high} <= set(self.rows.columns) else None
+        #: each row's interval, ``(rows, 2)``; None where the analysis gives none (or reads no row)
+        self.interval = (self.rows[[low, high]].to_numpy(dtype=float)
+                         if {low, high} <= set(self.rows.columns) and not self.rows.empty else None)
 
     def check(self, key: tuple[str, str]) -> Check | None:
         """The check of the score's worst row, or None when the rule reads none of its rows.
@@ -106,8 +108,7 @@ class _RuleRows:
         """The check of row ``at``: its statistic, value and interval (enough to rank it); with ``full``, also what the
         report says of it (the row's reason, place and seeds)."""
         rule = self.rule
-        interval = ((float(self.rows[self.interval[0]].iat[at]), float(self.rows[self.interval[1]].iat[at]))
-                    if self.interval else None)
+        interval = (float(self.interval[at, 0]), float(self.interval[at, 1])) if self.interval is not None else None
         check = Check(statistic=self.thresholds.fill(rule.statistic), value=float(self.values[at]),
                       comparison=rule.comparison, threshold=float(getattr(self.thresholds, rule.threshold)),
                       digits=rule.digits, interval=interval, label=rule.label, joiner=rule.joiner,
@@ -121,10 +122,10 @@ class _RuleRows:
 
     def straddling(self, keys: set[tuple[str, str]]) -> pd.DataFrame:
         """The rows of the scores ``keys`` whose interval has its two ends on different sides of the threshold."""
-        if self.interval is None or self.rows.empty:
+        if self.interval is None:
             return self.rows.iloc[:0]
         threshold = float(getattr(self.thresholds, self.rule.threshold))
-        low, high = (self.rows[end].to_numpy(dtype=float) for end in self.interval)
+        low, high = self.interval.T
         sides = [np.where(np.isfinite(end), holds(end, self.rule.comparison, threshold), False) for end in (low, high)]
         split = np.isfinite(low) & np.isfinite(high) & (sides[0] != sides[1])
         owned = np.array([key in keys for key in zip(self.rows["metric"], self.rows["sub_score"])], dtype=bool)
