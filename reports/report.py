@@ -49,8 +49,8 @@ from reports.verdicts.verdict_table import base_verdicts, rollup, verdict_source
 MARKS = ("✓ / ✗: passes / fails, with the number that decided, printed with enough digits to show why; "
          "≈: undecided (the number's interval, in brackets, straddles the threshold); a verdict pooling several checks "
          "passes when every check's interval lies on the passing side and fails when one check's lies on the failing "
-         "side, each interval at 95% (split over a racing run's looks) and not widened for the number of checks pooled "
-         "(reports/README.md); "
+         "side, each interval at 95% (split over a racing run's looks), a failing one widened for the checks the "
+         "metric's verdicts pool (so that a failure too is wrong at most 5% of the time: reports/README.md); "
          "?: not measured (no scenario of the results tests it, or none states an ideal for the sub-score, as for "
          "a holistic score under an attack); n/a: does not apply; —: no sub-score for it; "
          "undefined: the statistic cannot be computed (the reason follows).")

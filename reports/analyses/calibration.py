@@ -120,11 +120,12 @@ def calibration(
     table["perfect_oriented"] = oriented(table["perfect_mean"].to_numpy(dtype=float), higher)
     table["random_oriented"] = oriented(table["random_mean"].to_numpy(dtype=float), higher)
     keys = ["scenario", "metric", "sub_score"]
+    looks_of = intervals.looks_by_metric(rows)
     for end, target in (("perfect", perfect_value), ("random", random_value)):
         at_end = rows.loc[np.isclose(rows["value"], target)]
         turned = oriented(at_end["score"].to_numpy(dtype=float), at_end["higher_is_better"].to_numpy(dtype=bool))
         ends_of = {key: intervals.mean_interval(own.to_numpy(), (0.0, 1.0) if intervals.unit_scores(own) else intervals.UNBOUNDED,
-                                                intervals.looks_of(rows))
+                                                looks_of[key[1]])
                    for key, own in pd.Series(turned, index=at_end.index).groupby([at_end[k] for k in keys])}
         spans = [ends_of.get(key, intervals.NO_INTERVAL) for key in zip(*(table[k] for k in keys))]
         table[f"{end}_oriented_low"] = [low for low, _ in spans]

@@ -100,6 +100,13 @@ class Check:
         statistic, the first decides (as the first of a table's equal minima does).
     seeds : int
         How many seeds the deciding row's statistic was computed from (0: not known).
+    widened : (float, float) or None
+        The interval at the stricter level a failure is read at, widened for the ``pooled`` checks a verdict
+        of its metric pools (:mod:`reports.verdicts.verdict_table`); None: no failure is read from it (``interval``
+        decides both ways).  Where ``interval`` lies on the failing side, the check fails only when this one
+        does too, and is undecided otherwise.
+    pooled : int
+        How many checks ``widened`` was widened for (1: not widened).
     """
 
     statistic: str
@@ -115,28 +122,60 @@ class Check:
     at: tuple[str, ...] = ()
     position: int = 0
     seeds: int = 0
+    widened: tuple[float, float] | None = None
+    pooled: int = 1
 
     @property
     def defined(self) -> bool:
         """Whether the statistic has a finite value."""
         return math.isfinite(self.value)
 
+    @staticmethod
+    def _finite(interval: tuple[float, float] | None) -> tuple[float, float] | None:
+        """``interval`` when both its ends are finite (an interval of undefined ends says nothing), else None."""
+        if interval is None or not all(math.isfinite(end) for end in interval):
+            return None
+        return interval
+
     @property
     def _interval(self) -> tuple[float, float] | None:
-        """The interval when both its ends are finite (an interval of undefined ends says nothing)."""
-        if self.interval is None or not all(math.isfinite(end) for end in self.interval):
-            return None
-        return self.interval
+        """The interval when both its ends are finite."""
+        return self._finite(self.interval)
+
+    def _fails_by(self, interval: tuple[float, float]) -> bool:
+        return not any(holds(end, self.comparison, self.threshold) for end in interval)
+
+    @property
+    def _failing_read(self) -> bool:
+        """Whether the failing side is read from :attr:`widened`: the interval lies on it and a widened one exists."""
+        return (self._interval is not None and self._finite(self.widened) is not None
+                and self._fails_by(self._interval))
 
     @property
     def mark(self) -> str:
         """``yes``, ``no`` or ``undecided``: by the value, or by the interval's two ends where there is one
-        (``undecided`` when they lie on different sides of the threshold); an undefined value fails."""
+        (``undecided`` when they lie on different sides of the threshold); where the interval lies on the failing
+        side, ``no`` only when :attr:`widened` does too (``undecided`` otherwise); an undefined value fails."""
         if not self.defined:
             return "no"
         ends = (self.value,) if self._interval is None else self._interval
         sides = {holds(end, self.comparison, self.threshold) for end in ends}
-        return "undecided" if len(sides) == 2 else "yes" if sides == {True} else "no"
+        if len(sides) == 2:
+            return "undecided"
+        if sides == {True}:
+            return "yes"
+        return "undecided" if self._failing_read and not self._fails_by(self.widened) else "no"
+
+    @property
+    def shown_interval(self) -> tuple[float, float] | None:
+        """The interval that decided the mark: :attr:`widened` where the failing side is read from it, else
+        :attr:`interval`."""
+        return self.widened if self._failing_read else self.interval
+
+    @property
+    def shown_pooled(self) -> int:
+        """How many checks :attr:`shown_interval` was widened for (1: the study's level)."""
+        return self.pooled if self._failing_read else 1
 
     @property
     def passed(self) -> bool:
@@ -159,12 +198,13 @@ class Check:
     def value_text(self) -> str:
         """The value, with enough decimals (at least ``digits``) to keep its verdict, or ``undefined (reason)``;
         its interval follows in brackets where there is one and it is wider than the printed digits
-        (``0.91 [0.88, 0.94]``)."""
+        (``0.91 [0.88, 0.94]``): :attr:`shown_interval`, the one that decided the mark."""
         if not self.defined:
             return f"{UNDEFINED} ({self.reason})" if self.reason else UNDEFINED
         text = format_against(self.value, self.comparison, self.threshold, self.digits)
-        if self._interval is not None:
-            low, high = (format_against(end, self.comparison, self.threshold, self.digits) for end in self._interval)
+        shown = self._finite(self.shown_interval)
+        if shown is not None:
+            low, high = (format_against(end, self.comparison, self.threshold, self.digits) for end in shown)
             if (low, high) != (text, text):  # an interval of no width at the printed digits says nothing more
                 text += f" [{low}, {high}]"
         return text
@@ -271,10 +311,12 @@ class Verdict:
     def record(self) -> dict[str, object]:
         """The verdict as a tidy row's columns: ``verdict``, ``passed`` (True or False once decided, NaN
         otherwise), the decisive check's ``statistic``, ``value``, ``comparison``, ``limit``, ``margin``,
-        ``interval_low`` and ``interval_high`` (NaN without an interval), ``seeds`` (how many seeds its value was
-        computed from; 0 when not known), and as text ``number``, ``threshold`` and ``evidence``."""
+        ``interval_low`` and ``interval_high`` (:attr:`Check.shown_interval`; NaN without an interval), ``pooled``
+        (how many checks that interval was widened for: :attr:`Check.shown_pooled`), ``seeds`` (how many seeds its
+        value was computed from; 0 when not known), and as text ``number``, ``threshold`` and ``evidence``."""
         decisive = self.decisive
-        interval = decisive.interval if decisive is not None and decisive.interval is not None else (math.nan, math.nan)
+        shown = decisive.shown_interval if decisive is not None else None
+        interval = shown if shown is not None else (math.nan, math.nan)
         return {
             "verdict": self.mark,
             "passed": {"yes": True, "no": False}.get(self.mark, math.nan),
@@ -285,6 +327,7 @@ class Verdict:
             "margin": decisive.margin if decisive else math.nan,
             "interval_low": float(interval[0]),
             "interval_high": float(interval[1]),
+            "pooled": decisive.shown_pooled if decisive else 1,
             "seeds": decisive.seeds if decisive else 0,
             "number": self.number_text(),
             "threshold": self.threshold_text(),

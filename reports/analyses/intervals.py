@@ -31,6 +31,16 @@ Several looks (:func:`level`)
     level ``1 − 0.05 / looks`` (the results' ``looks`` column, :func:`looks_of`), so that the
     chance that any of a verdict's looks excludes the truth is at most 5% by Bonferroni's
     inequality, whatever the data made the run stop at.  A fixed number of seeds has one look: 95%.
+    Each analysis reads the ``looks`` of each metric's own rows (:func:`looks_by_metric`), so that a verdict's failing
+    side can be read at a stricter level for one metric than for another (the next paragraph).
+
+Several checks, one failing verdict (:mod:`reports.verdicts.verdict_table`)
+    A verdict pooling ``m`` checks passes when every check's interval lies on the passing side, each at the study's
+    level: to pass wrongly, the check that truly fails must pass wrongly, at most 5% (an intersection-union test).  It
+    fails when one check's interval lies on the failing side, and any of ``m`` checks near its threshold can do so by
+    chance: up to ``m`` times 5%.  So the failing side is read from intervals at level ``1 − 0.05 / (looks · m)``
+    (Bonferroni), ``m`` the most checks any verdict of the metric pools (:func:`reports.verdicts.verdict_table.pooled_checks`):
+    the analyses are run a second time with each metric's ``looks`` multiplied by its ``m``.
 
 The largest of several statistics (:func:`largest_interval`)
     A curve's largest excess or deviation from its ideal, an option's largest spread over the conditions: from the
@@ -93,6 +103,13 @@ def looks_of(frame: pd.DataFrame) -> int:
     if LOOKS_COLUMN not in frame.columns or frame.empty:
         return 1
     return max(1, int(frame[LOOKS_COLUMN].max()))
+
+
+def looks_by_metric(frame: pd.DataFrame) -> dict[str, int]:
+    """:func:`looks_of` the rows of each ``metric`` of ``frame``: the split of the error rate its intervals are read at."""
+    if LOOKS_COLUMN not in frame.columns or frame.empty:
+        return {str(metric): 1 for metric in frame["metric"].unique()} if "metric" in frame.columns else {}
+    return {str(metric): max(1, int(looks)) for metric, looks in frame.groupby("metric", sort=False)[LOOKS_COLUMN].max().items()}
 
 
 @functools.cache

@@ -114,7 +114,7 @@ def linearity(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds()) -
     seeds = intervals.seed_matrices(frame.assign(_oriented=oriented_score(frame)), ["scenario", "metric", "sub_score"],
                                     "value", "_oriented")
     rows, notes = [], []
-    looks = intervals.looks_of(frame)
+    looks_of = intervals.looks_by_metric(frame)
     for scenario, against in degraded.itertuples(index=False):
         reference = ideals.loc[(ideals["scenario"] == scenario) & (ideals["property"] == against), ["value", "ideal"]]
         measured = summary.loc[(summary["scenario"] == scenario) & summary["property"].isin([against, "holistic"])]
@@ -128,6 +128,7 @@ def linearity(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds()) -
             worst = int(np.argmax(deviation))
             fit = fit_line(ideal, score)
             matrix = intervals.of_points(seeds, (scenario, metric, sub_score), curve["value"])
+            looks = looks_of[metric]
             spread = intervals.bootstrap_intervals(matrix, {
                 "r2": (partial(intervals.r_squared, ideal), fit["r2"], (0.0, 1.0)),
                 "slope": (partial(intervals.slopes, ideal), fit["slope"], intervals.UNBOUNDED),

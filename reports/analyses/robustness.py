@@ -141,7 +141,7 @@ def robustness(
     judged = summary.merge(unjudged, on=keys, how="left", indicator=True)["_merge"].eq("left_only").to_numpy()
     summary = summary.loc[judged]
     rows = []
-    looks = intervals.looks_of(frame)
+    looks_of = intervals.looks_by_metric(frame)
     for (scenario, metric, sub_score, family, prop), curve in summary.groupby(["scenario", "metric", "sub_score", "family", "property"]):
         drop = (curve["ideal"] - curve["mean"]).to_numpy()
         worst = int(np.argmax(drop))
@@ -154,7 +154,7 @@ def robustness(
         low, high = intervals.largest_interval(
             lambda looks_read, matrix=matrix, ideal=ideal, ceiling=ceiling: intervals.distance_ends(
                 *intervals.column_mean_intervals(matrix, looks_read), ideal, (0.0, ceiling)),
-            np.abs(drop), looks)
+            np.abs(drop), looks_of[metric])
         spread = {"deviation_low": low, "deviation_high": high}
         rows.append({
             "scenario": scenario, "criterion": criterion, "condition": conditions[criterion], "metric": metric,

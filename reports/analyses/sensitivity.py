@@ -110,11 +110,11 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
     """
     rows = _variant_rows(results)
     threshold = float(thresholds.max_spread)
-    looks = intervals.looks_of(rows)
     records: list[dict[str, object]] = []
     if rows.empty:
         return pd.DataFrame(columns=list(SENSITIVITY_COLUMNS))
     for metric, group in rows.groupby("metric", sort=True):
+        looks = intervals.looks_of(group)
         option_columns = [c for c in group.columns if c.startswith("option:") and group[c].notna().any()]
         for column in option_columns:
             if options is not None and column.removeprefix("option:") not in options:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
+import numpy as np
 import pandas as pd
 
 from reports.analyses.agreement import agreement
@@ -27,6 +28,7 @@ from reports.analyses.robustness import robustness
 from reports.analyses.sample_efficiency import sample_efficiency
 from reports.analyses.sensitivity import on_default_options, option_sensitivity
 from reports.analyses.thresholds import Thresholds
+from reports.results.schema import LOOKS_COLUMN
 from reports.results.table import MissingDataError, check_results, scenarios_testing
 from reports.verdicts import verdict_table as verdicts
 
@@ -154,6 +156,27 @@ class Bundle:
         """:func:`reports.analyses.hyperparameters.hyperparameters`: how many swept options move each metric (empty without
         a sweep)."""
         return Analysis(hyperparameters(self.results, thresholds=self.thresholds, spreads=self.option_spreads))
+
+    @cached_property
+    def pooled_checks(self) -> dict[str, int]:
+        """:func:`reports.verdicts.verdict_table.pooled_checks`: per metric, the most checks one of its verdicts pools."""
+        return verdicts.pooled_checks(self)
+
+    @cached_property
+    def failing(self) -> Bundle:
+        """The analyses a failure is read from: those of the results with each metric's ``looks`` multiplied by
+        :attr:`pooled_checks` (its variants' too: the sweeps' verdicts are their base's), so that its intervals are
+        at level ``1 − 0.05 / (looks · m)`` (:mod:`reports.analyses.intervals`).  This bundle itself where every
+        metric's verdicts pool one check each.  Each analysis is computed when a verdict first reads it (about 4
+        CPU-s for all of the default study's)."""
+        pooled = self.pooled_checks
+        results = self.results
+        factors = [max(pooled.get(metric, 1), pooled.get(base, 1))
+                   for metric, base in zip(results["metric"], results["metric_base"])]
+        if max(factors, default=1) == 1:
+            return self
+        return Bundle(results.assign(looks=results[LOOKS_COLUMN].to_numpy() * np.asarray(factors, dtype=np.int64)),
+                      self.thresholds)
 
     @cached_property
     def verdicts(self) -> pd.DataFrame:

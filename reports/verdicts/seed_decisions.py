@@ -29,10 +29,11 @@ def seed_decisions(bundle: Bundle) -> pd.DataFrame:
         Columns :data:`SEED_DECISION_COLUMNS`: the score, the characteristic, its mark (yes, no, undecided), the
         seeds of its deciding row, ``at_cap`` (those seeds are the most any cell of the results has: more seeds
         were not available to decide it), the deciding statistic, its value, interval and threshold, and the
-        intervals' confidence level.
+        level of its interval (stricter where a failure was read from an interval widened for the checks its metric's
+        verdicts pool: :attr:`reports.analyses.checks.Check.widened`).
     """
     table = bundle.verdicts
-    level = intervals.level(intervals.looks_of(bundle.results))
+    looks = intervals.looks_of(bundle.results)
     cap = int(bundle.results.groupby(["scenario", "metric", "value", "n_samples"])["seed"].nunique().max()) \
         if not bundle.results.empty else 0
     records = []
@@ -45,7 +46,7 @@ def seed_decisions(bundle: Bundle) -> pd.DataFrame:
                         "verdict": verdict.mark, "seeds": int(record["seeds"]), "at_cap": int(record["seeds"]) >= cap,
                         "statistic": record["statistic"], "value": record["value"],
                         "interval_low": record["interval_low"], "interval_high": record["interval_high"],
-                        "limit": record["limit"], "level": level})
+                        "limit": record["limit"], "level": intervals.level(looks * int(record["pooled"]))})
     return pd.DataFrame(records, columns=list(SEED_DECISION_COLUMNS))
 
 
@@ -84,7 +85,12 @@ def seed_lines(table: pd.DataFrame, looks: int) -> list[str]:
     how = (f"Seeds were raced over {looks} looks: each interval is at {level:.1f}% so that a verdict's error rate "
            "stays at most 5% whichever look decided it" if looks > 1 else
            "Every cell had the same seeds: each interval is at 95%")
-    lines = [f"{how}. {decided} of {len(table)} judged verdicts are decided."]
+    widened = table.loc[table["level"] > intervals.level(looks) + 1e-12]
+    read = (f" A failure is read from its check's interval widened for the checks its metric's verdicts pool "
+            f"(Bonferroni), so that it too is wrong at most 5% of the time: {len(widened)} verdicts were decided or left "
+            f"undecided so, at {100 * widened['level'].min():.2f}% to {100 * widened['level'].max():.2f}%."
+            if len(widened) else "")
+    lines = [f"{how}. {decided} of {len(table)} judged verdicts are decided.{read}"]
     if len(undecided):
         lines.append(f"{len(undecided)} stayed undecided: {at_cap} with the most seeds any cell has (too close to "
                      f"call at this study's size), {len(undecided) - at_cap} with fewer (a budget or a fixed seed "

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol
 
@@ -37,6 +37,14 @@ class Bundle(Protocol):
     thresholds: Thresholds
     verdicts: pd.DataFrame
     metric_verdicts: pd.DataFrame
+
+    @property
+    def pooled_checks(self) -> dict[str, int]:
+        """:func:`pooled_checks` of the bundle, computed once."""
+
+    @property
+    def failing(self) -> Bundle:
+        """The same analyses with each metric's intervals widened for :attr:`pooled_checks` checks."""
 
 
 #: Columns identifying a verdict's score.
@@ -75,9 +83,16 @@ def _rows(characteristic: Characteristic, table: pd.DataFrame, thresholds: Thres
 
 
 class _RuleRows:
-    """A rule's rows of one characteristic, grouped by score, for picking each score's worst row."""
+    """A rule's rows of one characteristic, grouped by score, for picking each score's worst row.
 
-    def __init__(self, rule: Rule, rows: pd.DataFrame, thresholds: Thresholds) -> None:
+    ``widened`` gives the characteristic's rows of the analysis run with each metric's intervals widened for the checks
+    its verdicts pool, and ``pooled`` those counts by metric (:func:`pooled_checks`): read once, when some row's
+    interval lies on the failing side, for the interval a failure is decided on (:attr:`Check.widened`).  Without
+    them, the interval decides both ways.
+    """
+
+    def __init__(self, rule: Rule, rows: pd.DataFrame, thresholds: Thresholds,
+                 widened: Callable[[], pd.DataFrame] | None = None, pooled: Mapping[str, int] | None = None) -> None:
         self.rule, self.thresholds = rule, thresholds
         self.rows = rows.loc[ROWS[rule.rows](rows, thresholds)] if rule.rows and not rows.empty else rows
         self.groups = self.rows.groupby(["metric", "sub_score"], sort=False).indices if not self.rows.empty else {}
@@ -86,6 +101,27 @@ class _RuleRows:
         #: each row's interval, ``(rows, 2)``; None where the analysis gives none (or reads no row)
         self.interval = (self.rows[[low, high]].to_numpy(dtype=float)
                          if {low, high} <= set(self.rows.columns) and not self.rows.empty else None)
+        #: each row's widened interval, ``(rows, 2)``, None when no row's interval lies on the failing side (nothing
+        #: to read it for) or nothing widens; and how many checks each was widened for
+        self.widened: np.ndarray | None = None
+        self.pooled = np.ones(len(self.rows), dtype=np.int64)
+        if self.interval is not None and widened is not None and pooled and self._failing().any():
+            self.pooled = np.array([pooled.get(metric, 1) for metric in self.rows["metric"]], dtype=np.int64)
+            self.widened = self._aligned(widened())[[low, high]].to_numpy(dtype=float)
+
+    def _failing(self) -> np.ndarray:
+        """Whether each row's interval lies wholly on the failing side of the threshold."""
+        threshold = float(getattr(self.thresholds, self.rule.threshold))
+        low, high = self.interval.T
+        return (np.isfinite(low) & np.isfinite(high) & ~holds(low, self.rule.comparison, threshold)
+                & ~holds(high, self.rule.comparison, threshold))
+
+    def _aligned(self, widened: pd.DataFrame) -> pd.DataFrame:
+        """The rows of ``widened`` that are this rule's rows (the same rows of the same analysis, by index)."""
+        found = widened.reindex(self.rows.index)
+        if not (found[["metric", "sub_score"]].to_numpy() == self.rows[["metric", "sub_score"]].to_numpy()).all():
+            raise ValueError(f"the widened analysis's {self.rule.column!r} rows are not the analysis's own rows")
+        return found
 
     def check(self, key: tuple[str, str]) -> Check | None:
         """The check of the score's worst row, or None when the rule reads none of its rows.
@@ -109,10 +145,11 @@ class _RuleRows:
         report says of it (the row's reason, place and seeds)."""
         rule = self.rule
         interval = (float(self.interval[at, 0]), float(self.interval[at, 1])) if self.interval is not None else None
+        widened = (float(self.widened[at, 0]), float(self.widened[at, 1])) if self.widened is not None else None
         check = Check(statistic=self.thresholds.fill(rule.statistic), value=float(self.values[at]),
                       comparison=rule.comparison, threshold=float(getattr(self.thresholds, rule.threshold)),
                       digits=rule.digits, interval=interval, label=rule.label, joiner=rule.joiner,
-                      position=int(self.rows.index[at]))
+                      position=int(self.rows.index[at]), widened=widened, pooled=int(self.pooled[at]))
         if not full:
             return check
         row = self.rows.iloc[at]
@@ -121,15 +158,55 @@ class _RuleRows:
                        seeds=int(row["n_seeds"]) if "n_seeds" in row.index else 0)
 
     def straddling(self, keys: set[tuple[str, str]]) -> pd.DataFrame:
-        """The rows of the scores ``keys`` whose interval has its two ends on different sides of the threshold."""
+        """The rows of the scores ``keys`` whose own check is undecided: their interval has its two ends on different
+        sides of the threshold, or lies on the failing side while their widened interval does not."""
         if self.interval is None:
             return self.rows.iloc[:0]
-        threshold = float(getattr(self.thresholds, self.rule.threshold))
-        low, high = self.interval.T
-        sides = [np.where(np.isfinite(end), holds(end, self.rule.comparison, threshold), False) for end in (low, high)]
-        split = np.isfinite(low) & np.isfinite(high) & (sides[0] != sides[1])
+        split = self._split(self.interval)
+        if self.widened is not None:
+            split |= self._failing() & self._split(self.widened)
         owned = np.array([key in keys for key in zip(self.rows["metric"], self.rows["sub_score"])], dtype=bool)
         return self.rows.loc[split & owned]
+
+    def _split(self, interval: np.ndarray) -> np.ndarray:
+        """Whether each row of ``interval`` has its two (finite) ends on different sides of the threshold."""
+        threshold = float(getattr(self.thresholds, self.rule.threshold))
+        low, high = interval.T
+        sides = [np.where(np.isfinite(end), holds(end, self.rule.comparison, threshold), False) for end in (low, high)]
+        return np.isfinite(low) & np.isfinite(high) & (sides[0] != sides[1])
+
+
+def _rule_rows(bundle: Bundle, characteristic: Characteristic, table: pd.DataFrame) -> list[_RuleRows]:
+    """The rows each rule of ``characteristic`` reads of ``table`` (its rows of the bundle's analysis), failures read
+    from the bundle's widened analyses (:attr:`Bundle.failing`)."""
+
+    def widened() -> pd.DataFrame:
+        return _rows(characteristic, getattr(bundle.failing, characteristic.analysis).frame, bundle.thresholds)
+
+    return [_RuleRows(rule, table, bundle.thresholds, widened, bundle.pooled_checks) for rule in characteristic.rules]
+
+
+def pooled_checks(bundle: Bundle) -> dict[str, int]:
+    """Per metric, the most checks one of its verdicts pools: for each headline column (a characteristic outside the
+    headline alone), the rows every rule of its characteristics reads over all the metric's sub-scores.
+
+    A verdict fails as soon as one of its checks does, so each check's failing side is read at the level split over
+    that many checks (Bonferroni, :mod:`reports.analyses.intervals`).  The largest such verdict, the metric's verdict
+    on a headline column (:func:`criterion_verdicts`), holds every other view's verdicts of the metric (a score's, a
+    characteristic's): reading each at its level keeps every view's failures at 5% and the views in agreement.  The
+    metric is named as the analyses name it (its base for a sweep's verdicts).
+    """
+    families: dict[tuple[str, str], int] = {}
+    for characteristic in characteristics.CHARACTERISTICS:
+        table = _rows(characteristic, getattr(bundle, characteristic.analysis).frame, bundle.thresholds)
+        family = characteristic.headline or characteristic.key
+        for rule in characteristic.rules:
+            for (metric, _), positions in _RuleRows(rule, table, bundle.thresholds).groups.items():
+                families[(metric, family)] = families.get((metric, family), 0) + len(positions)
+    pooled: dict[str, int] = {}
+    for (metric, _), count in families.items():
+        pooled[metric] = max(pooled.get(metric, 1), count)
+    return pooled
 
 
 def verdict_table(bundle: Bundle) -> pd.DataFrame:
@@ -155,7 +232,7 @@ def verdict_table(bundle: Bundle) -> pd.DataFrame:
     for characteristic in characteristics.CHARACTERISTICS:
         table = _rows(characteristic, getattr(bundle, characteristic.analysis).frame, thresholds)
         read = set(table.groupby(["metric", "sub_score"]).indices) if not table.empty else set()
-        rules = [_RuleRows(rule, table, thresholds) for rule in characteristic.rules]
+        rules = _rule_rows(bundle, characteristic, table)
         unmeasured = Verdict("unmeasured", evidence=thresholds.fill(characteristic.unmeasured))
         outside = Verdict(characteristic.outside, evidence=characteristic.outside_evidence)
         for score in keys.itertuples(index=False):
@@ -197,8 +274,8 @@ def undecided_sources(bundle: Bundle) -> set[tuple[str, str]]:
         column = "metric_base" if characteristic.by_base else "metric"
         keys = set(zip(own[column], own["sub_score"]))
         rows = _rows(characteristic, getattr(bundle, characteristic.analysis).frame, bundle.thresholds)
-        for rule in characteristic.rules:
-            for row in _RuleRows(rule, rows, bundle.thresholds).straddling(keys).to_dict("records"):
+        for rule_rows in _rule_rows(bundle, characteristic, rows):
+            for row in rule_rows.straddling(keys).to_dict("records"):
                 if characteristic.by_base:
                     variants = _sweeping(results.loc[results["metric_base"] == row["metric"]], row)
                     found.update((str(scenario), str(name)) for name in variants["metric"].unique()

@@ -18,6 +18,7 @@ from reports.verdicts.bundle import Analysis, Bundle
 from reports.verdicts.headline import headline_display
 from reports.verdicts.property_matrix import property_matrix_display
 from reports.verdicts.verdict_table import verdict_table
+from tests.reports.simulated_results import THRESHOLD, calibration_rows
 
 
 def test_a_check_is_undecided_when_its_interval_straddles_the_threshold():
@@ -92,6 +93,7 @@ def _straddling(synthetic_results) -> Bundle:
     table.loc[uncal, ["perfect_oriented_low", "perfect_oriented_high"]] = (0.80, 0.93)
     table.loc[uncal, ["random_oriented", "random_oriented_low", "random_oriented_high"]] = (0.05, 0.03, 0.07)
     bundle.__dict__["calibration"] = Analysis(table)  # what issue 26's intervals over seeds will put there
+    bundle.__dict__["failing"] = bundle  # the intervals given here decide both ways (not widened)
     return bundle
 
 
@@ -107,6 +109,7 @@ def _two_scenarios(synthetic_results, perfect: dict[str, tuple[float, float, flo
         lin.iloc[index, [lin.columns.get_loc(c) for c in ("random_oriented", "random_oriented_low",
                                                           "random_oriented_high")]] = (0.02, 0.01, 0.03)
     bundle.__dict__["calibration"] = Analysis(lin.reset_index(drop=True))
+    bundle.__dict__["failing"] = bundle  # the intervals given here decide both ways (not widened)
     cell = bundle.verdicts.set_index(["metric", "sub_score", "characteristic"])["verdict"]
     return cell[("lin", lin["sub_score"].iloc[0], "calibrated")]
 
@@ -181,3 +184,43 @@ def test_a_characteristic_is_one_entry(synthetic_results, monkeypatch):
     assert matrix.loc[("lin", "strictly_monotone"), "verdict"] == "yes"
     assert "Strictly monotone" in property_matrix_display(property_matrix(bundle)).columns
     assert set(verdict_table(bundle)["characteristic"]) >= {"strictly_monotone"}
+
+
+def test_a_check_failing_at_95_percent_fails_only_where_its_widened_interval_does_too():
+    common = {"statistic": "perfect", "value": 0.8, "comparison": ">=", "threshold": 0.9, "interval": (0.75, 0.85)}
+    unsure = Check(**common, widened=(0.6, 0.95), pooled=12)
+    assert unsure.mark == "undecided" and unsure.shown_interval == (0.6, 0.95) and unsure.shown_pooled == 12
+    assert unsure.value_text() == "0.80 [0.60, 0.95]"  # the interval that decided the mark
+    sure = Check(**common, widened=(0.7, 0.88), pooled=12)
+    assert sure.mark == "no" and Verdict.of([sure]).record()["interval_high"] == 0.88
+    assert Verdict.of([sure]).record()["pooled"] == 12
+    passing = Check(**{**common, "value": 0.95, "interval": (0.92, 0.98)}, widened=(0.85, 1.0), pooled=12)
+    assert passing.mark == "yes" and passing.shown_interval == (0.92, 0.98) and passing.shown_pooled == 1
+    assert Check(**common).mark == "no"  # nothing widened: the interval decides both ways
+
+
+def _pooled_wrong_share(widened: bool, metrics: int = 200, scenarios: int = 8) -> tuple[float, int]:
+    """Simulated metrics whose perfect end is exactly the threshold (N(0.9, 0.05), 3 seeds) in each of ``scenarios``
+    copies of the noise scenario, so that "no" is wrong: the share of calibration verdicts decided so, and the checks
+    each metric's verdicts pool."""
+    rows = [row for index in range(metrics) for scenario in range(scenarios) for seed in range(3)
+            for row in calibration_rows(f"m{index}", f"noise_{scenario}", seed,
+                                        np.random.default_rng([index, scenario, seed]).normal(THRESHOLD, 0.05))]
+    bundle = Bundle(pd.DataFrame(rows))
+    if not widened:
+        bundle.__dict__["failing"] = bundle  # failures read from the 95% intervals, as before they were widened
+    verdicts = bundle.verdicts
+    marks = [verdict.mark for verdict in verdicts.loc[verdicts["characteristic"] == "calibrated", "verdict"]]
+    assert len(marks) == metrics
+    return marks.count("no") / metrics, bundle.pooled_checks["m0"]
+
+
+def test_a_verdict_pooling_many_checks_fails_wrongly_at_most_five_percent_of_the_time():
+    """A verdict fails when one of its checks does: with 8 scenarios' checks at their threshold, 95% intervals failed
+    one of them in 1 - 0.975^8 = 18% of verdicts; the failing side read at 1 - 0.05 / m for the m checks pooled keeps
+    that at most 5% (Bonferroni)."""
+    wrong, pooled = _pooled_wrong_share(widened=True)
+    assert pooled == 8 * 3  # the perfect end and the random end's two sides, in each scenario
+    assert wrong <= 0.05
+    naive, _ = _pooled_wrong_share(widened=False)
+    assert naive > 0.1  # 18% expected: what the widening removes
