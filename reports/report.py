@@ -89,7 +89,8 @@ SENSITIVITY_DESCRIPTION = (
     "and setting of the other swept options, each mean over the seeds scored at every value (a metric's own "
     "seed-to-seed noise then cancels as seeds are added, where a mean of each draw's spread would keep it); the "
     "largest over those conditions is shown, with its interval over seeds in brackets. Insensitive: at most {max_spread:g}{spread_share}, by both ends of the "
-    "interval (≈ where they straddle it; a reading of the sweep, not raced: the verdicts are the property matrix's "
+    "interval (≈ where they straddle it, or where a spread above it is not above it once its interval is widened for "
+    "the checks pooled, as every failure is read; a reading of the sweep, not raced: the verdicts are the property matrix's "
     "two columns, Discretization-free and Few hyper-parameters). Options moving it: how many swept options "
     "move a sub-score by more than that, each with the others at their defaults, its interval in brackets (the options "
     "above the threshold at their intervals' low ends, and at their high ends); few hyper-parameters when at most "
@@ -188,7 +189,8 @@ def _sensitivity_section(bundle: Bundle) -> Section:
         return Section("sensitivity", "Sensitivity to options", description, notes=[NO_SWEEP_NOTE])
     decided = {base: verdict.decisive for base, verdict in base_verdicts(bundle, "few_hyperparameters").items()}
     return Section("sensitivity", "Sensitivity to options", description, table=table,
-                   display=sensitivity_rollup(table, decided), details=sensitivity_details(table),
+                   display=sensitivity_rollup(table, decided, bundle.failing.sensitivity.frame),
+                   details=sensitivity_details(table),
                    provenance=provenance(bundle.judged, verdict_sources(bundle, ["few_hyperparameters"])))
 
 

@@ -1,7 +1,9 @@
 """The verdict object: statistics compared with thresholds, decided unrounded, with an interval where there is one.
 
 A :class:`Check` is one statistic against one threshold; its mark is ``yes`` or ``no``, or
-``undecided`` when it carries an interval that straddles the threshold.  A :class:`Verdict` is what
+``undecided`` when it carries an interval that straddles the threshold, or one that lies on the failing
+side while its interval widened for the checks pooled with it does not (:attr:`Check.widened`: a
+verdict fails when any of its checks does, so a failure is read at a stricter level).  A :class:`Verdict` is what
 one sub-score (or one metric, pooled) gets for one characteristic: the checks that decided it and a
 mark, or, when nothing could be judged, a mark saying why (``n/a``, ``unmeasured``, ``absent``) with
 its evidence.  Every table of the reports prints verdicts through these objects.

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -357,14 +358,18 @@ def _with_sweep_seconds(kept: pd.DataFrame, results: pd.DataFrame, sweeps: Mappi
     return kept
 
 
-def sensitivity_rollup(table: pd.DataFrame, decided: Mapping[str, Check | None]) -> pd.DataFrame:
+def sensitivity_rollup(table: pd.DataFrame, decided: Mapping[str, Check | None],
+                       widened: pd.DataFrame | None = None) -> pd.DataFrame:
     """One display row per metric of an :func:`option_sensitivity` table: what was swept, its largest spread, and
     how many options move it.
 
     ``Largest spread`` is the table's largest ``max_spread`` of the metric, with enough digits to show its
     comparison with the threshold (its interval in brackets), and ``Where`` its option, sub-score and condition;
     ``Insensitive``: every spread of the metric at most the threshold (✓), one above it (✗), by their intervals'
-    ends (:func:`spread_check`), else undecided (≈).  ``decided`` maps each metric to the check deciding its "Few
+    ends (:func:`spread_check`), else undecided (≈); one above it fails only where its interval in ``widened`` (the
+    same table's rows with the intervals a failure is read from, :attr:`reports.verdicts.bundle.Bundle.failing`) lies
+    above it too, as every verdict's failure is read (:attr:`reports.analyses.checks.Check.widened`).  ``decided`` maps
+    each metric to the check deciding its "Few
     hyper-parameters" verdict (the property matrix's: :func:`reports.verdicts.verdict_table.base_verdicts`), whose value
     is the number of its swept options moving a score beyond the threshold: ``Options moving it`` prints it and its
     rule, ``Few hyper-parameters`` its mark (? where the verdict is unmeasured: no option was swept with the others at
@@ -376,6 +381,9 @@ def sensitivity_rollup(table: pd.DataFrame, decided: Mapping[str, Check | None])
         largest = group.loc[group["max_spread"].idxmax()]
         checks = [spread_check(row.max_spread, row.max_spread_low, row.max_spread_high, row.threshold)
                   for row in group.itertuples(index=False)]
+        if widened is not None:
+            ends = widened.loc[group.index, ["max_spread_low", "max_spread_high"]].to_numpy(dtype=float)
+            checks = [replace(check, widened=(float(low), float(high))) for check, (low, high) in zip(checks, ends)]
         spread = checks[group.index.get_loc(largest.name)]
         insensitive = min((check.mark for check in checks), key=JUDGED.index)
         check = decided.get(metric)

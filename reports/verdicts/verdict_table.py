@@ -9,6 +9,10 @@
 * :func:`criterion_verdicts`: per metric, the headline's columns pooled over its sub-scores (the report
   card's criteria);
 * :func:`rollup`: per metric, the checks of some characteristics (the sections' roll-ups).
+
+Each check's failing side is read from the analyses run again at a stricter level, split over the most checks a
+verdict of its metric pools (:func:`pooled_checks`, :attr:`reports.verdicts.bundle.Bundle.failing`), so that every
+view's failures, like its passes, are wrong at most 5% of the time, and the views agree.
 """
 
 from __future__ import annotations
