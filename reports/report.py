@@ -201,7 +201,8 @@ def _seeds_section(bundle: Bundle) -> Section:
         "seeds", "Seeds behind the verdicts",
         "Every judged verdict of the property matrix (per sub-score) by the seeds of the row that decided it. A racing "
         "run (run --max-seeds, the default preset's) starts every cell with a few seeds and gives more, doubling, only "
-        "to the cells of a verdict whose interval still straddles its threshold; a verdict undecided with the most "
+        "to the cells of a verdict whose interval still straddles its threshold (or lies on the failing side while its "
+        "interval widened for the checks pooled does not); a verdict undecided with the most "
         "seeds is too close to call at this study's size. Every verdict with its seeds, value and interval: "
         "tables/seeds.csv.",
         lambda: seed_decisions(bundle), seed_counts_display,

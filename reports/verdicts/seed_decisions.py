@@ -62,7 +62,8 @@ def seed_counts_display(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def undecided_display(table: pd.DataFrame) -> pd.DataFrame:
-    """The verdicts still undecided, with their seeds and whether those were the cap: the section's details."""
+    """The verdicts still undecided, with their seeds and whether those were the cap, and their interval's level
+    (stricter where the interval is a failure's, widened for the checks pooled): the section's details."""
     undecided = table.loc[table["verdict"] == "undecided"]
     return pd.DataFrame({
         "Metric": undecided["metric"], "Sub-score": undecided["sub_score"], "Characteristic": undecided["characteristic"],
@@ -70,6 +71,7 @@ def undecided_display(table: pd.DataFrame) -> pd.DataFrame:
         "Value [interval]": [f"{value:.3g} [{low:.3g}, {high:.3g}]" for value, low, high in
                              zip(undecided["value"], undecided["interval_low"], undecided["interval_high"])],
         "Threshold": [f"{limit:g}" for limit in undecided["limit"]],
+        "Level": [f"{100 * level:.2f}%" for level in undecided["level"]],
         "Seeds": [f"{seeds} (cap)" if cap else f"{seeds}" for seeds, cap in zip(undecided["seeds"], undecided["at_cap"])],
     }).reset_index(drop=True)
 

@@ -65,7 +65,7 @@ def test_an_undecided_verdict_names_its_interval_and_whether_it_had_the_most_see
     shown = undecided_display(table)
     assert shown.to_dict("records") == [{"Metric": "m", "Sub-score": "s", "Characteristic": "calibrated",
                                          "Statistic": "random", "Value [interval]": "0.12 [0.08, 0.16]",
-                                         "Threshold": "0.1", "Seeds": "12 (cap)"}]
+                                         "Threshold": "0.1", "Level": "98.33%", "Seeds": "12 (cap)"}]
     lines = seed_lines(table, looks=3)
     assert lines[0].startswith("Seeds were raced over 3 looks: each interval is at 98.3%")
     assert "A failure is read" not in lines[0]  # no verdict read from a widened interval
