@@ -62,11 +62,11 @@ def sample_efficiency(results: pd.DataFrame) -> pd.DataFrame:
     )
     table["std_abs_difference"] = table["std_abs_difference"].fillna(0.0)
     scores = merged[["score", "reference"]]
-    looks = merged["metric"].map(intervals.looks_by_metric(rows))
+    looks_of = intervals.looks_by_metric(rows)
     spans = merged.groupby(keys + ["n", "n_max"])["difference"].apply(  # differences of unit scores: at most 1
         lambda own: intervals.mean_interval(
             own.to_numpy(), (0.0, 1.0 if intervals.unit_scores(scores.loc[own.index].to_numpy()) else np.inf),
-            int(looks.loc[own.index].max())))
+            looks_of[own.name[keys.index("metric")]]))
     table["mean_abs_difference_low"] = [low for low, _ in spans]
     table["mean_abs_difference_high"] = [high for _, high in spans]
     table["n_max"] = table["n_max"].astype(np.int64)

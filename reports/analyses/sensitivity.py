@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -272,10 +271,12 @@ def _open_scenarios(high: np.ndarray, spreads: np.ndarray, conditions: Sequence[
     return ", ".join(sorted({str(key[0]) for key, end in zip(conditions, reach) if end > threshold}))
 
 
-def spread_check(spread: float, low: float, high: float, threshold: float) -> Check:
+def spread_check(spread: float, low: float, high: float, threshold: float,
+                 widened: tuple[float, float] | None = None) -> Check:
     """A spread against the largest one an insensitive option may have: decided by its interval's two ends where it
-    has one (``low``, ``high``; NaN for one seed), by its value otherwise."""
-    return Check("max spread", spread, "<=", threshold, interval=(low, high))
+    has one (``low``, ``high``; NaN for one seed), by its value otherwise; a failure also by ``widened`` where given
+    (:attr:`reports.analyses.checks.Check.widened`)."""
+    return Check("max spread", spread, "<=", threshold, interval=(low, high), widened=widened)
 
 
 def _ordered(values: np.ndarray) -> list[str]:
@@ -379,11 +380,11 @@ def sensitivity_rollup(table: pd.DataFrame, decided: Mapping[str, Check | None],
     for metric, group in table.groupby("metric", sort=True):
         swept = group.drop_duplicates("option")
         largest = group.loc[group["max_spread"].idxmax()]
-        checks = [spread_check(row.max_spread, row.max_spread_low, row.max_spread_high, row.threshold)
-                  for row in group.itertuples(index=False)]
-        if widened is not None:
-            ends = widened.loc[group.index, ["max_spread_low", "max_spread_high"]].to_numpy(dtype=float)
-            checks = [replace(check, widened=(float(low), float(high))) for check, (low, high) in zip(checks, ends)]
+        ends = (widened.loc[group.index, ["max_spread_low", "max_spread_high"]].to_numpy(dtype=float).tolist()
+                if widened is not None else [None] * len(group))
+        checks = [spread_check(row.max_spread, row.max_spread_low, row.max_spread_high, row.threshold,
+                               tuple(end) if end is not None else None)
+                  for row, end in zip(group.itertuples(index=False), ends)]
         spread = checks[group.index.get_loc(largest.name)]
         insensitive = min((check.mark for check in checks), key=JUDGED.index)
         check = decided.get(metric)
