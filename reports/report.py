@@ -20,13 +20,13 @@ from pathlib import Path
 import pandas as pd
 
 from reports.analyses.agreement import agreement_matrix, agreement_rollup
-from reports.analyses.checks import Check
+from reports.analyses.checks import Verdict, worst
 from reports.analyses.cost import DISPLAY_COLUMNS as COST_COLUMNS
 from reports.analyses.intervals import looks_of
 from reports.analyses.linearity import MIN_LEVELS
 from reports.analyses.raised_warnings import raised_warnings, warnings_line
 from reports.analyses.robustness import ROBUSTNESS_CRITERIA, of_conditions, ranges_read
-from reports.analyses.sensitivity import sensitivity_details, sensitivity_rollup
+from reports.analyses.sensitivity import SPREAD_VERDICTS, sensitivity_details, sensitivity_rollup
 from reports.analyses.thresholds import Thresholds
 from reports.rendering import figures
 from reports.rendering.chance import chance_drawers, chance_section
@@ -35,16 +35,16 @@ from reports.rendering.latex import to_latex
 from reports.rendering.markdown import render_markdown
 from reports.rendering.phase import phase_drawers, phase_section
 from reports.rendering.style import StyleRegistry, metric_colours
-from reports.results.display import FigureFile, Section, display_table
+from reports.results.display import SYMBOLS, FigureFile, Section, display_table
 from reports.results.table import MissingDataError, provenance, scenarios_testing, score_label
 from reports.review.figures import paper_figure_drawers
 from reports.review.sections import agreement_line, table_1_sections, table_2_sections
 from reports.verdicts.bundle import Analysis, Bundle, bundle_of
-from reports.verdicts.characteristics import sentences
+from reports.verdicts.characteristics import Rule, characteristic, sentences
 from reports.verdicts.headline import headline, headline_display, headline_sentences, range_lines
 from reports.verdicts.property_matrix import property_matrix, property_matrix_display
 from reports.verdicts.seed_decisions import seed_counts_display, seed_decisions, seed_lines, undecided_display
-from reports.verdicts.verdict_table import base_verdicts, rollup, verdict_sources
+from reports.verdicts.verdict_table import base_verdicts, rollup, row_readings, verdict_sources
 
 MARKS = ("✓ / ✗: passes / fails, with the number that decided, printed with enough digits to show why; "
          "≈: undecided (the number's interval, in brackets, straddles the threshold); a verdict pooling several checks "
@@ -96,9 +96,13 @@ SENSITIVITY_DESCRIPTION = (
     "above the threshold at their intervals' low ends, and at their high ends); few hyper-parameters when at most "
     "{max_sensitive_options} (the property matrix's rule). A racing run adds seeds to a sweep whose verdict is "
     "undecided, on the scenarios where a spread may still pass the threshold. Per metric below; per option and sub-score in the folded table and "
-    "tables/sensitivity.csv."
+    "tables/sensitivity.csv, each row marked as the Insensitive column reads it (Low and High: the interval that "
+    "decided)."
 )
 #: What the per-metric roll-ups of the sections show (their verdicts are the property matrix's).
+#: How the folded tables of calibration, linearity, robustness and the attacks (and their CSVs) mark each row.
+READ_ROWS = (" Each row there is marked as the verdicts read it: by its interval (≈ where it straddles the threshold), a "
+             "failure by its interval widened for the checks pooled.")
 ROLLUP = ("Per metric below (passing: its sub-scores that pass, of those judged; each statistic at its worst over "
           "them, the rule of the property matrix's {column} column)")
 #: What the LaTeX tables of the headline and the property matrix show, after their captions' titles.
@@ -140,20 +144,58 @@ def _prose(template: str, thresholds: Thresholds) -> str:
     return thresholds.fill(template, rule=sentences(thresholds), min_levels=MIN_LEVELS, spread_share=share)
 
 
-def _checked(values: pd.Series, comparison: str, threshold: float, reasons: pd.Series | None = None) -> list[str]:
-    """Each value as its verdict would print it (enough digits, or ``undefined (reason)``)."""
-    reasons = reasons if reasons is not None else pd.Series([""] * len(values), index=values.index)
-    return [Check("", float(v), comparison, threshold, str(r)).value_text() for v, r in zip(values, reasons)]
+#: The linearity section's Monotone column: Spearman's ρ of the fit against its threshold (not a verdict of its own:
+#: the property columns read ρ with the slope, at their own threshold).
+MONOTONE = Rule("ρ", "spearman", ">=", "min_monotone_rank_correlation", reason="undefined_reason")
 
 
-def _calibration_details(table: pd.DataFrame, thresholds: Thresholds) -> pd.DataFrame:
-    random = table["random_oriented"]
-    below = random < thresholds.min_random  # the random end is judged on both sides: printed against the one it fails
+Readings = dict[str, list[Verdict]]
+"""Flag column -> one reading per row of a table (:func:`_read`)."""
+
+
+def _read(bundle: Bundle, table: pd.DataFrame, widened: Callable[[], pd.DataFrame],
+          flags: Mapping[str, Sequence[Rule]]) -> tuple[pd.DataFrame, Readings]:
+    """``table`` (an analysis's rows) with each column of ``flags`` holding its rows' readings by the column's rules,
+    as the verdicts read them (yes, no, undecided: :func:`reports.verdicts.verdict_table.row_readings`, a failure from
+    the row's interval in ``widened``), in place of the analysis's flags on means; and the readings themselves, whose
+    checks the folded table prints.  So the folded table and the CSV mark a row as the roll-up above them reads it."""
+    readings = {flag: row_readings(rules, table, bundle.thresholds, widened, bundle.pooled_checks)
+                for flag, rules in flags.items()}
+    return table.assign(**{flag: [reading.mark for reading in read] for flag, read in readings.items()}), readings
+
+
+def _read_section(key: str, title: str, description: str, read: Callable[[], tuple[pd.DataFrame, Readings]],
+                  display: Callable[[pd.DataFrame], pd.DataFrame],
+                  details: Callable[[pd.DataFrame, Readings], pd.DataFrame],
+                  sources: Callable[[pd.DataFrame], str]) -> Section:
+    """:func:`_section` of a table whose rows ``read`` reads (:func:`_read`), its folded table drawn from the readings."""
+    found: Readings = {}
+
+    def table() -> pd.DataFrame:
+        frame, readings = read()
+        found.update(readings)
+        return frame
+
+    return _section(key, title, description, table, display, lambda frame: details(frame, found), sources=sources)
+
+
+def _texts(readings: Sequence[Verdict], rule: int) -> list[str]:
+    """Each reading's check of rule ``rule`` as its verdict prints it (its value, its deciding interval)."""
+    return [reading.checks[rule].value_text() for reading in readings]
+
+
+def _marks(readings: Sequence[Verdict]) -> list[str]:
+    return [SYMBOLS[reading.mark] for reading in readings]
+
+
+def _calibration_details(table: pd.DataFrame, readings: Readings) -> pd.DataFrame:
+    """The calibration rows, each read by the calibrated rules (``readings``: :func:`_read`); the random end printed
+    against the side closer to failing (the one it fails, where it fails one)."""
+    readings = readings["calibrated"]
     shown = table.assign(
-        perfect_text=_checked(table["perfect_oriented"], ">=", thresholds.perfect_threshold),
-        random_text=[low if fails_low else high for low, high, fails_low in
-                     zip(_checked(random, ">=", thresholds.min_random), _checked(random, "<=", thresholds.random_threshold),
-                         below)],
+        perfect_text=_texts(readings, 0),
+        random_text=[worst(reading.checks[1:]).value_text() for reading in readings],
+        calibrated=_marks(readings),
         metric=[score_label(m, m, h) for m, h in zip(table["metric"], table["higher_is_better"])],
     )
     return display_table(shown, {"metric": "Metric", "sub_score": "Sub-score", "scenario": "Scenario",
@@ -162,23 +204,30 @@ def _calibration_details(table: pd.DataFrame, thresholds: Thresholds) -> pd.Data
                                  "calibrated": "Calibrated"})
 
 
-def _linearity_details(table: pd.DataFrame, thresholds: Thresholds) -> pd.DataFrame:
-    shown = table.assign(r2_text=_checked(table["r2"], ">=", thresholds.min_r2, table["undefined_reason"]),
-                         slope_text=_checked(table["slope"], ">=", thresholds.min_linear_slope),
-                         rho_text=_checked(table["spearman"], ">=", thresholds.min_monotone_rank_correlation,
-                                           table["undefined_reason"]))
+def _linearity_details(table: pd.DataFrame, readings: Readings) -> pd.DataFrame:
+    linear, monotone = readings["linear"], readings["monotone"]
+    shown = table.assign(r2_text=_texts(linear, 0), slope_text=_texts(linear, 1), rho_text=_texts(monotone, 0),
+                         linear=_marks(linear), monotone=_marks(monotone))
     return display_table(shown, {"metric": "Metric", "sub_score": "Sub-score", "scenario": "Scenario",
                                  "against": "Ideal of", "n_levels": "Levels", "r2_text": "R²", "slope_text": "Slope",
                                  "rho_text": "Spearman", "max_deviation": "Max |dev.|", "at_value": "at",
                                  "linear": "Linear", "monotone": "Monotone"})
 
 
-def _robustness_details(table: pd.DataFrame, thresholds: Thresholds) -> pd.DataFrame:
-    shown = table.assign(deviation_text=_checked(table["deviation"], "<=", thresholds.max_deviation))
+def _robustness_details(table: pd.DataFrame, readings: Readings) -> pd.DataFrame:
+    robust = readings["robust"]
+    shown = table.assign(deviation_text=_texts(robust, 0), robust=_marks(robust))
     return display_table(shown, {"condition": "Condition", "scenario": "Scenario", "metric": "Metric",
                                  "sub_score": "Sub-score", "property": "Property", "largest_drop": "Largest drop",
                                  "largest_excess": "Largest excess", "deviation_text": "|score − ideal|",
                                  "at_value": "at", "robust": "Robust"})
+
+
+def _conditions(bundle: Bundle, criteria: Sequence[str]) -> tuple[pd.DataFrame, Readings]:
+    """The robustness rows of ``criteria``, each read by the deviation rule (:func:`_read`)."""
+    return _read(bundle, of_conditions(bundle.robustness.table, criteria),
+                 lambda: of_conditions(bundle.failing.robustness.table, criteria),
+                 {"robust": characteristic("robust_noise").rules})
 
 
 def _sensitivity_section(bundle: Bundle) -> Section:
@@ -188,9 +237,15 @@ def _sensitivity_section(bundle: Bundle) -> Section:
     if table.empty:
         return Section("sensitivity", "Sensitivity to options", description, notes=[NO_SWEEP_NOTE])
     decided = {base: verdict.decisive for base, verdict in base_verdicts(bundle, "few_hyperparameters").items()}
-    return Section("sensitivity", "Sensitivity to options", description, table=table,
-                   display=sensitivity_rollup(table, decided, bundle.failing.sensitivity.frame),
-                   details=sensitivity_details(table),
+    read, readings = _read(bundle, table, lambda: bundle.failing.sensitivity.frame,
+                           {"verdict": characteristic("discretization_free").rules})  # a spread against max_spread
+    checks = [reading.checks[0] for reading in readings["verdict"]]
+    read = read.assign(verdict=[SPREAD_VERDICTS[mark] for mark in read["verdict"]])
+    shown = [check.shown_interval or (float("nan"), float("nan")) for check in checks]  # the interval that decided
+    return Section("sensitivity", "Sensitivity to options", description, table=read,
+                   display=sensitivity_rollup(table, decided, checks),
+                   details=sensitivity_details(read.assign(max_spread_low=[low for low, _ in shown],
+                                                           max_spread_high=[high for _, high in shown])),
                    provenance=provenance(bundle.judged, verdict_sources(bundle, ["few_hyperparameters"])))
 
 
@@ -253,17 +308,18 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
                  sources=lambda _: verdict_rows),
         _sensitivity_section(bundle),
         _seeds_section(bundle),
-        _section(
+        _read_section(
             "calibration", "Calibration",
             "Mean score at the perfect (alpha = 0) and fully random (alpha = 1) ends of every scenario testing noise "
             "(Zaidi et al. 2022, sections 3 and 5.2). Calibrated: " + sentences(thresholds)["calibrated"]
             + ", lower-is-better scores read as 1 − score. "
-            + ROLLUP.format(column="Calibrated") + "; per sub-score in the folded table and tables/calibration.csv.",
-            bundle.calibration, lambda _: rollup(bundle, ["calibrated"]),
-            partial(_calibration_details, thresholds=thresholds),
+            + ROLLUP.format(column="Calibrated") + "; per sub-score in the folded table and tables/calibration.csv." + READ_ROWS,
+            lambda: _read(bundle, bundle.calibration.required(), lambda: bundle.failing.calibration.frame,
+                          {"calibrated": characteristic("calibrated").rules}),
+            lambda _: rollup(bundle, ["calibrated"]), _calibration_details,
             sources=read("calibrated"),
         ),
-        _section(
+        _read_section(
             "linearity", "Linearity",
             "Each sub-score against the ideal trajectory of the property it measures (holistic ones against every "
             "varying ideal), in every scenario where that ideal varies: R² and slope of the affine fit of the mean "
@@ -273,11 +329,13 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
                      "{min_levels} a scenario compares levels and R² says little). ", thresholds)
             + ROLLUP.format(column="Linear") + ": trajectories of at least "
             f"{MIN_LEVELS} levels outside the entanglement attacks, which have their own section; every fit in the "
-            "folded table and tables/linearity.csv.",
-            bundle.linearity, lambda _: rollup(bundle, ["linear"]), partial(_linearity_details, thresholds=thresholds),
+            "folded table and tables/linearity.csv." + READ_ROWS,
+            lambda: _read(bundle, bundle.linearity.required(), lambda: bundle.failing.linearity.frame,
+                          {"linear": characteristic("linear").rules, "monotone": (MONOTONE,)}),
+            lambda _: rollup(bundle, ["linear"]), _linearity_details,
             sources=read("linear"),
         ),
-        _section(
+        _read_section(
             "robustness", "Robustness",
             "Largest distance |score − ideal| (the larger of the drop below and the excess above the ideal) of "
             "modularity and compactness scores in every scenario testing noise (robustness to noise does not apply to "
@@ -287,21 +345,21 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
             + _read_in(bundle.robustness.table, ROBUSTNESS_CRITERIA) + f". Robust: at most {thresholds.max_deviation:g}, "
             "the rule of the headline's Robust column and the property matrix. "
             + ROLLUP.format(column="robustness") + "; per condition and sub-score in the folded table and "
-            "tables/robustness.csv.",
-            lambda: of_conditions(bundle.robustness.table, ROBUSTNESS_CRITERIA),
-            lambda _: rollup(bundle, ROBUST), partial(_robustness_details, thresholds=thresholds),
+            "tables/robustness.csv." + READ_ROWS,
+            lambda: _conditions(bundle, ROBUSTNESS_CRITERIA),
+            lambda _: rollup(bundle, ROBUST), _robustness_details,
             sources=read(*ROBUST),
         ),
-        _section(
+        _read_section(
             "attacks", "Entanglement attacks",
             "Largest distance |score − ideal| of every sub-score in every scenario testing an entanglement attack "
             "(Tokui and Sato 2022, section 4), where the ideal falls as the attack grows: a score that stays high is "
             "blind to it (its excess above the ideal counts)" + _read_in(bundle.robustness.table, ("attacks",))
             + f". Follows the attacks: at most {thresholds.max_deviation:g}, as in "
             "the headline and the property matrix. " + ROLLUP.format(column="Follows entanglement attacks")
-            + "; per scenario and sub-score in the folded table and tables/attacks.csv.",
-            lambda: of_conditions(bundle.robustness.table, ("attacks",)),
-            lambda _: rollup(bundle, ["follows_attacks"]), partial(_robustness_details, thresholds=thresholds),
+            + "; per scenario and sub-score in the folded table and tables/attacks.csv." + READ_ROWS,
+            lambda: _conditions(bundle, ("attacks",)),
+            lambda _: rollup(bundle, ["follows_attacks"]), _robustness_details,
             sources=read("follows_attacks"),
         ),
         _section(

@@ -271,12 +271,10 @@ def _open_scenarios(high: np.ndarray, spreads: np.ndarray, conditions: Sequence[
     return ", ".join(sorted({str(key[0]) for key, end in zip(conditions, reach) if end > threshold}))
 
 
-def spread_check(spread: float, low: float, high: float, threshold: float,
-                 widened: tuple[float, float] | None = None) -> Check:
+def spread_check(spread: float, low: float, high: float, threshold: float) -> Check:
     """A spread against the largest one an insensitive option may have: decided by its interval's two ends where it
-    has one (``low``, ``high``; NaN for one seed), by its value otherwise; a failure also by ``widened`` where given
-    (:attr:`reports.analyses.checks.Check.widened`)."""
-    return Check("max spread", spread, "<=", threshold, interval=(low, high), widened=widened)
+    has one (``low``, ``high``; NaN for one seed), by its value otherwise."""
+    return Check("max spread", spread, "<=", threshold, interval=(low, high))
 
 
 def _ordered(values: np.ndarray) -> list[str]:
@@ -360,33 +358,31 @@ def _with_sweep_seconds(kept: pd.DataFrame, results: pd.DataFrame, sweeps: Mappi
 
 
 def sensitivity_rollup(table: pd.DataFrame, decided: Mapping[str, Check | None],
-                       widened: pd.DataFrame | None = None) -> pd.DataFrame:
+                       checks: Sequence[Check] | None = None) -> pd.DataFrame:
     """One display row per metric of an :func:`option_sensitivity` table: what was swept, its largest spread, and
     how many options move it.
 
     ``Largest spread`` is the table's largest ``max_spread`` of the metric, with enough digits to show its
     comparison with the threshold (its interval in brackets), and ``Where`` its option, sub-score and condition;
-    ``Insensitive``: every spread of the metric at most the threshold (✓), one above it (✗), by their intervals'
-    ends (:func:`spread_check`), else undecided (≈); one above it fails only where its interval in ``widened`` (the
-    same table's rows with the intervals a failure is read from, :attr:`reports.verdicts.bundle.Bundle.failing`) lies
-    above it too, as every verdict's failure is read (:attr:`reports.analyses.checks.Check.widened`).  ``decided`` maps
-    each metric to the check deciding its "Few
-    hyper-parameters" verdict (the property matrix's: :func:`reports.verdicts.verdict_table.base_verdicts`), whose value
-    is the number of its swept options moving a score beyond the threshold: ``Options moving it`` prints it and its
-    rule, ``Few hyper-parameters`` its mark (? where the verdict is unmeasured: no option was swept with the others at
-    their defaults).
+    ``Insensitive``: every spread of the metric at most the threshold (✓), one above it (✗), else undecided (≈), by
+    ``checks``, each row's spread read as the verdicts read it (one per row of ``table``, in order: a failure from its
+    interval widened for the checks its metric's verdicts pool, :func:`reports.verdicts.verdict_table.row_readings`),
+    or by each row's interval where not given (:func:`spread_check`).  ``decided`` maps each metric to the check
+    deciding its "Few hyper-parameters" verdict (the property matrix's:
+    :func:`reports.verdicts.verdict_table.base_verdicts`), whose value is the number of its swept options moving a
+    score beyond the threshold: ``Options moving it`` prints it and its rule, ``Few hyper-parameters`` its mark (?
+    where the verdict is unmeasured: no option was swept with the others at their defaults).
     """
+    if checks is None:
+        checks = [spread_check(row.max_spread, row.max_spread_low, row.max_spread_high, row.threshold)
+                  for row in table.itertuples(index=False)]
     records = []
     for metric, group in table.groupby("metric", sort=True):
         swept = group.drop_duplicates("option")
         largest = group.loc[group["max_spread"].idxmax()]
-        ends = (widened.loc[group.index, ["max_spread_low", "max_spread_high"]].to_numpy(dtype=float).tolist()
-                if widened is not None else [None] * len(group))
-        checks = [spread_check(row.max_spread, row.max_spread_low, row.max_spread_high, row.threshold,
-                               tuple(end) if end is not None else None)
-                  for row, end in zip(group.itertuples(index=False), ends)]
-        spread = checks[group.index.get_loc(largest.name)]
-        insensitive = min((check.mark for check in checks), key=JUDGED.index)
+        own = [checks[at] for at in table.index.get_indexer(group.index)]
+        spread = own[group.index.get_loc(largest.name)]
+        insensitive = min((check.mark for check in own), key=JUDGED.index)
         check = decided.get(metric)
         records.append({
             "Metric": metric,

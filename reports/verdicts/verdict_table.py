@@ -190,6 +190,46 @@ def _rule_rows(bundle: Bundle, characteristic: Characteristic, table: pd.DataFra
     return [_RuleRows(rule, table, bundle.thresholds, widened, bundle.pooled_checks) for rule in characteristic.rules]
 
 
+def row_readings(rules: Sequence[Rule], table: pd.DataFrame, thresholds: Thresholds,
+                 widened: Callable[[], pd.DataFrame] | None = None,
+                 pooled: Mapping[str, int] | None = None) -> list[Verdict]:
+    """Each row of ``table`` read by ``rules`` as a verdict reads the checks it pools: one check per rule, decided by
+    the row's interval (``<column>_low``, ``<column>_high`` where the table has them), a failure only where the row's
+    interval in ``widened`` (the same rows of the analysis run at the level failures are read at,
+    :attr:`reports.verdicts.bundle.Bundle.failing`; ``pooled`` the checks each metric's intervals were widened for,
+    :func:`pooled_checks`) lies on the failing side too.
+
+    The sections' folded tables and their CSVs mark every row so, with the marks of the verdicts: a row reads there as
+    the roll-up above it reads it (on means alone, a calibration row of DCI-RF read ✗ at 0.11 where its verdict, 0.11
+    [0.09, 0.12] against ≤ 0.1, was undecided).
+
+    Parameters
+    ----------
+    rules : sequence of Rule
+        What each row is read against; each reads every row (no ``rows`` filter).
+    table : pandas.DataFrame
+        An analysis's rows.
+    widened : callable, optional
+        Gives the same rows widened, called only when some row's interval lies on the failing side (None: the row's
+        interval decides both ways).
+    thresholds : Thresholds
+        The thresholds the rules compare with.
+    pooled : mapping, optional
+        Metric -> how many checks its widened intervals were widened for (the checks' ``pooled``).
+
+    Returns
+    -------
+    list of Verdict
+        One per row of ``table``, in order: :meth:`Verdict.of` its checks, one per rule.
+    """
+    if any(rule.rows for rule in rules):
+        raise ValueError("row_readings reads every row of the table: a rule with a rows filter would skip some")
+    if table.empty:
+        return []
+    readers = [_RuleRows(rule, table, thresholds, widened, pooled) for rule in rules]
+    return [Verdict.of([reader._check_at(at) for reader in readers]) for at in range(len(table))]
+
+
 def pooled_checks(bundle: Bundle) -> dict[str, int]:
     """Per metric, the most checks one of its verdicts pools: for each headline column (a characteristic outside the
     headline alone), the rows every rule of its characteristics reads over all the metric's sub-scores.

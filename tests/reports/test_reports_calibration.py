@@ -107,10 +107,14 @@ def test_the_largest_sample_size_is_used(synthetic_results):
 def test_the_folded_table_prints_the_random_end_against_the_side_it_fails():
     """-0.1004 fails ``min_random`` (-0.1): rounded to two decimals it would read -0.10 and seem to pass."""
     from reports.report import _calibration_details
+    from reports.verdicts.characteristics import characteristic
+    from reports.verdicts.verdict_table import row_readings
 
     table = pd.DataFrame({"metric": ["m", "m", "m"], "sub_score": ["a", "b", "c"], "higher_is_better": [True] * 3,
                           "scenario": ["noise"] * 3, "property": ["explicitness"] * 3, "perfect_oriented": [1.0] * 3,
                           "perfect_std": [0.0] * 3, "random_oriented": [-0.1004, 0.1004, 0.02], "random_std": [0.0] * 3,
                           "n_seeds": [3] * 3, "calibrated": [False, False, True]})
-    shown = _calibration_details(table, Thresholds())
+    readings = row_readings(characteristic("calibrated").rules, table, Thresholds())
+    shown = _calibration_details(table, {"calibrated": readings})
     assert list(shown["Random"]) == ["-0.1004", "0.1004", "0.02"]
+    assert list(shown["Calibrated"]) == ["✗", "✗", "✓"]  # no interval (one seed's means): read by the values

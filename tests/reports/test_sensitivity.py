@@ -7,7 +7,10 @@ import pandas as pd
 import pytest
 
 from reports.analyses.sensitivity import option_sensitivity, sensitivity_rollup
+from reports.analyses.thresholds import Thresholds
 from reports.results.schema import encode_options
+from reports.verdicts.characteristics import characteristic
+from reports.verdicts.verdict_table import row_readings
 
 
 def _row(metric: str, options: dict, scenario: str, value: float, seed: int, score: float) -> dict:
@@ -155,13 +158,19 @@ def test_an_option_of_several_values_each_pair_as_far_apart_as_the_threshold_is_
 
 def test_the_rollups_insensitive_mark_reads_a_failure_from_the_widened_interval():
     """A spread above the threshold at its 95% interval fails the roll-up's Insensitive column only where its interval
-    widened for the checks pooled lies above the threshold too (as every verdict's failure is read)."""
+    widened for the checks pooled lies above the threshold too (as every verdict's failure is read: the rows' readings
+    of :func:`reports.verdicts.verdict_table.row_readings`, which the folded table and the CSV print too)."""
     table = pd.DataFrame({"metric": ["m", "m"], "option": ["bins", "batch"], "values": ["5, 10", "50, 200"],
                           "sub_score": ["s", "s"], "max_spread": [0.3, 0.02], "max_spread_low": [0.2, 0.0],
                           "max_spread_high": [0.4, 0.05], "threshold": [0.1, 0.1], "worst_condition": ["noise", "noise"]})
+    rules = characteristic("discretization_free").rules
+
+    def rolled(widened):
+        checks = [reading.checks[0] for reading in row_readings(rules, table, Thresholds(), widened, {"m": 3})]
+        return sensitivity_rollup(table, {}, checks)
+
     assert sensitivity_rollup(table, {})["Insensitive"].tolist() == ["✗"]  # nothing widened: the 95% interval decides
-    straddling = table.assign(max_spread_low=[0.05, 0.0], max_spread_high=[0.55, 0.08])
-    shown = sensitivity_rollup(table, {}, straddling)
+    assert rolled(None)["Insensitive"].tolist() == ["✗"]
+    shown = rolled(lambda: table.assign(max_spread_low=[0.05, 0.0], max_spread_high=[0.55, 0.08]))
     assert shown["Insensitive"].tolist() == ["≈"] and shown["Largest spread"].tolist() == ["0.30 [0.05, 0.55] (≤ 0.1)"]
-    above = table.assign(max_spread_low=[0.15, 0.0], max_spread_high=[0.45, 0.08])
-    assert sensitivity_rollup(table, {}, above)["Insensitive"].tolist() == ["✗"]
+    assert rolled(lambda: table.assign(max_spread_low=[0.15, 0.0], max_spread_high=[0.45, 0.08]))["Insensitive"].tolist() == ["✗"]

@@ -149,6 +149,8 @@ def test_an_undecided_verdict_and_its_interval_reach_every_view(synthetic_result
     assert "pass (1 undecided)" in next(line for line in sections["headline"].lines if line.startswith("Calibrated"))
     rollup = sections["calibration"].display.set_index("Metric")
     assert rollup.loc["uncal", "perfect ≥ 0.9"] == "≈ 0.85 [0.80, 0.93]" and rollup.loc["uncal", "Passing"] == "0 of 1"
+    folded = sections["calibration"].details.set_index("Metric").loc["uncal"]  # its one row, as the roll-up reads it
+    assert (folded["Calibrated"], folded["Perfect"]) == ("≈", "0.85 [0.80, 0.93]")
     marks = metric_verdicts(bundle, "uncal")
     assert marks["calibration"].mark == "undecided" and overall_line(marks).startswith("✗ fails")
     assert "≈ undecided on calibration" in overall_line(marks)
@@ -197,6 +199,29 @@ def test_a_check_failing_at_95_percent_fails_only_where_its_widened_interval_doe
     passing = Check(**{**common, "value": 0.95, "interval": (0.92, 0.98)}, widened=(0.85, 1.0), pooled=12)
     assert passing.mark == "yes" and passing.shown_interval == (0.92, 0.98) and passing.shown_pooled == 1
     assert Check(**common).mark == "no"  # nothing widened: the interval decides both ways
+
+
+def test_every_row_of_a_folded_table_and_its_csv_reads_as_the_verdicts_read_it(tmp_path):
+    """A calibration row failing at 95% (0.85 [0.81, 0.89] against ≥ 0.9, 3 seeds) but not at the level its metric's
+    3 checks pool to ([0.78, 0.92]) is undecided in the roll-up, and so in the folded table (with the interval that
+    decided) and in the CSV: before, they read the mean alone and said ✗ beside the roll-up's ≈."""
+    rows = [row for seed, perfect in enumerate((0.835, 0.85, 0.865))
+            for row in calibration_rows("m", "noise", seed, perfect)]
+    bundle = Bundle(pd.DataFrame(rows))
+    assert bundle.pooled_checks == {"m": 3}
+    sections = {section.key: section for section in build_sections(bundle)}
+    calibration = sections["calibration"]
+    assert calibration.display.set_index("Metric").loc["m", "perfect ≥ 0.9"] == "≈ 0.85 [0.78, 0.92]"
+    folded = calibration.details.set_index("Metric").loc["m"]
+    assert (folded["Calibrated"], folded["Perfect"], folded["Random"]) == ("≈", "0.85 [0.78, 0.92]", "0.00")
+    assert calibration.table["calibrated"].tolist() == ["undecided"]
+    write_report(bundle, tmp_path)
+    assert pd.read_csv(tmp_path / "tables" / "calibration.csv")["calibrated"].tolist() == ["undecided"]
+    surely = Bundle(pd.DataFrame([row for seed, perfect in enumerate((0.8, 0.81, 0.82))
+                                  for row in calibration_rows("m", "noise", seed, perfect)]))
+    folded = {section.key: section for section in build_sections(surely)}["calibration"].details.iloc[0]
+    # failing at the widened level too: 95% [0.79, 0.84], shown at the level that decided
+    assert (folded["Calibrated"], folded["Perfect"]) == ("✗", "0.81 [0.77, 0.85]")
 
 
 def _pooled_wrong_share(widened: bool, metrics: int = 200, scenarios: int = 8) -> tuple[float, int]:
