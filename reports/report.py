@@ -99,10 +99,10 @@ SENSITIVITY_DESCRIPTION = (
     "tables/sensitivity.csv, each row marked as the Insensitive column reads it (Low and High: the interval that "
     "decided)."
 )
-#: What the per-metric roll-ups of the sections show (their verdicts are the property matrix's).
 #: How the folded tables of calibration, linearity, robustness and the attacks (and their CSVs) mark each row.
 READ_ROWS = (" Each row there is marked as the verdicts read it: by its interval (≈ where it straddles the threshold), a "
              "failure by its interval widened for the checks pooled.")
+#: What the per-metric roll-ups of the sections show (their verdicts are the property matrix's).
 ROLLUP = ("Per metric below (passing: its sub-scores that pass, of those judged; each statistic at its worst over "
           "them, the rule of the property matrix's {column} column)")
 #: What the LaTeX tables of the headline and the property matrix show, after their captions' titles.
@@ -185,6 +185,7 @@ def _texts(readings: Sequence[Verdict], rule: int) -> list[str]:
 
 
 def _marks(readings: Sequence[Verdict]) -> list[str]:
+    """Each reading's mark as a table shows it (✓, ✗, ≈)."""
     return [SYMBOLS[reading.mark] for reading in readings]
 
 
