@@ -113,12 +113,18 @@ class _RuleRows:
             self.pooled = np.array([pooled.get(metric, 1) for metric in self.rows["metric"]], dtype=np.int64)
             self.widened = self._aligned(widened())[[low, high]].to_numpy(dtype=float)
 
+    def _sides(self, interval: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each row of ``interval``: whether both its ends are finite, and whether its low and its high end lie on
+        the passing side of the threshold (a NaN end on neither)."""
+        threshold = float(getattr(self.thresholds, self.rule.threshold))
+        low, high = interval.T
+        return (np.isfinite(low) & np.isfinite(high), holds(low, self.rule.comparison, threshold),
+                holds(high, self.rule.comparison, threshold))
+
     def _failing(self) -> np.ndarray:
         """Whether each row's interval lies wholly on the failing side of the threshold."""
-        threshold = float(getattr(self.thresholds, self.rule.threshold))
-        low, high = self.interval.T
-        return (np.isfinite(low) & np.isfinite(high) & ~holds(low, self.rule.comparison, threshold)
-                & ~holds(high, self.rule.comparison, threshold))
+        finite, low, high = self._sides(self.interval)
+        return finite & ~low & ~high
 
     def _aligned(self, widened: pd.DataFrame) -> pd.DataFrame:
         """The rows of ``widened`` that are this rule's rows (the same rows of the same analysis, by index)."""
@@ -174,10 +180,8 @@ class _RuleRows:
 
     def _split(self, interval: np.ndarray) -> np.ndarray:
         """Whether each row of ``interval`` has its two (finite) ends on different sides of the threshold."""
-        threshold = float(getattr(self.thresholds, self.rule.threshold))
-        low, high = interval.T
-        sides = [np.where(np.isfinite(end), holds(end, self.rule.comparison, threshold), False) for end in (low, high)]
-        return np.isfinite(low) & np.isfinite(high) & (sides[0] != sides[1])
+        finite, low, high = self._sides(interval)
+        return finite & (low != high)
 
 
 def _rule_rows(bundle: Bundle, characteristic: Characteristic, table: pd.DataFrame) -> list[_RuleRows]:
@@ -209,11 +213,11 @@ def row_readings(rules: Sequence[Rule], table: pd.DataFrame, thresholds: Thresho
         What each row is read against; each reads every row (no ``rows`` filter).
     table : pandas.DataFrame
         An analysis's rows.
+    thresholds : Thresholds
+        The thresholds the rules compare with.
     widened : callable, optional
         Gives the same rows widened, called only when some row's interval lies on the failing side (None: the row's
         interval decides both ways).
-    thresholds : Thresholds
-        The thresholds the rules compare with.
     pooled : mapping, optional
         Metric -> how many checks its widened intervals were widened for (the checks' ``pooled``).
 
