@@ -38,7 +38,7 @@ from matplotlib.ticker import MaxNLocator
 from matplotlib.transforms import Affine2D
 
 from reports.analyses.intervals import MIN_INTERVAL_SEEDS, mean_half_width
-from reports.rendering.style import COLUMN_WIDTH, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, chunks, paper_style, wrap_label
+from reports.rendering.style import COLUMN_WIDTH, EMBEDDED_FONTS, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, chunks, paper_style, wrap_label
 from reports.results.schema import SCORE_PROPERTIES
 from reports.results.table import at_largest_n, family_rank, ideal_table, scenarios_testing, score_label, seed_summary
 
@@ -146,7 +146,8 @@ def save(figure: Figure, directory: Path, key: str, formats: Sequence[str] = DEF
     :data:`PNG_COMPRESS_LEVEL`) is under a third of the full-colour one.  Every file depends only on the figure: the SVG and
     the PDF have no date, and the SVG's element ids are salted with ``key`` (matplotlib
     salts them with a random uuid otherwise), so a report redrawn from the same results
-    is the same byte for byte.  The layout is computed once, at the PNG's resolution
+    is the same byte for byte; the PDF embeds TrueType fonts (:data:`reports.rendering.style.EMBEDDED_FONTS`), as
+    journals ask.  The layout is computed once, at the PNG's resolution
     (:func:`_lay_out`), and each format is drawn once on it.
     """
     from PIL import Image
@@ -166,7 +167,8 @@ def save(figure: Figure, directory: Path, key: str, formats: Sequence[str] = DEF
         with matplotlib.rc_context({"svg.hashsalt": key}):
             figure.savefig(directory / f"{key}.svg", format="svg", metadata={"Date": None})
     if "pdf" in formats:
-        figure.savefig(directory / f"{key}.pdf", format="pdf", metadata={"CreationDate": None})
+        with matplotlib.rc_context(EMBEDDED_FONTS):
+            figure.savefig(directory / f"{key}.pdf", format="pdf", metadata={"CreationDate": None})
     return png
 
 

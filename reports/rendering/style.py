@@ -238,6 +238,11 @@ def report_panels(results: pd.DataFrame) -> list[list[Line]]:
     return panels
 
 
+#: Matplotlib settings embedding the fonts themselves (TrueType, Type 42) in a PDF or PostScript file: journals refuse
+#: the Type 3 fonts matplotlib writes by default.  Read when a figure is saved.
+EMBEDDED_FONTS = {"pdf.fonttype": 42, "ps.fonttype": 42}
+
+
 @contextlib.contextmanager
 def paper_style(font_size: float = FONT_SIZE) -> Iterator[None]:
     """Matplotlib settings for paper figures at ``font_size`` points, fonts embedded as TrueType (Type 42).
@@ -256,8 +261,7 @@ def paper_style(font_size: float = FONT_SIZE) -> Iterator[None]:
         "lines.markersize": 3.0,
         "axes.spines.top": False,
         "axes.spines.right": False,
-        "pdf.fonttype": 42,
-        "ps.fonttype": 42,
+        **EMBEDDED_FONTS,
         "svg.hashsalt": "reports",
     }
     with matplotlib.rc_context(settings):
