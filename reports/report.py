@@ -30,11 +30,12 @@ from reports.analyses.sensitivity import SPREAD_VERDICTS, sensitivity_details, s
 from reports.analyses.thresholds import Thresholds
 from reports.rendering import figures
 from reports.rendering.chance import chance_drawers, chance_section
+from reports.rendering.comparison import run_colours
 from reports.rendering.html import render_html
 from reports.rendering.latex import to_latex
 from reports.rendering.markdown import render_markdown
 from reports.rendering.phase import phase_drawers, phase_section
-from reports.rendering.style import StyleRegistry, metric_colours
+from reports.rendering.style import StyleRegistry
 from reports.results.display import SYMBOLS, FigureFile, Section, display_table
 from reports.results.table import MissingDataError, provenance, scenarios_testing, score_label
 from reports.review.figures import paper_figure_drawers
@@ -413,10 +414,10 @@ def figure_todo(bundle: Bundle, colours: Mapping[str, str] | None = None) -> lis
     Reads the analyses the bundle already computed (sample efficiency, agreement, chance levels), so that no
     analysis runs twice; each call holds only the rows its figure draws.  ``colours`` (metric -> colour, the user's)
     fixes those metrics' colours; every metric keeps one colour in every figure
-    (:func:`reports.rendering.style.metric_colours`).
+    (:func:`reports.rendering.comparison.run_colours`, which refuses colours naming a metric the results lack).
     """
     results = bundle.judged
-    colours = metric_colours(results, colours)  # one colour per metric in every figure
+    colours = run_colours(bundle.results, colours)  # one colour per metric in every figure (and every plot call)
     registry = StyleRegistry(results, colours=colours)
     efficiency = bundle.efficiency.table
     todo: list[Todo] = [(key, caption, draw, None)
@@ -569,23 +570,24 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
         PNG is always written, as the pages show it.
     colours : Mapping[str, str], optional
         Metric -> colour for the figures (:func:`reports.rendering.style.parse_colours` reads ``--colors``); a metric not
-        named keeps the colour the run gives it (:func:`reports.rendering.style.metric_colours`), the same in every figure
-        and in ``plot``.
+        named keeps the colour the run gives it (:func:`reports.rendering.comparison.run_colours`), the same in every
+        figure and in ``plot``.
 
     Raises
     ------
     ValueError
-        When ``results`` breaks the results-table contract, or ``figure_formats`` names an unknown format (checked
-        before anything is computed or written).
+        When ``results`` breaks the results-table contract, ``figure_formats`` names an unknown format (checked
+        before anything is computed or written), or ``colours`` a metric the results lack (before anything is
+        written).
     """
     formats = figures.figure_formats(figure_formats)
     bundle = results if isinstance(results, Bundle) else bundle_of(results)  # the racing's last look's, when it was
     results, judged = bundle.results, bundle.judged
     warnings_recorded = "warnings" not in results.attrs["filled_columns"]
+    todo = figure_todo(bundle, colours)  # first, so that the workers draw while the analyses below are computed
     out_dir = Path(out_dir)
     tables_dir = out_dir / "tables"
     tables_dir.mkdir(parents=True, exist_ok=True)
-    todo = figure_todo(bundle, colours)  # first, so that the workers draw while the analyses below are computed
     drawing = draw_figures(todo, out_dir / "figures", jobs=jobs, formats=formats)
     try:
         sections = build_sections(bundle)

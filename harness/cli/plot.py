@@ -33,15 +33,16 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         help="draw chosen metrics on chosen scenarios from an existing run (no metric is run)",
         description="Read RUN_DIR/results.parquet (or results.csv) and draw one figure comparing --metrics on "
         "--scenarios: one panel per scenario, the mean score over seeds against the swept parameter with a band "
-        "(by default the 95%% Student-t interval of the mean over seeds, named in the legend), and the ideal "
+        "(by default the 95% Student-t interval of the mean over seeds, named in the legend), and the ideal "
         "trajectories (wide grey lines, tagged M, C, E, H by property). Every metric has the colour the run's report "
         "gives it (or --colors), the same in every plot of the run; every line of a panel has its own marker, and lines "
         "of close colours their own line styles. PDFs embed TrueType (Type 42) fonts. Nothing is recomputed.",
     )
     parser.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run directory written by 'run' or 'validate'")
     parser.add_argument("--metrics", type=csv_list, help="comma-separated metrics to draw, each with all its sub-scores, "
-                        "or one sub-score as METRIC/SUB_SCORE (dci_lasso/compactness); a variant of an option sweep "
-                        "as the results name it, mig[bins=10] (default: all in the run)")
+                        "or one sub-score as METRIC/SUB_SCORE (dci_lasso/compactness); a swept metric's own name draws "
+                        "its variant at the default options, as the report does (mig: mig[bins=10]), a variant's name "
+                        "as the results write it that variant (mig[bins=5]) (default: all in the run)")
     parser.add_argument("--scenarios", type=csv_list, help="comma-separated scenarios to draw, one panel each in this order (default: all in the run, "
                         "sorted); a composed or user scenario as the results name it or as given to 'run --scenarios'")
     parser.add_argument("--format", choices=FORMATS, help="figure format (default: from --out's suffix, else png)")
@@ -49,8 +50,9 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--width", type=_width, default="page", metavar="column|page|INCHES",
                         help="figure width: a column of a two-column paper (3.25 in), a page's text block (6.75 in), "
                         f"or inches from {WIDTH_RANGE[0]:g} to {WIDTH_RANGE[1]:g} (default: page)")
-    parser.add_argument("--layout", choices=LAYOUTS, default="rows",
-                        help="panels one per row, all in one row, or in a near-square grid (default: rows)")
+    parser.add_argument("--layout", choices=LAYOUTS,
+                        help="panels one per row, all in one row, or in a near-square grid (default: rows; not with "
+                        "--phase)")
     parser.add_argument("--ncols", type=positive_int, help="panels per row (overrides --layout)")
     parser.add_argument("--font-size", type=_font_size, default=7.0, metavar="POINTS",
                         help=f"font size of labels and titles, from {FONT_SIZE_RANGE[0]:g} to {FONT_SIZE_RANGE[1]:g} "
@@ -67,13 +69,14 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         help="draw the phase diagrams of a two-parameter sweep instead (its name as the results' sweep "
                         "column holds it, e.g. dense_mixing@equicorrelated or null_gaussian): one heat map per "
                         "sub-score of --metrics over both parameters, one colour scale, the ideal's contours where it "
-                        "varies; --width, --ncols, --font-size, --rename and --panel-letters apply")
-    parser.add_argument("--phase-value", choices=PHASE_VALUES, default="score",
+                        "varies; --width, --ncols, --font-size, --rename and --panel-letters apply, --scenarios, "
+                        "--layout, --band and --colors do not")
+    parser.add_argument("--phase-value", choices=PHASE_VALUES,
                         help="with --phase: colour each cell by the mean score, or by its distance |score - ideal| to "
                         "the ideal (default: score)")
-    parser.add_argument("--band", choices=BANDS, default="ci95",
+    parser.add_argument("--band", choices=BANDS,
                         help="band around each mean: the 95%% Student-t interval of the mean over seeds, one standard "
-                        "deviation over seeds, or none (default: ci95)")
+                        "deviation over seeds, or none (default: ci95; not with --phase)")
     parser.add_argument("--colors", type=colours, metavar="METRIC=COLOUR,...|FILE", help=COLOURS_HELP)
     parser.set_defaults(handler=_plot)
 
@@ -137,6 +140,8 @@ def _plot(args: argparse.Namespace) -> int:
     from harness.workflows.run_results import load_run_results
     from reports.rendering.comparison import FigureRequestError
 
+    if args.out is not None and args.out.is_dir():
+        raise UsageError(f"--out {str(args.out)!r} is a directory: name the figure's file ({args.out / 'comparison.png'})")
     suffix = args.out.suffix.lower().lstrip(".") if args.out is not None else ""
     if args.format is None and args.out is not None and suffix not in FORMATS:
         raise UsageError(f"cannot tell the format of {str(args.out)!r}: end it in .png, .svg or .pdf, or pass --format")
@@ -149,13 +154,15 @@ def _plot(args: argparse.Namespace) -> int:
     results = load_run_results(args.run_dir)
     if args.phase is not None:
         return _phase(args, results, out, fmt, renames)
+    if args.phase_value is not None:
+        raise UsageError("--phase-value colours a phase diagram's cells: it needs --phase SWEEP")
     scenarios = _as_written(args.scenarios, set(results["scenario"])) if args.scenarios is not None else None
     _check_names(results, args.metrics, scenarios)
     try:
         path = reports.plot_comparison(
             results, metrics=args.metrics, scenarios=scenarios, out_file=out, format=fmt, width=args.width,
-            layout=args.layout, ncols=args.ncols, font_size=args.font_size, rename=renames,
-            panel_letters=args.panel_letters, band=args.band, colours=args.colors)
+            layout=args.layout or "rows", ncols=args.ncols, font_size=args.font_size, rename=renames,
+            panel_letters=args.panel_letters, band=args.band or "ci95", colours=args.colors)
     except FigureRequestError as error:
         raise UsageError(str(error)) from None
     print(f"figure written to {path}")
@@ -169,12 +176,19 @@ def _phase(args: argparse.Namespace, results, out: Path, fmt: str, renames: dict
 
     if args.scenarios is not None:
         raise UsageError("--phase draws one sweep, named by --phase; leave out --scenarios")
+    ignored = [option for option, value in (("--layout", args.layout), ("--band", args.band), ("--colors", args.colors))
+               if value is not None]
+    if ignored:
+        one = len(ignored) == 1
+        raise UsageError(f"--phase draws heat maps, one per sub-score: {' and '.join(ignored)} "
+                         f"{'does' if one else 'do'} not apply to them; leave {'it' if one else 'them'} out (--ncols "
+                         "sets the panels per row)")
     _check_names(results, args.metrics, None)
     try:
         with warnings.catch_warnings(record=True) as notes:
             warnings.simplefilter("always", FigureNote)
             path = plot_phase_diagram(results, sweep=args.phase, out_file=out, metrics=args.metrics,
-                                      value=args.phase_value, format=fmt, width=args.width, ncols=args.ncols,
+                                      value=args.phase_value or "score", format=fmt, width=args.width, ncols=args.ncols,
                                       font_size=args.font_size, rename=renames, panel_letters=args.panel_letters)
     except FigureRequestError as error:
         raise UsageError(str(error)) from None
@@ -188,20 +202,24 @@ def _phase(args: argparse.Namespace, results, out: Path, fmt: str, renames: dict
 
 
 def _check_names(results, metrics: list[str] | None, scenarios: list[str] | None) -> None:
-    """Unknown metrics or scenarios as one usage error, with the names meant: a swept metric's variants
-    (``mig`` -> ``mig[bins=10]``), else the closest names."""
-    from reports.rendering.comparison import selectable, variants_of
+    """Unknown metrics or scenarios as one usage error, with the names meant: a swept metric's variants where none is
+    at its defaults (a swept metric's own name otherwise names that one: :func:`reports.rendering.comparison.nameable`),
+    else the closest names; the metrics listed once each, not per variant or sub-score."""
+    from reports.rendering.comparison import metric_bases, nameable, selectable, variants_of
 
-    for kind, requested, known in (("metric", metrics, selectable(results)),
+    named = nameable(results)
+    for kind, requested, known in (("metric", metrics, selectable(named)),
                                    ("scenario", scenarios, sorted(results["scenario"].unique()))):
         unknown = sorted(set(requested or ()) - set(known))
         if not unknown:
             continue
         variants = [variant for name in unknown for variant in variants_of(results, name)] if kind == "metric" else []
         hint = f" (did you mean {' or '.join(variants)}?)" if variants else did_you_mean(unknown, known)
-        listing = ", ".join(sorted(results["metric"].unique()) if kind == "metric" else known)
-        if kind == "metric" and len(known) > results["metric"].nunique():  # one name per metric, not per sub-score
+        listing = ", ".join(sorted(set(metric_bases(named))) if kind == "metric" else known)
+        if kind == "metric" and len(known) > named["metric"].nunique():  # one name per metric, not per sub-score
             listing += "; a metric of several sub-scores also as metric/sub_score"
+        if kind == "metric" and (named["metric"] != metric_bases(named)).any():  # one name per metric, not per variant
+            listing += "; a swept metric also by its variants' names (mig[bins=5]), as the results' metric column writes them"
         raise UsageError(f"unknown {kind}(s) {unknown}{hint}; the results have {listing}")
 
 

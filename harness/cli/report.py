@@ -50,6 +50,7 @@ def report(args: argparse.Namespace) -> int:
         from harness.execution.store import ResultStore
         from harness.outputs import writable_output
         from harness.workflows.run_results import load_run_results, select_results
+        from reports.rendering.comparison import FigureRequestError
 
         results = load_run_results(args.directory)
         if subset:
@@ -57,8 +58,11 @@ def report(args: argparse.Namespace) -> int:
         out = writable_output(args.out, "--out", directory=True) if args.out is not None else args.directory
         if subset:  # the subset's own results table, so that OUT is a run directory 'report' and 'plot' read
             ResultStore(out).write_tables(results)
-        html = reports.write_report(results, out, jobs=args.jobs, figure_formats=args.figure_formats,
-                                    colours=args.colors)
+        try:
+            html = reports.write_report(results, out, jobs=args.jobs, figure_formats=args.figure_formats,
+                                        colours=args.colors)
+        except FigureRequestError as error:  # colours naming no metric, refused before anything is written
+            raise UsageError(str(error)) from None
     print(f"report: {html}")
     return 0
 

@@ -137,6 +137,8 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.scheduler is not None and args.backend != "dask":
         raise UsageError(f"--scheduler is only used with --backend dask, not --backend {args.backend}")
+    if args.colors and not args.no_report:  # refused now, not after the study
+        _check_colours(args)
     out = writable_output(args.out or Path("runs") / args.preset, "--out", directory=True)
     frame = run_study(
         preset=args.preset,
@@ -166,6 +168,19 @@ def _run(args: argparse.Namespace) -> int:
             html = reports.write_report(frame, out, jobs=jobs, figure_formats=args.figure_formats, colours=args.colors)
         print(f"report: {html} (also report.md, tables/, figures/)")
     return EXIT_FAILED_CELLS if frame.attrs.get("failures") else 0
+
+
+def _check_colours(args: argparse.Namespace) -> None:
+    """Refuse ``--colors`` naming a metric neither registered nor among ``--metrics`` and ``--add-metrics`` (a user's
+    function by the name its results take), before the study runs: the report would refuse them after it."""
+    from harness.execution.metric_refs import resolve_all
+    from reports.rendering.comparison import FigureRequestError, check_colour_names
+
+    named = [reference for reference in (args.metrics or []) + (args.add_metrics or []) if ":" in reference]
+    try:
+        check_colour_names(args.colors, [entry.name for entry in resolve_all(named)])
+    except FigureRequestError as error:
+        raise UsageError(str(error)) from None
 
 
 def _most_common(what: str, cells: Sequence[Any], value_of: Callable[[Any], int]) -> str:

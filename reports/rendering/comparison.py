@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import string
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -48,6 +48,7 @@ from reports.rendering.style import (
     paper_style,
     wrap_label,
 )
+from reports.results.options import at_defaults
 from reports.results.schema import SCORE_PROPERTIES
 from reports.results.table import at_largest_n, check_results, ideal_table, scenarios_testing, score_label
 
@@ -78,6 +79,51 @@ def metric_bases(results: pd.DataFrame) -> pd.Series:
     if "metric_base" in results.columns:
         return results["metric_base"].astype(str)
     return results["metric"].astype(str).str.split("[", n=1).str[0]
+
+
+def nameable(results: pd.DataFrame) -> pd.DataFrame:
+    """``results`` with each swept metric also under its own name as the report draws it: its variant at the
+    metric's default options (:func:`reports.analyses.sensitivity.on_default_options`), so that ``mig`` names what the
+    report's figures call mig where the results hold only ``mig[bins=5]``, ``mig[bins=10]``, ...  The same table
+    where no sweep has its default value."""
+    judged = on_default_options(results)
+    added = judged.loc[~judged["metric"].isin(set(results["metric"]))]
+    return results if added.empty else pd.concat([results, added], ignore_index=True)
+
+
+def run_colours(results: pd.DataFrame, colours: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Metric -> colour for every name :func:`nameable` gives the metrics of ``results``: the colour its report draws
+    each metric in (:func:`reports.rendering.style.metric_colours` of what the report reads), the variant at a swept
+    metric's defaults in its metric's (``mig[bins=10]`` as ``mig``).
+
+    Raises
+    ------
+    FigureRequestError
+        When ``colours`` names a metric neither in the results nor registered (:func:`check_colour_names`).
+    """
+    check_colour_names(colours, metric_bases(results))
+    run = metric_colours(on_default_options(results), colours)
+    defaults = results.loc[at_defaults(results)].drop_duplicates("metric")
+    return {**{label: run[base] for label, base in zip(defaults["metric"], defaults["metric_base"]) if base in run}, **run}
+
+
+def check_colour_names(colours: Mapping[str, str] | None, metrics: Iterable[str]) -> None:
+    """Refuse ``colours`` (metric -> colour) naming a metric neither among ``metrics`` (a run's) nor registered: a typo
+    would change no colour, silently.  A name counts by its metric (``mig[bins=5]`` as ``mig``), so that a paper's
+    palette may name metrics a run lacks.
+
+    Raises
+    ------
+    FigureRequestError
+        Naming the unknown metrics.
+    """
+    from metrics.registry import available
+
+    known = set(metrics) | set(available(population=None))
+    unknown = sorted(name for name in colours or {} if name.split("[", 1)[0] not in known)
+    if unknown:
+        raise FigureRequestError(f"colours name metric(s) {unknown}, neither registered nor the run's (python -m "
+                                 "harness list names the registered ones)")
 
 
 def variants_of(results: pd.DataFrame, name: str) -> list[str]:
@@ -203,7 +249,9 @@ def plot_comparison(
         A results table.
     metrics : sequence of str, optional
         Metrics to draw (every sub-score of each), or single sub-scores as
-        ``metric/sub_score`` (``dci_lasso/compactness``); default all.
+        ``metric/sub_score`` (``dci_lasso/compactness``); default all.  A swept metric's own name draws its variant at
+        the metric's default options, as the report does (:func:`nameable`); a variant's name (``mig[bins=5]``) draws
+        that variant.
     scenarios : sequence of str, optional
         Scenarios to draw, one panel each in this order; default all, sorted by name.
     out_file : str or pathlib.Path
@@ -229,8 +277,8 @@ def plot_comparison(
         ± one standard deviation over seeds, or none.
     colours : Mapping[str, str], optional
         Metric -> colour (:func:`reports.rendering.style.parse_colours` reads ``--colors``).  A metric not named keeps the
-        colour the whole of ``results`` gives it in its report (:func:`reports.rendering.style.metric_colours` of
-        :func:`reports.analyses.sensitivity.on_default_options`), whichever metrics a call draws.
+        colour the whole of ``results`` gives it in its report, whichever metrics a call draws (:func:`run_colours`; the
+        variant at a swept metric's defaults takes its metric's).
 
     Returns
     -------
@@ -241,7 +289,7 @@ def plot_comparison(
     ------
     FigureRequestError
         For a metric or scenario absent from the results (the message lists those
-        present), a rename that names no label of the figure or gives two lines one label, a
+        present), colours naming a metric absent from them, a rename that names no label of the figure or gives two lines one label, a
         width or font size out of range (:func:`check_layout`), a bad layout or band, or
         when the selection leaves nothing to draw.
     """
@@ -255,7 +303,7 @@ def plot_comparison(
     scale = font_size / FONT_SIZE
     panel_height = float(np.clip(PANEL_ASPECT * width / columns, *PANEL_HEIGHT_RANGE)) * scale
     lines = list(rows[["metric", "sub_score"]].drop_duplicates().itertuples(index=False, name=None))
-    registry = StyleRegistry(rows, panels=[lines], colours=metric_colours(on_default_options(results), colours))
+    registry = StyleRegistry(rows, panels=[lines], colours=run_colours(results, colours))
     renames = _Renames(rename)
     entries = rows[["metric", "sub_score", "higher_is_better"]].drop_duplicates()
     labels = [wrap_label(renames.score(*entry)) for entry in entries.itertuples(index=False)]
@@ -301,7 +349,11 @@ def _selected(results: pd.DataFrame, metrics: Sequence[str] | None, scenarios: S
     unknown = sorted(set(scenarios or ()) - set(results["scenario"]))
     if unknown:
         raise FigureRequestError(f"unknown scenario(s) {unknown}; the results have {sorted(results['scenario'].unique())}")
-    rows = results.loc[_chosen_lines(results, metrics)] if metrics is not None else results
+    if metrics is not None:
+        named = nameable(results)
+        rows = named.loc[_chosen_lines(named, metrics)]
+    else:
+        rows = results
     if scenarios is not None:
         rows = rows.loc[rows["scenario"].isin(scenarios)]
     sweeps_n = rows["scenario"].isin(scenarios_testing(rows, "sample_efficiency"))  # its values are the sample sizes

@@ -72,10 +72,13 @@ def metric_colours(run: pd.DataFrame, colours: Mapping[str, str] | None = None, 
     Metrics whose sub-scores share a panel (``panels``; by default the report's, :func:`report_panels`) are
     neighbours, coloured by DSatur (Brélaz 1979): the metric whose neighbours already hold the most distinct
     colours goes next (ties: more neighbours, then family and name order) and takes, of the palette colours not
-    close (:func:`close_colours`) to any neighbour's (the user's included), the one fewest metrics hold so far, so
-    that metrics a ``plot`` draws together from different panels differ too where the palette allows; where none is
-    left (a panel of more metrics than colours) the palette comes round again and line styles tell them apart
-    (:class:`StyleRegistry`).
+    close (:func:`close_colours`) to any neighbour's, the one fewest metrics hold so far, so that metrics a ``plot``
+    draws together from different panels differ too where the palette allows; where none is left (a panel of more
+    metrics than colours) the palette comes round again and line styles tell them apart (:class:`StyleRegistry`).
+
+    A metric ``colours`` does not name keeps the colour the run gives it without ``colours``, unless that colour is
+    close to one ``colours`` gives a neighbour: it then takes a free one as above.  So fixing one metric's colour
+    recolours only the metrics whose colour it takes, and every other figure already drawn stays true.
     """
     given = dict(colours or {})
     families = run.groupby("metric")["family"].first()
@@ -85,7 +88,19 @@ def metric_colours(run: pd.DataFrame, colours: Mapping[str, str] | None = None, 
         metrics = {metric for metric, _ in panel} & set(neighbours)
         for metric in metrics:
             neighbours[metric] |= metrics - {metric}
-    chosen = {metric: given[metric] for metric in names if metric in given}
+    own = _coloured(names, neighbours, {})
+    fixed = {metric: given[metric] for metric in names if metric in given}
+    if not fixed:
+        return own
+    kept = {metric: colour for metric, colour in own.items() if metric not in fixed
+            and not any(close_colours(colour, fixed[other]) for other in neighbours[metric] if other in fixed)}
+    return _coloured(names, neighbours, {**fixed, **kept})
+
+
+def _coloured(names: Sequence[str], neighbours: Mapping[str, set[str]], chosen: Mapping[str, str]) -> dict[str, str]:
+    """:func:`metric_colours`' DSatur: ``chosen`` (metric -> colour) and a colour for each other metric of ``names``
+    (in their order of precedence)."""
+    chosen = dict(chosen)
     rank = {metric: position for position, metric in enumerate(names)}
     waiting = [metric for metric in names if metric not in chosen]
     while waiting:
@@ -96,7 +111,7 @@ def metric_colours(run: pd.DataFrame, colours: Mapping[str, str] | None = None, 
         free = [colour for colour in PALETTE if not any(close_colours(colour, other) for other in held)]
         uses = list(chosen.values())
         chosen[metric] = min(free, key=uses.count) if free else PALETTE[len(held) % len(PALETTE)]
-    return chosen
+    return {metric: chosen[metric] for metric in names}
 
 
 def close_colours(first: str, second: str) -> bool:
@@ -112,11 +127,14 @@ def parse_colours(text: str) -> dict[str, str]:
     Raises
     ------
     ValueError
-        For a pair without ``=``, an empty metric, a metric named twice, or a colour matplotlib does not know (the
-        message names it).
+        For a pair without ``=``, an empty metric, a metric named twice, a colour matplotlib does not know (the
+        message names it), or a value holding no pair that is no file.
     """
     path = Path(text)
-    pairs = path.read_text(encoding="utf-8") if "=" not in text and path.is_file() else text
+    if "=" not in text and not path.is_file():
+        raise ValueError(f"colours must be METRIC=COLOUR pairs (mig=#000000,dci_lasso=#E69F00) or a file of them; "
+                         f"{text!r} is no pair, and " + ("a directory" if path.is_dir() else "no file by that name exists"))
+    pairs = path.read_text(encoding="utf-8") if "=" not in text else text
     colours: dict[str, str] = {}
     for item in re.split(r"[,\n]", pairs):
         if not item.strip():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import struct
@@ -293,8 +294,42 @@ def test_an_unknown_metric_lists_the_metrics_once_each():
     from harness.errors import UsageError
 
     results = pd.DataFrame({"metric": ["dci_rf"] * 3 + ["mig"], "sub_score": ["modularity", "compactness", "explicitness", "mig"],
-                            "scenario": "noise"})
+                            "scenario": "noise"}).assign(metric_base=lambda frame: frame["metric"])
     with pytest.raises(UsageError) as raised:
         _check_names(results, ["nope"], None)
     assert str(raised.value).endswith("the results have dci_rf, mig; a metric of several sub-scores also as metric/sub_score")
     _check_names(results, ["dci_rf/compactness", "mig"], None)  # both selectable
+
+
+def test_options_that_would_change_nothing_are_one_line_exit_2(run_dir, sweep_dir, tmp_path, capsys):
+    # each was accepted and ignored, or refused for another reason than its own
+    cases = [
+        ([str(sweep_dir), "--phase", "null_gaussian", "--band", "sd"], "--band does not apply to them; leave it out"),
+        ([str(sweep_dir), "--phase", "null_gaussian", "--layout", "grid", "--colors", "mig=#000000"],
+         "--layout and --colors do not apply to them; leave them out"),
+        ([str(run_dir), "--phase-value", "distance"], "--phase-value colours a phase diagram's cells: it needs --phase"),
+        ([str(run_dir), "--out", str(tmp_path)], f"--out {str(tmp_path)!r} is a directory: name the figure's file"),
+        ([str(run_dir), "--colors", "mgi=#000000", "--out", str(tmp_path / "f.png")],
+         "colours name metric(s) ['mgi'], neither registered nor the run's"),
+        ([str(run_dir), "--colors", str(tmp_path / "palette.txt")], "is no pair, and no file by that name exists"),
+    ]
+    for argv, message in cases:
+        assert main(["plot", *argv]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1, (argv, err)
+    assert not (tmp_path / "f.png").exists()
+
+
+def test_report_and_run_refuse_colours_naming_no_metric_before_writing_anything(run_dir, tmp_path, capsys):
+    assert main(["report", str(run_dir), "--out", str(tmp_path / "report"), "--colors", "mgi=#000000", "--jobs", "1"]) == 2
+    assert "colours name metric(s) ['mgi'], neither registered nor the run's" in capsys.readouterr().err
+    assert not (tmp_path / "report").exists()
+    # run refuses them before the study (the report would refuse them after it); a user's metric is known by its name
+    (tmp_path / "mine.py").write_text("def my_score(factors, codes):\n    return 0.5\n")
+    argv = ["run", "--scenarios", "noise", "--metrics", f"mig,{tmp_path / 'mine.py'}:my_score", "--out", str(tmp_path / "r")]
+    assert main([*argv, "--colors", "my_scor=#000000"]) == 2
+    assert "['my_scor'], neither registered" in capsys.readouterr().err and not (tmp_path / "r").exists()
+    from harness.cli.run import _check_colours
+
+    _check_colours(argparse.Namespace(colors={"my_score": "#000000", "dci_rf": "#E69F00"}, add_metrics=None,
+                                      metrics=["mig", f"{tmp_path / 'mine.py'}:my_score"]))

@@ -13,6 +13,7 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from reports import check_results, plot_comparison
+from reports.analyses.sensitivity import on_default_options
 from reports.rendering.comparison import FigureRequestError, metric_bases, selectable, variants_of
 from reports.rendering.figures import CLIP_MARKER
 from reports.rendering.style import COLUMN_WIDTH, IDEAL_STYLE, PALETTE
@@ -315,3 +316,61 @@ def test_variants_are_found_by_base_name_from_the_column_or_the_name(synthetic_r
     based = swept.assign(metric_base=np.where(swept["metric"].str.startswith("mig["), "my_mig", swept["metric"]))
     assert variants_of(based, "my_mig") == ["mig[bins=10]", "mig[bins=5]"] and variants_of(based, "mig") == []
     assert "lin/compactness" in selectable(swept) and "step/step" not in selectable(swept)
+
+
+def _swept_step(synthetic_results: pd.DataFrame) -> pd.DataFrame:
+    """``synthetic_results`` with ``step`` swept over ``bins``: ``step[bins=10]`` at its defaults (its scores), and
+    ``step[bins=5]`` (half of them), as ``run --metric-option step:bins=5,10`` writes a sweep's variants."""
+    from reports.results.schema import encode_options
+
+    step = synthetic_results.loc[synthetic_results["metric"] == "step"]
+    defaults = encode_options({"bins": 10, "normalization": "factor"})
+    variants = [step.assign(metric=f"step[bins={bins}]", metric_base="step", options=encode_options({"bins": bins}),
+                            default_options=defaults, score=step["score"] * (bins / 10)) for bins in (5, 10)]
+    return check_results(pd.concat([synthetic_results.loc[synthetic_results["metric"] != "step"], *variants],
+                                   ignore_index=True))
+
+
+def test_a_swept_metric_named_alone_is_its_variant_at_the_defaults_in_the_reports_colour(synthetic_results, tmp_path,
+                                                                                         drawn):
+    # the README's plot of the default study refused dci_lasso and sap (swept there) and drew mig[bins=10] in a colour
+    # of its own; the report's figures draw each swept metric at its defaults under its own name
+    from reports.rendering.comparison import run_colours
+    from reports.rendering.style import metric_colours
+
+    swept = _swept_step(synthetic_results)
+    colour = run_colours(swept)["step"]
+    assert colour == metric_colours(on_default_options(swept))["step"] == run_colours(swept)["step[bins=10]"]
+    lines = {}
+    for name in ("step", "step[bins=10]", "step[bins=5]"):
+        plot_comparison(swept, metrics=[name, "lin"], scenarios=["noise"], out_file=tmp_path / "f.png")
+        (ax,) = _panels(drawn["figure"])
+        lines[name] = next(line for line in _score_lines(ax) if line.get_label() == name)
+    assert mcolors.to_hex(lines["step"].get_color()) == mcolors.to_hex(lines["step[bins=10]"].get_color()) == colour.lower()
+    np.testing.assert_array_equal(lines["step"].get_ydata(), lines["step[bins=10]"].get_ydata())
+    np.testing.assert_allclose(lines["step[bins=5]"].get_ydata(), lines["step"].get_ydata() / 2)
+    plot_comparison(swept, metrics=["step", "step[bins=5]"], scenarios=["noise"], out_file=tmp_path / "f.png")
+    (ax,) = _panels(drawn["figure"])
+    together = {line.get_label(): mcolors.to_hex(line.get_color()) for line in _score_lines(ax)}
+    assert together["step"] == colour.lower() != together["step[bins=5]"]  # a variant the report never draws: its own
+    with pytest.raises(FigureRequestError, match=r"colours name metric\(s\) \['stpe'\], neither registered nor the run's"):
+        plot_comparison(swept, metrics=["step"], colours={"stpe": "#000000"}, out_file=tmp_path / "g.png")
+    # a paper's palette may name metrics a run lacks, registered ones or a variant of one
+    plot_comparison(swept, metrics=["step"], colours={"dci_rf": "#000000", "mig[bins=5]": "#E69F00"},
+                    out_file=tmp_path / "g.png")
+
+
+def test_fixing_one_colour_recolours_only_the_metrics_whose_colour_it_takes(synthetic_results):
+    # pinning one metric's colour recoloured most of the default study's others (DSatur ran again around it)
+    from reports.rendering.style import close_colours, metric_colours
+
+    many = pd.concat([synthetic_results.loc[synthetic_results["metric"] == "lin"].assign(metric=f"m{i:02d}")
+                      for i in range(8)], ignore_index=True)
+    panels = [[(f"m{i:02d}", "modularity") for i in range(first, first + 4)] for first in (0, 2, 4)]
+    own = metric_colours(many, panels=panels)
+    taken = own["m01"]
+    pinned = metric_colours(many, {"m03": taken}, panels=panels)
+    assert pinned["m03"] == taken
+    changed = {metric for metric in own if metric != "m03" and pinned[metric] != own[metric]}
+    assert changed == {"m01"}  # m01 shares a panel with m03 and held that colour: it alone takes another
+    assert not close_colours(pinned["m01"], taken) and pinned["m01"] not in {pinned[m] for m in ("m00", "m02")}
