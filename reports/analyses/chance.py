@@ -152,7 +152,8 @@ def chance_sentences(summary: pd.DataFrame, study_n: int) -> list[str]:
         return [f"At {at} no sub-score's chance level exceeds {HIGH:g} at any width."]
     names = [f"{score_label(m, s, bool(h))} ({level:.2f} at {p} = {label})" for m, s, h, level, p, label in
              high[["metric", "sub_score", "higher_is_better", "level", "parameter", "value_label"]].itertuples(index=False)]
-    lines = [f"At {at}, {len(high)} sub-score(s) reach a chance level above {HIGH:g} on codes independent of the "
+    lines = [f"At {at}, {len(high)} sub-score{'s' * (len(high) != 1)} reach{'es' * (len(high) == 1)} a chance level "
+             f"above {HIGH:g} on codes independent of the "
              f"factors (worst width): {'; '.join(names)}."]
     falls = []
     for metric, sub_score, higher in high[["metric", "sub_score", "higher_is_better"]].itertuples(index=False):

@@ -199,7 +199,8 @@ def phase_figure(
             outside = np.isfinite(shown) & ((shown < -OUTSIDE_TOLERANCE) | (shown > 1 + OUTSIDE_TOLERANCE))
             if outside.any():
                 extreme = shown[outside][np.argmax(np.abs(shown[outside] - 0.5))]
-                notes.append(f"{label(metric, sub_score, bool(higher))} reaches {extreme:.2f} (drawn at the scale's end).")
+                notes.append(f"{label(metric, sub_score, bool(higher))} reaches {_beyond_the_scale(extreme)} (drawn at "
+                             "the scale's end).")
             image = ax.imshow(shown, origin="lower", cmap=colour_map, vmin=0.0, vmax=1.0, aspect="auto",
                               interpolation="nearest")
             for row, column in zip(*np.nonzero(~np.isfinite(shown))):
@@ -336,8 +337,17 @@ DESCRIPTION = (
     "ideal's contours; one that moves along an axis the ideal ignores (the correlation of the factors under a fixed "
     "encoder, the sample size on null codes) measures that axis instead. Each slice of a sweep is also a scenario of "
     "its own in every other section. The seeds of a sweep's draws do not depend on either swept value, so each "
-    "diagram compares the same random draws. `plot --phase SWEEP` draws one for a paper (a column's width, chosen "
+    "diagram compares the same random draws. python -m harness plot --phase SWEEP draws one for a paper (a column's width, chosen "
     "metrics, the distance to the ideal).")
+
+
+def _beyond_the_scale(value: float) -> str:
+    """A mean outside the colour scale [0, 1] with two decimals, or as many more as it needs not to read as one of the
+    scale's ends (``-0.004``, not ``-0.00``)."""
+    decimals = 2
+    while round(value, decimals) in (0.0, 1.0) and decimals < 6:
+        decimals += 1
+    return f"{value:.{decimals}f}"
 
 
 def phase_section(results: pd.DataFrame) -> Section | None:

@@ -392,6 +392,14 @@ def _sample_sizes(n_values: np.ndarray) -> str:
     return f"n = {low}" if low == high else f"n = {low} to {high}"
 
 
+def _seeds(rows: pd.DataFrame) -> str:
+    """How many seeds each cell (metric x value x sample size) of ``rows`` has: ``2 seeds``, or ``3 to 12 seeds`` where
+    a race gave some cells more."""
+    per_cell = rows.groupby(["metric", "value", "n_samples"], sort=False)["seed"].nunique()
+    low, high = int(per_cell.min()), int(per_cell.max())
+    return f"{low} seed{'s' * (low != 1)}" if low == high else f"{low} to {high} seeds"
+
+
 def provenance(frame: pd.DataFrame, sources: Mapping[str, bool]) -> str:
     """The scenarios, sample sizes and seeds behind some verdicts, as a caption says it.
 
@@ -408,8 +416,8 @@ def provenance(frame: pd.DataFrame, sources: Mapping[str, bool]) -> str:
     -------
     str
         ``"Scenarios behind the verdicts: mixing, noise (n = 1000, 2 seeds); sample_size (n = 100 to
-        10000, 2 seeds)"`` (scenarios sharing sample sizes and seeds grouped, names sorted); ``""`` when
-        there is none.
+        10000, 3 to 12 seeds)"`` (the fewest and most seeds of a cell; scenarios sharing sample sizes and seeds
+        grouped, names sorted); ``""`` when there is none.
     """
     groups: dict[str, list[str]] = {}
     for scenario in sorted(sources):
@@ -418,9 +426,7 @@ def provenance(frame: pd.DataFrame, sources: Mapping[str, bool]) -> str:
             continue
         if not sources[scenario]:
             rows = rows.loc[rows["n_samples"] == rows["n_samples"].max()]
-        seeds = rows["seed"].nunique()
-        groups.setdefault(f"{_sample_sizes(rows['n_samples'].to_numpy())}, {seeds} seed{'s' * (seeds != 1)}",
-                          []).append(scenario)
+        groups.setdefault(f"{_sample_sizes(rows['n_samples'].to_numpy())}, {_seeds(rows)}", []).append(scenario)
     if not groups:
         return ""
     return "Scenarios behind the verdicts: " + "; ".join(f"{', '.join(names)} ({read})" for read, names in groups.items())

@@ -73,7 +73,7 @@ def test_summary_reads_the_study_n_names_the_high_ones_and_when_each_falls():
     assert math.isnan(summary.loc[("a", 4.0), "below_from"])  # 4/sqrt(5000) = 0.057 is not below 0.05
     assert summary.loc[("b", 1.0), "below_from"] == 50
     section = chance_section(rows)
-    assert section.lines[0].startswith("At n = 1000, 1 sub-score(s) reach a chance level above 0.1")
+    assert section.lines[0].startswith("At n = 1000, 1 sub-score reaches a chance level above 0.1")
     assert "a (0.13 at width_ratio = 4)" in section.lines[0]
     assert "a: not within the swept n (up to 5000)" in section.lines[1]
     rollup = section.display.set_index("Sub-score")

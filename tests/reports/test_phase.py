@@ -18,6 +18,7 @@ from reports.rendering.comparison import FigureRequestError
 from reports.rendering.phase import (
     NUMBER_POINTS,
     REPORT_PANEL_INCHES,
+    _beyond_the_scale,
     ideal_text,
     phase_drawers,
     phase_figure,
@@ -137,3 +138,10 @@ def test_a_figure_drawn_alone_warns_its_notes(tmp_path):
     rows.loc[rows["metric"] == "low", "score"] = 1.3  # beyond the colour scale: drawn at its end, and said
     with pytest.warns(FigureNote, match=r"low \(1 − score\) reaches -0\.30 \(drawn at the scale.s end\)"):
         plot_phase_diagram(rows, sweep=SWEEP, out_file=tmp_path / "phase.png")
+
+
+@pytest.mark.parametrize("value, text", [(1.3, "1.30"), (-0.2, "-0.20"), (-0.004, "-0.004"), (1.0042, "1.004"),
+                                         (-0.00004, "-0.00004")])
+def test_a_mean_beyond_the_colour_scale_never_reads_as_its_end(value, text):
+    # a phase diagram's note read "snc_nk/nk reaches -0.00 (drawn at the scale's end)"
+    assert _beyond_the_scale(value) == text

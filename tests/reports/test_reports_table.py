@@ -192,3 +192,16 @@ def test_option_columns_keep_each_values_type_and_convert_it_once_per_distinct_t
     converted = option_columns(texts, convert=written)
     assert converted.loc[[10, 12, 13], "option:bins"].tolist() == ["5", "20", "5"]  # as the variants' names write them
     assert sorted(map(option_text, seen)) == ["20", "5", "True", "knn"]  # each distinct value once, NaN never
+
+
+def test_provenance_gives_the_fewest_and_most_seeds_of_a_cell(synthetic_results):
+    # a raced study gave "noise (n = 1000, 12 seeds)" where most cells had 3
+    from reports.results.table import provenance
+
+    noise = synthetic_results.loc[synthetic_results["scenario"] == "noise"]
+    noise = noise.loc[noise["n_samples"] == noise["n_samples"].max()]
+    seeds = sorted(noise["seed"].unique())
+    assert len(seeds) >= 2
+    fewer = noise.loc[(noise["metric"] != "lin") | (noise["seed"] == seeds[0])]  # lin's cells keep one seed
+    assert provenance(noise, {"noise": False}).endswith(f"noise (n = {noise['n_samples'].max()}, {len(seeds)} seeds)")
+    assert provenance(fewer, {"noise": False}).endswith(f"noise (n = {noise['n_samples'].max()}, 1 to {len(seeds)} seeds)")
