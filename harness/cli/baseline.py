@@ -84,10 +84,15 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def _save(args: argparse.Namespace) -> int:
-    from harness.workflows.baseline import save_baseline
+    from harness.execution.store import FAILURES_CSV
+    from harness.workflows.baseline import load_baseline, save_baseline
 
     path = save_baseline(args.run_dir, writable_output(args.to, "--to"), force=args.force)
     print(f"baseline of {args.run_dir} written to {path}")
+    failures = load_baseline(path).failures
+    if not failures.empty:
+        print(f"note: the run raised on {len(failures)} seed(s) of its cells ({FAILURES_CSV}); the baseline records them, "
+              "and its means leave them out: a check fails where a seed that scored raises, not where these do again")
     return 0
 
 

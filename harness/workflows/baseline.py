@@ -20,7 +20,8 @@ One cell is written per line, so a baseline diffs cleanly under version control:
      "environment": {"harness": "0.1.0", "git_commit": "8c114c6...", "libraries": {"numpy": "2.4.6", "python": "3.11.7", ...}}
     }
 
-After the cells the file also records, for every metric, the metric it is a variant of and its options (``metric_options``),
+After the cells the file also records the seeds its run raised on (``failures``: a check fails only where a seed that
+scored then raises now), for every metric, the metric it is a variant of and its options (``metric_options``),
 and, for a baseline saved from a run directory, what its cells were computed from (``provenance``: the source files,
 data files and modules they read, library versions and declared environment variables, as the run's store holds
 them, :mod:`harness.execution.provenance`), so that a check can name the option, file or value behind a drift.
@@ -162,6 +163,7 @@ def save_baseline(run: Results, to: str | Path, *, force: bool = False) -> Path:
     }
     # what the cells were computed from after them: file hashes and versions, which differ from checkout to checkout
     trailer = {
+        "failures": _failure_records(_run_failures(run)),
         "metric_options": metric_options(results),
         "provenance": {metric: found.to_json() for metric, found in _run_provenance(run).items()
                        if metric in set(results["metric"])},
@@ -174,6 +176,18 @@ def save_baseline(run: Results, to: str | Path, *, force: bool = False) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+#: What identifies a failed seed of a cell in a baseline's ``failures`` (and its error, said when a check reports it).
+FAILURE_KEYS = ("scenario", "value_label", "n_samples", "metric", "seed", "error")
+
+
+def _failure_records(failed: pd.DataFrame) -> list[dict[str, Any]]:
+    """The run's failed seeds (:func:`_run_failures`) as a baseline records them: :data:`FAILURE_KEYS`, numbers as
+    numbers."""
+    return [{"scenario": str(row.scenario), "value_label": str(row.value_label), "n_samples": int(row.n_samples),
+             "metric": str(row.metric), "seed": int(row.seed), "error": str(row.error)}
+            for row in failed.itertuples(index=False)]
 
 
 def environment() -> dict[str, Any]:
@@ -207,6 +221,9 @@ class Baseline:
     provenance: Mapping[str, Any] = field(default_factory=dict)
     """Metric -> what its cells were computed from (:meth:`harness.execution.provenance.Provenance.to_json`; empty
     for a baseline saved from a results table, or before it was recorded)."""
+    failures: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=list(FAILURE_KEYS)))
+    """The seeds on which the baseline's run raised (:data:`FAILURE_KEYS`), which its cells' means leave out (none
+    recorded in a file written before they were)."""
 
 
 def load_baseline(path: str | Path) -> Baseline:
@@ -248,6 +265,18 @@ def load_baseline(path: str | Path) -> Baseline:
         if problem:
             raise UsageError(f"baseline {str(path)!r}, cell {index} ({cell.get('metric')!r} on {cell.get('scenario')!r} = "
                              f"{cell.get('value_label')!r}): {problem}")
+    twice = cells.duplicated(list(CELL_KEYS))
+    if twice.any():  # the second copy would be compared too, and counted as a cell of its own
+        index = int(np.flatnonzero(twice)[0])
+        cell = records[index]
+        raise UsageError(f"baseline {str(path)!r}, cell {index} ({cell['metric']!r}/{cell['sub_score']!r} on "
+                         f"{cell['scenario']!r} = {cell['value_label']!r}, n = {cell['n_samples']}) repeats an earlier "
+                         "cell: a baseline holds each cell once")
+    failures = data.get("failures", [])
+    if not isinstance(failures, list) or not all(_is_failure(failure) for failure in failures):
+        raise UsageError(f"baseline {str(path)!r}: \"failures\" must be a list of objects with the fields "
+                         f"{', '.join(FAILURE_KEYS)} (scenario, value_label, metric and error text, n_samples and seed "
+                         "whole numbers)")
     saved_in = data.get("environment", {})
     if not (isinstance(saved_in, dict) and isinstance(saved_in.get("libraries", {}), dict)):
         raise UsageError(f"baseline {str(path)!r}: \"environment\" must be an object with \"libraries\" an object")
@@ -261,7 +290,18 @@ def load_baseline(path: str | Path) -> Baseline:
     if not isinstance(computed_from, dict) or not all(map(_is_provenance, computed_from.values())):
         raise UsageError(f"baseline {str(path)!r}: \"provenance\" must map metric names to files, libraries and "
                          "environment")
-    return Baseline(cells, dict(versions), tuple(harness_versions), path, saved_in, options, computed_from)
+    return Baseline(cells, dict(versions), tuple(harness_versions), path, saved_in, options, computed_from,
+                    pd.DataFrame(failures, columns=list(FAILURE_KEYS)))
+
+
+def _is_failure(failure: Any) -> bool:
+    """Whether one entry of a baseline's ``failures`` has :data:`FAILURE_KEYS` of the right types."""
+    def whole(value: object) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+    return (isinstance(failure, dict) and all(isinstance(failure.get(key), str)
+                                              for key in ("scenario", "value_label", "metric", "error"))
+            and whole(failure.get("n_samples")) and whole(failure.get("seed")))
 
 
 def _is_provenance(data: Any) -> bool:
@@ -314,10 +354,6 @@ class BaselineCheck:
         ``match_options``) or ``"new"`` (in the run only; never a failure).
     allow_missing : bool
         Whether missing cells, and those whose metric's options changed, are tolerated (failed ones never are).
-    unscored : bool
-        Whether the run scored no cell of the compared metrics (every one failed, or none of
-        them is in the run): nothing was compared, so the check fails even when missing
-        cells are tolerated.
     notes : list of str
         Version changes between the baseline and the run, cells whose means average
         different numbers of seeds on the two sides, different sample sizes on the two
@@ -328,7 +364,13 @@ class BaselineCheck:
     table: pd.DataFrame
     allow_missing: bool = False
     notes: list[str] = field(default_factory=list)
-    unscored: bool = False
+
+    @property
+    def compared(self) -> int:
+        """How many cells both the baseline and the run scored (``ok`` or ``drifted``).  With none, nothing was
+        compared (every cell missing, new, failed or of changed options): the check fails even when missing cells
+        are tolerated."""
+        return int(self.table["status"].isin(["ok", "drifted"]).sum())
 
     @property
     def failures(self) -> pd.DataFrame:
@@ -340,9 +382,9 @@ class BaselineCheck:
 
     @property
     def passed(self) -> bool:
-        """True when the run scored cells of the compared metrics, none drifted or failed, and none is missing (unless
+        """True when some cell was compared (:attr:`compared`), none drifted or failed, and none is missing (unless
         allowed)."""
-        return self.failures.empty and not self.unscored
+        return self.failures.empty and self.compared > 0
 
     def summary(self) -> str:
         """One line: how many cells were compared and how many failed."""
@@ -350,7 +392,8 @@ class BaselineCheck:
         parts = [f"{int(counts.get(s, 0))} {s}" for s in ("ok", "drifted", "failed", "missing", OPTION_CHANGED, "new")
                  if counts.get(s, 0)]
         verdict = "PASSED" if self.passed else "FAILED"
-        return f"baseline check {verdict}: {len(self.table)} cells ({', '.join(parts)})"
+        return (f"baseline check {verdict}: {len(self.table)} cells{'' if self.compared else ', none compared'} "
+                f"({', '.join(parts)})")
 
     def by_metric(self) -> list[dict[str, Any]]:
         """One record per metric with failing cells: ``metric``, ``compared`` (its cells of the baseline),
@@ -519,7 +562,7 @@ def check_baseline(
     if not (isinstance(sigmas, (int, float)) and math.isfinite(sigmas) and sigmas >= 0):
         raise UsageError(f"sigmas must be a finite number >= 0, got {sigmas!r}")
     reference = baseline if isinstance(baseline, Baseline) else load_baseline(baseline)
-    failed = _run_failures(run)
+    failed, recorded = _run_failures(run), reference.failures
     results = _results(run, allow_empty=not failed.empty)  # every cell failed: each fails, the note says why
     current = summarize(results)
     expected = reference.cells
@@ -547,6 +590,10 @@ def check_baseline(
         renamed = {after: labels[before] for before, after in matched.items()}
         current = current.assign(metric=current["metric"].replace(renamed))
         failed = failed.assign(metric=failed["metric"].replace(renamed))
+        recorded = recorded.assign(metric=recorded["metric"].replace(labels))
+    # a seed that raised when the baseline was saved too is left out of both sides' means alike: only a seed that
+    # scored then and raises now fails its cell
+    failed, as_before = _split_failures(failed, recorded)
     merged = _align(expected, current)
     tolerances = merged["metric"].map(lambda m: per_metric.get(m, (atol, rtol)))
     merged["tolerance"] = [a + r * abs(b) + sigmas * spread if not math.isnan(b) else np.nan
@@ -565,8 +612,13 @@ def check_baseline(
     notes += _seed_notes(merged) + _sample_size_notes(merged)
     if not results.empty:  # else every failure is the story, whichever metric it is of
         failed = failed.loc[failed["metric"].isin(merged["metric"])]
-    notes += _coverage_notes(merged, per_metric, known) + _failure_notes(failed)
-    return BaselineCheck(merged, allow_missing=allow_missing, notes=notes, unscored=current.empty)
+    notes += _coverage_notes(merged, per_metric, known) + _failure_notes(failed) + _recorded_failure_notes(as_before)
+    check = BaselineCheck(merged, allow_missing=allow_missing, notes=notes)
+    if not check.compared:
+        check.notes.append("no cell was compared: none is in both the baseline and the run (each is missing, new or "
+                           "failed), so the check fails whatever is allowed; compare metrics, scenarios and sample "
+                           "sizes both hold")
+    return check
 
 
 def _align(expected: pd.DataFrame, current: pd.DataFrame) -> pd.DataFrame:
@@ -742,6 +794,29 @@ def _coverage_notes(compared: pd.DataFrame, per_metric: Tolerances, known: set[s
         notes.append(f"the tolerance given for {name!r} applies to no metric of the run or the baseline"
                      f"{did_you_mean([name], known)}")
     return notes
+
+
+def _split_failures(failed: pd.DataFrame, recorded: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The run's failed seeds (:func:`_run_failures`) split into those the baseline did not record (they fail their
+    cells) and those it did (its run raised on the same seeds: its means leave them out as the run's do)."""
+    before = set(_seed_keys(recorded))
+    again = np.fromiter((seed in before for seed in _seed_keys(failed)), dtype=bool, count=len(failed))
+    return failed.loc[~again], failed.loc[again]
+
+
+def _seed_keys(failed: pd.DataFrame) -> list[tuple[str, str, int, str, int]]:
+    """Each failed seed of ``failed`` as (scenario, value label, sample size, metric, seed), in order, whether read
+    from ``failures.csv`` (text) or from a baseline (numbers)."""
+    return [(str(row.scenario), str(row.value_label), int(row.n_samples), str(row.metric), int(row.seed))
+            for row in failed.itertuples(index=False)]
+
+
+def _recorded_failure_notes(as_before: pd.DataFrame) -> list[str]:
+    """A note when seeds of the run raised as they did when the baseline was saved."""
+    if as_before.empty:
+        return []
+    return [f"{len(as_before)} seed(s) of the run raised as they did when the baseline was saved (the baseline records "
+            "them): its means and the run's both leave them out, so their cells compare the seeds that scored"]
 
 
 def _failure_notes(failed: pd.DataFrame) -> list[str]:

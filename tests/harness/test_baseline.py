@@ -58,7 +58,8 @@ def test_baseline_file_is_readable_json_with_means_spreads_and_versions(runs):
     assert len(data["metric_versions"]["diagonal"]) == 12  # a user metric's source hash
     assert data["harness_versions"] and data["studies"] == ["quick"]
     assert len(data["cells"]) == (6 + 6) * 2  # values x metrics; seeds are summarised
-    assert len(text.splitlines()) == len(data["cells"]) + 11  # one cell per line, the environment on one
+    assert len(text.splitlines()) == len(data["cells"]) + 12  # one cell per line, the environment on one
+    assert data["failures"] == []  # the seeds the run raised on: none
     assert data["metric_options"]["mig"] == {"base": "mig", "options": {}, "defaults": {}}
     computed_from = data["provenance"]["diagonal"]  # the user's file and what it runs on, as the run's store holds them
     assert {"original.py", "metrics/evaluation.py"} <= set(computed_from["files"]) and "numpy" in computed_from["libraries"]
@@ -162,7 +163,7 @@ def test_a_run_of_fewer_seeds_is_flagged_as_the_likely_cause_of_drift(runs, caps
 def test_a_run_at_another_sample_size_is_named_as_the_cause_of_missing_cells(runs):
     results = pd.read_parquet(runs / "run" / "results.parquet")
     check = check_baseline(results.assign(n_samples=500), runs / "baseline.json")
-    assert check.summary() == "baseline check FAILED: 48 cells (24 missing, 24 new)"
+    assert check.summary() == "baseline check FAILED: 48 cells, none compared (24 missing, 24 new)"
     assert ("2 scenario(s) were scored at other sample sizes than in the baseline (first: mixing, baseline n = 300, "
             "run n = 500): cells of different sample sizes are never compared; rerun with the baseline's --n-samples"
             ) in check.notes
@@ -228,7 +229,7 @@ def test_a_run_whose_every_cell_failed_reports_the_failures_exit_1(runs, tmp_pat
     for flags in ([], ["--allow-missing"]):  # no cell compared: never a pass
         assert main(["baseline", "check", str(tmp_path / "run"), "--against", str(runs / "baseline.json"), *flags]) == 1
         captured = capsys.readouterr()
-        assert captured.out.startswith("baseline check FAILED: 24 cells (24 failed)") and not captured.err
+        assert captured.out.startswith("baseline check FAILED: 24 cells, none compared (24 failed)") and not captured.err
         assert f"{len(cells)} cell(s) of the run failed" in captured.out
         assert "ValueError: bins must be at least 2, got 0" in captured.out
     (tmp_path / "run" / "failures.csv").unlink()  # an empty table without failures is still nothing to check
@@ -271,6 +272,68 @@ def test_a_baseline_cell_that_now_raises_fails_even_when_missing_cells_are_allow
     assert main([*argv, "--allow-missing", "--metrics", "diagonal"]) == 0  # the metric that raised, left out
     (tmp_path / "run" / "failures.csv").unlink()  # the same scores without the failure: a seed fewer, not a failure
     assert "failed" not in set(check_baseline(tmp_path / "run", runs / "baseline.json").table["status"])
+
+
+def test_a_baseline_saved_from_a_run_with_failed_seeds_passes_against_that_run(runs, tmp_path, capsys):
+    # a user metric raised on some seeds: the baseline kept the means of the seeds that scored, and checking the very
+    # run it was saved from FAILED (3 ok, 3 failed), whatever the code
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    raising = (results.scenario == "noise") & (results.value == 1.0) & (results.metric == "mig") & (results.seed == 1)
+    (tmp_path / "run").mkdir()
+    results[~raising].to_parquet(tmp_path / "run" / "results.parquet")
+    failure = {"scenario": "noise", "value_label": "1", "seed": 1, "n_samples": 300, "metric": "mig",
+               "error": "ValueError: no two samples share a bin"}
+    pd.DataFrame([failure]).to_csv(tmp_path / "run" / "failures.csv", index=False)
+    assert main(["baseline", "save", str(tmp_path / "run"), "--to", str(tmp_path / "saved.json")]) == 0
+    assert "note: the run raised on 1 seed(s) of its cells (failures.csv); the baseline records them" in (
+        capsys.readouterr().out)
+    assert load_baseline(tmp_path / "saved.json").failures.to_dict(orient="records") == [failure]
+    argv = ["baseline", "check", str(tmp_path / "run"), "--against", str(tmp_path / "saved.json")]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("baseline check PASSED: 24 cells (24 ok)\n")
+    assert "1 seed(s) of the run raised as they did when the baseline was saved" in out
+    # a seed that scored when the baseline was saved and raises now still fails its cell
+    pd.DataFrame([failure, {**failure, "seed": 0}]).to_csv(tmp_path / "run" / "failures.csv", index=False)
+    check = check_baseline(tmp_path / "run", tmp_path / "saved.json")
+    assert not check.passed and check.failures[["value_label", "metric", "status"]].values.tolist() == [["1", "mig", "failed"]]
+
+
+def test_a_check_that_compared_no_cell_fails_even_when_missing_cells_are_allowed(runs, tmp_path, capsys):
+    # 'baseline check --metrics X' with X in the run only, or --allow-missing on a run sharing no cell, PASSED
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    (tmp_path / "run").mkdir()
+    results.loc[results["scenario"] == "noise"].to_parquet(tmp_path / "run" / "results.parquet")
+    (tmp_path / "mixing").mkdir()
+    results.loc[results["scenario"] == "mixing"].to_parquet(tmp_path / "mixing" / "results.parquet")
+    save_baseline(tmp_path / "mixing", tmp_path / "mixing.json")
+    argv = ["baseline", "check", str(tmp_path / "run"), "--against", str(tmp_path / "mixing.json"), "--allow-missing"]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("baseline check FAILED: 24 cells, none compared (12 missing, 12 new)\n")
+    assert "no cell was compared: none is in both the baseline and the run" in out
+    renamed = results.assign(metric=results["metric"].replace({"mig": "mig2"}), metric_base=lambda t: t["metric"])
+    (tmp_path / "renamed").mkdir()
+    renamed.to_parquet(tmp_path / "renamed" / "results.parquet")
+    assert main(["baseline", "check", str(tmp_path / "renamed"), "--against", str(runs / "baseline.json"),
+                 "--metrics", "mig2"]) == 1  # in the run only: 12 new cells, nothing compared
+    assert "FAILED: 12 cells, none compared (12 new)" in capsys.readouterr().out
+    assert check_baseline(tmp_path / "run", tmp_path / "mixing.json", allow_missing=True).compared == 0
+    assert check_baseline(results, runs / "baseline.json").compared == 24
+
+
+def test_a_baseline_repeating_a_cell_is_refused(runs, tmp_path, capsys):
+    data = json.loads((runs / "baseline.json").read_text())
+    data["cells"].append({**data["cells"][0], "mean": 0.5})  # the second copy was compared too, as a cell of its own
+    (tmp_path / "twice.json").write_text(json.dumps(data))
+    assert main(["baseline", "check", str(runs / "run"), "--against", str(tmp_path / "twice.json")]) == 2
+    err = capsys.readouterr().err
+    assert f"cell {len(data['cells']) - 1} ('diagonal'/'diagonal' on 'mixing'" in err and "repeats an earlier cell" in err
+    data["failures"] = [{"scenario": "noise"}]
+    data["cells"].pop()
+    (tmp_path / "bad.json").write_text(json.dumps(data))
+    assert main(["baseline", "check", str(runs / "run"), "--against", str(tmp_path / "bad.json")]) == 2
+    assert '"failures" must be a list of objects with the fields' in capsys.readouterr().err
 
 
 def test_missing_cells_fail_unless_allowed(runs, capsys):
@@ -527,7 +590,7 @@ def test_an_option_change_reads_option_changed_and_match_options_compares_it_cel
     argv = ["baseline", "check", str(tmp_path), "--against", str(runs / "baseline.json"), "--metrics", "mig,mig[bins=20]"]
     assert main(argv) == 1
     out = capsys.readouterr().out
-    assert out.splitlines()[0] == "baseline check FAILED: 24 cells (24 option changed)"  # neither missing nor new
+    assert out.splitlines()[0] == "baseline check FAILED: 24 cells, none compared (24 option changed)"  # neither missing nor new
     assert ("note: metric 'mig' ran with other options as 'mig[bins=20]' (option bins 10 -> 20): its cells read "
             "'option changed'; compare them cell by cell with --match-options") in out
 
