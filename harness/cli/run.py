@@ -281,10 +281,12 @@ def dry_run(args: argparse.Namespace) -> int:
     if racing is not None:
         capped = sum(record["cpu_hours"] for record in study_estimate(first_round_nulls(planned(racing.max_seeds), racing)))
         looks = racing.looks
-        print(f"seeds raced: the estimate above is the first round's ({racing.min_seeds} seeds on every cell); cells "
-              f"feeding a verdict still undecided get {', then '.join(map(str, racing.schedule()[1:]))} seeds, at most "
-              f"{capped:.2f} CPU-hours if every cell reached {racing.max_seeds}; intervals at "
-              f"{100 * level(looks):.1f}% for {looks} looks"
+        later = racing.schedule()[1:]
+        raced = (f"cells feeding a verdict still undecided get {', then '.join(map(str, later))} seeds, at most "
+                 f"{capped:.2f} CPU-hours if every cell reached {racing.max_seeds}" if later else
+                 f"no cell gets more (the cap, {racing.max_seeds} seeds, is where the race starts)")
+        print(f"seeds raced: the estimate above is the first round's ({racing.min_seeds} seeds on every cell); {raced}; "
+              f"intervals at {100 * level(looks):.1f}% for {looks} look{'s' * (looks != 1)}"
               + (f"; no round past {racing.budget_seconds:g} estimated CPU-s" if racing.budget_seconds else ""))
     for line in slow_metric_warnings(cells):
         status(line)

@@ -274,7 +274,7 @@ def race(cells: Sequence[Cell], racing: Racing, compute: Compute, *, decide: Dec
         at_cap = {group for group in undecided if state.steps.get(group) == racing.looks - 1}
         moved = state.advance(undecided)
         if not moved:
-            log(f"racing: {_settled(look, len(running), at_cap, racing)}")
+            log(f"racing: {_settled(look, len(running), at_cap, racing, judged=growing)}")
             return frame, failed
         following = active()
         estimate = sum(cell.estimated_seconds for cell in following)
@@ -290,10 +290,15 @@ def race(cells: Sequence[Cell], racing: Racing, compute: Compute, *, decide: Dec
         running = following
 
 
-def _settled(look: int, cells: int, at_cap: set[Group], racing: Racing) -> str:
-    """The race's last line: after how many rounds it stopped, and what stayed undecided at the cap."""
-    text = f"every verdict settled after {look} round(s) and {cells} cells"
-    if at_cap:
-        text += (f"; {len(at_cap)} scenario x metric pair(s) reached the cap of {racing.max_seeds} seeds with a verdict "
-                 "still undecided (too close to call: the report lists them)")
-    return text
+def _settled(look: int, cells: int, at_cap: set[Group], racing: Racing, *, judged: bool = True) -> str:
+    """The race's last line: after how many rounds it stopped, and what stayed undecided at the cap; ``judged``: whether
+    the last round's verdicts were read (not when no pair could get more seeds: every one was at the cap)."""
+    text = f"stopped after {look} round(s) and {cells} cells"
+    if not judged:
+        return (text + f": every scenario x metric pair has the cap of {racing.max_seeds} seeds, so no verdict was read "
+                "for more (the report's section 'Seeds behind the verdicts' lists any still undecided)")
+    if not at_cap:
+        return text + ": every verdict decided"
+    return (text + f": every verdict decided but those of {len(at_cap)} scenario x metric pair(s) at the cap of "
+            f"{racing.max_seeds} seeds, still undecided (too close to call: the report's section 'Seeds behind the "
+            "verdicts' lists them)")

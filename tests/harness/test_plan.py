@@ -215,6 +215,9 @@ def test_the_default_preset_races_from_three_seeds_unless_the_seeds_are_given(ca
            "still undecided get 6, then 12 seeds" in out and "intervals at 98.3% for 3 looks" in out
     assert main(["run", "--scenarios", "noise", "--metrics", "mig", "--dry-run", "--seeds", "2"]) == 0
     assert "seeds raced" not in capsys.readouterr().out
+    assert main(["run", "--scenarios", "noise", "--metrics", "mig", "--dry-run", "--min-seeds", "12"]) == 0
+    assert ("(12 seeds on every cell); no cell gets more (the cap, 12 seeds, is where the race starts); intervals at "
+            "95.0% for 1 look\n") in capsys.readouterr().out  # it said "get  seeds" and "1 looks"
 
 
 def test_the_dry_run_gives_the_rows_each_scenario_scores_not_its_draw_size(capsys):

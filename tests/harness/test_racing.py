@@ -87,9 +87,24 @@ def test_only_the_undecided_groups_get_more_seeds_round_after_round_up_to_the_ca
                       {("noise", "a"): 3, ("noise", "b"): 12, ("mixing", "a"): 6}]
     assert (frame["looks"] == 3).all()
     assert messages[0] == "racing: round 1 (9 cells): 2 scenario x metric pair(s) feed an undecided verdict; 2 get more seeds (6), 6 more cells"
-    assert messages[-1] == ("racing: every verdict settled after 3 round(s) and 21 cells; 1 scenario x metric pair(s) "
-                            "reached the cap of 12 seeds with a verdict still undecided (too close to call: the report "
-                            "lists them)")
+    assert messages[-1] == ("racing: stopped after 3 round(s) and 21 cells: every verdict decided but those of 1 "
+                            "scenario x metric pair(s) at the cap of 12 seeds, still undecided (too close to call: the "
+                            "report's section 'Seeds behind the verdicts' lists them)")
+
+
+def test_a_race_that_starts_at_its_cap_reads_no_verdict_and_says_so():
+    # --max-seeds 3 printed "every verdict settled after 1 round(s)" without reading one
+    cells = _cells([("noise", "a")], 3)
+    decided, messages = [], []
+
+    def compute(active):
+        return pd.DataFrame({"score": [0.0] * len(active)}), pd.DataFrame()
+
+    race(cells, Racing(3, 3), compute, decide=lambda frame: decided.append(frame) or {("noise", "a")},
+         log=messages.append)
+    assert decided == [] and messages == [
+        "racing: stopped after 1 round(s) and 3 cells: every scenario x metric pair has the cap of 3 seeds, so no "
+        "verdict was read for more (the report's section 'Seeds behind the verdicts' lists any still undecided)"]
 
 
 def test_a_round_past_the_budget_is_not_started():
@@ -139,7 +154,7 @@ def test_a_race_stopped_between_rounds_resumes_from_its_store(tmp_path):
     resumed = run_study(**TWO_ROUNDS, out=tmp_path, log=messages.append)
     assert messages[0] == f"skipping {stored} finished cell(s) found in {tmp_path}; computing 0"
     assert messages[1].startswith("racing: round 1")
-    assert messages[2].startswith("racing: every verdict settled after 2 round(s)")  # the second round's cells are new
+    assert messages[2].startswith("racing: stopped after 2 round(s)")  # the second round's cells are new
     pd.testing.assert_frame_equal(_comparable(resumed), _comparable(run_study(**TWO_ROUNDS)))
     pd.testing.assert_frame_equal(_comparable(pd.read_parquet(tmp_path / "results.parquet")), _comparable(resumed))
 
