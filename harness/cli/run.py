@@ -120,7 +120,17 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the study the arguments describe (planned within ``--max-cell-seconds`` and ``--max-cell-memory``,
     :func:`_cell_limits`); exit status 1 when cells failed."""
-    return dry_run(args) if args.dry_run else _run(args)
+    out = _check_options(args)  # the dry run refuses what the run would
+    return dry_run(args) if args.dry_run else _run(args, out)
+
+
+def _check_options(args: argparse.Namespace) -> Path:
+    """The run directory, once ``--scheduler``, ``--colors`` and ``--out`` are known to be usable (nothing created)."""
+    if args.scheduler is not None and args.backend != "dask":
+        raise UsageError(f"--scheduler is only used with --backend dask, not --backend {args.backend}")
+    if args.colors and not args.no_report:  # refused now, not after the study
+        _check_colours(args)
+    return writable_output(args.out or Path("runs") / args.preset, "--out", directory=True)
 
 
 def _cell_limits(args: argparse.Namespace) -> Any:
@@ -131,15 +141,10 @@ def _cell_limits(args: argparse.Namespace) -> Any:
     return CellLimits(args.max_cell_seconds, memory)
 
 
-def _run(args: argparse.Namespace) -> int:
-    """Run the study the arguments describe."""
+def _run(args: argparse.Namespace, out: Path) -> int:
+    """Run the study the arguments describe into ``out``."""
     from harness.execution.runner import run_study
 
-    if args.scheduler is not None and args.backend != "dask":
-        raise UsageError(f"--scheduler is only used with --backend dask, not --backend {args.backend}")
-    if args.colors and not args.no_report:  # refused now, not after the study
-        _check_colours(args)
-    out = writable_output(args.out or Path("runs") / args.preset, "--out", directory=True)
     frame = run_study(
         preset=args.preset,
         metrics_=args.metrics,

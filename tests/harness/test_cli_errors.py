@@ -52,6 +52,8 @@ CLI_CASES = [
     ("unknown preset", ["run", "--preset", "huge", "--no-report"], "unknown preset 'huge'; known presets: default, joshi2026, paper, quick"),
     ("unknown backend", [*RUN, "--backend", "spark"], "invalid choice: 'spark'"),
     ("scheduler without dask", [*RUN, "--scheduler", "tcp://127.0.0.1:9"], "--scheduler is only used with --backend dask"),
+    ("scheduler without dask, dry run", [*RUN, "--dry-run", "--scheduler", "tcp://127.0.0.1:9"],
+     "--scheduler is only used with --backend dask"),  # the dry run accepted what the run refuses
     ("empty metric list", [*RUN, "--metrics", ","], "--metrics: expected a comma-separated list of names"),
     ("unknown metric", [*RUN, "--metrics", "mig,nope", "--out", "{tmp}/m"], "unknown metric 'nope'; known metrics:"),
     ("variant of an unknown option", [*RUN, "--metrics", "mig[binz=10]", "--out", "{tmp}/v"],
@@ -73,6 +75,7 @@ CLI_CASES = [
      "cannot be called as fn(factors, codes)"),
     ("unknown metric module", [*RUN, "--metrics", "no_such_module_xyz:score", "--out", "{tmp}/x"], "cannot import module 'no_such_module_xyz'"),
     ("out is a file", [*RUN, "--out", "{file}"], "a_file"),
+    ("out is a file, dry run", [*RUN, "--dry-run", "--out", "{file}"], "exists and is not a directory"),
     ("unknown command", ["frobnicate"], "invalid choice: 'frobnicate'"),
     ("unknown flag", ["run", "--fast"], "python -m harness run: unrecognized arguments: --fast (see python -m harness run --help)"),
     ("stray argument", ["list", "metrics"], "python -m harness list: unrecognized arguments: metrics (see python -m harness list --help)"),
