@@ -293,6 +293,9 @@ def dry_run(args: argparse.Namespace) -> int:
         print(f"seeds raced: the estimate above is the first round's ({racing.min_seeds} seeds on every cell); {raced}; "
               f"intervals at {100 * level(looks):.1f}% for {looks} look{'s' * (looks != 1)}"
               + (f"; no round past {racing.budget_seconds:g} estimated CPU-s" if racing.budget_seconds else ""))
+        if racing.budget_seconds is not None and 3600 * total > racing.budget_seconds:
+            status(f"note: the first round alone is estimated at {3600 * total:.3g} CPU-s, past the budget of "
+                   f"{racing.budget_seconds:g}: it runs whole (--budget-seconds stops the later rounds)")
     for line in slow_metric_warnings(cells):
         status(line)
     return 0

@@ -279,7 +279,7 @@ def race(cells: Sequence[Cell], racing: Racing, compute: Compute, *, decide: Dec
         following = active()
         estimate = sum(cell.estimated_seconds for cell in following)
         if racing.budget_seconds is not None and estimate > racing.budget_seconds:
-            log(f"racing: round {look + 1} would take the study to an estimated {estimate:.0f} CPU-s, past the budget "
+            log(f"racing: round {look + 1} would take the study to an estimated {estimate:.3g} CPU-s, past the budget "
                 f"of {racing.budget_seconds:g} (--budget-seconds); stopping with {len(undecided)} scenario x metric "
                 "pair(s) still feeding an undecided verdict")
             return frame, failed

@@ -218,6 +218,9 @@ def test_the_default_preset_races_from_three_seeds_unless_the_seeds_are_given(ca
     assert main(["run", "--scenarios", "noise", "--metrics", "mig", "--dry-run", "--min-seeds", "12"]) == 0
     assert ("(12 seeds on every cell); no cell gets more (the cap, 12 seeds, is where the race starts); intervals at "
             "95.0% for 1 look\n") in capsys.readouterr().out  # it said "get  seeds" and "1 looks"
+    assert main(["run", "--scenarios", "noise", "--metrics", "mig", "--dry-run", "--budget-seconds", "0.001"]) == 0
+    assert re.search(r"note: the first round alone is estimated at [0-9.]+ CPU-s, past the budget of 0.001: it runs "
+                     r"whole \(--budget-seconds stops the later rounds\)", capsys.readouterr().err)
 
 
 def test_the_dry_run_gives_the_rows_each_scenario_scores_not_its_draw_size(capsys):
