@@ -179,6 +179,9 @@ def racing_rule(min_seeds: int | None, max_seeds: int | None, budget_seconds: fl
         return None
     start = min_seeds if min_seeds is not None else preset_seeds if preset_max_seeds else MIN_SEEDS
     cap = max_seeds if max_seeds is not None else preset_max_seeds or max(MAX_SEEDS, start)
+    if max_seeds is None and start > cap:  # the cap is the preset's, not one the user gave
+        raise UsageError(f"--min-seeds {start} is above this preset's cap of {cap} seeds: add --max-seeds M (at least "
+                         f"{start}) to race from {start}")
     return Racing(start, cap, budget_seconds)
 
 

@@ -43,6 +43,10 @@ def test_the_rule_races_a_preset_with_a_cap_and_a_fixed_seed_count_does_not():
     assert racing_rule(None, None, None, fixed_seeds=None, preset_seeds=3, preset_max_seeds=12) == Racing(3, 12)
     assert racing_rule(None, None, None, fixed_seeds=4, preset_seeds=3, preset_max_seeds=12) is None
     assert racing_rule(None, None, None, fixed_seeds=None, preset_seeds=1, preset_max_seeds=0) is None
+    # a start above the preset's cap names that cap, not a --max-seeds the user never gave
+    with pytest.raises(UsageError, match=r"--min-seeds 13 is above this preset's cap of 12 seeds: add --max-seeds M"):
+        racing_rule(13, None, None, fixed_seeds=None, preset_seeds=3, preset_max_seeds=12)
+    assert racing_rule(13, None, None, fixed_seeds=None, preset_seeds=1, preset_max_seeds=0) == Racing(13, 13)
     assert racing_rule(None, 6, 50.0, fixed_seeds=None, preset_seeds=1, preset_max_seeds=0) == Racing(3, 6, 50.0)
     assert racing_rule(4, None, None, fixed_seeds=None, preset_seeds=3, preset_max_seeds=12) == Racing(4, 12)
     with pytest.raises(UsageError, match="^--seeds 2 fixes every cell's seeds; --max-seeds races them"):
