@@ -16,6 +16,7 @@ finished cells are saved only for a command that saves them (:data:`RESUMABLE_CO
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 import threading
@@ -93,9 +94,26 @@ def _sigterm_stops_like_ctrl_c() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+#: A value that starts with a minus sign and a number: ``-1,1``, ``-0.5``, ``-1e-3,2``.
+_NEGATIVE_VALUE = re.compile(r"-\.?\d[\d.eE+-]*(,[-+]?\.?\d[\d.eE+-]*)*")
+
+
+def _negative_values_attached(arguments: list[str]) -> list[str]:
+    """``--option -1,1`` as ``--option=-1,1``: argparse reads a value starting with ``-`` as an option unless it is a
+    lone number, so ``--score-range -1,1`` failed with "expected one argument"."""
+    attached: list[str] = []
+    for argument in arguments:
+        previous = attached[-1] if attached else ""
+        if _NEGATIVE_VALUE.fullmatch(argument) and previous.startswith("--") and "=" not in previous:
+            attached[-1] = f"{previous}={argument}"
+        else:
+            attached.append(argument)
+    return attached
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
-    arguments = list(sys.argv[1:] if argv is None else argv)
+    arguments = _negative_values_attached(list(sys.argv[1:] if argv is None else argv))
     debug = "--debug" in arguments or os.environ.get(DEBUG_ENVIRONMENT_VARIABLE, "") not in ("", "0")
     command = ""
     try:

@@ -198,3 +198,15 @@ def test_an_edited_results_table_is_refused_naming_the_row_and_the_column(tiny_r
     row = table.loc[2]
     one_line_usage_error(f"results column {column!r} has 1 {problem} entry (first: row 3, metric {row['metric']!r}, "
                          f"scenario {row['scenario']!r}, value {row['value_label']!r}, seed {row['seed']}")
+
+
+def test_a_value_starting_with_a_minus_sign_is_read_as_the_options_value():
+    # 'validate ... --score-range -1,1', as its own error message suggests writing it, failed: "expected one argument"
+    from harness.cli import _negative_values_attached, build_parser
+
+    arguments = _negative_values_attached(["validate", "m.py:score", "--score-range", "-1,1", "--jobs", "-1"])
+    assert arguments == ["validate", "m.py:score", "--score-range=-1,1", "--jobs=-1"]
+    args = build_parser().parse_args(arguments)
+    assert args.score_range == (-1.0, 1.0) and args.jobs == -1
+    assert _negative_values_attached(["run", "--metrics", "mig", "-h"]) == ["run", "--metrics", "mig", "-h"]
+    assert _negative_values_attached(["--score-range=-1,0"]) == ["--score-range=-1,0"]
