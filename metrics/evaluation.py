@@ -35,6 +35,12 @@ def metric_name(metric: MetricLike) -> str:
     return getattr(metric, "__name__", type(metric).__name__)
 
 
+class NotAScoreError(TypeError, ValueError):
+    """A metric's result that is no score at all, whatever the data: neither a number nor a mapping of sub-scores to
+    numbers (text, a bool, an array, None, an empty mapping).  A ``TypeError`` (and a ``ValueError``, as an empty
+    mapping's was), so that callers catching either still catch it."""
+
+
 def _as_scores(result: Any, name: str, factors: Any, codes: Any) -> dict[str, float]:
     """A metric's result as sub-score -> finite float; a non-finite score names the constant input columns that
     explain it (a correlation or a division by a column's spread is NaN there), else is called a bug in the metric."""
@@ -43,7 +49,7 @@ def _as_scores(result: Any, name: str, factors: Any, codes: Any) -> dict[str, fl
     else:
         items = [(name, result)]
     if not items:
-        raise ValueError(f"metric {name!r} returned no score")
+        raise NotAScoreError(f"metric {name!r} returned no score")
     scores: dict[str, float] = {}
     for key, value in items:
         try:
@@ -51,7 +57,7 @@ def _as_scores(result: Any, name: str, factors: Any, codes: Any) -> dict[str, fl
                 raise TypeError
             number = float(value)
         except (TypeError, ValueError):
-            raise TypeError(f"metric {name!r} returned a non-numeric score for {key!r}: {value!r}") from None
+            raise NotAScoreError(f"metric {name!r} returned a non-numeric score for {key!r}: {value!r}") from None
         if not math.isfinite(number):
             raise ValueError(f"metric {name!r} returned a non-finite score for {key!r} ({number}); "
                              + _non_finite_cause(factors, codes))

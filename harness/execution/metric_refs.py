@@ -28,6 +28,7 @@ from harness.errors import UnknownNameError, UsageError, check_one_source_per_na
 from harness.execution.option_values import variant_label
 from harness.execution.read_audit import recording
 from harness.execution.user_code import user_code
+from metrics._entry import CALL_ARGUMENTS
 from metrics.constraints import Interval, InvalidOptionError, Rule, check_option
 from metrics.describe import METADATA_ATTRIBUTE, option_parameters
 from metrics.registry import check_directions, check_property_claim
@@ -318,6 +319,32 @@ def check_metric_signature(function: Callable[..., Any], target: str) -> None:
         raise UsageError(f"metric {target!r} cannot be called as fn(factors, codes), the (n, K) factors and (n, L) codes "
                          f"every metric is given: its signature is {target.rpartition(':')[2] or target}{signature} "
                          f"({error})") from None
+
+
+def check_required_options(entry: MetricEntry) -> None:
+    """Refuse, before anything runs, a user's metric whose function requires a parameter beyond ``(factors, codes)``
+    that neither the harness (``discrete``, ``random_state``: :data:`metrics._entry.CALL_ARGUMENTS`) nor the entry's
+    options give: every one of its cells would fail with the same ``TypeError``.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        Naming the metric and the parameters nothing gives, and how to give them.
+    """
+    if entry.registered:
+        return
+    try:
+        parameters = list(inspect.signature(load_callable(entry.target)).parameters.values())[2:]
+    except (TypeError, ValueError):  # some compiled callables have no signature: left to their calls
+        return
+    given = {*CALL_ARGUMENTS, *entry.options}
+    lacking = [p.name for p in parameters if p.default is inspect.Parameter.empty and p.name not in given
+               and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)]
+    if lacking:
+        raise UsageError(f"metric {entry.name!r} ({entry.target}) requires {', '.join(lacking)}, which nothing gives it: "
+                         f"give {'it a default' if len(lacking) == 1 else 'them defaults'} in its signature (validate "
+                         f"judges a metric at its defaults), or, to run it, a value with --metric-option "
+                         f"{entry.name}:{lacking[0]}=V")
 
 
 OptionSweep = Mapping[str, Sequence[Any]]

@@ -15,7 +15,7 @@ import metrics
 import scenarios
 from harness.errors import UnknownNameError, UsageError, listed
 from harness.execution.backends import check_backend, execute
-from harness.execution.metric_refs import MetricEntry, OptionSweep, resolve_all, variants
+from harness.execution.metric_refs import MetricEntry, OptionSweep, check_required_options, resolve_all, variants
 from harness.execution.null_budget import metric_permutations, read_by_a_verdict
 from harness.execution.plan import DEFAULT_CELL_LIMITS, Cell, CellLimits, plan_cells, plan_tasks, shape_factor, slow_metric_warnings
 from harness.execution.presets import PRESETS, Preset
@@ -145,6 +145,8 @@ def _swept(entries: Sequence[tuple[str, MetricEntry]], metric_options: Mapping[s
     if unmatched:
         raise UsageError(f"option sweeps name metric(s) not in the study: {', '.join(sorted(unmatched))}; "
                          f"the study's metrics: {', '.join(entry.name for _, entry in entries)}")
+    for entry in swept:  # a parameter nothing gives would fail every cell of the metric
+        check_required_options(entry)
     return swept
 
 

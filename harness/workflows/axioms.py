@@ -65,6 +65,7 @@ from harness.execution.scenario_refs import scenario_for
 from harness.execution.scoring import CellTimeout, call_with_time_limit, check_time_limit
 from harness.execution.user_code import user_code
 from harness.workflows.user_metric import MetricLike, metric_entry
+from metrics.evaluation import NotAScoreError
 from metrics.registry import check_directions
 from reports.results.table import oriented
 
@@ -278,10 +279,14 @@ def _failure(error: Exception, where: str = "") -> str:
 def probe_sub_scores(metric: MetricLike, probe: Probe, seed: int = 0, timeout: float | None = None) -> list[str] | None:
     """The sub-scores the metric returns on the probe (one call, as the axiom checks call it, stopped after
     ``timeout`` seconds when given); None when it raises or times out, so that its failure is reported by the checks
-    and the battery, not here."""
+    and the battery, not here; but a result that is no score at all (:class:`metrics.evaluation.NotAScoreError`:
+    text, an array, None, ...) raises a :class:`~harness.errors.UsageError`, as every call would return one."""
     function = metric if callable(metric) else metric_entry(metric).callable()
     try:
         return list(_scores(function, probe.factors, probe.codes, probe.discrete, seed, timeout))
+    except NotAScoreError as error:
+        raise UsageError(f"{error} on the probe ({probe.label}): a metric returns a number, or a mapping of sub-score "
+                         "names to numbers, on every representation") from None
     except Exception:  # a metric under development may raise anywhere; the checks report it
         return None
 

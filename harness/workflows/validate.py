@@ -42,7 +42,13 @@ import pandas as pd
 
 import metrics
 from harness.errors import UnknownNameError, UsageError
-from harness.execution.metric_refs import MetricEntry, OptionSweep, declared_score_range, variants
+from harness.execution.metric_refs import (
+    MetricEntry,
+    OptionSweep,
+    check_required_options,
+    declared_score_range,
+    variants,
+)
 from harness.execution.presets import PRESETS
 from harness.execution.runner import run_study
 from harness.execution.scoring import check_time_limit
@@ -378,10 +384,12 @@ def validate(
                          "validation/NAME): give it another with --name, with no '/' or '\\' and not '.' or '..'")
     check_seedable(entry)
     check_time_limit(cell_timeout)
+    check_required_options(entry)  # validate scores the metric at its defaults first: a required parameter fails it
     checked_on = make_probe(*probe, n=probe_samples, seed=seed)  # a bad probe is said before the battery runs
     per_sub_score = isinstance(entry.claimed_properties(), dict) or bool(entry.directions)
-    returned = probe_sub_scores(reference, checked_on, seed, timeout=cell_timeout) if per_sub_score else None
-    if returned is not None:  # per-sub-score claims: do the named sub-scores exist?
+    with metadata_applied(reference, entry):  # a result that is no score at all is said now, not after the battery
+        returned = probe_sub_scores(reference, checked_on, seed, timeout=cell_timeout)
+    if returned is not None and per_sub_score:  # per-sub-score claims: do the named sub-scores exist?
         check_claimed_sub_scores(entry, returned)
     for replaced in replaced_claims(metric_entry(reference), entry):  # once the claims are known to be valid
         log(f"note: {replaced}")

@@ -747,3 +747,23 @@ def test_the_builtins_cache_lies_beside_the_card_not_in_the_working_directory(me
                    "--no-progress", "--jobs", "1"])
     assert status == 0
     assert (tmp_path / "cards" / "builtins" / "results.parquet").exists() and not any(working.iterdir())
+
+
+@pytest.mark.parametrize(("source", "message"), [
+    ("def score(factors, codes, extra):\n    return 0.5\n",
+     "metric 'score' ({file}:score) requires extra, which nothing gives it: give it a default in its signature"),
+    ("def score(factors, codes, *, window):\n    return 0.5\n", "requires window, which nothing gives it"),
+    ("import numpy as np\ndef score(factors, codes):\n    return np.zeros(3)\n",
+     "metric 'score' returned a non-numeric score for 'score': array([0., 0., 0.]) on the probe (mixing at alpha"),
+    ("def score(factors, codes):\n    return {}\n", "metric 'score' returned no score on the probe"),
+])
+def test_a_metric_every_cell_of_which_would_fail_is_refused_before_the_battery(tmp_path, capsys, source, message):
+    # a required third parameter, or a result that is no score (an array, None, {}), ran the whole battery (12 min 19 s
+    # against every built-in) for every cell to fail with the same error
+    metric_file = tmp_path / "metric.py"
+    metric_file.write_text(source)
+    status = main(["validate", f"{metric_file}:score", "--metrics", "mig", "--out", str(tmp_path / "card"),
+                   "--builtins-dir", str(tmp_path / "cache"), "--no-progress", "--jobs", "1"])
+    err = capsys.readouterr().err
+    assert status == 2 and len(err.strip().splitlines()) == 1 and message.format(file=metric_file) in err
+    assert not (tmp_path / "cache").exists() and not (tmp_path / "card").exists()  # nothing ran
