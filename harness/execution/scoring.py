@@ -37,7 +37,9 @@ import numbers
 import os
 import signal
 import sys
+import sysconfig
 import time
+import traceback
 import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
@@ -133,7 +135,37 @@ def _recorded_call(cell: Cell, call: Callable[[], T]) -> Callable[[], tuple[T, R
 
 
 def _error_text(error: Exception) -> str:
-    return str(error) if isinstance(error, CellTimeout) else f"{type(error).__name__}: {error}"
+    """A failed call as its failure records say it: ``Type: message (at FILE:LINE in FUNCTION)``."""
+    return str(error) if isinstance(error, CellTimeout) else f"{type(error).__name__}: {error}{raised_at(error)}"
+
+
+#: Where the project's packages lie (harness, metrics, scenarios, reports): a failure names the line outside them and
+#: outside the libraries, in a user's file (wherever it lies, the project's folder included), that raised.
+_PROJECT_PACKAGES = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                       package) + os.sep for package in ("harness", "metrics", "scenarios", "reports"))
+#: Where the interpreter's standard library and installed packages lie.
+_LIBRARY_DIRS = tuple({os.path.abspath(path) for path in (sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"],
+                                                            sysconfig.get_paths()["platlib"])})
+
+
+#: The attribute on an exception a forked child sends back holding :func:`raised_at` as the child found it: a traceback
+#: is not pickled with its exception (unless a library such as tblib makes it so), and a failure's text must not
+#: depend on which libraries a process imported.
+_RAISED_AT = "harness_raised_at"
+
+
+def raised_at(error: BaseException) -> str:
+    """`` (at FILE:LINE in FUNCTION)``: the innermost frame of ``error``'s traceback in a user's code (neither the
+    project's nor a library's: a metric or scenario file of theirs), so that a failure names the line to look at; ""
+    where there is none (an error of a built-in metric, or of the harness's checks of what user code returned)."""
+    if isinstance(getattr(error, _RAISED_AT, None), str):  # found where it was raised, in a forked child
+        return getattr(error, _RAISED_AT)
+    for frame in reversed(traceback.extract_tb(error.__traceback__)):
+        path = os.path.abspath(frame.filename)
+        if frame.filename.startswith("<") or path.startswith(_PROJECT_PACKAGES) or path.startswith(_LIBRARY_DIRS):
+            continue
+        return f" (at {os.path.basename(path)}:{frame.lineno} in {frame.name})"
+    return ""
 
 
 def _failed(cell: Cell, n_samples: int, error: str) -> Outcome:
@@ -319,9 +351,10 @@ def call_with_time_limit(call: Callable[[], T], seconds: float) -> T:
             sender.send(("ok", call()))
         except BaseException as error:  # noqa: BLE001 - everything goes back to the parent
             try:
+                setattr(error, _RAISED_AT, raised_at(error))
                 sender.send(("error", error))
             except Exception:  # an exception that cannot be pickled
-                sender.send(("error", RuntimeError(f"{type(error).__name__}: {error}")))
+                sender.send(("error", RuntimeError(f"{type(error).__name__}: {error}{raised_at(error)}")))
 
     process = context.Process(target=child, daemon=True)
     process.start()

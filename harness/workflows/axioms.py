@@ -62,7 +62,7 @@ from threadpoolctl import threadpool_limits
 import metrics
 from harness.errors import UsageError
 from harness.execution.scenario_refs import scenario_for
-from harness.execution.scoring import CellTimeout, call_with_time_limit, check_time_limit
+from harness.execution.scoring import CellTimeout, call_with_time_limit, check_time_limit, raised_at
 from harness.execution.user_code import user_code
 from harness.workflows.user_metric import MetricLike, metric_entry
 from metrics.evaluation import NotAScoreError
@@ -273,7 +273,7 @@ def _failure(error: Exception, where: str = "") -> str:
     (``where`` is said after the error's name: `` on the probe itself``)."""
     if isinstance(error, CellTimeout):
         return f"{error}{where}"
-    return f"the metric raised {type(error).__name__}{where}: {error}"
+    return f"the metric raised {type(error).__name__}{where}: {error}{raised_at(error)}"
 
 
 def probe_sub_scores(metric: MetricLike, probe: Probe, seed: int = 0, timeout: float | None = None) -> list[str] | None:

@@ -220,7 +220,7 @@ def test_the_default_preset_races_from_three_seeds_unless_the_seeds_are_given(ca
             "95.0% for 1 look\n") in capsys.readouterr().out  # it said "get  seeds" and "1 looks"
     assert main(["run", "--scenarios", "noise", "--metrics", "mig", "--dry-run", "--budget-seconds", "0.001"]) == 0
     assert re.search(r"note: the first round alone is estimated at [0-9.]+ CPU-s, past the budget of 0.001: it runs "
-                     r"whole \(--budget-seconds stops the later rounds\)", capsys.readouterr().err)
+                     r"whole \(--budget-seconds stops the later rounds\)", "".join(capsys.readouterr()))
 
 
 def test_the_dry_run_gives_the_rows_each_scenario_scores_not_its_draw_size(capsys):

@@ -325,9 +325,10 @@ def test_the_search_store_keeps_its_failed_cells(tmp_path):
     result = stress(f"{path}:flaky", scenarios_=["mixing"], contrast=[], budget=12, out=out, **FAST)
     failed = [note for note in result.notes if "flaky metric" in note]
     table = pd.read_csv(out / "search" / "failures.csv", dtype={"value_label": str})
-    assert len(table) > 1 and set(table["error"]) == {"ValueError: flaky metric"}, "it failed on some draws"
+    assert len(table) > 1 and set(table["error"]) == {"ValueError: flaky metric (at flaky.py:9 in flaky)"}, \
+        "it failed on some draws, each failure naming the line that raised"
     assert failed == [f"flaky failed in {len(table)} cells (mixing = {', '.join(dict.fromkeys(table['value_label']))}; "
-                      "n = 300): ValueError: flaky metric"]  # one note per error, not one per cell
+                      "n = 300): ValueError: flaky metric (at flaky.py:9 in flaky)"]  # one note per error, not per cell
     assert result.failed == len(table)
 
 

@@ -215,7 +215,7 @@ def test_a_scenario_failing_at_values_its_load_check_does_not_draw_fails_those_c
     assert errors == {
         "1": ["ValueError: scenario 'late' at a = 1 returned codes of shape (60,); expected a 2-D array (samples x "
               "columns)"],
-        "2": ["scenario 'late' at a = 2 failed: RuntimeError: no data at 2"],
+        "2": ["scenario 'late' at a = 2 failed: RuntimeError: no data at 2 (at late.py:10 in late)"],
         "3": ["UserCodeExit: scenario 'late' at a = 3 called sys.exit(4) (code the harness runs must not end the "
               "process: raise an exception instead)"],
     }
