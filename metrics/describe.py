@@ -129,7 +129,7 @@ def describe_metric(
     'an integer >= 1'
     """
     claimed = check_property_claim(property)
-    check_directions(higher_is_better, claimed if isinstance(claimed, dict) else None, name or "metric")
+    check_directions(higher_is_better, None, name or "metric")  # the types; the names once the function's is known
     if not isinstance(stochastic, bool):
         raise TypeError(f"stochastic must be True or False, got {stochastic!r}")
     if name is not None and (not isinstance(name, str) or not name.strip()):
@@ -144,12 +144,17 @@ def describe_metric(
         metadata["name"] = name.strip()
     if env:
         metadata["env"] = tuple(dict.fromkeys(variable.strip() for variable in env))
-    label = name or "metric"
-    if score_range is not None:
-        ranges = score_ranges(label, score_range, list(claimed) if isinstance(claimed, dict) else [])
-        metadata["score_range"] = ranges if isinstance(claimed, dict) else score_range
-
     def decorate(function: F) -> F:
+        if isinstance(claimed, dict) and isinstance(higher_is_better, Mapping):
+            unnamed = sorted(set(higher_is_better) - set(claimed))
+            if unnamed:  # a typo ('explicit' for 'expl') would leave its sub-score higher-is-better, silently
+                raise ValueError(f"describe_metric of {name or function.__name__!r}: higher_is_better names sub-score(s) "
+                                 f"{unnamed} that property does not ({', '.join(claimed)}); name each in property too "
+                                 f"(a sub-score's property may be 'holistic': property={{..., {unnamed[0]!r}: "
+                                 "'holistic'}), or correct the name")
+        if score_range is not None:
+            ranges = score_ranges(name or function.__name__, score_range, list(claimed) if isinstance(claimed, dict) else [])
+            metadata["score_range"] = ranges if isinstance(claimed, dict) else score_range
         if constraints:
             parameters = option_parameters(function)
             defaults = {option: default for option, default in parameters.items() if default is not inspect.Parameter.empty}

@@ -111,8 +111,11 @@ def test_describe_metric_takes_the_registry_representation_and_checks_it():
     assert scorer.harness_metadata == {"property": CLAIMED, "higher_is_better": {"expl": False}, "stochastic": False}
     with pytest.raises(ValueError, match="property of sub-score 'comp' must be one of"):
         describe_metric(property={"mod": "modularity", "comp": "beauty"})
-    with pytest.raises(ValueError, match="directions given for unknown sub-scores"):
-        describe_metric(property=CLAIMED, higher_is_better={"explicit": False})
+    with pytest.raises(ValueError, match=r"describe_metric of 'typo': higher_is_better names sub-score\(s\) \['explicit'\] "
+                                         r"that property does not \(mod, comp, expl\); name each in property too"):
+        @describe_metric(property=CLAIMED, higher_is_better={"explicit": False})
+        def typo(factors, codes):  # named in the message (it said "of metric 'metric'")
+            return 0.0
     with pytest.raises(TypeError, match="higher_is_better of sub-score 'expl' must be True or False"):
         describe_metric(higher_is_better={"expl": "no"})
 
