@@ -112,4 +112,4 @@ def test_a_users_declaration_is_checked_when_it_decorates():
     with pytest.raises(InvalidOptionError, match="does not take window=100"):
         describe_metric(constraints={"window": Interval(int, 1, 10)})(windowed)
     with pytest.raises(ValueError, match=r"unknown sub-scores \['b'\]"):
-        describe_metric(property={"a": "modularity"}, score_range={"b": Interval(float, 0.0, 1.0)})
+        describe_metric(property={"a": "modularity"}, score_range={"b": Interval(float, 0.0, 1.0)})(windowed)
