@@ -52,7 +52,7 @@ from harness.execution.metric_refs import (
 from harness.execution.presets import PRESETS
 from harness.execution.runner import run_study
 from harness.execution.scoring import check_time_limit
-from harness.execution.store import ResultStore
+from harness.execution.store import FAILURES_CSV, ResultStore
 from harness.workflows import stress as stress_search
 from harness.workflows.axioms import DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, axiom_calls, check_axioms, make_probe, probe_sub_scores
 from harness.workflows.stress_defaults import DEFAULT_BUDGET
@@ -160,6 +160,17 @@ class ReportCard:
         return [axiom.axiom for axiom in self.axioms if not axiom.passed]
 
     @property
+    def overall(self) -> str:
+        """The card's first line (:func:`reports.report_card.overall_line`); where no criterion could be judged (every
+        cell of the metric failed) it says so, after the axioms that failed."""
+        if self.marks:
+            return overall_line(self.marks, self.failed_axioms)
+        failed = len(self.own_failures)
+        reason = (f"every one of its {failed} cells of the battery failed ({FAILURES_CSV})" if failed else
+                  "the battery scored it on no cell")
+        return (f"{overall_line({}, self.failed_axioms)}; " if self.failed_axioms else "") + f"nothing measured: {reason}"
+
+    @property
     def axiom_table(self) -> pd.DataFrame:
         """The axiom checks as a table (result: pass or FAIL)."""
         return pd.DataFrame([
@@ -187,7 +198,7 @@ class ReportCard:
             extra_sections=[stress_section(stress_tables(self.stress))] if self.stress is not None else [],
             failures=self.failures,
             results=self.results,
-            overall=overall_line(self.marks, self.failed_axioms) if self.marks else "",
+            overall=self.overall,
             closest=self.closest,
             warnings=self.warnings,
         )
@@ -202,7 +213,7 @@ class ReportCard:
             "higher_is_better": self.entry.claimed_directions(),
             "stochastic": self.entry.stochastic,
             "battery": self.battery,
-            "overall": overall_line(self.marks, self.failed_axioms) if self.marks else "",
+            "overall": self.overall,
             "closest": self.closest,
             "warnings": self.warnings,
             "rankings": self.rankings.to_dict(orient="records"),

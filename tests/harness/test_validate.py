@@ -384,7 +384,12 @@ def test_a_metric_raising_on_the_probe_fails_every_check_and_still_gets_a_card(t
     assert status == 1 and "Traceback" not in captured.err and "internal error" not in captured.err
     assert captured.err.rstrip().endswith("6 cell(s) of unfinished failed (see "
                                           f"{tmp_path / 'card' / 'failures.csv'}): exit status 1")
-    assert "axioms: 0 of 8 checks pass" in (tmp_path / "card" / "report_card.md").read_text()
+    card = (tmp_path / "card" / "report_card.md").read_text()
+    assert "axioms: 0 of 8 checks pass" in card
+    # the card opens with its overall line even so (it went from the title to the reference)
+    assert ("- overall: ✗ fails chance axiom, permute_codes axiom, permute_samples axiom, flip_sign axiom, rescale axiom, "
+            "monotone axiom, duplicate_code axiom, determinism axiom; nothing measured: every one of its 6 cells of the "
+            "battery failed (failures.csv)\n") in card
     assert "(also report_card.json, results.parquet, results.csv, failures.csv)" in captured.err
     assert (tmp_path / "card" / "failures.csv").exists()
 
