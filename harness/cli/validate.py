@@ -34,7 +34,9 @@ PROPERTY_CHOICES = "modularity, compactness, explicitness or holistic"
 FAIL_ON_CHOICES = ("the card's calibration, linearity, robustness, entanglement_attacks, sample_efficiency, or the "
                    "property matrix's modularity, compactness, explicitness, calibrated, linear, robust_noise, "
                    "robust_non_measured, nonlinear_relation, follows_attacks, discretization_free, few_hyperparameters, "
-                   "data_efficient")
+                   "data_efficient, or the axioms: axioms (every one), permute_codes_axiom, permute_samples_axiom, "
+                   "flip_sign_axiom, rescale_axiom, monotone_axiom, duplicate_code_axiom, determinism_axiom, "
+                   "chance_axiom")
 """The names of :data:`reports.report_card.FAIL_ON`, written out so that ``--help`` need not import the reports
 (a test keeps the two equal)."""
 
@@ -123,13 +125,15 @@ def direction_claim(text: str) -> bool | dict[str, bool]:
 def fail_on(text: str) -> list[str]:
     """``--fail-on``: comma-separated criteria of the card or characteristics of the property matrix, checked here
     (:data:`reports.report_card.FAIL_ON`) so that a typo is said before the battery runs."""
+    from harness.workflows.validate import FAIL_ON_AXIOMS
     from reports.report_card import FAIL_ON
 
+    known = [*FAIL_ON, *FAIL_ON_AXIOMS]
     names = [name.strip() for name in text.split(",") if name.strip()]
-    unknown = [name for name in names if name not in FAIL_ON]
+    unknown = [name for name in names if name not in known]
     if unknown:
-        raise argparse.ArgumentTypeError(f"unknown criteria {unknown}{did_you_mean(unknown, FAIL_ON)}; known: "
-                                         f"{', '.join(FAIL_ON)}")
+        raise argparse.ArgumentTypeError(f"unknown criteria {unknown}{did_you_mean(unknown, known)}; known: "
+                                         f"{', '.join(known)}")
     if not names:
         raise argparse.ArgumentTypeError("expected comma-separated criteria such as calibration,linearity")
     return names
@@ -276,7 +280,8 @@ def _validate(args: argparse.Namespace) -> int:
     _status(f"report card: {out / 'report_card.md'} (also {', '.join(written)})")
     failed = len(card.own_failures)
     if failed:  # as `run` does: a script or CI job must not read a metric that failed cells as validated
-        _status(f"{failed} cell(s) of {card.entry.name} failed (see {out / 'failures.csv'}): exit status 1")
+        _status(f"{failed} cell(s) of {card.entry.name} failed (see {out / 'failures.csv'}): exit status 1"
+                + (" (before --fail-on, which reads the cells that scored)" if args.fail_on else ""))
         return EXIT_FAILED_CELLS
     not_passed = card.not_passed(args.fail_on or [])
     if not_passed:

@@ -54,7 +54,16 @@ from harness.execution.runner import run_study
 from harness.execution.scoring import check_time_limit
 from harness.execution.store import FAILURES_CSV, ResultStore
 from harness.workflows import stress as stress_search
-from harness.workflows.axioms import DEFAULT_PROBE, PROBE_SAMPLES, AxiomResult, axiom_calls, check_axioms, make_probe, probe_sub_scores
+from harness.workflows.axioms import (
+    DEFAULT_PROBE,
+    PROBE_SAMPLES,
+    STATEMENTS,
+    AxiomResult,
+    axiom_calls,
+    check_axioms,
+    make_probe,
+    probe_sub_scores,
+)
 from harness.workflows.stress_defaults import DEFAULT_BUDGET
 from harness.workflows.stress_result import StressResult
 from harness.workflows.stress_tables import stress_tables
@@ -80,6 +89,11 @@ from reports.verdicts.bundle import Bundle
 
 #: The default battery: the default study's scenarios with its race of seeds, without its option sweeps.
 DEFAULT_PRESET = "validate"
+
+
+#: ``--fail-on`` names of the axioms (:data:`harness.workflows.axioms.STATEMENTS`), beside the criteria of
+#: :data:`reports.report_card.FAIL_ON`: each to the axioms it requires to pass.
+FAIL_ON_AXIOMS = {"axioms": tuple(STATEMENTS), **{f"{axiom}_axiom": (axiom,) for axiom in STATEMENTS}}
 
 
 @dataclass
@@ -136,10 +150,16 @@ class ReportCard:
     stress: StressResult | None = None
 
     def not_passed(self, names: Sequence[str]) -> list[str]:
-        """Of the criteria or characteristics ``names`` (keys of :data:`reports.report_card.FAIL_ON`), those the
-        metric does not pass (failed, undecided or not measured), each as ``name: mark numbers (rule)``."""
+        """Of the criteria or characteristics ``names`` (keys of :data:`reports.report_card.FAIL_ON`, or of
+        :data:`FAIL_ON_AXIOMS`), those the metric does not pass (failed, undecided or not measured; an axiom: failed),
+        each as ``name: mark numbers (rule)``."""
         lines = []
+        failed_axioms = {axiom.axiom: axiom for axiom in self.axioms if not axiom.passed}
         for name in names:
+            if name in FAIL_ON_AXIOMS:
+                failing = [failed_axioms[axiom] for axiom in FAIL_ON_AXIOMS[name] if axiom in failed_axioms]
+                lines += [f"{name}: {axiom.axiom} fails ({axiom.detail})" for axiom in failing]
+                continue
             verdict = self.marks.get(FAIL_ON[name], Verdict("unmeasured", evidence="no verdict"))
             if verdict.mark == "yes":
                 continue

@@ -737,10 +737,26 @@ def test_cli_fail_on_names_are_checked_before_the_battery_runs(tmp_path, capsys)
 
 def test_fail_on_help_lists_exactly_what_it_takes():
     from harness.cli.validate import FAIL_ON_CHOICES
+    from harness.workflows.validate import FAIL_ON_AXIOMS
     from reports.report_card import FAIL_ON
 
-    listed = FAIL_ON_CHOICES.replace("the card's ", "").replace(", or the property matrix's", ",").split(", ")
-    assert listed == list(FAIL_ON)
+    listed = (FAIL_ON_CHOICES.replace("the card's ", "").replace(", or the property matrix's", ",")
+              .replace(", or the axioms: axioms (every one)", ", axioms").split(", "))
+    assert listed == [*FAIL_ON, *FAIL_ON_AXIOMS]
+
+
+def test_fail_on_takes_the_axioms_the_overall_line_names(metric_files, tmp_path, capsys):
+    # the overall line listed "chance axiom" among the failures, and --fail-on chance was refused: no CI gate on them
+    metric_file = tmp_path / "constant.py"
+    metric_file.write_text("def constant(factors, codes):\n    return 0.9\n")  # 0.9 on independent codes: chance fails
+    argv = ["validate", f"{metric_file}:constant", "--scenarios", "noise", "--metrics", "mig", "--seeds", "1",
+            "--n-samples", "300", "--probe-samples", "300", "--out", str(tmp_path / "card"), "--builtins-dir",
+            str(tmp_path / "cache"), "--no-progress", "--jobs", "1"]
+    assert main([*argv, "--fail-on", "chance_axiom"]) == 3
+    assert "constant does not pass chance_axiom: chance fails (" in capsys.readouterr().err
+    assert main([*argv, "--fail-on", "axioms"]) == 3
+    assert "axioms: chance fails" in capsys.readouterr().err
+    assert main([*argv, "--fail-on", "permute_codes_axiom"]) == 0  # a constant is invariant to everything else
 
 
 def test_the_builtins_cache_lies_beside_the_card_not_in_the_working_directory(metric_files, tmp_path, monkeypatch):
