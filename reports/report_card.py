@@ -313,7 +313,8 @@ def constant_warnings(results: pd.DataFrame, metric: str) -> list[str]:
     warnings = []
     for sub_score, scores in own.groupby("sub_score", sort=True)["score"]:
         if len(scores) >= 2 and scores.min() == scores.max():
-            warnings.append(f"warning: {metric}/{sub_score} scored {scores.iloc[0]:.4g} on every one of its {len(scores)} "
+            warnings.append(f"warning: {score_label(metric, sub_score)} scored {scores.iloc[0]:.4g} on every one of its "
+                            f"{len(scores)} "
                             "cells: a score that never moves passes robustness and sample efficiency by not moving, "
                             "and fails what asks it to follow its ideal")
     return warnings

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from harness.errors import UsageError
+from harness.errors import UsageError, did_you_mean
 from harness.execution.option_values import option_value
 
 
@@ -18,7 +18,17 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one-line :class:`~harness.errors.UsageError`s, not a usage dump."""
 
     def error(self, message: str) -> None:
-        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+        raise UsageError(f"{self.prog}: {_with_suggestion(message)} (see {self.prog} --help)")
+
+
+def _with_suggestion(message: str) -> str:
+    """argparse's ``invalid choice: 'valdate' (choose from 'run', ...)`` with the closest choices suggested."""
+    invalid = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if invalid is None:
+        return message
+    choices = [choice.strip().strip("'") for choice in invalid.group(2).split(",")]  # quoted before Python 3.12.8
+    hint = did_you_mean([invalid.group(1)], choices)
+    return message[:invalid.end(1) + 1] + hint + message[invalid.end(1) + 1:]
 
 
 def csv_list(text: str) -> list[str]:

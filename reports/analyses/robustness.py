@@ -197,7 +197,8 @@ def ranges_read(table: pd.DataFrame) -> str:
 
 
 def _untested(criteria: Sequence[str]) -> str:
-    return f"robustness needs a scenario testing one of {', '.join(criteria)}; no scenario of the results declares one"
+    tested = criteria[0] if len(criteria) == 1 else f"one of {', '.join(criteria)}"
+    return f"robustness needs a scenario testing {tested}; no scenario of the results declares one"
 
 
 def of_conditions(table: pd.DataFrame | None, criteria: Sequence[str]) -> pd.DataFrame:

@@ -210,3 +210,16 @@ def test_a_value_starting_with_a_minus_sign_is_read_as_the_options_value():
     assert args.score_range == (-1.0, 1.0) and args.jobs == -1
     assert _negative_values_attached(["run", "--metrics", "mig", "-h"]) == ["run", "--metrics", "mig", "-h"]
     assert _negative_values_attached(["--score-range=-1,0"]) == ["--score-range=-1,0"]
+
+
+def test_a_misspelled_command_or_choice_gets_the_closest_ones(capsys):
+    # 'valdate' got "invalid choice" and the list, where every misspelled name gets the closest ones
+    assert main(["valdate", "m.py:score"]) == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'valdate' (did you mean validate or evaluate?)" in err and err.count("\n") == 1
+    assert main(["plot", "runs/x", "--layout", "rowz"]) == 2
+    assert "invalid choice: 'rowz' (did you mean rows?)" in capsys.readouterr().err
+    from harness.cli._args import _with_suggestion
+
+    assert _with_suggestion("argument X: invalid choice: 'rowz' (choose from rows, columns)") == (
+        "argument X: invalid choice: 'rowz' (did you mean rows?) (choose from rows, columns)")  # newer Pythons' form

@@ -264,4 +264,6 @@ def test_a_score_that_never_moves_is_warned_about():
     assert warnings == ["warning: flat/a scored 1 on every one of its 2 cells: a score that never moves passes robustness "
                         "and sample efficiency by not moving, and fails what asks it to follow its ideal"]
     assert constant_warnings(rows, "moving")[0].startswith("warning: moving/m scored 0.5 on every one of its 2 cells")
+    single = pd.DataFrame({"metric": ["alone"] * 2, "sub_score": ["alone"] * 2, "score": [0.5, 0.5]})
+    assert constant_warnings(single, "alone")[0].startswith("warning: alone scored 0.5")  # not alone/alone
     assert constant_warnings(rows.iloc[:1], "flat") == []  # one cell says nothing about moving

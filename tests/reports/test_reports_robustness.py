@@ -102,6 +102,9 @@ def test_without_any_condition_it_says_so(synthetic_results):
     with pytest.raises(MissingDataError, match="needs a scenario testing one of noise, nonlinearity, "
                                                "non_measured_factors, attacks; no scenario of the results declares one"):
         robustness(synthetic_results.loc[synthetic_results["scenario"] == "mixing"])
+    from reports.analyses.robustness import _untested
+
+    assert _untested(["attacks"]).startswith("robustness needs a scenario testing attacks;")  # not "one of attacks"
     # a condition no scenario tests is named in the notes
     without_noise = robustness(synthetic_results.loc[synthetic_results["criterion"] != "noise"])
     assert without_noise.attrs["notes"][0] == "condition 'noise' not measured: no scenario of the results tests 'noise'"
