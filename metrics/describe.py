@@ -58,8 +58,9 @@ def describe_metric(
         :mod:`reports.verdicts.property_matrix`).  Robustness judges it only where the scenario's
         three ideals agree (1 under a nonlinear map or non-measured factors;
         :func:`reports.results.table.ideal_table`), so not under an entanglement attack, and under
-        noise it judges modularity and compactness scores only.  "Holistic" is thus
-        no way to leave a score unjudged: claim the property a score measures.
+        noise it judges modularity and compactness scores only: a holistic score is left out of
+        robustness to noise and to entanglement attacks ("not measured" on a card), so claim the
+        property a score measures.
     higher_is_better : bool or Mapping[str, bool], default True
         Whether a larger score means a better representation: one direction for every
         score, or sub-score -> direction (sub-scores left out are higher-is-better), as
