@@ -399,8 +399,8 @@ class BaselineCheck:
         """One record per metric with failing cells: ``metric``, ``compared`` (its cells of the baseline),
         ``drifted``, ``failed``, ``missing``, ``option_changed`` (counted when they fail the check), and the largest
         drift: ``largest_drift``
-        (current - baseline) with its cell's ``scenario``, ``value_label``, ``n_samples`` and ``sub_score``
-        (None when none drifted)."""
+        (current - baseline) with its cell's ``scenario``, ``value_label``, ``n_samples``, ``sub_score`` and
+        ``tolerance`` (None when none drifted)."""
         in_baseline = self.table.loc[self.table["baseline"].notna(), "metric"].value_counts()
         found = []
         for metric, cells in self.failures.groupby("metric", sort=True):
@@ -417,7 +417,7 @@ class BaselineCheck:
                 "option_changed": int(((cells["status"] == OPTION_CHANGED) & cells["baseline"].notna()).sum()),
                 "largest_drift": None if worst is None else float(worst["difference"]),
                 **{key: None if worst is None else _plain_value(worst[key])
-                   for key in ("scenario", "value_label", "n_samples", "sub_score")},
+                   for key in ("scenario", "value_label", "n_samples", "sub_score", "tolerance")},
             })
         return found
 
@@ -454,8 +454,11 @@ def _metric_line(found: Mapping[str, Any]) -> str:
     parts = []
     if found["drifted"]:
         sub_score = f", {found['sub_score']}" if found["sub_score"] != found["metric"] else ""
-        parts.append(f"{found['drifted']} of {found['compared']} cells drifted, largest {found['largest_drift']:+.3g} "
-                     f"({found['scenario']} = {found['value_label']}, n = {found['n_samples']}{sub_score})")
+        largest, tolerance = _difference_against(found["largest_drift"], found["tolerance"])
+        parts.append(f"{found['drifted']} of {found['compared']} cells drifted, largest "
+                     f"{'' if largest.startswith('-') else '+'}{largest} "
+                     f"against {tolerance} ({found['scenario']} = {found['value_label']}, n = {found['n_samples']}"
+                     f"{sub_score})")
     if found["failed"]:
         parts.append(f"{found['failed']} of {found['compared']} cells failed in the run (the metric raised)")
     if found["missing"]:
@@ -481,6 +484,8 @@ def _difference_against(difference: float, tolerance: float) -> tuple[str | floa
     unrounded one does: 1.0000004e-06 against 1.0000000e-06, never 1.00e-06 against 1.00e-06.  A missing cell's difference stays
     NaN (the table prints it as —).
     """
+    if not math.isfinite(tolerance):  # a cell of changed options: nothing to compare it with
+        return difference, "—"
     if not math.isfinite(difference):
         return difference, f"{tolerance:#.{DRIFT_DIGITS}g}"
     for digits in range(DRIFT_DIGITS, 18):

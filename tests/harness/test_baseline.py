@@ -102,6 +102,8 @@ def test_a_drift_just_beyond_the_tolerance_is_printed_beyond_it(runs):
     row = next(line for line in check.report().splitlines() if line.startswith("| drifted"))
     difference, tolerance = (cell.strip() for cell in row.strip("|").split("|")[-2:])
     assert (difference, tolerance) == ("1.0000004e-06", "1.0000000e-06")  # 6 decimals printed 0.000001 for both
+    # the metric's line too (it said "largest +1e-06", as if at the tolerance)
+    assert "mig: 1 of 12 cells drifted, largest +1.0000004e-06 against 1.0000000e-06 (noise = 0.4" in check.report()
     within = check_baseline(results, runs / "baseline.json", atol=1.1e-6)
     assert within.passed
 
@@ -522,8 +524,8 @@ def test_a_failed_check_opens_with_a_line_per_metric_and_folds_the_cells_after_m
     assert main([*argv, "--max-rows", "5"]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "baseline check FAILED: 24 cells (24 drifted)"
-    assert lines[1].startswith("diagonal: 12 of 12 cells drifted, largest -0.01 (")
-    assert lines[2].startswith("mig: 12 of 12 cells drifted, largest +0.02 (")
+    assert lines[1].startswith("diagonal: 12 of 12 cells drifted, largest -0.0100 against 1.00e-06 (")
+    assert lines[2].startswith("mig: 12 of 12 cells drifted, largest +0.0200 against 1.00e-06 (")
     assert sum(line.startswith("| drifted") for line in lines) == 5
     assert lines[-1] == "... 19 more failing cell(s) not shown (--max-rows 0 shows every one; --format json lists them all)"
     assert main([*argv, "--max-rows", "0"]) == 1
@@ -593,6 +595,8 @@ def test_an_option_change_reads_option_changed_and_match_options_compares_it_cel
     assert out.splitlines()[0] == "baseline check FAILED: 24 cells, none compared (24 option changed)"  # neither missing nor new
     assert ("note: metric 'mig' ran with other options as 'mig[bins=20]' (option bins 10 -> 20): its cells read "
             "'option changed'; compare them cell by cell with --match-options") in out
+    rows = [line.strip("|").split("|") for line in out.splitlines() if line.startswith("| option changed")]
+    assert rows and {row[-1].strip() for row in rows} == {"—"}  # no tolerance: it printed nan
 
     check = check_baseline(tmp_path, runs / "baseline.json", metrics=["mig", "mig[bins=20]"], match_options=True)
     assert set(check.table["metric"]) == {"mig -> mig[bins=20]"} and len(check.table) == 12
