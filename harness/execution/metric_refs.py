@@ -271,7 +271,18 @@ def resolve(reference: str) -> MetricEntry:
 def resolve_all(references: Sequence[str]) -> list[MetricEntry]:
     """:func:`resolve` of each reference, refusing two metrics of one name (``mig,clash.py:mig``) or one listed twice
     (:func:`harness.errors.check_one_source_per_name`): results are keyed by a metric's name."""
-    entries = [resolve(reference) for reference in references]
+    entries, unknown = [], []
+    for reference in references:
+        try:
+            entries.append(resolve(reference))
+        except UnknownNameError as error:  # every misspelled name at once, not the first only
+            unknown.append(error)
+    if len(unknown) == 1:
+        raise unknown[0]
+    if unknown:
+        known = metrics.available(population=None)
+        raise UsageError("unknown metrics " + ", ".join(f"{error.name!r}{did_you_mean([error.name], known)}"
+                                                        for error in unknown) + f"; known metrics: {', '.join(known)}")
     check_one_source_per_name("metric", [(entry.name, reference) for entry, reference in zip(entries, references)])
     return entries
 

@@ -56,6 +56,8 @@ CLI_CASES = [
      "--scheduler is only used with --backend dask"),  # the dry run accepted what the run refuses
     ("empty metric list", [*RUN, "--metrics", ","], "--metrics: expected a comma-separated list of names"),
     ("unknown metric", [*RUN, "--metrics", "mig,nope", "--out", "{tmp}/m"], "unknown metric 'nope'; known metrics:"),
+    ("two unknown metrics", [*RUN, "--metrics", "mgi,sapp", "--out", "{tmp}/u"],
+     "unknown metrics 'mgi' (did you mean mig?), 'sapp' (did you mean sap?); known metrics:"),  # it named mgi only
     ("variant of an unknown option", [*RUN, "--metrics", "mig[binz=10]", "--out", "{tmp}/v"],
      "metric 'mig' has no option 'binz'; its options: bins, normalization"),
     ("variant of a refused value", [*RUN, "--metrics", "mig[bins=1]", "--out", "{tmp}/w"],
