@@ -26,6 +26,8 @@ METADATA_ATTRIBUTE = "harness_metadata"
 
 
 def describe_metric(
+    function: Callable[..., Any] | None = None,
+    /,
     *,
     property: str | Mapping[str, str] = "holistic",  # noqa: A002 - the word the rest of the project uses
     higher_is_better: bool | Mapping[str, bool] = True,
@@ -39,6 +41,9 @@ def describe_metric(
 
     Parameters
     ----------
+    function : callable, optional
+        Positional only, never to be given: a bare ``@describe_metric`` (no parentheses) hands it the function, which
+        is refused with a message saying to write ``@describe_metric(...)``.
     property : str or Mapping[str, str], default "holistic"
         What the metric claims to measure, each one of ``"modularity"``,
         ``"compactness"``, ``"explicitness"`` or ``"holistic"``: one property for every
@@ -129,6 +134,9 @@ def describe_metric(
     >>> str(windowed.harness_metadata["constraints"]["window"])
     'an integer >= 1'
     """
+    if function is not None:  # @describe_metric without parentheses handed it the function
+        raise TypeError(f"describe_metric takes its claims as keywords: write @describe_metric(...) with parentheses "
+                        f"above {getattr(function, '__name__', 'the function')} (@describe_metric() for no claim)")
     claimed = check_property_claim(property)
     check_directions(higher_is_better, None, name or "metric")  # the types; the names once the function's is known
     if not isinstance(stochastic, bool):

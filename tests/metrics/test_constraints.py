@@ -113,3 +113,11 @@ def test_a_users_declaration_is_checked_when_it_decorates():
         describe_metric(constraints={"window": Interval(int, 1, 10)})(windowed)
     with pytest.raises(ValueError, match=r"unknown sub-scores \['b'\]"):
         describe_metric(property={"a": "modularity"}, score_range={"b": Interval(float, 0.0, 1.0)})(windowed)
+
+
+def test_a_bare_decorator_says_to_write_its_parentheses():
+    # '@describe_metric' above a function said "describe_metric() takes 0 positional arguments but 1 was given"
+    with pytest.raises(TypeError, match=r"write @describe_metric\(\.\.\.\) with parentheses above windowed"):
+        @describe_metric
+        def windowed(factors, codes):
+            return 0.0
