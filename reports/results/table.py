@@ -244,6 +244,9 @@ def load_results(run_dir: str | Path, *, allow_empty: bool = False,
     elif csv.is_file():
         results = pd.read_csv(csv, dtype={column: str for column in TEXT_COLUMNS}, keep_default_na=False,
                               na_values={"ideal": ["", "nan", "NaN"]})  # the written bits (pandas >= 3.1 parses exactly)
+    elif not run_dir.exists():
+        raise FileNotFoundError(f"no results in {run_dir}: it does not exist (a run directory holds {parquet.name} or "
+                                f"{csv.name})")
     else:
         raise FileNotFoundError(f"no results in {run_dir}: expected {parquet.name} or {csv.name}")
     return check_results(results, allow_empty=allow_empty, option_defaults=option_defaults)

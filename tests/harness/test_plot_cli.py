@@ -82,8 +82,12 @@ def test_bad_input_is_one_line_exit_2(run_dir, argv, message, capsys):
 
 
 def test_missing_run_is_exit_2(tmp_path, capsys):
+    assert main(["plot", str(tmp_path)]) == 2  # a folder without results
+    err = capsys.readouterr().err
+    assert "no results in" in err and "it does not exist" not in err
     assert main(["plot", str(tmp_path / "nothing")]) == 2
-    assert "no results in" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "no results in" in err and "it does not exist" in err  # not only "expected results.parquet or results.csv"
 
 
 def test_help(capsys):
