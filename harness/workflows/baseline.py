@@ -221,6 +221,8 @@ class Baseline:
     provenance: Mapping[str, Any] = field(default_factory=dict)
     """Metric -> what its cells were computed from (:meth:`harness.execution.provenance.Provenance.to_json`; empty
     for a baseline saved from a results table, or before it was recorded)."""
+    studies: tuple[str, ...] = ()
+    """The studies (presets) the baseline's run was of."""
     failures: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=list(FAILURE_KEYS)))
     """The seeds on which the baseline's run raised (:data:`FAILURE_KEYS`), which its cells' means leave out (none
     recorded in a file written before they were)."""
@@ -290,8 +292,11 @@ def load_baseline(path: str | Path) -> Baseline:
     if not isinstance(computed_from, dict) or not all(map(_is_provenance, computed_from.values())):
         raise UsageError(f"baseline {str(path)!r}: \"provenance\" must map metric names to files, libraries and "
                          "environment")
+    studies = data.get("studies", [])
+    if not isinstance(studies, list) or not all(isinstance(study, str) for study in studies):
+        raise UsageError(f"baseline {str(path)!r}: \"studies\" must be a list of study names")
     return Baseline(cells, dict(versions), tuple(harness_versions), path, saved_in, options, computed_from,
-                    pd.DataFrame(failures, columns=list(FAILURE_KEYS)))
+                    tuple(studies), pd.DataFrame(failures, columns=list(FAILURE_KEYS)))
 
 
 def _is_failure(failure: Any) -> bool:
@@ -614,7 +619,7 @@ def check_baseline(
     notes = _option_notes(pairs, reference.metric_options, run_options, match_options)
     notes += _provenance_notes(reference.provenance, _run_provenance(run), merged, matched)
     notes += _version_notes(reference.metric_versions, results, merged) + _environment_notes(reference.environment)
-    notes += _seed_notes(merged) + _sample_size_notes(merged)
+    notes += _seed_notes(merged) + _sample_size_notes(merged) + _study_notes(reference.studies, results)
     if not results.empty:  # else every failure is the story, whichever metric it is of
         failed = failed.loc[failed["metric"].isin(merged["metric"])]
     notes += _coverage_notes(merged, per_metric, known) + _failure_notes(failed) + _recorded_failure_notes(as_before)
@@ -751,6 +756,16 @@ def _environment_notes(saved_in: Mapping[str, Any]) -> list[str]:
     if not differ:
         return []
     return [f"the baseline was saved in another environment: {', '.join(differ)}; drift may come from it"]
+
+
+def _study_notes(saved: Sequence[str], results: pd.DataFrame) -> list[str]:
+    """A note when the baseline's run was of other studies (presets) than the run's: their cells are compared where
+    both hold them, but seeds, sample sizes and sweeps may differ."""
+    run = sorted(set(map(str, results["study"])))
+    if not saved or not run or set(saved) == set(run):
+        return []
+    return [f"the baseline was saved from study {', '.join(saved)}, the run is of {', '.join(run)}: the cells both hold "
+            "are compared (seeds, sample sizes and sweeps may differ)"]
 
 
 def _seed_notes(compared: pd.DataFrame) -> list[str]:

@@ -324,6 +324,14 @@ def test_a_check_that_compared_no_cell_fails_even_when_missing_cells_are_allowed
     assert check_baseline(results, runs / "baseline.json").compared == 24
 
 
+def test_a_baseline_of_another_study_is_said(runs, tmp_path):
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    check = check_baseline(results.assign(study="default"), runs / "baseline.json")
+    assert check.passed and ("the baseline was saved from study quick, the run is of default: the cells both hold are "
+                             "compared (seeds, sample sizes and sweeps may differ)") in check.notes
+    assert not any("was saved from study" in note for note in check_baseline(results, runs / "baseline.json").notes)
+
+
 def test_a_baseline_repeating_a_cell_is_refused(runs, tmp_path, capsys):
     data = json.loads((runs / "baseline.json").read_text())
     data["cells"].append({**data["cells"][0], "mean": 0.5})  # the second copy was compared too, as a cell of its own
