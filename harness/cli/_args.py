@@ -266,8 +266,9 @@ def add_study_selection(parser: argparse.ArgumentParser, *, metrics_help: str, j
     parser.add_argument(
         "--metric-option", type=metric_option, action="append", metavar="METRIC:OPTION=V1,V2",
         help="run METRIC at each value of OPTION, as variants named METRIC[OPTION=V] in the results "
-        "(repeatable; several options of one metric run every combination), e.g. mig:bins=5,10,20; a value the "
-        "metric refuses is an error before anything runs",
+        "(repeatable; several options of one metric run every combination), e.g. mig:bins=5,10,20; a value a "
+        "built-in metric's option, or one your metric declares with @describe_metric(constraints=...), refuses is an "
+        "error before anything runs (an undeclared option of yours is passed as given)",
     )
     parser.add_argument("--seeds", type=positive_int,
                         help="independent draws per parameter value, the same for every cell (default: the preset's; "

@@ -44,6 +44,7 @@ from reports.rendering.style import (
     IDEAL_STYLE,
     PAGE_WIDTH,
     StyleRegistry,
+    ideal_style,
     metric_colours,
     paper_style,
     wrap_label,
@@ -456,7 +457,8 @@ def _legend(figure: Figure, axes: Sequence, columns: int, title: Sequence[str], 
     handles = list(shown.values())
     if any(line.get_color() == IDEAL_STYLE["color"] for ax in axes for line in ax.get_lines()):
         labels.append("ideal")
-        handles.append(Line2D([], [], **{**IDEAL_STYLE, "linewidth": IDEAL_STYLE["linewidth"] * 0.75}))
+        ideal = ideal_style()
+        handles.append(Line2D([], [], **{**ideal, "linewidth": ideal["linewidth"] * 0.75}))
     characters = int(width * 72 / (0.55 * (font_size - 1)))  # a line of the title fits the width
     figure.legend(handles, labels, loc="outside lower center", frameon=False, ncol=columns, handlelength=2.2,
                   columnspacing=1.2, labelspacing=0.25, title="\n".join(textwrap.fill(line, characters) for line in title),

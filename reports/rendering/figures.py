@@ -38,7 +38,17 @@ from matplotlib.ticker import MaxNLocator
 from matplotlib.transforms import Affine2D
 
 from reports.analyses.intervals import MIN_INTERVAL_SEEDS, mean_half_width
-from reports.rendering.style import COLUMN_WIDTH, EMBEDDED_FONTS, IDEAL_STYLE, PAGE_WIDTH, StyleRegistry, chunks, paper_style, wrap_label
+from reports.rendering.style import (
+    COLUMN_WIDTH,
+    EMBEDDED_FONTS,
+    IDEAL_STYLE,
+    PAGE_WIDTH,
+    StyleRegistry,
+    chunks,
+    ideal_style,
+    paper_style,
+    wrap_label,
+)
 from reports.results.schema import SCORE_PROPERTIES
 from reports.results.table import at_largest_n, family_rank, ideal_table, scenarios_testing, score_label, seed_summary
 
@@ -391,7 +401,7 @@ def plot_ideal(ax, x: np.ndarray, y: np.ndarray, label: str | None, *, transform
     """The ideal in :data:`IDEAL_STYLE`, returned; a value whose neighbours have no ideal is also a square (a line of
     one point is invisible).  ``transform``: as :func:`draw_scores`'s."""
     placed = {} if transform is None else {"transform": transform}
-    (line,) = ax.plot(x, y, label=label, **IDEAL_STYLE, **placed)
+    (line,) = ax.plot(x, y, label=label, **ideal_style(), **placed)
     known = np.isfinite(y)
     isolated = known & ~np.r_[False, known[:-1]] & ~np.r_[known[1:], False]
     if isolated.any():

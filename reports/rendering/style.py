@@ -41,6 +41,14 @@ MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
 CLOSE_COLOUR_DISTANCE = 0.25
 #: The ideal trajectory: wide, light grey, behind the scores.
 IDEAL_STYLE = {"color": "#BBBBBB", "linewidth": 4.0, "linestyle": "-", "solid_capstyle": "butt", "zorder": 0}
+#: A score's line width, in points, at :data:`FONT_SIZE` (:func:`paper_style` scales it with the font size).
+LINE_WIDTH = 1.1
+
+
+def ideal_style() -> dict[str, object]:
+    """:data:`IDEAL_STYLE`, its width scaled as the score lines' are now (:func:`paper_style`: a larger font, wider
+    lines), so that the ideal stays as much wider than them."""
+    return {**IDEAL_STYLE, "linewidth": IDEAL_STYLE["linewidth"] * matplotlib.rcParams["lines.linewidth"] / LINE_WIDTH}
 #: Width of one column of a two-column paper and of a page's text block, in inches.
 COLUMN_WIDTH, PAGE_WIDTH = 3.25, 6.75
 FONT_SIZE = 7
@@ -275,8 +283,8 @@ def paper_style(font_size: float = FONT_SIZE) -> Iterator[None]:
         "xtick.labelsize": font_size - 1,
         "ytick.labelsize": font_size - 1,
         "legend.fontsize": font_size - 1,
-        "lines.linewidth": 1.1,
-        "lines.markersize": 3.0,
+        "lines.linewidth": LINE_WIDTH * font_size / FONT_SIZE,  # lines and markers grow with the text, as it is read
+        "lines.markersize": 3.0 * font_size / FONT_SIZE,
         "axes.spines.top": False,
         "axes.spines.right": False,
         **EMBEDDED_FONTS,

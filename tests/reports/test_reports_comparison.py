@@ -288,6 +288,16 @@ def test_font_size_sets_labels_ticks_and_legend(synthetic_results, tmp_path, dra
     (ax,) = _panels(figure)
     assert ax.xaxis.label.get_fontsize() == 10 and ax.title.get_fontsize() == 11
     assert ax.get_xticklabels()[0].get_fontsize() == 9 and figure.legends[0].get_texts()[0].get_fontsize() == 9
+    # lines, markers and the ideal grow with the text (at 24 points they stayed hairlines beside it)
+    widths = {}
+    for size in (7, 14):
+        plot_comparison(synthetic_results, metrics=["step"], scenarios=["noise"], font_size=size, out_file=tmp_path / "f.png")
+        (ax,) = _panels(drawn["figure"])
+        (line,) = _score_lines(ax)
+        ideal = next(line for line in ax.get_lines() if line.get_color() == IDEAL_STYLE["color"])
+        widths[size] = (line.get_linewidth(), line.get_markersize(), ideal.get_linewidth())
+    assert widths[7] == (1.1, 3.0, IDEAL_STYLE["linewidth"])
+    assert widths[14] == pytest.approx(tuple(2 * width for width in widths[7]))
     for layout, message in (({"font_size": 0}, "font_size must be from 4 to 24 points, got 0"),
                             ({"font_size": 1000}, "font_size must be from 4 to 24 points, got 1000"),
                             ({"width": 0.01}, "width must be from 1 to 16.5 inches, got 0.01"),
