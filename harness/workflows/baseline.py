@@ -778,7 +778,8 @@ def _seed_notes(compared: pd.DataFrame) -> list[str]:
     pairs = differ.groupby(["baseline_seeds", "current_seeds"]).size().sort_values(ascending=False, kind="stable")
     counts = ", ".join(f"{int(b)} in the baseline, {int(c)} in the run" for b, c in pairs.index)
     return [f"{len(differ)} of {len(both)} compared cells average a different number of seeds ({counts}): "
-            "their means differ by sampling noise even where no metric changed; rerun with the baseline's --seeds"]
+            "their means differ by sampling noise even where no metric changed; rerun with the baseline's seeds (its "
+            "--seeds, or its race: --min-seeds, --max-seeds, --budget-seconds)"]
 
 
 def _sample_size_notes(compared: pd.DataFrame) -> list[str]:
