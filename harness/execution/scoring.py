@@ -160,7 +160,8 @@ def raised_at(error: BaseException) -> str:
     where there is none (an error of a built-in metric, or of the harness's checks of what user code returned)."""
     if isinstance(getattr(error, _RAISED_AT, None), str):  # found where it was raised, in a forked child
         return getattr(error, _RAISED_AT)
-    for frame in reversed(traceback.extract_tb(error.__traceback__)):
+    frames = traceback.StackSummary.extract(traceback.walk_tb(error.__traceback__), lookup_lines=False)  # no file read
+    for frame in reversed(frames):
         path = os.path.abspath(frame.filename)
         if frame.filename.startswith("<") or path.startswith(_PROJECT_PACKAGES) or path.startswith(_LIBRARY_DIRS):
             continue
