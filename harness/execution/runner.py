@@ -24,7 +24,7 @@ from harness.execution.racing import RACE_FILE, first_round_nulls, race, racing_
 from harness.execution.recompute import cell_provenances, recompute_reasons
 from harness.execution.rows import at_defaults
 from harness.execution.scoring import check_time_limit
-from harness.execution.store import FAILURES_CSV, ResultStore, record_of, tables_of
+from harness.execution.store import FAILURES_CSV, RESULTS_CSV, RESULTS_PARQUET, ResultStore, record_of, tables_of
 from harness.execution.sweeps import Grid, canonical_name, checked_grid
 from harness.outputs import writable_output
 
@@ -424,6 +424,9 @@ def run_study(
         record = Path(out) / RACE_FILE if out is not None and not recompute else None
         frame, failed = race(cells, racing, compute, decide=undecided_groups, log=log, record=record)
     if store is not None:
+        note = _replaced_study(Path(out), frame)
+        if note:
+            log(note)
         store.write_tables(frame, failed)
     _announce_warnings(frame, log)
     if len(failed):
@@ -435,6 +438,21 @@ def run_study(
         )
     frame.attrs["failures"] = failed.to_dict("records")
     return frame
+
+
+def _replaced_study(out: Path, frame: pd.DataFrame) -> str:
+    """A note when ``out``'s results tables hold another study than ``frame`` (another preset's run there): they are
+    rewritten with this one's rows, while the store keeps the cells of both; "" otherwise."""
+    path = out / RESULTS_PARQUET
+    try:
+        before = set(map(str, pd.read_parquet(path, columns=["study"])["study"])) if path.is_file() else set()
+    except (OSError, ValueError, KeyError):  # a damaged or foreign table: rewritten without a word about it
+        return ""
+    now = set(map(str, frame["study"]))
+    if not before or not now or before == now:
+        return ""
+    return (f"note: {out} held the results of study {', '.join(sorted(before))}; {RESULTS_PARQUET} and {RESULTS_CSV} now "
+            f"hold study {', '.join(sorted(now))}'s (the cells of both stay stored: rerun the other to rewrite them)")
 
 
 def _announce_warnings(frame: pd.DataFrame, log: Any) -> None:

@@ -267,3 +267,16 @@ def test_an_output_that_cannot_be_written_is_a_usage_error_naming_out_before_any
     with pytest.raises(UsageError, match=r"^backend must be one of loky, threading, sequential, dask, got 'dusk'$"):
         run_study(**SMALL, backend="dusk")
     assert (tmp_path / "notes").read_text() == "a file, not a folder"
+
+
+def test_a_run_into_a_directory_of_another_study_says_it_replaces_its_tables(tmp_path):
+    # a run of another preset into the same --out rewrote results.csv without a word
+    small = dict(metrics_=["mig"], seeds=1, n_samples=200, out=tmp_path, progress=False)
+    run_study(preset="quick", scenarios_=["noise"], **small, log=lambda _: None)
+    messages = []
+    run_study(preset="default", scenarios_=["mixing"], **small, log=messages.append)
+    assert (f"note: {tmp_path} held the results of study quick; results.parquet and results.csv now hold study "
+            "default's (the cells of both stay stored: rerun the other to rewrite them)") in messages
+    messages.clear()
+    run_study(preset="default", scenarios_=["mixing"], **small, log=messages.append)  # the same study: nothing to say
+    assert not any("held the results of study" in message for message in messages)
