@@ -65,6 +65,7 @@ from harness.execution.scenario_refs import scenario_for
 from harness.execution.scoring import CellTimeout, call_with_time_limit, check_time_limit, raised_at
 from harness.execution.user_code import user_code
 from harness.workflows.user_metric import MetricLike, metric_entry
+from metrics._entry import accepts
 from metrics.evaluation import NotAScoreError
 from metrics.registry import check_directions
 from reports.results.table import oriented
@@ -289,6 +290,29 @@ def probe_sub_scores(metric: MetricLike, probe: Probe, seed: int = 0, timeout: f
                          "names to numbers, on every representation") from None
     except Exception:  # a metric under development may raise anywhere; the checks report it
         return None
+
+
+def seed_dependence(metric: MetricLike, probe: Probe, seed: int = 0, timeout: float | None = None) -> str:
+    """For a metric declared deterministic that takes ``random_state``: a warning when its scores on the probe move
+    with it (two calls, seeds ``seed`` and ``seed + 1``), as a stochastic metric's do, "" otherwise (or when a call
+    fails: the checks report it).  Declared deterministic, its seeds' spread reads as a property of the data, and the
+    axioms' tolerances are not widened for it."""
+    function = metric if callable(metric) else metric_entry(metric).callable()
+    if not accepts(function, "random_state"):
+        return ""
+    try:
+        first, second = (_scores(function, probe.factors, probe.codes, probe.discrete, state, timeout)
+                         for state in (seed, seed + 1))
+    except Exception:  # a metric under development may raise anywhere; the checks report it
+        return ""
+    moved = {sub: (first[sub], second[sub]) for sub in first if sub in second and first[sub] != second[sub]}
+    if not moved:
+        return ""
+    sub, (a, b) = next(iter(moved.items()))
+    return (f"{metrics.metric_name(function)} is declared deterministic but its scores move with random_state ({sub}: "
+            f"{a:.6g} with seed {seed}, {b:.6g} with seed {seed + 1}, on the probe): declare it stochastic (--stochastic "
+            "or describe_metric(stochastic=True)), so that its seed-to-seed spread reads as the metric's own noise and "
+            "the axioms' tolerances allow for it")
 
 
 def axiom_calls(stochastic: bool) -> int:

@@ -63,6 +63,7 @@ from harness.workflows.axioms import (
     check_axioms,
     make_probe,
     probe_sub_scores,
+    seed_dependence,
 )
 from harness.workflows.stress_defaults import DEFAULT_BUDGET
 from harness.workflows.stress_result import StressResult
@@ -392,9 +393,10 @@ def validate(
     -----
     Cost: the battery's cells (the built-ins' are reused from ``builtins_dir``) plus
     9 to 13 calls of the metric on the probe for the axioms
-    (:func:`harness.workflows.axioms.axiom_calls`), one more to read its sub-scores when
-    it claims properties or directions per sub-score.  The user's metric is
-    always recomputed (it is what is being developed).
+    (:func:`harness.workflows.axioms.axiom_calls`), one more before the battery (a result that is no score is
+    refused then; its sub-scores are read for per-sub-score claims), and two more for a metric declared
+    deterministic that takes ``random_state`` (:func:`harness.workflows.axioms.seed_dependence`: whether its scores
+    move with it).  The user's metric is always recomputed (it is what is being developed).
     """
     reference = reference_of(metric)
     entry = metric_entry(reference, property=property, higher_is_better=higher_is_better, stochastic=stochastic, name=name)
@@ -467,6 +469,10 @@ def validate(
         for warning in warnings:
             log(warning)
     scored = set(results.loc[results["metric"] == entry.name, "sub_score"]) if len(results) else set()
+    hidden = "" if entry.stochastic else seed_dependence(reference, checked_on, seed, timeout=cell_timeout)
+    if hidden:
+        notes.append(hidden)
+        log(f"warning: {hidden}")
     if per_sub_score and returned is None and scored:  # the probe's call failed: check the claims on the battery's
         try:
             check_claimed_sub_scores(entry, scored, where="in the battery")

@@ -789,3 +789,27 @@ def test_a_metric_every_cell_of_which_would_fail_is_refused_before_the_battery(t
     err = capsys.readouterr().err
     assert status == 2 and len(err.strip().splitlines()) == 1 and message.format(file=metric_file) in err
     assert not (tmp_path / "cache").exists() and not (tmp_path / "card").exists()  # nothing ran
+
+
+def test_a_metric_declared_deterministic_whose_scores_move_with_random_state_is_warned_about(tmp_path, capsys):
+    # it drew from random_state, the harness seeded it, and the card said "deterministic" with nothing more
+    from harness.workflows.axioms import seed_dependence
+
+    metric_file = tmp_path / "hidden.py"
+    metric_file.write_text("import numpy as np\n"
+                           "def hidden(factors, codes, random_state=None):\n"
+                           "    return float(0.5 + 0.01 * np.random.default_rng(random_state).random())\n"
+                           "def steady(factors, codes, random_state=None):\n"
+                           "    return 0.5\n")
+    probe = make_probe(n=300)
+    assert seed_dependence(f"{metric_file}:hidden", probe).startswith(
+        "hidden is declared deterministic but its scores move with random_state (hidden: ")
+    assert seed_dependence(f"{metric_file}:steady", probe) == ""
+    status = main(["validate", f"{metric_file}:hidden", "--scenarios", "noise", "--metrics", "mig", "--seeds", "1",
+                   "--n-samples", "300", "--probe-samples", "300", "--out", str(tmp_path / "card"), "--builtins-dir",
+                   str(tmp_path / "cache"), "--no-progress", "--jobs", "1"])
+    assert status == 0 and "declare it stochastic (--stochastic" in (tmp_path / "card" / "report_card.md").read_text()
+    assert main(["validate", f"{metric_file}:hidden", "--stochastic", "--scenarios", "noise", "--metrics", "mig",
+                 "--seeds", "1", "--n-samples", "300", "--probe-samples", "300", "--out", str(tmp_path / "card2"),
+                 "--builtins-dir", str(tmp_path / "cache"), "--no-progress", "--jobs", "1"]) == 0
+    assert "declared deterministic" not in (tmp_path / "card2" / "report_card.md").read_text()
