@@ -257,6 +257,22 @@ class ReportCard:
         return write_report_card(directory, self.to_markdown(), self.to_dict())
 
 
+def _uneven_sub_scores(results: pd.DataFrame, metric: str, on_probe: Sequence[str] | None) -> str:
+    """A warning when the metric returned some sub-scores on some calls only: on the probe but on no cell of the
+    battery, or on fewer cells than its others (the card judges each on the cells that have it); "" otherwise."""
+    own = results.loc[results["metric"] == metric] if len(results) else results
+    cells = own.groupby("sub_score")[["scenario", "value", "seed", "n_samples"]].apply(
+        lambda rows: len(rows.drop_duplicates())) if len(own) else pd.Series(dtype=int)
+    absent = sorted(set(on_probe or ()) - set(cells.index))
+    fewer = sorted(cells.index[cells < cells.max()]) if len(cells) else []
+    if not absent and not fewer:
+        return ""
+    parts = ([f"{', '.join(absent)} on the probe but on no cell of the battery"] if absent else []) + (
+        [", ".join(f"{sub} on {cells[sub]} of {cells.max()} cells" for sub in fewer)] if fewer else [])
+    return (f"warning: {metric} returns some sub-scores on some calls only ({'; '.join(parts)}): each is judged on the "
+            "cells that have it, and their ranks and verdicts compare different cells: return every sub-score on every call")
+
+
 def _seed_range(cells: pd.DataFrame) -> dict[str, int]:
     """The fewest and the most seeds per scenario and sample size of the battery's cells (``seeds``, ``most_seeds``:
     racing gives the cells of an undecided verdict more)."""
@@ -469,6 +485,10 @@ def validate(
         for warning in warnings:
             log(warning)
     scored = set(results.loc[results["metric"] == entry.name, "sub_score"]) if len(results) else set()
+    uneven = _uneven_sub_scores(results, entry.name, returned)
+    if uneven:
+        warnings.append(uneven)
+        log(uneven)
     hidden = "" if entry.stochastic else seed_dependence(reference, checked_on, seed, timeout=cell_timeout)
     if hidden:
         notes.append(hidden)

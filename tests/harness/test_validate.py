@@ -813,3 +813,22 @@ def test_a_metric_declared_deterministic_whose_scores_move_with_random_state_is_
                  "--seeds", "1", "--n-samples", "300", "--probe-samples", "300", "--out", str(tmp_path / "card2"),
                  "--builtins-dir", str(tmp_path / "cache"), "--no-progress", "--jobs", "1"]) == 0
     assert "declared deterministic" not in (tmp_path / "card2" / "report_card.md").read_text()
+
+
+def test_sub_scores_returned_on_some_calls_only_are_warned_about(tmp_path):
+    # 'b', returned on the probe (n = 2000) but not in the battery (n = 300), was left out of the card without a word
+    from harness.workflows.validate import _uneven_sub_scores
+
+    metric_file = tmp_path / "sometimes.py"
+    metric_file.write_text("def sometimes(factors, codes):\n"
+                           "    return {'a': 0.5, **({'b': 0.7} if len(factors) > 1000 else {})}\n")
+    status = main(["validate", f"{metric_file}:sometimes", "--scenarios", "noise", "--metrics", "mig", "--seeds", "1",
+                   "--n-samples", "300", "--out", str(tmp_path / "card"), "--builtins-dir", str(tmp_path / "cache"),
+                   "--no-progress", "--jobs", "1"])
+    card = (tmp_path / "card" / "report_card.md").read_text()
+    assert status == 0 and ("warning: sometimes returns some sub-scores on some calls only (b on the probe but on no "
+                            "cell of the battery)") in card
+    rows = pd.DataFrame({"metric": "m", "sub_score": ["a", "a", "b"], "scenario": "noise", "value": [0.0, 0.5, 0.0],
+                         "seed": 0, "n_samples": 300})
+    assert "(b on 1 of 2 cells)" in _uneven_sub_scores(rows, "m", ["a", "b"])
+    assert _uneven_sub_scores(rows.loc[rows["sub_score"] == "a"], "m", ["a"]) == ""
