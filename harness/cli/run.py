@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the study the arguments describe (planned within ``--max-cell-seconds`` and ``--max-cell-memory``,
     :func:`_cell_limits`); exit status 1 when cells failed."""
     out = _check_options(args)  # the dry run refuses what the run would
-    return dry_run(args) if args.dry_run else _run(args, out)
+    return dry_run(args, out) if args.dry_run else _run(args, out)
 
 
 def _check_options(args: argparse.Namespace) -> Path:
@@ -226,8 +226,9 @@ def _seeds(cells: Sequence[Any]) -> str:
     return _most_common("seeds per parameter value", cells, lambda cell: seeds[cell.scenario, cell.value])
 
 
-def dry_run(args: argparse.Namespace) -> int:
-    """Print the study's size and estimated CPU time per metric; run nothing."""
+def dry_run(args: argparse.Namespace, out: Path) -> int:
+    """Print the study's size and estimated CPU time per metric, and how much of it the cells stored in ``out`` save;
+    run nothing."""
     import os
 
     import pandas as pd
@@ -273,6 +274,13 @@ def dry_run(args: argparse.Namespace) -> int:
     nulls = sum(record["null_cpu_hours"] for record in records)
     print(f"estimated total: {total:.2f} CPU-hours (permutation nulls {nulls:.2f} of them), about "
           f"{_duration(total * 3600 / workers)} on {workers} worker(s) at the cost table's speed")
+    stored = _stored_keys(out)
+    if stored:
+        pending = [cell for cell in cells if cell.key not in stored]
+        left = sum(record["cpu_hours"] for record in study_estimate(pending)) if pending else 0.0
+        print(f"{len(cells) - len(pending)} of these {len(cells)} cells are stored in {out} and would be skipped: "
+              f"{left:.2f} CPU-hours of the estimate left, about {_duration(left * 3600 / workers)} on {workers} "
+              "worker(s) at the cost table's speed")
     speed = machine_speed()
     parts = {"of cells": speed * total * 3600 / workers, "to start": speed * START_SECONDS}
     if racing is not None:
@@ -299,6 +307,13 @@ def dry_run(args: argparse.Namespace) -> int:
     for line in slow_metric_warnings(cells):
         status(line)
     return 0
+
+
+def _stored_keys(out: Path) -> set[str]:
+    """The keys of the cells stored in run directory ``out`` that a run there would reuse (none without a store)."""
+    from harness.execution.store import CELLS_FILE, ResultStore
+
+    return set(ResultStore(out).reusable_records()) if (out / CELLS_FILE).is_file() else set()
 
 
 def _duration(seconds: float) -> str:
