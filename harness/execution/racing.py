@@ -299,9 +299,8 @@ def _settled(look: int, cells: int, at_cap: set[Group], racing: Racing, *, judge
     text = f"stopped after {look} round(s) and {cells} cells"
     if not judged:
         return (text + f": every scenario x metric pair has the cap of {racing.max_seeds} seeds, so no verdict was read "
-                "for more (the report's section 'Seeds behind the verdicts' lists any still undecided)")
+                "for more (a verdict still undecided is shown ≈)")
     if not at_cap:
         return text + ": every verdict decided"
     return (text + f": every verdict decided but those of {len(at_cap)} scenario x metric pair(s) at the cap of "
-            f"{racing.max_seeds} seeds, still undecided (too close to call: the report's section 'Seeds behind the "
-            "verdicts' lists them)")
+            f"{racing.max_seeds} seeds, still undecided (too close to call at this cap; shown ≈)")

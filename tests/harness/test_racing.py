@@ -92,8 +92,8 @@ def test_only_the_undecided_groups_get_more_seeds_round_after_round_up_to_the_ca
     assert (frame["looks"] == 3).all()
     assert messages[0] == "racing: round 1 (9 cells): 2 scenario x metric pair(s) feed an undecided verdict; 2 get more seeds (6), 6 more cells"
     assert messages[-1] == ("racing: stopped after 3 round(s) and 21 cells: every verdict decided but those of 1 "
-                            "scenario x metric pair(s) at the cap of 12 seeds, still undecided (too close to call: the "
-                            "report's section 'Seeds behind the verdicts' lists them)")
+                            "scenario x metric pair(s) at the cap of 12 seeds, still undecided (too close to call at this "
+                            "cap; shown ≈)")
 
 
 def test_a_race_that_starts_at_its_cap_reads_no_verdict_and_says_so():
@@ -108,7 +108,7 @@ def test_a_race_that_starts_at_its_cap_reads_no_verdict_and_says_so():
          log=messages.append)
     assert decided == [] and messages == [
         "racing: stopped after 1 round(s) and 3 cells: every scenario x metric pair has the cap of 3 seeds, so no "
-        "verdict was read for more (the report's section 'Seeds behind the verdicts' lists any still undecided)"]
+        "verdict was read for more (a verdict still undecided is shown ≈)"]
 
 
 def test_a_round_past_the_budget_is_not_started():
