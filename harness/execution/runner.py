@@ -385,6 +385,7 @@ def run_study(
     damage = ([f"note: {store.damaged} damaged line(s) of {store.path} were ignored; their cells are computed again"]
               if store is not None and store.damaged else [])  # said once, after what the first round skips
     computed: set[str] = set()  # keys computed by this run (a racing round does not recompute an earlier one's)
+    studies = sorted({cell.study for cell in cells})
     rounds: list[int] = []  # the cells of each call of compute: a racing study's rounds
 
     def compute(active: Sequence[Cell]) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -416,7 +417,9 @@ def run_study(
                     records[outcome[0]] = record_of(*outcome)  # as on disk, a key's last record wins
                 bar.update(outcome[0] for outcome in outcomes)
         computed.update(keys)
-        return tables_of(records, keys)
+        frame, failed = tables_of(records, keys)
+        # a cell's key leaves its study out, so that another preset's run reuses it: its rows are this study's now
+        return (frame.assign(study=studies[0]) if len(studies) == 1 and len(frame) else frame), failed
 
     if racing is None:
         frame, failed = compute(cells)

@@ -280,3 +280,6 @@ def test_a_run_into_a_directory_of_another_study_says_it_replaces_its_tables(tmp
     messages.clear()
     run_study(preset="default", scenarios_=["mixing"], **small, log=messages.append)  # the same study: nothing to say
     assert not any("held the results of study" in message for message in messages)
+    # a stored cell another preset's run reuses is that run's row: it kept the study it was stored by
+    reused = run_study(preset="default", scenarios_=["noise", "mixing"], **small, log=lambda _: None)
+    assert set(reused["study"]) == {"default"} and set(pd.read_csv(tmp_path / "results.csv")["study"]) == {"default"}
