@@ -166,8 +166,8 @@ def load_callable(target: str, what: str = "metric") -> Callable[..., Any]:
 def load_attribute(target: str, what: str = "metric") -> Any:
     """The object ``module:name`` or ``path/to/file.py:name`` refers to (a function, a scenario, ...).
 
-    A file is imported once per process under a name derived from its absolute path, so
-    every worker that loads the same reference gets the same module.  What importing it reads is recorded under
+    A file is imported once per process under a name derived from its absolute path and its content, so
+    every worker that loads the same reference gets the same module, and an edited file is imported again.  What importing it reads is recorded under
     its module part (:func:`harness.execution.read_audit.recording`).
 
     Raises
@@ -183,7 +183,10 @@ def load_attribute(target: str, what: str = "metric") -> Any:
         path = Path(module_part).expanduser().resolve()
         if not path.is_file():
             raise UsageError(f"{what} file {module_part!r} does not exist")
-        module_name = "harness_user_metric_" + hashlib.sha256(str(path).encode()).hexdigest()[:12]
+        # named by its path and its content: an edit imports it anew (a notebook's second run used the old code, and
+        # stored its scores under the new version's keys)
+        module_name = ("harness_user_metric_" + hashlib.sha256(str(path).encode()).hexdigest()[:12] + "_"
+                       + hashlib.sha256(path.read_bytes()).hexdigest()[:12])
         module = sys.modules.get(module_name)
         if module is None:
             spec = importlib.util.spec_from_file_location(module_name, path)

@@ -10,6 +10,7 @@ says which).
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -50,12 +51,19 @@ def recompute_reasons(pending: Sequence[Cell], records: Mapping[str, Any], known
             stored[null_part(key_parts(key)[0])[0]] = key
     reasons: Counter[str] = Counter()
     nulls: Counter[str] = Counter()
+    versions: dict[tuple[object, ...], str] | None = None  # built when a cell has no stored identity to compare with
     for cell in pending:
         if cell.key in stale:
             reasons[stale[cell.key]] += 1
             continue
         identity, digests = key_parts(cell.key)
         earlier = stored.get(null_part(identity)[0])
+        if earlier is None and cell.key not in records:  # its identity holds the metric's version: did that change?
+            versions = _stored_versions(records) if versions is None else versions
+            before = versions.get(_place(cell))
+            if before is not None and before != cell.metric.version:
+                reasons[_version_reason(cell, before)] += 1
+            continue
         if earlier is None or cell.key in records:
             continue
         before = key_parts(earlier)
@@ -73,6 +81,32 @@ def recompute_reasons(pending: Sequence[Cell], records: Mapping[str, Any], known
     if forced:
         parts.append(f"recomputing {forced} stored cell(s) as asked (--recompute)")
     return "\n".join(parts)
+
+
+def _version_reason(cell: Cell, before: str) -> str:
+    """``my_metric.py changed (metric 'mine', version 9b5e... -> 4676...)`` for a user's metric (versioned by its file's
+    hash), ``metric 'mig' changed version 2 -> 3`` for a registered one."""
+    change = f"version {before} -> {cell.metric.version}"
+    if cell.metric.registered:
+        return f"metric {cell.metric.name!r} changed {change}"
+    return f"{os.path.basename(cell.metric.target.rsplit(':', 1)[0])} changed (metric {cell.metric.name!r}, {change})"
+
+
+def _place(cell: Cell) -> tuple[object, ...]:
+    """Where a cell's rows lie in a results table, whatever its metric's version: scenario, value, seed, sample size,
+    metric."""
+    return cell.definition.name, cell.definition.label(cell.value), cell.seed, cell.n_samples, cell.metric.name
+
+
+def _stored_versions(records: Mapping[str, Any]) -> dict[tuple[object, ...], str]:
+    """The metric version of each stored cell, by :func:`_place` (a user's metric is versioned by its file's hash, so
+    an edit gives its cells new keys, which no stored identity matches)."""
+    found = {}
+    for record in records.values():
+        for row in record.get("rows", [])[:1]:  # every row of a cell has its place and version
+            found[(row["scenario"], row["value_label"], row["seed"], row["n_samples"], row["metric"])] = str(
+                row.get("metric_version", ""))
+    return found
 
 
 def _permutations(count: int) -> str:

@@ -12,6 +12,7 @@ folder, as the user runs it.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -84,6 +85,7 @@ def weighted(factors, codes):
 """
 ENVIRONMENT = """
 import os
+import re
 import numpy as np
 from metrics.describe import describe_metric
 
@@ -131,3 +133,24 @@ def test_what_a_metric_reads_at_run_time_recomputes_exactly_its_cells_names_the_
         assert f"note: metric {name!r} was computed from other inputs than in the baseline: {reason}; drift may be intended" \
             in check.stdout, case
     assert "skipping 24 finished cell(s)" in _harness(*study, cwd=tmp_path, env=env).stdout  # and now nothing is stale
+
+
+def test_an_edited_user_metric_file_recomputes_its_cells_and_says_why(tmp_path):
+    # its file's hash versions it, so the edit gave its cells new keys and the run said nothing of why it recomputed
+    from harness.execution.runner import run_study
+
+    metric_file = tmp_path / "mine.py"
+    metric_file.write_text("def mine(factors, codes):\n    return 0.5\n")
+    study = dict(preset="quick", scenarios_=["noise"], metrics_=["mig", f"{metric_file}:mine"], seeds=1, n_samples=200,
+                 out=tmp_path / "run", progress=False)
+    run_study(**study, log=lambda _: None)
+    metric_file.write_text("def mine(factors, codes):\n    return 0.25\n")
+    messages = []
+    frame = run_study(**study, log=messages.append)
+    reasons = [message for message in messages if message.startswith("recomputing")]
+    assert len(reasons) == 1 and re.fullmatch(r"recomputing 6 stored cell\(s\) whose inputs changed: mine\.py changed "
+                                              r"\(metric 'mine', version [0-9a-f]{12} -> [0-9a-f]{12}\) \(6\)", reasons[0])
+    assert (frame.loc[frame["metric"] == "mine", "score"] == 0.25).all()  # the edited code, not the imported one
+    metric_file.write_text("def mine(factors, codes):\n    return 0.125\n")
+    in_workers = run_study(**study, jobs=2, log=lambda _: None)  # workers that imported it before import it again
+    assert (in_workers.loc[in_workers["metric"] == "mine", "score"] == 0.125).all()
