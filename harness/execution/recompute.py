@@ -5,7 +5,9 @@ pending cell whose identity the store holds under other provenance digests was c
 other code, libraries or declared environment values; the provenances the digests name (``DIR/provenance.json``)
 say what changed.  A pending cell the store holds under its very key was left out because a module or a data
 file its metric or scenario read as it ran changed since (:meth:`harness.execution.store.ResultStore.reusable_records`
-says which).
+says which).  A pending cell whose identity the store does not hold, but whose place (scenario, value, seed, sample
+size, metric) it holds under another version of the metric, was computed by that version: a user's metric is
+versioned by its file's hash, which is part of the identity, so an edit of the file is found so.
 """
 
 from __future__ import annotations
