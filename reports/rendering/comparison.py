@@ -66,6 +66,9 @@ LEGEND_TITLE_INCHES = 0.15
 WIDTH_RANGE = (1.0, 16.5)
 #: The font sizes a figure may have, in points (ticks, legend and notes are drawn 1 to 2.5 points smaller).
 FONT_SIZE_RANGE = (4.0, 24.0)
+#: Width of a panel's y tick and axis labels, in inches, and of a title's average character, in ems: how many
+#: characters of a panel's title fit its width (:func:`plot_comparison` wraps a longer one).
+Y_LABELS_INCHES, TITLE_CHARACTER_EMS = 0.45, 0.6
 #: Height of a panel as a fraction of its width, and its bounds in inches.
 PANEL_ASPECT, PANEL_HEIGHT_RANGE = 0.75, (1.3, 2.2)
 
@@ -320,6 +323,8 @@ def plot_comparison(
         for unused in axes[len(shown):]:
             unused.set_visible(False)
         tags: dict = {}
+        # a title as wide as its panel, less the y axis's labels (a long scenario name was cut at the figure's edge)
+        title_characters = max(8, int((width / columns - Y_LABELS_INCHES) * 72 / (TITLE_CHARACTER_EMS * (font_size + 1))))
         for index, (ax, scenario) in enumerate(zip(axes, shown)):
             own = rows.loc[rows["scenario"] == scenario]
             tags[ax] = draw_ideals(ax, ideal_table(results.loc[results["scenario"] == scenario]),
@@ -328,7 +333,8 @@ def plot_comparison(
                       for note in draw_scores(ax, summaries[scenario], "value", registry, band=band, label=renames.score)]
             format_axis(ax, own, renames(own["parameter"].iloc[0]))
             score_axis(ax)
-            ax.set_title((f"({_letter(index)}) " if panel_letters else "") + renames(scenario), loc="left")
+            ax.set_title(wrap_label((f"({_letter(index)}) " if panel_letters else "") + renames(scenario),
+                                    title_characters, breaks="/_,[ "), loc="left")
             if index % columns == 0:
                 ax.set_ylabel("score")
         used = [tag for tag in TAGS.values() if any(tag in text.split(",") for items in tags.values() for _, text in items)]

@@ -384,3 +384,16 @@ def test_fixing_one_colour_recolours_only_the_metrics_whose_colour_it_takes(synt
     changed = {metric for metric in own if metric != "m03" and pinned[metric] != own[metric]}
     assert changed == {"m01"}  # m01 shares a panel with m03 and held that colour: it alone takes another
     assert not close_colours(pinned["m01"], taken) and pinned["m01"] not in {pinned[m] for m in ("m00", "m02")}
+
+
+def test_a_title_wider_than_its_panel_is_wrapped_inside_the_figure(synthetic_results, tmp_path, drawn):
+    # at --width 1 'sample_size' was cut at the figure's edge ("sample_siz")
+    for width, wrapped in ((1.0, True), (6.75, False)):
+        plot_comparison(synthetic_results, metrics=["step"], scenarios=["sample_size"], width=width,
+                        out_file=tmp_path / "narrow.png")
+        figure = drawn["figure"]
+        (ax,) = _panels(figure)
+        assert ("\n" in ax.get_title(loc="left")) == wrapped
+        assert ax.get_title(loc="left").replace("\n", "") == "sample_size"  # no character dropped
+        extent = ax.title.get_window_extent(figure._get_renderer())
+        assert extent.x1 <= figure.bbox.x1 + 0.5  # inside the figure
