@@ -425,7 +425,9 @@ def run_study(
         frame, failed = compute(cells)
     else:
         record = Path(out) / RACE_FILE if out is not None and not recompute else None
-        frame, failed = race(cells, racing, compute, decide=undecided_groups, log=log, record=record)
+        named = log if progress_label == "cells" else (  # validate races the built-ins' cells, then yours: say which
+            lambda message: log(message.replace("racing:", f"racing ({progress_label}):", 1)))
+        frame, failed = race(cells, racing, compute, decide=undecided_groups, log=named, record=record)
     if store is not None:
         note = _replaced_study(Path(out), frame)
         if note:

@@ -832,3 +832,12 @@ def test_sub_scores_returned_on_some_calls_only_are_warned_about(tmp_path):
                          "seed": 0, "n_samples": 300})
     assert "(b on 1 of 2 cells)" in _uneven_sub_scores(rows, "m", ["a", "b"])
     assert _uneven_sub_scores(rows.loc[rows["sub_score"] == "a"], "m", ["a"]) == ""
+
+
+def test_the_race_of_the_built_ins_and_of_your_metric_are_told_apart(metric_files, tmp_path):
+    # validate logged two identical 'racing: stopped after ...' lines, the first about the built-ins, not your metric
+    messages = []
+    validate(f"{metric_files / 'rank_metric.py'}:rank_metric", **{**BATTERY, "seeds": None, "n_samples": 300},
+             min_seeds=2, max_seeds=3, builtins_dir=tmp_path / "cache", log=messages.append)
+    races = [message for message in messages if message.startswith("racing") and "stopped after" in message]
+    assert [race.split(":")[0] for race in races] == ["racing (built-in metrics' cells)", "racing (rank_metric's cells)"]
