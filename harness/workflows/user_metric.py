@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import importlib
+import os
 import sys
 from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any
@@ -180,9 +181,11 @@ def reference_of(metric: MetricLike) -> str:
             if getattr(importlib.import_module(module_name), qualname, None) is metric:
                 return f"{module_name}:{qualname}"
     source = getattr(module, "__file__", None)  # a top-level module or script: load its file
-    if source:
+    if source and os.path.isfile(source):
         return f"{source}:{qualname}"
-    raise UsageError(f"cannot find the source file of {qualname!r}; pass it as 'path/to/file.py:function'")
+    where = f" (it was defined in {source}, which the workers cannot import)" if source else ""
+    raise UsageError(f"cannot find the source file of {qualname!r}{where}; put it in a file and pass it as "
+                     "'path/to/file.py:function'")
 
 
 @contextlib.contextmanager

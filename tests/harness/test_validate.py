@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import textwrap
 import time
 
@@ -312,6 +313,16 @@ def test_references_and_bad_input(metric_files, tmp_path, capsys, monkeypatch):
     assert reference_of(load_callable(file_reference)) == file_reference  # loadable by a fresh worker
     with pytest.raises(ValueError, match="top level"):
         reference_of(lambda f, c: 0.0)
+    # a function typed into 'python -' (its module's file '<stdin>') got "cannot import module '<stdin>'"
+    import types
+
+    typed = types.ModuleType("typed_in")
+    typed.__file__ = "<stdin>"
+    exec("def score(factors, codes):\n    return 0.5\n", typed.__dict__)
+    monkeypatch.setitem(sys.modules, "typed_in", typed)
+    with pytest.raises(ValueError, match=r"cannot find the source file of 'score' \(it was defined in <stdin>, which "
+                                         r"the workers cannot import\); put it in a file"):
+        reference_of(typed.score)
     with pytest.raises(ValueError, match="not a reference to your metric"):
         validate("mig", **BATTERY)
     assert main(["validate", f"{metric_files / 'rank_metric.py'}:rank_metric", "--name", "mig", "--out", str(tmp_path)]) == 2
