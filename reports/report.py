@@ -417,7 +417,7 @@ def figure_todo(bundle: Bundle, colours: Mapping[str, str] | None = None) -> lis
     (:func:`reports.rendering.comparison.run_colours`, which refuses colours naming a metric the results lack).
     """
     results = bundle.judged
-    colours = run_colours(bundle.results, colours)  # one colour per metric in every figure (and every plot call)
+    colours = run_colours(bundle.results, colours, judged=results)  # one colour per metric in every figure and plot
     registry = StyleRegistry(results, colours=colours)
     efficiency = bundle.efficiency.table
     todo: list[Todo] = [(key, caption, draw, None)

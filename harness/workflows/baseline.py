@@ -827,9 +827,9 @@ def _split_failures(failed: pd.DataFrame, recorded: pd.DataFrame) -> tuple[pd.Da
 
 def _seed_keys(failed: pd.DataFrame) -> list[tuple[str, str, int, str, int]]:
     """Each failed seed of ``failed`` as (scenario, value label, sample size, metric, seed), in order, whether read
-    from ``failures.csv`` (text) or from a baseline (numbers)."""
-    return [(str(row.scenario), str(row.value_label), int(row.n_samples), str(row.metric), int(row.seed))
-            for row in failed.itertuples(index=False)]
+    from ``failures.csv`` (text) or from a baseline (numbers): :func:`_failure_records`' fields."""
+    return [(record["scenario"], record["value_label"], record["n_samples"], record["metric"], record["seed"])
+            for record in _failure_records(failed)]
 
 
 def _recorded_failure_notes(as_before: pd.DataFrame) -> list[str]:

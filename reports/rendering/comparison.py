@@ -95,10 +95,12 @@ def nameable(results: pd.DataFrame) -> pd.DataFrame:
     return results if added.empty else pd.concat([results, added], ignore_index=True)
 
 
-def run_colours(results: pd.DataFrame, colours: Mapping[str, str] | None = None) -> dict[str, str]:
+def run_colours(results: pd.DataFrame, colours: Mapping[str, str] | None = None, *,
+                judged: pd.DataFrame | None = None) -> dict[str, str]:
     """Metric -> colour for every name :func:`nameable` gives the metrics of ``results``: the colour its report draws
-    each metric in (:func:`reports.rendering.style.metric_colours` of what the report reads), the variant at a swept
-    metric's defaults in its metric's (``mig[bins=10]`` as ``mig``).
+    each metric in (:func:`reports.rendering.style.metric_colours` of what the report reads, ``judged``:
+    :func:`reports.analyses.sensitivity.on_default_options` of ``results``, computed here when not given), the variant
+    at a swept metric's defaults in its metric's (``mig[bins=10]`` as ``mig``).
 
     Raises
     ------
@@ -106,7 +108,7 @@ def run_colours(results: pd.DataFrame, colours: Mapping[str, str] | None = None)
         When ``colours`` names a metric neither in the results nor registered (:func:`check_colour_names`).
     """
     check_colour_names(colours, metric_bases(results))
-    run = metric_colours(on_default_options(results), colours)
+    run = metric_colours(on_default_options(results) if judged is None else judged, colours)
     defaults = results.loc[at_defaults(results)].drop_duplicates("metric")
     return {**{label: run[base] for label, base in zip(defaults["metric"], defaults["metric_base"]) if base in run}, **run}
 

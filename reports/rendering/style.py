@@ -96,8 +96,10 @@ def metric_colours(run: pd.DataFrame, colours: Mapping[str, str] | None = None, 
         metrics = {metric for metric, _ in panel} & set(neighbours)
         for metric in metrics:
             neighbours[metric] |= metrics - {metric}
-    own = _coloured(names, neighbours, {})
     fixed = {metric: given[metric] for metric in names if metric in given}
+    if len(fixed) == len(names):  # the run's colours handed to a figure's registry: nothing to choose
+        return fixed
+    own = _coloured(names, neighbours, {})
     if not fixed:
         return own
     kept = {metric: colour for metric, colour in own.items() if metric not in fixed
