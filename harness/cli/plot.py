@@ -56,7 +56,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--ncols", type=positive_int, help="panels per row (overrides --layout)")
     parser.add_argument("--font-size", type=_font_size, default=7.0, metavar="POINTS",
                         help=f"font size of labels and titles, from {FONT_SIZE_RANGE[0]:g} to {FONT_SIZE_RANGE[1]:g} "
-                        "points; ticks and legend one point less (default: 7)")
+                        "points; ticks and legend one point less, lines, markers and the ideal widened in proportion (default: 7)")
     parser.add_argument("--rename", type=_renames, metavar="OLD=NEW,...",
                         help="labels to show instead of the results' names: a metric, a sub-score, a line "
                         "(dci_lasso/compactness), a scenario, a parameter or a property, e.g. "
