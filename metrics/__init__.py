@@ -18,23 +18,18 @@ permutation_null(metric, factors, codes, permutations=B, seed=...)
     A metric's scores on ``B`` row permutations of the codes (:class:`NullDistribution`):
     null mean, 95% chance level and permutation p-value per sub-score.
 
-Every module of this package that does not start with an underscore is imported
-here, so a new metric module registers itself just by existing.
+Every module of this package that does not start with an underscore is imported on the
+registry's first lookup (:func:`available`, :func:`get`, a registration), so a new metric module
+registers itself just by existing, and a process that only reads results (a report's, a plot's) imports
+no metric's code.
 """
 
 from __future__ import annotations
-
-import importlib
-import pkgutil
 
 from metrics.evaluation import evaluate, evaluate_population, metric_name
 from metrics.null_distribution import NullDistribution, permutation_null
 from metrics.registry import FAMILIES, INVARIANCES, SCORE_PROPERTIES, MetricSpec, available, get, register_metric
 from metrics.shared import shared_estimates
-
-for _module in pkgutil.iter_modules(__path__):
-    if not _module.name.startswith("_"):
-        importlib.import_module(f"{__name__}.{_module.name}")
 
 __all__ = [
     "FAMILIES",

@@ -10,7 +10,10 @@ transformations of the data its definition leaves the scores unchanged by).
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
+import threading
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -146,6 +149,36 @@ class MetricSpec:
 
 
 _REGISTRY: dict[str, MetricSpec] = {}
+#: Whether the built-in metric modules are imported (registered), and the lock of their import.
+_BUILT_INS = {"imported": False, "importing": False}
+_BUILT_INS_LOCK = threading.RLock()
+
+
+def _import_built_ins() -> None:
+    """Import every module of the ``metrics`` package whose name does not start with an underscore, once: each
+    registers its metrics.
+
+    Called by every lookup and registration, so that the registry is whole before it is read, and a user's metric
+    of a built-in's name is refused when it registers (before the built-in registered after it).  Not at the
+    package's import: reading a results table (a report's or a plot's process) needs the registry's names
+    (:data:`SCORE_PROPERTIES`), not the metrics' code (scikit-learn, scipy.optimize, ...: about 0.2 CPU-s a
+    process).  A registration by a built-in module while they are imported (this thread, holding the lock)
+    returns at once; another thread waits for the import to end.
+    """
+    if _BUILT_INS["imported"]:
+        return
+    with _BUILT_INS_LOCK:
+        if _BUILT_INS["imported"] or _BUILT_INS["importing"]:
+            return
+        _BUILT_INS["importing"] = True
+        try:
+            package = importlib.import_module(__name__.rpartition(".")[0])
+            for module in pkgutil.iter_modules(package.__path__):
+                if not module.name.startswith("_"):
+                    importlib.import_module(f"{package.__name__}.{module.name}")
+            _BUILT_INS["imported"] = True
+        finally:
+            _BUILT_INS["importing"] = False
 
 
 def _imported_again(entry: Callable[..., Any], function: Callable[..., Any]) -> bool:
@@ -237,6 +270,7 @@ def register_metric(
         raise TypeError(f"closed_form of metric {name!r} must be callable, got {type(closed_form).__name__}")
 
     def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
+        _import_built_ins()
         if name in _REGISTRY and not _imported_again(_REGISTRY[name].function, function):
             raise ValueError(f"a metric named {name!r} is already registered")
         summary = (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
@@ -413,6 +447,7 @@ def available(*, population: bool | None = False) -> list[str]:
     """
     if population is not None and not isinstance(population, bool):
         raise TypeError(f"population must be True, False or None, got {population!r}")
+    _import_built_ins()
     return sorted(n for n, s in _REGISTRY.items() if population is None or s.population == population)
 
 
@@ -424,6 +459,7 @@ def get(name: str) -> MetricSpec:
     KeyError
         With the list of known names, when ``name`` is not registered.
     """
+    _import_built_ins()
     try:
         return _REGISTRY[name]
     except KeyError:

@@ -34,3 +34,44 @@ def test_a_metric_that_fits_a_model_still_finds_it_and_the_report_its_drawing():
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "['matplotlib', 'sklearn']"
+
+
+def test_a_process_reading_results_imports_no_metric_module_until_it_looks_one_up():
+    """A report's and a plot's processes (the main one and every figure worker) import ``reports.report`` to read
+    results, and it needs the registry's names, not the metrics' code: importing every metric module took about
+    0.2 CPU-s in each.  The first lookup imports them all, so the registry is never read partly filled."""
+    probe = ("import sys, reports.report\n"
+             "def loaded(): return sorted(n for n in ('metrics.mig', 'metrics.dci_rf', 'metrics.udr') if n in sys.modules)\n"
+             "print(loaded())\n"
+             "import metrics\n"
+             "print(len(metrics.available(population=None)) > 25, metrics.get('udr').population, loaded())")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["[]", "True True ['metrics.dci_rf', 'metrics.mig', 'metrics.udr']"]
+
+
+def test_threads_looking_up_metrics_at_once_each_find_the_whole_registry():
+    """The first lookup imports the built-ins under a lock: a second thread's lookup waits for the import to end
+    rather than reading a registry that the first one is still filling."""
+    probe = ("import threading, metrics.registry as registry\n"
+             "found = []\n"
+             "def look(): found.append((len(registry.available(population=None)), registry.get('mig').name))\n"
+             "threads = [threading.Thread(target=look) for _ in range(4)]\n"
+             "[thread.start() for thread in threads]; [thread.join() for thread in threads]\n"
+             "print(sorted(set(found)), len(found))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    count = len(__import__("metrics").available(population=None))
+    assert done.stdout.strip() == f"[({count}, 'mig')] 4"
+
+
+def test_a_metric_of_a_built_in_name_is_refused_when_it_registers_before_any_lookup():
+    """The built-ins are imported before a registration is read: a user's metric named ``mig`` is refused at its
+    own decorator, as when the package imported them eagerly (not later, inside some lookup of the registry)."""
+    probe = ("from metrics.registry import register_metric\n"
+             "try:\n"
+             "    register_metric('mig', family='information', properties='modularity')(lambda f, c, *, discrete=None: 0.0)\n"
+             "except ValueError as error: print(error)\n")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "a metric named 'mig' is already registered"

@@ -123,10 +123,13 @@ def check_colour_names(colours: Mapping[str, str] | None, metrics: Iterable[str]
     FigureRequestError
         Naming the unknown metrics.
     """
-    from metrics.registry import available
+    run = set(metrics)
+    unknown = sorted(name for name in colours or {} if name.split("[", 1)[0] not in run)
+    if unknown:  # the registry only then: its first lookup imports every metric's code
+        from metrics.registry import available
 
-    known = set(metrics) | set(available(population=None))
-    unknown = sorted(name for name in colours or {} if name.split("[", 1)[0] not in known)
+        registered = set(available(population=None))
+        unknown = [name for name in unknown if name.split("[", 1)[0] not in registered]
     if unknown:
         raise FigureRequestError(f"colours name metric(s) {unknown}, neither registered nor the run's (python -m "
                                  "harness list names the registered ones)")
