@@ -403,9 +403,18 @@ def _file_stem(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
 
 
-#: A figure to draw: its key (file stem and id), caption, a picklable call drawing it, and the key of the section
-#: that shows it (None: the Figures section at the end).
-Todo = tuple[str, str, Callable[[], figures.Drawn], "str | None"]
+class Deferred:
+    """A figure's drawing call that needs an analysis the report's sections compute anyway (the agreement heat map's
+    Kendall taus, about 0.6 CPU-s with SciPy's import): made by ``make`` in this process when the figures are read,
+    after the sections, rather than before the workers get their first figure (:func:`draw_figures`)."""
+
+    def __init__(self, make: Callable[[], Callable[[], figures.Drawn]]) -> None:
+        self.make = make
+
+
+#: A figure to draw: its key (file stem and id), caption, a picklable call drawing it (or the :class:`Deferred` making
+#: it), and the key of the section that shows it (None: the Figures section at the end).
+Todo = tuple[str, str, "Callable[[], figures.Drawn] | Deferred", "str | None"]
 
 
 def figure_todo(bundle: Bundle, colours: Mapping[str, str] | None = None) -> list[Todo]:
@@ -460,11 +469,19 @@ def figure_todo(bundle: Bundle, colours: Mapping[str, str] | None = None) -> lis
         todo.append(("cost_growth", "Median seconds per call against the sample size (log-log), one panel per family, "
                      "one colour, marker and line style per metric.", partial(figures.cost_figure, by_n, registry=registry),
                      None))
-    if bundle.agreement.table is not None and not bundle.agreement.table.empty:
+    if len(results.groupby(["metric", "sub_score"], sort=False)) >= 2:  # agreement's own condition, read at once
         todo.append(("agreement_tau", "Kendall's tau between sub-scores' rankings of the same representations; hatched "
                      "grey cells: undefined (a constant score, or no representation both scored).",
-                     partial(figures.agreement_figure, agreement_matrix(bundle.agreement.table)), None))
+                     Deferred(partial(_agreement_drawer, bundle)), None))
     return _distinct_keys(todo, scenario_of)
+
+
+def _agreement_drawer(bundle: Bundle) -> Callable[[], figures.Drawn] | None:
+    """The agreement heat map's drawing call, None when no pair of sub-scores has a tau (no figure)."""
+    table = bundle.agreement.table
+    if table is None or table.empty:
+        return None
+    return partial(figures.agreement_figure, agreement_matrix(table))
 
 
 def draw_figures(todo: Sequence[Todo], directory: Path, *, jobs: int = 1,
@@ -478,12 +495,46 @@ def draw_figures(todo: Sequence[Todo], directory: Path, *, jobs: int = 1,
     """
     formats = figures.figure_formats(formats)
     if jobs == 1 or len(todo) < 2:
-        return (_draw_and_save(key, caption, draw, directory, formats) for key, caption, draw, _ in todo)
+        return (_draw_and_save(key, caption, draw, directory, formats) for key, caption, draw in _made(todo))
     from joblib import Parallel, delayed
 
     directory = Path(directory).absolute()  # reused workers keep the directory they started in, not the caller's
-    return Parallel(n_jobs=jobs, return_as="generator")(
-        delayed(_draw_and_save)(key, caption, draw, directory, formats) for key, caption, draw, _ in todo)
+
+    def dispatched(made: Sequence[tuple[str, str, Callable[[], figures.Drawn]]]) -> Iterator[FigureFile]:
+        return Parallel(n_jobs=jobs, return_as="generator")(
+            delayed(_draw_and_save)(key, caption, draw, directory, formats) for key, caption, draw in made)
+
+    ready = dispatched(list(_made([item for item in todo if not isinstance(item[2], Deferred)])))
+    return _in_todo_order(todo, ready, dispatched)
+
+
+def _made(todo: Sequence[Todo]) -> Iterator[tuple[str, str, Callable[[], figures.Drawn]]]:
+    """Key, caption and drawing call of each figure of ``todo``, a :class:`Deferred` one's made now (skipped when it
+    makes none)."""
+    for key, caption, draw, _ in todo:
+        draw = draw.make() if isinstance(draw, Deferred) else draw
+        if draw is not None:
+            yield key, caption, draw
+
+
+def _in_todo_order(todo: Sequence[Todo], ready: Iterator[FigureFile],
+                   dispatched: Callable[[Sequence[tuple[str, str, Callable[[], figures.Drawn]]]], Iterator[FigureFile]]
+                   ) -> Iterator[FigureFile]:
+    """The figures of ``todo`` in its order: those ``ready`` yields (already being drawn, in order), and the
+    :class:`Deferred` ones, made and ``dispatched`` when the first figure is asked for (after the sections, which
+    computed what they need), before waiting for any."""
+    deferred = list(_made([item for item in todo if isinstance(item[2], Deferred)]))
+    later = dispatched(deferred) if deferred else iter(())
+    made = {key for key, _, _ in deferred}
+    try:
+        for key, _, draw, _ in todo:
+            if not isinstance(draw, Deferred):
+                yield next(ready)
+            elif key in made:
+                yield next(later)
+    finally:
+        for figures_drawn in (later, ready):
+            getattr(figures_drawn, "close", lambda: None)()
 
 
 def _list_in_sections(todo: Sequence[Todo], sections: Sequence[Section]) -> None:

@@ -269,3 +269,38 @@ def test_the_summary_counts_seeds_in_words_that_agree(synthetic_results):
     assert many > 1 and f"up to {many} seeds per cell" in _summary(synthetic_results, synthetic_results.iloc[:0], True)[0]
     one = synthetic_results.loc[synthetic_results["seed"] == synthetic_results["seed"].min()]
     assert "up to 1 seed per cell" in _summary(one, one.iloc[:0], True)[0]
+
+
+def _small_figure(label: str):
+    from matplotlib.figure import Figure
+
+    from reports.rendering.figures import Drawn
+
+    figure = Figure(figsize=(1, 1))
+    figure.add_subplot().set_title(label)
+    return Drawn(figure)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_deferred_figure_is_made_when_the_figures_are_read_and_keeps_its_place(tmp_path, jobs):
+    """The agreement heat map's call needs the Kendall taus, which the sections compute: the workers got their
+    first figure only after them (0.6 CPU-s of the default report, with SciPy's import, while a core idled).  A
+    deferred figure's call is made when the figures are first read, and each figure comes back in the todo's order
+    whatever the workers; one whose call is None is left out."""
+    from functools import partial
+
+    from reports.report import Deferred, draw_figures
+
+    made = []
+
+    def make(label):
+        made.append(label)
+        return None if label == "none" else partial(_small_figure, label)
+
+    todo = [("first", "", partial(_small_figure, "first"), None), ("later", "", Deferred(partial(make, "later")), None),
+            ("none", "", Deferred(partial(make, "none")), None), ("last", "", partial(_small_figure, "last"), None)]
+    drawing = draw_figures(todo, tmp_path, jobs=jobs)
+    assert made == []  # nothing deferred is made before the figures are read
+    assert [figure.key for figure in drawing] == ["first", "later", "last"]
+    assert made == ["later", "none"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["first.png", "last.png", "later.png"]
