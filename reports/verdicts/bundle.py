@@ -143,8 +143,8 @@ class Bundle:
     @cached_property
     def option_spreads(self) -> pd.DataFrame:
         """:func:`reports.analyses.hyperparameters.option_spreads`: each swept option's spread, what :attr:`discretization`
-        and :attr:`hyperparameters` both read (about 6 CPU-s on the default study's results)."""
-        return option_spreads(self.results, thresholds=self.thresholds)
+        and :attr:`hyperparameters` both read; a metric swept over one option has its rows of :attr:`sensitivity`."""
+        return option_spreads(self.results, thresholds=self.thresholds, sensitivity=self.sensitivity.table)
 
     @cached_property
     def discretization(self) -> Analysis:

@@ -47,6 +47,20 @@ def test_each_options_spread_is_read_with_the_others_at_their_defaults(swept):
     assert spreads[("forest", "C")] == 0.0
 
 
+def test_the_spreads_of_a_metric_swept_over_one_option_are_the_sensitivity_analysis_rows(swept):
+    """A metric swept over one option (``forest``: C) has the same rows in both analyses, so the bundle hands the
+    sensitivity table over rather than computing them twice; a metric of several options (``probe``) is read with its
+    others at their defaults, which the sensitivity analysis does not do."""
+    from reports.analyses.sensitivity import option_sensitivity
+
+    sensitivity = option_sensitivity(swept)
+    pd.testing.assert_frame_equal(option_spreads(swept, sensitivity=sensitivity), option_spreads(swept))
+    marked = sensitivity.assign(mean_spread=np.where(sensitivity["metric"] == "forest", -1.0, sensitivity["mean_spread"]))
+    shared = option_spreads(swept, sensitivity=marked)
+    assert set(shared.loc[shared["metric"] == "forest", "mean_spread"]) == {-1.0}
+    assert (shared.loc[shared["metric"] == "probe", "mean_spread"] >= 0).all()
+
+
 def test_options_moving_a_metric_are_counted(swept):
     table = hyperparameters(swept).drop_duplicates("metric").set_index("metric")
     assert table.loc["probe", "swept"] == 3 and table.loc["probe", "sensitive_options"] == 2
