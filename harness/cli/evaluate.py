@@ -18,7 +18,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "evaluate",
         help="score your own representation (factors and codes files) with every metric",
         description="Load the ground-truth factors (n x K) and the codes (n x L) of the same n samples from .npy, "
-        ".npz or .csv files (an .npz holding several arrays: FILE.npz:KEY; a CSV header row is skipped), run every "
+        ".npz or .csv files (an .npz holding several arrays: FILE.npz:KEY; a CSV header row is skipped, pandas' row index dropped; a note says so), run every "
         "registered metric (or --metrics) on them, print the score table and write it to --out. Exit status 1 when "
         "a metric failed on the data (its error is in the table), 0 otherwise.",
     )
@@ -59,11 +59,14 @@ def _evaluate(args: argparse.Namespace) -> int:
     writable_output(check_score_file(args.out), "--out")  # before any metric runs
     if args.out.is_file() and not args.force:
         raise UsageError(f"--out {str(args.out)!r} exists; pass --force to overwrite it, or --out to write elsewhere")
-    factors = load_array(args.factors, "factors")
-    codes = load_array(args.codes, "codes")
+    read_notes: list[str] = []  # how a CSV's header or index was read
+    factors = load_array(args.factors, "factors", read_notes)
+    codes = load_array(args.codes, "codes", read_notes)
     discrete = parse_discrete(args.discrete, factors.shape[1])
     table = evaluate_representation(factors, codes, metric_names=args.metrics, discrete=discrete, random_state=args.seed,
                                     permutations=args.permutations)
+    for note in read_notes:
+        print(f"note: {note}")
     print(f"{factors.shape[0]} samples, {factors.shape[1]} factors "
           f"({sum(discrete)} discrete), {codes.shape[1]} codes")
     constant = constant_columns(factors)

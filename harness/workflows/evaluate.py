@@ -14,6 +14,7 @@ a UTF-8 byte-order mark, as spreadsheet programs write it.
 from __future__ import annotations
 
 import csv
+import json
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -45,16 +46,21 @@ SCORE_COLUMNS = ("metric", "sub_score", "property", "higher_is_better", "score",
 NULL_SCORE_COLUMNS = ("null_mean", "null_q95", "p_value", "null_permutations")
 
 
-def load_array(reference: str | Path, role: str) -> np.ndarray:
+def load_array(reference: str | Path, role: str, notes: list[str] | None = None) -> np.ndarray:
     """Load one numeric matrix from a ``.npy``, ``.npz`` or ``.csv`` file.
 
     Parameters
     ----------
     reference : str or path
         ``FILE.npy``; ``FILE.csv`` (comma-separated, UTF-8 with or without a byte-order
-        mark; a first row that is not all numbers is read as a header and dropped);
+        mark; a first row that is not all numbers is read as a header and dropped, and so is
+        pandas' default header ``0,1,...,K-1`` above values that are not all whole numbers; a first column
+        of no name holding ``0 .. n-1``, pandas' row index, is dropped: :func:`_read_csv`);
         ``FILE.npz`` holding a single array, or an array named ``role``, or
         ``FILE.npz:KEY`` to pick the array ``KEY``.
+    notes : list of str, optional
+        Gets a sentence for each such reading of a CSV (a header, an index dropped, a first row ``0,1,...`` kept as
+        data), for the caller to print.
     role : str
         ``"factors"`` or ``"codes"``: used in messages and as the default ``.npz`` key.
 
@@ -84,8 +90,9 @@ def load_array(reference: str | Path, role: str) -> np.ndarray:
         raise UsageError(f"{role} file {str(path)!r} is empty (0 bytes)")
     try:
         if suffix == ".csv":
-            array = _read_csv(path, role)
+            array = _read_csv(path, role, notes if notes is not None else [])
         else:
+            _check_numpy_file(path, role)
             loaded = np.load(path, allow_pickle=False)  # an array or an archive, by the file's content
             if isinstance(loaded, np.ndarray) != (suffix == ".npy"):
                 found = "a single array (.npy)" if isinstance(loaded, np.ndarray) else "an archive of arrays (.npz)"
@@ -129,17 +136,59 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _read_csv(path: Path, role: str) -> np.ndarray:
+#: The first bytes of a ``.npy`` file and of a ``.npz`` (zip) archive.
+_NUMPY_MAGIC = {".npy": b"\x93NUMPY", ".npz": b"PK"}
+
+
+def _check_numpy_file(path: Path, role: str) -> None:
+    """Refuse a ``.npy`` or ``.npz`` file that does not start as one: numpy read any other content as a pickle and
+    advised loading it unsafely (``allow_pickle=True``), for a file merely damaged or of another format."""
+    magic = _NUMPY_MAGIC[path.suffix.lower()]
+    with open(path, "rb") as handle:
+        start = handle.read(len(magic))
+    if start != magic:
+        kind = "NumPy array (.npy)" if path.suffix.lower() == ".npy" else "NumPy archive (.npz, a zip file)"
+        raise UsageError(f"{role} file {str(path)!r} is not a {kind}: it does not start as one (damaged, or another "
+                         "format under that name)")
+
+
+def _read_csv(path: Path, role: str, notes: list[str]) -> np.ndarray:
+    """The numbers of a CSV file, its header and pandas' row index dropped (``notes`` says so).
+
+    A first row that is not all numbers is a header.  So is pandas' default one (``DataFrame(array).to_csv``
+    writes the columns' names ``0,1,...,K-1`` first), when some value below it is not a whole number: read as a
+    sample, it shifted every score with no error; above whole numbers only (discrete factors) it is as likely a sample
+    and is kept, with a note.  A first column whose header is empty and whose values are ``0 .. n-1`` is pandas' row
+    index (``to_csv`` without ``index=False``): read as a factor, it was one more factor of every score.
+    """
     with open(path, newline="", encoding=CSV_ENCODING) as handle:
         first = next(csv.reader(handle), None)
     if not first:
         raise UsageError(f"{role} file {str(path)!r} is empty")
-    header = None if all(_is_number(cell) for cell in first) else 0
+    numbers = all(_is_number(cell) for cell in first)
+    default_names = numbers and len(first) >= 2 and [cell.strip() for cell in first] == [str(i) for i in range(len(first))]
     # every number the nearest double to its digits: pandas' default parser since 3.1 (before it, 19 of 60 values of a
     # CSV written with 18 digits were an ulp off; hence the pandas floor in pyproject.toml)
-    frame = pd.read_csv(path, header=header, encoding=CSV_ENCODING)
+    frame = pd.read_csv(path, header=None if numbers else 0, encoding=CSV_ENCODING)
     if frame.empty:
         raise UsageError(f"{role} file {str(path)!r} has a header row but no data rows")
+    _check_row_lengths(path, role, len(first))
+    shown = ",".join(cell.strip() for cell in first)
+    if default_names:
+        below = frame.iloc[1:].to_numpy(dtype=float)
+        if np.isfinite(below).all() and not np.equal(np.round(below), below).all():
+            frame = frame.iloc[1:].reset_index(drop=True)
+            notes.append(f"{role} file {path.name}: first row {shown} read as column names (pandas' default header), "
+                         "not as a sample")
+        else:
+            notes.append(f"{role} file {path.name}: first row {shown} read as a sample, as every value is a whole "
+                         "number; if it names the columns (pandas' default header), write the CSV with header=False")
+    if not numbers and not str(first[0]).strip() and len(frame.columns) >= 2:
+        index = pd.to_numeric(frame.iloc[:, 0], errors="coerce").to_numpy(dtype=float)
+        if np.array_equal(index, np.arange(len(frame))):
+            frame = frame.iloc[:, 1:]
+            notes.append(f"{role} file {path.name}: its first column, of no name and holding 0 to {len(index) - 1}, "
+                         "read as pandas' row index and dropped (to_csv writes it unless index=False)")
     bad = [column for column in frame.columns if not pd.api.types.is_numeric_dtype(frame[column])]
     if bad:
         column = frame[bad[0]]
@@ -150,6 +199,16 @@ def _read_csv(path: Path, role: str) -> np.ndarray:
             f"(data row {row}); only numbers are accepted"
         )
     return frame.to_numpy(dtype=np.float64)
+
+
+def _check_row_lengths(path: Path, role: str, width: int) -> None:
+    """Refuse a row of fewer fields than the first (pandas fills the missing ones with NaN, which was reported as a
+    non-finite value rather than as a short row)."""
+    with open(path, newline="", encoding=CSV_ENCODING) as handle:
+        for row, fields in enumerate(csv.reader(handle)):
+            if fields and len(fields) < width:
+                raise UsageError(f"{role} file {str(path)!r}: line {row + 1} has {len(fields)} field(s), the first line "
+                                 f"{width}")
 
 
 def parse_discrete(text: str | None, n_factors: int) -> tuple[bool, ...]:
@@ -367,8 +426,9 @@ def write_scores(table: pd.DataFrame, out: str | Path) -> Path:
     suffix = path.suffix.lower()
     if suffix == ".csv":
         table.to_csv(path, index=False)
-    elif suffix == ".json":
-        table.to_json(path, orient="records", indent=1)
+    elif suffix == ".json":  # every float as Python writes it, which reads back bit for bit (pandas' to_json keeps
+        records = table.astype(object).where(table.notna(), None).to_dict("records")  # 10 digits at most)
+        path.write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
     else:
         path.write_text(format_scores(table) + "\n")
     return path

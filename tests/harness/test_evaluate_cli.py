@@ -93,7 +93,7 @@ def test_one_dimensional_array_is_one_column(tmp_path):
         ("other.npz", "npz", "holds several arrays (a, b); pick one with other.npz:KEY"),
         ("other.npz:c", "npz", "has no array 'c'"),
         ("cube.npy", "cube", "must be a 2-D array"),
-        ("broken.npy", "not an array", "cannot read factors file"),
+        ("broken.npy", "not an array", "is not a NumPy array (.npy): it does not start as one"),
         ("words.npy", "strings", "must be numeric, got an array of strings"),
         ("complex.npy", "complex", "must be real-valued, got complex numbers"),
     ],

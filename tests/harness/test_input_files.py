@@ -69,6 +69,59 @@ def test_a_csv_with_a_byte_order_mark_keeps_its_first_row(tmp_path):
     np.testing.assert_array_equal(load_array(tmp_path / "bom_header.csv", "factors"), factors)
 
 
+def test_pandas_default_header_and_row_index_are_not_read_as_data(tmp_path, capsys, codes_file):
+    """``DataFrame(array).to_csv(path, index=False)`` writes ``0,1,2`` first: read as a sample it made 401 of 400 and
+    moved every score (MIG 0.5597 to 0.5791) with no word; ``to_csv(path)`` also writes the row index first, read as a
+    fourth factor (MIG 0.42).  Above whole numbers only, ``0,1`` is as likely a sample: kept, with a note."""
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    factors = rng.random((50, 3))
+    pd.DataFrame(factors).to_csv(tmp_path / "plain.csv", index=False)
+    pd.DataFrame(factors, columns=["shape", "scale", "pos"]).to_csv(tmp_path / "indexed.csv")
+    pd.DataFrame(factors).to_csv(tmp_path / "both.csv")
+    for name, said in (("plain.csv", "first row 0,1,2 read as column names"), ("indexed.csv", "read as pandas' row index"),
+                       ("both.csv", "read as pandas' row index")):
+        notes: list[str] = []
+        np.testing.assert_array_equal(load_array(tmp_path / name, "factors", notes), factors)
+        assert len(notes) == 1 and said in notes[0], (name, notes)
+    whole = rng.integers(0, 3, size=(50, 2)).astype(float)
+    pd.DataFrame(whole).to_csv(tmp_path / "whole.csv", index=False)
+    notes = []
+    read = load_array(tmp_path / "whole.csv", "factors", notes)
+    assert read.shape == (51, 2) and read[0].tolist() == [0.0, 1.0]
+    assert notes == ["factors file whole.csv: first row 0,1 read as a sample, as every value is a whole number; if it "
+                     "names the columns (pandas' default header), write the CSV with header=False"]
+    assert main(["evaluate", "--factors", str(tmp_path / "plain.csv"), "--codes", str(codes_file), "--metrics", "mig",
+                 "--out", str(tmp_path / "s.csv")]) == 0
+    printed = capsys.readouterr().out
+    assert "note: factors file plain.csv: first row 0,1,2 read as column names" in printed
+    assert "50 samples, 3 factors" in printed
+
+
+def test_a_short_row_a_damaged_npy_and_scores_as_json_say_what_they_are(one_line_usage_error, tmp_path, codes_file):
+    """A short CSV row was reported as "1 non-finite value(s)"; a damaged .npy got numpy's advice to load it as a
+    pickle (allow_pickle=True); and the JSON scores kept 10 digits (0.5597417295 of 0.559741729...1)."""
+    (tmp_path / "short.csv").write_text("a,b,c\n1,2,3\n4,5\n6,7,8\n")
+    with pytest.raises(ValueError, match="line 3 has 2 field"):
+        load_array(tmp_path / "short.csv", "factors")
+    (tmp_path / "bad.npy").write_text("garbage")
+    assert main(["evaluate", "--factors", str(tmp_path / "bad.npy"), "--codes", str(codes_file), "--metrics", "mig",
+                 "--out", str(tmp_path / "s.csv")]) == 2
+    one_line_usage_error("is not a NumPy array (.npy): it does not start as one")
+    factors = np.random.default_rng(3).random((50, 2))
+    np.save(tmp_path / "f.npy", factors)
+    assert main(["evaluate", "--factors", str(tmp_path / "f.npy"), "--codes", str(codes_file), "--metrics", "mig,sap",
+                 "--out", str(tmp_path / "s.json")]) == 0
+    assert main(["evaluate", "--factors", str(tmp_path / "f.npy"), "--codes", str(codes_file), "--metrics", "mig,sap",
+                 "--out", str(tmp_path / "s.csv")]) == 0
+    import pandas as pd
+
+    written = json.loads((tmp_path / "s.json").read_text())
+    assert [row["score"] for row in written] == pd.read_csv(tmp_path / "s.csv")["score"].tolist()
+    assert all(isinstance(row["higher_is_better"], bool) for row in written)
+
+
 def _baseline(**header) -> str:
     cell = {"scenario": "noise", "parameter": "alpha", "value": 0.0, "value_label": "0", "n_samples": 60,
             "metric": "mig", "sub_score": "mig", "mean": 0.5, "std": 0.0, "seeds": 1}
