@@ -23,7 +23,7 @@ from typing import Any
 
 from metrics.constraints import Rule, check_options
 from metrics.options import check_random_state
-from metrics.shared import memoised, row_permutation, shared_estimates
+from metrics.shared import content_fingerprint, memoised, row_permutation, shared_estimates
 from metrics.validation import check_discrete, check_pair, check_population
 
 #: Arguments every metric may take besides its options.
@@ -85,14 +85,17 @@ def _check_seed(arguments: dict[str, Any]) -> None:
 
 
 def validated_pair(factors: Any, codes: Any) -> tuple[Any, Any]:
-    """:func:`metrics.validation.check_pair`, once per pair of objects in a scope (every metric of a draw, and its
-    permutation nulls, get the same read-only views, which the shared estimates are keyed by); a declared row
-    permutation of validated codes (a permutation null's) is valid as it is."""
+    """:func:`metrics.validation.check_pair`, once per pair of objects and contents in a scope (every metric of a draw,
+    and its permutation nulls, get the same read-only views, which the shared estimates are keyed by; an array modified
+    in place since gets new ones, :func:`metrics.shared.content_fingerprint`); a declared row permutation of validated
+    codes (a permutation null's) is valid as it is."""
     origin = row_permutation(codes)
     if origin is None:
-        return memoised("validated", (factors, codes), (), lambda: check_pair(factors, codes), private_copy=False)
+        return memoised("validated", (factors, codes), content_fingerprint((factors, codes)),
+                        lambda: check_pair(factors, codes), private_copy=False)
     base = origin[0]
-    return memoised("validated", (factors, base), (), lambda: check_pair(factors, base), private_copy=False)[0], codes
+    return memoised("validated", (factors, base), content_fingerprint((factors, base)),
+                    lambda: check_pair(factors, base), private_copy=False)[0], codes
 
 
 def representation_entry(

@@ -10,10 +10,13 @@ none encloses it, so within one call validation and binning share their min/max 
 first computation, so scores are bit-identical with and without the scope.
 
 The scope is meant to enclose one data draw: enter it, score every metric on the same
-``factors`` and ``codes`` objects, leave it.  Arrays must not be modified in place while
-the scope is open (a modified array keeps its identity, so its old estimates would be
-reused).  The arrays used as keys are held until the scope closes, so their identities
-cannot be reused by new arrays within it.
+``factors`` and ``codes`` objects, leave it.  An array modified in place between two metric
+calls of a scope (a buffer refilled each epoch, ``codes[:] = encode(x)``) keeps its identity, so
+a metric's entry keys its validated arrays by the content too (:func:`content_fingerprint`, a
+CRC-32 of the bytes: 0.03 ms for 1000 x 15 values, 0.8 ms for 20000 x 20): the modified array is
+validated, and every estimate of it computed, afresh (the old estimates were reused, and the
+random codes put in scored as the codes before them).  The arrays used as keys are held until
+the scope closes, so their identities cannot be reused by new arrays within it.
 
 **Row permutations.**  A permutation null (:mod:`metrics.null_distribution`) scores every
 metric of a draw on the same ``B`` row orders of the codes, each materialised afresh for
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import copy
 import weakref
+import zlib
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -78,6 +82,28 @@ def shared_estimates(*, one_call: bool = False) -> Iterator[None]:
         _ROW_ORDERS.reset(orders)
         _ACROSS_CALLS.reset(across)
         _STORE.reset(token)
+
+
+def content_fingerprint(objects: tuple[Any, ...]) -> tuple[Hashable, ...]:
+    """Inside a scope, a key of the content of each of ``objects`` (its shape, type and a CRC-32 of its bytes), for
+    keying what is computed from them by their content as well as their identity; ``()`` outside one (nothing is
+    kept).  An object numpy cannot read as an array (a ragged list) has no fingerprint (None): its validation
+    refuses it anyway."""
+    if _STORE.get() is None:
+        return ()
+    return tuple(_fingerprint(item) for item in objects)
+
+
+def _fingerprint(item: Any) -> Hashable:
+    import numpy as np
+
+    try:
+        array = np.ascontiguousarray(item)  # the array itself where it is one, contiguous
+        if array.dtype.hasobject:
+            return None
+        return array.shape, array.dtype.str, zlib.crc32(memoryview(array).cast("B")) if array.size else 0
+    except (TypeError, ValueError, BufferError):  # no buffer of plain values (datetimes, ...): refused by validation
+        return None
 
 
 def shared_across_calls() -> bool:
