@@ -25,7 +25,8 @@ def conditional_mean(factors: np.ndarray, codes: np.ndarray, neighbors: int) -> 
     :data:`GATHER_ELEMENTS` at a time: gathered at once, they took ``n x neighbors x L``
     floats (4.1 GB for 100000 samples of 512 codes), for the same means.
     """
-    neighbors = min(neighbors, factors.shape[0])
+    if neighbors > factors.shape[0]:  # clamped before: every sample's mean was the codes' overall mean, scored 0.96
+        raise ValueError(f"misjed: neighbors ({neighbors}) must be at most the number of samples ({factors.shape[0]})")
     index = query_in_tree_order(cKDTree(standardize(factors)), neighbors)[1].reshape(factors.shape[0], neighbors)
     means = np.empty((factors.shape[0], codes.shape[1]))
     step = max(1, GATHER_ELEMENTS // (neighbors * codes.shape[1]))
@@ -39,7 +40,7 @@ def conditional_mean(factors: np.ndarray, codes: np.ndarray, neighbors: int) -> 
     family="information",
     properties="holistic",
     higher_is_better=False,
-    version="2",
+    version="3",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
     constraints={"bins": AT_LEAST_TWO, "neighbors": COUNT},
     score_range=UNIT,
@@ -74,8 +75,8 @@ def misjed(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS, neighbors
         Equal-width bins per code, over the range of the code (the paper uses [-4, 4] for
         every code, which presumes unit-scale Gaussian latents).
     neighbors : int, default 10
-        Samples averaged to estimate E[z | x].  Larger values smooth more: a deterministic
-        code's zbar then varies less than the code and its pairs score above their
+        Samples averaged to estimate E[z | x] (at most ``n``: a ValueError otherwise).  Larger values smooth more: a
+        deterministic code's zbar then varies less than the code and its pairs score above their
         dependence.
 
     Notes

@@ -23,7 +23,10 @@ def _predictions(regressor: str, codes: np.ndarray, split: tuple[np.ndarray, np.
         return affine_predictions(codes[train], targets, codes[test])
     if regressor == "knn":
         inputs, held_out = standardized_split(codes[train], codes[test])
-        return KNeighborsRegressor(n_neighbors=min(neighbors, train.size)).fit(inputs, targets).predict(held_out).reshape(test.size, -1)
+        if neighbors > train.size:  # clamped before: every prediction the training mean, scored 0 with no word
+            raise ValueError(f"r2: neighbors ({neighbors}) must be at most the training part's size ({train.size} of "
+                             f"{train.size + test.size} samples)")
+        return KNeighborsRegressor(n_neighbors=neighbors).fit(inputs, targets).predict(held_out).reshape(test.size, -1)
     ranked = column_ranks(codes)  # the trees split on order: the codes' ranks, exact in their float32 (metrics._ranks)
     # one OpenMP thread: the boosting's threads spin while they wait, and on a busy machine one fit of 7500 rows took
     # 65 CPU-s with every core's thread against 0.2 with one (load 4 on 2 cores; the same bits either way)
@@ -39,7 +42,7 @@ def _predictions(regressor: str, codes: np.ndarray, split: tuple[np.ndarray, np.
     family="predictor",
     properties="explicitness",
     stochastic=True,
-    version="2",
+    version="3",
     invariances=("code_permutation", "sample_permutation", "sign_flip", "positive_rescaling"),
     constraints={"regressor": Options(*REGRESSORS), "test_size": FRACTION, "neighbors": COUNT},
     score_range=UNIT,
@@ -86,7 +89,7 @@ def r2(
     test_size : float, default 0.25
         Held-out fraction.
     neighbors : int, default 10
-        Neighbours of ``regressor="knn"``.
+        Neighbours of ``regressor="knn"``, at most the training part's size (a ValueError otherwise).
 
     Returns
     -------
@@ -96,7 +99,8 @@ def r2(
     Raises
     ------
     ValueError
-        For a constant factor (nothing to predict) or a bad option.
+        For a constant factor (nothing to predict), a factor constant over the held-out rows (its R^2 is 0/0: a rare
+        category at small ``n``; one held-out row at ``n <= 5``), or a bad option.
 
     Notes
     -----
@@ -130,5 +134,9 @@ def r2(
     predicted = _predictions(regressor, codes, (train, test), factors[train], neighbors, seeds)
     residual = ((factors[test] - predicted) ** 2).sum(axis=0)
     total = ((factors[test] - factors[test].mean(axis=0)) ** 2).sum(axis=0)
-    scores = 1.0 - np.divide(residual, total, out=np.ones_like(residual), where=total > 0)
+    constant = np.flatnonzero(total == 0)
+    if constant.size:  # 0/0: scored 0 before, so that z = v scored 0.5 with a rare binary factor
+        raise ValueError(f"r2: factor {int(constant[0])} takes a single value in the held-out part ({len(test)} of "
+                         f"{factors.shape[0]} samples), so its R^2 is undefined; give more samples or a larger test_size")
+    scores = 1.0 - residual / total
     return float(np.mean(np.clip(scores, 0.0, 1.0)))

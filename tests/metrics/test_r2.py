@@ -49,3 +49,36 @@ def test_bad_regressor_is_named(uniform):
     factors, _ = uniform
     with pytest.raises(ValueError, match="regressor"):
         metrics.evaluate("r2", factors, factors, regressor="svm")
+
+
+def test_a_factor_constant_over_the_held_out_rows_is_refused_not_scored_zero():
+    """z = v scored 0.5 on 5 of 6 seeds with a factor that is 1 on 2 of 100 rows: held out, it was constant, and its
+    R^2, 0/0, was read as 0; at n = 5 (one held-out row) z = v scored 0."""
+    rng = np.random.default_rng(0)
+    factors = np.c_[rng.random(100), (np.arange(100) < 2).astype(float)]
+    refused = 0
+    for seed in range(6):
+        try:
+            score = metrics.evaluate("r2", factors, factors.copy(), random_state=seed)["r2"]
+        except ValueError as error:
+            assert "r2: factor 1 takes a single value in the held-out part (25 of 100 samples)" in str(error)
+            refused += 1
+        else:  # a 1 held out: explained (1), or not (0.5) where training saw no 1 to learn from
+            assert min(abs(score - 1.0), abs(score - 0.5)) < 1e-9, score
+    assert refused >= 3
+    small = rng.random((5, 2))
+    with pytest.raises(ValueError, match=r"factor 0 takes a single value in the held-out part \(1 of 5 samples\)"):
+        metrics.evaluate("r2", small, small.copy())
+
+
+@pytest.mark.parametrize(("name", "options", "message"), [
+    ("r2", {"regressor": "knn", "neighbors": 600}, r"r2: neighbors \(600\) must be at most the training part's size \(38 of 50"),
+    ("misjed", {"neighbors": 600}, r"misjed: neighbors \(600\) must be at most the number of samples \(50\)"),
+])
+def test_more_neighbours_than_samples_are_refused(name, options, message):
+    """Clamped to the samples there were, every sample's neighbours were all of them: r2's k-NN predicted the mean
+    (score 0), misjed's conditional mean was the codes' mean (0.96 for good codes), with no word."""
+    rng = np.random.default_rng(1)
+    factors = rng.random((50, 2))
+    with pytest.raises(ValueError, match=message):
+        metrics.evaluate(name, factors, factors + 0.01 * rng.random((50, 2)), **options)
