@@ -103,8 +103,9 @@ def evaluate(
         to registered metrics, and to a plain callable that accepts it.
     random_state : int or numpy.random.Generator, optional
         Seed for stochastic metrics.  Passed to registered stochastic metrics, and to
-        a plain callable that accepts it.  Stochastic metrics given ``None`` use 0,
-        so that results are reproducible by default.
+        a plain callable that accepts it.  Given ``None``, they get 0, so that results are reproducible by default
+        (a plain callable's own default, ``random_state=None``, drew afresh at every call).  Checked even where no
+        metric takes it.
     **options
         Metric options; they override the registered defaults.
 
@@ -126,6 +127,8 @@ def evaluate(
     KeyError
         When ``metric`` names no registered metric.
     """
+    if random_state is not None:  # a bad seed is refused whether or not this metric draws (it was ignored)
+        check_random_state(random_state)
     spec = get(metric) if isinstance(metric, str) else metric if isinstance(metric, MetricSpec) else None
     if spec is not None:
         if spec.population:
@@ -143,8 +146,8 @@ def evaluate(
     call_options = dict(options)
     if discrete is not None and accepts(function, "discrete"):
         call_options["discrete"] = flags
-    if random_state is not None and accepts(function, "random_state"):
-        call_options["random_state"] = check_random_state(random_state)
+    if accepts(function, "random_state"):
+        call_options["random_state"] = check_random_state(0 if random_state is None else random_state)
     name = metric_name(function)
     check_options(name, options, getattr(function, METADATA_ATTRIBUTE, {}).get("constraints", {}))
     with unchanged_inputs(name):

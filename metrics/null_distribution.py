@@ -98,21 +98,27 @@ class NullDistribution:
         """``B``, the number of permutations."""
         return int(next(iter(self.scores.values())).size)
 
+    def _known(self, sub_score: str) -> str:
+        """``sub_score``, or a KeyError naming the sub-scores there are (a bare ``KeyError: 'mgi'`` said neither)."""
+        if sub_score not in self.scores:
+            raise KeyError(f"no sub-score {sub_score!r} in this null; its sub-scores: {', '.join(self.sub_scores)}")
+        return sub_score
+
     def null_mean(self, sub_score: str) -> float:
         """Mean of the null scores of ``sub_score``: the score expected by chance at this ``n`` and code width."""
-        return float(np.mean(self.scores[sub_score]))
+        return float(np.mean(self.scores[self._known(sub_score)]))
 
     def null_q95(self, sub_score: str) -> float:
         """The 95% chance level of ``sub_score``: the null's 95% quantile for a higher-is-better
         sub-score, its 5% quantile for a lower-is-better one (linearly interpolated), so that 95%
         of the null scores are no better than it."""
-        level = CHANCE_LEVEL if self.higher_is_better[sub_score] else 1.0 - CHANCE_LEVEL
+        level = CHANCE_LEVEL if self.higher_is_better[self._known(sub_score)] else 1.0 - CHANCE_LEVEL
         return float(np.quantile(self.scores[sub_score], level))
 
     def p_value(self, sub_score: str) -> float:
         """Permutation p-value of the observed ``sub_score``, ``(1 + #{null at least as good}) / (B + 1)``
         (see the module notes for ties)."""
-        observed, null = self.observed[sub_score], self.scores[sub_score]
+        observed, null = self.observed[self._known(sub_score)], self.scores[sub_score]
         tolerance = _TIE_EPSILONS * np.finfo(np.float64).eps * abs(observed)
         as_good = null >= observed - tolerance if self.higher_is_better[sub_score] else null <= observed + tolerance
         return (1 + int(np.count_nonzero(as_good))) / (null.size + 1)
@@ -144,6 +150,9 @@ def seed_sequence(seed: int | np.random.SeedSequence) -> np.random.SeedSequence:
     """
     if isinstance(seed, np.random.SeedSequence):
         return seed
+    if isinstance(seed, np.random.Generator):  # check_positive_int said "must be an integer", beside "or a SeedSequence"
+        raise TypeError("seed must be an int >= 0 or a numpy.random.SeedSequence, not a Generator (its draws depend on "
+                        "its past calls; the permutations must depend on the seed alone)")
     return np.random.SeedSequence(check_positive_int(seed, "seed (an int or a numpy.random.SeedSequence)", minimum=0))
 
 

@@ -259,7 +259,7 @@ def test_a_stochastic_metric_keeps_its_seed_and_observed_scores_are_reused():
         ({"permutations": 0}, ValueError, "permutations must be at least 1"),
         ({"permutations": 2.5}, TypeError, "permutations must be an integer"),
         ({"seed": -1}, ValueError, r"seed \(an int or a numpy.random.SeedSequence\) must be at least 0, got -1"),
-        ({"seed": np.random.default_rng(0)}, TypeError, r"seed \(an int or a numpy.random.SeedSequence\) must be an integer"),
+        ({"seed": np.random.default_rng(0)}, TypeError, r"seed must be an int >= 0 or a numpy.random.SeedSequence, not a Generator"),
         ({"random_state": np.random.default_rng(0)}, TypeError, "random_state of a permutation null must be an int"),
         ({"observed": {"other": 0.5}}, ValueError, r"reported sub-scores \['mig'\] on permuted codes but \['other'\] given as observed"),
         ({"observed": {"mig": float("nan")}}, ValueError, "observed score of 'mig' must be finite"),

@@ -187,3 +187,34 @@ def test_a_metric_file_imported_again_replaces_its_registration_and_another_func
 
     with pytest.raises(ValueError, match="a metric named 'mig' is already registered"):
         register_metric("mig", family="information", properties="compactness")(mig)
+
+
+def test_a_plain_stochastic_callable_given_no_seed_is_reproducible_and_a_bad_seed_is_refused_everywhere(rng):
+    """The docstring promised 0 for a stochastic metric given no seed, but a plain callable kept its own default
+    (``random_state=None``: a fresh draw at every call), so ``evaluate`` and ``permutation_null`` moved between calls;
+    a bad ``random_state`` was ignored by every metric that does not draw."""
+    from metrics.describe import describe_metric
+
+    @describe_metric(property="explicitness", higher_is_better=True, stochastic=True)
+    def noisy(factors, codes, *, random_state=None):
+        """A draw, nothing else."""
+        return float(np.random.default_rng(random_state).random())
+
+    factors = rng.random((50, 2))
+    first, second = metrics.evaluate(noisy, factors, factors), metrics.evaluate(noisy, factors, factors)
+    assert first == second == {"noisy": float(np.random.default_rng(0).random())}
+    nulls = [metrics.permutation_null(noisy, factors, factors, permutations=3, seed=0).scores["noisy"].tolist()
+             for _ in range(2)]
+    assert nulls[0] == nulls[1]
+    for bad, error in (("bad", TypeError), (-1, ValueError), (1.5, TypeError)):
+        with pytest.raises(error, match="random_state"):
+            metrics.evaluate("mig", factors, factors, random_state=bad)
+
+
+def test_a_null_names_its_sub_scores_and_a_generator_seed_says_why_it_is_refused(rng):
+    factors = rng.random((60, 2))
+    null = metrics.permutation_null("mig", factors, factors, permutations=3, seed=0)
+    with pytest.raises(KeyError, match="no sub-score 'mgi' in this null; its sub-scores: mig"):
+        null.p_value("mgi")
+    with pytest.raises(TypeError, match="not a Generator"):
+        metrics.permutation_null("mig", factors, factors, permutations=3, seed=np.random.default_rng(0))
