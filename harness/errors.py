@@ -16,7 +16,11 @@ from typing import Any
 def did_you_mean(names: Iterable[str], known: Iterable[str]) -> str:
     """`` (did you mean X or Y?)``: the names of ``known`` closest to any of ``names`` (closest first), or "" when none is close."""
     known = sorted(known)
-    close = dict.fromkeys(match for name in names for match in difflib.get_close_matches(name, known, n=3, cutoff=0.6))
+    by_lower = {}  # compared in lower case: "MIG" had nothing close to "mig"
+    for name in known:
+        by_lower.setdefault(name.lower(), name)
+    close = dict.fromkeys(by_lower[match] for name in names
+                          for match in difflib.get_close_matches(name.lower(), list(by_lower), n=3, cutoff=0.6))
     return f" (did you mean {' or '.join(close)}?)" if close else ""
 
 
@@ -71,5 +75,18 @@ def listed(given: Any, argument: str, noun: str = "values") -> list[Any]:
     import numpy as np  # imported here: the command line's start imports this module and must stay light
 
     if isinstance(given, (str, bytes)) or not isinstance(given, (Sequence, np.ndarray)):
-        raise UsageError(f"{argument} must be a list of {noun}, got {given!r}; write [{given!r}]")
+        split = [part.strip() for part in given.split(",")] if isinstance(given, str) and "," in given else [given]
+        raise UsageError(f"{argument} must be a list of {noun}, got {given!r}; write {split!r}")  # not ['mig,sap']
     return list(given)
+
+
+def listed_names(given: Any, argument: str) -> list[str] | None:
+    """``given`` (None or a list of names or references) as a list of text, or a UsageError naming ``argument``: a
+    function among them is told to go in a file (``'file.py:function'``), rather than failing deep inside the name
+    resolution ("argument of type 'function' is not iterable")."""
+    names = None if given is None else listed(given, argument, "names")
+    for name in names or ():
+        if not isinstance(name, str):
+            raise UsageError(f"{argument} holds names or 'module:name' / 'file.py:name' references (text), got {name!r}"
+                             + ("; put the function in a file and pass 'file.py:function'" if callable(name) else ""))
+    return names

@@ -57,6 +57,14 @@ def jemmig(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> float:
       :data:`reports.review.comparison.RULE_DIFFERENCES`).
     * A constant factor (H = 0) contributes 0, as in :func:`metrics.mig.mig`: there is
       nothing to disentangle.
+    * Collapsed codes (every code constant) score about 0.5, above codes independent of the
+      factors (about 0): with ``z_*`` constant the numerator is ``H(v_k)``, and the
+      normalisation counts the ``B`` bins ``z_*`` is cut into though it fills one, so each
+      factor scores ``1 - H(v_k) / (H(v_k) + log B)``, 0.5 for a uniform factor in ``B``
+      bins (0.5003 measured at n = 2000, 3 factors; independent uniform codes 0.005).  An
+      independent code pays its own entropy in ``H(v_k, z_*)``; a constant one pays none.
+      That is the definition as written (eq. 5), kept; read a collapsed model's JEMMIG with
+      its explicitness (zero) in view.
     * Invariances: code_permutation, sample_permutation, sign_flip, positive_rescaling.
       Those of the histogram engine (:mod:`metrics.information`, "Invariances"); not
       monotone.

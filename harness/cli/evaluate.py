@@ -79,6 +79,8 @@ def _evaluate(args: argparse.Namespace) -> int:
         columns = ",".join(map(str, hint))
         print(f"hint: factor column(s) {columns} hold few integer values; if categorical, pass --discrete {columns}")
     print(format_scores(table))
+    for note in table.attrs.get("sub_score_notes", []):
+        print(f"note: {note}")
     for metric, error in table.attrs.get("null_failures", {}).items():
         print(f"note: no permutation null for {metric} (its score stands): {error}")
     path = write_scores(table, args.out)

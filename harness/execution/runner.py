@@ -13,7 +13,7 @@ import pandas as pd
 
 import metrics
 import scenarios
-from harness.errors import UnknownNameError, UsageError, listed
+from harness.errors import UnknownNameError, UsageError, listed, listed_names
 from harness.execution.backends import check_backend, execute
 from harness.execution.metric_refs import MetricEntry, OptionSweep, check_required_options, resolve_all, variants
 from harness.execution.null_budget import metric_permutations, read_by_a_verdict
@@ -63,7 +63,7 @@ def plan_study(
     null_permutations = _count(null_permutations, "null_permutations")
     if null_permutations is not None and null_permutations < 0:
         raise UsageError(f"null_permutations must be a whole number >= 0 (0: no nulls), got {null_permutations}")
-    added = _names(add_metrics, "add_metrics")
+    added = listed_names(add_metrics, "add_metrics")
     if preset not in PRESETS:
         raise UnknownNameError("preset", preset, PRESETS)
     config: Preset = PRESETS[preset]
@@ -180,7 +180,7 @@ def _checked_arguments(
     scenarios_: Any, metrics_: Any, seeds: Any, n_samples: Any, metric_options: Any, grids: Any
 ) -> tuple[list[str] | None, list[str] | None, int | None, int | None, dict[str, dict[str, list[Any]]], dict[str, Any]]:
     """The Python arguments of :func:`plan_study` in the types it plans with, or a UsageError naming the argument."""
-    names = {argument: _names(given, argument) for argument, given in (("scenarios_", scenarios_), ("metrics_", metrics_))}
+    names = {argument: listed_names(given, argument) for argument, given in (("scenarios_", scenarios_), ("metrics_", metrics_))}
     for argument, given in (("metric_options", metric_options), ("grids", grids)):
         if given is not None and not isinstance(given, Mapping):
             raise UsageError(f"{argument} must be a mapping, got {given!r}")
@@ -192,16 +192,6 @@ def _checked_arguments(
     checked_grids = {name: checked_grid(values, f"grids[{name!r}]") for name, values in (grids or {}).items()}
     return (names["scenarios_"], names["metrics_"], _count(seeds, "seeds"), _count(n_samples, "n_samples"), sweeps,
             checked_grids)
-
-
-def _names(given: Any, argument: str) -> list[str] | None:
-    """``given`` (None or a list of names or references) as a list of text, or a UsageError naming ``argument``."""
-    names = None if given is None else listed(given, argument, "names")
-    for name in names or ():
-        if not isinstance(name, str):
-            raise UsageError(f"{argument} holds names or 'module:name' / 'file.py:name' references (text), got {name!r}"
-                             + ("; put the function in a file and pass 'file.py:function'" if callable(name) else ""))
-    return names
 
 
 def _additions(added: list[str] | None, metric_names: list[str], preset: str, named: bool) -> list[str]:

@@ -24,9 +24,9 @@ import numpy as np
 import pandas as pd
 
 import metrics
-from harness.errors import UsageError, listed
+from harness.errors import UsageError, listed_names
 from harness.execution.costs import shape_cost
-from harness.execution.metric_refs import MetricEntry, resolve_all
+from harness.execution.metric_refs import MetricEntry, declared_score_range, resolve_all
 from harness.execution.null_budget import call_seconds
 from harness.execution.plan import SLOW_CELL_SECONDS
 from harness.execution.user_code import user_code
@@ -290,7 +290,9 @@ def evaluate_representation(
         (the 5% quantile for a lower-is-better sub-score), the p-value
         ``(1 + #{null at least as good}) / (B + 1)`` and ``B``.  Where a metric's null
         fails (it raises on some permutation) they are NaN and 0, and
-        ``attrs["null_failures"]`` maps the metric to the error.  A metric that raises
+        ``attrs["null_failures"]`` maps the metric to the error; ``attrs["sub_score_notes"]`` says where a metric
+        claiming a property per sub-score returned one its mapping does not name, or left out one it names
+        (:func:`_sub_score_notes`), or a score outside its declared range (:func:`_range_notes`).  A metric that raises
         on these data gets the same rows, each with its sub-score's property, ``score``
         NaN and the error message in ``error`` (the others still run); ``error`` is empty
         otherwise.  A user's function, whose sub-scores are known only from what it
@@ -315,17 +317,19 @@ def evaluate_representation(
             raise ValueError(f"permutations must be a whole number >= 0 (0: no null), got {permutations!r}")
     except (TypeError, ValueError) as error:  # the user's arrays or flags do not fit together; a bad seed
         raise UsageError(str(error)) from None
-    names = listed(metric_names, "metric_names", "names") if metric_names is not None else metrics.available()
+    names = listed_names(metric_names, "metric_names") if metric_names is not None else metrics.available()
     if not names:  # an empty table would read as "every metric passed"
         raise UsageError(f"no metric named; known metrics: {', '.join(metrics.available())}")
     entries = resolve_all(names)
     warning = null_cost_warning(entries, codes.shape[0], factors.shape[1], codes.shape[1], int(permutations))
     if warning:
         (log or _to_stderr)(warning)
-    rows, failures = [], {}
+    rows, failures, notes = [], {}, []
     with metrics.shared_estimates():  # one representation: its k-NN and binned estimates are computed once
         for entry in entries:
             scored = _score_rows(entry, factors, codes, discrete, random_state)
+            notes += _sub_score_notes(entry, [row["sub_score"] for row in scored if not row["error"]])
+            notes += _range_notes(entry, scored)
             if permutations:
                 failure = _add_null(entry, scored, factors, codes, discrete, random_state, int(permutations))
                 if failure:
@@ -338,7 +342,37 @@ def evaluate_representation(
     if permutations:
         table["null_permutations"] = table["null_permutations"].astype(np.int64)
         table.attrs["null_failures"] = failures
+    table.attrs["sub_score_notes"] = notes
     return table
+
+
+def _range_notes(entry: MetricEntry, rows: Sequence[dict]) -> list[str]:
+    """A score outside the range its metric declares (``describe_metric(score_range=...)``, a built-in's), said: it
+    passed with no word (a run's report flags it too)."""
+    declared = declared_score_range(entry)
+    notes = []
+    for row in rows:
+        bounds = declared.get(row["sub_score"]) if isinstance(declared, dict) else declared
+        score = row["score"]
+        if bounds is not None and np.isfinite(score) and not bounds[0] <= score <= bounds[1]:
+            notes.append(f"metric {entry.name!r}: {row['sub_score']} = {score:.6g} lies outside the range it declares "
+                         f"[{bounds[0]:g}, {bounds[1]:g}]")
+    return notes
+
+
+def _sub_score_notes(entry: MetricEntry, returned: Sequence[str]) -> list[str]:
+    """What a metric claiming a property per sub-score returned beside its claim: a sub-score its mapping does not
+    name (holistic, as documented, but a typo of a declared one reads the same) and a declared one it did not return
+    (its row was simply absent)."""
+    if not returned or (len(entry.properties) == 1 and next(iter(entry.properties.values())) == entry.default_property):
+        return []  # failed, or one property claimed for every sub-score
+    unnamed = [sub_score for sub_score in returned if sub_score not in entry.properties]
+    missing = [sub_score for sub_score in entry.properties if sub_score not in returned]
+    notes = [f"metric {entry.name!r} returned sub-score {sub_score!r}, which its property mapping does not name "
+             f"(declared: {', '.join(entry.properties)}): scored as {entry.default_property}" for sub_score in unnamed]
+    if missing:
+        notes.append(f"metric {entry.name!r} did not return the sub-score(s) it declares: {', '.join(missing)}")
+    return notes
 
 
 def null_cost_warning(entries: Sequence[MetricEntry], n_samples: int, factors: int, codes: int, permutations: int) -> str:

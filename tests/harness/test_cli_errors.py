@@ -225,3 +225,20 @@ def test_a_misspelled_command_or_choice_gets_the_closest_ones(capsys):
 
     assert _with_suggestion("argument X: invalid choice: 'rowz' (choose from rows, columns)") == (
         "argument X: invalid choice: 'rowz' (did you mean rows?) (choose from rows, columns)")  # newer Pythons' form
+
+
+def test_names_in_capitals_get_a_suggestion_and_a_comma_string_the_list_it_means():
+    """``--metrics MIG`` had no "did you mean mig?" (the names were compared as written); ``metric_names="mig,sap"``
+    was told to write ``['mig,sap']``, which names the unknown metric 'mig,sap'; a function among the names failed
+    with "argument of type 'function' is not iterable"."""
+    import numpy as np
+
+    from harness.errors import UsageError, did_you_mean
+    from harness.workflows.evaluate import evaluate_representation
+
+    assert did_you_mean(["MIG"], ["mig", "sap"]) == " (did you mean mig?)"
+    factors = np.random.default_rng(0).random((100, 2))
+    with pytest.raises(UsageError, match=r"got 'mig,sap'; write \['mig', 'sap'\]"):
+        evaluate_representation(factors, factors, metric_names="mig,sap")
+    with pytest.raises(UsageError, match="put the function in a file and pass 'file.py:function'"):
+        evaluate_representation(factors, factors, metric_names=[lambda factors, codes: 0.5])

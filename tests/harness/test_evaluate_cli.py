@@ -329,3 +329,29 @@ def test_a_variant_named_as_the_results_name_it_is_scored_with_its_options():
     assert table.loc["mig[bins=5]", "score"] != table.loc["mig", "score"]
     null = metrics.permutation_null("mig", factors, codes, permutations=19, seed=0, random_state=0, bins=5)
     assert table.loc["mig[bins=5]", "null_mean"] == null.columns("mig")["null_mean"]
+
+
+def test_sub_scores_beside_the_declared_ones_and_scores_outside_their_range_are_noted(grid, tmp_path, capsys):
+    """A metric declaring sub-scores a and b that returned a and c gave rows a and c (holistic, never claimed) and no
+    word of b; a score of 1.5 declared in [0, 1] passed silently."""
+    (tmp_path / "claims.py").write_text(textwrap.dedent('''
+        from metrics.constraints import Interval
+        from metrics.describe import describe_metric
+
+        @describe_metric(property={"a": "compactness", "b": "modularity"})
+        def two(factors, codes):
+            return {"a": 0.1, "c": 0.2}
+
+        @describe_metric(property="modularity", score_range=Interval(float, 0, 1))
+        def big(factors, codes):
+            return 1.5
+        '''))
+    assert main(["evaluate", "--factors", str(grid / "factors.npy"), "--codes", str(grid / "codes.npy"), "--metrics",
+                 f"{tmp_path / 'claims.py'}:two,{tmp_path / 'claims.py'}:big,mig", "--out", str(tmp_path / "s.csv")]) == 0
+    notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note:")]
+    assert notes == [
+        "note: metric 'two' returned sub-score 'c', which its property mapping does not name (declared: a, b): scored "
+        "as holistic",
+        "note: metric 'two' did not return the sub-score(s) it declares: b",
+        "note: metric 'big': big = 1.5 lies outside the range it declares [0, 1]",
+    ]
