@@ -231,7 +231,7 @@ class _Search:
                       first_seed: int = 0) -> list[Measurement]:
         """Each sub-score with an ideal at ``point``, over the seeds of ``frame`` from ``first_seed`` on, its interval
         at level ``1 − 0.05 / looks`` (default: the search's looks)."""
-        rows = frame.loc[(frame["scenario"] == point.scenario) & (frame["value_label"] == point.label)
+        rows = frame.loc[(frame["scenario"] == point.results_name) & (frame["value_label"] == point.label)
                          & (frame["n_samples"] == point.n_samples) & (frame["metric"] == self.entry.name)
                          & (frame["seed"] >= first_seed)]
         ideal = ideal_at(point.scenario, point.value)
@@ -640,7 +640,7 @@ def _contrasts(search: _Search, points: Sequence[Point], compared: Sequence[str]
 
 
 def _contrast_at(frame: pd.DataFrame, point: Point) -> pd.DataFrame:
-    rows_at = frame.loc[(frame["scenario"] == point.scenario) & (frame["value_label"] == point.label)
+    rows_at = frame.loc[(frame["scenario"] == point.results_name) & (frame["value_label"] == point.label)
                         & (frame["n_samples"] == point.n_samples)]
     ideal = ideal_at(point.scenario, point.value)
     rows = []

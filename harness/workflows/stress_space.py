@@ -52,6 +52,12 @@ class Point:
         """The value as results tables write it (``value_label``)."""
         return scenario_for(self.scenario).label(self.value)
 
+    @property
+    def results_name(self) -> str:
+        """The scenario as results tables name it: its declared name (``leaky`` for ``my_scenarios.py:leaky``, where
+        :attr:`scenario` is the reference the search was given), the reference itself for a built-in."""
+        return scenario_for(self.scenario).name
+
 
 @dataclass(frozen=True)
 class ParameterRange:
@@ -127,6 +133,9 @@ def parameter_range(name: str) -> ParameterRange:
     for end in (low, high):
         if not _accepted(check, end):
             raise UsageError(f"scenario {name!r}: check_value rejects its own grid value {end!r}")
+    between = _between_grid_values(sorted(set(grid)), integer)
+    if between is not None and not _accepted(check, between):  # only its grid's values (a scenario of yours
+        return ParameterRange(name, scenario.parameter, CHOICE, choices=grid)  # declaring values and no range)
     width = (high - low) or 1
     return ParameterRange(
         name,
@@ -135,6 +144,17 @@ def parameter_range(name: str) -> ParameterRange:
         low=float(_furthest_accepted(check, low, -width, integer)),
         high=float(_furthest_accepted(check, high, width, integer)),
     )
+
+
+def _between_grid_values(grid: list, integer: bool) -> float | int | None:
+    """A value between the grid's first two (None where there is none: one value, or consecutive integers): a
+    scenario whose ``check_value`` refuses it takes its grid's values only, and a search refining between them asked
+    for a value it refused (``leak must be one of 0, 0.25, 0.5; got 0.3455``)."""
+    if len(grid) < 2:
+        return None
+    if integer:
+        return grid[0] + 1 if grid[1] - grid[0] > 1 else None
+    return (grid[0] + grid[1]) / 2
 
 
 def _accepted(check: Callable[[Any], Any], value: ParameterValue) -> bool:

@@ -198,6 +198,34 @@ def test_a_search_finds_no_case_where_the_scenario_declares_no_ideal():
     assert result.cells > 3 * len({m.point for m in result.measurements})  # and a point past 0.5, run, not measured
 
 
+def test_a_scenario_of_yours_is_searched_in_its_grid_and_its_case_replays(tmp_path):
+    """``stress --scenarios my_scenarios.py:leaky`` measured nothing: its rows are named ``leaky`` in the results, the
+    points by the reference; and a grid declared without a range (0, 0.25, 0.5) was refined at 0.3455, which the
+    scenario refuses."""
+    (tmp_path / "my_scenarios.py").write_text(textwrap.dedent('''
+        from scenarios import describe_scenario
+
+        @describe_scenario(parameter="leak", values=(0.0, 0.25, 0.5),
+                           ideal=lambda leak: {"modularity": 1 - 2 * leak, "explicitness": 1.0})
+        def leaky(leak, n, rng):
+            factors = rng.random((n, 4))
+            return factors, (1 - leak) * factors + leak * factors[:, [1, 2, 3, 0]]
+        '''))
+    reference = f"{tmp_path / 'my_scenarios.py'}:leaky"
+    space = parameter_range(reference)
+    assert space.kind == "choice" and space.ends == (0.0, 0.25, 0.5)
+    result = stress("modularity", scenarios_=[reference], contrast=[], budget=12, **FAST)
+    assert {m.point.value for m in result.measurements} <= {0.0, 0.25, 0.5} and len(result.measurements) >= 2
+    case = result.cases[0]
+    assert (case.measurement.point.value, case.measurement.ideal) == (0.5, 0.0) and case.measurement.departure > 0.5
+    argv = shlex.split(case.command)
+    argv[argv.index("--out") + 1] = str(tmp_path / "replay")
+    assert main([*argv[3:], "--no-progress", "--jobs", "1"]) == 0
+    replay = pd.read_parquet(tmp_path / "replay" / "results.parquet")
+    fresh = replay.loc[replay["seed"] >= case.measurement.first_seed]
+    assert fresh.sort_values("seed")["score"].tolist() == list(case.measurement.scores)
+
+
 def test_parameter_ranges_are_what_check_value_accepts():
     mixing, noise, attack = parameter_range("mixing"), parameter_range("noise"), parameter_range("redundancy_attack")
     assert (mixing.kind, mixing.low, mixing.high) == ("real", 0.0, 0.5)
