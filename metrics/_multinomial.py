@@ -59,7 +59,17 @@ MAX_STEPS = 200
 DENSE_UNKNOWNS = 400
 #: Conjugate-gradient iterations at most per Newton step, as a multiple of the unknowns' count.
 MAX_CG_FACTOR = 2
+#: Where a fit chose conjugate gradients itself, the iterations after which a Newton system not yet solved is solved
+#: with the whole Hessian, as a fraction of the unknowns: a Hessian-vector product costs about ``2 n L K`` products
+#: and forming the Hessian ``n L^2 K^2 / 4``, so past ``L K / 8`` iterations the whole Hessian is cheaper.  Near a
+#: minimiser of nearly separable classes (wide codes, few rows, a weak penalty: InfoMEC's ``C = 1e4`` on 128 null codes
+#: at n = 1000) the Hessian is so ill-conditioned that conjugate gradients ran their 2 x unknowns iterations at every
+#: step without converging: 8 s a call at 64 codes, past 100 s at 128 (0.5 s and 3.5 s with the whole Hessian).
+CG_BREAK_EVEN = 1 / 8
 _BLOCK_VALUES = 1 << 15  # pair products of Q p_i held at once (256 KiB) while forming a Hessian
+#: The most values of the design's pair products ``x~_a x~_b`` kept for a fit's Hessians (64 MiB); beyond (wide codes
+#: and many rows: 1.3 GB for 128 codes at n = 20000) they are formed again for each block of rows at each step.
+_PAIR_VALUES = 1 << 23
 
 
 @dataclass(frozen=True)
@@ -155,18 +165,21 @@ class _Problem:
         return gradient
 
     @cached_property
-    def _pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """What every whole Hessian of the fit reads: the design's pair products ``x~_a x~_b`` (``a <= b``), the
-        contrasts' pairs ``Q_pk Q_qk`` (``p <= q``), the rows of the second pairs, and where each entry of the
-        Hessian lies among the distinct ones."""
+    def _pairs(self) -> tuple[np.ndarray | None, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                              tuple[np.ndarray, np.ndarray]]:
+        """What every whole Hessian of the fit reads: the design's pair products ``x~_a x~_b`` (``a <= b``; None
+        beyond :data:`_PAIR_VALUES` values, formed block by block instead), the contrasts' pairs ``Q_pk Q_qk``
+        (``p <= q``), the rows of the second pairs, where each entry of the Hessian lies among the distinct ones, and
+        the design's pairs (rows of its first and second factor)."""
         depth, reduced = self.design.shape[0], self.contrasts.shape[0]
-        first, second, design_table = _symmetric_pairs(depth)
-        design_pairs = self.design[first] * self.design[second]
+        design_first, design_second, design_table = _symmetric_pairs(depth)
+        design_pairs = (self.design[design_first] * self.design[design_second]
+                        if design_first.size * self.n <= _PAIR_VALUES else None)
         first, second, contrast_table = _symmetric_pairs(reduced)
         contrast_pairs = self.contrasts[first] * self.contrasts[second]  # (pairs, K): Q diag(p) Q^T = these @ p
         unknowns, entries = np.divmod(np.arange(depth * reduced), reduced)
         return (design_pairs, contrast_pairs, first, second, design_table[unknowns[:, np.newaxis], unknowns],
-                contrast_table[entries[:, np.newaxis], entries])
+                contrast_table[entries[:, np.newaxis], entries], (design_first, design_second))
 
     def hessian(self, probabilities: np.ndarray) -> np.ndarray:
         """The ``(L + 1)(K - 1)`` square Hessian, the unknowns flattened row-major.
@@ -176,13 +189,26 @@ class _Problem:
         one product of the design's pair products with the probabilities; the second sums over blocks of rows that
         keep the pair products of ``Q p_i`` in cache (3x faster than one product over all rows at n = 1000).
         """
-        design_pairs, contrast_pairs, first, second, design_entry, contrast_entry = self._pairs
+        design_pairs, contrast_pairs, first, second, design_entry, contrast_entry, (design_first, design_second) = (
+            self._pairs)
         contrasted = self.contrasts @ probabilities  # Q p_i
-        packed = (design_pairs @ probabilities.T) @ contrast_pairs.T
         rows = max(64, _BLOCK_VALUES // first.size)
-        for start in range(0, self.n, rows):
-            block = contrasted[:, start : start + rows]
-            packed -= design_pairs[:, start : start + rows] @ (block[first] * block[second]).T
+        if design_pairs is None:  # wide codes and many rows: the design's pairs of each block of rows, at each step
+            rows = max(16, min(rows, _BLOCK_VALUES // design_first.size))
+            weighted = np.zeros((design_first.size, probabilities.shape[0]))
+            packed = np.zeros((design_first.size, first.size))
+            for start in range(0, self.n, rows):
+                design = self.design[:, start : start + rows]
+                pairs = design[design_first] * design[design_second]
+                block = contrasted[:, start : start + rows]
+                weighted += pairs @ probabilities[:, start : start + rows].T
+                packed -= pairs @ (block[first] * block[second]).T
+            packed += weighted @ contrast_pairs.T
+        else:
+            packed = (design_pairs @ probabilities.T) @ contrast_pairs.T
+            for start in range(0, self.n, rows):
+                block = contrasted[:, start : start + rows]
+                packed -= design_pairs[:, start : start + rows] @ (block[first] * block[second]).T
         hessian = packed[design_entry, contrast_entry]
         hessian *= self.strength
         penalised = np.arange(self.width * self.contrasts.shape[0])
@@ -209,11 +235,12 @@ class _Problem:
 
 
 def _conjugate_gradient(problem: _Problem, probabilities: np.ndarray, gradient: np.ndarray,
-                        tolerance: float) -> np.ndarray:
-    """``H^-1 g`` to a residual of ``tolerance ||g||``, by conjugate gradients preconditioned by the Hessian's diagonal.
+                        tolerance: float, iterations: int | None = None) -> tuple[np.ndarray, bool]:
+    """``H^-1 g`` to a residual of ``tolerance ||g||``, by conjugate gradients preconditioned by the Hessian's diagonal,
+    and whether it got there.
 
-    At most :data:`MAX_CG_FACTOR` times the unknowns' count of iterations (in exact arithmetic it ends within that
-    count), then the last iterate.
+    At most ``iterations`` iterations (default :data:`MAX_CG_FACTOR` times the unknowns' count: in exact arithmetic it
+    ends within that count), then the last iterate.
     """
     inverse_diagonal = 1.0 / problem.hessian_diagonal(probabilities)
     solution = np.zeros_like(gradient)
@@ -222,17 +249,17 @@ def _conjugate_gradient(problem: _Problem, probabilities: np.ndarray, gradient: 
     search = preconditioned.copy()
     alignment = float((residual * preconditioned).sum())
     target = tolerance * float(np.sqrt((gradient**2).sum()))
-    for _ in range(MAX_CG_FACTOR * gradient.size):
+    for _ in range(MAX_CG_FACTOR * gradient.size if iterations is None else iterations):
         curved = problem.hessian_product(probabilities, search)
         length = alignment / float((search * curved).sum())
         solution += length * search
         residual -= length * curved
         if float(np.sqrt((residual**2).sum())) <= target:
-            break
+            return solution, True
         preconditioned = inverse_diagonal * residual
         aligned, alignment = alignment, float((residual * preconditioned).sum())
         search = preconditioned + (alignment / aligned) * search
-    return solution
+    return solution, False
 
 
 def fit_multinomial_logistic(codes: np.ndarray, labels: np.ndarray, strength: float, *,
@@ -250,7 +277,8 @@ def fit_multinomial_logistic(codes: np.ndarray, labels: np.ndarray, strength: fl
     dense : bool, optional
         Solve each Newton system with the whole Hessian (Cholesky-like, ``True``) or by conjugate gradients on
         Hessian-vector products (``False``).  By default the whole Hessian up to :data:`DENSE_UNKNOWNS` unknowns
-        ``(L + 1)(K - 1)``.  The minimiser is the same either way.
+        ``(L + 1)(K - 1)``; beyond, conjugate gradients until a system takes more than :data:`CG_BREAK_EVEN` of
+        the unknowns' count of iterations, the whole Hessian from then on.  The minimiser is the same either way.
 
     Returns
     -------
@@ -278,8 +306,10 @@ def fit_multinomial_logistic(codes: np.ndarray, labels: np.ndarray, strength: fl
     if classes.size == 2:
         strength = strength / 2  # scikit-learn's binomial model: its objective is twice the softmax one at C / 2
     problem = _Problem(codes, members, classes.size, strength)
+    unknowns = (width + 1) * (classes.size - 1)
+    switching = dense is None  # conjugate gradients chosen here may give way to the whole Hessian
     if dense is None:
-        dense = (width + 1) * (classes.size - 1) <= DENSE_UNKNOWNS
+        dense = unknowns <= DENSE_UNKNOWNS
     parameters = np.zeros((width + 1, classes.size - 1))
     objective, probabilities = problem.evaluate(parameters)
     first_norm = None
@@ -290,7 +320,11 @@ def fit_multinomial_logistic(codes: np.ndarray, labels: np.ndarray, strength: fl
         else:  # an inexact Newton step: the residual's share falls with the gradient, for superlinear convergence
             norm = float(np.sqrt((gradient**2).sum()))
             first_norm = first_norm or norm
-            direction = _conjugate_gradient(problem, probabilities, gradient, min(0.1, norm / first_norm))
+            direction, solved = _conjugate_gradient(problem, probabilities, gradient, min(0.1, norm / first_norm),
+                                                    max(1, int(CG_BREAK_EVEN * unknowns)) if switching else None)
+            if not solved and switching:  # ill-conditioned: the whole Hessian costs less, now and at the next steps
+                dense = True
+                direction = np.linalg.solve(problem.hessian(probabilities), gradient.ravel()).reshape(gradient.shape)
         decrement = float((gradient * direction).sum())
         if decrement / 2 <= DECREMENT_TOLERANCE * (1.0 + abs(objective)):
             # within rounding of quadratic: Armijo's test could not see the objective fall, and one more full step

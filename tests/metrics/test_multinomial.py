@@ -87,6 +87,46 @@ def test_dense_and_conjugate_gradient_steps_reach_the_same_minimiser() -> None:
     np.testing.assert_allclose(dense.probabilities(codes), iterative.probabilities(codes), rtol=0, atol=1e-9)
 
 
+@pytest.mark.parametrize("rows", [500, 3000])
+def test_wide_nearly_separable_fits_give_way_to_the_whole_hessian(monkeypatch: pytest.MonkeyPatch, rows: int) -> None:
+    """InfoMEC's C = 1e4 on 64 null codes: near the minimiser conjugate gradients ran their 2 x 585 iterations at each
+    of a dozen steps without converging (8 s a call; 128 codes ran past 100 s).  A fit choosing conjugate gradients
+    itself now solves with the whole Hessian once a system takes more than an eighth of the unknowns' iterations, and
+    reaches the same minimiser; the whole Hessian of many rows is formed block by block (rows = 3000: its design's
+    pair products would be 52 MB, over the cap set here)."""
+    if rows > 1000:
+        monkeypatch.setattr(multinomial, "_PAIR_VALUES", 1 << 20)
+    rng = np.random.default_rng(3)
+    codes = rng.standard_normal((rows, 64))
+    labels = rng.integers(0, 10, size=rows)
+    products = [0]
+    original = multinomial._Problem.hessian_product
+
+    def counted(self, *arguments):
+        products[0] += 1
+        return original(self, *arguments)
+
+    monkeypatch.setattr(multinomial._Problem, "hessian_product", counted)
+    automatic = fit_multinomial_logistic(codes, labels, 1e4)
+    unknowns = 65 * 9
+    assert products[0] <= automatic.steps * unknowns // 8  # no system ran on to 2 x 585 iterations
+    whole = fit_multinomial_logistic(codes, labels, 1e4, dense=True)
+    np.testing.assert_allclose(automatic.probabilities(codes), whole.probabilities(codes), atol=1e-8)
+
+
+def test_the_whole_hessian_formed_block_by_block_is_the_one_formed_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(5)
+    codes, members = rng.standard_normal((700, 9)), rng.integers(0, 4, size=700)
+    parameters = 0.3 * rng.standard_normal((10, 3))
+    at_once = multinomial._Problem(codes, members, 4, 2.0)
+    assert at_once._pairs[0] is not None  # the design's pair products kept (formed now, before the cap is lowered)
+    monkeypatch.setattr(multinomial, "_PAIR_VALUES", 100)
+    blocked = multinomial._Problem(codes, members, 4, 2.0)
+    probabilities = at_once.evaluate(parameters)[1]
+    assert blocked._pairs[0] is None
+    np.testing.assert_allclose(blocked.hessian(probabilities), at_once.hessian(probabilities), rtol=1e-12, atol=1e-9)
+
+
 def test_labels_of_any_sortable_kind_are_the_sorted_classes() -> None:
     codes, labels = _problem(5, 3.0, 3)
     names = np.array(["c", "a", "b"])[labels]
