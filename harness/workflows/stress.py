@@ -71,6 +71,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 import metrics
+import scenarios
 from harness.errors import UsageError
 from harness.execution.metric_refs import MetricEntry, resolve
 from harness.execution.presets import PRESETS
@@ -363,8 +364,7 @@ def stress(
         raise UsageError("no scenario named to search")
     _named_once(names, "scenarios")
     _named_once(contrast or [], "contrast")
-    for name in names:
-        _check_scenario(name, entry)
+    names = _with_ideals(names, scenarios_ or [], entry, log)
     sizes = check_sample_sizes(sample_sizes, names)
     ranges = {name: parameter_range(name) for name in names}
     compared = _contrast_metrics(contrast, entry)
@@ -431,7 +431,40 @@ def _searched(names: Sequence[str]) -> list[str]:
     """The scenarios named, canonical; a composition with its base value free (``TRANSFORM@BASE``) as one scenario per
     value of the base's grid (the slices of its two-parameter sweep, :mod:`harness.execution.sweeps`), so that the
     search covers both parameters: the transform's by its search, the base's by its grid."""
+    for name in names:
+        scenario, _, value = name.partition("=")
+        if value and "@" not in scenario and ":" not in scenario and scenario in scenarios.available(kind=None):
+            raise UsageError(f"scenario {name!r}: stress searches a scenario's parameter itself; name the scenario "
+                             f"alone ({scenario}), not one of its values")  # run's --grid hint named no stress option
     return [part.scenario for name in names for part in sweep_slices(canonical_name(name), None)]
+
+
+def _with_ideals(names: Sequence[str], named: Sequence[str], entry: MetricEntry, log: Callable[[str], None]
+                 ) -> list[str]:
+    """``names`` that :func:`_check_scenario` accepts; a slice of a composition named with its base free
+    (``redundancy_attack@noise=0.6`` of ``redundancy_attack@noise``) that states no ideal is left out, and said so
+    (the whole composition was refused for one such slice, under a name the user never typed)."""
+    typed = {canonical_name(name) for name in named}
+    kept, skipped = [], []
+    for name in names:
+        try:
+            _check_scenario(name, entry)
+        except _NoIdeal:
+            if name in typed:
+                raise
+            skipped.append(name)
+            continue
+        kept.append(name)
+    if skipped:
+        if not kept:
+            raise UsageError(f"no slice of {', '.join(named)} states an ideal {' or '.join(sorted(_claimed(entry) & set(IDEAL_PROPERTIES)))} "
+                             f"score: stress has nothing to measure {entry.name} against there")
+        log(f"stress {entry.name}: {len(skipped)} slice(s) with no ideal score for it left out: {', '.join(skipped)}")
+    return kept
+
+
+class _NoIdeal(UsageError):
+    """A scenario that states no ideal score of the properties a metric claims."""
 
 
 def _check_settings(entry: MetricEntry, *, budget: int, budget_seconds: float | None, seeds: int,
@@ -480,8 +513,8 @@ def _check_scenario(name: str, entry: MetricEntry) -> None:
     if not any(claimed & set(ideal_at(name, value)) for value in scenario.values):
         instead = ("; the sample size is searched on every scenario instead (--sample-sizes)"
                    if scenario.criterion == "sample_efficiency" else "")
-        raise UsageError(f"scenario {name!r} states no ideal {' or '.join(sorted(claimed))} score, so stress has "
-                         f"nothing to measure {entry.name} against there{instead}")
+        raise _NoIdeal(f"scenario {name!r} states no ideal {' or '.join(sorted(claimed))} score, so stress has "
+                       f"nothing to measure {entry.name} against there{instead}")
 
 
 def _contrast_metrics(contrast: Sequence[str] | None, entry: MetricEntry) -> list[str]:

@@ -226,6 +226,21 @@ def test_a_scenario_of_yours_is_searched_in_its_grid_and_its_case_replays(tmp_pa
     assert fresh.sort_values("seed")["score"].tolist() == list(case.measurement.scores)
 
 
+def test_a_free_base_leaves_out_its_slices_without_an_ideal_and_a_value_is_told_stress_searches_it():
+    """``redundancy_attack@noise`` was refused for its slice at noise 0.6 (modularity's ideal ends at 0.5), a name the
+    user never typed; ``noise=0.3`` was told to use ``--grid``, which stress does not have."""
+    said = []
+    result = stress("modularity", scenarios_=["redundancy_attack@noise"], contrast=[], budget=6,
+                    **{**FAST, "log": said.append})
+    searched = {m.point.scenario for m in result.measurements}
+    assert searched and searched <= {f"redundancy_attack@noise={value}" for value in ("0", "0.2", "0.4")}
+    assert any("slice(s) with no ideal score for it left out: redundancy_attack@noise=0.6" in line for line in said)
+    with pytest.raises(UsageError, match=r"stress searches a scenario's parameter itself; name the scenario alone \(noise\)"):
+        stress("mig", scenarios_=["noise=0.3"], contrast=[], budget=6, **FAST)
+    with pytest.raises(UsageError, match="states no ideal"):  # named by the user: still refused
+        stress("modularity", scenarios_=["redundancy_attack@noise=0.6"], contrast=[], budget=6, **FAST)
+
+
 def test_parameter_ranges_are_what_check_value_accepts():
     mixing, noise, attack = parameter_range("mixing"), parameter_range("noise"), parameter_range("redundancy_attack")
     assert (mixing.kind, mixing.low, mixing.high) == ("real", 0.0, 0.5)
