@@ -170,7 +170,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
             "Metadata flags override the function's @describe_metric decorator: each replaces the decorator's claim "
             "of its kind as a whole (--property the properties, a direction flag the directions). Exit status: 0 "
             "when every cell of METRIC was scored (and every --fail-on criterion passes), 1 when some failed (raised "
-            "or timed out; the card is still written and lists them, as does failures.csv), 3 when a --fail-on "
+            "or timed out, in the battery or the --stress search; the card is still written and lists them, as do "
+            "failures.csv and stress/search/failures.csv), 3 when a --fail-on "
             "criterion is not passed, 2 for a usage error (nothing runs)."
         ),
     )
@@ -279,8 +280,10 @@ def _validate(args: argparse.Namespace) -> int:
     written = ["report_card.json", "results.parquet", "results.csv"] + (["failures.csv"] if len(card.failures) else [])
     _status(f"report card: {out / 'report_card.md'} (also {', '.join(written)})")
     failed = len(card.own_failures)
-    if failed:  # as `run` does: a script or CI job must not read a metric that failed cells as validated
-        _status(f"{failed} cell(s) of {card.entry.name} failed (see {out / 'failures.csv'}): exit status 1"
+    stressed = card.stress.failed if card.stress is not None else 0  # the stress search's cells count too
+    if failed or stressed:  # as `run` does: a script or CI job must not read a metric that failed cells as validated
+        where = [str(out / "failures.csv")] * bool(failed) + [str(out / "stress" / "search" / "failures.csv")] * bool(stressed)
+        _status(f"{failed + stressed} cell(s) of {card.entry.name} failed (see {' and '.join(where)}): exit status 1"
                 + (" (before --fail-on, which reads the cells that scored)" if args.fail_on else ""))
         return EXIT_FAILED_CELLS
     not_passed = card.not_passed(args.fail_on or [])

@@ -320,6 +320,29 @@ def test_validate_stress_adds_a_section_to_the_report_card(ideal_metrics, tmp_pa
     assert card.stress is not None and (tmp_path / "card" / "stress" / "stress.md").exists()
 
 
+def test_validate_exits_1_when_its_stress_search_cells_failed(tmp_path, capsys):
+    """The card said cells of the metric failed in the stress search, and validate exited 0 (it counted the
+    battery's failures only); ``stress`` alone exits 1 for them."""
+    path = tmp_path / "picky.py"
+    path.write_text(textwrap.dedent('''
+        import numpy as np
+        from metrics.describe import describe_metric
+
+
+        @describe_metric(property="modularity")
+        def picky(factors, codes):
+            if factors.shape[0] != 300:  # the battery's and the probe's size; the stress search draws 1000
+                raise RuntimeError("only 300 rows")
+            return float(np.abs(np.corrcoef(factors.T, codes.T)[0, factors.shape[1]]))
+        '''))
+    status = main(["validate", f"{path}:picky", "--scenarios", "mixing", "--metrics", "mig", "--seeds", "1",
+                   "--n-samples", "300", "--probe-samples", "300", "--stress", "--stress-budget", "6", "--out",
+                   str(tmp_path / "card"), "--no-progress", "--jobs", "1"])
+    err = capsys.readouterr().err
+    assert status == 1, err
+    assert f"cell(s) of picky failed (see {tmp_path / 'card' / 'stress' / 'search' / 'failures.csv'}): exit status 1" in err
+
+
 def test_bad_input_is_named():
     with pytest.raises(UsageError, match="seeds must be a whole number >= 2"):
         stress("mig", scenarios_=["noise"], seeds=1, **FAST)
