@@ -231,7 +231,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         help="also search --scenarios (default: every representation scenario but sample_size) for "
                         "where the metric departs most from its ideal, and add the cases to the card (see 'stress')")
     parser.add_argument("--stress-budget", type=positive_int, metavar="CELLS",
-                        help="cells of the metric per scenario in the stress search (default: stress's)")
+                        help="with --stress: cells of the metric per scenario in the stress search (default: "
+                        "stress's)")
     parser.add_argument("--no-progress", action="store_true",
                         help="hide the progress bars (\"built-in metrics' cells\", then \"NAME's cells\")")
     parser.set_defaults(handler=_validate)
@@ -251,6 +252,8 @@ def _validate(args: argparse.Namespace) -> int:
     from harness.workflows.user_metric import metric_entry, reference_of
     from harness.workflows.validate import validate
 
+    if args.stress_budget is not None and not args.stress:  # it was ignored, and the card had no stress section
+        raise UsageError("--stress-budget sets the budget of the --stress search: add --stress, or leave it out")
     claimed = property_claim(args.property) if args.property is not None else None
     direction = direction_claim(args.direction) if args.direction is not None else args.higher_is_better
     name = metric_entry(reference_of(args.metric), name=args.name).name

@@ -852,3 +852,9 @@ def test_the_race_of_the_built_ins_and_of_your_metric_are_told_apart(metric_file
              min_seeds=2, max_seeds=3, builtins_dir=tmp_path / "cache", log=messages.append)
     races = [message for message in messages if message.startswith("racing") and "stopped after" in message]
     assert [race.split(":")[0] for race in races] == ["racing (built-in metrics' cells)", "racing (rank_metric's cells)"]
+
+
+def test_a_stress_budget_without_the_stress_search_is_refused(metric_files, one_line_usage_error):
+    """``--stress-budget 20`` alone was ignored: the card had no stress section and nothing said why."""
+    assert main(["validate", f"{metric_files / 'rank_metric.py'}:rank_metric", "--stress-budget", "20"]) == 2
+    one_line_usage_error("--stress-budget sets the budget of the --stress search: add --stress")
