@@ -7,6 +7,7 @@ property at that value (its ideal trajectory), with the paper section it comes f
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -15,6 +16,22 @@ from typing import Any, ClassVar
 import numpy as np
 
 IDEAL_PROPERTIES = ("modularity", "compactness", "explicitness")
+#: How far apart the three properties' ideals may be and still be one holistic ideal (rounding).
+HOLISTIC_TOLERANCE = 1e-9
+
+
+def holistic_ideal(ideals: Mapping[str, float]) -> float:
+    """The ideal of a holistic score where a scenario states one: the common ideal of the three properties when it
+    states all three and they agree (1 under a nonlinear map, 0 on codes independent of the factors); NaN elsewhere.
+
+    A holistic score claims all three properties, so it has an ideal only where they share one.  Written in a
+    holistic row's ``ideal``, so that a study without a metric of each property (``mcc`` on ``null_gaussian``) still
+    draws and judges it against that ideal (the reports read the rows' ideals: with no modularity row, it had none).
+    """
+    values = [ideals.get(prop, math.nan) for prop in IDEAL_PROPERTIES]
+    if not all(math.isfinite(value) for value in values) or max(values) - min(values) > HOLISTIC_TOLERANCE:
+        return math.nan
+    return float(values[0])
 
 CRITERIA = ("noise", "nonlinearity", "non_measured_factors", "attacks", "sample_efficiency", "dependent_factors",
             "chance")

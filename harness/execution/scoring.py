@@ -55,7 +55,7 @@ from harness.execution.reads import Reads, recorded, reference_parts
 from harness.execution.rows import NO_NULL, closed_form_values, result_row
 from harness.execution.seeds import identity_int, identity_seed
 from harness.execution.user_code import user_code
-from scenarios.base import value_label
+from scenarios.base import holistic_ideal, value_label
 
 Outcome = tuple[str, list[dict[str, Any]], dict[str, Any] | None, Reads]
 """What a finished cell gives back: its key, its rows, a failure record or None, and what its metric and scenario
@@ -186,6 +186,12 @@ def _metric_random_state(cell: Cell) -> int:
     return identity_int("metric", *cell.data_identity, cell.metric.variant_of or cell.metric.name)
 
 
+def _row_ideal(ideal: Mapping[str, float], prop: str) -> float:
+    """A row's ideal: its property's, a holistic score's the three properties' common one
+    (:func:`scenarios.base.holistic_ideal`)."""
+    return holistic_ideal(ideal) if prop == "holistic" else ideal.get(prop, np.nan)
+
+
 def _representation_rows(cell: Cell, data: Any, cell_timeout: float | None) -> tuple[list[dict[str, Any]], Reads]:
     entry = cell.metric
     arguments = {"discrete": data.discrete,
@@ -205,7 +211,7 @@ def _representation_rows(cell: Cell, data: Any, cell_timeout: float | None) -> t
             cell,
             n_samples=data.factors.shape[0],
             sub_score=sub_score,
-            ideal=data.ideal.get(entry.property_of(sub_score), np.nan),
+            ideal=_row_ideal(data.ideal, entry.property_of(sub_score)),
             score=score,
             seconds=seconds,
             warnings=caught,

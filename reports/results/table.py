@@ -335,7 +335,10 @@ def ideal_table(frame: pd.DataFrame) -> pd.DataFrame:
     The ideal of modularity, compactness and explicitness is read from the rows of
     sub-scores measuring that property.  A holistic score has an ideal only where the
     scenario's three ideals are all present and equal (e.g. 1 everywhere under the
-    nonlinear map or partial factors); then any holistic score should reach it too.
+    nonlinear map or partial factors); then any holistic score should reach it too.  It is read from the holistic
+    rows themselves where they state it (:func:`scenarios.base.holistic_ideal`), and else from the three properties'
+    rows (a table written before holistic rows stated theirs): a study without a metric of each property had no
+    holistic ideal (``mcc`` on ``null_gaussian``, beside ``mig`` and ``r2``: "no ideal stated").
 
     Raises
     ------
@@ -359,6 +362,9 @@ def ideal_table(frame: pd.DataFrame) -> pd.DataFrame:
     agree = (wide.max(axis=1) - wide.min(axis=1)) <= _IDEAL_TOLERANCE
     holistic = wide.loc[complete & agree, "modularity"].rename("ideal").reset_index()
     holistic["property"] = "holistic"
+    own = frame.loc[(frame["property"] == "holistic") & frame["ideal"].notna()]
+    own = own.groupby(["scenario", "value"], sort=True)["ideal"].min().reset_index().assign(property="holistic")
+    holistic = pd.concat([own, holistic], ignore_index=True).drop_duplicates(["scenario", "value"])
     return pd.concat([ideals, holistic[ideals.columns]], ignore_index=True)
 
 

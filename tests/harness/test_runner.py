@@ -26,7 +26,11 @@ def test_results_table_is_tidy_and_complete():
     assert set(noise["property"]) == {"compactness"}
     signal = noise["value"] <= 0.5  # compactness's ideal: 1 while the code carries signal, undefined beyond (issue 39)
     assert noise.loc[signal, "ideal"].eq(1.0).all() and noise.loc[~signal, "ideal"].isna().all() and (~signal).any()
-    assert set(frame.loc[frame.metric == "jemmig", "ideal"].isna()) == {True}  # holistic: no ideal
+    holistic = frame.loc[frame.metric == "jemmig"].set_index(["scenario", "value"])["ideal"]
+    # holistic: an ideal only where the three properties share one (the perfect code at alpha = 0 of both scenarios)
+    assert holistic.notna().groupby(level=[0, 1]).all().to_dict() == {
+        (scenario, value): value == 0.0 for scenario, value in holistic.index.unique()}
+    assert holistic.dropna().eq(1.0).all()
     assert (frame["seconds"] >= 0).all()
 
 
@@ -283,3 +287,13 @@ def test_a_run_into_a_directory_of_another_study_says_it_replaces_its_tables(tmp
     # a stored cell another preset's run reuses is that run's row: it kept the study it was stored by
     reused = run_study(preset="default", scenarios_=["noise", "mixing"], **small, log=lambda _: None)
     assert set(reused["study"]) == {"default"} and set(pd.read_csv(tmp_path / "results.csv")["study"]) == {"default"}
+
+
+def test_a_holistic_score_carries_the_ideal_the_three_properties_share():
+    """Its rows had no ideal, so a study without a metric of each property (mcc on null_gaussian, beside mig and r2)
+    drew and judged it against none; where the three ideals differ (noise at 0.4) it still has none."""
+    frame = run_study(scenarios_=["null_gaussian", "noise"], metrics_=["mcc"], seeds=1, n_samples=200, progress=False,
+                      grids={"null_gaussian": [1.0], "noise": [0.0, 0.4]}, jobs=1)
+    strong = frame.loc[frame["sub_score"] == "strong"].set_index(["scenario", "value"])["ideal"]
+    assert strong[("null_gaussian", 1.0)] == 0.0 and strong[("noise", 0.0)] == 1.0
+    assert np.isnan(strong[("noise", 0.4)])

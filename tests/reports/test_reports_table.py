@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -154,6 +156,26 @@ def test_holistic_ideal_only_where_the_three_ideals_agree(synthetic_results):
     # mixing only at alpha = 0, modular_not_compact nowhere
     assert sorted(holistic.groupby("scenario").size().items()) == [("mixing", 1), ("noise", 1), ("nonlinear", 5), ("partial", 8)]
     assert (holistic["ideal"] == 1.0).all()
+
+
+def test_a_holistic_row_stating_its_ideal_has_it_without_a_metric_of_each_property(synthetic_results):
+    """mcc (holistic) on null_gaussian beside mig and r2 had no ideal ("no ideal stated"): the holistic ideal was only
+    derived from rows of all three properties, and no metric there measured modularity."""
+    from scenarios.base import holistic_ideal
+
+    assert holistic_ideal({"modularity": 0.0, "compactness": 0.0, "explicitness": 0.0}) == 0.0
+    assert math.isnan(holistic_ideal({"modularity": 1.0, "compactness": 1.0, "explicitness": 0.6}))
+    assert math.isnan(holistic_ideal({"compactness": 0.0, "explicitness": 0.0}))
+    rows = check_results(synthetic_results)
+    holistic = rows.loc[rows["property"] == "holistic"]
+    assert not holistic.empty
+    only = rows.loc[(rows["property"] != "modularity")]  # no metric measuring modularity left
+    derived = ideal_table(only)
+    assert derived.loc[derived["property"] == "holistic"].empty  # nothing to derive it from
+    stated = only.assign(ideal=np.where(only["property"] == "holistic", 0.25, only["ideal"]))
+    ideals = ideal_table(stated)
+    own = ideals.loc[ideals["property"] == "holistic"]
+    assert len(own) == holistic.groupby(["scenario", "value"]).ngroups and (own["ideal"] == 0.25).all()
 
 
 def test_conflicting_ideals_are_an_error(synthetic_results):
