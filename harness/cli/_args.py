@@ -142,6 +142,10 @@ def grid(text: str) -> tuple[str, Values | dict[str, Values]]:
     if not sep or not scenario.strip():
         raise argparse.ArgumentTypeError(f"expected SCENARIO=V1,V2,... such as mixing=0.1,0.45, or "
                                          f"SCENARIO=AXIS:V1,V2;AXIS:V1,V2 for two parameters, got {text!r}")
+    if ";" in scenario and ":" not in values:  # 'noise=0.1;mixing=0.2': two scenarios' grids in one --grid
+        parts = [part.strip() for part in text.split(";") if part.strip()]
+        raise argparse.ArgumentTypeError(f"{text!r} gives several scenarios' values in one --grid; give each its own: "
+                                         + " ".join(f"--grid {part}" for part in parts))
     if ":" not in values:
         return scenario.strip(), _grid_values(text, values, f"{scenario.strip()}=")
     axes: dict[str, Values] = {}

@@ -39,3 +39,12 @@ def test_a_sample_size_beyond_the_draw_is_refused_up_front_with_the_real_range(o
             "--seeds", "1", "--grid", "sample_size=200000", "--out", str(tmp_path / "run")]
     assert main(argv) == 2
     one_line_usage_error("grid of scenario 'sample_size': n must be an integer in 2..100000, got 200000")
+
+
+def test_two_scenarios_in_one_grid_are_told_to_take_a_grid_each(one_line_usage_error, tmp_path):
+    """'noise=0.1;mixing=0.2' was read as the scenario 'noise=0.1;mixing' and blamed for naming a value, with a
+    suggested --grid that was itself invalid."""
+    assert main(["run", "--scenarios", "noise,mixing", "--grid", "noise=0.1;mixing=0.2", "--metrics", "mig",
+                 "--dry-run", "--out", str(tmp_path / "out")]) == 2
+    one_line_usage_error("gives several scenarios' values in one --grid; give each its own: --grid noise=0.1 "
+                         "--grid mixing=0.2")
