@@ -15,6 +15,8 @@ EXIT_FAILED_CELLS = 1
 
 def _sample_sizes(text: str) -> list[int]:
     """``"250,1000"`` -> ``[250, 1000]``: whole numbers >= 1."""
+    if not text.strip(" ,"):  # csv_list's message spoke of names
+        raise argparse.ArgumentTypeError("expected comma-separated sample sizes such as 300,1000, got none")
     return [positive_int(item) for item in csv_list(text)]
 
 

@@ -384,7 +384,8 @@ def stress(
         search.measure(explored, "exploration")
         _refine(search, ranges, per_scenario, len(names), log)
     except _BudgetSpent:
-        log(f"stress {entry.name}: budget spent after {search.cells} cells")
+        log(f"stress {entry.name}: " + (f"time budget of {budget_seconds:g} s spent" if search.out_of_time()
+                                        else "budget spent") + f" after {search.cells} cells")
     finally:
         search.bar.total = search.bar.n  # a search that converged early is done, not cut short
         search.bar.close()
@@ -521,11 +522,11 @@ def _contrast_metrics(contrast: Sequence[str] | None, entry: MetricEntry) -> lis
     if contrast is None:
         excluded = set(PRESETS[PRESET].excluded_metrics) | {entry.name}
         return [name for name in metrics.available() if name not in excluded]
-    known = metrics.available()
     for name in contrast:
-        resolve(name)
-        if name not in known:
-            raise UsageError(f"contrast metric {name!r} is not a built-in single-representation metric")
+        compared = resolve(name)  # a variant (mig[bins=5]) as run takes it
+        if not compared.registered or compared.population:
+            raise UsageError(f"contrast metric {name!r} is not a built-in single-representation metric (or a variant "
+                             "of one, such as mig[bins=5])")
     return [name for name in contrast if name != entry.name]
 
 

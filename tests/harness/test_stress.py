@@ -343,6 +343,20 @@ def test_validate_exits_1_when_its_stress_search_cells_failed(tmp_path, capsys):
     assert f"cell(s) of picky failed (see {tmp_path / 'card' / 'stress' / 'search' / 'failures.csv'}): exit status 1" in err
 
 
+def test_a_time_budget_a_variant_to_contrast_and_no_sample_size_are_said_as_they_are(tmp_path, capsys,
+                                                                                      one_line_usage_error):
+    """A stop by --budget-seconds read "budget spent" (of cells); a variant to contrast with (mig[bins=5], which run
+    takes) was "not a built-in metric"; --sample-sizes '' expected "names"."""
+    said = []
+    stress("mig", scenarios_=["mixing"], contrast=[], budget=60, budget_seconds=1e-9, **{**FAST, "log": said.append})
+    assert any("time budget of 1e-09 s spent after" in line for line in said), said
+    stress("mig", scenarios_=["mixing"], contrast=["mig[bins=5]"], budget=6, **FAST)
+    with pytest.raises(UsageError, match="not a built-in single-representation metric"):
+        stress("mig", scenarios_=["mixing"], contrast=["udr"], budget=6, **FAST)
+    assert main(["stress", "mig", "--sample-sizes", ""]) == 2
+    one_line_usage_error("expected comma-separated sample sizes such as 300,1000, got none")
+
+
 def test_bad_input_is_named():
     with pytest.raises(UsageError, match="seeds must be a whole number >= 2"):
         stress("mig", scenarios_=["noise"], seeds=1, **FAST)
