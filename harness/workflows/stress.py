@@ -137,6 +137,7 @@ class _Search:
         self.measured: dict[Point, list[Measurement]] = {}
         self.frames: list[pd.DataFrame] = []
         self.cells = 0
+        self.without_ideal: list[Point] = []  # points proposed where the scenario states no ideal the metric claims
         self.failures: dict[tuple[Any, ...], Mapping[str, Any]] = {}  # failed cells, by identity
         self.notes: list[str] = []
 
@@ -146,6 +147,11 @@ class _Search:
     def measure(self, points: Sequence[Point], stage: str) -> None:
         """Run the points not measured yet, as many as the budget affords; :class:`_BudgetSpent` when it ran out."""
         new = [point for point in dict.fromkeys(points) if point not in self.measured]
+        claimed = _claimed(self.entry)
+        for point in [point for point in new if not claimed & set(ideal_at(point.scenario, point.value))]:
+            self.measured[point] = []  # no cell run: nothing to measure there (noise beyond alpha 0.5 for modularity)
+            self.without_ideal.append(point)
+            new.remove(point)
         if not new:
             return
         affordable = (self.budget - self.cells) // self.seeds
@@ -398,6 +404,11 @@ def stress(
     fresh = search.fresh_measurements(chosen)
     confirmed, unconfirmed = confirm_cases(chosen, fresh, min_departure=min_departure)
     search.notes += unconfirmed
+    if search.without_ideal:
+        where = sorted({f"{point.scenario} = {point.label}" for point in search.without_ideal})
+        search.notes.append(f"{len(search.without_ideal)} point(s) proposed where the scenario states no ideal "
+                            f"{' or '.join(sorted(_claimed(entry) & set(IDEAL_PROPERTIES)))} score were not run (no "
+                            f"cell spent): {', '.join(where[:6])}{', ...' if len(where) > 6 else ''}")
     contrasts = _contrasts(search, [measurement.point for measurement in confirmed], compared)
     cases = [StressCase(measurement, replay_command(measurement.point, reference,
                                                     measurement.first_seed + len(measurement.scores)),
