@@ -295,7 +295,12 @@ def worst_case_figure(tables: StressTables) -> Figure:
             ax.set_xticks(range(len(tables.ticks)), tables.ticks, rotation=30, ha="right")
         ax.set_xlabel(case["parameter"])
         ax.set_ylabel(f"{case['property']} (oriented: higher is better)")
-        ax.set_ylim(-0.05, 1.05)
+        shown = np.concatenate([along["score"].to_numpy(float) + sign * along["half_width"].fillna(0).to_numpy(float)
+                                for sign in (-1, 1)] + [[confirmed]])
+        shown = shown[np.isfinite(shown)]
+        # [0, 1], widened to scores outside it (a metric beyond its range was drawn off the axes, ring and arrow too)
+        low, high = min(0.0, float(shown.min(initial=0.0))), max(1.0, float(shown.max(initial=1.0)))
+        ax.set_ylim(low - 0.05 * (high - low), high + 0.05 * (high - low))
         ax.set_title(wrap_label(f"{tables.summary['metric']} on {case['scenario']}, n = {case['n_samples']}",
                                 TITLE_CHARACTERS), loc="left")
         if not builtins.empty:

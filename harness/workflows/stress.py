@@ -404,6 +404,12 @@ def stress(
     fresh = search.fresh_measurements(chosen)
     confirmed, unconfirmed = confirm_cases(chosen, fresh, min_departure=min_departure)
     search.notes += unconfirmed
+    scores = np.array([score for measurement in measurements for score in measurement.oriented], dtype=float)
+    scores = scores[np.isfinite(scores)]
+    if scores.size and (scores.min() < -1e-9 or scores.max() > 1 + 1e-9):  # the ideals lie in [0, 1]
+        search.notes.append(f"{entry.name}'s oriented scores range from {scores.min():.4g} to {scores.max():.4g}, beyond "
+                            "the [0, 1] its ideals lie in: a departure then measures its scale as much as its error "
+                            "(map its scores to [0, 1] to compare them with the ideals)")
     if search.without_ideal:
         where = sorted({f"{point.scenario} = {point.label}" for point in search.without_ideal})
         search.notes.append(f"{len(search.without_ideal)} point(s) proposed where the scenario states no ideal "

@@ -360,6 +360,26 @@ def test_a_time_budget_a_variant_to_contrast_and_no_sample_size_are_said_as_they
     one_line_usage_error("expected comma-separated sample sizes such as 300,1000, got none")
 
 
+def test_scores_beyond_zero_to_one_are_noted(tmp_path):
+    """A metric scoring 5 x modularity read "over-scores a worse code" by +4 on the perfect code, with no word that
+    its scores are on another scale than the ideals."""
+    path = tmp_path / "five.py"
+    path.write_text(textwrap.dedent('''
+        import metrics
+        from metrics.describe import describe_metric
+
+
+        @describe_metric(property="modularity")
+        def five(factors, codes):
+            return 5 * metrics.evaluate("modularity", factors, codes)["modularity"]
+        '''))
+    result = stress(f"{path}:five", scenarios_=["mixing"], contrast=[], budget=6, **FAST)
+    assert any("five's oriented scores range from" in note and "beyond the [0, 1] its ideals lie in" in note
+               for note in result.notes), result.notes
+    plain = stress("modularity", scenarios_=["mixing"], contrast=[], budget=6, **FAST)
+    assert not any("beyond the [0, 1]" in note for note in plain.notes)
+
+
 def test_bad_input_is_named():
     with pytest.raises(UsageError, match="seeds must be a whole number >= 2"):
         stress("mig", scenarios_=["noise"], seeds=1, **FAST)

@@ -191,3 +191,15 @@ def test_a_long_metric_name_is_wrapped_inside_the_figure(tables):
     assert [label.get_text() for label in figure.axes[1].get_xticklabels()] == ["2 built-ins,\nsame data"]
     one = worst_case_figure(replace(tables, contrast=tables.contrast.iloc[[1, 2]]))
     assert [label.get_text() for label in one.axes[1].get_xticklabels()] == ["1 built-in,\nsame data"]
+
+
+def test_scores_beyond_zero_to_one_are_drawn_within_the_axes(tables):
+    """A metric scoring 5 times modularity was drawn off the axes (clipped to [0, 1]): its curve, the worst case's
+    ring and the arrow; only the ideal showed."""
+    tall = replace(tables, along=tables.along.assign(score=tables.along["score"] * 5),
+                   cases=tables.cases.assign(departure=tables.cases["departure"] + 2.0))
+    main = worst_case_figure(tall).axes[0]
+    low, high = main.get_ylim()
+    assert low < 0 and high >= 5 * 0.9833 + 0.07 and high > 2.4  # every point, its interval and the ring (2.4)
+    low, high = worst_case_figure(tables).axes[0].get_ylim()  # scores in [0, 1]: [0, 1] and the intervals (1.053)
+    assert -0.06 < low <= -0.05 and 1.053 < high < 1.11
