@@ -15,13 +15,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _run(probe: str) -> subprocess.CompletedProcess:
+    """``probe`` run by a fresh Python in the repository (its imports its own), which must exit 0."""
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
 def test_importing_the_scoring_code_the_registry_the_analyses_or_the_runner_loads_no_drawing_or_model_library():
     # one process for all four (each alone would load a subset of what they load together)
     probe = ("import sys, harness.execution.scoring, metrics, reports, harness.execution.runner\n"
              "assert len(metrics.available(population=None)) > 25\n"  # every metric registered, none fitted
              "print(sorted(name for name in ('matplotlib', 'sklearn') if name in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
+    done = _run(probe)
     assert done.stdout.strip() == "[]"
 
 
@@ -31,8 +37,7 @@ def test_a_metric_that_fits_a_model_still_finds_it_and_the_report_its_drawing():
              "metrics.evaluate('dci_lasso', v, v + 0.01 * rng.random((200, 2)))\n"
              "reports.StyleRegistry\n"
              "print(sorted(name for name in ('matplotlib', 'sklearn') if name in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
+    done = _run(probe)
     assert done.stdout.strip() == "['matplotlib', 'sklearn']"
 
 
@@ -45,8 +50,7 @@ def test_a_process_reading_results_imports_no_metric_module_until_it_looks_one_u
              "print(loaded())\n"
              "import metrics\n"
              "print(len(metrics.available(population=None)) > 25, metrics.get('udr').population, loaded())")
-    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
+    done = _run(probe)
     assert done.stdout.split("\n")[:2] == ["[]", "True True ['metrics.dci_rf', 'metrics.mig', 'metrics.udr']"]
 
 
@@ -59,8 +63,7 @@ def test_threads_looking_up_metrics_at_once_each_find_the_whole_registry():
              "threads = [threading.Thread(target=look) for _ in range(4)]\n"
              "[thread.start() for thread in threads]; [thread.join() for thread in threads]\n"
              "print(sorted(set(found)), len(found))")
-    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
+    done = _run(probe)
     count = len(__import__("metrics").available(population=None))
     assert done.stdout.strip() == f"[({count}, 'mig')] 4"
 
@@ -72,6 +75,5 @@ def test_a_metric_of_a_built_in_name_is_refused_when_it_registers_before_any_loo
              "try:\n"
              "    register_metric('mig', family='information', properties='modularity')(lambda f, c, *, discrete=None: 0.0)\n"
              "except ValueError as error: print(error)\n")
-    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
+    done = _run(probe)
     assert done.stdout.strip() == "a metric named 'mig' is already registered"

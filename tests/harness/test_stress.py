@@ -60,6 +60,15 @@ def ideal_metrics(tmp_path_factory):
     return path
 
 
+def _replayed_scores(case, tmp_path) -> list[float]:
+    """The scores of the fresh seeds of ``case``, replayed by running its recipe into ``tmp_path / "replay"``."""
+    argv = shlex.split(case.command)
+    argv[argv.index("--out") + 1] = str(tmp_path / "replay")
+    assert main([*argv[3:], "--no-progress", "--jobs", "1"]) == 0
+    replay = pd.read_parquet(tmp_path / "replay" / "results.parquet")
+    return replay.loc[replay["seed"] >= case.measurement.first_seed].sort_values("seed")["score"].tolist()
+
+
 @pytest.fixture(scope="module")
 def z_diff_search(tmp_path_factory):
     out = tmp_path_factory.mktemp("z_diff")
@@ -99,12 +108,7 @@ def test_a_composed_scenario_is_searched_and_replayed_like_any_other(tmp_path):
     assert {m.point.scenario for m in result.measurements} == {composed} and result.cases
     case = result.cases[0]
     assert f"--grid {composed}=" in case.command
-    argv = shlex.split(case.command)
-    argv[argv.index("--out") + 1] = str(tmp_path / "replay")
-    assert main([*argv[3:], "--no-progress", "--jobs", "1"]) == 0
-    replay = pd.read_parquet(tmp_path / "replay" / "results.parquet")
-    fresh = replay.loc[replay["seed"] >= case.measurement.first_seed]
-    assert fresh.sort_values("seed")["score"].tolist() == list(case.measurement.scores)
+    assert _replayed_scores(case, tmp_path) == list(case.measurement.scores)
 
 
 @pytest.mark.slow
@@ -221,12 +225,7 @@ def test_a_scenario_of_yours_is_searched_in_its_grid_and_its_case_replays(tmp_pa
     assert {m.point.value for m in result.measurements} <= {0.0, 0.25, 0.5} and len(result.measurements) >= 2
     case = result.cases[0]
     assert (case.measurement.point.value, case.measurement.ideal) == (0.5, 0.0) and case.measurement.departure > 0.5
-    argv = shlex.split(case.command)
-    argv[argv.index("--out") + 1] = str(tmp_path / "replay")
-    assert main([*argv[3:], "--no-progress", "--jobs", "1"]) == 0
-    replay = pd.read_parquet(tmp_path / "replay" / "results.parquet")
-    fresh = replay.loc[replay["seed"] >= case.measurement.first_seed]
-    assert fresh.sort_values("seed")["score"].tolist() == list(case.measurement.scores)
+    assert _replayed_scores(case, tmp_path) == list(case.measurement.scores)
 
 
 def test_a_free_base_leaves_out_its_slices_without_an_ideal_and_a_value_is_told_stress_searches_it():
