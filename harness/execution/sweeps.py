@@ -218,7 +218,12 @@ def sweep_slices(reference: str, grid: Grid | None) -> list[SweepSlice]:
         scenario = composed_name(transform, base_reference, base.label(base.check_value(value)))
         values = axes.get(parameter)
         if values is not None:
-            check_values(scenario, values, f"{parameter} axis")
+            try:
+                check_values(scenario, values, f"{parameter} axis")
+            except UsageError as error:  # named as given, and where: the slice's name was never typed
+                raise UsageError(str(error).replace(
+                    f"scenario {scenario!r}", f"scenario {reference!r} (at {base_axis} = {base.label(value)})", 1)
+                ) from None
         slices.append(SweepSlice(scenario, tuple(values if values is not None else scenario_for(scenario).values),
                                  sweep=sweep, axis=base_axis))
     return slices

@@ -563,8 +563,12 @@ def _refine(search: _Search, ranges: Mapping[str, ParameterRange], per_scenario:
     candidates += _distinct_best([m for m in numeric if m.margin() <= 0], count - len(candidates))
     if not candidates:
         return
-    share = max(1, (search.budget - search.cells) // search.seeds // len(candidates))
-    log(f"stress {search.entry.name}: refining {len(candidates)} point(s), up to {share} more points each")
+    affordable = (search.budget - search.cells) // search.seeds
+    if affordable < 1:  # it said "refining 7 point(s), up to 1 more points each", then "budget spent" at once
+        log(f"stress {search.entry.name}: the exploration spent the budget; no point refined")
+        return
+    share = max(1, affordable // len(candidates))
+    log(f"stress {search.entry.name}: refining {len(candidates)} point(s), up to {share} more point(s) each")
     for candidate in candidates:
         space = ranges[candidate.point.scenario]
         stratum = (space.high - space.low) / per_scenario

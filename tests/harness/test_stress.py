@@ -379,6 +379,14 @@ def test_scores_beyond_zero_to_one_are_noted(tmp_path):
     assert not any("beyond the [0, 1]" in note for note in plain.notes)
 
 
+def test_a_budget_the_exploration_spent_refines_nothing_and_says_so():
+    """It said "refining 7 point(s), up to 1 more points each", then "budget spent after 42 cells" at once."""
+    said = []
+    stress("mcc", scenarios_=["dense_mixing@equicorrelated"], contrast=[], budget=6, **{**FAST, "log": said.append})
+    assert any(line.endswith("the exploration spent the budget; no point refined") for line in said), said
+    assert not any("refining" in line for line in said)
+
+
 def test_bad_input_is_named():
     with pytest.raises(UsageError, match="seeds must be a whole number >= 2"):
         stress("mig", scenarios_=["noise"], seeds=1, **FAST)

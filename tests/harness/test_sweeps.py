@@ -125,3 +125,13 @@ def test_rows_carry_the_sweep_and_both_values_and_a_second_run_reuses_them(tmp_p
 def test_cli_reports_a_bad_axis_as_a_usage_error(capsys):
     assert main(["run", "--scenarios", MIXED, "--grid", f"{MIXED}=theta:1", "--dry-run"]) == 2
     assert "unknown axis 'theta'" in capsys.readouterr().err
+
+
+def test_a_transform_value_refused_on_a_free_base_names_the_scenario_as_given(one_line_usage_error, tmp_path):
+    """'dense_mixing@equicorrelated=kappa:0.5,10' blamed the scenario 'dense_mixing@equicorrelated=-0.24', a slice the
+    user never named."""
+    assert main(["run", "--scenarios", "dense_mixing@equicorrelated", "--grid",
+                 "dense_mixing@equicorrelated=kappa:0.5,10", "--metrics", "mig", "--dry-run",
+                 "--out", str(tmp_path / "out")]) == 2
+    one_line_usage_error("kappa axis of scenario 'dense_mixing@equicorrelated' (at base.rho = -0.24): kappa must be "
+                         "in [1, 10000], got 0.5")
