@@ -270,7 +270,11 @@ def register_metric(
         raise TypeError(f"closed_form of metric {name!r} must be callable, got {type(closed_form).__name__}")
 
     def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
-        _import_built_ins()
+        # a user's metric: the built-ins first, so that a clash of names is refused here; a built-in's registration
+        # never waits on their lock (its thread holds that module's import lock, which the thread holding this lock
+        # may be waiting for: a deadlock)
+        if not function.__module__.startswith(f"{__package__}."):
+            _import_built_ins()
         if name in _REGISTRY and not _imported_again(_REGISTRY[name].function, function):
             raise ValueError(f"a metric named {name!r} is already registered")
         summary = (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
