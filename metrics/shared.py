@@ -84,6 +84,10 @@ def shared_estimates(*, one_call: bool = False) -> Iterator[None]:
         _STORE.reset(token)
 
 
+#: Bytes of a non-contiguous array copied at once to checksum it (:func:`content_fingerprint`).
+_FINGERPRINT_BYTES = 1 << 22
+
+
 def content_fingerprint(objects: tuple[Any, ...]) -> tuple[Hashable, ...]:
     """Inside a scope, a key of the content of each of ``objects`` (its shape, type and a CRC-32 of its bytes), for
     keying what is computed from them by their content as well as their identity; ``()`` outside one (nothing is
@@ -98,12 +102,17 @@ def _fingerprint(item: Any) -> Hashable:
     import numpy as np
 
     try:
-        array = np.ascontiguousarray(item)  # the array itself where it is one, contiguous
+        array = item if isinstance(item, np.ndarray) else np.asarray(item)
         if array.dtype.hasobject:
             return None
-        return array.shape, array.dtype.str, zlib.crc32(memoryview(array).cast("B")) if array.size else 0
-    except (TypeError, ValueError, BufferError):  # no buffer of plain values (datetimes, ...): refused by validation
-        return None
+        if array.flags.c_contiguous or array.ndim == 0:
+            return array.shape, array.dtype.str, zlib.crc32(memoryview(array).cast("B")) if array.size else 0
+        checksum, rows = 0, max(1, _FINGERPRINT_BYTES // max(1, array[0].nbytes))  # a copy of a block of rows at a
+        for start in range(0, array.shape[0], rows):  # time, not of the whole (a Fortran-ordered 3 GB array)
+            checksum = zlib.crc32(memoryview(np.ascontiguousarray(array[start:start + rows])).cast("B"), checksum)
+        return array.shape, array.dtype.str, checksum
+    except (TypeError, ValueError, BufferError, IndexError):  # no buffer of plain values (datetimes, ...): refused by
+        return None  # validation
 
 
 def shared_across_calls() -> bool:

@@ -90,12 +90,16 @@ def test_estimates_are_keyed_by_array_identity_and_options(draw, estimate_counte
     assert estimate_counter[0] == 3 * K * L
 
 
+@pytest.mark.parametrize("order", ["C", "F"])
 @pytest.mark.parametrize("name", ["mig", "rmig", "dci_lasso"])
-def test_codes_modified_in_place_inside_the_scope_are_scored_afresh(draw, name):
+def test_codes_modified_in_place_inside_the_scope_are_scored_afresh(draw, name, order, monkeypatch):
     """A buffer refilled between two calls keeps its identity: its old estimates were reused, and random codes put in
     it scored as the codes before them (MIG 0.588 for codes independent of the factors, 0.002 outside a scope)."""
+    import metrics.shared
+
+    monkeypatch.setattr(metrics.shared, "_FINGERPRINT_BYTES", 1000)  # a Fortran-ordered buffer checksummed in blocks
     factors, codes = draw
-    buffer = codes.copy()
+    buffer = codes.copy(order=order)
     noise = np.random.default_rng(11).random(codes.shape)
     with metrics.shared_estimates():
         before = metrics.evaluate(name, factors, buffer)
