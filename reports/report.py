@@ -524,7 +524,7 @@ def _in_todo_order(todo: Sequence[Todo], ready: Iterator[FigureFile],
     :class:`Deferred` ones, made and ``dispatched`` when the first figure is asked for (after the sections, which
     computed what they need), before waiting for any."""
     deferred = list(_made([item for item in todo if isinstance(item[2], Deferred)]))
-    later = dispatched(deferred) if deferred else iter(())
+    later = dispatched(deferred) if deferred else (figure for figure in ())
     made = {key for key, _, _ in deferred}
     try:
         for key, _, draw, _ in todo:
@@ -533,8 +533,8 @@ def _in_todo_order(todo: Sequence[Todo], ready: Iterator[FigureFile],
             elif key in made:
                 yield next(later)
     finally:
-        for figures_drawn in (later, ready):
-            getattr(figures_drawn, "close", lambda: None)()
+        later.close()
+        ready.close()
 
 
 def _list_in_sections(todo: Sequence[Todo], sections: Sequence[Section]) -> None:

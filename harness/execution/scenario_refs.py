@@ -94,11 +94,20 @@ def _resolved(reference: str) -> Any:
     known = scenarios.available(kind=None)
     name, _, value = reference.partition("=")
     if value and name in known:  # noise=0.2: a value where a name was expected
-        raise UsageError(f"scenario {reference!r}: a scenario is named without a value (NAME, TRANSFORM@BASE=VALUE or "
-                         f"FILE.py:NAME) and its values come from --grid, e.g. --grid {name}={value}")
+        raise NamedWithValueError(reference, name, value)
     if reference not in known:
         raise UnknownNameError("scenario", reference, known)
     return scenarios.get(reference)
+
+
+class NamedWithValueError(UsageError):
+    """A built-in scenario named with a value (``noise=0.2``) where a name was expected; the message points to
+    ``--grid``, where a command reads values from it (``stress`` says its own)."""
+
+    def __init__(self, reference: str, scenario: str, value: str) -> None:
+        super().__init__(f"scenario {reference!r}: a scenario is named without a value (NAME, TRANSFORM@BASE=VALUE or "
+                         f"FILE.py:NAME) and its values come from --grid, e.g. --grid {scenario}={value}")
+        self.reference, self.scenario = reference, scenario
 
 
 def canonical_reference(reference: str) -> str:

@@ -172,7 +172,8 @@ def _read_csv(path: Path, role: str, notes: list[str]) -> np.ndarray:
     frame = pd.read_csv(path, header=None if numbers else 0, encoding=CSV_ENCODING)
     if frame.empty:
         raise UsageError(f"{role} file {str(path)!r} has a header row but no data rows")
-    _check_row_lengths(path, role, len(first))
+    if frame.isna().to_numpy().any():  # a short row (read again only then) or a missing value
+        _check_row_lengths(path, role, len(first))
     shown = ",".join(cell.strip() for cell in first)
     if default_names:
         below = frame.iloc[1:].to_numpy(dtype=float)

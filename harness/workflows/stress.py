@@ -71,13 +71,12 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 import metrics
-import scenarios
 from harness.errors import UsageError
 from harness.execution.metric_refs import MetricEntry, resolve
 from harness.execution.presets import PRESETS
 from harness.execution.racing import Racing
 from harness.execution.runner import run_study
-from harness.execution.scenario_refs import scenario_for
+from harness.execution.scenario_refs import NamedWithValueError, scenario_for
 from harness.execution.seeds import identity_seed
 from harness.execution.store import CELLS_FILE, ResultStore
 from harness.execution.sweeps import canonical_name, sweep_slices
@@ -413,7 +412,7 @@ def stress(
     if search.without_ideal:
         where = sorted({f"{point.scenario} = {point.label}" for point in search.without_ideal})
         search.notes.append(f"{len(search.without_ideal)} point(s) proposed where the scenario states no ideal "
-                            f"{' or '.join(sorted(_claimed(entry) & set(IDEAL_PROPERTIES)))} score were not run (no "
+                            f"{_ideal_claims(entry)} score were not run (no "
                             f"cell spent): {', '.join(where[:6])}{', ...' if len(where) > 6 else ''}")
     contrasts = _contrasts(search, [measurement.point for measurement in confirmed], compared)
     cases = [StressCase(measurement, replay_command(measurement.point, reference,
@@ -449,12 +448,11 @@ def _searched(names: Sequence[str]) -> list[str]:
     """The scenarios named, canonical; a composition with its base value free (``TRANSFORM@BASE``) as one scenario per
     value of the base's grid (the slices of its two-parameter sweep, :mod:`harness.execution.sweeps`), so that the
     search covers both parameters: the transform's by its search, the base's by its grid."""
-    for name in names:
-        scenario, _, value = name.partition("=")
-        if value and "@" not in scenario and ":" not in scenario and scenario in scenarios.available(kind=None):
-            raise UsageError(f"scenario {name!r}: stress searches a scenario's parameter itself; name the scenario "
-                             f"alone ({scenario}), not one of its values")  # run's --grid hint named no stress option
-    return [part.scenario for name in names for part in sweep_slices(canonical_name(name), None)]
+    try:
+        return [part.scenario for name in names for part in sweep_slices(canonical_name(name), None)]
+    except NamedWithValueError as error:  # its message points to run's --grid, which stress has not
+        raise UsageError(f"scenario {error.reference!r}: stress searches a scenario's parameter itself; name the "
+                         f"scenario alone ({error.scenario}), not one of its values") from None
 
 
 def _with_ideals(names: Sequence[str], named: Sequence[str], entry: MetricEntry, log: Callable[[str], None]
@@ -475,7 +473,7 @@ def _with_ideals(names: Sequence[str], named: Sequence[str], entry: MetricEntry,
         kept.append(name)
     if skipped:
         if not kept:
-            raise UsageError(f"no slice of {', '.join(named)} states an ideal {' or '.join(sorted(_claimed(entry) & set(IDEAL_PROPERTIES)))} "
+            raise UsageError(f"no slice of {', '.join(named)} states an ideal {_ideal_claims(entry)} "
                              f"score: stress has nothing to measure {entry.name} against there")
         log(f"stress {entry.name}: {len(skipped)} slice(s) with no ideal score for it left out: {', '.join(skipped)}")
     return kept
@@ -522,6 +520,11 @@ def _claimed(entry: MetricEntry) -> set[str]:
     return set(entry.properties.values()) | {entry.default_property}
 
 
+def _ideal_claims(entry: MetricEntry) -> str:
+    """The properties with an ideal that ``entry`` claims, in words (``compactness or modularity``)."""
+    return " or ".join(sorted(_claimed(entry) & set(IDEAL_PROPERTIES)))
+
+
 def _check_scenario(name: str, entry: MetricEntry) -> None:
     """A scenario the search can measure ``entry`` on: a representation scenario with an ideal for a claimed property."""
     scenario = scenario_for(name)
@@ -531,7 +534,7 @@ def _check_scenario(name: str, entry: MetricEntry) -> None:
     if not any(claimed & set(ideal_at(name, value)) for value in scenario.values):
         instead = ("; the sample size is searched on every scenario instead (--sample-sizes)"
                    if scenario.criterion == "sample_efficiency" else "")
-        raise _NoIdeal(f"scenario {name!r} states no ideal {' or '.join(sorted(claimed))} score, so stress has "
+        raise _NoIdeal(f"scenario {name!r} states no ideal {_ideal_claims(entry)} score, so stress has "
                        f"nothing to measure {entry.name} against there{instead}")
 
 
