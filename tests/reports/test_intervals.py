@@ -39,6 +39,26 @@ def test_t_quantiles_are_students_and_scipys_bit_for_bit(n_seeds, looks, printed
                           stats.t.ppf(0.975, seeds - 1) / np.sqrt(seeds))
 
 
+@pytest.mark.parametrize("n_seeds", [1, 2, 3, 7, 8, 9, 12, 17, 30, 100])
+def test_column_intervals_are_each_columns_mean_interval_bit_for_bit(n_seeds):
+    """All columns at once (every seed present) give the ends of mean_interval on each column, to the last bit: scores
+    of every scale, C and Fortran order, strided views, missing seeds, clipping and several looks."""
+    rng = np.random.default_rng(n_seeds)
+    for trial in range(40):
+        scale = 10.0 ** rng.integers(-6, 3)
+        matrix = rng.normal(size=(n_seeds, int(rng.integers(1, 40)))) * scale + rng.normal() * scale
+        matrix = [matrix, np.asfortranarray(matrix), matrix[:, ::2]][trial % 3]
+        if trial % 4 == 1:
+            matrix = matrix.copy()
+            matrix[rng.random(matrix.shape) < 0.2] = np.nan  # some seeds lack some points
+        bounds, looks = [((-np.inf, np.inf), 1), ((0.0, 1.0), 3), ((-0.5 * scale, scale), 2)][trial % 3]
+        low, high = intervals.column_mean_intervals(matrix, looks, bounds)
+        expected = np.array([intervals.mean_interval(matrix[:, column], bounds, looks)
+                             for column in range(matrix.shape[1])]).reshape(-1, 2)
+        np.testing.assert_array_equal(low, expected[:, 0])
+        np.testing.assert_array_equal(high, expected[:, 1])
+
+
 def test_the_bootstrap_interval_of_a_mean_is_the_t_interval():
     seeds = np.random.default_rng(3).normal(0.5, 0.1, size=(8, 1))
     mean = float(seeds.mean())
