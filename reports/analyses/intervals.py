@@ -308,7 +308,7 @@ def seed_matrices(frame: pd.DataFrame, keys: list[str], position: str, column: s
     found: dict[tuple, tuple[np.ndarray, dict]] = {}
     for key, block in wide.groupby(level=list(range(len(keys))), sort=False):
         matrix = block.to_numpy(dtype=float).T
-        points = {index[-1]: column for column, index in enumerate(block.index)}
+        points = {point: column for column, point in enumerate(block.index.get_level_values(-1))}  # no tuples built
         found[key if isinstance(key, tuple) else (key,)] = (matrix[~np.isnan(matrix).all(axis=1)], points)
     return found
 
