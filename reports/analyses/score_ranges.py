@@ -79,14 +79,17 @@ def outside_ranges(results: pd.DataFrame, declared: Mapping[str, Declared] | Non
     declared_bounds = [bounds[key] for key in zip(ranged["metric_base"], ranged["sub_score"])]
     ranged = ranged.assign(low=[low for low, _ in declared_bounds], high=[high for _, high in declared_bounds])
     ranged = ranged.assign(_beyond=np.maximum(ranged["low"] - ranged["score"], ranged["score"] - ranged["high"]))
+    scores = ranged.groupby(["metric", "sub_score"], sort=False).size()  # in the order of results
+    outside = ranged.loc[ranged["_beyond"] > ROUNDING]  # few rows, if any: only their sub-scores are grouped
+    flagged = dict(iter(outside.groupby(["metric", "sub_score"], sort=False)))
     rows = []
-    for (metric, sub_score), own in ranged.groupby(["metric", "sub_score"], sort=False):
-        beyond = own.loc[own["_beyond"] > ROUNDING]
-        if beyond.empty:
+    for (metric, sub_score), count in scores.items():
+        beyond = flagged.get((metric, sub_score))
+        if beyond is None:
             continue
         at = beyond.loc[beyond["_beyond"].idxmax()]
         rows.append({"metric": metric, "sub_score": sub_score, "low": at["low"], "high": at["high"],
-                     "outside": len(beyond), "scores": len(own), "below": int((beyond["score"] < at["low"]).sum()),
+                     "outside": len(beyond), "scores": int(count), "below": int((beyond["score"] < at["low"]).sum()),
                      "above": int((beyond["score"] > at["high"]).sum()), "extreme": float(at["score"]),
                      **{column: at[column] for column in COLUMNS[-5:]}})
     return pd.DataFrame(rows, columns=COLUMNS)

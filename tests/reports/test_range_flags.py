@@ -118,3 +118,17 @@ def test_the_two_sided_rule_moves_with_its_threshold(below_chance):
     assert verdict(Thresholds(min_random=-0.45)) == "undecided"  # below -0.45, but its widened interval straddles it
     assert verdict(Thresholds(min_random=-0.7, random_threshold=-0.6)) == "no"  # the upper side still reads it
     assert verdict(Thresholds(min_random=-0.7, random_threshold=-0.55)) == "undecided"  # widened, it straddles -0.55
+
+
+def test_flagged_sub_scores_come_in_the_order_of_the_results_not_of_their_first_flagged_score(synthetic_results):
+    # mig's rows come first, but its only flagged score comes after DCI-ES's (the table interleaves them)
+    mig, dci = _as_builtin(synthetic_results, "mig", "mig"), _as_builtin(synthetic_results, "dci_es", "explicitness")
+    half = len(mig) // 2
+    late = mig.iloc[half:].copy()
+    late.loc[late.index[-1], "score"] = 1.5
+    dci = dci.assign(score=dci["score"].where(dci.index != dci.index[0], -1.5))
+    table = check_results(pd.concat([mig.iloc[:half], dci, late], ignore_index=True))
+    flagged = outside_ranges(table)
+    assert flagged[["metric", "outside", "scores", "extreme"]].to_dict("records") == [
+        {"metric": "mig", "outside": 1, "scores": len(mig), "extreme": 1.5},
+        {"metric": "dci_es", "outside": 1, "scores": len(dci), "extreme": -1.5}]
