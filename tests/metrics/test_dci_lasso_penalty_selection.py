@@ -57,3 +57,28 @@ def test_codes_independent_of_the_factors_score_near_zero():
     seeds); with the one-standard-error penalty every weight goes and the factors spread evenly: 0."""
     assert _scores("null_gaussian", 1.0, 100, "min")[:, 0].max() > 0.05
     assert _scores("null_gaussian", 1.0, 100, "one_se")[:, 0].max() < 0.02
+
+
+def test_a_factor_fitted_at_the_top_of_the_path_has_no_weight_whatever_the_solver_rounds():
+    """At the grid's largest penalty, alpha_max of the training rows, the exact minimiser has every weight 0; the
+    coordinate descent, exactly at that threshold, left 3e-17 on one code with some CPUs' BLAS kernels (modularity
+    0.10 on null codes, seed 0, instead of 0).  A factor whose chosen penalty is the top one gets zero weights and
+    the training mean as its prediction, what scikit-learn predicts with zero weights."""
+    from sklearn.linear_model import Lasso
+    from sklearn.model_selection import KFold
+
+    from metrics.dci_lasso import _cross_validated, _fit_selecting_on_train, _path_grid
+
+    draw = scenarios.get("null_gaussian").generate(1.0, n=100, seed=0)
+    scaled = (draw.codes - draw.codes.min(axis=0)) / np.ptp(draw.codes, axis=0)  # min-max, as the metric scales
+    factor = draw.factors[:, 3]
+    rows = np.random.default_rng(1).permutation(100)  # rows whose tie the Haswell and Zen kernels break (3e-17 weight)
+    codes, target, held_out = scaled[rows[:75]], (factor[rows[:75]] - factor.min()) / np.ptp(factor), scaled[rows[75:]]
+    alphas = _path_grid(codes, target, 20, 1e-4)
+    assert chosen_penalty(_cross_validated(codes, target, alphas, KFold(5, shuffle=True, random_state=0)), "one_se") == alphas[0]
+    solver = Lasso(alpha=alphas[0], max_iter=1_000_000, precompute=True).fit(codes, target)
+    assert np.abs(solver.coef_).max() < 1e-12  # zero, or a rounding error away from it
+    coef, predictions = _fit_selecting_on_train("path", 20, 1e-4, 5, "one_se")(codes, target, held_out, 0)
+    assert np.array_equal(coef, np.zeros(codes.shape[1]))
+    assert np.array_equal(predictions, np.full(len(held_out), np.mean(target)))
+    np.testing.assert_allclose(predictions, solver.predict(held_out), rtol=0, atol=1e-12)
