@@ -96,6 +96,11 @@ def run_task(task: Task, cell_timeout: float | None = None) -> list[Outcome]:
                 text = f"{_draw_place(first)} failed: {text}"
             rows = first.definition.rows_at(first.value, first.n_samples)
             return [_failed(cell, rows, text) for cell in task.cells]
+        if cell_timeout is not None:
+            # the registry imports every built-in metric's module at its first lookup: here, once, rather than in each
+            # forked child, which discards them (0.5 CPU-s a cell, and a second or more of its time limit, in a
+            # process worker that had not looked a metric up yet)
+            metrics.available(population=None)
         return [_score_cell(cell, data, cell_timeout) for cell in task.cells]
 
 

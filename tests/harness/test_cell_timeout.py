@@ -79,3 +79,36 @@ def test_a_cell_time_limit_is_refused_on_the_threading_backend():
     with pytest.raises(ValueError, match="unsafe from threads"):
         run_study(preset="quick", scenarios_=["noise"], metrics_=["mig"], seeds=1, n_samples=200, cell_timeout=5.0,
                   backend="threading", jobs=2, progress=False)
+
+
+def test_a_worker_imports_the_metrics_once_before_forking_not_in_every_timed_child(tmp_path):
+    """A process worker receives its cells pickled and has looked no metric up: the registry's first lookup, which
+    imports every built-in metric's module, ran in each forked child and was discarded with it (0.5 CPU-s a cell, a
+    second or more of a 1 s limit on a busy machine: every cell timed out).  Here a fresh process, as a worker, gets a
+    pickled task and scores it under a limit: the built-ins are imported in it, before the forks."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import cloudpickle  # as loky sends a task to its workers (a dependency of joblib)
+
+    from harness.execution.metric_refs import resolve_all
+    from harness.execution.plan import plan_cells, plan_tasks
+
+    cells = plan_cells(study="t", scenario_names=["noise"], metric_entries=resolve_all(["mig"]), seeds=1, n_samples=200)
+    (tmp_path / "task.pickle").write_bytes(cloudpickle.dumps(plan_tasks(cells)[0]))
+    probe = ("import pickle, sys\n"
+             "import harness.execution.scoring as scoring\n"
+             "forks, limited = [], scoring.call_with_time_limit\n"
+             "def spy(call, seconds):\n"  # whether the built-ins are imported when a cell's child is forked
+             "    forks.append('metrics.dci_rf' in sys.modules)\n"
+             "    return limited(call, seconds)\n"
+             "scoring.call_with_time_limit = spy\n"
+             f"task = pickle.loads(open({str(tmp_path / 'task.pickle')!r}, 'rb').read())\n"
+             "before = 'metrics.dci_rf' in sys.modules\n"
+             "outcomes = scoring.run_task(task, cell_timeout=60.0)\n"
+             "print(before, len(forks), all(forks), all(failure is None for _, _, failure, _ in outcomes))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=Path(__file__).resolve().parents[2], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "1", "True", "True"]
