@@ -83,6 +83,23 @@ def default_preset_without_nulls(request, monkeypatch):
         monkeypatch.setitem(PRESETS, "default", dataclasses.replace(PRESETS["default"], null_budget_seconds=0.0))
 
 
+@pytest.fixture(scope="session")
+def fresh_python() -> Callable[[str], str]:
+    """``fresh_python(probe)``: run the Python source ``probe`` in a fresh interpreter in the repository (so that it
+    imports only what it imports itself), assert that it exits 0 (its stderr as the message), and return its
+    stdout."""
+    def run(probe: str) -> str:
+        import subprocess
+        import sys
+
+        done = subprocess.run([sys.executable, "-c", probe], cwd=Path(__file__).resolve().parents[1], capture_output=True,
+                              text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    return run
+
+
 @pytest.fixture
 def one_line_usage_error(capsys) -> Callable[..., str]:
     """``one_line_usage_error(*fragments)``: assert that what the command line just printed is one usage error, as

@@ -321,7 +321,7 @@ def test_when_the_allocation_ends_mid_run_its_workers_leave_and_the_next_run_res
     assert sorted(after) == sorted(planned)  # and every cell is stored once
 
 
-def test_importing_dask_jobqueue_leaves_ctrl_c_as_it_was():
+def test_importing_dask_jobqueue_leaves_ctrl_c_as_it_was(fresh_python):
     # dask_jobqueue's runner module sets SIGINT to sys.exit() when imported: Ctrl-C would have ended a batch run with
     # status 0 and no word of its saved cells (and it broke a later test of Ctrl-C in the same pytest worker)
     probe = ("import signal, sys\n"
@@ -330,7 +330,4 @@ def test_importing_dask_jobqueue_leaves_ctrl_c_as_it_was():
              "_import_keeping_ctrl_c()\n"
              "assert 'dask_jobqueue.runner' in sys.modules, 'the module that sets the handler was not imported'\n"
              "print(signal.getsignal(signal.SIGINT) is before)")
-    done = subprocess.run([sys.executable, "-c", probe], cwd=Path(__file__).resolve().parents[2], capture_output=True,
-                          text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "True"
+    assert fresh_python(probe).strip() == "True"

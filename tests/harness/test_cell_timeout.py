@@ -81,15 +81,11 @@ def test_a_cell_time_limit_is_refused_on_the_threading_backend():
                   backend="threading", jobs=2, progress=False)
 
 
-def test_a_worker_imports_the_metrics_once_before_forking_not_in_every_timed_child(tmp_path):
+def test_a_worker_imports_the_metrics_once_before_forking_not_in_every_timed_child(tmp_path, fresh_python):
     """A process worker receives its cells pickled and has looked no metric up: the registry's first lookup, which
     imports every built-in metric's module, ran in each forked child and was discarded with it (0.5 CPU-s a cell, a
     second or more of a 1 s limit on a busy machine: every cell timed out).  Here a fresh process, as a worker, gets a
     pickled task and scores it under a limit: the built-ins are imported in it, before the forks."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
     import cloudpickle  # as loky sends a task to its workers (a dependency of joblib)
 
     from harness.execution.metric_refs import resolve_all
@@ -108,7 +104,4 @@ def test_a_worker_imports_the_metrics_once_before_forking_not_in_every_timed_chi
              "before = 'metrics.dci_rf' in sys.modules\n"
              "outcomes = scoring.run_task(task, cell_timeout=60.0)\n"
              "print(before, len(forks), all(forks), all(failure is None for _, _, failure, _ in outcomes))")
-    done = subprocess.run([sys.executable, "-c", probe], cwd=Path(__file__).resolve().parents[2], capture_output=True,
-                          text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["False", "1", "True", "True"]
+    assert fresh_python(probe).split() == ["False", "1", "True", "True"]
