@@ -300,8 +300,8 @@ def dci_lasso(
       factors (5 codes, 20 seeds) modularity goes from 0.00 to 0.59 (median 0.18) to
       0.00 to 0.36 (median 0) at n = 100, 0.00 to 0.59 (0.25) to 0.00 to 0.33 (0.08) at
       n = 1000; on the ``null_gaussian`` scenario at n = 100 (6 seeds) from 0.20 ± 0.12
-      to 0.04 ± 0.09 (version 4's figures; in version 5, next note, the one-standard-error penalty's are 0 on
-      every seed).  On the default study's grid (its 90 points, seeds 0 and 1) 42% of
+      to 0.04 ± 0.09 (version 4's figures; in version 5, next note, 0.01 ± 0.03, and 0 on codes independent of
+      Gaussian factors).  On the default study's grid (its 90 points, seeds 0 and 1) 42% of
       the calls keep version 3's scores bit for bit (every call on ``correlated``,
       ``dead_codes``, ``partial`` and ``rotation``); modularity rises by up to 0.14 on
       ``noise``, 0.10 on ``nonlinear``, 0.05 on the attacks, falls by up to 0.35 on
