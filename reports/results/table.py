@@ -69,7 +69,7 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False,
         ``score``, ``seconds`` and the null's columns as float64, ``seed``, ``n_samples``, ``warnings`` and
         ``null_permutations`` as int64,
         ``higher_is_better`` as bool.  ``attrs["filled_columns"]`` lists the optional
-        columns the table lacked and that were filled with their defaults.
+        columns the table lacked and that were filled with their defaults (absent when it lacked none).
 
     Raises
     ------
@@ -106,21 +106,33 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False,
             filled.add(column)
     filled.update(column for column in DERIVED_COLUMNS if column not in frame.columns)
     frame = with_parameter_columns(with_option_columns(frame, option_defaults))
-    frame.attrs["filled_columns"] = sorted(filled)
+    # only where a column was filled: pandas deep-copies a frame's attrs into every frame and column derived from it
+    # (about a tenth of the verdicts' time on a small table), and a table the harness writes has every column
+    frame.attrs.pop("filled_columns", None)
+    if filled:
+        frame.attrs["filled_columns"] = sorted(filled)
     for column in TEXT_COLUMNS:
-        frame[column] = frame[column].fillna("").astype(str)
-    for column in (*_REAL_COLUMNS, *_WHOLE_COLUMNS):
-        frame[column] = _numbers(frame, column)
+        if not _is_text(frame[column]):
+            frame[column] = frame[column].fillna("").astype(str)
+    for column in _REAL_COLUMNS:
+        if frame[column].dtype != np.float64:
+            frame[column] = _numbers(frame, column)
+    for column in _WHOLE_COLUMNS:
+        if frame[column].dtype not in (np.int64, np.float64):  # numbers already (whole ones need no NaN filled)
+            frame[column] = _numbers(frame, column)
     for column, empty in (("warnings", 0), ("null_permutations", 0), ("looks", 1)):  # a table written before them
-        frame[column] = frame[column].fillna(empty)
+        if frame[column].hasnans:
+            frame[column] = frame[column].fillna(empty)
     _check_numbers(frame)
     for column in _WHOLE_COLUMNS:
-        frame[column] = frame[column].astype(np.int64)
-    frame["higher_is_better"] = _as_bool(frame["higher_is_better"])
-    unknown = sorted(set(frame["property"]) - set(SCORE_PROPERTIES))
+        if frame[column].dtype != np.int64:
+            frame[column] = frame[column].astype(np.int64)
+    if frame["higher_is_better"].dtype != bool:
+        frame["higher_is_better"] = _as_bool(frame["higher_is_better"])
+    unknown = sorted(set(frame["property"].unique()) - set(SCORE_PROPERTIES))
     if unknown:
         raise ValueError(f"results column 'property' has unknown values {unknown}; expected some of {SCORE_PROPERTIES}")
-    unknown = sorted(set(frame["criterion"]) - set(CRITERIA) - {""})
+    unknown = sorted(set(frame["criterion"].unique()) - set(CRITERIA) - {""})
     if unknown:
         raise ValueError(f"results column 'criterion' has unknown values {unknown}; expected some of {CRITERIA} or ''")
     return frame
@@ -154,15 +166,28 @@ def _refuse(frame: pd.DataFrame, column: str, values: pd.Series, bad: Any, probl
 def _check_json_objects(frame: pd.DataFrame, column: str) -> None:
     """Refuse a cell of ``column`` (one of :data:`reports.results.schema.JSON_COLUMNS`) that is neither empty nor a JSON
     object (:func:`reports.results.schema.decode_options` reads them); each distinct text is parsed once."""
-    texts = frame[column].fillna("").astype(str)
-    readable = {}
-    for text in texts.unique():
-        try:
-            readable[text] = isinstance(decode_options(text), dict)
-        except (ValueError, RecursionError):  # json's errors derive from ValueError; brackets nested too deep
-            readable[text] = False
-    _refuse(frame, column, texts, ~texts.map(readable).to_numpy(dtype=bool), "unreadable",
-            'a JSON object such as {"bins":5} (or an empty cell)')
+    texts = frame[column] if _is_text(frame[column]) else frame[column].fillna("").astype(str)
+    unreadable = [text for text in texts.unique() if not _is_json_object(text)]
+    if unreadable:
+        _refuse(frame, column, texts, texts.isin(unreadable).to_numpy(dtype=bool), "unreadable",
+                'a JSON object such as {"bins":5} (or an empty cell)')
+
+
+def _is_json_object(text: str) -> bool:
+    """Whether ``text`` reads as a JSON object, or is empty (:func:`reports.results.schema.decode_options`)."""
+    try:
+        return isinstance(decode_options(text), dict)
+    except (ValueError, RecursionError):  # json's errors derive from ValueError; brackets nested too deep
+        return False
+
+
+#: The type ``astype(str)`` gives a column: pandas' default text type.
+_TEXT_DTYPE = pd.Series([""]).astype(str).dtype
+
+
+def _is_text(column: pd.Series) -> bool:
+    """Whether ``column`` is already what ``fillna("").astype(str)`` makes of it: text of the default type, no NaN."""
+    return column.dtype == _TEXT_DTYPE and not column.hasnans
 
 
 def _numbers(frame: pd.DataFrame, column: str) -> pd.Series:
@@ -181,23 +206,29 @@ def _check_numbers(frame: pd.DataFrame) -> None:
     (:data:`_WHOLE_COLUMNS`); a p-value outside [0, 1]; and, where a null was computed (``null_permutations`` > 0), a
     null mean, chance level or p-value that is not finite."""
     numbers = {column: frame[column].to_numpy() for column in (*_REAL_COLUMNS, *_WHOLE_COLUMNS)}
+
+    def refuse(column: str, bad: np.ndarray, problem: str, expected: str) -> None:
+        if bad.any():  # the column's Series only for the message
+            _refuse(frame, column, frame[column], bad, problem, expected)
+
     for column in ("score", "value", "seconds"):
-        _refuse(frame, column, frame[column], ~np.isfinite(numbers[column]), "non-finite", "a finite number")
+        refuse(column, ~np.isfinite(numbers[column]), "non-finite", "a finite number")
     for column in ("ideal", "exact", "null_seconds"):
-        _refuse(frame, column, frame[column], np.isinf(numbers[column]), "infinite", "a finite number or an empty cell")
+        refuse(column, np.isinf(numbers[column]), "infinite", "a finite number or an empty cell")
     for column in ("seconds", "null_seconds"):
-        _refuse(frame, column, frame[column], numbers[column] < 0, "negative", "a number of seconds >= 0")
+        refuse(column, numbers[column] < 0, "negative", "a number of seconds >= 0")
     for column, least in _WHOLE_COLUMNS.items():
-        whole = np.isfinite(numbers[column]) & (numbers[column] == np.floor(numbers[column]))
-        _refuse(frame, column, frame[column], ~whole | (numbers[column] < least), "invalid",
-                f"a whole number >= {least}")
+        values = numbers[column]
+        whole = (np.ones(values.shape, dtype=bool) if values.dtype == np.int64
+                 else np.isfinite(values) & (values == np.floor(values)))
+        refuse(column, ~whole | (values < least), "invalid", f"a whole number >= {least}")
     p_value = numbers["p_value"]
-    _refuse(frame, "p_value", frame["p_value"], (p_value < 0) | (p_value > 1) | np.isinf(p_value), "out-of-range",
-            "a p-value in [0, 1], or an empty cell where no null was computed")
+    refuse("p_value", (p_value < 0) | (p_value > 1) | np.isinf(p_value), "out-of-range",
+           "a p-value in [0, 1], or an empty cell where no null was computed")
     has_null = numbers["null_permutations"] > 0
     for column in ("null_mean", "null_q95", "p_value"):
-        _refuse(frame, column, frame[column], has_null & ~np.isfinite(numbers[column]), "non-finite",
-                "a finite number where null_permutations > 0 (a null was computed)")
+        refuse(column, has_null & ~np.isfinite(numbers[column]), "non-finite",
+               "a finite number where null_permutations > 0 (a null was computed)")
 
 
 def _as_bool(column: pd.Series) -> pd.Series:
@@ -356,7 +387,9 @@ def ideal_table(frame: pd.DataFrame) -> pd.DataFrame:
             f"{first['value']:g} ({first['min']:g} vs {first['max']:g})"
         )
     ideals = spread.rename(columns={"min": "ideal"})[["scenario", "value", "property", "ideal"]]
-    wide = ideals.pivot_table(index=["scenario", "value"], columns="property", values="ideal")
+    # one ideal per (scenario, value, property) after the groupby: a reshape, not pivot_table's aggregation (a tenth
+    # of its time)
+    wide = ideals.set_index(["scenario", "value", "property"])["ideal"].unstack("property")
     wide = wide.reindex(columns=list(IDEAL_PROPERTIES))
     complete = wide.notna().all(axis=1)
     agree = (wide.max(axis=1) - wide.min(axis=1)) <= _IDEAL_TOLERANCE

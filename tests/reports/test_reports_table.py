@@ -112,6 +112,21 @@ def test_bad_property_boolean_and_empty_table_are_rejected(synthetic_results):
         check_results(synthetic_results.to_dict())
 
 
+def test_a_checked_table_checks_to_itself_and_a_whole_one_carries_no_attrs(synthetic_results):
+    # check_results skips the conversions a column no longer needs (text already text, numbers already numbers); what
+    # it returns must be what converting them gives, and a table lacking no column carries no attrs (pandas deep-copies
+    # attrs into every frame derived from a table)
+    checked = check_results(synthetic_results)
+    whole = checked.copy()
+    whole.attrs = {}
+    again = check_results(whole)
+    pd.testing.assert_frame_equal(again, checked, check_exact=True)
+    assert again.attrs == {} and check_results(again).attrs == {}
+    as_text = whole.astype({"seed": str, "score": object, "study": object, "higher_is_better": str})
+    as_text.loc[as_text.index[0], "first_warning"] = np.nan  # an empty text cell as a CSV reader may leave it
+    pd.testing.assert_frame_equal(check_results(as_text), checked, check_exact=True)
+
+
 def test_text_booleans_are_read(synthetic_results):
     text = synthetic_results.assign(higher_is_better=np.where(np.arange(len(synthetic_results)) % 2, "True", "false"))
     assert check_results(text)["higher_is_better"].sum() == len(synthetic_results) // 2
