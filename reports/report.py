@@ -40,7 +40,7 @@ from reports.results.display import SYMBOLS, FigureFile, Section, display_table
 from reports.results.table import MissingDataError, provenance, scenarios_testing, score_label
 from reports.review.figures import paper_figure_drawers
 from reports.review.sections import agreement_line, table_1_sections, table_2_sections
-from reports.verdicts.bundle import Analysis, Bundle, bundle_of
+from reports.verdicts.bundle import Analysis, Bundle, bundle_for
 from reports.verdicts.characteristics import Rule, characteristic, sentences
 from reports.verdicts.headline import headline, headline_display, headline_sentences, range_lines
 from reports.verdicts.property_matrix import property_matrix, property_matrix_display
@@ -285,7 +285,7 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
     matrix's measured columns and the sensitivity section; every other section sees each swept
     metric at its default options (:func:`reports.analyses.sensitivity.on_default_options`).
     """
-    bundle = results if isinstance(results, Bundle) else Bundle(results)
+    bundle = bundle_for(results)
     thresholds = bundle.thresholds
     verdict_rows = provenance(bundle.judged, verdict_sources(bundle))
 
@@ -632,9 +632,9 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
         written).
     """
     formats = figures.figure_formats(figure_formats)
-    bundle = results if isinstance(results, Bundle) else bundle_of(results)  # the racing's last look's, when it was
+    bundle = bundle_for(results)  # the racing's last look's, when it was
     results, judged = bundle.results, bundle.judged
-    warnings_recorded = "warnings" not in results.attrs["filled_columns"]
+    warnings_recorded = "warnings" not in results.attrs.get("filled_columns", ())
     todo = figure_todo(bundle, colours)  # first, so that the workers draw while the analyses below are computed
     out_dir = Path(out_dir)
     tables_dir = out_dir / "tables"

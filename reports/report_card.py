@@ -26,7 +26,7 @@ from reports.analyses.score_ranges import Declared, declared_range, outside_rang
 from reports.analyses.thresholds import Thresholds
 from reports.rendering.markdown import markdown_table
 from reports.results.table import MissingDataError, oriented_score, representation_keys, score_label
-from reports.verdicts.bundle import Bundle
+from reports.verdicts.bundle import Bundle, bundle_for
 from reports.verdicts.characteristics import HEADINGS
 from reports.verdicts.property_matrix import property_matrix
 from reports.verdicts.verdict_table import symbol
@@ -127,7 +127,7 @@ def criterion_values(results: pd.DataFrame | Bundle) -> tuple[pd.DataFrame, list
         Columns ``criterion``, ``metric``, ``value``, ``higher_is_better``; and the
         criteria that could not be measured, with the reason.
     """
-    bundle = results if isinstance(results, Bundle) else Bundle(results)
+    bundle = bundle_for(results)
     verdicts = bundle.criterion_verdicts.set_index(["criterion", "metric"])["verdict"]
     metrics = list(dict.fromkeys(bundle.verdicts["metric"]))
     values: list[pd.DataFrame] = []
@@ -183,7 +183,7 @@ def rank_metric(values: pd.DataFrame, metric: str, thresholds: Thresholds = Thre
 def metric_verdicts(results: pd.DataFrame | Bundle, metric: str) -> dict[str, Verdict]:
     """The metric's verdict per card criterion (those with one) and per characteristic of the property matrix:
     what its card's marks say and what ``validate --fail-on`` checks."""
-    bundle = results if isinstance(results, Bundle) else Bundle(results)
+    bundle = bundle_for(results)
     pooled = bundle.criterion_verdicts
     own = pooled.loc[pooled["metric"] == metric].set_index("criterion")["verdict"]
     matrix = bundle.metric_verdicts
@@ -204,7 +204,7 @@ def criterion_rankings(
     ranked for ``metric`` has its note say how many of the metric's cells failed in the
     scenarios it reads, since those cells have no score to judge.
     """
-    bundle = results if isinstance(results, Bundle) else Bundle(results)
+    bundle = bundle_for(results)
     values, notes = criterion_values(bundle)
     ranked = rank_metric(values, metric, bundle.thresholds)
     verdicts = metric_verdicts(bundle, metric)
@@ -228,7 +228,7 @@ def criterion_rankings(
 
 def verdict_rows(results: pd.DataFrame | Bundle, metric: str) -> pd.DataFrame:
     """The metric's row of the property matrix, with how many of the other metrics pass each characteristic."""
-    matrix = property_matrix(results if isinstance(results, Bundle) else Bundle(results))
+    matrix = property_matrix(bundle_for(results))
     others = matrix.loc[matrix["metric"] != metric]
     passing = others.loc[others["verdict"] == "yes"].groupby("characteristic").size()
     judged = others.loc[others["verdict"].isin(["yes", "no", "undecided"])].groupby("characteristic").size()
@@ -264,7 +264,7 @@ def closest_metric(results: pd.DataFrame | Bundle, metric: str) -> str | None:
     Rank agreement is Kendall's tau-b over the cells both scored (:func:`reports.analyses.agreement.kendall`,
     oriented scores, each metric at its default options); None when no pair has a defined tau.
     """
-    bundle = results if isinstance(results, Bundle) else Bundle(results)
+    bundle = bundle_for(results)
     judged = bundle.judged
     data = judged.assign(label=[score_label(m, s) for m, s in zip(judged["metric"], judged["sub_score"])],
                          oriented=oriented_score(judged))

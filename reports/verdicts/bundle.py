@@ -195,26 +195,35 @@ class Bundle:
         return verdicts.criterion_verdicts(self)
 
 
-#: The last results table :func:`bundle_of` was given (by the digest of its content) and its :class:`Bundle`.
+#: The last results table :func:`bundle_of` was given (by the digest of its content and the thresholds) and its
+#: :class:`Bundle`.
 _LAST: dict[str, Bundle] = {}
 
 
-def bundle_of(results: pd.DataFrame) -> Bundle:
-    """The :class:`Bundle` of ``results`` at the default thresholds, computed once per content: the last one is kept,
-    keyed by a digest of the table's columns, types, index and values (and the columns its loader filled in), so that a racing study's last look
-    (:func:`harness.execution.racing.undecided_groups`) and the report drawn after it
-    (:func:`reports.report.write_report`) share their analyses (about 7 CPU-s of the default study's report) and a
-    table changed in any value, however slightly, gets a Bundle of its own.  A table whose content cannot be hashed
-    gets a new Bundle, not kept."""
+def bundle_of(results: pd.DataFrame, thresholds: Thresholds = Thresholds()) -> Bundle:
+    """The :class:`Bundle` of ``results`` at ``thresholds``, computed once per content: the last one is kept,
+    keyed by a digest of the table's columns, types, index and values (and the columns its loader filled in) and of the
+    thresholds, so that a racing study's last look (:func:`harness.execution.racing.undecided_groups`) and the report
+    drawn after it (:func:`reports.report.write_report`), or the views a report card reads one after another
+    (:func:`bundle_for`), share their analyses (about 7 CPU-s of the default study's report) and a table changed in any
+    value, however slightly, gets a Bundle of its own.  A table whose content cannot be hashed gets a new Bundle, not
+    kept."""
     try:
         rows = pd.util.hash_pandas_object(results, index=True).to_numpy()
     except TypeError:  # an unhashable cell (a list): nothing to key the Bundle by
-        return Bundle(results)
-    # the columns and types, and the one attribute check_results reads (the columns a loader filled in)
+        return Bundle(results, thresholds)
+    # the columns and types, the one attribute check_results reads (the columns a loader filled in), the thresholds
     layout = repr(([(str(column), str(dtype)) for column, dtype in results.dtypes.items()],
-                   sorted(results.attrs.get("filled_columns", ())))).encode()
+                   sorted(results.attrs.get("filled_columns", ())), thresholds)).encode()
     digest = hashlib.sha256(layout + rows.tobytes()).hexdigest()
     if digest not in _LAST:
         _LAST.clear()
-        _LAST[digest] = Bundle(results)
+        _LAST[digest] = Bundle(results, thresholds)
     return _LAST[digest]
+
+
+def bundle_for(results: pd.DataFrame | Bundle, thresholds: Thresholds = Thresholds()) -> Bundle:
+    """``results`` itself when it is a :class:`Bundle` (judged at its own thresholds), else the :func:`bundle_of` the
+    table at ``thresholds``: what every view of the verdicts (the property matrix, the headline, the report card's
+    parts) reads, so that views of one table computed one after another share one set of analyses."""
+    return results if isinstance(results, Bundle) else bundle_of(results, thresholds)

@@ -17,7 +17,7 @@ from reports.analyses.score_ranges import outside_ranges, range_flag
 from reports.analyses.thresholds import Thresholds
 from reports.results.display import ABSENT, SYMBOLS
 from reports.results.table import check_results, score_label
-from reports.verdicts.bundle import Bundle
+from reports.verdicts.bundle import Bundle, bundle_for
 from reports.verdicts.characteristics import HEADINGS
 from reports.verdicts.verdict_table import HEADLINE_COLUMNS, headline_verdicts
 
@@ -51,7 +51,7 @@ def headline(results: pd.DataFrame | Bundle, thresholds: Thresholds = Thresholds
         the noise, nonlinear-map and non-measured-factor conditions; ``cost`` has the
         metric's median seconds per call in ``value`` and no verdict.
     """
-    bundle = results if isinstance(results, Bundle) else Bundle(results, thresholds)
+    bundle = bundle_for(results, thresholds)
     seconds = bundle.cost.frame.set_index("metric")["median_seconds"] if bundle.cost.table is not None else pd.Series()
     rows = []
     for _score, cells in headline_verdicts(bundle).groupby(["metric", "sub_score"], sort=False):

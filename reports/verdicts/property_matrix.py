@@ -20,7 +20,7 @@ import pandas as pd
 from reports.analyses.thresholds import Thresholds
 from reports.results.display import SYMBOLS
 from reports.verdicts import characteristics
-from reports.verdicts.bundle import Bundle
+from reports.verdicts.bundle import Bundle, bundle_for
 from reports.verdicts.characteristics import HEADINGS
 
 #: Characteristic -> column heading, in the review's order, then the additions.
@@ -104,7 +104,7 @@ def property_matrix(results: pd.DataFrame | Bundle, thresholds: Thresholds = Thr
     :func:`reports.analyses.sensitivity.on_default_options`), with the sweeps read by the two
     measured columns.
     """
-    bundle = results if isinstance(results, Bundle) else Bundle(results, thresholds)
+    bundle = bundle_for(results, thresholds)
     records = [{"metric": metric, "family": family, "characteristic": key, **verdict.record()}
                for metric, family, key, verdict in bundle.metric_verdicts.itertuples(index=False)]
     return pd.DataFrame(records, columns=COLUMNS)

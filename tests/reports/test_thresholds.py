@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from pandas.testing import assert_frame_equal
 
 from reports import Bundle, Thresholds, property_matrix
 from reports.report import build_sections
@@ -64,3 +65,32 @@ def test_a_sentence_must_state_every_threshold_its_rules_compare_with():
     with pytest.raises(ValueError, match="characteristic 'fit': its sentence names 'min_rr', which is no threshold"):
         Characteristic(key="fit", heading="Fit", analysis="linearity", rules=(rule,), unmeasured="",
                        sentence="R² ≥ {min_r2:g} and {min_rr:g}")
+
+
+def test_the_views_of_one_table_share_its_analyses_and_other_thresholds_or_values_get_their_own(synthetic_results,
+                                                                                                  monkeypatch):
+    # the property matrix, the headline and a report card's parts each built a Bundle of the same table and computed
+    # every analysis and verdict again (a tenth to a fifth of the reports' and validate's tests); they now share the
+    # Bundle of the last table seen (reports.verdicts.bundle.bundle_for), keyed by content and thresholds
+    from reports import headline
+    from reports.report_card import metric_verdicts
+    from reports.verdicts import bundle as bundles
+    from reports.verdicts import verdict_table
+
+    computed = []
+    original = verdict_table.verdict_table
+    monkeypatch.setattr(verdict_table, "verdict_table", lambda bundle: computed.append(bundle) or original(bundle))
+    monkeypatch.setattr(bundles, "_LAST", {})
+    matrix = property_matrix(synthetic_results)
+    headline(synthetic_results.copy())
+    metric_verdicts(synthetic_results, "lin")
+    assert len(computed) == 1
+    assert_frame_equal(matrix, property_matrix(Bundle(synthetic_results)))  # what a Bundle of its own gives
+    assert len(computed) == 2
+    strict = Thresholds(min_rank_correlation=0.9)
+    assert property_matrix(synthetic_results, strict)["threshold"].str.contains("ρ ≥ 0.9").any()
+    assert len(computed) == 3 and computed[-1].thresholds == strict
+    changed = synthetic_results.copy()
+    changed.loc[changed.index[0], "score"] += 1e-12
+    property_matrix(changed)
+    assert len(computed) == 4
