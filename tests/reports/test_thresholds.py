@@ -77,20 +77,17 @@ def test_the_views_of_one_table_share_its_analyses_and_other_thresholds_or_value
     from reports.verdicts import bundle as bundles
     from reports.verdicts import verdict_table
 
+    results = synthetic_results.loc[synthetic_results["metric"].isin(["lin", "step", "uncal"])]  # three of its metrics
     computed = []
     original = verdict_table.verdict_table
     monkeypatch.setattr(verdict_table, "verdict_table", lambda bundle: computed.append(bundle) or original(bundle))
     monkeypatch.setattr(bundles, "_LAST", {})
-    matrix = property_matrix(synthetic_results)
-    headline(synthetic_results.copy())
-    metric_verdicts(synthetic_results, "lin")
+    matrix = property_matrix(results)
+    headline(results.copy())
+    metric_verdicts(results, "lin")
     assert len(computed) == 1
-    assert_frame_equal(matrix, property_matrix(Bundle(synthetic_results)))  # what a Bundle of its own gives
+    assert_frame_equal(matrix, property_matrix(Bundle(results)))  # what a Bundle of its own gives
     assert len(computed) == 2
     strict = Thresholds(min_rank_correlation=0.9)
-    assert property_matrix(synthetic_results, strict)["threshold"].str.contains("ρ ≥ 0.9").any()
-    assert len(computed) == 3 and computed[-1].thresholds == strict
-    changed = synthetic_results.copy()
-    changed.loc[changed.index[0], "score"] += 1e-12
-    property_matrix(changed)
-    assert len(computed) == 4
+    assert property_matrix(results, strict)["threshold"].str.contains("ρ ≥ 0.9").any()
+    assert len(computed) == 3 and computed[-1].thresholds == strict  # (a changed value: tests/harness/test_racing.py)
