@@ -10,6 +10,7 @@ the table of ideal values per scenario, value and property.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -146,13 +147,16 @@ _WHOLE_COLUMNS = {"seed": 0, "n_samples": 1, "warnings": 0, "null_permutations":
 _EMPTY_TEXTS = frozenset({"", "nan", "none", "null", "na", "n/a"})
 
 
-def _refuse(frame: pd.DataFrame, column: str, values: pd.Series, bad: Any, problem: str, expected: str) -> None:
-    """Raise a one-line :class:`ValueError` naming ``column``, how many of ``values`` are ``bad`` (a boolean mask), and
+def _refuse(frame: pd.DataFrame, column: str, bad: Any, problem: str, expected: str,
+            values: pd.Series | None = None) -> None:
+    """Raise a one-line :class:`ValueError` naming ``column``, how many of its cells are ``bad`` (a boolean mask), and
     the first one's row: its 1-based position in the table (line ``row + 1`` of a CSV, after the header), metric,
-    scenario, value and seed; nothing when none is."""
+    scenario, value and seed, and its content in ``values`` (the column as read, before any conversion; ``frame``'s
+    column by default, looked up only to say so); nothing when none is."""
     bad = np.asarray(bad, dtype=bool)
     if not bad.any():
         return
+    values = frame[column] if values is None else values
     position = int(np.flatnonzero(bad)[0])
     row = frame.iloc[position]
     count = int(bad.sum())
@@ -169,8 +173,8 @@ def _check_json_objects(frame: pd.DataFrame, column: str) -> None:
     texts = frame[column] if _is_text(frame[column]) else frame[column].fillna("").astype(str)
     unreadable = [text for text in texts.unique() if not _is_json_object(text)]
     if unreadable:
-        _refuse(frame, column, texts, texts.isin(unreadable).to_numpy(dtype=bool), "unreadable",
-                'a JSON object such as {"bins":5} (or an empty cell)')
+        _refuse(frame, column, texts.isin(unreadable).to_numpy(dtype=bool), "unreadable",
+                'a JSON object such as {"bins":5} (or an empty cell)', texts)
 
 
 def _is_json_object(text: str) -> bool:
@@ -196,7 +200,7 @@ def _numbers(frame: pd.DataFrame, column: str) -> pd.Series:
     numbers = pd.to_numeric(raw, errors="coerce")
     if not pd.api.types.is_numeric_dtype(raw):
         empty = raw.isna() | raw.astype(str).str.strip().str.lower().isin(_EMPTY_TEXTS)
-        _refuse(frame, column, raw, numbers.isna() & ~empty, "non-numeric", "a number")
+        _refuse(frame, column, numbers.isna() & ~empty, "non-numeric", "a number", raw)
     return numbers.astype(np.float64)
 
 
@@ -206,11 +210,7 @@ def _check_numbers(frame: pd.DataFrame) -> None:
     (:data:`_WHOLE_COLUMNS`); a p-value outside [0, 1]; and, where a null was computed (``null_permutations`` > 0), a
     null mean, chance level or p-value that is not finite."""
     numbers = {column: frame[column].to_numpy() for column in (*_REAL_COLUMNS, *_WHOLE_COLUMNS)}
-
-    def refuse(column: str, bad: np.ndarray, problem: str, expected: str) -> None:
-        if bad.any():  # the column's Series only for the message
-            _refuse(frame, column, frame[column], bad, problem, expected)
-
+    refuse = partial(_refuse, frame)
     for column in ("score", "value", "seconds"):
         refuse(column, ~np.isfinite(numbers[column]), "non-finite", "a finite number")
     for column in ("ideal", "exact", "null_seconds"):
@@ -218,10 +218,8 @@ def _check_numbers(frame: pd.DataFrame) -> None:
     for column in ("seconds", "null_seconds"):
         refuse(column, numbers[column] < 0, "negative", "a number of seconds >= 0")
     for column, least in _WHOLE_COLUMNS.items():
-        values = numbers[column]
-        whole = (np.ones(values.shape, dtype=bool) if values.dtype == np.int64
-                 else np.isfinite(values) & (values == np.floor(values)))
-        refuse(column, ~whole | (values < least), "invalid", f"a whole number >= {least}")
+        whole = np.isfinite(numbers[column]) & (numbers[column] == np.floor(numbers[column]))
+        refuse(column, ~whole | (numbers[column] < least), "invalid", f"a whole number >= {least}")
     p_value = numbers["p_value"]
     refuse("p_value", (p_value < 0) | (p_value > 1) | np.isinf(p_value), "out-of-range",
            "a p-value in [0, 1], or an empty cell where no null was computed")

@@ -223,7 +223,7 @@ def bundle_of(results: pd.DataFrame, thresholds: Thresholds = Thresholds()) -> B
 
 
 def bundle_for(results: pd.DataFrame | Bundle, thresholds: Thresholds = Thresholds()) -> Bundle:
-    """``results`` itself when it is a :class:`Bundle` (judged at its own thresholds), else the :func:`bundle_of` the
+    """``results`` itself when it is a :class:`Bundle` (judged at its own thresholds), else :func:`bundle_of` of the
     table at ``thresholds``: what every view of the verdicts (the property matrix, the headline, the report card's
     parts) reads, so that views of one table computed one after another share one set of analyses."""
     return results if isinstance(results, Bundle) else bundle_of(results, thresholds)
