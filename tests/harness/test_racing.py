@@ -205,6 +205,7 @@ def test_racing_keeps_its_error_rate_on_a_simulated_threshold(monkeypatch):
     assert undecided > 0.5  # a value at its threshold stays too close to call at the cap
 
 
+@pytest.mark.slow
 def test_a_rerun_reads_the_recorded_decisions_and_a_changed_plan_computes_them(tmp_path, monkeypatch):
     import json
 
@@ -230,6 +231,7 @@ def test_stress_races_to_the_same_cap_as_a_study():
     assert DEFAULT_MAX_SEEDS == MAX_SEEDS  # repeated for stress's light --help
 
 
+@pytest.mark.slow
 def test_the_report_after_a_race_reads_its_last_looks_analyses_and_a_changed_table_gets_its_own(tmp_path, monkeypatch):
     """The racing's last look and the report drawn after it share one Bundle (reports.verdicts.bundle.bundle_of): the
     report computes no analysis again; a table differing in one score, or a copy of the same content, is keyed by its
@@ -264,6 +266,7 @@ def test_the_report_after_a_race_reads_its_last_looks_analyses_and_a_changed_tab
     assert bundles.bundle_of(filled) is not bundles.bundle_of(frame)
 
 
+@pytest.mark.slow
 def test_a_race_scores_permutation_nulls_on_the_first_rounds_seeds_only():
     """The seeds a race adds narrow undecided verdicts' intervals; a null feeds none (the calibration's chance level
     reads the seeds that have one), so the later rounds score none: 45% of the default study's null CPU had gone there."""

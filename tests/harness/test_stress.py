@@ -130,6 +130,7 @@ def test_outputs_name_the_case_the_recipe_and_the_contrast(z_diff_search):
     assert set(stored["metric"]) == {"z_diff", "mig", "modularity"}
 
 
+@pytest.mark.slow
 def test_mig_holds_up_under_the_redundancy_attack_while_compactness_falls():
     result = stress("mig", scenarios_=["redundancy_attack"], contrast=["unibound"], **FAST)
     case = over_cases(result)[0]
@@ -270,6 +271,7 @@ def test_exploration_starts_at_the_ends_and_is_seeded():
     assert strata == [0, 1, 2, 3]
 
 
+@pytest.mark.slow
 def test_search_is_reproducible_from_its_seed():
     def search(seed):
         return stress("mig", scenarios_=["noise", "mixing"], contrast=[], budget=18, seed=seed, **FAST).table()
@@ -591,6 +593,7 @@ SCENARIOS_OF_THE_SIMULATION = ("noise", "mixing", "nonlinear", "correlated", "re
                                "rotation", "partial", "dead_codes", "gaussian_toy_redundancy")
 
 
+@pytest.mark.slow
 def test_a_metric_that_never_departs_from_its_ideal_is_rarely_broken_once_cases_are_confirmed_on_fresh_seeds():
     # 10 scenarios x 30 points, every true departure 0, each point's 3 seeds scored with noise 0.15: the search's own
     # intervals exclude 0 at some point of most searches (each 2.5% a side, hundreds of points), so the cases it picks

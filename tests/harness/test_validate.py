@@ -756,6 +756,7 @@ def test_fail_on_help_lists_exactly_what_it_takes():
     assert listed == [*FAIL_ON, *FAIL_ON_AXIOMS]
 
 
+@pytest.mark.slow
 def test_fail_on_takes_the_axioms_the_overall_line_names(metric_files, tmp_path, capsys):
     # the overall line listed "chance axiom" among the failures, and --fail-on chance was refused: no CI gate on them
     metric_file = tmp_path / "constant.py"
@@ -845,6 +846,7 @@ def test_sub_scores_returned_on_some_calls_only_are_warned_about(tmp_path):
     assert _uneven_sub_scores(rows.loc[rows["sub_score"] == "a"], "m", ["a"]) == ""
 
 
+@pytest.mark.slow
 def test_the_race_of_the_built_ins_and_of_your_metric_are_told_apart(metric_files, tmp_path):
     # validate logged two identical 'racing: stopped after ...' lines, the first about the built-ins, not your metric
     messages = []

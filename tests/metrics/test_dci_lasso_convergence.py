@@ -13,6 +13,7 @@ import scenarios
 from metrics import dci_lasso as module
 
 
+@pytest.mark.slow
 def test_the_fits_converge_where_ten_thousand_sweeps_did_not(monkeypatch):
     data = scenarios.get("sample_size").generate(100, n=100, seed=7)  # 150 of its fits did not converge in 10000
     with warnings.catch_warnings():

@@ -115,6 +115,7 @@ def straddling(synthetic_results) -> pd.DataFrame:
     return check_results(pd.concat([synthetic_results.loc[~is_lin], *probe], ignore_index=True))
 
 
+@pytest.mark.slow
 def test_spreads_whose_interval_straddles_the_threshold_leave_both_verdicts_undecided(straddling):
     spreads = option_spreads(straddling).groupby("option")[["max_spread", "max_spread_low", "max_spread_high"]].max()
     assert spreads.loc["b", "max_spread_low"] < 0.1 < spreads.loc["b", "max_spread_high"]
@@ -138,6 +139,7 @@ def test_racing_adds_seeds_to_a_sweeps_variants_where_the_sweep_ran(straddling):
                      ("noise", "probe[a=1,b=1,bins=5]")}
 
 
+@pytest.mark.slow
 def test_an_option_moving_each_of_several_sub_scores_by_the_threshold_is_wrongly_counted_at_most_at_the_error_rate():
     # bins 20 moves each of 4 sub-scores by exactly the threshold, 0.1 (so the option moves no score beyond it and
     # the count's low end should be 0), each score with noise 0.03, 12 seeds.  Read sub-score by sub-score (before

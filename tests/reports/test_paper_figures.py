@@ -59,6 +59,7 @@ def test_a_raced_experiment_captions_its_fewest_and_most_seeds(reviewed):
     assert "3 to 6 seeds (raced: more where a verdict needed them)" in caption
 
 
+@pytest.mark.slow
 def test_each_figure_keeps_its_title_inside_the_figure(reviewed):
     # the protocol line ran past both edges of a 6.8-inch figure (figures 5 and 7), and a figure whose ideal tags
     # found no free spot lost its title to the notes replacing it (figure 4)

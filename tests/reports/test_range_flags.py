@@ -107,6 +107,7 @@ def test_pure_noise_below_the_chance_end_is_not_calibrated(below_chance):
     assert cells.loc[("modularity", "calibrated"), "verdict"] == "yes"  # 0 at pure noise: at the chance end
 
 
+@pytest.mark.slow
 def test_the_two_sided_rule_moves_with_its_threshold(below_chance):
     def verdict(thresholds: Thresholds) -> str:
         cells = headline(below_chance, thresholds).set_index(["sub_score", "criterion"])

@@ -55,6 +55,7 @@ def test_robustness_reads_the_noise_criterion_not_the_scenario_name(synthetic_re
         assert _value(after, "calibration", metric) == pytest.approx(_value(before, "calibration", metric), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_a_swept_metric_is_ranked_once_on_its_default_variant(synthetic_results):
     # validate may run option sweeps: a metric's own variants must not compete with it
     variant = synthetic_results.loc[synthetic_results["metric"] == "lin"].assign(metric="lin[bins=5]")
@@ -174,6 +175,7 @@ def test_a_criterion_row_carries_the_verdict_of_the_property_matrix(synthetic_re
     assert linear["verdict"] == "✗ R² 1.00, slope 0.23" and linear["threshold"] == "R² ≥ 0.9, slope ≥ 0.25"
 
 
+@pytest.mark.slow
 def test_every_mark_of_the_card_is_the_pooled_verdict_of_the_property_matrix(realistic_results):
     from reports import property_matrix
     from reports.verdicts.bundle import Bundle

@@ -341,6 +341,7 @@ def _swept_step(synthetic_results: pd.DataFrame) -> pd.DataFrame:
                                    ignore_index=True))
 
 
+@pytest.mark.slow
 def test_a_swept_metric_named_alone_is_its_variant_at_the_defaults_in_the_reports_colour(synthetic_results, tmp_path,
                                                                                          drawn):
     # the README's plot of the default study refused dci_lasso and sap (swept there) and drew mig[bins=10] in a colour

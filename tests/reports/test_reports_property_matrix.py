@@ -70,6 +70,7 @@ def test_metric_without_the_scenarios_is_unmeasured(matrix):
     assert {matrix[("pid", c)].verdict for c in ("modularity", "calibrated", "linear", "data_efficient")} == {"unmeasured"}
 
 
+@pytest.mark.slow
 def test_thresholds_are_options(synthetic_results):
     loose = _verdicts(property_matrix(synthetic_results, Thresholds(perfect_threshold=0.8, random_threshold=0.4, min_r2=0.7,
                                                                     max_deviation=0.9, data_tolerance=0.5, min_slope=0.3)))  # uncal's gap: [0, 0.444]

@@ -137,6 +137,7 @@ def test_a_renamed_scenario_is_measured_by_its_criterion(synthetic_results):
     assert "noise" not in set(robustness(undeclared)["scenario"])
 
 
+@pytest.mark.slow
 def test_the_sections_split_robustness_from_attacks_out_of_one_table(realistic_results):
     # robustness runs once for every condition; the Robustness and Entanglement attacks sections are its parts
     from reports.report import build_sections

@@ -120,6 +120,7 @@ def test_the_means_are_paired_over_the_seeds_with_every_value():
     assert row["max_spread"] == pytest.approx(0.16) and row["n_seeds"] == 2 and row["conditions"] == 1
 
 
+@pytest.mark.slow
 def test_many_conditions_each_moved_by_the_threshold_are_wrongly_called_sensitive_at_most_at_the_error_rate():
     # 12 conditions (noise values), on each of which bins 20 moves the expected score by exactly the threshold, 0.1
     # (so "insensitive" is right: a spread at most 0.1), scored with noise 0.03 on 12 seeds.  The largest of 12 noisy
@@ -135,6 +136,7 @@ def test_many_conditions_each_moved_by_the_threshold_are_wrongly_called_sensitiv
     assert (table["verdict"] == "sensitive").mean() <= 0.05
 
 
+@pytest.mark.slow
 def test_an_option_of_several_values_each_pair_as_far_apart_as_the_threshold_is_wrongly_called_sensitive_at_most_at_the_error_rate():
     # bins 5, 10, 20, 40 score 0.5, 0.6, 0.5, 0.6 on average: the spread is exactly the threshold, 0.1 (so
     # "insensitive" is right), and 4 of the 6 pairs of values are that far apart.  Each draw shifts every value alike

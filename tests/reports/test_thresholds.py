@@ -67,6 +67,7 @@ def test_a_sentence_must_state_every_threshold_its_rules_compare_with():
                        sentence="R² ≥ {min_r2:g} and {min_rr:g}")
 
 
+@pytest.mark.slow
 def test_the_views_of_one_table_share_its_analyses_and_other_thresholds_or_values_get_their_own(synthetic_results,
                                                                                                   monkeypatch):
     # the property matrix, the headline and a report card's parts each built a Bundle of the same table and computed

@@ -114,6 +114,7 @@ def _two_scenarios(synthetic_results, perfect: dict[str, tuple[float, float, flo
     return cell[("lin", lin["sub_score"].iloc[0], "calibrated")]
 
 
+@pytest.mark.slow
 def test_a_score_passes_only_where_every_rows_interval_passes_and_fails_where_one_rows_does(synthetic_results):
     # the worse value passes by its interval, a better one straddles 0.9: not shown to pass everywhere, undecided
     # (read by value alone, this was "yes" on the worse row)
@@ -240,6 +241,7 @@ def _pooled_wrong_share(widened: bool, metrics: int = 200, scenarios: int = 8) -
     return marks.count("no") / metrics, bundle.pooled_checks["m0"]
 
 
+@pytest.mark.slow
 def test_a_verdict_pooling_many_checks_fails_wrongly_at_most_five_percent_of_the_time():
     """A verdict fails when one of its checks does: with 8 scenarios' checks at their threshold, 95% intervals failed
     one of them in 1 - 0.975^8 = 18% of verdicts; the failing side read at 1 - 0.05 / m for the m checks pooled keeps
