@@ -81,7 +81,10 @@ class Bundle:
     def __init__(self, results: pd.DataFrame, thresholds: Thresholds = Thresholds()) -> None:
         self.results = check_results(results)
         self.thresholds = thresholds
-        self.judged = on_default_options(self.results)
+        # without attributes (the columns check_results filled, which only the report reads, from results): pandas
+        # deep-copies a frame's attrs into every frame derived from it, in every analysis
+        self.judged = on_default_options(self.results).copy(deep=False)
+        self.judged.attrs = {}
 
     @cached_property
     def calibration(self) -> Analysis:
@@ -171,12 +174,11 @@ class Bundle:
         CPU-s for all of the default study's)."""
         pooled = self.pooled_checks
         results = self.results
-        factors = [max(pooled.get(metric, 1), pooled.get(base, 1))
-                   for metric, base in zip(results["metric"], results["metric_base"])]
-        if max(factors, default=1) == 1:
+        factors = np.maximum(*(results[column].map(pooled).fillna(1).to_numpy(dtype=np.int64)
+                               for column in ("metric", "metric_base")))
+        if factors.max(initial=1) == 1:
             return self
-        return Bundle(results.assign(looks=results[LOOKS_COLUMN].to_numpy() * np.asarray(factors, dtype=np.int64)),
-                      self.thresholds)
+        return Bundle(results.assign(looks=results[LOOKS_COLUMN].to_numpy() * factors), self.thresholds)
 
     @cached_property
     def verdicts(self) -> pd.DataFrame:

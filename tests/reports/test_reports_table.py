@@ -193,6 +193,33 @@ def test_a_holistic_row_stating_its_ideal_has_it_without_a_metric_of_each_proper
     assert len(own) == holistic.groupby(["scenario", "value"]).ngroups and (own["ideal"] == 0.25).all()
 
 
+def _grouped_ideals(frame: pd.DataFrame) -> pd.DataFrame:
+    """The ideal table as pandas' groupby and reshape make it (ideal_table's implementation before its numpy one)."""
+    stated = frame.loc[frame["property"].isin(["modularity", "compactness", "explicitness"]) & frame["ideal"].notna()]
+    spread = stated.groupby(["scenario", "value", "property"])["ideal"].agg(["min", "max"]).reset_index()
+    ideals = spread.rename(columns={"min": "ideal"})[["scenario", "value", "property", "ideal"]]
+    wide = ideals.set_index(["scenario", "value", "property"])["ideal"].unstack("property")
+    wide = wide.reindex(columns=["modularity", "compactness", "explicitness"])
+    agree = wide.notna().all(axis=1) & ((wide.max(axis=1) - wide.min(axis=1)) <= 1e-9)
+    derived = wide.loc[agree, "modularity"].rename("ideal").reset_index().assign(property="holistic")
+    own = frame.loc[(frame["property"] == "holistic") & frame["ideal"].notna()]
+    own = own.groupby(["scenario", "value"], sort=True)["ideal"].min().reset_index().assign(property="holistic")
+    holistic = pd.concat([own, derived], ignore_index=True).drop_duplicates(["scenario", "value"])
+    return pd.concat([ideals, holistic[ideals.columns]], ignore_index=True)
+
+
+def test_the_ideal_table_is_the_grouped_one_on_thinned_and_edited_tables(synthetic_results):
+    checked = check_results(synthetic_results)
+    rng = np.random.default_rng(7)
+    for trial in range(60):
+        frame = checked.sample(frac=rng.uniform(0.05, 1.0), random_state=trial).copy()
+        frame.loc[rng.random(len(frame)) < 0.2 * (trial % 3), "ideal"] = np.nan  # some ideals unstated
+        if trial % 4 == 0:  # holistic rows stating (or not) an ideal of their own
+            frame.loc[rng.random(len(frame)) < 0.3, "property"] = "holistic"
+        pd.testing.assert_frame_equal(ideal_table(frame), _grouped_ideals(frame), check_exact=True)
+    assert len(ideal_table(checked.iloc[:0])) == 0
+
+
 def test_conflicting_ideals_are_an_error(synthetic_results):
     broken = synthetic_results.copy()
     row = broken.index[(broken["scenario"] == "noise") & (broken["property"] == "explicitness")][0]
