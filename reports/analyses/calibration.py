@@ -85,6 +85,18 @@ def calibration(
     The scenario is read at its largest sample size.  The thresholds assume scores
     normalised to [0, 1].  Cost: one group-by over the scenario's rows.
     """
+    return leveled_calibration(results, perfect_value=perfect_value, random_value=random_value,
+                               thresholds=thresholds).table
+
+
+def leveled_calibration(
+    results: pd.DataFrame,
+    *,
+    perfect_value: float = PERFECT_VALUE,
+    random_value: float = RANDOM_VALUE,
+    thresholds: Thresholds = Thresholds(),
+) -> intervals.Leveled:
+    """:func:`calibration`'s table with its intervals at any number of looks (:class:`reports.analyses.intervals.Leveled`)."""
     rows = at_largest_n(require_criterion(check_results(results), CRITERION, "calibration"))
     ends = {}
     for end, target in (("perfect", perfect_value), ("random", random_value)):
@@ -120,16 +132,18 @@ def calibration(
     table["perfect_oriented"] = oriented(table["perfect_mean"].to_numpy(dtype=float), higher)
     table["random_oriented"] = oriented(table["random_mean"].to_numpy(dtype=float), higher)
     keys = ["scenario", "metric", "sub_score"]
-    looks_of = intervals.looks_by_metric(rows)
+    seeds_at = {}
     for end, target in (("perfect", perfect_value), ("random", random_value)):
         at_end = rows.loc[np.isclose(rows["value"], target)]
         turned = oriented(at_end["score"].to_numpy(dtype=float), at_end["higher_is_better"].to_numpy(dtype=bool))
-        ends_of = {key: intervals.mean_interval(own.to_numpy(), (0.0, 1.0) if intervals.unit_scores(own) else intervals.UNBOUNDED,
-                                                looks_of[key[1]])
-                   for key, own in pd.Series(turned, index=at_end.index).groupby([at_end[k] for k in keys])}
-        spans = [ends_of.get(key, intervals.NO_INTERVAL) for key in zip(*(table[k] for k in keys))]
-        table[f"{end}_oriented_low"] = [low for low, _ in spans]
-        table[f"{end}_oriented_high"] = [high for _, high in spans]
+        seeds_at[end] = {key: own.to_numpy() for key, own in pd.Series(turned, index=at_end.index).groupby([at_end[k] for k in keys])}
+    ends = [_end_intervals({end: seeds.get(key) for end, seeds in seeds_at.items()})
+            for key in zip(*(table[k] for k in keys))]
+    looks_of = intervals.looks_by_metric(rows)
+    spans = pd.DataFrame([row_ends(looks_of[metric]) for row_ends, metric in zip(ends, table["metric"])],
+                         index=table.index, columns=list(INTERVAL_COLUMNS), dtype=float)
+    table = table.assign(**{column: spans[column] for column in INTERVAL_COLUMNS})
+    table["_row"] = np.arange(len(table))
     table = table.merge(_chance_at(rows, random_value), on=keys, how="left")
     table["random_within_null"] = table["random_within_null"].eq(True)
     perfect_threshold, random_threshold = float(thresholds.perfect_threshold), float(thresholds.random_threshold)
@@ -144,8 +158,29 @@ def calibration(
         f"; chance-level bias at n = {n}: pure noise scores within its permutation null (null mean {chance:.2g})"
         if bias else "" for bias, n, chance in zip(table["chance_bias"], table["n_samples"], table["random_null_oriented"])]
     table = table.sort_values(["metric", "sub_score", "scenario"]).reset_index(drop=True)
+    positions = table.pop("_row").to_numpy()
     table.attrs["notes"] = notes
-    return table
+    return intervals.Leveled(table, tuple(ends[position] for position in positions))
+
+
+#: The intervals of the calibration's ends, in the table's order.
+INTERVAL_COLUMNS = ("perfect_oriented_low", "perfect_oriented_high", "random_oriented_low", "random_oriented_high")
+
+
+def _end_intervals(seeds: dict[str, np.ndarray | None]) -> intervals.RowEnds:
+    """A row's interval columns at any number of looks: the mean interval of its oriented scores over the seeds at each
+    end (``seeds``: end -> the scores, None where the row has none there), clipped to [0, 1] for scores in it."""
+    bounds = {end: (0.0, 1.0) if values is not None and intervals.unit_scores(values) else intervals.UNBOUNDED
+              for end, values in seeds.items()}
+
+    def ends_at(looks: int) -> dict[str, float]:
+        found = {}
+        for end, values in seeds.items():
+            found[f"{end}_oriented_low"], found[f"{end}_oriented_high"] = (
+                intervals.NO_INTERVAL if values is None else intervals.mean_interval(values, bounds[end], looks))
+        return found
+
+    return ends_at
 
 
 def _chance_at(rows: pd.DataFrame, random_value: float) -> pd.DataFrame:

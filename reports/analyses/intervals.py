@@ -40,7 +40,8 @@ Several checks, one failing verdict (:mod:`reports.verdicts.verdict_table`)
     fails when one check's interval lies on the failing side, and any of ``m`` checks near its threshold can do so by
     chance: up to ``m`` times 5%.  So the failing side is read from intervals at level ``1 − 0.05 / (looks · m)``
     (Bonferroni), ``m`` the most checks any verdict of the metric pools (:func:`reports.verdicts.verdict_table.pooled_checks`):
-    the analyses are run a second time with each metric's ``looks`` multiplied by its ``m``.
+    the analyses read with each metric's ``looks`` multiplied by its ``m`` (:attr:`reports.verdicts.bundle.Bundle.failing`;
+    an analysis giving a :class:`Leveled` table gives its intervals at those looks without being run again).
 
 The largest of several statistics (:func:`largest_interval`)
     A curve's largest excess or deviation from its ideal, an option's largest spread over the conditions: from the
@@ -61,6 +62,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -196,25 +198,86 @@ def bootstrap_intervals(matrix: np.ndarray, statistics: Mapping[str, tuple[Stati
         ``<name>_low`` and ``<name>_high`` per statistic: NaN for one seed, an undefined value, or when fewer than
         half of the resamples define the statistic.
     """
+    return bootstrap_spreads(matrix, statistics)(looks)
+
+
+def bootstrap_spreads(matrix: np.ndarray, statistics: Mapping[str, tuple[Statistic, float, Bounds]]) -> RowEnds:
+    """:func:`bootstrap_intervals` at any number of looks: the resamples are drawn and each statistic's spread over
+    them computed once (what costs), and the returned function gives the intervals at the looks it is asked for, the
+    same numbers bit for bit."""
     n_seeds = matrix.shape[0]
     means = resampled_means(matrix) if n_seeds >= 2 else None
-    ends: dict[str, float] = {}
+    spreads: dict[str, tuple[float, float | None, Bounds]] = {}
     for name, (statistic, point, bounds) in statistics.items():
-        low, high = NO_INTERVAL
+        spread = None
         if means is not None and np.isfinite(point):
-            low, high = _interval_about(point, statistic(means), n_seeds, looks, bounds)
-        ends[f"{name}_low"], ends[f"{name}_high"] = low, high
-    return ends
+            defined = statistic(means)
+            defined = defined[np.isfinite(defined)]
+            spread = float(np.std(defined)) if defined.size >= REPLICATES / 2 else None
+        spreads[name] = (point, spread, bounds)
+
+    def ends_at(looks: int) -> dict[str, float]:
+        ends: dict[str, float] = {}
+        for name, (point, spread, bounds) in spreads.items():
+            low, high = NO_INTERVAL if spread is None else _interval_about(point, spread, n_seeds, looks, bounds)
+            ends[f"{name}_low"], ends[f"{name}_high"] = low, high
+        return ends
+
+    return ends_at
 
 
-def _interval_about(point: float, values: np.ndarray, n_seeds: int, looks: int, bounds: Bounds) -> tuple[float, float]:
-    """``point ± t · sqrt(S / (S − 1)) · sd`` of the resampled statistic's ``values`` (see the module notes), clipped
-    to ``bounds``; NaN ends when fewer than half of the resamples define it."""
-    defined = values[np.isfinite(values)]
-    if defined.size < REPLICATES / 2:
-        return NO_INTERVAL
-    half = t_quantile(n_seeds, looks) * np.sqrt(n_seeds / (n_seeds - 1)) * float(np.std(defined))
+def _interval_about(point: float, spread: float, n_seeds: int, looks: int, bounds: Bounds) -> tuple[float, float]:
+    """``point ± t · sqrt(S / (S − 1)) · spread``, ``spread`` the standard deviation of the resampled statistic (see
+    the module notes), clipped to ``bounds``."""
+    half = t_quantile(n_seeds, looks) * np.sqrt(n_seeds / (n_seeds - 1)) * spread
     return float(np.clip(point - half, *bounds)), float(np.clip(point + half, *bounds))
+
+
+RowEnds = Callable[[int], dict[str, float]]
+"""``looks`` -> a table row's interval columns (``<statistic>_low``, ``<statistic>_high``) at :func:`level` ``(looks)``."""
+
+
+@dataclass(frozen=True)
+class Leveled:
+    """An analysis's table with, for each row, how to compute its intervals at any number of looks.
+
+    A verdict's failing side is read from intervals at a stricter level than its passing side (the module notes):
+    the same statistics, spreads and rows, other quantiles.  :meth:`at` gives the table at other looks without
+    computing the analysis again (its group-bys, fits and resamples: most of its time), bit for bit what the analysis
+    gives on the same results with those looks.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        The analysis's table, its intervals at the looks of the results it was computed from.
+    ends : tuple of RowEnds
+        One per row of ``table``, in its order: the row's interval columns at a number of looks.
+    """
+
+    table: pd.DataFrame
+    ends: tuple[RowEnds, ...]
+
+    def at(self, looks_of: Mapping[str, int]) -> pd.DataFrame:
+        """:attr:`table` with each row's intervals at ``looks_of[metric]`` looks (metric -> looks, as
+        :func:`looks_by_metric` gives them)."""
+        if self.table.empty:
+            return self.table.copy()
+        columns = pd.DataFrame([ends(looks_of[metric]) for ends, metric in zip(self.ends, self.table["metric"])],
+                               index=self.table.index, dtype=float)
+        return self.table.assign(**{str(column): columns[column] for column in columns.columns})
+
+
+def leveled_table(rows: Sequence[dict], ends: Sequence[RowEnds], looks_of: Mapping[str, int], columns: Sequence[str],
+                  order: Callable[[pd.DataFrame], pd.DataFrame]) -> Leveled:
+    """The :class:`Leveled` table of ``rows`` (dicts, each with its ``metric``, without its interval columns) and their
+    ``ends``: each row's intervals at ``looks_of[metric]``, the table made with ``columns`` in that order and sorted by
+    ``order`` (a table -> the table sorted, its index reset), the ends following the rows."""
+    filled = [{**row, **row_ends(looks_of[row["metric"]])} for row, row_ends in zip(rows, ends)]
+    table = pd.DataFrame(filled, columns=list(columns))
+    table["_row"] = np.arange(len(table))
+    table = order(table)
+    positions = table.pop("_row").to_numpy()
+    return Leveled(table, tuple(ends[position] for position in positions))
 
 
 ComponentEnds = Callable[[int], tuple[np.ndarray, np.ndarray]]

@@ -103,6 +103,11 @@ def linearity(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds()) -
     three values are skipped (two points always lie on a line).  Cost: one fit per
     row, negligible.
     """
+    return leveled_linearity(results, thresholds=thresholds).table
+
+
+def leveled_linearity(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds()) -> intervals.Leveled:
+    """:func:`linearity`'s table with its intervals at any number of looks (:class:`reports.analyses.intervals.Leveled`)."""
     frame = at_largest_n(check_results(results))
     min_r2, min_slope = float(thresholds.min_r2), float(thresholds.min_linear_slope)
     min_rank_correlation = float(thresholds.min_monotone_rank_correlation)
@@ -113,8 +118,7 @@ def linearity(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds()) -
     summary = seed_summary(frame, ["scenario", "value", "value_label", "metric", "sub_score", "family", "property"])
     seeds = intervals.seed_matrices(frame.assign(_oriented=oriented_score(frame)), ["scenario", "metric", "sub_score"],
                                     "value", "_oriented")
-    rows, notes = [], []
-    looks_of = intervals.looks_by_metric(frame)
+    rows, ends, notes = [], [], []
     for scenario, against in degraded.itertuples(index=False):
         reference = ideals.loc[(ideals["scenario"] == scenario) & (ideals["property"] == against), ["value", "ideal"]]
         measured = summary.loc[(summary["scenario"] == scenario) & summary["property"].isin([against, "holistic"])]
@@ -128,16 +132,7 @@ def linearity(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds()) -
             worst = int(np.argmax(deviation))
             fit = fit_line(ideal, score)
             matrix = intervals.of_points(seeds, (scenario, metric, sub_score), curve["value"])
-            looks = looks_of[metric]
-            spread = intervals.bootstrap_intervals(matrix, {
-                "r2": (partial(intervals.r_squared, ideal), fit["r2"], (0.0, 1.0)),
-                "slope": (partial(intervals.slopes, ideal), fit["slope"], intervals.UNBOUNDED),
-                "spearman": (partial(intervals.spearman, ideal), fit["spearman"], (-1.0, 1.0)),
-            }, looks)
-            excess_ends = intervals.largest_interval(
-                lambda looks_read, excess=matrix - ideal: intervals.column_mean_intervals(excess, looks_read),
-                score - ideal, looks)
-            spread["max_excess_low"], spread["max_excess_high"] = excess_ends
+            ends.append(_curve_ends(matrix, ideal, score, fit))
             rows.append({
                 "scenario": scenario, "metric": metric, "sub_score": sub_score, "family": family, "property": prop,
                 "against": against, "n_values": len(curve), "n_levels": int(np.unique(ideal).size), **fit,
@@ -147,12 +142,30 @@ def linearity(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds()) -
                 "min_r2": min_r2, "min_slope": min_slope, "min_rank_correlation": min_rank_correlation,
                 "linear": bool(fit["r2"] >= min_r2 and fit["slope"] >= min_slope), "n_seeds": matrix.shape[0],
                 "monotone": bool(fit["spearman"] >= min_rank_correlation),
-                **spread,
             })
-    table = pd.DataFrame(rows, columns=["scenario", "metric", "sub_score", "family", "property", "against", "n_values",
-                                        "n_levels", "r2", "slope", "intercept", "spearman", "max_deviation", "at_value",
-                                        "max_excess", "undefined_reason", "min_r2", "min_slope",
-                                        "min_rank_correlation", "linear", "monotone", "n_seeds", *INTERVAL_COLUMNS])
-    table = table.sort_values(["scenario", "metric", "sub_score", "against"]).reset_index(drop=True)
-    table.attrs["notes"] = notes
-    return table
+    leveled = intervals.leveled_table(
+        rows, ends, intervals.looks_by_metric(frame),
+        ["scenario", "metric", "sub_score", "family", "property", "against", "n_values", "n_levels", "r2", "slope",
+         "intercept", "spearman", "max_deviation", "at_value", "max_excess", "undefined_reason", "min_r2", "min_slope",
+         "min_rank_correlation", "linear", "monotone", "n_seeds", *INTERVAL_COLUMNS],
+        lambda table: table.sort_values(["scenario", "metric", "sub_score", "against"]).reset_index(drop=True))
+    leveled.table.attrs["notes"] = notes
+    return leveled
+
+
+def _curve_ends(matrix: np.ndarray, ideal: np.ndarray, score: np.ndarray, fit: dict[str, float]) -> intervals.RowEnds:
+    """A curve's interval columns at any number of looks: the bootstrap intervals of its R², slope and ρ, and the
+    interval of its largest excess over the ideal (from each point's)."""
+    spreads = intervals.bootstrap_spreads(matrix, {
+        "r2": (partial(intervals.r_squared, ideal), fit["r2"], (0.0, 1.0)),
+        "slope": (partial(intervals.slopes, ideal), fit["slope"], intervals.UNBOUNDED),
+        "spearman": (partial(intervals.spearman, ideal), fit["spearman"], (-1.0, 1.0)),
+    })
+    excess = matrix - ideal
+
+    def ends_at(looks: int) -> dict[str, float]:
+        low, high = intervals.largest_interval(
+            lambda looks_read: intervals.column_mean_intervals(excess, looks_read), score - ideal, looks)
+        return {**spreads(looks), "max_excess_low": low, "max_excess_high": high}
+
+    return ends_at

@@ -107,6 +107,17 @@ def robustness(
     A score that is not calibrated at the perfect end carries that offset into every
     drop.  Each scenario is read at its largest sample size.  Cost: one group-by.
     """
+    return leveled_robustness(results, properties=properties, thresholds=thresholds, conditions=conditions).table
+
+
+def leveled_robustness(
+    results: pd.DataFrame,
+    *,
+    properties: tuple[str, ...] | None = None,
+    thresholds: Thresholds = Thresholds(),
+    conditions: Mapping[str, str] = CONDITIONS,
+) -> intervals.Leveled:
+    """:func:`robustness`'s table with its intervals at any number of looks (:class:`reports.analyses.intervals.Leveled`)."""
     frame = at_largest_n(check_results(results))
     max_deviation = float(thresholds.max_deviation)
     tested = frame.loc[frame["criterion"].isin(list(conditions))]
@@ -140,8 +151,7 @@ def robustness(
               for scenario, rows in unjudged.groupby("scenario", sort=False)]
     judged = summary.merge(unjudged, on=keys, how="left", indicator=True)["_merge"].eq("left_only").to_numpy()
     summary = summary.loc[judged]
-    rows = []
-    looks_of = intervals.looks_by_metric(frame)
+    rows, ends = [], []
     for (scenario, metric, sub_score, family, prop), curve in summary.groupby(["scenario", "metric", "sub_score", "family", "property"]):
         drop = (curve["ideal"] - curve["mean"]).to_numpy()
         worst = int(np.argmax(drop))
@@ -151,32 +161,43 @@ def robustness(
         matrix = intervals.of_points(seeds, (scenario, metric, sub_score), curve["value"])
         ideal = curve["ideal"].to_numpy()
         ceiling = max(intervals.deviation_ceiling(ideal, matrix), deviation)
-        low, high = intervals.largest_interval(
-            lambda looks_read, matrix=matrix, ideal=ideal, ceiling=ceiling: intervals.distance_ends(
-                *intervals.column_mean_intervals(matrix, looks_read), ideal, (0.0, ceiling)),
-            np.abs(drop), looks_of[metric])
-        spread = {"deviation_low": low, "deviation_high": high}
+        ends.append(_deviation_ends(matrix, ideal, ceiling, np.abs(drop)))
         rows.append({
             "scenario": scenario, "criterion": criterion, "condition": conditions[criterion], "metric": metric,
             "sub_score": sub_score, "family": family, "property": prop, "n_values": len(curve),
             "largest_drop": float(drop[worst]), "values_read": values_read(parameter_of[scenario], curve["value_label"]),
             "at_value": curve["value_label"].iloc[worst],
             "score_at": float(curve["mean"].iloc[worst]), "ideal_at": float(curve["ideal"].iloc[worst]),
-            "largest_excess": excess, "deviation": deviation, **spread, "max_deviation": max_deviation,
+            "largest_excess": excess, "deviation": deviation, "max_deviation": max_deviation,
             "robust": bool(deviation <= max_deviation), "n_seeds": matrix.shape[0],
         })
     columns = ["scenario", "criterion", "condition", "metric", "sub_score", "family", "property", "n_values",
                "largest_drop", "values_read", "at_value", "score_at", "ideal_at", "largest_excess", "deviation", "deviation_low",
                "deviation_high", "max_deviation", "robust", "n_seeds"]
-    table = pd.DataFrame(rows, columns=columns)
     order = {criterion: rank for rank, criterion in enumerate(conditions)}
-    table = table.assign(_order=table["criterion"].map(order))
-    table = table.sort_values(["_order", "scenario", "metric", "sub_score"]).drop(columns="_order")
-    table = table.reset_index(drop=True)
+    leveled = intervals.leveled_table(
+        rows, ends, intervals.looks_by_metric(frame), columns,
+        lambda table: (table.assign(_order=table["criterion"].map(order))
+                       .sort_values(["_order", "scenario", "metric", "sub_score"]).drop(columns="_order")
+                       .reset_index(drop=True)))
+    table = leveled.table
     table.attrs["notes"] = [note for _, note in notes]
     table.attrs["criteria_noted"] = [criterion for criterion, _ in notes]
     table.attrs["declared"] = sorted(declared)
-    return table
+    return leveled
+
+
+def _deviation_ends(matrix: np.ndarray, ideal: np.ndarray, ceiling: float, distances: np.ndarray) -> intervals.RowEnds:
+    """A curve's ``deviation_low`` and ``deviation_high`` at any number of looks: the interval of its largest distance
+    from the ideal, from each point's (:func:`reports.analyses.intervals.largest_interval`)."""
+    def ends_at(looks: int) -> dict[str, float]:
+        low, high = intervals.largest_interval(
+            lambda looks_read: intervals.distance_ends(*intervals.column_mean_intervals(matrix, looks_read), ideal,
+                                                       (0.0, ceiling)),
+            distances, looks)
+        return {"deviation_low": low, "deviation_high": high}
+
+    return ends_at
 
 
 def values_read(parameter: str, labels: pd.Series) -> str:

@@ -19,12 +19,13 @@ import numpy as np
 import pandas as pd
 
 from reports.analyses.agreement import agreement
-from reports.analyses.calibration import calibration
+from reports.analyses.calibration import leveled_calibration
 from reports.analyses.chance import chance_levels
 from reports.analyses.cost import cost, cost_by_n
 from reports.analyses.hyperparameters import discretization, hyperparameters, option_spreads
-from reports.analyses.linearity import linearity
-from reports.analyses.robustness import robustness
+from reports.analyses.intervals import Leveled, looks_by_metric
+from reports.analyses.linearity import leveled_linearity
+from reports.analyses.robustness import leveled_robustness
 from reports.analyses.sample_efficiency import sample_efficiency
 from reports.analyses.sensitivity import on_default_options, option_sensitivity
 from reports.analyses.thresholds import Thresholds
@@ -59,6 +60,13 @@ def _run(analysis: Callable[..., pd.DataFrame], results: pd.DataFrame, **options
         return Analysis(None, str(missing))
 
 
+def _run_leveled(analysis: Callable[..., Leveled], results: pd.DataFrame, **options) -> Leveled | Analysis:
+    try:
+        return analysis(results, **options)
+    except MissingDataError as missing:
+        return Analysis(None, str(missing))
+
+
 class Bundle:
     """The analyses and verdicts of one results table, each computed once.
 
@@ -85,16 +93,32 @@ class Bundle:
         # deep-copies a frame's attrs into every frame derived from it, in every analysis
         self.judged = on_default_options(self.results).copy(deep=False)
         self.judged.attrs = {}
+        #: The Bundle whose analyses this one reads at its own looks (:attr:`failing`), or None.
+        self._base: Bundle | None = None
+        self._leveled: dict[str, Leveled | Analysis] = {}
+
+    def _at_looks(self, name: str, analysis: Callable[..., Leveled]) -> Analysis:
+        """The analysis ``name`` (a function giving a :class:`reports.analyses.intervals.Leveled` table) of the
+        judged results at the thresholds, computed once for this Bundle and the one it widens: a :attr:`failing`
+        Bundle reads its base's, with the intervals at its own looks (the same table as computing it again, bit
+        for bit; ``tests/reports/test_thresholds.py``)."""
+        source = self._base or self
+        if name not in source._leveled:
+            source._leveled[name] = _run_leveled(analysis, source.judged, thresholds=source.thresholds)
+        leveled = source._leveled[name]
+        if isinstance(leveled, Analysis):  # the results could not support it
+            return leveled
+        return Analysis(leveled.table if source is self else leveled.at(looks_by_metric(self.judged)))
 
     @cached_property
     def calibration(self) -> Analysis:
         """:func:`reports.analyses.calibration.calibration` at the thresholds."""
-        return _run(calibration, self.judged, thresholds=self.thresholds)
+        return self._at_looks("calibration", leveled_calibration)
 
     @cached_property
     def linearity(self) -> Analysis:
         """:func:`reports.analyses.linearity.linearity` of every scenario whose ideal varies."""
-        return _run(linearity, self.judged, thresholds=self.thresholds)
+        return self._at_looks("linearity", leveled_linearity)
 
     @cached_property
     def verdict_linearity(self) -> Analysis:
@@ -109,7 +133,7 @@ class Bundle:
     def robustness(self) -> Analysis:
         """:func:`reports.analyses.robustness.robustness` under every condition (split by
         :func:`reports.analyses.robustness.of_conditions`)."""
-        return _run(robustness, self.judged, thresholds=self.thresholds)
+        return self._at_looks("robustness", leveled_robustness)
 
     @cached_property
     def efficiency(self) -> Analysis:
@@ -170,15 +194,19 @@ class Bundle:
         """The analyses a failure is read from: those of the results with each metric's ``looks`` multiplied by
         :attr:`pooled_checks` (its variants' too: the sweeps' verdicts are their base's), so that its intervals are
         at level ``1 − 0.05 / (looks · m)`` (:mod:`reports.analyses.intervals`).  This bundle itself where every
-        metric's verdicts pool one check each.  Each analysis is computed when a verdict first reads it (about 4
-        CPU-s for all of the default study's)."""
+        metric's verdicts pool one check each.  The calibration, linearity and robustness are this Bundle's with their
+        intervals at those looks (:class:`reports.analyses.intervals.Leveled`: the same tables as computing them again,
+        which took 2.4 of the 4 CPU-s its analyses took on the default study); the sample efficiency and the option
+        sweeps' analyses are computed again, each when a verdict first reads it."""
         pooled = self.pooled_checks
         results = self.results
         factors = np.maximum(*(results[column].map(pooled).fillna(1).to_numpy(dtype=np.int64)
                                for column in ("metric", "metric_base")))
         if factors.max(initial=1) == 1:
             return self
-        return Bundle(results.assign(looks=results[LOOKS_COLUMN].to_numpy() * factors), self.thresholds)
+        widened = Bundle(results.assign(looks=results[LOOKS_COLUMN].to_numpy() * factors), self.thresholds)
+        widened._base = self
+        return widened
 
     @cached_property
     def verdicts(self) -> pd.DataFrame:

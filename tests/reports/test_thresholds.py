@@ -92,3 +92,32 @@ def test_the_views_of_one_table_share_its_analyses_and_other_thresholds_or_value
     strict = Thresholds(min_rank_correlation=0.9)
     assert property_matrix(results, strict)["threshold"].str.contains("ρ ≥ 0.9").any()
     assert len(computed) == 3 and computed[-1].thresholds == strict  # (a changed value: tests/harness/test_racing.py)
+
+
+def test_the_failing_side_reads_the_same_analyses_at_its_own_looks(synthetic_results, monkeypatch):
+    # a failure is read from intervals widened for the checks a verdict pools (Bundle.failing); the calibration,
+    # linearity and robustness were computed a second time for it, whole, for other t quantiles (a third of a verdict
+    # table's time); the failing Bundle now reads its base's, with the intervals at its own looks
+    from reports.analyses import calibration, linearity, robustness
+    from reports.verdicts import bundle as bundles
+
+    results = synthetic_results.assign(looks=3)  # a race's three looks
+    calls = {}
+    for module, name in ((calibration, "calibration"), (linearity, "linearity"), (robustness, "robustness")):
+        original = getattr(module, f"leveled_{name}")
+        monkeypatch.setattr(bundles, f"leveled_{name}",
+                            lambda *args, _original=original, _name=name, **kwargs:
+                            calls.update({_name: calls.get(_name, 0) + 1}) or _original(*args, **kwargs))
+    bundle = Bundle(results)
+    assert not bundle.verdicts.empty
+    failing = bundle.failing
+    assert failing is not bundle and calls == {"calibration": 1, "linearity": 1, "robustness": 1}
+    for module, name in ((calibration, "calibration"), (linearity, "linearity"), (robustness, "robustness")):
+        widened, base = getattr(failing, name).table, getattr(bundle, name).table
+        # what the analysis gives on the widened results, bit for bit, notes included
+        recomputed = getattr(module, name)(failing.judged)
+        assert_frame_equal(widened, recomputed, check_exact=True)
+        assert widened.attrs == recomputed.attrs
+        lows = [column for column in base.columns if column.endswith("_low")]
+        assert (widened[lows] <= base[lows]).all().all() and (widened[lows] < base[lows]).any().any(), name
+    assert calls == {"calibration": 1, "linearity": 1, "robustness": 1}
