@@ -42,7 +42,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from reports.analyses.sensitivity import DISCRETIZATION_OPTIONS, SENSITIVITY_COLUMNS, option_sensitivity
+from reports.analyses import intervals
+from reports.analyses.sensitivity import DISCRETIZATION_OPTIONS, SENSITIVITY_COLUMNS, leveled_option_sensitivity
 from reports.analyses.thresholds import Thresholds
 from reports.results.options import is_variant, off_defaults
 from reports.results.schema import decode_options
@@ -57,7 +58,7 @@ DISCRETIZATION_COLUMNS = ("metric", "sub_score", "route", "option", "values", "m
 
 
 def option_spreads(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds(),
-                   sensitivity: pd.DataFrame | None = None) -> pd.DataFrame:
+                   sensitivity: intervals.Leveled | None = None) -> pd.DataFrame:
     """:func:`reports.analyses.sensitivity.option_sensitivity` of each swept option, the metric's other options at their defaults.
 
     A metric swept over several options (``bins`` x ``estimator``) is a product of variants; the spread of one
@@ -65,29 +66,34 @@ def option_spreads(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds
     estimator), so that it says how far that option moves the metric as it is used.  Columns
     :data:`reports.analyses.sensitivity.SENSITIVITY_COLUMNS`.
 
-    ``sensitivity``, :func:`reports.analyses.sensitivity.option_sensitivity` of ``results`` at ``thresholds`` when the
-    caller has it, gives the rows of every metric swept over one option: its one option's spread over all its variants,
-    computed the same way (half of the default study's swept metrics; 0.4 CPU-s of this analysis).
+    ``sensitivity``, :func:`reports.analyses.sensitivity.leveled_option_sensitivity` of ``results`` at ``thresholds``
+    when the caller has it, gives the rows of every metric swept over one option: its one option's spread over all its
+    variants, computed the same way (half of the default study's swept metrics; 0.4 CPU-s of this analysis).
     """
+    return leveled_option_spreads(results, thresholds=thresholds, sensitivity=sensitivity).table
+
+
+def leveled_option_spreads(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds(),
+                           sensitivity: intervals.Leveled | None = None) -> intervals.Leveled:
+    """:func:`option_spreads` with its intervals, and what they decide, at any number of looks
+    (:class:`reports.analyses.intervals.Leveled`; :func:`reports.analyses.sensitivity.sweep_looks` gives a table's)."""
     rows = results.loc[is_variant(results)]
     if rows.empty:
-        return pd.DataFrame(columns=list(SENSITIVITY_COLUMNS))
+        return intervals.Leveled(pd.DataFrame(columns=list(SENSITIVITY_COLUMNS)), ())
     tables = []
     if sensitivity is not None:
         keys = rows.drop_duplicates(["metric_base", "options"])
         swept = {base: {key for text in own["options"] for key in decode_options(text)}
                  for base, own in keys.groupby("metric_base")}
         single = sorted(base for base, options in swept.items() if len(options) == 1)
-        tables.append(sensitivity.loc[sensitivity["metric"].isin(single)])
+        tables.append(sensitivity.subset(sensitivity.table["metric"].isin(single).to_numpy()))
         rows = rows.loc[~rows["metric_base"].isin(single)]
     off = off_defaults(rows)
     names = sorted({key for text in rows["options"].unique() for key in decode_options(text)})
     for name in names:
-        tables.append(option_sensitivity(rows.loc[off.map(lambda keys, name=name: keys <= {name})], thresholds=thresholds,
-                                         options=(name,)))
-    tables = [table for table in tables if not table.empty]
-    spreads = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=list(SENSITIVITY_COLUMNS))
-    return spreads.sort_values(["metric", "option", "sub_score"], kind="stable").reset_index(drop=True)
+        tables.append(leveled_option_sensitivity(rows.loc[off.map(lambda keys, name=name: keys <= {name})],
+                                                 thresholds=thresholds, options=(name,)))
+    return intervals.concatenated(tables, SENSITIVITY_COLUMNS, ["metric", "option", "sub_score"])
 
 
 def _sub_scores(results: pd.DataFrame) -> dict[str, list[str]]:

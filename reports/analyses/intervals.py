@@ -263,8 +263,26 @@ class Leveled:
         if self.table.empty:
             return self.table.copy()
         columns = pd.DataFrame([ends(looks_of[metric]) for ends, metric in zip(self.ends, self.table["metric"])],
-                               index=self.table.index, dtype=float)
+                               index=self.table.index)
         return self.table.assign(**{str(column): columns[column] for column in columns.columns})
+
+
+    def subset(self, keep: np.ndarray) -> Leveled:
+        """The rows where ``keep`` (a boolean array over the table's rows) holds, with their ends."""
+        keep = np.asarray(keep, dtype=bool)
+        return Leveled(self.table.loc[keep], tuple(ends for ends, kept in zip(self.ends, keep) if kept))
+
+
+def concatenated(parts: Sequence[Leveled], columns: Sequence[str], keys: list[str]) -> Leveled:
+    """``parts`` end to end (those with rows), sorted by ``keys`` (stable) with a fresh index; an empty table of
+    ``columns`` without any."""
+    parts = [part for part in parts if not part.table.empty]
+    if not parts:
+        return Leveled(pd.DataFrame(columns=list(columns)), ())
+    table = pd.concat([part.table for part in parts], ignore_index=True)
+    ends = [ends for part in parts for ends in part.ends]
+    order = table.sort_values(keys, kind="stable").index.to_numpy()
+    return Leveled(table.loc[order].reset_index(drop=True), tuple(ends[position] for position in order))
 
 
 def leveled_table(rows: Sequence[dict], ends: Sequence[RowEnds], looks_of: Mapping[str, int], columns: Sequence[str],

@@ -41,7 +41,7 @@ the other variants are left out of them and appear in the sensitivity section al
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -108,13 +108,20 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
         interval's two ends where there is one, and ``"undecided"`` when they straddle it (:func:`spread_check`).
         Empty when the table holds no sweep.
     """
+    return leveled_option_sensitivity(results, thresholds=thresholds, options=options).table
+
+
+def leveled_option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds(),
+                               options: Collection[str] | None = None) -> intervals.Leveled:
+    """:func:`option_sensitivity`'s table with its intervals, and what they decide (``verdict``, ``open_scenarios``),
+    at any number of looks (:class:`reports.analyses.intervals.Leveled`; :func:`sweep_looks` gives a table's)."""
     rows = _variant_rows(results)
     threshold = float(thresholds.max_spread)
     records: list[dict[str, object]] = []
+    ends: list[intervals.RowEnds] = []
     if rows.empty:
-        return pd.DataFrame(columns=list(SENSITIVITY_COLUMNS))
+        return intervals.Leveled(pd.DataFrame(columns=list(SENSITIVITY_COLUMNS)), ())
     for metric, group in rows.groupby("metric", sort=True):
-        looks = intervals.looks_of(group)
         option_columns = [c for c in group.columns if c.startswith("option:") and group[c].notna().any()]
         for column in option_columns:
             if options is not None and column.removeprefix("option:") not in options:
@@ -123,6 +130,7 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
             condition = ["scenario", "value", "value_label", "n_samples", *others]
             frame = group.dropna(subset=[column]).fillna({c: "" for c in others})
             parts: list[tuple[intervals.ComponentEnds, np.ndarray]] = []  # each sub-score's pairs
+            option_low = _option_low(parts)
             for sub_score, block in frame.groupby("sub_score", sort=True):
                 grid = _option_grid(block, condition, column)
                 if grid is None:
@@ -133,10 +141,8 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
                 largest = float(spreads[worst])
                 pair_ends, distances = _pair_distances(matrix, n_options, block["score"].to_numpy())
                 parts.append((pair_ends, distances))
-                low, high = intervals.largest_interval(pair_ends, distances, looks)
-                ends = {"max_spread_low": low, "max_spread_high": high}
-                check = spread_check(largest, low, high, threshold)
-                condition_high = _condition_highs(pair_ends(looks)[1], n_options)
+                ends.append(_spread_ends(pair_ends, distances, largest, spreads, conditions, n_options, threshold,
+                                         option_low))
                 scenario, _, value_label, n_samples, *_ = conditions[worst]
                 records.append({
                     "metric": metric,
@@ -146,18 +152,41 @@ def option_sensitivity(results: pd.DataFrame, *, thresholds: Thresholds = Thresh
                     "conditions": len(conditions),
                     "mean_spread": float(np.mean(spreads)),
                     "max_spread": largest,
-                    **ends,
                     "n_seeds": matrix.shape[0],
-                    "open_scenarios": _open_scenarios(condition_high, spreads, conditions, threshold),
                     "threshold": threshold,
                     "worst_condition": f"{scenario} = {value_label} (n = {int(n_samples)})",
-                    "verdict": SPREAD_VERDICTS[check.mark],
                 })
-            if parts:  # the option's largest spread over every sub-score: its low end widened for all their pairs
-                option_low, _ = intervals.largest_interval(*_joined(parts), looks)
-                for record in records[-len(parts):]:
-                    record["option_spread_low"] = option_low
-    return pd.DataFrame(records, columns=list(SENSITIVITY_COLUMNS))
+    looks_of = intervals.looks_by_metric(rows)
+    table = pd.DataFrame([{**record, **record_ends(looks_of[str(record["metric"])])}
+                          for record, record_ends in zip(records, ends)], columns=list(SENSITIVITY_COLUMNS))
+    return intervals.Leveled(table, tuple(ends))
+
+
+def sweep_looks(results: pd.DataFrame) -> dict[str, int]:
+    """The looks :func:`leveled_option_sensitivity` reads each swept metric's intervals at: the most of its variants'
+    rows (:func:`reports.analyses.intervals.looks_by_metric` under the metric's own name)."""
+    return intervals.looks_by_metric(_variant_rows(results))
+
+
+def _option_low(parts: list[tuple[intervals.ComponentEnds, np.ndarray]]) -> Callable[[int], float]:
+    """looks -> the low end of an option's largest spread over all its sub-scores' pairs (``parts``, complete once the
+    option's rows are made), widened for all of them; computed once per number of looks."""
+    return functools.cache(lambda looks: intervals.largest_interval(*_joined(parts), looks)[0])
+
+
+def _spread_ends(pair_ends: intervals.ComponentEnds, distances: np.ndarray, largest: float, spreads: np.ndarray,
+                 conditions: Sequence[tuple], n_options: int, threshold: float,
+                 option_low: Callable[[int], float]) -> intervals.RowEnds:
+    """A sub-score's row at any number of looks: its largest spread's interval (from its pairs'), the verdict it
+    decides and the scenarios it leaves open, and its option's ``option_spread_low`` (:func:`_option_low`)."""
+    def ends_at(looks: int) -> dict[str, object]:
+        low, high = intervals.largest_interval(pair_ends, distances, looks)
+        condition_high = _condition_highs(pair_ends(looks)[1], n_options)
+        return {"max_spread_low": low, "max_spread_high": high, "option_spread_low": option_low(looks),
+                "open_scenarios": _open_scenarios(condition_high, spreads, conditions, threshold),
+                "verdict": SPREAD_VERDICTS[spread_check(largest, low, high, threshold).mark]}
+
+    return ends_at
 
 
 def _option_grid(block: pd.DataFrame, condition: list[str], column: str) -> tuple[np.ndarray, list[tuple], int] | None:

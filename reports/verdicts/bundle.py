@@ -22,12 +22,12 @@ from reports.analyses.agreement import agreement
 from reports.analyses.calibration import leveled_calibration
 from reports.analyses.chance import chance_levels
 from reports.analyses.cost import cost, cost_by_n
-from reports.analyses.hyperparameters import discretization, hyperparameters, option_spreads
+from reports.analyses.hyperparameters import discretization, hyperparameters, leveled_option_spreads
 from reports.analyses.intervals import Leveled, looks_by_metric
 from reports.analyses.linearity import leveled_linearity
 from reports.analyses.robustness import leveled_robustness
 from reports.analyses.sample_efficiency import sample_efficiency
-from reports.analyses.sensitivity import on_default_options, option_sensitivity
+from reports.analyses.sensitivity import leveled_option_sensitivity, on_default_options, sweep_looks
 from reports.analyses.thresholds import Thresholds
 from reports.results.schema import LOOKS_COLUMN
 from reports.results.table import MissingDataError, check_results, scenarios_testing
@@ -60,11 +60,32 @@ def _run(analysis: Callable[..., pd.DataFrame], results: pd.DataFrame, **options
         return Analysis(None, str(missing))
 
 
-def _run_leveled(analysis: Callable[..., Leveled], results: pd.DataFrame, **options) -> Leveled | Analysis:
-    try:
-        return analysis(results, **options)
-    except MissingDataError as missing:
-        return Analysis(None, str(missing))
+def _of_judged(analysis: Callable[..., Leveled]) -> Callable[[Bundle], Leveled | Analysis]:
+    """A Bundle -> ``analysis`` of its judged results at its thresholds, or why the results could not support it."""
+    def of(bundle: Bundle) -> Leveled | Analysis:
+        try:
+            return analysis(bundle.judged, thresholds=bundle.thresholds)
+        except MissingDataError as missing:
+            return Analysis(None, str(missing))
+
+    return of
+
+
+def _sensitivity(bundle: Bundle) -> Leveled:
+    """The leveled option sensitivity of a Bundle's results, variants and all."""
+    return leveled_option_sensitivity(bundle.results, thresholds=bundle.thresholds)
+
+
+def _option_spreads(bundle: Bundle) -> Leveled:
+    """The leveled option spreads of a Bundle's results, reading its sensitivity's rows of the metrics swept over one
+    option."""
+    sensitivity = bundle._leveled_of("sensitivity", _sensitivity)
+    return leveled_option_spreads(bundle.results, thresholds=bundle.thresholds, sensitivity=sensitivity)
+
+
+def _sweep_looks(bundle: Bundle) -> dict[str, int]:
+    """The looks a Bundle's option sweeps are read at (:func:`reports.analyses.sensitivity.sweep_looks`)."""
+    return sweep_looks(bundle.results)
 
 
 class Bundle:
@@ -97,28 +118,32 @@ class Bundle:
         self._base: Bundle | None = None
         self._leveled: dict[str, Leveled | Analysis] = {}
 
-    def _at_looks(self, name: str, analysis: Callable[..., Leveled]) -> Analysis:
-        """The analysis ``name`` (a function giving a :class:`reports.analyses.intervals.Leveled` table) of the
-        judged results at the thresholds, computed once for this Bundle and the one it widens: a :attr:`failing`
-        Bundle reads its base's, with the intervals at its own looks (the same table as computing it again, bit
-        for bit; ``tests/reports/test_thresholds.py``)."""
+    def _leveled_of(self, name: str, analysis: Callable[[Bundle], Leveled | Analysis]) -> Leveled | Analysis:
+        """The analysis ``name`` (``analysis`` of a Bundle: a :class:`reports.analyses.intervals.Leveled` table, or why
+        the results could not support it) of this Bundle, or of the one it widens, computed once for both."""
         source = self._base or self
         if name not in source._leveled:
-            source._leveled[name] = _run_leveled(analysis, source.judged, thresholds=source.thresholds)
-        leveled = source._leveled[name]
+            source._leveled[name] = analysis(source)
+        return source._leveled[name]
+
+    def _at_looks(self, name: str, analysis: Callable[[Bundle], Leveled | Analysis],
+                  looks: Callable[[Bundle], dict[str, int]] = lambda bundle: looks_by_metric(bundle.judged)) -> Analysis:
+        """:meth:`_leveled_of`'s analysis at this Bundle's ``looks``: a :attr:`failing` Bundle reads its base's with the
+        intervals at its own (the same table as computing it again, bit for bit; ``tests/reports/test_thresholds.py``)."""
+        leveled = self._leveled_of(name, analysis)
         if isinstance(leveled, Analysis):  # the results could not support it
             return leveled
-        return Analysis(leveled.table if source is self else leveled.at(looks_by_metric(self.judged)))
+        return Analysis(leveled.at(looks(self)) if self._base is not None else leveled.table)
 
     @cached_property
     def calibration(self) -> Analysis:
         """:func:`reports.analyses.calibration.calibration` at the thresholds."""
-        return self._at_looks("calibration", leveled_calibration)
+        return self._at_looks("calibration", _of_judged(leveled_calibration))
 
     @cached_property
     def linearity(self) -> Analysis:
         """:func:`reports.analyses.linearity.linearity` of every scenario whose ideal varies."""
-        return self._at_looks("linearity", leveled_linearity)
+        return self._at_looks("linearity", _of_judged(leveled_linearity))
 
     @cached_property
     def verdict_linearity(self) -> Analysis:
@@ -133,7 +158,7 @@ class Bundle:
     def robustness(self) -> Analysis:
         """:func:`reports.analyses.robustness.robustness` under every condition (split by
         :func:`reports.analyses.robustness.of_conditions`)."""
-        return self._at_looks("robustness", leveled_robustness)
+        return self._at_looks("robustness", _of_judged(leveled_robustness))
 
     @cached_property
     def efficiency(self) -> Analysis:
@@ -165,13 +190,13 @@ class Bundle:
     @cached_property
     def sensitivity(self) -> Analysis:
         """:func:`reports.analyses.sensitivity.option_sensitivity` of the option sweeps (empty without one)."""
-        return Analysis(option_sensitivity(self.results, thresholds=self.thresholds))
+        return self._at_looks("sensitivity", _sensitivity, _sweep_looks)
 
     @cached_property
     def option_spreads(self) -> pd.DataFrame:
         """:func:`reports.analyses.hyperparameters.option_spreads`: each swept option's spread, what :attr:`discretization`
         and :attr:`hyperparameters` both read; a metric swept over one option has its rows of :attr:`sensitivity`."""
-        return option_spreads(self.results, thresholds=self.thresholds, sensitivity=self.sensitivity.table)
+        return self._at_looks("option_spreads", _option_spreads, _sweep_looks).required()
 
     @cached_property
     def discretization(self) -> Analysis:
@@ -194,10 +219,10 @@ class Bundle:
         """The analyses a failure is read from: those of the results with each metric's ``looks`` multiplied by
         :attr:`pooled_checks` (its variants' too: the sweeps' verdicts are their base's), so that its intervals are
         at level ``1 − 0.05 / (looks · m)`` (:mod:`reports.analyses.intervals`).  This bundle itself where every
-        metric's verdicts pool one check each.  The calibration, linearity and robustness are this Bundle's with their
-        intervals at those looks (:class:`reports.analyses.intervals.Leveled`: the same tables as computing them again,
-        which took 1.8 of the 3.1 CPU-s its analyses took on the default study: 1.3 now); the sample efficiency and
-        the option sweeps' analyses are computed again, each when a verdict first reads it."""
+        metric's verdicts pool one check each.  The calibration, linearity, robustness and the option sweeps' analyses
+        are this Bundle's with their intervals, and what they decide, at those looks
+        (:class:`reports.analyses.intervals.Leveled`: the same tables as computing them again, which took 3.1 CPU-s on
+        the default study, 0.5 read this way); the sample efficiency is computed again when a verdict first reads it."""
         pooled = self.pooled_checks
         results = self.results
         factors = np.maximum(*(results[column].map(pooled).fillna(1).to_numpy(dtype=np.int64)

@@ -51,11 +51,14 @@ def test_the_spreads_of_a_metric_swept_over_one_option_are_the_sensitivity_analy
     """A metric swept over one option (``forest``: C) has the same rows in both analyses, so the bundle hands the
     sensitivity table over rather than computing them twice; a metric of several options (``probe``) is read with its
     others at their defaults, which the sensitivity analysis does not do."""
-    from reports.analyses.sensitivity import option_sensitivity
+    from reports.analyses.intervals import Leveled
+    from reports.analyses.sensitivity import leveled_option_sensitivity
 
-    sensitivity = option_sensitivity(swept)
+    sensitivity = leveled_option_sensitivity(swept)
     pd.testing.assert_frame_equal(option_spreads(swept, sensitivity=sensitivity), option_spreads(swept))
-    marked = sensitivity.assign(mean_spread=np.where(sensitivity["metric"] == "forest", -1.0, sensitivity["mean_spread"]))
+    table = sensitivity.table
+    marked = Leveled(table.assign(mean_spread=np.where(table["metric"] == "forest", -1.0, table["mean_spread"])),
+                     sensitivity.ends)
     shared = option_spreads(swept, sensitivity=marked)
     assert set(shared.loc[shared["metric"] == "forest", "mean_spread"]) == {-1.0}
     assert (shared.loc[shared["metric"] == "probe", "mean_spread"] >= 0).all()
@@ -160,3 +163,31 @@ def test_an_option_moving_each_of_several_sub_scores_by_the_threshold_is_wrongly
     low = counted.groupby("metric")["sensitive_options_low"]
     assert (low.nunique() == 1).all()  # the count is the metric's, on each of its sub-scores' rows
     assert (low.first() >= 1).mean() <= 0.05
+
+
+def test_the_failing_side_reads_the_sweeps_analyses_at_its_own_looks(swept, monkeypatch):
+    # the option sensitivity and spreads were computed again, whole, for the intervals a failure is read from (a
+    # tenth of the default study's verdict table); the failing Bundle now reads its base's at its own looks
+    from reports import Bundle
+    from reports.analyses.sensitivity import option_sensitivity
+    from reports.verdicts import bundle as bundles
+
+    calls = []
+    for name in ("leveled_option_sensitivity", "leveled_option_spreads"):
+        original = getattr(bundles, name)
+        monkeypatch.setattr(bundles, name, lambda *args, _original=original, _name=name, **kwargs:
+                            calls.append(_name) or _original(*args, **kwargs))
+    noise = np.random.default_rng(3).normal(0.0, 0.02, len(swept))  # seeds that disagree, so intervals have a width
+    bundle = Bundle(swept.assign(looks=3, score=swept["score"] + noise))
+    assert not bundle.verdicts.empty
+    failing = bundle.failing
+    assert failing is not bundle
+    for view in (bundle, failing):  # what the analyses give on each Bundle's results, bit for bit
+        pd.testing.assert_frame_equal(view.sensitivity.table, option_sensitivity(view.results), check_exact=True)
+        pd.testing.assert_frame_equal(view.option_spreads, option_spreads(view.results), check_exact=True)
+        pd.testing.assert_frame_equal(view.hyperparameters.table, hyperparameters(view.results), check_exact=True)
+        pd.testing.assert_frame_equal(view.discretization.table, discretization(view.results), check_exact=True)
+    assert sorted(calls) == ["leveled_option_sensitivity", "leveled_option_spreads"]  # once each, for both
+    widened, base = failing.option_spreads, bundle.option_spreads
+    assert (widened["max_spread_low"] <= base["max_spread_low"]).all()
+    assert (widened["max_spread_low"] < base["max_spread_low"]).any()
