@@ -129,7 +129,10 @@ class Bundle:
     def _at_looks(self, name: str, analysis: Callable[[Bundle], Leveled | Analysis],
                   looks: Callable[[Bundle], dict[str, int]] = lambda bundle: looks_by_metric(bundle.judged)) -> Analysis:
         """:meth:`_leveled_of`'s analysis at this Bundle's ``looks``: a :attr:`failing` Bundle reads its base's with the
-        intervals at its own (the same table as computing it again, bit for bit; ``tests/reports/test_thresholds.py``)."""
+        intervals at its own (the same table as computing it again, bit for bit; ``tests/reports/test_thresholds.py``).
+        ``looks`` gives each metric's looks over all its rows; an analysis reading some of them took the most of
+        those, the same where a metric's rows share their looks (every table the harness writes): in a table joined
+        from studies of other looks, the failing side is read at the stricter level of the two."""
         leveled = self._leveled_of(name, analysis)
         if isinstance(leveled, Analysis):  # the results could not support it
             return leveled
