@@ -266,7 +266,6 @@ class Leveled:
                                index=self.table.index)
         return self.table.assign(**{str(column): columns[column] for column in columns.columns})
 
-
     def subset(self, keep: np.ndarray) -> Leveled:
         """The rows where ``keep`` (a boolean array over the table's rows) holds, with their ends."""
         keep = np.asarray(keep, dtype=bool)

@@ -53,22 +53,21 @@ class Analysis:
         return self.table
 
 
-def _run(analysis: Callable[..., pd.DataFrame], results: pd.DataFrame, **options) -> Analysis:
+def _supported(compute: Callable[[], Leveled | Analysis]) -> Leveled | Analysis:
+    """What ``compute`` gives, or (an :class:`Analysis` of) why the results could not support it."""
     try:
-        return Analysis(analysis(results, **options))
+        return compute()
     except MissingDataError as missing:
         return Analysis(None, str(missing))
 
 
+def _run(analysis: Callable[..., pd.DataFrame], results: pd.DataFrame, **options) -> Analysis:
+    return _supported(lambda: Analysis(analysis(results, **options)))
+
+
 def _of_judged(analysis: Callable[..., Leveled]) -> Callable[[Bundle], Leveled | Analysis]:
     """A Bundle -> ``analysis`` of its judged results at its thresholds, or why the results could not support it."""
-    def of(bundle: Bundle) -> Leveled | Analysis:
-        try:
-            return analysis(bundle.judged, thresholds=bundle.thresholds)
-        except MissingDataError as missing:
-            return Analysis(None, str(missing))
-
-    return of
+    return lambda bundle: _supported(lambda: analysis(bundle.judged, thresholds=bundle.thresholds))
 
 
 def _sensitivity(bundle: Bundle) -> Leveled:
