@@ -33,6 +33,9 @@ EXIT_USAGE = 2
 EXIT_BUG = 1
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 EXIT_TERMINATED = 128 + signal.SIGTERM
+#: A command whose output's reader left (``| head``) before the command could say how it ended: what a shell reports
+#: for a process killed by SIGPIPE, never 0 (a gate read through a pipe must not pass on an unknown outcome).
+EXIT_BROKEN_PIPE = 128 + 13
 DEBUG_ENVIRONMENT_VARIABLE = "HARNESS_DEBUG"
 
 COMMANDS = (run, listing, report, validate, baseline, evaluate, plot, estimators, stress)
@@ -94,6 +97,66 @@ def _sigterm_stops_like_ctrl_c() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+class _LeavingReaderStdout:
+    """``sys.stdout`` while a command runs: writes go to the real stream until its reader leaves (``| head`` read what
+    it wanted and closed the pipe), then nowhere, and the command goes on to its own end and exit status.  Stopping at
+    the first write that failed (as Python does, and this module did until 2026-12-01, with status 0) made a failing
+    ``baseline check ... | head`` or ``validate --fail-on ... | tee`` whose reader left early exit 0, and stopped a
+    run midway."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.left = False
+
+    def write(self, text: str) -> int:
+        if not self.left:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._leave()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.left:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._leave()
+
+    def _leave(self) -> None:
+        self.left = True
+        _discard_stdout(self._stream)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _discard_stdout(stream: Any = None) -> None:
+    """Point the standard output's file descriptor at the null device, so that the interpreter's last flush of what
+    is still buffered for the departed reader does not fail again (Python's documented remedy for SIGPIPE)."""
+    stream = sys.stdout if stream is None else stream
+    try:
+        descriptor = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (a test's capture): nothing will flush to it
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, descriptor)
+    finally:
+        os.close(null)
+
+
+@contextmanager
+def _reader_may_leave() -> Iterator[None]:
+    """Run a command with :class:`_LeavingReaderStdout` as ``sys.stdout``."""
+    real = sys.stdout
+    sys.stdout = _LeavingReaderStdout(real)
+    try:
+        yield
+    finally:
+        sys.stdout = real
+
+
 #: A value that starts with a minus sign and a number: ``-1,1``, ``-0.5``, ``-1e-3,2``.
 _NEGATIVE_VALUE = re.compile(r"-\.?\d[\d.eE+-]*(,[-+]?\.?\d[\d.eE+-]*)*")
 
@@ -121,16 +184,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = args.command
         if stray:  # named with the command, whose --help lists what it takes (argparse names the top level)
             args.command_parser.error(f"unrecognized arguments: {' '.join(stray)}")
-        with _sigterm_stops_like_ctrl_c():
+        with _sigterm_stops_like_ctrl_c(), _reader_may_leave():
             return args.handler(args)
     except (UsageError, *_USER_FILE_ERRORS) as error:
         if debug:
             traceback.print_exc()
         print(f"error: {' '.join(str(error).split())}", file=sys.stderr)  # always one line
         return EXIT_USAGE
-    except BrokenPipeError:  # the reader (``| head``) closed the pipe: nothing left to say
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the interpreter's exit flush must not fail again
-        return 0
+    except BrokenPipeError:  # a write that went round :func:`_reader_may_leave`: how the command ended is unknown
+        _discard_stdout()
+        return EXIT_BROKEN_PIPE
     except KeyboardInterrupt as stop:
         kept = ("finished cells are saved, rerun the same command to resume" if command in RESUMABLE_COMMANDS else
                 f"{command or 'the command'} stopped before it finished, rerun the same command")

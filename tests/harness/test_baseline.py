@@ -93,6 +93,44 @@ def test_perturbed_metric_fails_exit_1_naming_its_cells(runs, capsys):
     assert any("changed version" in note for note in check.notes)  # the source hash moved
 
 
+class _ReaderLeavesAfter:
+    """A standard output whose reader leaves (``| head -1``) after the first line: every later write fails."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def write(self, text: str) -> int:
+        if self.lines and self.lines[-1].endswith("\n"):
+            raise BrokenPipeError(32, "Broken pipe")
+        self.lines.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("run", "status"), [("drifted", 1), ("run", 0)])
+def test_a_check_whose_reader_leaves_early_still_exits_with_its_own_status(runs, monkeypatch, run, status):
+    # `baseline check ... | head -1` in a CI step with pipefail: the reader left after the first line, and the
+    # harness exited 0 on the next write, so a drifted run passed the gate
+    reader = _ReaderLeavesAfter()
+    monkeypatch.setattr("sys.stdout", reader)
+    assert main(["baseline", "check", str(runs / run), "--against", str(runs / "baseline.json")]) == status
+    assert reader.lines[0].startswith(f"baseline check {'FAILED' if status else 'PASSED'}")
+
+
+@pytest.mark.parametrize(("run", "status"), [("drifted", 1), ("run", 0)])
+def test_a_real_pipe_closed_by_its_reader_keeps_the_checks_status(runs, run, status):
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-m", "harness", "baseline", "check", str(runs / run), "--against",
+                              str(runs / "baseline.json")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child.stdout.close()  # the reader leaves before the first line
+    _, stderr = child.communicate(timeout=60)
+    assert child.returncode == status and b"Traceback" not in stderr and b"Broken pipe" not in stderr, stderr
+
+
 def test_a_drift_just_beyond_the_tolerance_is_printed_beyond_it(runs):
     results = pd.read_parquet(runs / "run" / "results.parquet")
     cell = (results.scenario == "noise") & (results.value == 0.4) & (results.metric == "mig")
