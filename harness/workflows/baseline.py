@@ -128,7 +128,7 @@ def _run_provenance(run: Results) -> dict[str, Any]:
 UPDATE_VARIABLE = "HARNESS_UPDATE_BASELINES"
 
 
-def save_baseline(run: Results, to: str | Path, *, force: bool = False) -> Path:
+def save_baseline(run: Results, to: str | Path, *, force: bool = False, metrics: Sequence[str] | None = None) -> Path:
     """Write the baseline of a run (a run directory or a results table) to ``to`` (JSON).
 
     Parameters
@@ -139,6 +139,11 @@ def save_baseline(run: Results, to: str | Path, *, force: bool = False) -> Path:
         Destination file; parent directories are created.
     force : bool, default False
         Overwrite ``to`` when it exists.
+    metrics : sequence of str, optional
+        Write these metrics' cells only (names as the results give them).  Where ``to`` is already a baseline, its
+        cells, versions, options, provenance and failures of every other metric are kept as they are: a check of some
+        metrics rewrites their cells alone (:func:`assert_matches_baseline`), never accepting unchecked drift in the
+        others or dropping those the run lacks.
 
     Returns
     -------
@@ -148,25 +153,40 @@ def save_baseline(run: Results, to: str | Path, *, force: bool = False) -> Path:
     Raises
     ------
     harness.errors.UsageError
-        When ``to`` exists and ``force`` is not set, or the results cannot be read.
+        When ``to`` exists and ``force`` is not set, the results cannot be read, or ``metrics`` names a metric of
+        neither the run nor the baseline.
     """
     path = Path(to)
     if path.exists() and not force:
         raise UsageError(f"baseline file {str(path)!r} exists; pass --force (force=True) to overwrite it")
     results = _results(run)
-    cells = summarize(results).to_dict(orient="records")
+    failed = _failure_records(_run_failures(run))
+    provenance = {metric: found.to_json() for metric, found in _run_provenance(run).items()
+                  if metric in set(results["metric"])}
+    kept: dict[str, Any] = {}
+    if metrics is not None:
+        selected = set(listed(metrics, "metrics", "metric names"))
+        kept = _kept_document(path, selected) if path.is_file() else {}
+        known = set(results["metric"]) | set(kept.get("known", ()))
+        unknown = sorted(selected - known)
+        if unknown:  # a misspelled name would leave its metric's cells as they were, silently
+            raise UsageError(f"metric {unknown[0]!r} is in neither the run nor the baseline"
+                             f"{did_you_mean(unknown[:1], known)}; they hold: {', '.join(sorted(known))}")
+        results = results.loc[results["metric"].isin(selected)]
+        failed = [failure for failure in failed if failure["metric"] in selected]
+        provenance = {metric: found for metric, found in provenance.items() if metric in selected}
+    cells = kept.get("cells", []) + summarize(results).to_dict(orient="records")
     header = {
         "format": FORMAT,
-        "harness_versions": sorted(set(map(str, results["harness_version"]))),
-        "metric_versions": metric_versions(results),
-        "studies": sorted(set(map(str, results["study"]))),
+        "harness_versions": sorted(set(map(str, results["harness_version"])) | set(kept.get("harness_versions", ()))),
+        "metric_versions": {**kept.get("metric_versions", {}), **metric_versions(results)},
+        "studies": sorted(set(map(str, results["study"])) | set(kept.get("studies", ()))),
     }
     # what the cells were computed from after them: file hashes and versions, which differ from checkout to checkout
     trailer = {
-        "failures": _failure_records(_run_failures(run)),
-        "metric_options": metric_options(results),
-        "provenance": {metric: found.to_json() for metric, found in _run_provenance(run).items()
-                       if metric in set(results["metric"])},
+        "failures": kept.get("failures", []) + failed,
+        "metric_options": {**kept.get("metric_options", {}), **metric_options(results)},
+        "provenance": {**kept.get("provenance", {}), **provenance},
     }
     lines = ["{"] + [f" {json.dumps(key)}: {json.dumps(value)}," for key, value in header.items()]
     body = [" " + json.dumps(_plain(cell), allow_nan=False) for cell in cells]
@@ -176,6 +196,26 @@ def save_baseline(run: Results, to: str | Path, *, force: bool = False) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def _kept_document(path: Path, selected: set[str]) -> dict[str, Any]:
+    """What a partial :func:`save_baseline` keeps of the baseline at ``path``: every field of the metrics not
+    ``selected`` (their cells, versions, options, provenance, failures), the studies and harness versions, and
+    ``known``, every metric it holds (read through :func:`load_baseline` first, so that a damaged file is refused,
+    not merged)."""
+    load_baseline(path)
+    data = json.loads(path.read_text(encoding="utf-8-sig"))
+
+    def others(mapping: Mapping[str, Any]) -> dict[str, Any]:
+        return {metric: value for metric, value in mapping.items() if metric not in selected}
+
+    return {"cells": [cell for cell in data["cells"] if cell["metric"] not in selected],
+            "known": {cell["metric"] for cell in data["cells"]},
+            "metric_versions": others(data.get("metric_versions", {})),
+            "metric_options": others(data.get("metric_options", {})),
+            "provenance": others(data.get("provenance", {})),
+            "failures": [failure for failure in data.get("failures", []) if failure["metric"] not in selected],
+            "harness_versions": data.get("harness_versions", []), "studies": data.get("studies", [])}
 
 
 #: What identifies a failed seed of a cell in a baseline's ``failures`` (and its error, said when a check reports it).
@@ -858,7 +898,8 @@ def assert_matches_baseline(run: Results, baseline: str | Path, *, update: bool 
     Same parameters as :func:`check_baseline` (``options``: ``atol``, ``rtol``,
     ``per_metric``, ``sigmas``, ``metrics``, ``allow_missing``).  Returns the check when it passes.
     With ``update`` (default: the environment variable ``HARNESS_UPDATE_BASELINES`` set to anything
-    but ``0`` or empty), the baseline is (re)written from the run instead, and the check of the run
+    but ``0`` or empty), the baseline is (re)written from the run instead (with ``metrics``, those metrics' cells
+    only: the others stay as saved, so tests sharing one file each rewrite their own), and the check of the run
     against it returned: rerun the suite so after an intended change, review the diff of the
     baseline file and commit it, as with snapshot-testing tools.  Pytest does not show this
     helper's own frame in a failure's traceback.
@@ -880,8 +921,8 @@ def assert_matches_baseline(run: Results, baseline: str | Path, *, update: bool 
     __tracebackhide__ = True  # pytest shows the caller's line, not this helper's source
     if update is None:
         update = os.environ.get(UPDATE_VARIABLE, "") not in ("", "0")
-    if update:
-        save_baseline(run, baseline, force=True)
+    if update:  # the checked metrics' cells only, when the check selects some: the others stay as saved
+        save_baseline(run, baseline, force=True, metrics=options.get("metrics"))
     elif not Path(baseline).is_file():
         raise AssertionError(f"no baseline file {str(baseline)!r}: write it from this run with {UPDATE_VARIABLE}=1")
     check = check_baseline(run, baseline, **options)

@@ -654,3 +654,30 @@ def test_an_option_change_reads_option_changed_and_match_options_compares_it_cel
     found = check.table.set_index(["scenario", "value"])["difference"]
     pd.testing.assert_series_equal(found.sort_index(), (after - before).sort_index(), check_names=False, atol=1e-12)
     assert not check.passed and (check.table["status"] == "drifted").sum() == (found.abs() > 1e-6).sum() > 0
+
+
+def test_updating_a_check_of_some_metrics_rewrites_their_cells_alone(runs, tmp_path, monkeypatch):
+    # a pytest check of mig alone, updated with HARNESS_UPDATE_BASELINES=1, rewrote the whole shared baseline from
+    # the run: the drift of `diagonal` (never checked) became its baseline, silently
+    shared = tmp_path / "shared.json"
+    shared.write_text((runs / "baseline.json").read_text())
+    monkeypatch.setenv("HARNESS_UPDATE_BASELINES", "1")
+    assert_matches_baseline(runs / "drifted", shared, metrics=["mig"])
+    monkeypatch.setenv("HARNESS_UPDATE_BASELINES", "0")
+    check = check_baseline(runs / "drifted", shared)
+    assert not check.passed and set(check.failures["metric"]) == {"diagonal"}  # its drift is still caught
+    before, after = load_baseline(runs / "baseline.json"), load_baseline(shared)
+    keys = ["metric", "sub_score", "scenario", "value_label", "n_samples"]
+    assert after.cells.sort_values(keys).reset_index(drop=True).equals(before.cells.sort_values(keys).reset_index(drop=True))
+    assert after.metric_versions == before.metric_versions and after.provenance.keys() == before.provenance.keys()
+    # the checked metric's cells are the run's: a drifted run's mig cells replace the baseline's
+    results = pd.read_parquet(runs / "run" / "results.parquet")
+    results.loc[results["metric"] == "mig", "score"] += 0.5
+    save_baseline(results, shared, force=True, metrics=["mig"])
+    updated = load_baseline(shared)
+    assert np.allclose(updated.cells.loc[updated.cells["metric"] == "mig", "mean"].sort_values().to_numpy(),
+                       before.cells.loc[before.cells["metric"] == "mig", "mean"].sort_values().to_numpy() + 0.5)
+    assert (updated.cells.loc[updated.cells["metric"] == "diagonal"].sort_values(keys).reset_index(drop=True)
+            .equals(before.cells.loc[before.cells["metric"] == "diagonal"].sort_values(keys).reset_index(drop=True)))
+    with pytest.raises(UsageError, match=r"metric 'mgi' is in neither the run nor the baseline \(did you mean mig\?\)"):
+        save_baseline(results, shared, force=True, metrics=["mgi"])
