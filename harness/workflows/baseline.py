@@ -620,7 +620,8 @@ def check_baseline(
     if metrics is not None:
         selected = set(listed(metrics, "metrics", "metric names"))
         if not selected & known:
-            raise UsageError(f"none of the metrics {sorted(selected)} is in the run or the baseline (known: {', '.join(sorted(known))})")
+            raise UsageError(f"none of the metrics {sorted(selected)} is in the run or the baseline"
+                             f"{did_you_mean(sorted(selected), known)} (known: {', '.join(sorted(known))})")
         unknown = sorted(selected - known)
         if unknown:  # a misspelled name would silently leave its metric unchecked
             raise UsageError(f"metric {unknown[0]!r} is in neither the run nor the baseline{did_you_mean(unknown[:1], known)}; "

@@ -167,6 +167,9 @@ def test_a_misspelled_metric_selection_is_an_error_not_a_silent_pass(runs, capsy
     err = capsys.readouterr().err
     assert "metric 'diagonl' is in neither the run nor the baseline (did you mean diagonal?)" in err
     assert err.count("\n") == 1
+    assert main([*argv[:-1], "diagonl"]) == 2  # alone, it got no hint
+    err = capsys.readouterr().err
+    assert "none of the metrics ['diagonl'] is in the run or the baseline (did you mean diagonal?)" in err
 
 
 def test_relative_tolerance_scales_with_the_baseline(runs):
