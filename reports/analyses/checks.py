@@ -37,7 +37,9 @@ def holds(value: float, comparison: str, threshold: float) -> bool:
 
 
 def format_against(value: float, comparison: str, threshold: float, digits: int = 2) -> str:
-    """``value`` with the fewest decimals (at least ``digits``) whose rounding keeps its verdict.
+    """``value`` with the fewest decimals (at least ``digits``) whose rounding keeps its verdict, and keeps it off the
+    threshold unless it lies on it: an interval's end of 0.098 against ``<= 0.1`` is ``0.098``, not ``0.10``, which
+    read as the threshold itself (``1.00 / 0.11 [0.10, 0.12]`` looked wholly above 0.1 and was undecided).
 
     Parameters
     ----------
@@ -63,7 +65,7 @@ def format_against(value: float, comparison: str, threshold: float, digits: int 
     truth = holds(value, comparison, threshold)
     for decimals in range(digits, MAX_DIGITS + 1):
         shown = round(value, decimals) + 0.0
-        if holds(shown, comparison, threshold) == truth:
+        if holds(shown, comparison, threshold) == truth and (shown != threshold or value == threshold):
             return f"{shown:.{decimals}f}"
     return f"{value:.{MAX_DIGITS + 2}g}"
 

@@ -58,7 +58,11 @@ def matrix():
 def test_format_against_keeps_the_verdict_visible():
     assert format_against(0.8987, ">=", 0.9) == "0.899"  # not "0.90", which would read as passing
     assert format_against(0.0504, "<=", 0.05) == "0.0504"  # not "0.05" nor "0.050"
-    assert format_against(0.9, ">=", 0.9) == "0.90" and format_against(0.0496, "<=", 0.05) == "0.05"
+    assert format_against(0.9, ">=", 0.9) == "0.90"  # on the threshold: shown on it
+    # off it, never shown on it: "0.05" against "≤ 0.05" read as the threshold itself, and an interval's end 0.098
+    # printed "0.10" made [0.10, 0.12] look wholly above 0.1 for a verdict it left undecided
+    assert format_against(0.0496, "<=", 0.05) == "0.0496" and format_against(0.098086, "<=", 0.1) == "0.098"
+    assert format_against(0.9004, ">=", 0.9) == "0.9004" and format_against(0.95, ">=", 0.9) == "0.95"
     assert format_against(float("nan"), ">=", 0.9) == "undefined"
     with pytest.raises(ValueError, match="comparison must be"):
         format_against(0.5, ">", 0.9)
