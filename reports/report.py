@@ -592,9 +592,28 @@ def _summary(results: pd.DataFrame, warned: pd.DataFrame, warnings_recorded: boo
           "calibration, robustness and sample efficiency are not measured."] if set(results["criterion"]) == {""} else [])
 
 
+def failures_line(failures: pd.DataFrame, scored: set[str]) -> str:
+    """The report's line on a run's failed cells (:data:`reports.results.schema.FAILURE_COLUMNS`, at least one): how
+    many, per metric (most first) with its first error, which of those metrics (not in ``scored``, the metrics of the
+    results) scored no cell at all, and where they are listed.  Without it a metric whose every cell raised vanished
+    from the report, and one that raised on some cells showed only gaps."""
+    counts = failures["metric"].value_counts(sort=False)
+    order = sorted(counts.index, key=lambda metric: (-counts[metric], str(metric)))
+    parts = []
+    for metric in order:
+        first = failures.loc[failures["metric"] == metric].iloc[0]
+        parts.append(f"{metric}, {counts[metric]} (first: {first['scenario']} = {first['value_label']}, seed "
+                     f"{first['seed']}: {' '.join(str(first['error']).split())})")
+    absent = [str(metric) for metric in order if metric not in scored]
+    return (f"{len(failures)} cell(s) failed and have no score, so the analyses read only the cells that scored "
+            f"(failures.csv lists each with its error): {'; '.join(parts)}."
+            + (f" No cell of {', '.join(absent)} scored: {'it is' if len(absent) == 1 else 'they are'} in no table."
+               if absent else ""))
+
+
 def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: int = 1,
                  figure_formats: str | Sequence[str] | None = figures.DEFAULT_FIGURE_FORMATS,
-                 colours: Mapping[str, str] | None = None) -> Path:
+                 colours: Mapping[str, str] | None = None, failures: pd.DataFrame | None = None) -> Path:
     """Write the report of ``results`` into ``out_dir`` and return the path of ``report.html``.
 
     Writes ``report.html`` (opens offline; its figures are the PNGs under ``figures/``), ``report.md``,
@@ -623,6 +642,10 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
         Metric -> colour for the figures (:func:`reports.rendering.style.parse_colours` reads ``--colors``); a metric not
         named keeps the colour the run gives it (:func:`reports.rendering.comparison.run_colours`), the same in every
         figure and in ``plot``.
+    failures : pandas.DataFrame, optional
+        The run's failed cells (:data:`reports.results.schema.FAILURE_COLUMNS`, a run directory's ``failures.csv``):
+        the summary says how many failed, of which metrics, and why (:func:`failures_line`); a metric whose every
+        cell failed is in no table.
 
     Raises
     ------
@@ -651,7 +674,8 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
     _list_in_sections(todo, sections)
     title = report_title(results, out_dir)
     agreement = agreement_line(bundle)
-    summary = ([agreement] if agreement else []) + _summary(judged, warned, warnings_recorded)
+    summary = (([agreement] if agreement else []) + _summary(judged, warned, warnings_recorded)
+               + ([failures_line(failures, set(results["metric"]))] if failures is not None and len(failures) else []))
     (out_dir / "report.md").write_text(render_markdown(title, summary, sections, figure_files), encoding="utf-8")
     html_path = out_dir / "report.html"
     html_path.write_text(render_html(title, summary, sections, figure_files), encoding="utf-8")

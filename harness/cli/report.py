@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness.cli._args import COLOURS_HELP, FIGURE_FORMATS_HELP, REPORT_IMPORTS, colours, csv_list, figure_formats, jobs
 from harness.errors import UsageError
+
+if TYPE_CHECKING:  # annotations only: pandas is imported where the report is drawn
+    import pandas as pd
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -49,22 +54,33 @@ def report(args: argparse.Namespace) -> int:
         import reports
         from harness.execution.store import ResultStore
         from harness.outputs import writable_output
-        from harness.workflows.run_results import load_run_results, select_results
+        from harness.workflows.run_results import load_run_failures, load_run_results, select_results
         from reports.rendering.comparison import FigureRequestError
 
-        results = load_run_results(args.directory)
+        results, failures = load_run_results(args.directory), load_run_failures(args.directory)
         if subset:
             results = select_results(results, metrics=args.metrics, scenarios=args.scenarios)
+            failures = _failures_of(failures, results, args.metrics, args.scenarios)
         out = writable_output(args.out, "--out", directory=True) if args.out is not None else args.directory
         if subset:  # the subset's own results table, so that OUT is a run directory 'report' and 'plot' read
             ResultStore(out).write_tables(results)
         try:
             html = reports.write_report(results, out, jobs=args.jobs, figure_formats=args.figure_formats,
-                                        colours=args.colors)
+                                        colours=args.colors, failures=failures)
         except FigureRequestError as error:  # colours naming no metric, refused before anything is written
             raise UsageError(str(error)) from None
     print(f"report: {html}")
     return 0
+
+
+def _failures_of(failures: pd.DataFrame, results: pd.DataFrame, metrics: Sequence[str] | None,
+                 scenarios: Sequence[str] | None) -> pd.DataFrame:
+    """The failed cells of a subset's report: those of its scenarios (``scenarios``, None for all) and of its metrics
+    (those of its results, and the names ``metrics`` gives: a metric whose every cell failed has no result)."""
+    keep = failures["metric"].isin(set(results["metric"]) | set(metrics or ()))
+    if scenarios is not None:
+        keep &= failures["scenario"].isin(set(results["scenario"]) | set(scenarios))
+    return failures.loc[keep]
 
 
 def _holds_results(directory: Path) -> bool:

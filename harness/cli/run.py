@@ -167,10 +167,12 @@ def _run(args: argparse.Namespace, out: Path) -> int:
     if not args.no_report:
         import reports
         from harness.execution.backends import report_workers
+        from harness.workflows.run_results import load_run_failures
 
         jobs = 1 if args.backend == "sequential" else args.jobs
         with report_workers(jobs, REPORT_IMPORTS):
-            html = reports.write_report(frame, out, jobs=jobs, figure_formats=args.figure_formats, colours=args.colors)
+            html = reports.write_report(frame, out, jobs=jobs, figure_formats=args.figure_formats, colours=args.colors,
+                                        failures=load_run_failures(out))
         print(f"report: {html} (also report.md, tables/, figures/)")
     return EXIT_FAILED_CELLS if frame.attrs.get("failures") else 0
 

@@ -52,7 +52,6 @@ import numpy as np
 import pandas as pd
 
 from harness.errors import UsageError, did_you_mean, listed
-from harness.execution.store import FAILURES_CSV
 from harness.workflows.baseline_format import CELL_KEYS, DEFAULT_ATOL, DEFAULT_MAX_ROWS, DEFAULT_RTOL, FORMAT
 from reports.rendering.markdown import markdown_table
 from reports.results.schema import FAILURE_COLUMNS
@@ -75,12 +74,11 @@ def _results(run: Results, *, allow_empty: bool = False) -> pd.DataFrame:
 def _run_failures(run: Results) -> pd.DataFrame:
     """The failed cells of a run (columns :data:`reports.results.schema.FAILURE_COLUMNS`): ``DIR/failures.csv``, or the
     ``failures`` a :func:`~harness.execution.runner.run_study` table carries."""
+    from harness.workflows.run_results import load_run_failures
+
     if isinstance(run, pd.DataFrame):
         return pd.DataFrame(run.attrs.get("failures", []), columns=list(FAILURE_COLUMNS))
-    path = Path(run) / FAILURES_CSV
-    if not path.is_file():
-        return pd.DataFrame(columns=list(FAILURE_COLUMNS))
-    return pd.read_csv(path, dtype=str, keep_default_na=False)
+    return load_run_failures(run)
 
 
 def summarize(results: pd.DataFrame) -> pd.DataFrame:

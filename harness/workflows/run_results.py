@@ -36,6 +36,20 @@ def load_run_results(directory: str | Path, *, allow_empty: bool = False) -> Any
     return check_one_source_per_name_in(results, f"the results in {directory}")
 
 
+def load_run_failures(directory: str | Path) -> Any:
+    """The failed cells of a run directory (``failures.csv``: :data:`reports.results.schema.FAILURE_COLUMNS`, every
+    field as text); empty when none failed or the directory records none."""
+    import pandas as pd
+
+    from harness.execution.store import FAILURES_CSV
+    from reports.results.schema import FAILURE_COLUMNS
+
+    path = Path(directory) / FAILURES_CSV
+    if not path.is_file():
+        return pd.DataFrame(columns=list(FAILURE_COLUMNS))
+    return pd.read_csv(path, dtype=str, keep_default_na=False)
+
+
 def check_one_source_per_name_in(results: Any, where: str) -> Any:
     """``results``, when each of its metrics comes from one source (one family and version) and each of its scenarios
     sweeps one parameter; else a :class:`UsageError` naming both sources.

@@ -61,6 +61,30 @@ def test_a_report_of_a_subset(run_dir, tmp_path, capsys):
     assert {path.suffix for path in (out / "figures").iterdir()} == {".png"}  # PNG only by default
 
 
+@pytest.mark.slow  # 5 s: two reports; the fast tier tests the line itself (tests/reports/test_report_failures.py)
+def test_the_report_says_which_cells_failed_and_a_metric_that_never_scored(run_dir, tmp_path, capsys):
+    # a metric whose every cell raised vanished from the report ("1 metrics"), with nothing saying so
+    import shutil
+
+    copy = tmp_path / "run"
+    shutil.copytree(run_dir, copy)
+    pd.DataFrame([("noise", "1", 0, 300, "modularity", "ValueError: no signal"),
+                  ("noise", "0", 0, 300, "ghost", "RuntimeError: first\nsecond line"),
+                  ("mixing", "0.5", 0, 300, "ghost", "RuntimeError: again")],
+                 columns=["scenario", "value_label", "seed", "n_samples", "metric", "error"]).to_csv(
+        copy / "failures.csv", index=False)
+    assert main(["report", str(copy), "--jobs", "1"]) == 0
+    text = (copy / "report.md").read_text(encoding="utf-8")
+    assert ("3 cell(s) failed and have no score, so the analyses read only the cells that scored (failures.csv lists "
+            "each with its error): ghost, 2 (first: noise = 0, seed 0: RuntimeError: first second line); modularity, 1 "
+            "(first: noise = 1, seed 0: ValueError: no signal). No cell of ghost scored: it is in no table.") in text
+    assert "cell(s) failed" in (copy / "report.html").read_text(encoding="utf-8")
+    capsys.readouterr()
+    out = tmp_path / "subset"
+    assert main(["report", str(copy), "--metrics", "mig", "--out", str(out), "--jobs", "1"]) == 0
+    assert "failed" not in (out / "report.md").read_text(encoding="utf-8")  # none of mig's cells failed
+
+
 @pytest.mark.slow  # 3 to 5 s; the fast tier keeps other tests of the same code (issue 37's 5-minute tier)
 def test_a_report_with_svg_and_pdf_figures(run_dir, tmp_path, capsys):
     out = tmp_path / "formats"
