@@ -199,12 +199,12 @@ def _additions(added: list[str] | None, metric_names: list[str], preset: str, na
     if not added:
         return []
     if named:
-        raise UsageError("add_metrics (--add-metrics) adds metrics to the preset's; with metrics_ (--metrics) name "
+        raise UsageError("--add-metrics (add_metrics=) adds metrics to the preset's; with --metrics (metrics_=) name "
                          "every metric there")
     additions = [name.strip() for name in added if name.strip()]
     repeated = sorted({name for name in additions if name in metric_names or additions.count(name) > 1})
     if repeated:
-        raise UsageError(f"add_metrics (--add-metrics): {', '.join(repeated)} "
+        raise UsageError(f"--add-metrics (add_metrics=): {', '.join(repeated)} "
                          + ("already among the preset's metrics" if set(repeated) & set(metric_names) else "named twice")
                          + f"; preset {preset!r} leaves out {', '.join(PRESETS[preset].excluded_metrics) or 'none'}")
     return additions
