@@ -298,7 +298,7 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
                                 paper=partial(headline_display, compact=True), paper_note=HEADLINE_PAPER_NOTE,
                                 sources=lambda _: verdict_rows)
     if headline_section.table is not None:
-        headline_section.lines = [*range_lines(bundle), *headline_sentences(headline_section.table)]
+        headline_section.lines = [*range_lines(bundle), *headline_sentences(headline_section.table, bundle)]
     return [
         headline_section,
         *table_2_sections(bundle),

@@ -119,8 +119,21 @@ def range_lines(results: pd.DataFrame | Bundle) -> list[str]:
     return [f"⚠ {range_flag(row)}" for row in outside_ranges(table).to_dict("records")]
 
 
-def headline_sentences(table: pd.DataFrame) -> list[str]:
-    """Per criterion: how many sub-scores pass, and the best and worst, with their numbers."""
+def headline_sentences(table: pd.DataFrame, bundle: Bundle | None = None) -> list[str]:
+    """Per criterion: how many sub-scores pass, and the best and worst, with their numbers.
+
+    Sub-scores are ranked by their check closest to failing, then, on equal ones, by their next checks (with
+    ``bundle``, the Bundle ``table`` is the headline of, which holds every check; without it, by that check alone): where
+    every ρ is 1.00, the worst is the one of lowest slope, not the last in the table.
+    """
+    pooled = ({(row.metric, row.sub_score, row.criterion): row.verdict for row in headline_verdicts(bundle).itertuples()}
+              if bundle is not None else {})
+
+    def rank(row: dict) -> list[tuple[int, bool, float]]:  # ascending: closest to failing first
+        verdict = pooled.get((row["metric"], row["sub_score"], row["criterion"]))
+        checks = verdict.checks if verdict is not None and verdict.checks else (_decisive(row),)
+        return sorted(check.severity() for check in checks)
+
     sentences = []
     labels = {**HEADINGS, **CRITERIA}
     for criterion, heading in CRITERIA.items():
@@ -138,10 +151,8 @@ def headline_sentences(table: pd.DataFrame) -> list[str]:
         if judged.empty:
             sentences.append(f"{labels[criterion]}: not measured ({rows['evidence'].iloc[0] if len(rows) else 'no rows'}).")
             continue
-        keys = [_decisive(row).severity() for row in judged.to_dict("records")]
-        ranked = judged.assign(_mark=[k[0] for k in keys], _defined=[k[1] for k in keys], _margin=[k[2] for k in keys])
-        ranked = ranked.sort_values(["_mark", "_defined", "_margin"], ascending=[False, False, False])
-        best, worst_row = ranked.iloc[0], ranked.iloc[-1]
+        ranked = sorted(judged.to_dict("records"), key=rank)
+        worst_row, best = ranked[0], ranked[-1]
         passing = int((judged["verdict"] == "yes").sum())
         undecided = int((judged["verdict"] == "undecided").sum())
         sentences.append(

@@ -59,3 +59,21 @@ def test_the_compact_headline_shows_one_unbroken_number_per_cell(table):
     decided = table.loc[table["verdict"].isin(["yes", "no"]) & (table["criterion"] == "calibrated")].iloc[0]
     row = compact.loc[compact["Sub-score"].str.startswith(decided["metric"])].iloc[0]
     assert row[CRITERIA["calibrated"]].split()[-1] in full.loc[row.name, CRITERIA["calibrated"]]
+
+
+def test_equal_deciding_checks_are_ranked_by_the_next_ones():
+    # every rho is 1.00: the sentence named the table's first sub-score best and its last worst, whatever their
+    # slopes ("best sap (rho 1.00, slope 0.96), worst maxcorr (rho 1.00, slope 0.99)", mig's 0.87 unnamed)
+    import pandas as pd
+
+    from reports.verdicts.bundle import Bundle
+    from tests.reports.conftest import _row
+
+    rows = [_row("noise", alpha, f"{alpha:g}", seed, 1000, metric, "custom", metric, "explicitness", 1 - alpha,
+                 slope * (1 - alpha) + 0.001 * seed, 0.01)
+            for metric, slope in (("m_mid", 0.9), ("z_low", 0.7), ("a_top", 1.0))  # names against the slopes' order
+            for alpha in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0) for seed in (0, 1, 2)]
+    bundle = Bundle(pd.DataFrame(rows))
+    table = headline(bundle)
+    follows = next(s for s in headline_sentences(table, bundle) if s.startswith("Follows"))
+    assert "best a_top (ρ 1.00, slope 1.00" in follows and "worst z_low (ρ 1.00, slope 0.70" in follows, follows
