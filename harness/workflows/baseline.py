@@ -615,6 +615,8 @@ def check_baseline(
     current = summarize(results)
     expected = reference.cells
     known = set(current["metric"]) | set(expected["metric"])
+    run_options = metric_options(results)
+    pairs = _option_pairs(reference.metric_options, run_options, set(expected["metric"]), set(current["metric"]))
     if metrics is not None:
         selected = set(listed(metrics, "metrics", "metric names"))
         if not selected & known:
@@ -624,10 +626,12 @@ def check_baseline(
         if unknown:  # a misspelled name would silently leave its metric unchecked
             raise UsageError(f"metric {unknown[0]!r} is in neither the run nor the baseline{did_you_mean(unknown[:1], known)}; "
                              f"they hold: {', '.join(sorted(known))}")
+        # a metric named on one side takes the one it pairs with on the other (mig -> mig[bins=5]): selected alone,
+        # it was missing from the run, or new in it, and --match-options could not compare them
+        selected |= {name for pair in pairs.items() if set(pair) & selected for name in pair}
+        pairs = {before: after for before, after in pairs.items() if before in selected}
         current = current.loc[current["metric"].isin(selected)]
         expected = expected.loc[expected["metric"].isin(selected)]
-    run_options = metric_options(results)
-    pairs = _option_pairs(reference.metric_options, run_options, set(expected["metric"]), set(current["metric"]))
     # a metric run under another name with the same options (mig -> mig[bins=10], bins=10 its default) is compared
     # cell by cell whatever --match-options says: nothing in its cells changed but their name
     same = {before: after for before, after in pairs.items()

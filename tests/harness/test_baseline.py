@@ -650,6 +650,9 @@ def test_an_option_change_reads_option_changed_and_match_options_compares_it_cel
 
     check = check_baseline(tmp_path, runs / "baseline.json", metrics=["mig", "mig[bins=20]"], match_options=True)
     assert set(check.table["metric"]) == {"mig -> mig[bins=20]"} and len(check.table) == 12
+    for named in (["mig"], ["mig[bins=20]"]):  # either side's name takes its partner: alone, "none compared"
+        alone = check_baseline(tmp_path, runs / "baseline.json", metrics=named, match_options=True)
+        pd.testing.assert_frame_equal(alone.table, check.table)
     assert "mig -> mig[bins=20]: option bins 10 -> 20; its cells are compared cell by cell (--match-options), so drift " \
            "may be intended" in check.notes
     before = pd.read_csv(runs / "run" / "results.csv").query("metric == 'mig'").groupby(["scenario", "value"])["score"].mean()
