@@ -48,6 +48,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from harness.workflows.evaluate import (
         categorical_looking,
         check_score_file,
+        continuous_looking,
         evaluate_representation,
         format_scores,
         load_array,
@@ -78,6 +79,12 @@ def _evaluate(args: argparse.Namespace) -> int:
     if hint:
         columns = ",".join(map(str, hint))
         print(f"hint: factor column(s) {columns} hold few integer values; if categorical, pass --discrete {columns}")
+    hint = continuous_looking(factors, discrete)
+    if hint:
+        columns = ",".join(map(str, hint))
+        print(f"hint: factor column(s) {columns}, marked discrete, hold many values that are not whole numbers: each "
+              "value is read as a category of its own (information metrics fall to about 0); if continuous, leave "
+              f"{'them' if len(hint) > 1 else 'it'} out of --discrete")
     print(format_scores(table))
     for note in table.attrs.get("sub_score_notes", []):
         print(f"note: {note}")
