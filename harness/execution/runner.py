@@ -424,6 +424,7 @@ def run_study(
             log(note)
         store.write_tables(frame, failed)
     _announce_warnings(frame, log)
+    _announce_uneven_sub_scores(frame, {cell.metric.name for cell in cells if cell.metric.population}, log)
     if len(failed):
         where = f"; see {Path(out) / FAILURES_CSV}" if out is not None else ""
         first = failed.iloc[0]
@@ -448,6 +449,25 @@ def _replaced_study(out: Path, frame: pd.DataFrame) -> str:
         return ""
     return (f"note: {out} held the results of study {', '.join(sorted(before))}; {RESULTS_PARQUET} and {RESULTS_CSV} now "
             f"hold study {', '.join(sorted(now))}'s (the cells of both stay stored: rerun the other to rewrite them)")
+
+
+def _announce_uneven_sub_scores(frame: pd.DataFrame, population: set[str], log: Any) -> None:
+    """A warning per metric whose calls returned different sub-scores ({a, b} on some cells, {a, c} on others): each
+    sub-score's analyses then read only the cells that returned it, and the report shows gaps without a cause.  A
+    population metric (UDR), whose sub-scores follow the population's composition by design, is left out."""
+    calls = frame.groupby(["metric", "scenario", "value", "seed", "n_samples"], sort=False).size()
+    expected = frame.groupby("metric", sort=False)["sub_score"].nunique()
+    short = calls.to_numpy() != expected.reindex(calls.index.get_level_values("metric")).to_numpy()
+    for metric in dict.fromkeys(calls.index.get_level_values("metric")[short]):
+        if metric in population:
+            continue
+        rows = frame.loc[frame["metric"] == metric]
+        sets = rows.groupby(["scenario", "value", "seed", "n_samples"], sort=False)["sub_score"].agg(
+            lambda names: ", ".join(sorted(names)))
+        counts = sorted(sets.value_counts().items(), key=lambda pair: (-pair[1], pair[0]))  # most calls first
+        described = "; ".join(f"{{{names}}} on {count} call(s)" for names, count in counts)
+        log(f"warning: metric {metric!r} returned different sub-scores from one call to another: {described}; each "
+            "sub-score's analyses read only the calls that returned it (return the same keys from every call)")
 
 
 def _announce_warnings(frame: pd.DataFrame, log: Any) -> None:

@@ -297,3 +297,34 @@ def test_a_holistic_score_carries_the_ideal_the_three_properties_share():
     strong = frame.loc[frame["sub_score"] == "strong"].set_index(["scenario", "value"])["ideal"]
     assert strong[("null_gaussian", 1.0)] == 0.0 and strong[("noise", 0.0)] == 1.0
     assert np.isnan(strong[("noise", 0.4)])
+
+
+def test_a_metric_returning_other_sub_scores_from_call_to_call_is_warned_of(tmp_path):
+    # {a, b} on clear codes, {a, c} on noisy ones: accepted silently, the report then showed b and c with gaps
+    metric_file = tmp_path / "uneven.py"
+    metric_file.write_text(
+        "import numpy as np\n"
+        "def uneven(factors, codes):\n"
+        "    r = abs(np.corrcoef(factors[:, 0], codes[:, 0])[0, 1])\n"
+        "    return {'a': float(r), 'b': 0.2} if r > 0.5 else {'a': float(r), 'c': 0.1}\n"
+    )
+    messages: list[str] = []
+    run_study(preset="quick", scenarios_=["noise"], metrics_=[f"{metric_file}:uneven", "mig"], seeds=1, n_samples=300,
+              progress=False, log=messages.append)
+    warned = [message for message in messages if "returned different sub-scores" in message]
+    assert len(warned) == 1 and warned[0].startswith("warning: metric 'uneven' returned different sub-scores from one "
+                                                     "call to another: {a, b} on 4 call(s); {a, c} on 2 call(s)")
+
+
+def test_a_population_metric_whose_sub_scores_follow_the_population_is_not_warned_of():
+    from harness.execution.runner import _announce_uneven_sub_scores
+
+    rows = [("udr", "s", 0.5, 0, 100, sub) for sub in ("separation", "entangled_mean", "disentangled_mean")]
+    rows += [("udr", "s", 0.0, 0, 100, "entangled_mean"), ("mine", "s", 0.0, 0, 100, "x"),
+             ("mine", "s", 0.5, 0, 100, "x"), ("mine", "s", 0.5, 0, 100, "y")]
+    frame = pd.DataFrame(rows, columns=["metric", "scenario", "value", "seed", "n_samples", "sub_score"])
+    messages: list[str] = []
+    _announce_uneven_sub_scores(frame, {"udr"}, messages.append)
+    assert messages == ["warning: metric 'mine' returned different sub-scores from one call to another: {x} on 1 "
+                        "call(s); {x, y} on 1 call(s); each sub-score's analyses read only the calls that returned it "
+                        "(return the same keys from every call)"]  # most calls first, then by name
