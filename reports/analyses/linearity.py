@@ -88,9 +88,8 @@ def linearity(results: pd.DataFrame, *, thresholds: Thresholds = Thresholds()) -
         far the score overstates the property), the 95% intervals over seeds of the statistics the
         verdicts read, ``r2_low``, ``r2_high``, ``slope_low``, ``slope_high``, ``spearman_low``,
         ``spearman_high``, ``max_excess_low`` and ``max_excess_high`` (:mod:`reports.analyses.intervals`; NaN
-        for one seed), the thresholds ``min_r2``,
-        ``min_slope`` (``thresholds.min_linear_slope``) and ``min_rank_correlation``
-        (``thresholds.min_monotone_rank_correlation``), ``linear``, ``monotone``.
+        for one seed), the thresholds ``min_r2``, ``min_linear_slope`` and ``min_monotone_rank_correlation`` (named
+        as the :class:`~reports.analyses.thresholds.Thresholds` fields they hold), ``linear``, ``monotone``.
 
     Raises
     ------
@@ -139,15 +138,16 @@ def leveled_linearity(results: pd.DataFrame, *, thresholds: Thresholds = Thresho
                 "max_deviation": float(deviation[worst]), "at_value": curve["value_label"].iloc[worst],
                 "max_excess": float(np.max(score - ideal)),
                 "undefined_reason": CONSTANT_REASON if np.isnan(fit["r2"]) else "",
-                "min_r2": min_r2, "min_slope": min_slope, "min_rank_correlation": min_rank_correlation,
+                "min_r2": min_r2, "min_linear_slope": min_slope,
+                "min_monotone_rank_correlation": min_rank_correlation,
                 "linear": bool(fit["r2"] >= min_r2 and fit["slope"] >= min_slope), "n_seeds": matrix.shape[0],
                 "monotone": bool(fit["spearman"] >= min_rank_correlation),
             })
     leveled = intervals.leveled_table(
         rows, ends, intervals.looks_by_metric(frame),
         ["scenario", "metric", "sub_score", "family", "property", "against", "n_values", "n_levels", "r2", "slope",
-         "intercept", "spearman", "max_deviation", "at_value", "max_excess", "undefined_reason", "min_r2", "min_slope",
-         "min_rank_correlation", "linear", "monotone", "n_seeds", *INTERVAL_COLUMNS],
+         "intercept", "spearman", "max_deviation", "at_value", "max_excess", "undefined_reason", "min_r2",
+         "min_linear_slope", "min_monotone_rank_correlation", "linear", "monotone", "n_seeds", *INTERVAL_COLUMNS],
         lambda table: table.sort_values(["scenario", "metric", "sub_score", "against"]).reset_index(drop=True))
     leveled.table.attrs["notes"] = notes
     return leveled
