@@ -122,7 +122,7 @@ DESCRIPTION = (
     f"width and every larger swept n. A chance level above {HIGH:g} means a score at that n and width is not evidence of anything until it "
     "beats its null. The figures draw each sub-score's chance level against n (log scale), one colour per width. "
     "Every scenario, width and sub-score in the folded table and tables/chance.csv. Run it with --grid "
-    "'null_gaussian=width_ratio:1,16;n_samples:50,200,1000,5000,20000' (and --scenarios null_gaussian).")
+    "'null_gaussian=width_ratio:1,4,16;n_samples:50,200,1000,5000,20000' (and --scenarios null_gaussian).")
 
 
 def chance_section(results: pd.DataFrame, *, levels: pd.DataFrame | None = None) -> Section:
