@@ -492,7 +492,9 @@ def draw_figures(todo: Sequence[Todo], directory: Path, *, jobs: int = 1,
 
     With ``jobs`` other than 1 the figures are drawn and written by that many worker processes (-1: every core),
     the same joblib workers as the run's cells, and drawing starts at once, in the background: the caller computes
-    the analyses meanwhile and reads the figures after.  The files are the same byte for byte whatever ``jobs``.
+    the analyses meanwhile and reads the figures after.  A :class:`Deferred` figure is drawn in this process, when
+    the first figure is asked for, while the workers draw the others (:func:`_in_todo_order`).  The files are the same
+    byte for byte whatever ``jobs``.
     """
     formats = figures.figure_formats(formats)
     if jobs == 1 or len(todo) < 2:
@@ -500,13 +502,10 @@ def draw_figures(todo: Sequence[Todo], directory: Path, *, jobs: int = 1,
     from joblib import Parallel, delayed
 
     directory = Path(directory).absolute()  # reused workers keep the directory they started in, not the caller's
-
-    def dispatched(made: Sequence[tuple[str, str, Callable[[], figures.Drawn]]]) -> Iterator[FigureFile]:
-        return Parallel(n_jobs=jobs, return_as="generator")(
-            delayed(_draw_and_save)(key, caption, draw, directory, formats) for key, caption, draw in made)
-
-    ready = dispatched(list(_made([item for item in todo if not isinstance(item[2], Deferred)])))
-    return _in_todo_order(todo, ready, dispatched)
+    ready = Parallel(n_jobs=jobs, return_as="generator")(
+        delayed(_draw_and_save)(key, caption, draw, directory, formats)
+        for key, caption, draw in _made([item for item in todo if not isinstance(item[2], Deferred)]))
+    return _in_todo_order(todo, ready, lambda key, caption, draw: _draw_and_save(key, caption, draw, directory, formats))
 
 
 def _made(todo: Sequence[Todo]) -> Iterator[tuple[str, str, Callable[[], figures.Drawn]]]:
@@ -519,22 +518,25 @@ def _made(todo: Sequence[Todo]) -> Iterator[tuple[str, str, Callable[[], figures
 
 
 def _in_todo_order(todo: Sequence[Todo], ready: Iterator[FigureFile],
-                   dispatched: Callable[[Sequence[tuple[str, str, Callable[[], figures.Drawn]]]], Iterator[FigureFile]]
-                   ) -> Iterator[FigureFile]:
-    """The figures of ``todo`` in its order: those ``ready`` yields (already being drawn, in order), and the
-    :class:`Deferred` ones, made and ``dispatched`` when the first figure is asked for (after the sections, which
-    computed what they need), before waiting for any."""
-    deferred = list(_made([item for item in todo if isinstance(item[2], Deferred)]))
-    later = dispatched(deferred) if deferred else (figure for figure in ())
-    made = {key for key, _, _ in deferred}
+                   draw_here: Callable[[str, str, Callable[[], figures.Drawn]], FigureFile]) -> Iterator[FigureFile]:
+    """The figures of ``todo`` in its order: those ``ready`` yields (already being drawn by the workers, in order), and
+    the :class:`Deferred` ones, made and drawn here (``draw_here``) when the first figure is asked for (after the
+    sections, which computed what they need), while the workers draw the others.
+
+    Not a second joblib call beside ``ready``: both shared the one backend that joblib's ``parallel_config`` makes for
+    its context (:func:`harness.execution.backends.report_workers`), and the first to finish shut it under the other,
+    whose next task could not be sent (``PicklingError``, then an internal error: 2 runs in 8 of a small quick study,
+    three metrics, with ``--jobs 2``).
+    """
     try:
+        drawn = {key: draw_here(key, caption, draw)
+                 for key, caption, draw in _made([item for item in todo if isinstance(item[2], Deferred)])}
         for key, _, draw, _ in todo:
             if not isinstance(draw, Deferred):
                 yield next(ready)
-            elif key in made:
-                yield next(later)
+            elif key in drawn:
+                yield drawn[key]
     finally:
-        later.close()
         ready.close()
 
 

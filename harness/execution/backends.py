@@ -100,7 +100,10 @@ def report_workers(jobs: int, imports: Sequence[str] = ()) -> Iterator[None]:
     """
     from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
-    with parallel_config(**local_pool("loky", jobs)):
+    # a report stopped early (Ctrl-C, SIGTERM, an error) closes its figures' generator: joblib's warning of the tasks
+    # it cancelled would precede the one line that says what happened
+    with parallel_config(**local_pool("loky", jobs)), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=_EARLY_EXIT_WARNING, category=UserWarning)
         warming = (Parallel(return_as="generator_unordered")(delayed(_import)(tuple(imports))
                                                               for _ in range(effective_n_jobs(jobs)))
                    if jobs != 1 and imports else None)

@@ -66,3 +66,19 @@ def test_an_error_inside_report_workers_is_raised_after_the_imports_with_no_warn
         with report_workers(2, ("reports.report",)):
             raise RuntimeError("no results")
     assert not [warning for warning in recwarn if "cancelled" in str(warning.message)]
+
+
+def test_a_report_stopped_early_under_report_workers_says_nothing_of_its_cancelled_figures(recwarn):
+    # Ctrl-C while a report drew: joblib's "N tasks have been successfully executed but not used" (or "cancelled")
+    # printed before the one line saying the run was interrupted
+    import time
+
+    from harness.execution.backends import report_workers
+
+    with report_workers(2):
+        figures = Parallel(n_jobs=2, return_as="generator")(delayed(time.sleep)(0.05) for _ in range(12))
+        next(figures)
+        time.sleep(0.3)  # some done and not read, some running, some waiting
+        figures.close()
+    assert not [warning for warning in recwarn if issubclass(warning.category, UserWarning)
+                and ("not used" in str(warning.message) or "cancelled" in str(warning.message))]

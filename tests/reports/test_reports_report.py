@@ -304,3 +304,39 @@ def test_a_deferred_figure_is_made_when_the_figures_are_read_and_keeps_its_place
     assert [figure.key for figure in drawing] == ["first", "later", "last"]
     assert made == ["later", "none"]
     assert sorted(path.name for path in tmp_path.iterdir()) == ["first.png", "last.png", "later.png"]
+
+
+def _figure_drawn_where(label: str, pids: list[int]):
+    import os
+
+    pids.append(os.getpid())
+    return _small_figure(label)
+
+
+def test_the_workers_get_one_joblib_call_and_a_deferred_figure_is_drawn_here(tmp_path, monkeypatch):
+    """A second joblib call for the deferred figures, beside the first, shared the backend that joblib's
+    parallel_config makes for the harness's context (report_workers): the first to finish shut it under the other,
+    whose next task could not be pickled (an internal error at the end of 2 small runs in 8 with --jobs 2)."""
+    import os
+    from functools import partial
+
+    import joblib
+
+    from harness.execution.backends import report_workers
+    from reports.report import Deferred, draw_figures
+
+    calls = []
+
+    class Counted(joblib.Parallel):
+        def __init__(self, *args, **kwargs):
+            calls.append(kwargs)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(joblib, "Parallel", Counted)
+    here: list[int] = []
+    todo = [(f"f{index}", "", partial(_small_figure, f"f{index}"), None) for index in range(6)]
+    todo.insert(3, ("deferred", "", Deferred(lambda: partial(_figure_drawn_where, "deferred", here)), None))
+    with report_workers(2):
+        drawn = [figure.key for figure in draw_figures(todo, tmp_path, jobs=2)]
+    assert drawn == ["f0", "f1", "f2", "deferred", "f3", "f4", "f5"]
+    assert len(calls) == 1 and here == [os.getpid()]
