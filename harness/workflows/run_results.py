@@ -29,7 +29,13 @@ def load_run_results(directory: str | Path, *, allow_empty: bool = False) -> Any
 
     try:
         results = reports.load_results(directory, allow_empty=allow_empty, option_defaults=registered_option_defaults)
-    except FileNotFoundError:
+    except FileNotFoundError as missing:
+        from harness.execution.store import CELLS_FILE
+
+        if (Path(directory) / CELLS_FILE).is_file():  # a run stopped before it wrote its tables
+            raise FileNotFoundError(f"{missing}; it holds the finished cells ({CELLS_FILE}) of a run stopped before it "
+                                    "wrote its results table: rerun the same 'run' command, which resumes, to finish "
+                                    "it and write them") from None
         raise
     except (ValueError, OSError, UnicodeDecodeError) as error:  # pyarrow's and pandas' parse errors derive from these
         raise UsageError(f"cannot read the results in {directory}: {' '.join(str(error).split())}") from error

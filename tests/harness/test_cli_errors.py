@@ -125,6 +125,20 @@ def test_a_metric_returning_nan_fails_its_cells_loudly_and_the_run_exits_1(tmp_p
     assert len(pd.read_csv(tmp_path / "n" / "results.csv")) == 0
 
 
+@pytest.mark.parametrize("argv", [["report", "{run}"], ["baseline", "save", "{run}", "--to", "{run}/b.json"],
+                                  ["plot", "{run}", "--metrics", "mig"]])
+def test_a_run_stopped_before_its_tables_says_to_rerun_it(argv, tmp_path, capsys):
+    # its finished cells are stored, its tables not yet written: "expected results.parquet or results.csv" alone left
+    # the user to guess that the same run command resumes it
+    run = tmp_path / "stopped"
+    run.mkdir()
+    (run / "cells.jsonl").write_text("", encoding="utf-8")
+    assert main([part.format(run=run) for part in argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no results in" in err
+    assert "a run stopped before it wrote its results table: rerun the same 'run' command, which resumes" in err
+
+
 CORRUPTED_RESULTS = [
     ("garbage text", "results.csv", b"this is not, a results table\n\x00\x01\x02\n"),
     ("binary noise", "results.csv", bytes(range(256)) * 4),
