@@ -261,8 +261,9 @@ CHARACTERISTICS: tuple[Characteristic, ...] = (
     _deviation("follows_attacks", "Follows entanglement attacks", "attacks", "follows_attacks"),
     _swept("discretization_free", "Discretization-free", "discretization",
            Rule("max spread", "max_spread", "<=", "max_spread", where="{detail}", at=("option", "sub_score", "worst_condition")),
-           f"no {' or '.join(DISCRETIZATION_OPTIONS)} sweep in the results, nor a sweep recording all the metric's options "
-           "(run --metric-option METRIC:bins=5,10,20,40)",
+           f"no {' or '.join(DISCRETIZATION_OPTIONS)} sweep in the results, nor a sweep leaving one of the metric's options "
+           "at its default (which shows the record names them all; a sweep of a metric's only option cannot tell whether "
+           "it bins); for a binned metric, run --metric-option METRIC:bins=5,10,20,40",
            "no binning can move the metric (its options include none: by design) or a bins sweep moves no sub-score "
            "by more than {max_spread:g}"),
     _swept("few_hyperparameters", "Few hyper-parameters", "hyperparameters",
