@@ -32,6 +32,7 @@ from reports.rendering.figures import (
     fill_to_width,
     format_axis,
     ideal_points,
+    legend_characters,
     legend_layout,
     plot_ideal,
     score_axis,
@@ -42,6 +43,7 @@ from reports.rendering.style import (
     COLUMN_WIDTH,
     FONT_SIZE,
     IDEAL_STYLE,
+    LABEL_CHARACTERS,
     PAGE_WIDTH,
     StyleRegistry,
     ideal_style,
@@ -315,7 +317,8 @@ def plot_comparison(
     registry = StyleRegistry(rows, panels=[lines], colours=run_colours(results, colours))
     renames = _Renames(rename)
     entries = rows[["metric", "sub_score", "higher_is_better"]].drop_duplicates()
-    labels = [wrap_label(renames.score(*entry)) for entry in entries.itertuples(index=False)]
+    characters = min(LABEL_CHARACTERS, legend_characters(width / scale))  # a narrow figure wraps its labels shorter
+    labels = [wrap_label(renames.score(*entry), characters) for entry in entries.itertuples(index=False)]
     legend_columns, legend_height = legend_layout(labels + ["ideal"], width / scale)
     summaries = {scenario: seed_means(rows.loc[rows["scenario"] == scenario],
                                       ["value", "value_label", "metric", "sub_score", "property"]) for scenario in shown}
@@ -346,7 +349,7 @@ def plot_comparison(
         key = ", ".join(f"{TAGS[prop]} {renames(prop)}" for prop in TAGS if TAGS[prop] in used)
         renames.check()
         _legend(figure, axes[:len(shown)], legend_columns, [title] + ([f"ideal tags: {key}"] if key else []), width,
-                font_size)
+                font_size, characters)
         label_ideals(figure, tags, notes, height, font_size)
     out_file = Path(out_file)
     out_file.parent.mkdir(parents=True, exist_ok=True)
@@ -457,14 +460,15 @@ def _write_notes(figure: Figure, notes: Sequence[str], font_size: float, heading
     return (text.count("\n") + 1) * size * 1.25 / 72
 
 
-def _legend(figure: Figure, axes: Sequence, columns: int, title: Sequence[str], width: float, font_size: float) -> None:
+def _legend(figure: Figure, axes: Sequence, columns: int, title: Sequence[str], width: float, font_size: float,
+            characters: int = LABEL_CHARACTERS) -> None:
     """One legend below every panel (a sub-score looks the same in each), the ideal last where one is drawn, titled
-    with the band and the ideal's tags."""
+    with the band and the ideal's tags; its labels wrapped to lines of ``characters``."""
     shown: dict[str, object] = {}
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels()):
             shown.setdefault(label, handle)
-    labels = [wrap_label(label) for label in shown]
+    labels = [wrap_label(label, characters) for label in shown]
     handles = list(shown.values())
     if any(line.get_color() == IDEAL_STYLE["color"] for ax in axes for line in ax.get_lines()):
         labels.append("ideal")

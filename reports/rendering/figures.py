@@ -447,6 +447,13 @@ def seed_means(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     return seed_summary(rows, keys + ["higher_is_better"])
 
 
+def legend_characters(width: float) -> int:
+    """The characters of a legend entry's line that fit ``width`` inches beside its handle (at the default font size;
+    at least 8): the line a label is wrapped to where the figure is narrower than one label of
+    :data:`reports.rendering.style.LABEL_CHARACTERS` (a comparison plot 1 inch wide, or at 24 points)."""
+    return max(8, int((width - LEGEND_HANDLE_INCHES) / LEGEND_CHARACTER_INCHES))
+
+
 def legend_layout(labels: Sequence[str], width: float) -> tuple[int, float]:
     """Columns of a legend of ``labels`` spanning ``width`` inches, and its height in inches."""
     longest = max((len(line) for label in labels for line in label.split("\n")), default=1)

@@ -398,3 +398,19 @@ def test_a_title_wider_than_its_panel_is_wrapped_inside_the_figure(synthetic_res
         assert ax.get_title(loc="left").replace("\n", "") == "sample_size"  # no character dropped
         extent = ax.title.get_window_extent(figure._get_renderer())
         assert extent.x1 <= figure.bbox.x1 + 0.5  # inside the figure
+
+
+@pytest.mark.parametrize(("width", "font_size"), [(1.0, 7.0), (3.3, 24.0)])
+def test_every_legend_entry_fits_the_narrowest_and_largest_figures(synthetic_results, tmp_path, drawn, width, font_size):
+    # at 1 inch, or a column's width at 24 points, "dci_lasso/compactness" and its kin ran past both edges (labels
+    # were wrapped to 36 characters whatever the width)
+    plot_comparison(synthetic_results, scenarios=["noise"], out_file=tmp_path / "narrow.png", width=width,
+                    font_size=font_size)
+    figure = drawn["figure"]
+    figure.draw_without_rendering()
+    page = figure.bbox
+    texts = [text for legend in figure.legends for text in legend.get_texts()]
+    assert texts and any("\n" in text.get_text() for text in texts)  # some label wrapped to fit
+    for text in texts:
+        box = text.get_window_extent()
+        assert page.x0 <= box.x0 and box.x1 <= page.x1, (text.get_text(), box, page)
