@@ -17,10 +17,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from reports.analyses.agreement import agreement_matrix, agreement_rollup
-from reports.analyses.checks import Verdict, worst
+from reports.analyses.checks import Check, Verdict, worst
 from reports.analyses.cost import DISPLAY_COLUMNS as COST_COLUMNS
 from reports.analyses.intervals import looks_of
 from reports.analyses.linearity import MIN_LEVELS
@@ -159,11 +160,30 @@ def _read(bundle: Bundle, table: pd.DataFrame, widened: Callable[[], pd.DataFram
           flags: Mapping[str, Sequence[Rule]]) -> tuple[pd.DataFrame, Readings]:
     """``table`` (an analysis's rows) with each column of ``flags`` holding its rows' readings by the column's rules,
     as the verdicts read them (yes, no, undecided: :func:`reports.verdicts.verdict_table.row_readings`, a failure from
-    the row's interval in ``widened``), in place of the analysis's flags on means; and the readings themselves, whose
-    checks the folded table prints.  So the folded table and the CSV mark a row as the roll-up above them reads it."""
+    the row's interval in ``widened``), in place of the analysis's flags on means, and beside each interval the rules
+    read, ``<column>_low`` and ``_high`` at the study's level, the one that decided the reading, ``<column>_decided_low``
+    and ``_high`` (a failure's widened interval; of two rules reading one column, the side closer to failing's); and the
+    readings themselves, whose checks the folded table prints.  So the folded table and the CSV mark a row as the
+    roll-up above them reads it, and the CSV holds the interval each mark was read from (a row marked undecided beside
+    a 95% interval wholly on the failing side read as a contradiction)."""
     readings = {flag: row_readings(rules, table, bundle.thresholds, widened, bundle.pooled_checks)
                 for flag, rules in flags.items()}
-    return table.assign(**{flag: [reading.mark for reading in read] for flag, read in readings.items()}), readings
+    deciding: dict[str, list[Check | None]] = {}
+    for flag, rules in flags.items():
+        for index, rule in enumerate(rules):
+            checks = deciding.setdefault(rule.column, [None] * len(table))
+            for row, reading in enumerate(readings[flag]):
+                check = reading.checks[index]
+                if checks[row] is None or check.severity() < checks[row].severity():
+                    checks[row] = check
+    decided = {}
+    for column, checks in deciding.items():
+        ends = [check.shown_interval if check is not None and check.shown_interval is not None else (np.nan, np.nan)
+                for check in checks]
+        decided[f"{column}_decided_low"] = [float(low) for low, _ in ends]
+        decided[f"{column}_decided_high"] = [float(high) for _, high in ends]
+    return table.assign(**{flag: [reading.mark for reading in read] for flag, read in readings.items()},
+                        **decided), readings
 
 
 def _read_section(key: str, title: str, description: str, read: Callable[[], tuple[pd.DataFrame, Readings]],

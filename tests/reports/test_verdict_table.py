@@ -217,7 +217,13 @@ def test_every_row_of_a_folded_table_and_its_csv_reads_as_the_verdicts_read_it(t
     assert (folded["Calibrated"], folded["Perfect"], folded["Random"]) == ("≈", "0.85 [0.78, 0.92]", "0.00")
     assert calibration.table["calibrated"].tolist() == ["undecided"]
     write_report(bundle, tmp_path)
-    assert pd.read_csv(tmp_path / "tables" / "calibration.csv")["calibrated"].tolist() == ["undecided"]
+    csv = pd.read_csv(tmp_path / "tables" / "calibration.csv")
+    assert csv["calibrated"].tolist() == ["undecided"]
+    # beside the 95% interval (wholly below 0.9), the one the mark was read from: undecided read beside [0.81, 0.89]
+    # alone looked like a contradiction
+    row = csv.iloc[0]
+    assert row["perfect_oriented_high"] < 0.9 < row["perfect_oriented_decided_high"]
+    assert [round(row["perfect_oriented_decided_low"], 2), round(row["perfect_oriented_decided_high"], 2)] == [0.78, 0.92]
     surely = Bundle(pd.DataFrame([row for seed, perfect in enumerate((0.8, 0.81, 0.82))
                                   for row in calibration_rows("m", "noise", seed, perfect)]))
     folded = {section.key: section for section in build_sections(surely)}["calibration"].details.iloc[0]
