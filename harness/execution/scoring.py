@@ -352,42 +352,66 @@ def call_with_time_limit(call: Callable[[], T], seconds: float) -> T:
     RuntimeError
         When the child dies without answering (killed for memory, a crash in C code).
     """
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-
+    receiver, sender = multiprocessing.Pipe(duplex=False)
     parent = os.getpid()
-
-    def child() -> None:
-        _die_with(parent)
+    # os.fork, not multiprocessing's Process: a Dask worker is a daemonic process, which multiprocessing refuses to
+    # give children ("daemonic processes are not allowed to have children": every cell of a Dask run failed so)
+    child = os.fork()
+    if child == 0:  # the child: answer, then leave at once (no cleanup of the parent's state, no atexit handler)
+        code = 0
         try:
-            sender.send(("ok", call()))
-        except BaseException as error:  # noqa: BLE001 - everything goes back to the parent
-            try:
-                setattr(error, _RAISED_AT, raised_at(error))
-                sender.send(("error", error))
-            except Exception:  # an exception that cannot be pickled
-                sender.send(("error", RuntimeError(f"{type(error).__name__}: {error}{raised_at(error)}")))
-
-    process = context.Process(target=child, daemon=True)
-    process.start()
+            receiver.close()
+            _die_with(parent)
+            _answer(sender, call)
+        except BaseException:  # noqa: BLE001 - nothing could be sent: the parent reads the pipe's end
+            code = 1
+        finally:
+            os._exit(code)
     sender.close()
+    ended = False
     try:
         if not receiver.poll(seconds):
             raise CellTimeout(f"timed out after {seconds:g} s")
         try:
             status, payload = receiver.recv()
         except EOFError:
-            process.join()
-            raise RuntimeError(f"the metric's process died (exit code {process.exitcode})") from None
+            code = _reap(child)
+            ended = True
+            raise RuntimeError(f"the metric's process died (exit code {code})") from None
     except BaseException:  # the time limit, Ctrl-C, SIGTERM: the call must not outlive the wait for it
-        process.kill()
+        if not ended:
+            os.kill(child, signal.SIGKILL)
         raise
     finally:
         receiver.close()
-        process.join()
+        if not ended:
+            _reap(child)
     if status == "error":
         raise payload
     return payload
+
+
+def _reap(child: int) -> int | None:
+    """Wait for the forked ``child`` to end; its exit code (negative: the signal that ended it), or None where
+    something else reaped it first."""
+    try:
+        _, status = os.waitpid(child, 0)
+    except ChildProcessError:
+        return None
+    return os.waitstatus_to_exitcode(status)
+
+
+def _answer(sender: Any, call: Callable[[], T]) -> None:
+    """In :func:`call_with_time_limit`'s child: send ``call``'s result, or the exception it raised (with where it was
+    raised; as a ``RuntimeError`` with its text when it cannot be pickled)."""
+    try:
+        sender.send(("ok", call()))
+    except BaseException as error:  # noqa: BLE001 - everything goes back to the parent
+        try:
+            setattr(error, _RAISED_AT, raised_at(error))
+            sender.send(("error", error))
+        except Exception:  # an exception that cannot be pickled
+            sender.send(("error", RuntimeError(f"{type(error).__name__}: {error}{raised_at(error)}")))
 
 
 #: ``prctl(PR_SET_PDEATHSIG, ...)``: Linux's request to be sent a signal when the parent dies.

@@ -105,3 +105,29 @@ def test_a_worker_imports_the_metrics_once_before_forking_not_in_every_timed_chi
              "outcomes = scoring.run_task(task, cell_timeout=60.0)\n"
              "print(before, len(forks), all(forks), all(failure is None for _, _, failure, _ in outcomes))")
     assert fresh_python(probe).split() == ["False", "1", "True", "True"]
+
+
+def _timed_in_a_daemon(answers) -> None:
+    """A daemonic process (as a Dask worker is) calling two metric calls under a time limit: one answering, one not."""
+    from harness.execution.scoring import CellTimeout, call_with_time_limit
+
+    try:
+        answers.put(call_with_time_limit(lambda: 42, 10))
+        call_with_time_limit(lambda: time.sleep(30), 0.5)
+    except CellTimeout as error:
+        answers.put(str(error))
+    except BaseException as error:  # noqa: BLE001 - what the parent must see
+        answers.put(f"{type(error).__name__}: {error}")
+
+
+def test_a_time_limited_call_runs_in_a_daemonic_worker():
+    # every cell of --backend dask --cell-timeout failed: "daemonic processes are not allowed to have children"
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    answers = context.Queue()
+    worker = context.Process(target=_timed_in_a_daemon, args=(answers,), daemon=True)
+    worker.start()
+    received = [answers.get(timeout=60), answers.get(timeout=60)]
+    worker.join(timeout=60)
+    assert received == [42, "timed out after 0.5 s"]
