@@ -372,6 +372,7 @@ def run_study(
         cells = first_round_nulls(cells, racing)
     store = ResultStore(out) if out is not None else None
     records = store.reusable_records() if store is not None else {}  # read once: to resume here, for the tables below
+    retried = store.timed_out if store is not None else set()  # computed again: the time limit is this run's
     damage = ([f"note: {store.damaged} damaged line(s) of {store.path} were ignored; their cells are computed again"]
               if store is not None and store.damaged else [])  # said once, after what the first round skips
     computed: set[str] = set()  # keys computed by this run (a racing round does not recompute an earlier one's)
@@ -387,6 +388,9 @@ def run_study(
         finished = len(active) - len(pending) - sum(key in computed for key in keys)
         if finished:
             log(f"skipping {finished} finished cell(s) found in {out}; computing {len(pending)}")
+        again = sum(cell.key in retried and cell.key not in computed for cell in pending)
+        if again:
+            log(f"computing again {again} cell(s) that timed out before (a time limit is the run's, not the metric's)")
         while damage:
             log(damage.pop())
         if store is not None and pending:

@@ -54,6 +54,7 @@ from harness.execution.read_audit import recording
 from harness.execution.reads import Reads, recorded, reference_parts
 from harness.execution.rows import NO_NULL, closed_form_values, result_row
 from harness.execution.seeds import identity_int, identity_seed
+from harness.execution.store import TIMED_OUT
 from harness.execution.user_code import user_code
 from scenarios.base import holistic_ideal, value_label
 
@@ -66,6 +67,7 @@ T = TypeVar("T")
 
 class CellTimeout(Exception):
     """A metric call ran past the cell time limit and was stopped."""
+
 
 
 def run_task(task: Task, cell_timeout: float | None = None) -> list[Outcome]:
@@ -371,7 +373,7 @@ def call_with_time_limit(call: Callable[[], T], seconds: float) -> T:
     ended = False
     try:
         if not receiver.poll(seconds):
-            raise CellTimeout(f"timed out after {seconds:g} s")
+            raise CellTimeout(f"{TIMED_OUT}{seconds:g} s")
         try:
             status, payload = receiver.recv()
         except EOFError:

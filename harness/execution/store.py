@@ -47,6 +47,15 @@ RESULTS_PARQUET = "results.parquet"
 RESULTS_CSV = "results.csv"
 FAILURES_CSV = "failures.csv"
 PROVENANCE_FILE = "provenance.json"
+#: How the error of a cell stopped by the time limit starts (:class:`harness.execution.scoring.CellTimeout`'s text).
+TIMED_OUT = "timed out after "
+
+
+def _timed_out(record: dict[str, Any]) -> bool:
+    """Whether a stored cell's record is that of a call the cell time limit stopped."""
+    failure = record.get("failure")
+    return isinstance(failure, dict) and str(failure.get("error", "")).startswith(TIMED_OUT)
+
 
 class ResultStore:
     """Append-only, crash-safe storage of finished cells in a run directory."""
@@ -61,6 +70,8 @@ class ResultStore:
         """How many whole lines the last :meth:`records` found damaged (their cells are recomputed)."""
         self.stale: dict[str, str] = {}
         """The keys :meth:`reusable_records` left out, each with what its cell read that changed since."""
+        self.timed_out: set[str] = set()
+        """The keys :meth:`reusable_records` left out as a time limit stopped their calls."""
 
     def _catch_up(self, fd: int) -> None:
         """Note the keys of the cells other writers appended since this store last read or wrote (caller holds the lock)."""
@@ -148,8 +159,10 @@ class ResultStore:
     def reusable_records(self) -> dict[str, dict[str, Any]]:
         """:meth:`records`, less the cells whose recorded reads hold something else now (a data file or a module
         loaded at run time changed, was added or is gone): those are listed in :attr:`stale` with what changed, and
-        a later :meth:`append_many` stores them again.  Only the records whose keys this process planned
-        (:func:`harness.execution.provenance.computed` knows their digests) are checked: no other can be reused."""
+        a later :meth:`append_many` stores them again; and less the cells a time limit stopped (listed in
+        :attr:`timed_out`): the limit, or its absence, and the machine's load are the run's, not the metric's result.
+        Only the records whose keys this process planned (:func:`harness.execution.provenance.computed` knows their
+        digests) are checked for reads: no other can be reused."""
         found = self.records()
         self.stale = {}
         held: dict[tuple[Any, ...], Provenance | None] = {}  # what each recorded set holds now, under each key's code
@@ -169,7 +182,9 @@ class ResultStore:
                 changed = changes(before, now) if before is not None else []
                 self.stale[key] = ", ".join(changed) or "what it read changed (provenance.json lacks the earlier record)"
         self._stored -= set(self.stale)
-        return {key: record for key, record in found.items() if key not in self.stale}
+        self.timed_out = {key for key, record in found.items() if _timed_out(record)}
+        self._stored -= self.timed_out
+        return {key: record for key, record in found.items() if key not in self.stale and key not in self.timed_out}
 
     def cells(self) -> dict[str, list[dict[str, Any]]]:
         """Every complete cell on disk, by key (last occurrence wins); failed cells have no rows."""

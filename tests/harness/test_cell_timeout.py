@@ -131,3 +131,19 @@ def test_a_time_limited_call_runs_in_a_daemonic_worker():
     received = [answers.get(timeout=60), answers.get(timeout=60)]
     worker.join(timeout=60)
     assert received == [42, "timed out after 0.5 s"]
+
+
+def test_a_timed_out_cell_is_computed_again_by_the_next_run(tmp_path):
+    # stored as a finished cell, it was skipped by every rerun, whatever the limit: "timed out after 1 s" even with
+    # no --cell-timeout at all
+    path = tmp_path / "nap.py"
+    path.write_text("import time\n\ndef nap(factors, codes):\n    time.sleep(0.2)\n    return 0.5\n")
+    study = dict(preset="quick", scenarios_=["noise"], metrics_=[f"{path}:nap"], seeds=1, n_samples=100,
+                 progress=False, out=tmp_path / "run", backend="sequential")
+    first = run_study(**study, cell_timeout=0.05, log=lambda _: None)
+    assert first.empty and len(pd.read_csv(tmp_path / "run" / "failures.csv")) == 6
+    messages: list[str] = []
+    again = run_study(**study, log=messages.append)  # no limit now
+    assert (again["score"] == 0.5).all() and len(again) == 6
+    assert "computing again 6 cell(s) that timed out before (a time limit is the run's, not the metric's)" in messages
+    assert not (tmp_path / "run" / "failures.csv").exists()
