@@ -10,6 +10,7 @@ that decided it (:attr:`reports.analyses.checks.Check.seeds`) and its interval's
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from reports.analyses import intervals
@@ -27,15 +28,16 @@ def seed_decisions(bundle: Bundle) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Columns :data:`SEED_DECISION_COLUMNS`: the score, the characteristic, its mark (yes, no, undecided), the
-        seeds of its deciding row, ``at_cap`` (those seeds are the most any cell of the results has: more seeds
-        were not available to decide it), the deciding statistic, its value, interval and threshold, and the
-        level of its interval (stricter where a failure was read from an interval widened for the checks its metric's
-        verdicts pool: :attr:`reports.analyses.checks.Check.widened`).
+        seeds of its deciding row, ``at_cap`` (those seeds are the race's last look, :func:`at_last_look`, or with
+        fixed seeds the most any cell of the results has: more seeds were not available to decide it), the deciding
+        statistic, its value, interval and threshold, and the level of its interval (stricter where a failure was read
+        from an interval widened for the checks its metric's verdicts pool:
+        :attr:`reports.analyses.checks.Check.widened`; NaN where the statistic has no interval).
     """
     table = bundle.verdicts
     looks = intervals.looks_of(bundle.results)
-    cap = int(bundle.results.groupby(["scenario", "metric", "value", "n_samples"])["seed"].nunique().max()) \
-        if not bundle.results.empty else 0
+    per_cell = bundle.results.groupby(["scenario", "metric", "value", "n_samples"])["seed"].nunique()
+    first, most = (int(per_cell.min()), int(per_cell.max())) if len(per_cell) else (0, 0)
     records = []
     for row in table.itertuples(index=False):
         verdict = row.verdict
@@ -43,11 +45,24 @@ def seed_decisions(bundle: Bundle) -> pd.DataFrame:
             continue
         record = verdict.record()
         records.append({"metric": row.metric, "sub_score": row.sub_score, "characteristic": row.characteristic,
-                        "verdict": verdict.mark, "seeds": int(record["seeds"]), "at_cap": int(record["seeds"]) >= cap,
+                        "verdict": verdict.mark, "seeds": int(record["seeds"]),
+                        "at_cap": at_last_look(int(record["seeds"]), first, looks) if looks > 1
+                        else int(record["seeds"]) >= most,
                         "statistic": record["statistic"], "value": record["value"],
                         "interval_low": record["interval_low"], "interval_high": record["interval_high"],
-                        "limit": record["limit"], "level": intervals.level(looks * int(record["pooled"]))})
+                        "limit": record["limit"],
+                        "level": intervals.level(looks * int(record["pooled"]))
+                        if np.isfinite(record["interval_low"]) and np.isfinite(record["interval_high"]) else np.nan})
     return pd.DataFrame(records, columns=list(SEED_DECISION_COLUMNS))
+
+
+def at_last_look(seeds: int, first: int, looks: int) -> bool:
+    """Whether ``seeds`` are a race's last look, its cap: not one of the doublings of the ``first`` count every cell
+    starts with (:meth:`harness.execution.racing.Racing.schedule`: ``first``, twice it, ... for the ``looks − 1``
+    looks before the last, whose count is the cap).  A race stopped by its budget left verdicts at an earlier look:
+    read by the most seeds any cell had, they were all "at the cap", too close to call, where more seeds could have
+    decided them."""
+    return seeds not in {first * 2 ** step for step in range(looks - 1)}
 
 
 def seed_counts_display(table: pd.DataFrame) -> pd.DataFrame:
@@ -88,13 +103,14 @@ def seed_lines(table: pd.DataFrame, looks: int) -> list[str]:
            "stays at most 5% whichever look decided it" if looks > 1 else
            "Every cell had the same seeds: each interval is at 95%")
     widened = table.loc[table["level"] > intervals.level(looks) + 1e-12]
+    low, high = (f"{100 * widened['level'].min():.2f}%", f"{100 * widened['level'].max():.2f}%") if len(widened) else ("", "")
     read = (f" A failure is read from its check's interval widened for the checks its metric's verdicts pool "
-            f"(Bonferroni), so that it too is wrong at most 5% of the time: {len(widened)} verdicts were decided or left "
-            f"undecided so, at {100 * widened['level'].min():.2f}% to {100 * widened['level'].max():.2f}%."
-            if len(widened) else "")
+            f"(Bonferroni), so that it too is wrong at most 5% of the time: {len(widened)} "
+            f"{'verdict was' if len(widened) == 1 else 'verdicts were'} decided or left undecided so, at "
+            f"{low if low == high else f'{low} to {high}'}." if len(widened) else "")
     lines = [f"{how}. {decided} of {len(table)} judged verdicts are decided.{read}"]
     if len(undecided):
-        lines.append(f"{len(undecided)} stayed undecided: {at_cap} with the most seeds any cell has (too close to "
-                     f"call at this study's size), {len(undecided) - at_cap} with fewer (a budget or a fixed seed "
-                     "count stopped them); they are listed in the folded table below (tables/seeds.csv has every verdict).")
+        lines.append(f"{len(undecided)} stayed undecided: {at_cap} at the cap of seeds (too close to call at this "
+                     f"study's size), {len(undecided) - at_cap} with fewer (a budget or a fixed seed count stopped "
+                     "them); they are listed in the folded table below (tables/seeds.csv has every verdict).")
     return lines

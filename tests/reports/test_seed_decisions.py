@@ -69,7 +69,22 @@ def test_an_undecided_verdict_names_its_interval_and_whether_it_had_the_most_see
     lines = seed_lines(table, looks=3)
     assert lines[0].startswith("Seeds were raced over 3 looks: each interval is at 98.3%")
     assert "A failure is read" not in lines[0]  # no verdict read from a widened interval
-    assert lines[1].startswith("1 stayed undecided: 1 with the most seeds any cell has")
+    assert lines[1].startswith("1 stayed undecided: 1 at the cap of seeds (too close to call")
+
+
+def test_a_race_stopped_before_its_cap_leaves_its_undecided_verdicts_below_the_cap(synthetic_results):
+    # a race of 3, 6, 12 seeds stopped by its budget after the first round: every cell had 3 seeds, the most any cell
+    # had, and the report called all its undecided verdicts "too close to call at this study's size"
+    from reports.verdicts.seed_decisions import at_last_look
+
+    assert [at_last_look(seeds, 3, 3) for seeds in (3, 6, 12, 10)] == [False, False, True, True]
+    assert [at_last_look(seeds, 12, 4) for seeds in (12, 24, 48, 100)] == [False, False, False, True]
+    raced = seed_decisions(Bundle(synthetic_results.assign(looks=3)))  # 3 seeds everywhere, of a 3-look race
+    assert not raced["at_cap"].any()
+    fixed = seed_decisions(Bundle(synthetic_results))  # fixed seeds: the only count there is, the cap
+    assert fixed["at_cap"].all()
+    one = raced.iloc[:1].assign(level=0.99)  # one verdict read from a widened interval: said in the singular, once
+    assert "1 verdict was decided or left undecided so, at 99.00%." in seed_lines(one, looks=3)[0]
 
 
 def test_an_undecided_verdict_of_a_swept_metric_names_the_variant_its_cells_carry(synthetic_results):
