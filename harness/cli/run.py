@@ -239,13 +239,14 @@ def dry_run(args: argparse.Namespace, out: Path) -> int:
     from harness.execution.plan import plan_tasks, slow_metric_warnings
     from harness.execution.racing import first_round_nulls, racing_rule
     from harness.execution.run_estimate import START_SECONDS, race_wall_seconds, report_wall_seconds
-    from harness.execution.runner import plan_study
+    from harness.execution.runner import check_execution, plan_study
     from harness.execution.speed_probe import machine_speed
     from reports.analyses.intervals import level
     from reports.rendering.markdown import markdown_table
 
     if args.preset not in PRESETS:
         raise UnknownNameError("preset", args.preset, PRESETS)
+    check_execution(args.backend, args.scheduler, args.cell_timeout)  # what the run would refuse
     config = PRESETS[args.preset]
     racing = racing_rule(args.min_seeds, args.max_seeds, args.budget_seconds, fixed_seeds=args.seeds,
                          preset_seeds=config.seeds, preset_max_seeds=config.max_seeds)
@@ -259,7 +260,7 @@ def dry_run(args: argparse.Namespace, out: Path) -> int:
     cells = planned(racing.min_seeds if racing is not None else args.seeds)
     records = study_estimate(cells)
     total = sum(record["cpu_hours"] for record in records)
-    workers = (os.cpu_count() or 1) if args.jobs == -1 else args.jobs
+    workers = 1 if args.backend == "sequential" else (os.cpu_count() or 1) if args.jobs == -1 else args.jobs
     scenario_count = len({cell.scenario for cell in cells})
     print(f"study {args.preset!r}: {len(cells)} cells ({scenario_count} scenario{'s' * (scenario_count != 1)}, "
           f"{len(records)} metric{'s' * (len(records) != 1)}) "

@@ -350,15 +350,11 @@ def run_study(
     """
     if isinstance(jobs, (bool, np.bool_)) or not isinstance(jobs, (int, np.integer)) or not (jobs >= 1 or jobs == -1):
         raise UsageError(f"jobs must be a number of workers >= 1, or -1 for all cores; got {jobs!r}")
-    check_time_limit(cell_timeout)
-    check_backend(backend, scheduler)
+    check_execution(backend, scheduler, cell_timeout)
     if out is not None:
         if not isinstance(out, (str, os.PathLike)):
             raise UsageError(f"out must be a path to a run directory, got {out!r}")
         out = writable_output(out, "out", directory=True)
-    if cell_timeout is not None and backend == "threading":
-        raise UsageError("a cell time limit forks a process per metric call, which is unsafe from threads: "
-                         "use --backend loky, sequential or dask with --cell-timeout")
     if preset not in PRESETS:
         raise UnknownNameError("preset", preset, PRESETS)
     racing = racing_rule(_count(min_seeds, "min_seeds"), _count(max_seeds, "max_seeds"), budget_seconds,
@@ -453,6 +449,22 @@ def _replaced_study(out: Path, frame: pd.DataFrame) -> str:
         return ""
     return (f"note: {out} held the results of study {', '.join(sorted(before))}; {RESULTS_PARQUET} and {RESULTS_CSV} now "
             f"hold study {', '.join(sorted(now))}'s (the cells of both stay stored: rerun the other to rewrite them)")
+
+
+def check_execution(backend: str, scheduler: str | None, cell_timeout: float | None) -> None:
+    """Refuse a backend, scheduler or cell time limit a run cannot use, or cannot use together (a time limit forks a
+    process per metric call, unsafe from threads): what :func:`run_study` and ``run --dry-run`` both refuse.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        Naming the problem.
+    """
+    check_time_limit(cell_timeout)
+    check_backend(backend, scheduler)
+    if cell_timeout is not None and backend == "threading":
+        raise UsageError("a cell time limit forks a process per metric call, which is unsafe from threads: "
+                         "use --backend loky, sequential or dask with --cell-timeout")
 
 
 def _announce_uneven_sub_scores(frame: pd.DataFrame, population: set[str], log: Any) -> None:

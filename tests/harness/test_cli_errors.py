@@ -256,3 +256,14 @@ def test_names_in_capitals_get_a_suggestion_and_a_comma_string_the_list_it_means
         evaluate_representation(factors, factors, metric_names="mig,sap")
     with pytest.raises(UsageError, match="put the function in a file and pass 'file.py:function'"):
         evaluate_representation(factors, factors, metric_names=[lambda factors, codes: 0.5])
+
+
+def test_a_dry_run_refuses_what_the_run_refuses_and_counts_no_workers_for_sequential(tmp_path, capsys):
+    # --dry-run estimated a threading run with a time limit the run refuses, and divided a sequential run by --jobs
+    argv = ["run", "--preset", "quick", "--scenarios", "noise", "--metrics", "mig", "--n-samples", "300", "--dry-run",
+            "--out", str(tmp_path / "x")]
+    assert main([*argv, "--backend", "threading", "--cell-timeout", "5"]) == 2
+    assert "a cell time limit forks a process per metric call" in capsys.readouterr().err
+    assert main([*argv, "--backend", "sequential", "--jobs", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "on 1 worker(s)" in out and "on 4 worker(s)" not in out
