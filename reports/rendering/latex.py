@@ -11,7 +11,8 @@ with its header repeated, set in a small font with wrapping columns that share
 
 Wrapping text breaks between words only: its columns are set ragged right and never
 hyphenated, a ``metric/sub_score`` may break after its ``/``, and a name breaks inside
-(after ``_ . :``) only when it is longer than :data:`LONG_WORD` characters, so that
+(after ``_ . :``) only when it is longer than :data:`LONG_WORD` characters (or, in a ``longtable`` too wide for its
+names' longest words, than its column: :func:`_layout`), so that
 ``random``, ``unibound`` and ``dci_lasso`` stay whole in a two-column paper, where a
 table's wrapping columns keep their widths in ems and the table is scaled to the
 narrower line.
@@ -63,16 +64,16 @@ def escape(text: str) -> str:
     return _PATTERN.sub(lambda match: table[match.group(0)], str(text))
 
 
-def _pieces(word: str) -> list[str]:
+def _pieces(word: str, limit: int = LONG_WORD) -> list[str]:
     """The pieces of ``word`` that cannot break: it may break after a ``/`` (``metric/sub_score``), and a piece longer
-    than :data:`LONG_WORD` after each ``_ . :``."""
+    than ``limit`` (:data:`LONG_WORD`, or a narrower column's characters) after each ``_ . :``."""
     return [piece for part in re.split(r"(?<=/)", word) if part
-            for piece in (re.split(r"(?<=[_.:])", part) if len(part) > LONG_WORD else [part]) if piece]
+            for piece in (re.split(r"(?<=[_.:])", part) if len(part) > limit else [part]) if piece]
 
 
-def _breakable(cell: str) -> str:
+def _breakable(cell: str, limit: int = LONG_WORD) -> str:
     """``cell`` escaped for a wrapping column: it may break between the pieces of each word (:func:`_pieces`)."""
-    return " ".join("\\allowbreak{}".join(escape(piece) for piece in _pieces(word)) for word in str(cell).split())
+    return " ".join("\\allowbreak{}".join(escape(piece) for piece in _pieces(word, limit)) for word in str(cell).split())
 
 
 def _words(column: str, cells: pd.Series) -> list[str]:
@@ -80,9 +81,12 @@ def _words(column: str, cells: pd.Series) -> list[str]:
     return [piece for cell in [column, *cells] for word in str(cell).split() for piece in _pieces(word)] or [""]
 
 
-def _layout(display: pd.DataFrame, alignment: str, size: str, *, wrap: bool) -> tuple[list[str], list[bool]]:
-    """The column specifications of ``display`` (``l``, ``r``, ``c`` or a wrapping ``p`` column) and which of its
-    headings are rotated.
+def _layout(display: pd.DataFrame, alignment: str, size: str, *,
+            wrap: bool) -> tuple[list[str], list[bool], list[int]]:
+    """The column specifications of ``display`` (``l``, ``r``, ``c`` or a wrapping ``p`` column), which of its
+    headings are rotated, and the longest name each column keeps whole (:data:`LONG_WORD`, or fewer characters in a
+    ``longtable``'s column narrower than its longest word: there a name breaks after ``_ . :`` rather than stick out
+    of its column over the next one's text, as ``minimality_sufficiency`` did in the default study's headline).
 
     Widths are estimated from character counts (a character of ``size`` as a fraction of the article class's
     345 pt line).  A table wider than the line first turns the headings of its short columns (every cell at most
@@ -106,8 +110,9 @@ def _layout(display: pd.DataFrame, alignment: str, size: str, *, wrap: bool) -> 
                for cell, turn, column in zip(cells, rotated, display.columns)]
     alignment = "".join("c" if turn and align == "l" else align for align, turn in zip(alignment, rotated))  # marks
     fixed = [align != "l" for align in alignment]  # numbers and turned headings: natural width; the others may wrap
+    limits = [LONG_WORD] * display.shape[1]
     if not wrap and sum(natural) * character <= share:
-        return list(alignment), rotated
+        return list(alignment), rotated, limits
     share = max(0.1, share - sum(width * character for width, kept in zip(natural, fixed) if kept))
     wrapping = [column for column, kept in zip(display.columns, fixed) if not kept]
     longest = [max(len(word) for word in _words(column, display[column])) for column in wrapping]
@@ -116,14 +121,24 @@ def _layout(display: pd.DataFrame, alignment: str, size: str, *, wrap: bool) -> 
     minimum = [max(4, longest_word) * character for longest_word in longest]
     spare = max(0.0, share - sum(minimum))
     widths = [low + spare * length / sum(lengths) for low, length in zip(minimum, lengths)]
-    if wrap and sum(widths) > share:  # the longest words alone overflow a longtable: shrink them alike
-        widths = [width * share / sum(widths) for width in widths]
+    if wrap and sum(widths) > share:  # the longest words alone overflow a longtable: shrink the columns of names first
+        # a column keeps its longest piece of a name broken after every _ . : / (a name then breaks inside)
+        floors = [max(4, *(len(piece) for cell in [column, *display[column]] for word in str(cell).split()
+                           for piece in re.split(r"(?<=[_.:/])", word))) * character for column in wrapping]
+        room = sum(max(0.0, width - floor) for width, floor in zip(widths, floors))
+        if room > 0:
+            cut = min(1.0, (sum(widths) - share) / room)
+            widths = [width - cut * max(0.0, width - floor) for width, floor in zip(widths, floors)]
+        if sum(widths) > share:  # still too wide: shrink them alike
+            widths = [width * share / sum(widths) for width in widths]
+        narrow = iter(min(LONG_WORD, max(4, int(width / character + 1e-9))) for width in widths)
+        limits = [limit if kept else next(narrow) for limit, kept in zip(limits, fixed)]
     units = (f"{width:.3f}\\linewidth" if wrap else f"{width * _LINE_POINTS / _SIZE_POINTS[size]:.1f}em" for width in widths)
     columns = iter(f"{_WRAPPING}{{{unit}}}" for unit in units)
-    return [align if kept else next(columns) for align, kept in zip(alignment, fixed)], rotated
+    return [align if kept else next(columns) for align, kept in zip(alignment, fixed)], rotated, limits
 
 
-def _row(cells, columns: list[str], rotated: list[bool] | None = None) -> str:
+def _row(cells, columns: list[str], rotated: list[bool] | None = None, limits: list[int] | None = None) -> str:
     """One row of a table: a wrapping column's cell may break inside a long name (:func:`_breakable`), a rotated heading
     is turned."""
     texts = []
@@ -131,7 +146,8 @@ def _row(cells, columns: list[str], rotated: list[bool] | None = None) -> str:
         if rotated is not None and rotated[index]:
             texts.append(f"\\rotatebox{{90}}{{{escape(cell)}}}")
         else:
-            texts.append(_breakable(cell) if column.startswith(_WRAPPING) and rotated is None else escape(cell))
+            texts.append(_breakable(cell, limits[index] if limits is not None else LONG_WORD)
+                         if column.startswith(_WRAPPING) and rotated is None else escape(cell))
     return " & ".join(texts) + " \\\\"
 
 
@@ -149,7 +165,7 @@ def _needs(packages: str, columns: list[str], rotated: list[bool]) -> str:
 
 def _longtable(display: pd.DataFrame, alignment: str, caption: str, label: str, note: str) -> str:
     size = "\\scriptsize" if display.shape[1] > WIDE_COLUMNS else "\\small"
-    columns, rotated = _layout(display, alignment, size, wrap=True)
+    columns, rotated, limits = _layout(display, alignment, size, wrap=True)
     header = _row(display.columns, columns, rotated)
     lines = [
         _needs("\\usepackage{booktabs}, \\usepackage{amssymb}, \\usepackage{longtable}", columns, rotated),
@@ -162,7 +178,7 @@ def _longtable(display: pd.DataFrame, alignment: str, caption: str, label: str, 
         "\\toprule", header, "\\midrule", "\\endhead",
         "\\bottomrule", "\\endfoot",
     ]
-    lines += [_row(row, columns) for row in display.itertuples(index=False)]
+    lines += [_row(row, columns, limits=limits) for row in display.itertuples(index=False)]
     lines += ["\\end{longtable}", "\\endgroup", ""]
     return "\n".join(lines)
 
@@ -181,7 +197,7 @@ def to_latex(display: pd.DataFrame, *, caption: str, label: str, note: str = "")
     alignment = "".join("r" if is_numeric_column(display[column]) else "l" for column in display.columns)
     if len(display) > LONG_ROWS:
         return _longtable(display, alignment, caption, label, note)
-    columns, rotated = _layout(display, alignment, "\\small", wrap=False)
+    columns, rotated, _ = _layout(display, alignment, "\\small", wrap=False)
     wide = display.shape[1] > WIDE_COLUMNS
     environment = "table*" if wide else "table"
     lines = [

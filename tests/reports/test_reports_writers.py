@@ -75,3 +75,18 @@ def test_latex_keeps_row_labels_upright_and_takes_a_column_without_a_name():
     assert "\\rotatebox" in heading.split("&")[1] and "\\rotatebox" not in heading.split("&")[0]  # short names stay upright
     unnamed = pd.DataFrame({"": [f"row {i}" for i in range(LONG_ROWS + 5)], "b": ["x"] * (LONG_ROWS + 5)})
     assert "row 3" in to_latex(unnamed, caption="c", label="l")  # max() of no heading words raised
+
+
+def test_a_long_table_too_wide_for_its_names_breaks_them_inside_rather_than_over_the_next_column():
+    # the default study's headline: 'minimality_sufficiency/' (kept whole below 25 characters) stuck 26 pt out of its
+    # column over the next one's text; a name's column now shrinks to its longest piece and the name breaks after _
+    names = ["minimality_sufficiency/modularity", "pid/complementary_upper", "dci_lasso/compactness"] * 12
+    wide = pd.DataFrame({"Sub-score": names, "Measures": ["compactness"] * len(names),
+                         **{f"Criterion number {index}": ["✓ R² 0.95, slope 1.03 [1.01, 1.05]"] * len(names)
+                            for index in range(6)}})
+    assert len(wide) > LONG_ROWS
+    text = to_latex(wide, caption="Headline", label="headline")
+    assert "minimality\\_\\allowbreak{}sufficiency/\\allowbreak{}modularity" in text
+    assert "compactness" in text and "compact\\_" not in text  # a word without _ . : / stays whole
+    narrow = pd.DataFrame({"Sub-score": names, "Measures": ["compactness"] * len(names)})
+    assert "minimality\\_sufficiency/\\allowbreak{}modularity" in to_latex(narrow, caption="Two columns", label="n")
