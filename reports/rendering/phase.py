@@ -360,11 +360,15 @@ def phase_section(results: pd.DataFrame) -> Section | None:
     for sweep in sweeps:
         rows = sweep_rows(results, sweep)
         xs, ys = (axis_values(rows.drop_duplicates(column), column)[1] for column in ("x", "y"))
+        per_cell = rows.groupby(["scenario", "metric", "value", "n_samples"])["seed"].nunique()  # a race varies them
         records.append({"sweep": sweep.sweep, "across": sweep.x, "across_values": ", ".join(xs), "up": sweep.y,
                         "up_values": ", ".join(ys), "slices": rows["scenario"].nunique(),
-                        "seeds": int(rows["seed"].nunique()), "sub_scores": len(rows[["metric", "sub_score"]].drop_duplicates())})
+                        "fewest_seeds": int(per_cell.min()), "seeds": int(per_cell.max()),
+                        "sub_scores": len(rows[["metric", "sub_score"]].drop_duplicates())})
     table = pd.DataFrame(records)
-    display = display_table(table, {"sweep": "Sweep", "across": "Across (x)", "across_values": "x values",
+    shown = table.assign(seeds=[f"{low} to {high}" if low != high else f"{high}"
+                                for low, high in zip(table["fewest_seeds"], table["seeds"])]).drop(columns="fewest_seeds")
+    display = display_table(shown, {"sweep": "Sweep", "across": "Across (x)", "across_values": "x values",
                                     "up": "Up (y)", "up_values": "y values", "slices": "Scenarios", "seeds": "Seeds",
                                     "sub_scores": "Sub-scores"})
     return Section("phase_diagrams", "Phase diagrams", DESCRIPTION, table=table, display=display)

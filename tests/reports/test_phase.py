@@ -98,6 +98,12 @@ def test_section_lists_the_sweep_with_both_axes():
     assert (record["sweep"], record["across"], record["up"]) == (SWEEP, "kappa", "base.rho")
     assert record["across_values"] == "1, 10" and record["up_values"] == "0, 0.5, 0.9"
     assert (record["slices"], record["seeds"], record["sub_scores"]) == (3, 2, 2)
+    # a race gives some cells more seeds: the table said the most alone ("Seeds 6" where most cells had 3)
+    rows = sweep_rows()
+    extra = rows.loc[rows["metric"] == "m"].assign(seed=lambda frame: frame["seed"] + 2)
+    raced = phase_section(pd.concat([rows, extra], ignore_index=True))
+    assert (raced.table.iloc[0]["fewest_seeds"], raced.table.iloc[0]["seeds"]) == (2, 4)
+    assert raced.display.iloc[0]["Seeds"] == "2 to 4" and section.display.iloc[0]["Seeds"] == "2"
     assert phase_section(sweep_rows().assign(sweep=lambda f: f["scenario"],
                                              parameters='{"kappa":1.0}')) is None
 
