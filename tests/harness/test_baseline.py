@@ -119,6 +119,7 @@ def test_a_check_whose_reader_leaves_early_still_exits_with_its_own_status(runs,
     assert reader.lines[0].startswith(f"baseline check {'FAILED' if status else 'PASSED'}")
 
 
+@pytest.mark.slow  # 3 s each, a process of its own; the fast tier checks the same guard in process (above)
 @pytest.mark.parametrize(("run", "status"), [("drifted", 1), ("run", 0)])
 def test_a_real_pipe_closed_by_its_reader_keeps_the_checks_status(runs, run, status):
     import subprocess

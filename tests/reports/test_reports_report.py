@@ -313,6 +313,7 @@ def _figure_drawn_where(label: str, pids: list[int]):
     return _small_figure(label)
 
 
+@pytest.mark.slow  # 4 s: starts two loky workers; the fast tier keeps the deferred figure's order test
 def test_the_workers_get_one_joblib_call_and_a_deferred_figure_is_drawn_here(tmp_path, monkeypatch):
     """A second joblib call for the deferred figures, beside the first, shared the backend that joblib's
     parallel_config makes for the harness's context (report_workers): the first to finish shut it under the other,
