@@ -69,7 +69,6 @@ class CellTimeout(Exception):
     """A metric call ran past the cell time limit and was stopped."""
 
 
-
 def run_task(task: Task, cell_timeout: float | None = None) -> list[Outcome]:
     """Generate the task's data draw once and score each of its cells.
 

@@ -166,10 +166,7 @@ def save_baseline(run: Results, to: str | Path, *, force: bool = False, metrics:
         selected = set(listed(metrics, "metrics", "metric names"))
         kept = _kept_document(path, selected) if path.is_file() else {}
         known = set(results["metric"]) | set(kept.get("known", ()))
-        unknown = sorted(selected - known)
-        if unknown:  # a misspelled name would leave its metric's cells as they were, silently
-            raise UsageError(f"metric {unknown[0]!r} is in neither the run nor the baseline"
-                             f"{did_you_mean(unknown[:1], known)}; they hold: {', '.join(sorted(known))}")
+        _refuse_unknown(selected, known)  # a misspelled name would leave its metric's cells as they were, silently
         results = results.loc[results["metric"].isin(selected)]
         failed = [failure for failure in failed if failure["metric"] in selected]
         provenance = {metric: found for metric, found in provenance.items() if metric in selected}
@@ -194,6 +191,15 @@ def save_baseline(run: Results, to: str | Path, *, force: bool = False, metrics:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def _refuse_unknown(selected: set[str], known: set[str]) -> None:
+    """Refuse a ``metrics`` selection naming a metric of neither the run nor the baseline (``known``), with the closest
+    names."""
+    unknown = sorted(selected - known)
+    if unknown:
+        raise UsageError(f"metric {unknown[0]!r} is in neither the run nor the baseline{did_you_mean(unknown[:1], known)}; "
+                         f"they hold: {', '.join(sorted(known))}")
 
 
 def _kept_document(path: Path, selected: set[str]) -> dict[str, Any]:
@@ -622,10 +628,7 @@ def check_baseline(
         if not selected & known:
             raise UsageError(f"none of the metrics {sorted(selected)} is in the run or the baseline"
                              f"{did_you_mean(sorted(selected), known)} (known: {', '.join(sorted(known))})")
-        unknown = sorted(selected - known)
-        if unknown:  # a misspelled name would silently leave its metric unchecked
-            raise UsageError(f"metric {unknown[0]!r} is in neither the run nor the baseline{did_you_mean(unknown[:1], known)}; "
-                             f"they hold: {', '.join(sorted(known))}")
+        _refuse_unknown(selected, known)  # a misspelled name would silently leave its metric unchecked
         # a metric named on one side takes the one it pairs with on the other (mig -> mig[bins=5]): selected alone,
         # it was missing from the run, or new in it, and --match-options could not compare them
         selected |= {name for pair in pairs.items() if set(pair) & selected for name in pair}
