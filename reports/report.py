@@ -54,8 +54,7 @@ MARKS = ("✓ / ✗: passes / fails, with the number that decided, printed with 
          "side, each interval at 95% (split over a racing run's looks), a failing one widened for the checks the "
          "metric's verdicts pool (so that a failure too is wrong at most 5% of the time: reports/README.md); "
          "?: not measured (no scenario of the results tests it, or none states an ideal for the sub-score, as for "
-         "a holistic score under an attack, or where no metric of the results measures the property whose ideal a "
-         "holistic score is judged against); n/a: does not apply; —: no sub-score for it; "
+         "a holistic score under an attack); n/a: does not apply; —: no sub-score for it; "
          "undefined: the statistic cannot be computed (the reason follows).")
 #: The descriptions below are templates filled from the thresholds of the report (:func:`_prose`): ``{field}`` is a
 #: threshold, ``{rule[key]}`` the sentence of the characteristic ``key``, so that no number in the prose can disagree

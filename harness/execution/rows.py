@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,7 +14,13 @@ from harness.execution.plan import Cell
 from harness.execution.sweeps import swept_parameters
 from harness.version import __version__
 from reports.results.options import options_off_defaults
-from reports.results.schema import NULL_COLUMNS, OPTIONAL_COLUMN_DEFAULTS, encode_options
+from reports.results.schema import (
+    IDEAL_PROPERTIES,
+    NULL_COLUMNS,
+    OPTIONAL_COLUMN_DEFAULTS,
+    SCENARIO_IDEAL_COLUMNS,
+    encode_options,
+)
 
 #: The null columns of a score without a permutation null.
 NO_NULL = {column: OPTIONAL_COLUMN_DEFAULTS[column] for column in NULL_COLUMNS}
@@ -30,6 +37,7 @@ def result_row(
     warnings: tuple[int, str] = (0, ""),
     exact: float = float("nan"),
     null: Mapping[str, float | int] = NO_NULL,
+    scenario_ideals: Mapping[str, float] | None = None,
 ) -> dict[str, Any]:
     """A row with every column of :data:`reports.results.schema.RESULT_COLUMNS`.
 
@@ -42,7 +50,10 @@ def result_row(
     variant of an option sweep is of, the options it sets and the defaults of all its metric's options
     (:func:`option_defaults`).  ``sweep`` and ``parameters`` name the sweep the row belongs to and the values it
     sweeps (:func:`harness.execution.sweeps.swept_parameters`).  ``null`` holds the sub-score's permutation null
-    (:data:`reports.results.schema.NULL_COLUMNS`), :data:`NO_NULL` without one.
+    (:data:`reports.results.schema.NULL_COLUMNS`), :data:`NO_NULL` without one.  ``scenario_ideals`` is the
+    scenario's ideal of each property at the cell's point (:attr:`scenarios.base.Representation.ideal`), written to
+    :data:`reports.results.schema.SCENARIO_IDEAL_COLUMNS` whatever the row's property (NaN for one it does not state,
+    and for all without it: a population metric's rows).
     """
     scenario = cell.definition
     metric = cell.metric
@@ -67,6 +78,8 @@ def result_row(
         "property": prop,
         "higher_is_better": metric.higher_is_better_for(sub_score),
         "ideal": float(ideal),
+        **{column: float((scenario_ideals or {}).get(prop, math.nan))
+           for column, prop in zip(SCENARIO_IDEAL_COLUMNS, IDEAL_PROPERTIES)},
         "score": float(score),
         "exact": float(exact),
         "seconds": float(seconds),

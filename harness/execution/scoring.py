@@ -223,6 +223,7 @@ def _representation_rows(cell: Cell, data: Any, cell_timeout: float | None) -> t
             warnings=caught,
             exact=exact.get(sub_score, np.nan),
             null=nulls[sub_score],
+            scenario_ideals=data.ideal,
         )
         for sub_score, score in scores.items()
     ], read

@@ -40,7 +40,14 @@ from harness.execution.plan import key_parts, null_part
 from harness.execution.provenance import Provenance, changes, computed, union
 from harness.execution.reads import NOTHING_READ, Reads, reads_provenance
 from harness.outputs import atomic_write
-from reports.results.schema import DERIVED_COLUMNS, FAILURE_COLUMNS, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS, TEXT_COLUMNS
+from reports.results.schema import (
+    DERIVED_COLUMNS,
+    FAILURE_COLUMNS,
+    OPTIONAL_COLUMN_DEFAULTS,
+    RESULT_COLUMNS,
+    SCENARIO_IDEAL_COLUMNS,
+    TEXT_COLUMNS,
+)
 
 CELLS_FILE = "cells.jsonl"
 RESULTS_PARQUET = "results.parquet"
@@ -267,7 +274,8 @@ class ResultStore:
 NUMERIC_COLUMNS = {"value": "finite", "seed": "count", "n_samples": "count", "higher_is_better": "flag",
                    "ideal": "number", "exact": "number", "score": "finite", "seconds": "finite", "warnings": "count",
                    "null_mean": "number", "null_q95": "number", "p_value": "number", "null_permutations": "count",
-                   "null_seconds": "finite", "looks": "count"}
+                   "null_seconds": "finite", "looks": "count",
+                   **dict.fromkeys(SCENARIO_IDEAL_COLUMNS, "number")}
 
 #: The same for a failure record's columns that are not text.
 _FAILURE_NUMBERS = {"seed": "count", "n_samples": "count"}

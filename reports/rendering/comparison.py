@@ -27,7 +27,10 @@ from matplotlib.lines import Line2D
 from reports.analyses.sensitivity import on_default_options
 from reports.rendering.figures import (
     BANDS,
+    CLIP_LABEL,
     band_text,
+    beyond_axis,
+    clip_legend_entry,
     draw_scores,
     fill_to_width,
     format_axis,
@@ -319,9 +322,10 @@ def plot_comparison(
     entries = rows[["metric", "sub_score", "higher_is_better"]].drop_duplicates()
     characters = min(LABEL_CHARACTERS, legend_characters(width / scale))  # a narrow figure wraps its labels shorter
     labels = [wrap_label(renames.score(*entry), characters) for entry in entries.itertuples(index=False)]
-    legend_columns, legend_height = legend_layout(labels + ["ideal"], width / scale)
     summaries = {scenario: seed_means(rows.loc[rows["scenario"] == scenario],
                                       ["value", "value_label", "metric", "sub_score", "property"]) for scenario in shown}
+    clipped = [CLIP_LABEL] if any(beyond_axis(summary["mean"].to_numpy()) for summary in summaries.values()) else []
+    legend_columns, legend_height = legend_layout(labels + ["ideal"] + clipped, width / scale)
     title = band_text(band, np.concatenate([summary["n_seeds"].to_numpy() for summary in summaries.values()]))
     notes: list[str] = []
     with paper_style(font_size):
@@ -474,6 +478,9 @@ def _legend(figure: Figure, axes: Sequence, columns: int, title: Sequence[str], 
         labels.append("ideal")
         ideal = ideal_style()
         handles.append(Line2D([], [], **{**ideal, "linewidth": ideal["linewidth"] * 0.75}))
+    for handle, label in clip_legend_entry(axes):
+        labels.append(label)
+        handles.append(handle)
     characters = int(width * 72 / (0.55 * (font_size - 1)))  # a line of the title fits the width
     figure.legend(handles, labels, loc="outside lower center", frameon=False, ncol=columns, handlelength=2.2,
                   columnspacing=1.2, labelspacing=0.25, title="\n".join(textwrap.fill(line, characters) for line in title),

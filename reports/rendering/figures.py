@@ -73,7 +73,9 @@ ATLAS_RIGHT, ATLAS_WSPACE, ATLAS_TITLE_SIZE, ATLAS_CHARACTER_EMS = 0.99, 0.18, 4
 #: there).
 ATLAS_TICKS = {"xtick.labelsize": 4, "ytick.labelsize": 4, "xtick.major.size": 1.5, "ytick.major.size": 1.5,
                "xtick.major.pad": 1, "ytick.major.pad": 1, "xtick.labelbottom": False, "ytick.labelleft": False}
-CLIP_MARKER = {"color": "#CC3311", "markersize": 4.0, "linestyle": "none", "zorder": 5}
+CLIP_MARKER = {"color": "#CC3311", "markersize": 4.0, "linestyle": "none", "zorder": 5, "gid": "clipped"}
+#: The legend entry of the clip markers, in a legend whose panels mark a clipped mean (:func:`clip_legend_entry`).
+CLIP_LABEL = "mean beyond the axis"
 #: Opacity of a line's band, in its colour.
 BAND_ALPHA = 0.12
 #: Height of one legend row at the paper style's legend font, in inches.
@@ -277,6 +279,24 @@ def clip_means(ax, x: np.ndarray, mean: np.ndarray, label: str, where: Sequence,
     ax.plot(x[mean < low], clipped[mean < low], marker="v", **CLIP_MARKER, **placed)
     extreme = int(np.argmax(np.abs(mean - clipped)))
     return clipped, [f"{label} reaches {mean[extreme]:.2f} at {where[extreme]} (clipped, red triangle)."]
+
+
+def beyond_axis(means: np.ndarray, limits: tuple[float, float] = SCORE_LIMITS) -> bool:
+    """Whether any of ``means`` lies beyond the score axis, so that :func:`clip_means` marks it (and a legend made
+    before drawing makes room for :data:`CLIP_LABEL`)."""
+    values = np.asarray(means, dtype=float)
+    return bool(np.any((values < limits[0]) | (values > limits[1])))
+
+
+def clip_legend_entry(axes: Sequence) -> list[tuple[Line2D, str]]:
+    """The clip markers' legend entry (a red triangle, :data:`CLIP_LABEL`) where one of ``axes`` marks a clipped mean
+    (:func:`clip_means`; the first one's triangle, up or down); none elsewhere."""
+    marks = [line.get_marker() for ax in axes for line in ax.get_lines()
+             if line.get_gid() == CLIP_MARKER["gid"] and len(line.get_xdata())]
+    if not marks:
+        return []
+    style = {key: value for key, value in CLIP_MARKER.items() if key != "gid"}
+    return [(Line2D([], [], marker=marks[0], **style), CLIP_LABEL)]
 
 
 def draw_scores(ax, summary: pd.DataFrame, x: str, registry: StyleRegistry, *, band: str = "ci95", clip: bool = True,
@@ -599,9 +619,14 @@ def _legend_below(ax, width: float) -> None:
     (:class:`_GridLayout` hangs it from the top of that row)."""
     handles, labels = ax.get_legend_handles_labels()
     order = sorted(range(len(labels)), key=lambda i: labels[i] != "ideal")
-    labels = [wrap_label(labels[i]) for i in order]
+    handles = [handles[i] for i in order]
+    labels = [labels[i] for i in order]
+    for handle, label in clip_legend_entry([ax]):
+        handles.append(handle)
+        labels.append(label)
+    labels = [wrap_label(label) for label in labels]
     columns, _ = legend_layout(labels, width)
-    legend = ax.legend([handles[i] for i in order], labels, loc="upper center", frameon=False, ncol=columns,
+    legend = ax.legend(handles, labels, loc="upper center", frameon=False, ncol=columns,
                        handlelength=2.2, columnspacing=1.0, labelspacing=0.25, borderaxespad=0.0,
                        bbox_to_anchor=(0.5, 0.0))
     legend.set_in_layout(False)
@@ -651,10 +676,12 @@ def scenario_figure(results: pd.DataFrame, scenario: str, *, registry: StyleRegi
 
 
 def _labels(summary: pd.DataFrame, prop: str, family: str) -> list[str]:
-    """The legend labels of a (property, family) panel: the ideal, then its sub-scores."""
+    """The legend labels of a (property, family) panel: the ideal, then its sub-scores, then the clip markers' where a
+    mean lies beyond the axis."""
     own = summary.loc[(summary["property"] == prop) & (summary["family"] == family)]
     entries = own[["metric", "sub_score", "higher_is_better"]].drop_duplicates()
-    return ["ideal"] + [score_label(*entry) for entry in entries.itertuples(index=False)]
+    clipped = [CLIP_LABEL] if beyond_axis(own["mean"].to_numpy()) else []
+    return ["ideal"] + [score_label(*entry) for entry in entries.itertuples(index=False)] + clipped
 
 
 def atlas_figures(results: pd.DataFrame, registry: StyleRegistry, *, band: str = "ci95") -> list[tuple[str, Drawn]]:

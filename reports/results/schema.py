@@ -50,6 +50,11 @@ options, default_options
     (:func:`reports.results.options.with_option_columns`).
 ideal
     The scenario's ideal value of that property at that value (NaN where it states none).
+ideal_modularity, ideal_compactness, ideal_explicitness
+    The scenario's ideal value of each property at that value, whatever the row's property (NaN where it states
+    none, on a population metric's rows and in tables written before them): what a holistic score, which claims all
+    three, is judged against, so that its verdicts do not depend on which other metrics ran beside it
+    (:func:`reports.results.table.ideal_table`).
 score, seconds
     The (always finite) score and the seconds of the metric call.
 null_mean, null_q95, p_value, null_permutations, null_seconds
@@ -86,8 +91,9 @@ from scenarios.base import (
     IDEAL_PROPERTIES,  # a scenario states ideals for these (holistic has none)
 )
 
-__all__ = ["CRITERIA", "DERIVED_COLUMNS", "FAILURE_COLUMNS", "IDEAL_PROPERTIES", "LOOKS_COLUMN", "NULL_COLUMNS", "OPTIONAL_COLUMN_DEFAULTS",
-           "OPTION_COLUMNS", "PARAMETER_COLUMNS", "SCORE_PROPERTIES", "RESULT_COLUMNS", "TEXT_COLUMNS", "TIMING_COLUMNS", "decode_options",
+__all__ = ["CRITERIA", "DERIVED_COLUMNS", "FAILURE_COLUMNS", "IDEAL_PROPERTIES", "LOOKS_COLUMN", "NULL_COLUMNS",
+           "OPTIONAL_COLUMN_DEFAULTS", "OPTION_COLUMNS", "PARAMETER_COLUMNS", "SCORE_PROPERTIES",
+           "RESULT_COLUMNS", "SCENARIO_IDEAL_COLUMNS", "TEXT_COLUMNS", "TIMING_COLUMNS", "decode_options",
            "encode_options"]
 
 #: Column order of the tidy results table.
@@ -111,6 +117,9 @@ RESULT_COLUMNS = (
     "property",
     "higher_is_better",
     "ideal",
+    "ideal_modularity",
+    "ideal_compactness",
+    "ideal_explicitness",
     "score",
     "exact",
     "seconds",
@@ -126,13 +135,17 @@ RESULT_COLUMNS = (
     "harness_version",
 )
 
+#: The columns holding the scenario's ideal of each property at a row's point, whatever the row's property.
+SCENARIO_IDEAL_COLUMNS = tuple(f"ideal_{prop}" for prop in IDEAL_PROPERTIES)
+
 #: The column saying how many looks a run's verdicts had (:func:`reports.analyses.intervals.level`).
 LOOKS_COLUMN = "looks"
 
 #: Columns added after the first release, with the value a table written before them gets.
 OPTIONAL_COLUMN_DEFAULTS = {"criterion": "", "exact": float("nan"), "warnings": 0, "first_warning": "",
                             "null_mean": float("nan"), "null_q95": float("nan"), "p_value": float("nan"),
-                            "null_permutations": 0, "null_seconds": 0.0, "looks": 1}
+                            "null_permutations": 0, "null_seconds": 0.0, "looks": 1,
+                            **dict.fromkeys(SCENARIO_IDEAL_COLUMNS, float("nan"))}
 
 #: The columns of a score's permutation null (filled by the harness where it computes one).
 NULL_COLUMNS = ("null_mean", "null_q95", "p_value", "null_permutations", "null_seconds")

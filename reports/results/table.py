@@ -27,6 +27,7 @@ from reports.results.schema import (
     JSON_COLUMNS,
     OPTIONAL_COLUMN_DEFAULTS,
     RESULT_COLUMNS,
+    SCENARIO_IDEAL_COLUMNS,
     TEXT_COLUMNS,
     decode_options,
 )
@@ -140,7 +141,7 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False,
 
 
 #: The columns of real numbers: empty (NaN) allowed only where :func:`_check_numbers` allows it.
-_REAL_COLUMNS = ("value", "ideal", "exact", "score", "seconds", "null_mean", "null_q95", "p_value", "null_seconds")
+_REAL_COLUMNS = ("value", "ideal", *SCENARIO_IDEAL_COLUMNS, "exact", "score", "seconds", "null_mean", "null_q95", "p_value", "null_seconds")
 #: The columns of whole numbers, with the least value each may hold.
 _WHOLE_COLUMNS = {"seed": 0, "n_samples": 1, "warnings": 0, "null_permutations": 0, "looks": 1}
 #: The texts of an empty number cell (how pandas writes NaN in a CSV, and the spellings it reads as NaN).
@@ -213,7 +214,7 @@ def _check_numbers(frame: pd.DataFrame) -> None:
     refuse = partial(_refuse, frame)
     for column in ("score", "value", "seconds"):
         refuse(column, ~np.isfinite(numbers[column]), "non-finite", "a finite number")
-    for column in ("ideal", "exact", "null_seconds"):
+    for column in ("ideal", *SCENARIO_IDEAL_COLUMNS, "exact", "null_seconds"):
         refuse(column, np.isinf(numbers[column]), "infinite", "a finite number or an empty cell")
     for column in ("seconds", "null_seconds"):
         refuse(column, numbers[column] < 0, "negative", "a number of seconds >= 0")
@@ -272,7 +273,8 @@ def load_results(run_dir: str | Path, *, allow_empty: bool = False,
         results = pd.read_parquet(parquet)
     elif csv.is_file():
         results = pd.read_csv(csv, dtype={column: str for column in TEXT_COLUMNS}, keep_default_na=False,
-                              na_values={"ideal": ["", "nan", "NaN"]})  # the written bits (pandas >= 3.1 parses exactly)
+                              # the written bits (pandas >= 3.1 parses exactly)
+                              na_values=dict.fromkeys(("ideal", *SCENARIO_IDEAL_COLUMNS), ["", "nan", "NaN"]))
     elif not run_dir.exists():
         raise FileNotFoundError(f"no results in {run_dir}: it does not exist (a run directory holds {parquet.name} or "
                                 f"{csv.name})")
@@ -361,13 +363,15 @@ def seed_summary(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 def ideal_table(frame: pd.DataFrame) -> pd.DataFrame:
     """The scenarios' ideal value per (scenario, value, property), holistic included.
 
-    The ideal of modularity, compactness and explicitness is read from the rows of
-    sub-scores measuring that property.  A holistic score has an ideal only where the
+    The ideal of modularity, compactness and explicitness is read from every row's
+    :data:`~reports.results.schema.SCENARIO_IDEAL_COLUMNS` (the scenario's ideal of each property, whatever the row's
+    property) and from the ``ideal`` of the rows of sub-scores measuring that property (all a table written before
+    those columns holds: there a property no metric of the study measured had no ideal, and a holistic score was not
+    judged against it).  A holistic score has an ideal only where the
     scenario's three ideals are all present and equal (e.g. 1 everywhere under the
     nonlinear map or partial factors); then any holistic score should reach it too.  It is read from the holistic
     rows themselves where they state it (:func:`scenarios.base.holistic_ideal`), and else from the three properties'
-    rows (a table written before holistic rows stated theirs): a study without a metric of each property had no
-    holistic ideal (``mcc`` on ``null_gaussian``, beside ``mig`` and ``r2``: "no ideal stated").
+    ideals.
 
     Rows are grouped on their keys' codes with numpy (the table pandas' groupby and reshape made, bit for bit, in a
     third of the time: about 10 ms instead of 30 whatever the table's size, a fixed cost each analysis paid).
@@ -380,41 +384,50 @@ def ideal_table(frame: pd.DataFrame) -> pd.DataFrame:
     """
     scenario_codes, scenarios = pd.factorize(frame["scenario"], sort=True)
     value_codes, _ = pd.factorize(frame["value"].to_numpy(dtype=float), sort=True)
-    property_codes, properties = pd.factorize(frame["property"], sort=True)
-    ideal = frame["ideal"].to_numpy(dtype=float)
-    keyed = (scenario_codes >= 0) & (value_codes >= 0) & (property_codes >= 0) & ~np.isnan(ideal)
-    named = np.append(np.asarray(properties, dtype=object), "")[property_codes]  # "" for a missing property
+    located = (scenario_codes >= 0) & (value_codes >= 0)
+    named = frame["property"].to_numpy(dtype=object)
+    own = frame["ideal"].to_numpy(dtype=float)
+    properties = sorted(IDEAL_PROPERTIES)  # in the order a groupby on the property sorts them
+    # each property's stated ideals: its own rows' ideal, and every row's column of the scenario's ideal of it
+    stated = [(code, (named == prop) & located, own) for code, prop in enumerate(properties)]
+    stated += [(code, located, frame[f"ideal_{prop}"].to_numpy(dtype=float))
+               for code, prop in enumerate(properties) if f"ideal_{prop}" in frame.columns]
+    picked = [(code, np.flatnonzero(where & ~np.isnan(values)), values) for code, where, values in stated]
+    rows = np.concatenate([index for _, index, _ in picked]).astype(np.intp)
+    property_codes = np.concatenate([np.full(index.size, code) for code, index, _ in picked]).astype(np.int64)
+    ideal = np.concatenate([values[index] for _, index, values in picked])
     sizes = (len(scenarios), int(value_codes.max(initial=-1)) + 1, len(properties))
     # the stated ideals: min and max per (scenario, value, property), sorted as a groupby sorts them
-    rows = np.flatnonzero(keyed & np.isin(named, IDEAL_PROPERTIES))
-    inverse, first = _sorted_groups([scenario_codes[rows], value_codes[rows], property_codes[rows]], sizes)
-    low, high = _group_extremes(inverse, first.size, ideal[rows])
-    heads = rows[first]
+    inverse, first = _sorted_groups([scenario_codes[rows], value_codes[rows], property_codes], sizes)
+    low, high = _group_extremes(inverse, first.size, ideal)
+    heads, head_properties = rows[first], np.asarray(properties, dtype=object)[property_codes[first]]
     conflict = np.flatnonzero(high - low > _IDEAL_TOLERANCE)
     if conflict.size:
         at = heads[conflict[0]]
         raise ValueError(
-            f"results disagree on the ideal {frame['property'].iloc[at]} of scenario {frame['scenario'].iloc[at]!r} at "
-            f"value {frame['value'].iloc[at]:g} ({low[conflict[0]]:g} vs {high[conflict[0]]:g})"
+            f"results disagree on the ideal {head_properties[conflict[0]]} of scenario {frame['scenario'].iloc[at]!r} "
+            f"at value {frame['value'].iloc[at]:g} ({low[conflict[0]]:g} vs {high[conflict[0]]:g})"
         )
-    ideals = frame[["scenario", "value", "property"]].iloc[heads].reset_index(drop=True).assign(ideal=low)
+    ideals = frame[["scenario", "value"]].iloc[heads].reset_index(drop=True)
+    ideals["property"] = pd.Series(head_properties, dtype=frame["property"].dtype)
+    ideals["ideal"] = low
     # holistic: the holistic rows' own ideal per (scenario, value), else the three properties' where all are stated
     # and agree (read from modularity's)
     point_inverse, point_first = _sorted_groups([scenario_codes[heads], value_codes[heads]], sizes[:2])
     point_low, point_high = _group_extremes(point_inverse, point_first.size, low)
     modularity = np.full(point_first.size, np.nan)
-    is_modularity = named[heads] == "modularity"
+    is_modularity = head_properties == "modularity"
     modularity[point_inverse[is_modularity]] = low[is_modularity]
     agreed = ((np.bincount(point_inverse, minlength=point_first.size) == len(IDEAL_PROPERTIES))
               & (point_high - point_low <= _IDEAL_TOLERANCE))
-    own_rows = np.flatnonzero(keyed & (named == "holistic"))
+    own_rows = np.flatnonzero(located & (named == "holistic") & ~np.isnan(own))
     own_inverse, own_first = _sorted_groups([scenario_codes[own_rows], value_codes[own_rows]], sizes[:2])
-    own_low, _ = _group_extremes(own_inverse, own_first.size, ideal[own_rows])
+    own_low, _ = _group_extremes(own_inverse, own_first.size, own[own_rows])
     own_heads, point_heads = own_rows[own_first], heads[point_first]
     agreed &= ~np.isin(scenario_codes[point_heads] * sizes[1] + value_codes[point_heads],
                        scenario_codes[own_heads] * sizes[1] + value_codes[own_heads])
     holistic = frame[["scenario", "value"]].iloc[np.concatenate([own_heads, point_heads[agreed]])].reset_index(drop=True)
-    holistic["property"] = "holistic"
+    holistic["property"] = pd.Series(["holistic"] * len(holistic), dtype=frame["property"].dtype)
     holistic["ideal"] = np.concatenate([own_low, modularity[agreed]])
     return pd.concat([ideals, holistic[ideals.columns]], ignore_index=True)
 

@@ -195,8 +195,8 @@ def _follows(prop: str) -> Characteristic:
         key=prop, heading=prop.capitalize(), analysis="verdict_linearity", against=True,
         properties=(prop, "holistic"), outside_evidence=f"no {prop} or holistic sub-score",
         reads="every value where the scenario states the property's ideal, at its largest n",
-        unmeasured=f"not scored on a scenario that degrades {prop}, or, for a holistic score, no metric measuring {prop} "
-                   "in the results (its rows state the ideal a holistic score is judged against)", headline="follows",
+        unmeasured=f"not scored on a scenario that degrades {prop} (or, for a holistic score in a table written before "
+                   f"every row stated each property's ideal, no metric measuring {prop} in it)", headline="follows",
         sentence="Spearman ρ ≥ {min_rank_correlation:g} and slope ≥ {min_slope:g} on trajectories (excess ≤ "
                  "{max_deviation:g} on level comparisons)",
         rules=(Rule("ρ", "spearman", ">=", "min_rank_correlation", "ρ ", where="lowest ρ: {sub_score} in {scenario}",

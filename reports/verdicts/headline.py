@@ -1,5 +1,5 @@
-"""The headline: one row per sub-score, one column per criterion, sentences naming the best and worst, and a flag on
-every sub-score with a score outside the range its metric declares.
+"""The headline: one row per sub-score, one column per criterion, sentences naming the clearest pass and the worst, and
+a flag on every sub-score with a score outside the range its metric declares.
 
 A view of the verdict table (:mod:`reports.verdicts.verdict_table`): each cell pools a sub-score's verdicts on
 the characteristics of one column (the same rules and thresholds as the property matrix, which
@@ -120,9 +120,11 @@ def range_lines(results: pd.DataFrame | Bundle) -> list[str]:
 
 
 def headline_sentences(table: pd.DataFrame, bundle: Bundle | None = None) -> list[str]:
-    """Per criterion: how many sub-scores pass, and the best and worst, with their numbers.
+    """Per criterion: how many sub-scores pass, and the clearest pass and the worst, with their numbers.
 
-    Sub-scores are ranked by their check closest to failing, then, on equal ones, by their next checks (with
+    The clearest pass is the sub-score farthest past its thresholds, which is not the one closest to its ideal: a slope
+    of 2 (a score falling twice as fast as its ideal) passes "slope ≥ 0.5" more clearly than a slope of 1 (where no
+    sub-score passes, the one closest to passing).  Sub-scores are ranked by their check closest to failing, then, on equal ones, by their next checks (with
     ``bundle``, the Bundle ``table`` is the headline of, which holds every check; without it, by that check alone): where
     every ρ is 1.00, the worst is the one of lowest slope, not the last in the table.
     """
@@ -155,9 +157,10 @@ def headline_sentences(table: pd.DataFrame, bundle: Bundle | None = None) -> lis
         worst_row, best = ranked[0], ranked[-1]
         passing = int((judged["verdict"] == "yes").sum())
         undecided = int((judged["verdict"] == "undecided").sum())
+        leader = "clearest pass" if best["verdict"] == "yes" else "closest to passing"
         sentences.append(
             f"{labels[criterion]} ({judged['threshold'].iloc[0]}): {passing} of {len(judged)} sub-scores pass"
             f"{f' ({undecided} undecided)' if undecided else ''}; "
-            f"best {best['label']} ({best['number']}), worst {worst_row['label']} ({worst_row['number']})."
+            f"{leader} {best['label']} ({best['number']}), worst {worst_row['label']} ({worst_row['number']})."
         )
     return sentences

@@ -297,6 +297,16 @@ def test_a_holistic_score_carries_the_ideal_the_three_properties_share():
     strong = frame.loc[frame["sub_score"] == "strong"].set_index(["scenario", "value"])["ideal"]
     assert strong[("null_gaussian", 1.0)] == 0.0 and strong[("noise", 0.0)] == 1.0
     assert np.isnan(strong[("noise", 0.4)])
+    # every row states the scenario's ideal of each property, whatever its own (so that the holistic score alone is
+    # judged against each): noise at 0.4 keeps modularity and compactness, explicitness falls
+    import scenarios
+
+    at = frame.loc[frame["sub_score"] == "strong"].set_index(["scenario", "value"])
+    for (scenario, value), row in at.iterrows():
+        declared = scenarios.get(scenario).ideal_at(value)
+        for prop in ("modularity", "compactness", "explicitness"):
+            assert row[f"ideal_{prop}"] == declared[prop]
+    assert at.loc[("noise", 0.4), "ideal_explicitness"] < at.loc[("noise", 0.4), "ideal_modularity"] == 1.0
 
 
 def test_a_metric_returning_other_sub_scores_from_call_to_call_is_warned_of(tmp_path):

@@ -57,13 +57,17 @@ STEP_WARNING = "ConvergenceWarning: did not converge"
 PID_TERMS = {"unique_lower": 0.6, "unique_upper": 0.8, "redundant_lower": 0.1, "redundant_upper": 0.2}
 
 
-def _row(scenario, value, label, seed, n, metric, family, sub_score, prop, ideal, score, seconds):
+def _row(scenario, value, label, seed, n, metric, family, sub_score, prop, ideal, score, seconds,
+         stated=(np.nan, np.nan, np.nan)):
+    """One row; ``stated`` is the scenario's (modularity, compactness, explicitness) ideal at the row's value, which the
+    harness writes on every row whatever its property."""
     parameter = SCENARIOS[scenario][0]
     return {
         "study": "synthetic", "scenario": scenario, "parameter": parameter, "criterion": CRITERION.get(scenario, ""),
         "value": float(value), "value_label": label,
         "seed": seed, "n_samples": n, "metric": metric, "family": family, "sub_score": sub_score, "property": prop,
-        "higher_is_better": True, "ideal": ideal, "score": float(score), "exact": float("nan"),
+        "higher_is_better": True, "ideal": ideal, "ideal_modularity": stated[0], "ideal_compactness": stated[1],
+        "ideal_explicitness": stated[2], "score": float(score), "exact": float("nan"),
         "seconds": float(seconds), "null_mean": float("nan"), "null_q95": float("nan"), "p_value": float("nan"),
         "null_permutations": 0, "null_seconds": 0.0, "warnings": 2 if (metric == "step" and scenario == "noise") else 0,
         "first_warning": STEP_WARNING if (metric == "step" and scenario == "noise") else "", "looks": 1,
@@ -113,14 +117,15 @@ def build_results() -> pd.DataFrame:
                     target = LIN_NOISE_STRUCTURE[value] if scenario == "noise" and prop != "explicitness" else ideal
                     score = 0.5 + 10 * (seed + 1) / n if np.isnan(ideal) else 0.98 * target + 0.01 + 0.01 * (seed - 1)
                     rows.append(_row(scenario, value, label, seed, n, "lin", "predictor", prop, prop, stated, score,
-                                     1e-3 * n / 1000))
+                                     1e-3 * n / 1000, declared))
                 step = 0.7 if np.isnan(ideals[2]) else float(ideals[2] >= 0.5)
                 rows.append(_row(scenario, value, label, seed, n, "step", "information", "step", "explicitness",
-                                 ideals[2], step, 1e-4 * (n / 1000) ** 2))
+                                 ideals[2], step, 1e-4 * (n / 1000) ** 2, declared))
                 rows.append(_row(scenario, value, label, seed, n, "uncal", "intervention", "uncal", "modularity",
-                                 declared[0], _uncal(scenario, value, ideals[0], n, seed), 0.01))
+                                 declared[0], _uncal(scenario, value, ideals[0], n, seed), 0.01, declared))
                 holo = 0.6 if np.isnan(ideals[0]) else float(np.mean(ideals))
-                rows.append(_row(scenario, value, label, seed, n, "holo", "custom", "holo", "holistic", np.nan, holo, 2e-3))
+                rows.append(_row(scenario, value, label, seed, n, "holo", "custom", "holo", "holistic", np.nan, holo, 2e-3,
+                                 declared))
     return pd.DataFrame(rows)
 
 

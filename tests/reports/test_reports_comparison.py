@@ -15,7 +15,7 @@ from scipy import stats
 from reports import check_results, plot_comparison
 from reports.analyses.sensitivity import on_default_options
 from reports.rendering.comparison import FigureRequestError, metric_bases, selectable, variants_of
-from reports.rendering.figures import CLIP_MARKER
+from reports.rendering.figures import CLIP_LABEL, CLIP_MARKER
 from reports.rendering.style import COLUMN_WIDTH, IDEAL_STYLE, PALETTE
 
 #: The issue's figure: four metrics (one with three sub-scores) on three scenarios.
@@ -184,6 +184,7 @@ def test_an_ideal_of_every_property_drawn_is_untagged_and_one_stated_at_some_val
     results["scenario"] = "redundancy_attack@noise=0.2"
     modularity = results["property"] == "modularity"
     results.loc[modularity, "ideal"] = np.where(results.loc[modularity, "value"].isin([0.0, 1.0]), 1.0, np.nan)
+    results["ideal_modularity"] = np.where(results["value"].isin([0.0, 1.0]), 1.0, np.nan)  # as every row states it
     plot_comparison(check_results(results), metrics=["uncal"], out_file=tmp_path / "p.png")
     (ax,) = _panels(drawn["figure"])
     grey = [line for line in ax.get_lines() if line.get_color() == IDEAL_STYLE["color"]]
@@ -197,6 +198,7 @@ def test_two_ideals_at_nearly_the_same_score_get_tags_that_do_not_overlap(synthe
     # two labels were written over each other
     results = synthetic_results.loc[synthetic_results["scenario"] == "mixing"].copy()
     results["ideal"] = np.where(results["property"] == "explicitness", 0.8, 0.7997)
+    results = results.assign(ideal_modularity=0.7997, ideal_compactness=0.7997, ideal_explicitness=0.8)
     results = check_results(results.assign(scenario="partial@noise@rotation=0.3927=0.2"))
     plot_comparison(results, metrics=["lin"], out_file=tmp_path / "p.png")
     figure = drawn["figure"]
@@ -414,3 +416,16 @@ def test_every_legend_entry_fits_the_narrowest_and_largest_figures(synthetic_res
     for text in texts:
         box = text.get_window_extent()
         assert page.x0 <= box.x0 and box.x1 <= page.x1, (text.get_text(), box, page)
+
+
+def test_a_clipped_mean_s_red_triangle_has_a_legend_entry_and_only_then(synthetic_results, tmp_path, drawn):
+    # DCI-ES's explicitness below the axis on noise showed red triangles that no legend entry named
+    low = synthetic_results.copy()
+    low.loc[(low["metric"] == "step") & (low["scenario"] == "noise") & (low["value"] == 1.0), "score"] = -0.6
+    plot_comparison(low, metrics=["step", "lin"], scenarios=["noise", "mixing"], out_file=tmp_path / "low.png")
+    legend = drawn["figure"].legends[0]
+    texts = [text.get_text() for text in legend.get_texts()]
+    assert texts[-1] == CLIP_LABEL and legend.legend_handles[-1].get_marker() == "v"
+    plot_comparison(synthetic_results, metrics=["step", "lin"], scenarios=["noise", "mixing"],
+                    out_file=tmp_path / "inside.png")
+    assert CLIP_LABEL not in [text.get_text() for text in drawn["figure"].legends[0].get_texts()]

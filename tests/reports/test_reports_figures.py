@@ -13,6 +13,7 @@ from scipy import stats
 
 from reports import check_results
 from reports.rendering.figures import (
+    CLIP_LABEL,
     CLIP_MARKER,
     PNG_COLOURS,
     PNG_DPI,
@@ -257,6 +258,15 @@ def test_out_of_range_means_are_clipped_marked_and_noted(synthetic_results):
     explicitness = [ax for ax in drawn.figure.axes if ax.get_title(loc="left") == "explicitness · information"][0]
     step = {line.get_label(): line for line in explicitness.get_lines()}["step"]
     assert max(step.get_ydata()) == pytest.approx(1.05)
+    # the red triangle has a legend entry in the panel that draws it (noise.png's DCI-ES markers had none), and only there
+    legend = [text.get_text() for text in explicitness.get_legend().get_texts()]
+    assert legend[-1] == CLIP_LABEL
+    marker = explicitness.get_legend().legend_handles[-1]
+    assert marker.get_marker() == "^" and mcolors.to_hex(marker.get_color()) == CLIP_MARKER["color"].lower()
+    others = [ax for ax in drawn.figure.axes if ax is not explicitness and ax.get_legend() is not None]
+    assert others and all(CLIP_LABEL not in [text.get_text() for text in ax.get_legend().get_texts()] for ax in others)
+    assert CLIP_LABEL not in [text.get_text() for ax in scenario_figure(check_results(synthetic_results), "noise").figure.axes
+                              if ax.get_legend() is not None for text in ax.get_legend().get_texts()]
 
 
 def test_integer_parameters_get_integer_ticks(synthetic_results):

@@ -1,4 +1,5 @@
-"""The headline: one row per sub-score, verdicts as in the property matrix, sentences naming best and worst."""
+"""The headline: one row per sub-score, verdicts as in the property matrix, sentences naming the clearest pass and the
+worst."""
 
 from __future__ import annotations
 
@@ -76,4 +77,28 @@ def test_equal_deciding_checks_are_ranked_by_the_next_ones():
     bundle = Bundle(pd.DataFrame(rows))
     table = headline(bundle)
     follows = next(s for s in headline_sentences(table, bundle) if s.startswith("Follows"))
-    assert "best a_top (ρ 1.00, slope 1.00" in follows and "worst z_low (ρ 1.00, slope 0.70" in follows, follows
+    assert "clearest pass a_top (ρ 1.00, slope 1.00" in follows and "worst z_low (ρ 1.00, slope 0.70" in follows, follows
+
+
+def test_the_leader_is_called_the_clearest_pass_or_where_none_passes_the_closest_to_passing():
+    # "best" named the sub-score farthest past the thresholds: a slope of 2.2 (a score falling twice as fast as its
+    # ideal) read best beside a slope of 1
+    import pandas as pd
+
+    from reports.verdicts.bundle import Bundle
+    from tests.reports.conftest import _row
+
+    def follows(slopes):
+        rows = [_row("noise", alpha, f"{alpha:g}", seed, 1000, metric, "custom", metric, "explicitness", 1 - alpha,
+                     slope * (1 - alpha) + 0.001 * seed, 0.01)
+                for metric, slope in slopes.items()
+                for alpha in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0) for seed in (0, 1, 2)]
+        bundle = Bundle(pd.DataFrame(rows))
+        return next(s for s in headline_sentences(headline(bundle), bundle) if s.startswith("Follows"))
+
+    steep = follows({"steep": 2.2, "exact": 1.0})
+    assert "2 of 2 sub-scores pass" in steep and "clearest pass steep (ρ 1.00, slope 2.20" in steep, steep
+    assert "best" not in steep
+    flat = follows({"flat": 0.3, "flatter": 0.2})
+    assert "0 of 2 sub-scores pass" in flat and "closest to passing flat (ρ 1.00, slope 0.30" in flat, flat
+    assert "worst flatter" in flat

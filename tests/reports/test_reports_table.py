@@ -9,8 +9,9 @@ import pandas as pd
 import pytest
 
 from reports import check_results, load_results
-from reports.results.schema import DERIVED_COLUMNS, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS
+from reports.results.schema import DERIVED_COLUMNS, OPTIONAL_COLUMN_DEFAULTS, RESULT_COLUMNS, SCENARIO_IDEAL_COLUMNS
 from reports.results.table import ideal_table, score_label
+from reports.verdicts.property_matrix import property_matrix
 
 
 def test_parquet_and_csv_load_to_the_same_table(tmp_path, synthetic_results):
@@ -174,28 +175,60 @@ def test_holistic_ideal_only_where_the_three_ideals_agree(synthetic_results):
 
 
 def test_a_holistic_row_stating_its_ideal_has_it_without_a_metric_of_each_property(synthetic_results):
-    """mcc (holistic) on null_gaussian beside mig and r2 had no ideal ("no ideal stated"): the holistic ideal was only
-    derived from rows of all three properties, and no metric there measured modularity."""
+    """mcc (holistic) on null_gaussian beside mig and r2 had no ideal ("no ideal stated"): in a table written before
+    every row stated each property's ideal, the holistic ideal was only derived from rows of all three properties, and
+    no metric there measured modularity."""
     from scenarios.base import holistic_ideal
 
     assert holistic_ideal({"modularity": 0.0, "compactness": 0.0, "explicitness": 0.0}) == 0.0
     assert math.isnan(holistic_ideal({"modularity": 1.0, "compactness": 1.0, "explicitness": 0.6}))
     assert math.isnan(holistic_ideal({"compactness": 0.0, "explicitness": 0.0}))
-    rows = check_results(synthetic_results)
+    rows = check_results(synthetic_results.drop(columns=list(SCENARIO_IDEAL_COLUMNS)))  # an older table
     holistic = rows.loc[rows["property"] == "holistic"]
     assert not holistic.empty
     only = rows.loc[(rows["property"] != "modularity")]  # no metric measuring modularity left
     derived = ideal_table(only)
     assert derived.loc[derived["property"] == "holistic"].empty  # nothing to derive it from
+    assert derived.loc[derived["property"] == "modularity"].empty
     stated = only.assign(ideal=np.where(only["property"] == "holistic", 0.25, only["ideal"]))
     ideals = ideal_table(stated)
     own = ideals.loc[ideals["property"] == "holistic"]
     assert len(own) == holistic.groupby(["scenario", "value"]).ngroups and (own["ideal"] == 0.25).all()
 
 
+def test_every_row_states_each_property_s_ideal_so_a_holistic_score_alone_has_them(synthetic_results):
+    """``sap`` (holistic) run alone had its modularity, compactness and explicitness verdicts unmeasured, and measured
+    beside ``dci_lasso``, whose rows stated those ideals: every row now states the scenario's ideal of each property."""
+    rows = check_results(synthetic_results)
+    alone = rows.loc[rows["metric"] == "holo"]
+    assert set(alone["property"]) == {"holistic"}
+    full, own = ideal_table(rows), ideal_table(alone)
+    points = alone[["scenario", "value"]].drop_duplicates()
+    expected = full.merge(points, on=["scenario", "value"])
+    pd.testing.assert_frame_equal(own, expected, check_exact=True)
+    # noise states modularity only up to alpha = 0.5, explicitness everywhere; holistic where the three agree
+    noise = own.loc[own["scenario"] == "noise"].pivot(index="value", columns="property", values="ideal")
+    assert noise["explicitness"].tolist() == pytest.approx([1.0, 0.8, 0.6, 0.4, 0.2, 0.0])
+    assert noise["modularity"].notna().tolist() == [True, True, True, False, False, False]
+    assert noise["holistic"].notna().tolist() == [True, False, False, False, False, False]
+    # the verdicts of the holistic score alone are those it has beside the metrics measuring each property
+    beside = property_matrix(rows).set_index(["metric", "characteristic"]).loc["holo"]
+    single = property_matrix(alone).set_index(["metric", "characteristic"]).loc["holo"]
+    for characteristic in ("modularity", "compactness", "explicitness"):
+        assert single.loc[characteristic, "verdict"] not in ("unmeasured",)
+        assert single.loc[characteristic, ["verdict", "value"]].tolist() == beside.loc[characteristic, ["verdict", "value"]].tolist()
+
+
 def _grouped_ideals(frame: pd.DataFrame) -> pd.DataFrame:
     """The ideal table as pandas' groupby and reshape make it (ideal_table's implementation before its numpy one)."""
-    stated = frame.loc[frame["property"].isin(["modularity", "compactness", "explicitness"]) & frame["ideal"].notna()]
+    own_stated = frame.loc[frame["property"].isin(["modularity", "compactness", "explicitness"]) & frame["ideal"].notna(),
+                           ["scenario", "value", "property", "ideal"]]
+    columns = [column for column in SCENARIO_IDEAL_COLUMNS if column in frame.columns]
+    every_row = frame[["scenario", "value", *columns]].melt(id_vars=["scenario", "value"], var_name="property",
+                                                           value_name="ideal")
+    every_row["property"] = every_row["property"].str.removeprefix("ideal_")
+    stated = pd.concat([own_stated, every_row.dropna(subset=["ideal"])], ignore_index=True)
+    stated["property"] = stated["property"].astype(frame["property"].dtype)
     spread = stated.groupby(["scenario", "value", "property"])["ideal"].agg(["min", "max"]).reset_index()
     ideals = spread.rename(columns={"min": "ideal"})[["scenario", "value", "property", "ideal"]]
     wide = ideals.set_index(["scenario", "value", "property"])["ideal"].unstack("property")
@@ -214,6 +247,8 @@ def test_the_ideal_table_is_the_grouped_one_on_thinned_and_edited_tables(synthet
     for trial in range(60):
         frame = checked.sample(frac=rng.uniform(0.05, 1.0), random_state=trial).copy()
         frame.loc[rng.random(len(frame)) < 0.2 * (trial % 3), "ideal"] = np.nan  # some ideals unstated
+        for column in SCENARIO_IDEAL_COLUMNS:  # some rows' statements of each property's ideal missing, or all
+            frame.loc[rng.random(len(frame)) < [0.0, 0.5, 1.0][trial % 5 % 3], column] = np.nan
         if trial % 4 == 0:  # holistic rows stating (or not) an ideal of their own
             frame.loc[rng.random(len(frame)) < 0.3, "property"] = "holistic"
         pd.testing.assert_frame_equal(ideal_table(frame), _grouped_ideals(frame), check_exact=True)
