@@ -104,6 +104,8 @@ def test_attacks_have_their_own_column(synthetic_results):
     attack = synthetic_results.loc[(synthetic_results["scenario"] == "mixing") & (synthetic_results["metric"] == "lin")].copy()
     attack["scenario"], attack["criterion"] = "redundancy_attack", "attacks"
     attack["ideal"] = np.where(attack["property"] == "explicitness", 1.0, 1.0 - 1.6 * attack["value"])
+    attack = attack.assign(ideal_modularity=1.0 - 1.6 * attack["value"], ideal_compactness=1.0 - 1.6 * attack["value"],
+                           ideal_explicitness=1.0)  # as every row states them
     attack["score"] = 1.0
     verdicts = _verdicts(property_matrix(pd.concat([synthetic_results, attack], ignore_index=True)))
     assert verdicts[("lin", "modularity")].verdict == "yes"

@@ -104,7 +104,9 @@ def test_without_any_condition_it_says_so(synthetic_results):
         robustness(synthetic_results.loc[synthetic_results["scenario"] == "mixing"])
     from reports.analyses.robustness import _untested
 
-    assert _untested(["attacks"]).startswith("robustness needs a scenario testing attacks;")  # not "one of attacks"
+    # not "one of attacks", and named as its section is (it read "robustness needs ..." under Entanglement attacks)
+    assert _untested(["attacks"]).startswith("following entanglement attacks needs a scenario testing attacks;")
+    assert _untested(["noise", "nonlinearity"]).startswith("robustness needs a scenario testing one of noise, nonlinearity")
     # a condition no scenario tests is named in the notes
     without_noise = robustness(synthetic_results.loc[synthetic_results["criterion"] != "noise"])
     assert without_noise.attrs["notes"][0] == "condition 'noise' not measured: no scenario of the results tests 'noise'"
@@ -117,6 +119,7 @@ def test_a_score_without_an_ideal_is_noted(synthetic_results):
     no_ideal = synthetic_results.copy()
     chosen = (no_ideal["scenario"] == "partial") & (no_ideal["property"] == "modularity")
     no_ideal.loc[chosen, "ideal"] = np.nan
+    no_ideal.loc[no_ideal["scenario"] == "partial", "ideal_modularity"] = np.nan  # as every row states it
     table = robustness(no_ideal)
     rows = _rows(table)
     assert ("partial", "uncal", "uncal") not in rows and ("partial", "lin", "modularity") not in rows
