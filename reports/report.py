@@ -38,7 +38,7 @@ from reports.rendering.markdown import render_markdown
 from reports.rendering.phase import phase_drawers, phase_section
 from reports.rendering.style import StyleRegistry
 from reports.results.display import SYMBOLS, FigureFile, Section, display_table
-from reports.results.table import MissingDataError, provenance, scenarios_testing, score_label
+from reports.results.table import MissingDataError, at_largest_n, provenance, scenarios_testing, score_label
 from reports.review.figures import paper_figure_drawers
 from reports.review.sections import agreement_line, table_1_sections, table_2_sections
 from reports.verdicts.bundle import Analysis, Bundle, bundle_for
@@ -97,10 +97,11 @@ SENSITIVITY_DESCRIPTION = (
     "move a sub-score by more than that, each with the others at their defaults, its interval in brackets (the options "
     "above the threshold at their intervals' low ends, and at their high ends); few hyper-parameters when at most "
     "{max_sensitive_options} (the property matrix's rule). A racing run adds seeds to a sweep whose verdict is "
-    "undecided, on the scenarios where a spread may still pass the threshold. Per metric below; per option and sub-score in the folded table and "
-    "tables/sensitivity.csv, each row marked as the Insensitive column reads it (Low and High: the interval that "
-    "decided)."
+    "undecided, on the scenarios where a spread may still pass the threshold."
 )
+#: Where the sensitivity section's rows are (:attr:`reports.results.display.Section.where`).
+SENSITIVITY_WHERE = ("Per metric below; per option and sub-score in the folded table and tables/sensitivity.csv, each "
+                     "row marked as the Insensitive column reads it (Low and High: the interval that decided).")
 #: How the folded tables of calibration, linearity, robustness and the attacks (and their CSVs) mark each row.
 READ_ROWS = (" Each row there is marked as the verdicts read it: by its interval (≈ where it straddles the threshold), a "
              "failure by its interval widened for the checks pooled.")
@@ -124,14 +125,15 @@ def _section(key: str, title: str, description: str, analysis: Analysis | Callab
              display: Callable[[pd.DataFrame], pd.DataFrame],
              details: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
              paper: Callable[[pd.DataFrame], pd.DataFrame] | None = None, paper_note: str = "",
-             sources: Callable[[pd.DataFrame], str] | None = None) -> Section:
+             sources: Callable[[pd.DataFrame], str] | None = None, where: str = "") -> Section:
     """A section of ``analysis``'s table (or of what the callable returns, which may raise
-    :class:`reports.MissingDataError`); ``sources`` says which scenarios, sample sizes and seeds it read."""
+    :class:`reports.MissingDataError`); ``sources`` says which scenarios, sample sizes and seeds it read, ``where``
+    where its rows are (said only when it has them: :attr:`reports.results.display.Section.where`)."""
     try:
         table = analysis.required() if isinstance(analysis, Analysis) else analysis()
     except MissingDataError as missing:
-        return Section(key, title, description, notes=[f"Not computed: {missing}"])
-    return Section(key, title, description, table=table, display=display(table),
+        return Section(key, title, description, notes=[f"Not computed: {missing}"], where=where)
+    return Section(key, title, description, where=where, table=table, display=display(table),
                    details=details(table) if details is not None and not table.empty else None,
                    notes=list(table.attrs.get("notes", [])),
                    paper=paper(table) if paper is not None else None, paper_note=paper_note,
@@ -188,7 +190,7 @@ def _read(bundle: Bundle, table: pd.DataFrame, widened: Callable[[], pd.DataFram
 def _read_section(key: str, title: str, description: str, read: Callable[[], tuple[pd.DataFrame, Readings]],
                   display: Callable[[pd.DataFrame], pd.DataFrame],
                   details: Callable[[pd.DataFrame, Readings], pd.DataFrame],
-                  sources: Callable[[pd.DataFrame], str]) -> Section:
+                  sources: Callable[[pd.DataFrame], str], where: str = "") -> Section:
     """:func:`_section` of a table whose rows ``read`` reads (:func:`_read`), its folded table drawn from the readings."""
     found: Readings = {}
 
@@ -197,7 +199,8 @@ def _read_section(key: str, title: str, description: str, read: Callable[[], tup
         found.update(readings)
         return frame
 
-    return _section(key, title, description, table, display, lambda frame: details(frame, found), sources=sources)
+    return _section(key, title, description, table, display, lambda frame: details(frame, found), sources=sources,
+                    where=where)
 
 
 def _texts(readings: Sequence[Verdict], rule: int) -> list[str]:
@@ -264,7 +267,7 @@ def _sensitivity_section(bundle: Bundle) -> Section:
     checks = [reading.checks[0] for reading in readings["verdict"]]
     read = read.assign(verdict=[SPREAD_VERDICTS[mark] for mark in read["verdict"]])
     shown = [check.shown_interval or (float("nan"), float("nan")) for check in checks]  # the interval that decided
-    return Section("sensitivity", "Sensitivity to options", description, table=read,
+    return Section("sensitivity", "Sensitivity to options", description, where=SENSITIVITY_WHERE, table=read,
                    display=sensitivity_rollup(table, decided, checks),
                    details=sensitivity_details(read.assign(max_spread_low=[low for low, _ in shown],
                                                            max_spread_high=[high for _, high in shown])),
@@ -280,9 +283,9 @@ def _seeds_section(bundle: Bundle) -> Section:
         "run (run --max-seeds, the default preset's) starts every cell with a few seeds and gives more, doubling, only "
         "to the cells of a verdict whose interval still straddles its threshold (or lies on the failing side while its "
         "interval widened for the checks pooled does not); a verdict undecided with the most "
-        "seeds is too close to call at this study's size. Every verdict with its seeds, value and interval: "
+        "seeds is too close to call at this study's size.",
+        lambda: seed_decisions(bundle), seed_counts_display, where="Every verdict with its seeds, value and interval: "
         "tables/seeds.csv.",
-        lambda: seed_decisions(bundle), seed_counts_display,
         details=lambda table: undecided_display(table) if (table["verdict"] == "undecided").any() else None)
     if section.table is not None:
         section.lines = seed_lines(section.table, looks_of(bundle.results))
@@ -334,12 +337,13 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
             "calibration", "Calibration",
             "Mean score at the perfect (alpha = 0) and fully random (alpha = 1) ends of every scenario testing noise "
             "(Zaidi et al. 2022, sections 3 and 5.2). Calibrated: " + sentences(thresholds)["calibrated"]
-            + ", lower-is-better scores read as 1 − score. "
-            + ROLLUP.format(column="Calibrated") + "; per sub-score in the folded table and tables/calibration.csv." + READ_ROWS,
+            + ", lower-is-better scores read as 1 − score.",
             lambda: _read(bundle, bundle.calibration.required(), lambda: bundle.failing.calibration.frame,
                           {"calibrated": characteristic("calibrated").rules}),
             lambda _: rollup(bundle, ["calibrated"]), _calibration_details,
             sources=read("calibrated"),
+            where=ROLLUP.format(column="Calibrated") + "; per sub-score in the folded table and tables/calibration.csv."
+            + READ_ROWS,
         ),
         _read_section(
             "linearity", "Linearity",
@@ -348,14 +352,14 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
             "score on the ideal, Spearman ρ (Zaidi et al. 2022, section 3). "
             + _prose("Linear: {rule[linear]} (a flat line is no linear response; a constant score has R² and ρ "
                      "undefined). Monotone: ρ ≥ {min_monotone_rank_correlation:g}. Levels: distinct ideal values (below "
-                     "{min_levels} a scenario compares levels and R² says little). ", thresholds)
-            + ROLLUP.format(column="Linear") + ": trajectories of at least "
-            f"{MIN_LEVELS} levels outside the entanglement attacks, which have their own section; every fit in the "
-            "folded table and tables/linearity.csv." + READ_ROWS,
+                     "{min_levels} a scenario compares levels and R² says little).", thresholds),
             lambda: _read(bundle, bundle.linearity.required(), lambda: bundle.failing.linearity.frame,
                           {"linear": characteristic("linear").rules, "monotone": (MONOTONE,)}),
             lambda _: rollup(bundle, ["linear"]), _linearity_details,
             sources=read("linear"),
+            where=ROLLUP.format(column="Linear") + f": trajectories of at least {MIN_LEVELS} levels outside the "
+            "entanglement attacks, which have their own section; every fit in the folded table and tables/linearity.csv."
+            + READ_ROWS,
         ),
         _read_section(
             "robustness", "Robustness",
@@ -365,12 +369,12 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
             "map or non-measured factors, read wherever the scenario defines the sub-score's ideal (the noise scenario "
             "defines modularity and compactness while the code carries more signal than noise)"
             + _read_in(bundle.robustness.table, ROBUSTNESS_CRITERIA) + f". Robust: at most {thresholds.max_deviation:g}, "
-            "the rule of the headline's Robust column and the property matrix. "
-            + ROLLUP.format(column="robustness") + "; per condition and sub-score in the folded table and "
-            "tables/robustness.csv." + READ_ROWS,
+            "the rule of the headline's Robust column and the property matrix.",
             lambda: _conditions(bundle, ROBUSTNESS_CRITERIA),
             lambda _: rollup(bundle, ROBUST), _robustness_details,
             sources=read(*ROBUST),
+            where=ROLLUP.format(column="robustness") + "; per condition and sub-score in the folded table and "
+            "tables/robustness.csv." + READ_ROWS,
         ),
         _read_section(
             "attacks", "Entanglement attacks",
@@ -378,23 +382,24 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
             "(Tokui and Sato 2022, section 4), where the ideal falls as the attack grows: a score that stays high is "
             "blind to it (its excess above the ideal counts)" + _read_in(bundle.robustness.table, ("attacks",))
             + f". Follows the attacks: at most {thresholds.max_deviation:g}, as in "
-            "the headline and the property matrix. " + ROLLUP.format(column="Follows entanglement attacks")
-            + "; per scenario and sub-score in the folded table and tables/attacks.csv." + READ_ROWS,
+            "the headline and the property matrix.",
             lambda: _conditions(bundle, ("attacks",)),
             lambda _: rollup(bundle, ["follows_attacks"]), _robustness_details,
             sources=read("follows_attacks"),
+            where=ROLLUP.format(column="Follows entanglement attacks")
+            + "; per scenario and sub-score in the folded table and tables/attacks.csv." + READ_ROWS,
         ),
         _section(
             "sample_efficiency", "Sample efficiency",
             f"Mean over seeds of |score(n) − score(n_max)| in every scenario testing sample efficiency (Zaidi et al. "
             f"2022, section 5.7, Figure 9). Data efficient: at most {thresholds.data_tolerance:g} at n = "
-            f"{thresholds.data_n}. "
-            + ROLLUP.format(column="Data efficient") + "; every n in the folded table and tables/sample_efficiency.csv.",
+            f"{thresholds.data_n}.",
             bundle.efficiency, lambda _: rollup(bundle, ["data_efficient"]),
             lambda t: display_table(t, {"metric": "Metric", "sub_score": "Sub-score", "scenario": "Scenario", "n": "n",
                                         "mean_abs_difference": "Mean |s(n) − s(n_max)|", "std_abs_difference": "±",
                                         "n_seeds": "Seeds"}, digits=4),
             sources=read("data_efficient"),
+            where=ROLLUP.format(column="Data efficient") + "; every n in the folded table and tables/sample_efficiency.csv.",
         ),
         chance_section(bundle.judged, levels=bundle.chance.table),
         *[section for section in (phase_section(bundle.judged),) if section is not None],
@@ -410,11 +415,11 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
         _section(
             "agreement", "Agreement",
             "Kendall's τ-b between the rankings that two sub-scores give to the same representations (every "
-            "scenario, value, seed and sample size both scored), as in Zaidi et al. 2022, section 5.1, Figure 3. Per "
-            "sub-score below: its median τ with the others and its closest and farthest partners; the full matrix "
-            "is drawn in figures/agreement_tau.png, and every pair with its p-value is in tables/agreement.csv. "
+            "scenario, value, seed and sample size both scored), as in Zaidi et al. 2022, section 5.1, Figure 3. "
             "τ is undefined for a score constant over the common representations.",
             bundle.agreement, agreement_rollup,
+            where="Per sub-score below: its median τ with the others and its closest and farthest partners; the full "
+            "matrix is drawn in figures/agreement_tau.png, and every pair with its p-value is in tables/agreement.csv.",
         ),
     ]
 
@@ -437,6 +442,15 @@ class Deferred:
 Todo = tuple[str, str, "Callable[[], figures.Drawn] | Deferred", "str | None"]
 
 
+def _seeds_and_band(rows: pd.DataFrame) -> str:
+    """What a figure of ``rows`` draws at each point, for its caption: the mean over the seeds its points have and the
+    band they allow (:func:`reports.rendering.figures.band_text`: none where too few seeds), at each scenario's
+    largest n, as the figures draw them."""
+    drawn = at_largest_n(rows)
+    seeds = drawn.groupby(["scenario", "value", "metric", "sub_score"], sort=False)["seed"].nunique()
+    return figures.band_text("ci95", seeds.to_numpy())
+
+
 def figure_todo(bundle: Bundle, colours: Mapping[str, str] | None = None) -> list[Todo]:
     """Every figure the results of ``bundle`` support, not drawn yet, in report order.
 
@@ -452,22 +466,23 @@ def figure_todo(bundle: Bundle, colours: Mapping[str, str] | None = None) -> lis
     todo: list[Todo] = [(key, caption, draw, None)
                         for key, caption, draw in paper_figure_drawers(results, efficiency, colours)]
     for family, draw in figures.atlas_drawers(results, registry):
+        drawn = results.loc[results["family"] == family]
         todo.append((f"atlas_{_file_stem(family)}", f"Atlas of the {family} family: rows are sub-scores, columns "
-                     "scenarios; mean score over seeds against the swept parameter, its band the 95% Student-t interval of "
-                     "the mean; the ideal trajectory of the sub-score's property is the wide grey line.", draw, None))
+                     f"scenarios; scores against the swept parameter, {_seeds_and_band(drawn)}; the ideal trajectory of "
+                     "the sub-score's property is the wide grey line.", draw, None))
     efficiency_scenarios = set(scenarios_testing(results, "sample_efficiency"))
     scenario_of: dict[int, str] = {}  # position in todo -> the scenario a scenario figure draws
     for scenario, rows in results.groupby("scenario", sort=True):
         if scenario in efficiency_scenarios:
             continue
         scenario_of[len(todo)] = scenario
-        todo.append((_file_stem(scenario), f"{scenario}: mean score over seeds (band: 95% Student-t interval of the mean) against "
-                     f"{rows['parameter'].iloc[0]}, one panel per property and family, each line with its own colour, "
+        todo.append((_file_stem(scenario), f"{scenario}: scores against {rows['parameter'].iloc[0]}, "
+                     f"{_seeds_and_band(rows)}, one panel per property and family, each line with its own colour, "
                      "marker and line style; the ideal trajectory is the wide grey line.",
                      partial(figures.scenario_figure, rows, scenario, registry=registry), None))
     if efficiency is not None and not efficiency.empty:
-        todo.append(("sample_size", "Sample efficiency: mean |score(n) − score(n_max)| over seeds (band: 95% "
-                     "Student-t interval of the mean), one panel per property and family.",
+        todo.append(("sample_size", "Sample efficiency: |score(n) − score(n_max)|, "
+                     f"{figures.band_text('ci95', efficiency['n_seeds'])}, one panel per property and family.",
                      partial(figures.efficiency_figure, efficiency, registry=registry), None))
     for metric in figures.bounded_metrics(results):
         todo.append((f"{_file_stem(metric)}_bars", f"{metric} terms per scenario and value: solid up to the lower bound, "
@@ -482,7 +497,8 @@ def figure_todo(bundle: Bundle, colours: Mapping[str, str] | None = None) -> lis
         for key, draw in chance_drawers(bundle.chance.table):
             todo.append((key, "Chance level of each sub-score on codes independent of the factors against the sample "
                          "size (log scale), one colour per code width (width_ratio = L/K) and one line style per null "
-                         "scenario, mean over seeds with its 95% Student-t interval; dotted lines at 0.05 and 0.1.",
+                         f"scenario, {figures.band_text('ci95', bundle.chance.table['n_seeds'])}; dotted lines at 0.05 "
+                         "and 0.1.",
                          draw, "chance"))
     by_n = bundle.cost_by_n
     if by_n.groupby("metric")["n"].nunique().max() >= 2:

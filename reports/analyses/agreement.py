@@ -37,7 +37,8 @@ def agreement(results: pd.DataFrame) -> pd.DataFrame:
         ``metric/sub_score``), ``tau``, ``p_value`` and ``n_representations``.
         ``tau`` and ``p_value`` are NaN (listed in ``attrs["notes"]``) when one of the
         two scores is constant over the common representations: a ranking with all
-        ties carries no order to agree with.
+        ties carries no order to agree with.  ``attrs["constant"]`` names the sub-scores constant over every
+        representation they scored (at least :data:`MIN_REPRESENTATIONS`): their τ with themselves is undefined too.
 
     Raises
     ------
@@ -74,6 +75,8 @@ def agreement(results: pd.DataFrame) -> pd.DataFrame:
         raise MissingDataError(f"agreement needs two sub-scores measured on at least {MIN_REPRESENTATIONS} common representations")
     table = pd.DataFrame(rows)
     table.attrs["notes"] = notes
+    table.attrs["constant"] = [label for i, label in enumerate(labels)
+                               if scored[:, i].sum() >= MIN_REPRESENTATIONS and np.ptp(values[scored[:, i], i]) == 0]
     return table
 
 
@@ -91,7 +94,9 @@ def kendall(a: np.ndarray, b: np.ndarray) -> tuple[float, float] | None:
 
 
 def agreement_matrix(table: pd.DataFrame) -> pd.DataFrame:
-    """The pairs of :func:`agreement` as a symmetric matrix of tau with 1 on the diagonal."""
+    """The pairs of :func:`agreement` as a symmetric matrix of tau with 1 on the diagonal (undefined, NaN, for a
+    sub-score constant over every representation it scored: ``attrs["constant"]``; a constant ranking does not agree
+    with itself)."""
     labels = sorted(set(table["score_a"]) | set(table["score_b"]))
     position = {label: i for i, label in enumerate(labels)}
     a = table["score_a"].map(position).to_numpy(dtype=int)
@@ -99,6 +104,8 @@ def agreement_matrix(table: pd.DataFrame) -> pd.DataFrame:
     values = np.full((len(labels), len(labels)), np.nan)
     values[a, b] = values[b, a] = table["tau"].to_numpy(dtype=float)  # at once: a cell at a time took seconds
     np.fill_diagonal(values, 1.0)
+    constant = [position[label] for label in table.attrs.get("constant", ()) if label in position]
+    values[constant, constant] = np.nan
     return pd.DataFrame(values, index=labels, columns=labels)
 
 

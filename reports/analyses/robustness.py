@@ -218,8 +218,10 @@ def ranges_read(table: pd.DataFrame) -> str:
 
 
 def _untested(criteria: Sequence[str]) -> str:
+    """Why the analysis of ``criteria`` is not computed, named as its section is (the attacks have their own)."""
     tested = criteria[0] if len(criteria) == 1 else f"one of {', '.join(criteria)}"
-    return f"robustness needs a scenario testing {tested}; no scenario of the results declares one"
+    analysis = "following entanglement attacks" if list(criteria) == ["attacks"] else "robustness"
+    return f"{analysis} needs a scenario testing {tested}; no scenario of the results declares one"
 
 
 def of_conditions(table: pd.DataFrame | None, criteria: Sequence[str]) -> pd.DataFrame:

@@ -116,13 +116,15 @@ def _chance_figure(levels: pd.DataFrame, scores: list[tuple[str, str, bool]], ti
 DESCRIPTION = (
     "What each sub-score reaches on codes independent of the factors (the scenarios testing chance: Gaussian and "
     "uniform null codes, Joshi et al. 2026, encoders E9 and E10), where every ideal is 0: its chance level, the mean "
-    "over seeds of the score oriented so that higher is worse (1 − score for lower-is-better sub-scores). Per "
-    f"sub-score below: its worst code width at the study's sample size, with the 95% Student-t interval over seeds "
-    f"(clipped to [0, 1] for a level within it), and the smallest swept n from which it stays below {LOW:g} at every "
-    f"width and every larger swept n. A chance level above {HIGH:g} means a score at that n and width is not evidence of anything until it "
-    "beats its null. The figures draw each sub-score's chance level against n (log scale), one colour per width. "
-    "Every scenario, width and sub-score in the folded table and tables/chance.csv. Run it with --grid "
+    "over seeds of the score oriented so that higher is worse (1 − score for lower-is-better sub-scores). "
+    f"A chance level above {HIGH:g} means a score at that n and width is not evidence of anything until it "
+    "beats its null. Run it with --grid "
     "'null_gaussian=width_ratio:1,4,16;n_samples:50,200,1000,5000,20000' (and --scenarios null_gaussian).")
+#: Where the chance section's rows are (:attr:`reports.results.display.Section.where`).
+WHERE = (f"Per sub-score below: its worst code width at the study's sample size, with the 95% Student-t interval over "
+         f"seeds (clipped to [0, 1] for a level within it), and the smallest swept n from which it stays below {LOW:g} "
+         "at every width and every larger swept n. The figures draw each sub-score's chance level against n (log "
+         "scale), one colour per width. Every scenario, width and sub-score in the folded table and tables/chance.csv.")
 
 
 def chance_section(results: pd.DataFrame, *, levels: pd.DataFrame | None = None) -> Section:
@@ -139,7 +141,7 @@ def chance_section(results: pd.DataFrame, *, levels: pd.DataFrame | None = None)
     details = summary.assign(score=[score_label(m, s, bool(h)) for m, s, h in
                                     summary[["metric", "sub_score", "higher_is_better"]].itertuples(index=False)],
                              below=summary["below_from"].map(lambda n: "never" if np.isnan(n) else f"{int(n)}"))
-    return Section("chance", "Chance level", DESCRIPTION, table=summary, display=chance_rollup(summary),
+    return Section("chance", "Chance level", DESCRIPTION, where=WHERE, table=summary, display=chance_rollup(summary),
                    details=display_table(details, {"score": "Sub-score", "scenario": "Scenario",
                                                    "value_label": "Width", "n": "n", "level": "Chance level",
                                                    "low": "95% low", "high": "95% high", "n_seeds": "Seeds",

@@ -182,7 +182,7 @@ def render_html(title: str, summary: Sequence[str], sections: Sequence[Section],
             parts.append(table_to_html(section.display, f"table-{section.key}"))
         if section.lines:
             parts.append('<ul class="lines">' + "".join(f"<li>{escape(line)}</li>" for line in section.lines) + "</ul>")
-        parts.append(f"<p class=\"notes\">{escape(section.description)}</p>")
+        parts.append(f"<p class=\"notes\">{escape(section.intro)}</p>")
         own = [figure for figure in figures if figure.key in section.figures]
         if own:
             parts.append('<div class="figures">' + "".join(_figure(figure, figure_folder) for figure in own) + "</div>")

@@ -48,7 +48,7 @@ def render_markdown(title: str, summary: Sequence[str], sections: Sequence[Secti
             parts += [*[f"- {_cell(line)}" for line in section.lines], ""] if section.lines else []
             parts += [f"{section.provenance}.", ""] if section.provenance else []
             parts += [f"Table files: `tables/{section.key}.csv` (every row, full precision), `tables/{section.key}.tex`.", ""]
-        parts += [section.description, ""]
+        parts += [section.intro, ""]
         for figure in (figure for figure in figures if figure.key in section.figures):
             parts += [f"![{figure.caption}](figures/{figure.key}.png)", "", f"*{figure.caption}*", ""]
         if section.notes:

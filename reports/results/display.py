@@ -31,6 +31,9 @@ class Section:
         Heading.
     description : str
         What the analysis measures and how it decides, thresholds included.
+    where : str
+        Where its rows are (the roll-up below, the folded table, ``tables/<key>.csv``): said after the description
+        only when the section has a table (:attr:`intro`); a section not computed writes none of them.
     table : pandas.DataFrame or None
         Tidy table at full precision (numbers, thresholds and pass flags in their own
         columns); None when the analysis could not run.
@@ -68,6 +71,12 @@ class Section:
     paper_note: str = ""
     provenance: str = ""
     figures: list[str] = field(default_factory=list)
+    where: str = ""
+
+    @property
+    def intro(self) -> str:
+        """The text under the heading: the description, and where the rows are when the section has them."""
+        return f"{self.description} {self.where}" if self.where and self.table is not None else self.description
 
 
 @dataclass

@@ -161,10 +161,12 @@ def _refuse(frame: pd.DataFrame, column: str, bad: Any, problem: str, expected: 
     position = int(np.flatnonzero(bad)[0])
     row = frame.iloc[position]
     count = int(bad.sum())
+    content = values.iloc[position]
+    content = content.item() if isinstance(content, np.generic) else content  # 1.7, not np.float64(1.7)
     raise ValueError(
         f"results column {column!r} has {count} {problem} entr{'y' if count == 1 else 'ies'} (first: row {position + 1}, "
         f"metric {row['metric']!r}, scenario {row['scenario']!r}, value {str(row['value_label'])!r}, seed {row['seed']}: "
-        f"{values.iloc[position]!r}); expected {expected}"
+        f"{content!r}); expected {expected}"
     )
 
 

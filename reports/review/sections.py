@@ -53,9 +53,10 @@ TABLE_1_DESCRIPTION = (
     f"Zaidi et al. (2022), Table 1 (section 5.4): scores of codes that are modular and explicit but not compact, as "
     f"printed (one decimal) / measured here on the scenario {TABLE_1_EXPERIMENT.scenario} (mean over seeds at its "
     f"largest n; the printed MIG-RMIG column compared with mig and with rmig). A cell within {TABLE_1_TOLERANCE:g} of "
-    "the printed value reproduces it; each cell with its standard deviation and difference: tables/review_table1.csv. "
-    "The metric modules' docstrings say where an implementation departs from the review's code on purpose (e.g. "
-    "DCI-lasso's modularity of cos/sin codes).")
+    "the printed value reproduces it. The metric modules' docstrings say where an implementation departs from the "
+    "review's code on purpose (e.g. DCI-lasso's modularity of cos/sin codes).")
+#: Where the Table 1 section's cells are (:attr:`reports.results.display.Section.where`).
+TABLE_1_WHERE = "Each cell with its standard deviation and difference: tables/review_table1.csv."
 
 
 def _reviewed(bundle: Bundle) -> bool:
@@ -169,5 +170,5 @@ def table_1_sections(bundle: Bundle) -> list[Section]:
                 f"measured" for row in measured.loc[~measured["reproduced"]].assign(gap=measured["difference"].abs())
                 .sort_values("gap", ascending=False).head(3).itertuples()) if not measured["reproduced"].all() else "")
             + ".")
-    return [Section("review_table1", title, TABLE_1_DESCRIPTION, table=table, display=table_1_display(table),
+    return [Section("review_table1", title, TABLE_1_DESCRIPTION, where=TABLE_1_WHERE, table=table, display=table_1_display(table),
                     lines=[line], provenance=provenance(bundle.judged, {TABLE_1_EXPERIMENT.scenario: False}))]

@@ -48,6 +48,22 @@ def test_constant_scores_give_nan_with_a_note():
     table = agreement(_table({"a": BASE, "flat": np.full(5, 0.4)}))
     assert np.isnan(table["tau"].iloc[0]) and table["n_representations"].iloc[0] == 5
     assert table.attrs["notes"] == ["a vs flat: one of them is constant over the 5 common representations"]
+    # its tau with itself is undefined too: the heat map drew 1 on the diagonal of a row hatched undefined
+    assert table.attrs["constant"] == ["flat"]
+    matrix = agreement_matrix(table)
+    assert matrix.loc["a", "a"] == 1.0 and np.isnan(matrix.loc["flat", "flat"])
+
+
+def test_a_constant_score_s_diagonal_is_undefined_in_the_report_s_heat_map(synthetic_results):
+    from reports.report import _agreement_drawer
+    from reports.verdicts.bundle import bundle_for
+
+    flat = synthetic_results.loc[synthetic_results["metric"] == "step"].assign(metric="flat", sub_score="flat",
+                                                                               score=0.5)
+    bundle = bundle_for(pd.concat([synthetic_results, flat], ignore_index=True))
+    drawn = _agreement_drawer(bundle)
+    matrix = drawn.args[0]
+    assert np.isnan(matrix.loc["flat", "flat"]) and matrix.loc["lin/modularity", "lin/modularity"] == 1.0
 
 
 def test_matrix_is_symmetric_with_unit_diagonal():

@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import pandas as pd
 import pytest
 
-from reports import calibration, load_results, write_report
+from reports import calibration, check_results, load_results, write_report
 
 SECTIONS = ("headline", "property_matrix", "seeds", "calibration", "linearity", "robustness", "sample_efficiency",
             "cost", "agreement")
@@ -191,7 +191,16 @@ def test_a_partial_table_says_what_is_missing(tmp_path, synthetic_results):
     assert "Not computed: calibration needs a scenario testing 'noise'; none in the results does" in text
     assert "Not computed: sample efficiency needs a scenario testing 'sample_efficiency'" in text
     assert "Not computed: robustness needs a scenario testing one of noise" in text
+    assert "Not computed: following entanglement attacks needs a scenario testing attacks" in text
     assert not (tmp_path / "tables" / "calibration.csv").exists()
+    # a section not computed points to no file it did not write (it said "per sub-score in the folded table and
+    # tables/calibration.csv"), a computed one to the files it wrote
+    written = {path.name for path in (tmp_path / "tables").iterdir()}
+    html = html_path.read_text(encoding="utf-8")
+    for document in (text, html):
+        named = set(re.findall(r"tables/([a-z_0-9]+\.csv)", document))
+        assert named and named <= written, sorted(named - written)
+    assert "tables/linearity.csv" in text and "tables/seeds.csv" in text
 
 
 @pytest.mark.slow  # 3 to 5 s; the fast tier keeps other tests of the same code (issue 37's 5-minute tier)
@@ -341,3 +350,18 @@ def test_the_workers_get_one_joblib_call_and_a_deferred_figure_is_drawn_here(tmp
         drawn = [figure.key for figure in draw_figures(todo, tmp_path, jobs=2)]
     assert drawn == ["f0", "f1", "f2", "deferred", "f3", "f4", "f5"]
     assert len(calls) == 1 and here == [os.getpid()]
+
+
+def test_figure_captions_state_the_seeds_and_the_band_their_points_have(synthetic_results):
+    # at one seed the captions said "band: 95% Student-t interval of the mean" over figures that drew none
+    from reports.report import figure_todo
+    from reports.verdicts.bundle import bundle_for
+
+    def captions(frame):
+        return {key: caption for key, caption, _, _ in figure_todo(bundle_for(check_results(frame)))}
+
+    three = captions(synthetic_results)
+    one = captions(synthetic_results.loc[synthetic_results["seed"] == 0])
+    for key in ("noise", "atlas_predictor", "sample_size"):
+        assert "mean over 3 seeds; band: 95% Student-t interval of the mean" in three[key], three[key]
+        assert "mean over 1 seed; no band" in one[key] and "Student-t" not in one[key], one[key]

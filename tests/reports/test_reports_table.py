@@ -98,8 +98,13 @@ def test_a_null_of_a_table_read_from_csv_is_checked_and_empty_cells_are_no_null(
     assert loaded["p_value"].notna().sum() == 1 and loaded["null_permutations"].dtype == np.int64
     with_null.loc[3, "p_value"] = 1.5
     with_null.to_csv(tmp_path / "results.csv", index=False)
-    with pytest.raises(ValueError, match="column 'p_value' has 1 out-of-range entry \\(first: row 4,"):
+    with pytest.raises(ValueError, match="column 'p_value' has 1 out-of-range entry \\(first: row 4,") as raised:
         load_results(tmp_path)
+    # the content as written in the table, as the README quotes it (it printed np.float64(1.5))
+    assert str(raised.value).endswith("seed 0: 1.5); expected a p-value in [0, 1], or an empty cell where no null "
+                                      "was computed"), raised.value
+    with pytest.raises(ValueError, match=r"seed \d+: -1\); expected a whole number >= 0") as raised:
+        check_results(synthetic_results.assign(warnings=-1))
 
 
 def test_bad_property_boolean_and_empty_table_are_rejected(synthetic_results):
