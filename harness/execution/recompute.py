@@ -7,7 +7,9 @@ say what changed.  A pending cell the store holds under its very key was left ou
 file its metric or scenario read as it ran changed since (:meth:`harness.execution.store.ResultStore.reusable_records`
 says which).  A pending cell whose identity the store does not hold, but whose place (scenario, value, seed, sample
 size, metric) it holds under another version of the metric, was computed by that version: a user's metric is
-versioned by its file's hash, which is part of the identity, so an edit of the file is found so.
+versioned by its file's hash, which is part of the identity, so an edit of the file is found so; one it holds under the
+same metric version with a user's scenario (``file.py:name``, versioned by its file's hash too) was drawn by another
+version of that file.
 """
 
 from __future__ import annotations
@@ -65,6 +67,8 @@ def recompute_reasons(pending: Sequence[Cell], records: Mapping[str, Any], known
             before = versions.get(_place(cell))
             if before is not None and before != cell.metric.version:
                 reasons[_version_reason(cell, before)] += 1
+            elif before is not None and ":" in cell.scenario:  # the same metric: a user's scenario, versioned by its
+                reasons[_scenario_reason(cell)] += 1  # file's hash, changed (an edit of its file gives new keys)
             continue
         if earlier is None or cell.key in records:
             continue
@@ -92,6 +96,13 @@ def _version_reason(cell: Cell, before: str) -> str:
     if cell.metric.registered:
         return f"metric {cell.metric.name!r} changed {change}"
     return f"{os.path.basename(cell.metric.target.rsplit(':', 1)[0])} changed (metric {cell.metric.name!r}, {change})"
+
+
+def _scenario_reason(cell: Cell) -> str:
+    """``myscen.py changed (scenario 'copies')``: a user's scenario is versioned by its file's hash, which the results'
+    rows do not hold, so that its cell stored under the same metric version can only have been drawn by another
+    version of the file."""
+    return f"{os.path.basename(cell.scenario.rsplit(':', 1)[0])} changed (scenario {cell.definition.name!r})"
 
 
 def _place(cell: Cell) -> tuple[object, ...]:

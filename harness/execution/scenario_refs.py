@@ -58,7 +58,17 @@ def scenario_for(reference: str) -> Any:
         absolute = _with_absolute_files(reference)
     except ValueError as error:  # a malformed composition
         raise UsageError(str(error)) from None
-    return _resolved(absolute)
+    return _resolved(absolute, _file_versions(absolute))
+
+
+def _file_versions(reference: str) -> tuple[str, ...]:
+    """The versions (:func:`~harness.execution.metric_refs.source_version`, hashes of the content) of the user's files a
+    reference with absolute paths names: part of :func:`_resolved`'s cache key, so that an edited file is loaded anew
+    in the same process (a notebook's second run drew the scenario its file held at the first)."""
+    composition = parse_composition(reference)
+    if composition is not None:
+        return _file_versions(composition.base)
+    return (source_version(reference),) if ":" in reference else ()
 
 
 def _with_absolute_files(reference: str) -> str:
@@ -73,12 +83,13 @@ def _with_absolute_files(reference: str) -> str:
 
 
 @functools.cache
-def _resolved(reference: str) -> Any:
-    """:func:`scenario_for` of a reference whose files are named by absolute paths."""
+def _resolved(reference: str, versions: tuple[str, ...]) -> Any:
+    """:func:`scenario_for` of a reference whose files are named by absolute paths and hold ``versions`` (the cache's
+    key: the resolution reads the files as they are)."""
     composition = parse_composition(reference)
     if composition is not None:
         try:
-            base = _resolved(composition.base)
+            base = _resolved(composition.base, versions)
         except UnknownNameError:
             raise
         except UsageError as error:  # say which composition the base belongs to

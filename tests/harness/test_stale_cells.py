@@ -154,3 +154,29 @@ def test_an_edited_user_metric_file_recomputes_its_cells_and_says_why(tmp_path):
     metric_file.write_text("def mine(factors, codes):\n    return 0.125\n")
     in_workers = run_study(**study, jobs=2, log=lambda _: None)  # workers that imported it before import it again
     assert (in_workers.loc[in_workers["metric"] == "mine", "score"] == 0.125).all()
+
+
+def test_an_edited_user_scenario_file_recomputes_its_cells_and_says_why(tmp_path):
+    # the scenario's file hash is in its cells' identity, so an edit recomputed them, and the run said nothing of why;
+    # in one process (a notebook) the edit was not even seen: the scenario was resolved once, its cells reused
+    from harness.execution.runner import run_study
+
+    scenario_file = tmp_path / "myscen.py"
+    source = ("from scenarios import describe_scenario\n\n\n"
+              "@describe_scenario(parameter='s', values=(0.0, 0.5), ideal={'explicitness': 1.0})\n"
+              "def copies(s, n, rng):\n"
+              "    factors = rng.random((n, 2))\n"
+              "    return factors, factors + s * rng.random((n, 2))\n")
+    scenario_file.write_text(source)
+    study = dict(preset="quick", scenarios_=[f"{scenario_file}:copies"], metrics_=["mig"], seeds=1, n_samples=200,
+                 out=tmp_path / "run", progress=False)
+    run_study(**study, log=lambda _: None)
+    scenario_file.write_text(source + "# an edit\n")
+    messages = []
+    run_study(**study, log=messages.append)
+    reasons = [message for message in messages if message.startswith("recomputing")]
+    assert reasons == ["recomputing 2 stored cell(s) whose inputs changed: myscen.py changed (scenario 'copies') (2)"]
+    first = run_study(**study, log=lambda _: None)
+    scenario_file.write_text(source.replace("s * rng", "3 * s * rng"))
+    edited = run_study(**study, log=lambda _: None)
+    assert (edited["score"].to_numpy() != first["score"].to_numpy()).all()  # drawn anew, by the edited file
