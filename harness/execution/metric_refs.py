@@ -296,11 +296,15 @@ def custom_entry(function: Callable[..., Any], target: str, *, version: str = "1
     Raises
     ------
     harness.errors.UsageError
-        When ``function`` cannot be called as ``function(factors, codes)`` (:func:`check_metric_signature`).
+        When ``function`` cannot be called as ``function(factors, codes)`` (:func:`check_metric_signature`), or is named
+        as a built-in metric (its rows would be read as the built-in's: the review's Table 2, a baseline's cells).
     """
     check_metric_signature(function, target)
     metadata = dict(getattr(function, METADATA_ATTRIBUTE, {}))
     name = metadata.get("name", getattr(function, "__name__", target))
+    if name in metrics.available(population=None):  # its rows would read as the built-in's (the review's Table 2...)
+        raise UsageError(f"metric {target!r} is named {name!r}, which is a built-in metric's name; give yours another "
+                         "name (its function's, or describe_metric(name=...))")
     return MetricEntry(
         name=name,
         target=target,
