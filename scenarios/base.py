@@ -275,6 +275,14 @@ class ScenarioFamily:
             raise ValueError(
                 f"scenario {self.name!r}: criterion must be one of {', '.join(CRITERIA)} or empty, got {self.criterion!r}"
             )
+        if self.criterion == "sample_efficiency" and self.rows is None:
+            raise ValueError(
+                f"scenario {self.name!r}: criterion 'sample_efficiency' reads the swept parameter as the number of rows "
+                "each metric sees (the built-in sample_size returns `value` rows, rows=lambda value, n: value); this "
+                f"scenario returns n rows at every value of {self.parameter!r}, so the report would read its values as "
+                "sample sizes: leave the criterion out (sample efficiency is measured on the built-in sample_size, "
+                "whose parameter is the sample size)"
+            )
 
     def rows_at(self, value: ParameterValue, n: int) -> int:
         """How many rows :meth:`generate` returns at ``value`` for ``n`` requested samples."""

@@ -77,6 +77,15 @@ def test_a_bad_criterion_is_refused_when_decorating():
         describe_scenario(parameter="p", values=(1,), criterion="speed")(_stretched)
 
 
+def test_sample_efficiency_is_refused_for_a_parameter_that_is_not_the_sample_size():
+    # its values (10, 1000, 5000) were read as sample sizes: Data efficient judged rows that all had n = 300
+    with pytest.raises(ValueError, match="criterion 'sample_efficiency' reads the swept parameter as the number of rows"):
+        describe_scenario(parameter="noise_level", values=(10, 1000, 5000), criterion="sample_efficiency")(_stretched)
+    import scenarios
+
+    assert scenarios.get("sample_size").criterion == "sample_efficiency"  # declares its rows: accepted
+
+
 def test_an_undeclared_function_or_a_bad_return_is_refused():
     def plain(value, n, rng):
         return rng.random((n, 2))
