@@ -614,7 +614,8 @@ def report_title(results: pd.DataFrame, out_dir: Path) -> str:
     return f"Disentanglement metrics report: {name}" + ("" if studies == [name] else f" (preset {', '.join(studies)})")
 
 
-def _summary(results: pd.DataFrame, warned: pd.DataFrame, warnings_recorded: bool) -> list[str]:
+def _summary(results: pd.DataFrame, warned: pd.DataFrame, warnings_recorded: bool,
+             criteria_recorded: bool = True) -> list[str]:
     n = results["n_samples"]
     seeds = results["seed"].nunique()
     lower = sorted({score for score, higher in zip(results["metric"] + "/" + results["sub_score"],
@@ -626,8 +627,16 @@ def _summary(results: pd.DataFrame, warned: pd.DataFrame, warnings_recorded: boo
         "Lower-is-better sub-scores, shown as 1 − score everywhere: " + (", ".join(lower) if lower else "none") + ".",
         warnings_line(warned) if warnings_recorded else
         "Warnings inside metric calls were not recorded (a table written before the warnings column).",
-    ] + (["No scenario of the results declares a criterion (a table written before the criterion column): "
-          "calibration, robustness and sample efficiency are not measured."] if set(results["criterion"]) == {""} else [])
+    ] + ([_no_criterion_line(criteria_recorded)] if set(results["criterion"]) == {""} else [])
+
+
+def _no_criterion_line(recorded: bool) -> str:
+    """Why no criterion is measured where no row declares one: the scenarios test none (``mixing``, or a user's declaring
+    none), or, not ``recorded``, the table predates the criterion column (:func:`reports.check_results` filled it)."""
+    why = "they trace the properties' ideals only, as mixing does" if recorded else (
+        "a table written before the criterion column")
+    return (f"No scenario of the results declares a criterion ({why}): calibration, robustness, the entanglement "
+            "attacks, sample efficiency and the chance level are not measured.")
 
 
 def failures_line(failures: pd.DataFrame, scored: set[str]) -> str:
@@ -712,7 +721,8 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
     _list_in_sections(todo, sections)
     title = report_title(results, out_dir)
     agreement = agreement_line(bundle)
-    summary = (([agreement] if agreement else []) + _summary(judged, warned, warnings_recorded)
+    summary = (([agreement] if agreement else []) + _summary(judged, warned, warnings_recorded,
+                                                             "criterion" not in results.attrs.get("filled_columns", ()))
                + ([failures_line(failures, set(results["metric"]))] if failures is not None and len(failures) else []))
     (out_dir / "report.md").write_text(render_markdown(title, summary, sections, figure_files), encoding="utf-8")
     html_path = out_dir / "report.html"

@@ -141,15 +141,17 @@ def leveled_robustness(
     summary = summary.merge(ideal_table(frame), on=["scenario", "value", "property"], how="left")
     summary = summary.loc[summary["ideal"].notna()]
     keys = ["scenario", "metric", "sub_score"]
-    every = read[keys].drop_duplicates()
+    every = read[[*keys, "property"]].drop_duplicates(keys)
     counts = summary.groupby(keys).size().rename("_values").reset_index()
     unjudged = every.merge(counts, on=keys, how="left")
-    unjudged = unjudged.loc[unjudged["_values"].fillna(0) < MIN_VALUES, keys].sort_values(keys)
+    unjudged = unjudged.loc[unjudged["_values"].fillna(0) < MIN_VALUES, [*keys, "property"]].sort_values(keys)
     notes += [(criterion_of[scenario],
                f"{scenario!r} states an ideal for {', '.join(rows['metric'] + '/' + rows['sub_score'])} at fewer "
-               f"than {MIN_VALUES} of its values (a holistic score needs the three ideals to agree): not judged there")
+               f"than {MIN_VALUES} of its values"
+               + (" (a holistic score needs the three ideals to agree)" if rows["property"].eq("holistic").any() else "")
+               + ": not judged there")
               for scenario, rows in unjudged.groupby("scenario", sort=False)]
-    judged = summary.merge(unjudged, on=keys, how="left", indicator=True)["_merge"].eq("left_only").to_numpy()
+    judged = summary.merge(unjudged[keys], on=keys, how="left", indicator=True)["_merge"].eq("left_only").to_numpy()
     summary = summary.loc[judged]
     rows, ends = [], []
     for (scenario, metric, sub_score, family, prop), curve in summary.groupby(["scenario", "metric", "sub_score", "family", "property"]):

@@ -697,8 +697,11 @@ def atlas_figures(results: pd.DataFrame, registry: StyleRegistry, *, band: str =
 
 def atlas_drawers(results: pd.DataFrame, registry: StyleRegistry, *, band: str = "ci95"
                   ) -> list[tuple[str, Callable[[], Drawn]]]:
-    """:func:`atlas_figures` not drawn yet: (name, a picklable call that draws it), holding only the rows it draws."""
+    """:func:`atlas_figures` not drawn yet: (name, a picklable call that draws it), holding only the rows it draws; none
+    where every scenario tests sample efficiency."""
     shown = results.loc[~results["scenario"].isin(scenarios_testing(results, "sample_efficiency"))]
+    if shown.empty:  # every scenario tests sample efficiency: its own figure draws them, no atlas
+        return []
     shown = pd.concat([at_largest_n(own) for _, own in shown.groupby("scenario")])
     scenarios = sorted(shown["scenario"].unique())
     summary = seed_means(shown, ["scenario", "value", "value_label", "metric", "sub_score", "family", "property"])

@@ -240,7 +240,8 @@ CHARACTERISTICS: tuple[Characteristic, ...] = (
         key="calibrated", heading="Calibrated", analysis="calibration", criterion=CALIBRATION_CRITERION,
         headline="calibrated", sentence="perfect ≥ {perfect_threshold:g} and {min_random:g} ≤ random ≤ {random_threshold:g}",
         nulls=NullCells(CALIBRATION_CRITERION, (RANDOM_VALUE,)),  # chance-level bias at the pure-noise end
-        unmeasured=f"no scenario testing noise, at alpha = {PERFECT_VALUE:g} and {RANDOM_VALUE:g}",
+        unmeasured=f"no scenario testing noise scored at both alpha = {PERFECT_VALUE:g} and {RANDOM_VALUE:g} (the "
+                   "calibration section says which end is missing)",
         reads=f"alpha = {PERFECT_VALUE:g} (perfect) and {RANDOM_VALUE:g} (pure noise: a null score from every "
               "sub-score whose ideal the scenario leaves undefined or states as 0 there), at the largest n",
         rules=(Rule("perfect", "perfect_oriented", ">=", "perfect_threshold", where="worst perfect: {sub_score} in {scenario}"),

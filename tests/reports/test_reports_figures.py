@@ -525,3 +525,14 @@ def test_a_band_stops_where_a_point_has_no_interval_and_needs_two_points_to_be_d
     np.testing.assert_allclose(outlines[0][:4], [[0, 0.1], [1, 0.2], [1, 0.3], [0, 0.2]])
     np.testing.assert_allclose(outlines[1][:4], [[5, 0.4], [6, 0.5], [6, 0.6], [5, 0.5]])
     np.testing.assert_allclose(collection.get_facecolors(), [mcolors.to_rgba("#112233", BAND_ALPHA)] * 2)
+
+
+def test_results_of_sample_efficiency_scenarios_only_have_no_atlas_and_their_report_draws(synthetic_results):
+    # run --scenarios sample_size crashed the report: the atlas left out every scenario, then joined none
+    from reports.report import figure_todo
+    from reports.verdicts.bundle import bundle_for
+
+    only = check_results(synthetic_results.loc[synthetic_results["scenario"] == "sample_size"])
+    assert atlas_figures(only, StyleRegistry(only)) == []
+    keys = [key for key, _, _, _ in figure_todo(bundle_for(only))]
+    assert "sample_size" in keys and not any(key.startswith("atlas_") for key in keys)

@@ -365,3 +365,20 @@ def test_figure_captions_state_the_seeds_and_the_band_their_points_have(syntheti
     for key in ("noise", "atlas_predictor", "sample_size"):
         assert "mean over 3 seeds; band: 95% Student-t interval of the mean" in three[key], three[key]
         assert "mean over 1 seed; no band" in one[key] and "Student-t" not in one[key], one[key]
+
+
+def test_the_summary_blames_an_old_table_only_where_the_criterion_column_was_missing(synthetic_results):
+    # a new run of mixing alone (or a user's scenarios declaring no criterion) read "a table written before the
+    # criterion column"
+    from reports.report import _summary
+    from reports.verdicts.bundle import bundle_for
+
+    mixing = synthetic_results.loc[synthetic_results["scenario"] == "mixing"]
+    for table, why in ((mixing, "they trace the properties' ideals only"),
+                       (mixing.drop(columns="criterion"), "a table written before the criterion column")):
+        bundle = bundle_for(check_results(table))
+        line = _summary(bundle.judged, pd.DataFrame(), True,
+                        "criterion" not in bundle.results.attrs.get("filled_columns", ()))[-1]
+        assert line.startswith(f"No scenario of the results declares a criterion ({why}"), line
+    assert not any(line.startswith("No scenario") for line in
+                   _summary(bundle_for(check_results(synthetic_results)).judged, pd.DataFrame(), True))

@@ -125,6 +125,10 @@ def test_a_score_without_an_ideal_is_noted(synthetic_results):
     assert ("partial", "uncal", "uncal") not in rows and ("partial", "lin", "modularity") not in rows
     assert ("partial", "lin", "compactness") in rows
     # holo's holistic ideal needs all three ideals, so it goes too
+    # without a holistic score, the note says nothing of one (it did, of mig and a compactness score)
+    alone = robustness(no_ideal.loc[no_ideal["metric"] != "holo"])
+    assert ("'partial' states an ideal for lin/modularity, uncal/uncal at fewer than 2 of its values: not judged "
+            "there") in alone.attrs["notes"]
     assert ("'partial' states an ideal for holo/holo, lin/modularity, uncal/uncal at fewer than 2 of its values (a "
             "holistic score needs the three ideals to agree): not judged there") in table.attrs["notes"]
 
