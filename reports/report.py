@@ -465,8 +465,10 @@ def figure_todo(bundle: Bundle, colours: Mapping[str, str] | None = None) -> lis
     efficiency = bundle.efficiency.table
     todo: list[Todo] = [(key, caption, draw, None)
                         for key, caption, draw in paper_figure_drawers(results, efficiency, colours)]
+    families = set(results["family"])
     for family, draw in figures.atlas_drawers(results, registry):
-        drawn = results.loc[results["family"] == family]
+        # a family of more rows than an atlas holds is split into FAMILY_1, FAMILY_2, ...
+        drawn = results.loc[results["family"] == (family if family in families else family.rsplit("_", 1)[0])]
         todo.append((f"atlas_{_file_stem(family)}", f"Atlas of the {family} family: rows are sub-scores, columns "
                      f"scenarios; scores against the swept parameter, {_seeds_and_band(drawn)}; the ideal trajectory of "
                      "the sub-score's property is the wide grey line.", draw, None))

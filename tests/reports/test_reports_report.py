@@ -362,6 +362,12 @@ def test_figure_captions_state_the_seeds_and_the_band_their_points_have(syntheti
 
     three = captions(synthetic_results)
     one = captions(synthetic_results.loc[synthetic_results["seed"] == 0])
+    # a family split over several atlases (predictor_1, predictor_2) is found by its name's family
+    from tests.reports.conftest import build_realistic_results
+
+    split = captions(build_realistic_results(copies=4))
+    assert {"atlas_predictor_1", "atlas_predictor_2"} <= set(split)
+    assert "mean over 3 seeds; band: 95% Student-t interval of the mean" in split["atlas_predictor_2"]
     for key in ("noise", "atlas_predictor", "sample_size"):
         assert "mean over 3 seeds; band: 95% Student-t interval of the mean" in three[key], three[key]
         assert "mean over 1 seed; no band" in one[key] and "Student-t" not in one[key], one[key]
