@@ -85,8 +85,8 @@ def robustness(
     pandas.DataFrame
         One row per (scenario, metric, sub_score): criterion, condition, family, property,
         ``n_values``, ``largest_drop`` (negative when the score never falls below
-        the ideal), ``values_read`` (the range read: ``"alpha 0 to 0.5"``), ``at_value`` (label of the worst value),
-        ``score_at`` and
+        the ideal), ``values_read`` (the range read: ``"alpha 0 to 0.5"``), ``at_value`` (label of the value
+        farthest from the ideal, where ``deviation`` is read: the drop's or the excess's), ``score_at`` and
         ``ideal_at`` there, ``largest_excess``, ``deviation`` (the larger of
         drop and excess: the largest ``|score - ideal|``), ``deviation_low`` and ``deviation_high``
         (its 95% interval over seeds, :mod:`reports.analyses.intervals`; NaN for one seed), ``max_deviation``
@@ -157,6 +157,7 @@ def leveled_robustness(
     for (scenario, metric, sub_score, family, prop), curve in summary.groupby(["scenario", "metric", "sub_score", "family", "property"]):
         drop = (curve["ideal"] - curve["mean"]).to_numpy()
         worst = int(np.argmax(drop))
+        farthest = int(np.argmax(np.abs(drop)))  # where |score - ideal| is largest: the deviation's value
         excess = float(np.max(-drop))
         criterion = criterion_of[scenario]
         deviation = max(float(drop[worst]), excess)
@@ -168,8 +169,8 @@ def leveled_robustness(
             "scenario": scenario, "criterion": criterion, "condition": conditions[criterion], "metric": metric,
             "sub_score": sub_score, "family": family, "property": prop, "n_values": len(curve),
             "largest_drop": float(drop[worst]), "values_read": values_read(parameter_of[scenario], curve["value_label"]),
-            "at_value": curve["value_label"].iloc[worst],
-            "score_at": float(curve["mean"].iloc[worst]), "ideal_at": float(curve["ideal"].iloc[worst]),
+            "at_value": curve["value_label"].iloc[farthest],
+            "score_at": float(curve["mean"].iloc[farthest]), "ideal_at": float(curve["ideal"].iloc[farthest]),
             "largest_excess": excess, "deviation": deviation, "max_deviation": max_deviation,
             "robust": bool(deviation <= max_deviation), "n_seeds": matrix.shape[0],
         })

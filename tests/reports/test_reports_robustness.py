@@ -187,3 +187,17 @@ def test_the_deviations_interval_stops_at_the_largest_deviation_unit_scores_can_
         assert row.deviation_high == 1.0
     else:  # a score above 1: no bound known, the interval as computed
         assert row.deviation_high > 1.1
+
+
+def test_the_value_named_is_where_the_deviation_is_read_an_excess_too(synthetic_results):
+    # a score stuck at 1 under an attack whose ideal falls to 0.2 deviates by its excess at the strongest attack; the
+    # row named the value of its largest drop (alpha 0, where score and ideal are both 1)
+    attack = synthetic_results.loc[(synthetic_results["scenario"] == "mixing") & (synthetic_results["metric"] == "lin")]
+    falling = 1.0 - 1.6 * attack["value"]
+    attack = attack.assign(scenario="redundancy_attack", criterion="attacks", score=1.0,
+                           ideal=np.where(attack["property"] == "explicitness", 1.0, falling),
+                           ideal_modularity=falling, ideal_compactness=falling, ideal_explicitness=1.0)
+    table = robustness(pd.concat([synthetic_results, attack], ignore_index=True))
+    row = table.set_index(["scenario", "metric", "sub_score"]).loc[("redundancy_attack", "lin", "modularity")]
+    assert row["deviation"] == pytest.approx(0.8) and row["largest_drop"] == pytest.approx(0.0)
+    assert (row["at_value"], row["score_at"], row["ideal_at"]) == ("0.5", 1.0, pytest.approx(0.2))
