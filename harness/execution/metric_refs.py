@@ -259,15 +259,15 @@ def claim_fields(
 
 
 def resolve(reference: str) -> MetricEntry:
-    """An entry for a registry name, a variant's label as the results name it (``mig[bins=5]``: the registered metric
-    with those options, :func:`variants`' entry of that name) or an import path of a user's function."""
-    if ":" not in reference:
-        labelled = variant_label(reference)
-        if labelled is None:
-            return registered_entry(reference)
+    """An entry for a registry name, an import path of a user's function, or a variant's label as the results name it
+    (``mig[bins=5]``, ``mine.py:gap[power=3]``: the metric with those options, :func:`variants`' entry of that name)."""
+    labelled = variant_label(reference)
+    if labelled is not None:
         base, options = labelled
-        (variant,) = variants(registered_entry(base), {option: [value] for option, value in options.items()})
+        (variant,) = variants(resolve(base), {option: [value] for option, value in options.items()})
         return variant
+    if ":" not in reference:
+        return registered_entry(reference)
     return custom_entry(load_callable(reference), reference, version=source_version(reference))
 
 

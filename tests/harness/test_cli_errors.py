@@ -111,6 +111,24 @@ def test_a_variant_named_as_the_results_name_it_runs_that_variant(tmp_path):
     pd.testing.assert_frame_equal(labelled[columns], swept[columns])
 
 
+def test_a_variant_of_a_users_metric_named_as_the_results_name_it_runs_that_variant(tmp_path, capsys):
+    # 'mine.py:gap[power=3]' read "'mine.py' has no attribute 'gap[power=3]'", though --metric-option wrote that name
+    metric = tmp_path / "mine.py"
+    metric.write_text("import numpy as np\n\n\ndef gap(factors, codes, *, power: float = 1.0):\n"
+                      "    return float(abs(np.corrcoef(factors[:, 0], codes[:, 0])[0, 1]) ** power)\n")
+    common = [*RUN, "--scenarios", "noise", "--seeds", "1", "--n-samples", "200", "--no-report"]
+    assert main([*common, "--metrics", f"{metric}:gap[power=3]", "--out", str(tmp_path / "label")]) == 0
+    assert main([*common, "--metrics", f"{metric}:gap", "--metric-option", "gap:power=3",
+                 "--out", str(tmp_path / "swept")]) == 0
+    labelled, swept = (pd.read_parquet(tmp_path / run / "results.parquet") for run in ("label", "swept"))
+    assert set(labelled["metric"]) == {"gap[power=3]"} and set(labelled["metric_base"]) == {"gap"}
+    columns = ["scenario", "value", "seed", "metric", "options", "score"]
+    pd.testing.assert_frame_equal(labelled[columns], swept[columns])
+    capsys.readouterr()
+    assert main([*common, "--metrics", f"{metric}:gap[powr=3]", "--out", str(tmp_path / "bad")]) == 2
+    assert capsys.readouterr().err == "error: metric 'gap' has no option 'powr'; its options: power\n"
+
+
 def test_a_metric_returning_nan_fails_its_cells_loudly_and_the_run_exits_1(tmp_path, capsys):
     # A metric bug is not a command-line error: the run finishes, writes no NaN, lists every failed
     # cell in failures.csv, warns in one line on stderr and exits with status 1.
