@@ -354,7 +354,7 @@ class Scenario(ScenarioFamily):
         ------
         ValueError, TypeError
             For an out-of-range value or too few samples; the message says what is valid.
-            For a builder that returns arrays other than 2-D, other than :meth:`rows_at`
+            For a builder that returns arrays other than 2-D or with a non-finite value, other than :meth:`rows_at`
             rows, not one discrete flag per factor, or an ideal trajectory
             :func:`check_ideal` refuses; the message names the scenario and the value.
         """
@@ -366,6 +366,9 @@ class Scenario(ScenarioFamily):
         for array, what in ((factors, "factors"), (codes, "codes")):
             if array.ndim != 2:
                 raise ValueError(f"{where} returned {what} of shape {array.shape}; expected a 2-D array (samples x columns)")
+            if not np.isfinite(array).all():  # else every metric of the cell failed on it, the scenario unnamed
+                raise ValueError(f"{where} returned {what} with {int(np.size(array) - np.isfinite(array).sum())} "
+                                 "non-finite value(s) (NaN or infinite); expected finite numbers")
         rows = self.rows_at(value, n)
         if factors.shape[0] != rows or codes.shape[0] != rows:
             raise ValueError(f"{where} returned {factors.shape[0]} factor rows and {codes.shape[0]} code rows for n = {n}; expected {rows} of each")

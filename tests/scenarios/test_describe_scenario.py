@@ -86,6 +86,20 @@ def test_sample_efficiency_is_refused_for_a_parameter_that_is_not_the_sample_siz
     assert scenarios.get("sample_size").criterion == "sample_efficiency"  # declares its rows: accepted
 
 
+def test_non_finite_data_is_refused_naming_the_scenario_and_value():
+    # NaN codes at one value failed every metric's cell with "codes contains 1 non-finite value(s)", the scenario unnamed
+    def holed(value, n, rng):
+        factors = rng.random((n, 2))
+        codes = factors.copy()
+        codes[0, 0] = np.nan if value == 1.0 else 0.0
+        return factors, codes
+
+    scenario = scenario_from_function(describe_scenario(parameter="s", values=(0.0, 1.0))(holed))
+    scenario.generate(0.0, n=10, seed=0)
+    with pytest.raises(ValueError, match=r"^scenario 'holed' at s = 1 returned codes with 1 non-finite value\(s\)"):
+        scenario.generate(1.0, n=10, seed=0)
+
+
 def test_an_undeclared_function_or_a_bad_return_is_refused():
     def plain(value, n, rng):
         return rng.random((n, 2))
