@@ -277,7 +277,7 @@ def add_study_selection(parser: argparse.ArgumentParser, *, metrics_help: str, j
     )
     parser.add_argument("--seeds", type=positive_int,
                         help="independent draws per parameter value, the same for every cell (default: the preset's; "
-                        "the default preset races them instead, see --max-seeds)")
+                        "the default, validate and paper presets race them instead, see --max-seeds)")
     parser.add_argument("--min-seeds", type=at_least(2), metavar="N",
                         help="race the seeds: every cell starts with N draws (default: the preset's race, else 3)")
     parser.add_argument("--max-seeds", type=at_least(2), metavar="M",
