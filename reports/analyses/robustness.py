@@ -158,7 +158,7 @@ def leveled_robustness(
         drop = (curve["ideal"] - curve["mean"]).to_numpy()
         worst = int(np.argmax(drop))
         farthest = int(np.argmax(np.abs(drop)))  # where |score - ideal| is largest: the deviation's value
-        excess = float(np.max(-drop))
+        excess = float(np.max(-drop)) + 0.0  # + 0.0: a score on its ideal everywhere has excess 0, never -0.0
         criterion = criterion_of[scenario]
         deviation = max(float(drop[worst]), excess)
         matrix = intervals.of_points(seeds, (scenario, metric, sub_score), curve["value"])

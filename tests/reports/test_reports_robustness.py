@@ -201,3 +201,12 @@ def test_the_value_named_is_where_the_deviation_is_read_an_excess_too(synthetic_
     row = table.set_index(["scenario", "metric", "sub_score"]).loc[("redundancy_attack", "lin", "modularity")]
     assert row["deviation"] == pytest.approx(0.8) and row["largest_drop"] == pytest.approx(0.0)
     assert (row["at_value"], row["score_at"], row["ideal_at"]) == ("0.5", 1.0, pytest.approx(0.2))
+
+
+def test_an_excess_of_zero_is_written_as_0_not_minus_0(synthetic_results):
+    # robustness.csv wrote largest_excess -0.0 for a score on its ideal at its best point
+    import math
+
+    table = robustness(synthetic_results)
+    zero = table.loc[table["largest_excess"] == 0.0, "largest_excess"]
+    assert len(zero) and all(math.copysign(1.0, value) == 1.0 for value in zero)
