@@ -78,14 +78,17 @@ def list_metric(name: str) -> int:
     harness.errors.UnknownNameError
         When ``name`` is not a registered metric (the message suggests close names).
     harness.errors.UsageError
-        For a label of an option the metric does not take or of a value it refuses.
+        For a label of an option the metric does not take or of a value it refuses, or a user's function
+        (``file.py:name``: nothing registered to list).
     """
     import metrics
-    from harness.errors import UnknownNameError
+    from harness.errors import UsageError
     from harness.execution.metric_refs import resolve
 
-    if ":" in name:  # a user's function: nothing registered to list
-        raise UnknownNameError("metric", name, metrics.available(population=None))
+    if ":" in name:  # a user's function: nothing registered to list (it read "unknown metric", though run takes it)
+        raise UsageError(f"list --metric shows a registered metric; {name!r} is your own function, which registers "
+                         f"nothing: its options are its keyword parameters, and `python -m harness validate {name}` "
+                         "writes its card")
     entry = resolve(name)  # a registered name or a variant's label, checked as a run checks it
     spec = metrics.get(entry.variant_of or entry.name)
     print(_fill(f"{name} [{spec.family}]: {spec.summary}", "", "  "))

@@ -90,7 +90,7 @@ def property_claim(text: str) -> str | dict[str, str]:
     if isinstance(claim, str):
         if claim not in SCORE_PROPERTIES:
             raise UsageError(f"--property must be one of {', '.join(SCORE_PROPERTIES)}, or SUB=PROPERTY,... per sub-score; "
-                             f"got {claim!r}")
+                             f"got {claim!r}{did_you_mean([claim], SCORE_PROPERTIES)}")
         return claim
     try:
         return check_properties(claim)

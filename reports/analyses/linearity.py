@@ -124,7 +124,8 @@ def leveled_linearity(results: pd.DataFrame, *, thresholds: Thresholds = Thresho
         measured = measured.merge(reference, on="value")
         for (metric, sub_score, family, prop), curve in measured.groupby(["metric", "sub_score", "family", "property"]):
             if len(curve) < MIN_VALUES:
-                notes.append(f"{metric}/{sub_score} has only {len(curve)} values of {scenario!r}; no fit")
+                notes.append(f"{metric}/{sub_score} has only {len(curve)} value{'s' * (len(curve) != 1)} of {scenario!r}; "
+                             "no fit")
                 continue
             ideal, score = curve["ideal"].to_numpy(), curve["mean"].to_numpy()
             deviation = np.abs(score - ideal)

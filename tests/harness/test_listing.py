@@ -121,6 +121,12 @@ def test_one_metric_with_its_options_legal_values_and_its_score_ranges(capsys, m
     assert "  size: compactness, higher is better, (0, inf)" in lines
     assert main(["list", "--metric", "mgi"]) == 2
     assert "unknown metric 'mgi' (did you mean mig?)" in capsys.readouterr().err
+    # a user's function, which run takes, was called an "unknown metric 'mymet.py:top_gap'" with the registry listed
+    assert main(["list", "--metric", "mymet.py:top_gap"]) == 2
+    assert capsys.readouterr().err == (
+        "error: list --metric shows a registered metric; 'mymet.py:top_gap' is your own function, which registers "
+        "nothing: its options are its keyword parameters, and `python -m harness validate mymet.py:top_gap` writes its "
+        "card\n")
 
 
 def test_a_variants_label_lists_the_options_at_its_values_with_the_default_beside_a_changed_one(capsys, monkeypatch):

@@ -189,6 +189,7 @@ def test_cli_direction_replaces_the_decorators_directions_as_a_whole(metric_file
      "--property: expected SUB=PROPERTY such as mod=modularity, got 'compactness'"),
     ("--property", "beauty", "--property must be one of modularity, compactness, explicitness, holistic, or "
      "SUB=PROPERTY"),
+    ("--property", "compactnes", "SUB=PROPERTY,... per sub-score; got 'compactnes' (did you mean compactness?)"),
     ("--direction", "expl=lower,miss=lower",
      "the claimed direction names sub-score(s) miss that dci_like did not return on the probe; "
      "it returned: comp, expl, mod"),
