@@ -160,7 +160,9 @@ def stress_section(tables: StressTables, *, heading: str = "##") -> str:
         f"- a case is picked on the search's seeds (its {_percent(settings['search_confidence'])} interval over them "
         f"excludes 0, its departure at least {settings['min_departure']:g}), then confirmed on as many fresh seeds: "
         f"there its departure lies the same way, reaches {settings['min_departure']:g}, and its "
-        f"{_percent(settings['confidence'])} interval (5% split over the {settings['candidates']} candidate(s)) "
+        f"{_percent(settings['confidence'])} interval ("
+        + (f"5% split over the {settings['candidates']} candidate(s)" if settings["candidates"] else "no candidate")
+        + ") "
         "excludes 0; the cases' numbers are the fresh seeds'; departure = oriented score − ideal "
         "(> 0: over-scores a worse code, < 0: under-scores a better one); the tables show oriented scores, "
         "1 − score for a lower-is-better sub-score (marked so)",

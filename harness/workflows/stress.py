@@ -671,9 +671,15 @@ def confirm_cases(chosen: Sequence[Measurement], fresh: Mapping[tuple[Point, str
 
 
 def replay_command(point: Point, reference: str, seeds: int, out: str = "runs/stress-replay") -> str:
-    """The ``python -m harness run`` command line whose cells are exactly the point's."""
+    """The ``python -m harness run`` command line whose cells are exactly the point's, from any directory: a user's
+    file is named by its absolute path, the metric's as the scenario's (a relative metric path beside an absolute
+    scenario path failed from any other directory)."""
     value = point.value if isinstance(point.value, str) else repr(point.value)
-    return (f"python -m harness run --scenarios {point.scenario} --grid {shlex.quote(f'{point.scenario}={value}')} "
+    module, colon, attribute = reference.rpartition(":")
+    if colon and module.endswith(".py"):
+        reference = f"{Path(module).expanduser().resolve()}:{attribute}"
+    return (f"python -m harness run --scenarios {shlex.quote(point.scenario)} "
+            f"--grid {shlex.quote(f'{point.scenario}={value}')} "
             f"--metrics {shlex.quote(reference)} --seeds {seeds} --n-samples {point.n_samples} "
             f"--null-permutations {NULL_PERMUTATIONS} --out {shlex.quote(out)} --no-report")
 

@@ -616,3 +616,16 @@ def test_a_metric_that_never_departs_from_its_ideal_is_rarely_broken_once_cases_
         assert all(m.first_seed == 3 and m.looks == len(chosen) for m in confirmed)
     assert picked / searches >= 0.9  # without the fresh seeds, nearly every search would report a case (100% of 1000)
     assert wrong / searches <= 0.05
+
+
+def test_a_replay_command_names_a_users_metric_file_by_its_absolute_path(tmp_path, monkeypatch):
+    # the recipe named the scenario's file by its absolute path and the metric's as typed: it failed from elsewhere
+    from harness.workflows.stress import replay_command
+    from harness.workflows.stress_space import Point
+
+    monkeypatch.chdir(tmp_path)
+    command = replay_command(Point("mixing", 0.25, 500), "mine.py:gap", seeds=3)
+    argv = shlex.split(command)
+    assert argv[argv.index("--metrics") + 1] == f"{tmp_path.resolve()}/mine.py:gap"
+    assert argv[argv.index("--scenarios") + 1] == "mixing" and argv[argv.index("--grid") + 1] == "mixing=0.25"
+    assert shlex.split(replay_command(Point("mixing", 0.25, 500), "mig", seeds=3))[argv.index("--metrics") + 1] == "mig"

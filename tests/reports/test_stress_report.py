@@ -59,6 +59,9 @@ def test_section_states_the_settings_the_case_and_its_recipe(tables):
             "confirmed on as many fresh seeds: there its departure lies the same way, reaches 0.1, and its 97.5% "
             "interval (5% split over the 2 candidate(s)) excludes 0") in section
     assert "### Case 1: noise = 1, n = 300" in section
+    # a search that picked no candidate (every cell failed) read "5% split over the 0 candidate(s)"
+    tables.summary["settings"]["candidates"] = 0
+    assert "interval (no candidate) excludes 0" in stress_section(tables)
     assert "scores 0.35, 0.4, 0.45 on fresh seeds 3 to 5; ideal 0; departure +0.400 ± 0.124" in section
     assert f"- replay: `{COMMAND}`" in section
     assert "### Notes\n\n- one cell failed" in section
