@@ -60,7 +60,7 @@ def load_array(reference: str | Path, role: str, notes: list[str] | None = None)
         ``FILE.npz:KEY`` to pick the array ``KEY``.
     notes : list of str, optional
         Gets a sentence for each such reading of a CSV (a header, an index dropped, a first row ``0,1,...`` kept as
-        data), for the caller to print.
+        data) and of a 1-D array (read as one column), for the caller to print.
     role : str
         ``"factors"`` or ``"codes"``: used in messages and as the default ``.npz`` key.
 
@@ -106,6 +106,9 @@ def load_array(reference: str | Path, role: str, notes: list[str] | None = None)
         raise UsageError(f"cannot read {role} file {str(path)!r}: {type(error).__name__}: {error}") from None
     if array.ndim == 1:
         array = array.reshape(-1, 1)
+        if notes is not None:  # else one factor or code was taken silently, which a row saved flat would be too
+            notes.append(f"{role} file {path.name!r} holds a 1-D array of {array.shape[0]} values: read as one "
+                         f"column ({array.shape[0]} samples of one {role[:-1]}); save an (n, d) array for more")
     try:
         return as_real_matrix(array, f"{role} ({path.name})")
     except (TypeError, ValueError) as error:  # the user's file holds something other than a finite real matrix

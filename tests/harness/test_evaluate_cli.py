@@ -79,6 +79,11 @@ def test_every_file_format_loads_the_same_arrays(grid, factors, codes):
 def test_one_dimensional_array_is_one_column(tmp_path):
     np.save(tmp_path / "v.npy", np.arange(5.0))
     assert load_array(tmp_path / "v.npy", "factors").shape == (5, 1)
+    # and says so (it was taken silently: "1 codes")
+    notes: list[str] = []
+    assert load_array(tmp_path / "v.npy", "codes", notes).shape == (5, 1)
+    assert notes == ["codes file 'v.npy' holds a 1-D array of 5 values: read as one column (5 samples of one code); "
+                     "save an (n, d) array for more"]
 
 
 @pytest.mark.parametrize(
