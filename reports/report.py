@@ -239,20 +239,25 @@ def _linearity_details(table: pd.DataFrame, readings: Readings) -> pd.DataFrame:
                                  "linear": "Linear", "monotone": "Monotone"})
 
 
-def _robustness_details(table: pd.DataFrame, readings: Readings) -> pd.DataFrame:
-    robust = readings["robust"]
-    shown = table.assign(deviation_text=_texts(robust, 0), robust=_marks(robust))
+def _robustness_details(table: pd.DataFrame, readings: Readings, flag: str = "robust",
+                        heading: str = "Robust") -> pd.DataFrame:
+    """The folded table of :func:`_conditions`' rows, their mark in column ``flag`` headed ``heading``."""
+    marked = readings[flag]
+    shown = table.assign(deviation_text=_texts(marked, 0), **{flag: _marks(marked)})
     return display_table(shown, {"condition": "Condition", "scenario": "Scenario", "metric": "Metric",
                                  "sub_score": "Sub-score", "property": "Property", "largest_drop": "Largest drop",
                                  "largest_excess": "Largest excess", "deviation_text": "|score − ideal|",
-                                 "at_value": "at", "robust": "Robust"})
+                                 "at_value": "at", flag: heading})
 
 
-def _conditions(bundle: Bundle, criteria: Sequence[str]) -> tuple[pd.DataFrame, Readings]:
-    """The robustness rows of ``criteria``, each read by the deviation rule (:func:`_read`)."""
-    return _read(bundle, of_conditions(bundle.robustness.table, criteria),
-                 lambda: of_conditions(bundle.failing.robustness.table, criteria),
-                 {"robust": characteristic("robust_noise").rules})
+def _conditions(bundle: Bundle, criteria: Sequence[str], flag: str = "robust") -> tuple[pd.DataFrame, Readings]:
+    """The robustness rows of ``criteria``, each read by the deviation rule (:func:`_read`) into column ``flag``
+    (``follows_attacks`` for the attacks, which the analysis's ``robust`` would misname)."""
+    def of(table: pd.DataFrame | None) -> pd.DataFrame:
+        return of_conditions(table, criteria).rename(columns={"robust": flag})
+
+    return _read(bundle, of(bundle.robustness.table), lambda: of(bundle.failing.robustness.table),
+                 {flag: characteristic("robust_noise").rules})
 
 
 def _sensitivity_section(bundle: Bundle) -> Section:
@@ -383,8 +388,9 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
             "blind to it (its excess above the ideal counts)" + _read_in(bundle.robustness.table, ("attacks",))
             + f". Follows the attacks: at most {thresholds.max_deviation:g}, as in "
             "the headline and the property matrix.",
-            lambda: _conditions(bundle, ("attacks",)),
-            lambda _: rollup(bundle, ["follows_attacks"]), _robustness_details,
+            lambda: _conditions(bundle, ("attacks",), "follows_attacks"),
+            lambda _: rollup(bundle, ["follows_attacks"]),
+            partial(_robustness_details, flag="follows_attacks", heading="Follows attacks"),
             sources=read("follows_attacks"),
             where=ROLLUP.format(column="Follows entanglement attacks")
             + "; per scenario and sub-score in the folded table and tables/attacks.csv." + READ_ROWS,
