@@ -344,7 +344,9 @@ def build_sections(results: pd.DataFrame | Bundle) -> list[Section]:
             "(Zaidi et al. 2022, sections 3 and 5.2). Calibrated: " + sentences(thresholds)["calibrated"]
             + ", lower-is-better scores read as 1 − score.",
             lambda: _read(bundle, bundle.calibration.required(), lambda: bundle.failing.calibration.frame,
-                          {"calibrated": characteristic("calibrated").rules}),
+                          {"calibrated": characteristic("calibrated").rules,  # and each end, read as its rules read it
+                           "perfect_pass": characteristic("calibrated").rules[:1],
+                           "random_pass": characteristic("calibrated").rules[1:]}),
             lambda _: rollup(bundle, ["calibrated"]), _calibration_details,
             sources=read("calibrated"),
             where=ROLLUP.format(column="Calibrated") + "; per sub-score in the folded table and tables/calibration.csv."

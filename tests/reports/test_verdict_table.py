@@ -219,6 +219,8 @@ def test_every_row_of_a_folded_table_and_its_csv_reads_as_the_verdicts_read_it(t
     write_report(bundle, tmp_path)
     csv = pd.read_csv(tmp_path / "tables" / "calibration.csv")
     assert csv["calibrated"].tolist() == ["undecided"]
+    # and each end as its rules read it (perfect_pass was False, read from the mean alone, beside undecided)
+    assert (csv["perfect_pass"].tolist(), csv["random_pass"].tolist()) == (["undecided"], ["yes"])
     # beside the 95% interval (wholly below 0.9), the one the mark was read from: undecided read beside [0.81, 0.89]
     # alone looked like a contradiction
     row = csv.iloc[0]
