@@ -47,12 +47,29 @@ def test_a_code_steep_in_one_bin_scores_one_per_pair():
 
 def test_the_tan_map_scores_about_one_per_pair():
     # review 5.5: a strictly increasing map of each factor is perfectly modular; one
-    # value per point scored 0.78 here at alpha >= 0.75, per pair 0.99 to 1.0
+    # value per point scored 0.78 here at alpha >= 0.75, per pair 0.99 to 1.0 (codes divided by their spread, as
+    # version 3 did: the protocol's effect alone)
     scenario = get_scenario("nonlinear")
     for alpha in (0.8, 1.0):
         representation = scenario.generate(alpha, n=20000, seed=1)
-        score = metrics.evaluate("z_diff", representation.factors, representation.codes, n_train=4000, n_eval=2000)
+        score = metrics.evaluate("z_diff", representation.factors, representation.codes, n_train=4000, n_eval=2000,
+                                 code_scale="std")
         assert score["z_diff"] > 0.97, alpha
+
+
+def test_the_codes_enter_in_their_own_units_as_defined_so_the_penalty_reads_their_scale():
+    # neither Higgins et al. nor the review's 4.2.1 (nor its public code) divides the codes by their spread; version 3
+    # did, undocumented.  On the tan map at alpha = 1 the codes' spread is 0.04: the classifier's L2 penalty (C = 1)
+    # then weighs their differences down (the classifier is the minimiser either way: scikit-learn's agrees)
+    representation = get_scenario("nonlinear").generate(1.0, n=20000, seed=1)
+    options = {"n_train": 4000, "n_eval": 2000}
+    defined = metrics.evaluate("z_diff", representation.factors, representation.codes, **options)["z_diff"]
+    rescaled = metrics.evaluate("z_diff", representation.factors, representation.codes, code_scale="std",
+                                **options)["z_diff"]
+    assert defined < 0.9 < 0.97 < rescaled
+    scaled_up = metrics.evaluate("z_diff", representation.factors, representation.codes * 25, **options)["z_diff"]
+    assert scaled_up > 0.97  # the same codes 25 times larger: the penalty no longer binds
+    assert "positive_rescaling" not in metrics.get("z_diff").invariances
 
 
 def test_version_is_bumped_for_the_per_pair_protocol():
