@@ -137,7 +137,9 @@ def disentanglement(importance: np.ndarray, unpredicted: str = "even") -> float:
 
 def completeness(importance: np.ndarray, weighting: str = "importance", unpredicted: str = "even") -> float:
     """Mean over factors of ``1 - H_L(P_.k)``, weighted as ``weighting`` says; ``unpredicted`` reads a factor of
-    zero importance (see the module notes).  Such a factor scores 0 either way.
+    zero importance (see the module notes).  Such a factor scores 0 either way where there are several codes; with a
+    single code every factor's distribution over the codes is that code (entropy 0), so under ``"even"`` such a factor
+    scores 1, as every predicted one does (a single code is as compact as can be).
     """
     if weighting not in COMPLETENESS_WEIGHTINGS:
         raise ValueError(f"completeness_weighting must be one of {COMPLETENESS_WEIGHTINGS}, got {weighting!r}")

@@ -81,7 +81,8 @@ def modularity(factors, codes, *, discrete=None, bins: int = DEFAULT_BINS) -> fl
         deviation = squared.sum(axis=0) - best
         ratio = np.divide(deviation, best * (n_factors - 1), out=np.ones_like(best), where=best > 0)
         per_code = np.where(best > 0, 1.0 - ratio, 0.0)
-    return float(np.mean(per_code))
+    # at least 0: equal informations give 0 exactly, which rounding put at -3.7e-17
+    return float(np.mean(np.maximum(per_code, 0.0)))
 
 
 def independence_threshold(table: InformationTable, n_samples: int, level: float = 0.999) -> np.ndarray:

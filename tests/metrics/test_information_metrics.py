@@ -126,3 +126,11 @@ def test_bins_must_be_at_least_two(rng):
     values = rng.random((20, 2))
     with pytest.raises(ValueError, match="bins must be an integer >= 2"):
         _score("mig", values, values, bins=1)
+
+
+def test_modularity_of_equally_informative_factors_is_not_below_0():
+    # three copies of one factor, each as informative for the first code: eq. 7 gives 0 exactly, rounding gave -3.7e-17
+    rng = np.random.default_rng(0)
+    v = rng.normal(size=(400, 1))
+    score = metrics.evaluate("modularity", np.repeat(v, 3, 1), np.c_[v, rng.normal(size=(400, 2))])["modularity"]
+    assert 0.0 <= score < 1e-12
