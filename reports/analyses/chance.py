@@ -92,8 +92,10 @@ def chance_summary(levels: pd.DataFrame, study_n: int) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Columns ``scenario``, ``parameter``, ``value``, ``value_label``, ``metric``, ``sub_score``, ``family``,
-        ``higher_is_better``, ``n`` (the swept n read), ``level``, ``low``, ``high`` (the 95% interval, clipped to the
-        scores' range [0, 1] where the level lies in it; NaN for one seed), ``n_seeds``, ``exceeds``
+        ``higher_is_better``, ``n`` (the swept n read), ``level``, ``low``, ``high`` (the 95% Student-t interval of the
+        mean over seeds, clipped to the scores' range [0, 1] where the level lies in it; NaN with fewer than
+        :data:`reports.analyses.intervals.MIN_INTERVAL_SEEDS` seeds; at 95% whatever the racing's looks, as the
+        chance level feeds no verdict), ``n_seeds``, ``exceeds``
         (``level > HIGH``), ``below_from`` (NaN: not within the swept n),
         ``n_swept`` (how many sample sizes were swept) and ``n_max``.
     """
