@@ -110,7 +110,7 @@ def table_1(results: pd.DataFrame) -> pd.DataFrame:
         One row per (case, review metric's curve): ``case`` (the scenario's value), ``printed_case``, ``column`` (Table 1's
         heading), ``metric``, ``sub_score``, ``published``, ``measured`` (mean over seeds at the largest n; NaN when the
         results lack the metric), ``std``, ``n_seeds``, ``difference`` (measured − published) and ``reproduced``
-        (|difference| ≤ :data:`TABLE_1_TOLERANCE`).
+        (|difference| ≤ :data:`TABLE_1_TOLERANCE`; None where the metric is missing: it read False, a failure).
 
     Raises
     ------
@@ -133,7 +133,9 @@ def table_1(results: pd.DataFrame) -> pd.DataFrame:
                             "sub_score": line.sub_score, "published": published, "measured": mean,
                             "std": float(measured["std"]) if measured is not None else np.nan,
                             "n_seeds": int(measured["n_seeds"]) if measured is not None else 0,
-                            "difference": mean - published, "reproduced": bool(abs(mean - published) <= TABLE_1_TOLERANCE)})
+                            "difference": mean - published,  # not measured: neither reproduced nor not
+                            "reproduced": bool(abs(mean - published) <= TABLE_1_TOLERANCE) if measured is not None
+                            else None})
     table = pd.DataFrame(records)
     if table["measured"].isna().all():
         raise MissingDataError(f"no metric of the review's Table 1 in scenario {TABLE_1_EXPERIMENT.scenario}")
@@ -164,6 +166,7 @@ def table_1_sections(bundle: Bundle) -> list[Section]:
     except MissingDataError as missing:
         return [Section("review_table1", title, TABLE_1_DESCRIPTION, notes=[f"Not computed: {missing}"])]
     measured = table.dropna(subset=["measured"])
+    measured = measured.assign(reproduced=measured["reproduced"].astype(bool))
     line = (f"{int(measured['reproduced'].sum())} of {len(measured)} measured cells within {TABLE_1_TOLERANCE:g} of the "
             "printed value" + ("; furthest: " + ", ".join(
                 f"{row.column} ({row.metric}) on {row.printed_case}: {row.published:.1f} printed, {row.measured:.2f} "

@@ -120,6 +120,7 @@ def test_table_1_is_compared_within_its_rounding(synthetic_results):
     assert bool(table.loc[("cos_sin", "sap", "sap"), "reproduced"]) and not table.loc[("duplicate_2", "sap", "sap"), "reproduced"]
     assert table.loc[("duplicate_2", "sap", "sap"), "difference"] == pytest.approx(0.15)
     assert table.loc[("cos_sin", "mig", "mig"), "n_seeds"] == 0  # not in the results: no measurement, not a zero
+    assert table.loc[("cos_sin", "mig", "mig"), "reproduced"] is None  # nor a failure to reproduce (it read False)
 
 
 def test_a_study_of_other_metrics_gets_no_review_section(synthetic_results):
