@@ -261,10 +261,11 @@ def claim_fields(
 def resolve(reference: str) -> MetricEntry:
     """An entry for a registry name, an import path of a user's function, or a variant's label as the results name it
     (``mig[bins=5]``, ``mine.py:gap[power=3]``: the metric with those options, :func:`variants`' entry of that name)."""
-    labelled = variant_label(reference)
+    module, colon, attribute = reference.rpartition(":")  # brackets name a variant after the last ':' only
+    labelled = variant_label(attribute)  # (a directory 'proj[v2]/' is part of a path)
     if labelled is not None:
         base, options = labelled
-        (variant,) = variants(resolve(base), {option: [value] for option, value in options.items()})
+        (variant,) = variants(resolve(module + colon + base), {option: [value] for option, value in options.items()})
         return variant
     if ":" not in reference:
         return registered_entry(reference)
@@ -286,8 +287,31 @@ def resolve_all(references: Sequence[str]) -> list[MetricEntry]:
         known = metrics.available(population=None)
         raise UsageError("unknown metrics " + ", ".join(f"{error.name!r}{did_you_mean([error.name], known)}"
                                                         for error in unknown) + f"; known metrics: {', '.join(known)}")
+    for entry, reference in zip(entries, references):
+        if not entry.registered:
+            check_user_metric_name(entry, f"metric {reference!r} is named", "its function's, or describe_metric(name=...)")
     check_one_source_per_name("metric", [(entry.name, reference) for entry, reference in zip(entries, references)])
     return entries
+
+
+def check_user_metric_name(entry: MetricEntry, subject: str, remedy: str) -> None:
+    """Refuse a user's metric named as a built-in one (its rows would be read as the built-in's: the review's Table 2
+    compared a user's 'mig' with MIG, a baseline called it mig at another version) or holding ``[``, ``]`` or ``,``
+    (which name an option sweep's variants and separate a list of names); a variant of a user's metric
+    (``mine.py:gap[power=3]``) is judged by the name of the metric it is a variant of.  ``subject`` starts the message
+    (``metric 'x.py:mig' is named``), ``remedy`` says how to name it otherwise.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For such a name, checked where its final name is known (after ``validate --name``).
+    """
+    name = entry.variant_of or entry.name
+    if name in metrics.available(population=None):
+        raise UsageError(f"{subject} {name!r}, which is a built-in metric's name; give yours another ({remedy})")
+    if any(mark in name for mark in "[],"):
+        raise UsageError(f"{subject} {name!r}, which holds '[', ']' or ',': they name option-sweep variants and "
+                         f"separate lists of names; give yours another ({remedy})")
 
 
 def custom_entry(function: Callable[..., Any], target: str, *, version: str = "1") -> MetricEntry:
@@ -296,15 +320,11 @@ def custom_entry(function: Callable[..., Any], target: str, *, version: str = "1
     Raises
     ------
     harness.errors.UsageError
-        When ``function`` cannot be called as ``function(factors, codes)`` (:func:`check_metric_signature`), or is named
-        as a built-in metric (its rows would be read as the built-in's: the review's Table 2, a baseline's cells).
+        When ``function`` cannot be called as ``function(factors, codes)`` (:func:`check_metric_signature`).
     """
     check_metric_signature(function, target)
     metadata = dict(getattr(function, METADATA_ATTRIBUTE, {}))
     name = metadata.get("name", getattr(function, "__name__", target))
-    if name in metrics.available(population=None):  # its rows would read as the built-in's (the review's Table 2...)
-        raise UsageError(f"metric {target!r} is named {name!r}, which is a built-in metric's name; give yours another "
-                         "name (its function's, or describe_metric(name=...))")
     return MetricEntry(
         name=name,
         target=target,

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -61,14 +62,25 @@ def scenario_for(reference: str) -> Any:
     return _resolved(absolute, _file_versions(absolute))
 
 
-def _file_versions(reference: str) -> tuple[str, ...]:
-    """The versions (:func:`~harness.execution.metric_refs.source_version`, hashes of the content) of the user's files a
-    reference with absolute paths names: part of :func:`_resolved`'s cache key, so that an edited file is loaded anew
-    in the same process (a notebook's second run drew the scenario its file held at the first)."""
+def _file_versions(reference: str) -> tuple[tuple[int, int], ...]:
+    """When and how large the user's ``.py`` files a reference with absolute paths names were last written
+    (``os.stat``'s modification time in nanoseconds and size): part of :func:`_resolved`'s cache key, so that an edited
+    file is loaded anew in the same process (a notebook's second run drew the scenario its file held at the first),
+    at the cost of one ``stat`` a call (``scenario_for`` is called for every cell; hashing the file there took a third
+    of a dry run).  The file is loaded by its content (:func:`~harness.execution.metric_refs.load_attribute`), so the
+    scenario drawn is the one its version names.  A ``package.module:name`` is not in it: the process keeps the module
+    it imported, and its version with it."""
     composition = parse_composition(reference)
     if composition is not None:
         return _file_versions(composition.base)
-    return (source_version(reference),) if ":" in reference else ()
+    module, colon, _ = reference.rpartition(":")
+    if not (colon and module.endswith(".py")):
+        return ()
+    try:
+        status = os.stat(module)
+    except OSError:  # missing: the resolution says so
+        return ((0, -1),)
+    return ((status.st_mtime_ns, status.st_size),)
 
 
 def _with_absolute_files(reference: str) -> str:
@@ -83,7 +95,7 @@ def _with_absolute_files(reference: str) -> str:
 
 
 @functools.cache
-def _resolved(reference: str, versions: tuple[str, ...]) -> Any:
+def _resolved(reference: str, versions: tuple[tuple[int, int], ...]) -> Any:
     """:func:`scenario_for` of a reference whose files are named by absolute paths and hold ``versions`` (the cache's
     key: the resolution reads the files as they are)."""
     composition = parse_composition(reference)

@@ -46,6 +46,7 @@ from harness.execution.metric_refs import (
     MetricEntry,
     OptionSweep,
     check_required_options,
+    check_user_metric_name,
     declared_score_range,
     variants,
 )
@@ -423,11 +424,7 @@ def validate(
     config = PRESETS[preset]
     compared = (list(builtins) if builtins is not None else list(config.metrics) if config.metrics
                 else [name for name in metrics.available() if name not in config.excluded_metrics])
-    if entry.name in metrics.available(population=None):
-        raise UsageError(f"metric name {entry.name!r} is a built-in metric's name; give yours another with --name")
-    if any(mark in entry.name for mark in "[],"):  # METRIC[OPTION=V] names a variant; a comma splits name lists
-        raise UsageError(f"metric name {entry.name!r} holds '[', ']' or ',', which name option-sweep variants and "
-                         "separate --metrics lists; give it another with --name")
+    check_user_metric_name(entry, "the metric is named", "with --name")
     if not is_plain_file_name(entry.name):  # the command line writes the card into validation/NAME
         raise UsageError(f"metric name {entry.name!r} is not a plain file name (it names the card's directory, "
                          "validation/NAME): give it another with --name, with no '/' or '\\' and not '.' or '..'")

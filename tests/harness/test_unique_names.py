@@ -23,7 +23,7 @@ CLASH = "def mig(factors, codes):\n    return 0.5\n"
 MINE = "def mine(factors, codes):\n    return 0.5\n"
 BOTH = ("metrics '{first}:mine' and '{second}:mine' are both named 'mine', so their results would mix; give one of "
         "them another name")
-BUILT_IN = ("metric '{path}:mig' is named 'mig', which is a built-in metric's name; give yours another name (its "
+BUILT_IN = ("metric '{path}:mig' is named 'mig', which is a built-in metric's name; give yours another (its "
             "function's, or describe_metric(name=...))")
 
 
@@ -124,3 +124,35 @@ def test_baseline_and_plot_refuse_a_table_mixing_two_metrics_of_one_name(mixed_r
     save_baseline(results, tmp_path / "b.json")
     with pytest.raises(UsageError, match="the results hold two metrics named 'mig'"):
         check_baseline(mixed, tmp_path / "b.json")
+
+
+def test_the_refusal_reads_the_final_name_and_spares_what_only_looks_like_a_built_in(clash, tmp_path):
+    # refused at loading, a user's 'mig' could not be validated under another name (validate --name mine), nor a
+    # built-in's own function checked by check_axioms; a name shaped as a variant's label was accepted
+    import metrics.mig
+    from harness.execution.metric_refs import resolve_all
+    from harness.workflows.axioms import check_axioms
+    from harness.workflows.user_metric import metric_entry
+
+    assert metric_entry(f"{clash}:mig", name="mine").name == "mine"
+    assert len(check_axioms(metrics.mig.mig)) >= 8
+    labelled = tmp_path / "labelled.py"
+    labelled.write_text("from metrics.describe import describe_metric\n\n\n"
+                        "@describe_metric(property='compactness', name='mig[bins=5]')\n"
+                        "def mine(factors, codes, *, power: float = 1.0):\n    return 0.5\n")
+    with pytest.raises(UsageError, match=r"is named 'mig\[bins=5\]', which holds '\[', '\]' or ','"):
+        resolve_all([f"{labelled}:mine"])
+    gap = tmp_path / "gap.py"
+    gap.write_text("def gap(factors, codes, *, power: float = 1.0):\n    return 0.5\n")
+    assert [entry.name for entry in resolve_all([f"{gap}:gap[power=3]"])] == ["gap[power=3]"]
+
+
+def test_a_users_metric_under_a_directory_with_brackets_is_loaded(tmp_path):
+    # 'proj[v2]/m.py:gap' was read as a variant's label of a metric named 'proj...'
+    from harness.execution.metric_refs import resolve_all
+
+    folder = tmp_path / "proj[v2]"
+    folder.mkdir()
+    (folder / "m.py").write_text("def gap(factors, codes, *, power: float = 1.0):\n    return 0.5\n")
+    assert [entry.name for entry in resolve_all([f"{folder}/m.py:gap", f"{folder}/m.py:gap[power=3]"])] == [
+        "gap", "gap[power=3]"]
