@@ -54,7 +54,8 @@ MARKS = ("✓ / ✗: passes / fails, with the number that decided, printed with 
          "side, each interval at 95% (split over a racing run's looks), a failing one widened for the checks the "
          "metric's verdicts pool (so that a failure too is wrong at most 5% of the time: reports/README.md); "
          "?: not measured (no scenario of the results tests it, or none states an ideal for the sub-score, as for "
-         "a holistic score under an attack); n/a: does not apply; —: no sub-score for it; "
+         "a holistic score under an attack, or, in a table written before every row stated each property's ideal, no "
+         "metric measuring the property a holistic score is judged against); n/a: does not apply; —: no sub-score for it; "
          "undefined: the statistic cannot be computed (the reason follows).")
 #: The descriptions below are templates filled from the thresholds of the report (:func:`_prose`): ``{field}`` is a
 #: threshold, ``{rule[key]}`` the sentence of the characteristic ``key``, so that no number in the prose can disagree
@@ -474,9 +475,11 @@ def figure_todo(bundle: Bundle, colours: Mapping[str, str] | None = None) -> lis
     todo: list[Todo] = [(key, caption, draw, None)
                         for key, caption, draw in paper_figure_drawers(results, efficiency, colours)]
     families = set(results["family"])
+    atlas_rows = results.loc[~results["scenario"].isin(scenarios_testing(results, "sample_efficiency"))]
     for family, draw in figures.atlas_drawers(results, registry):
-        # a family of more rows than an atlas holds is split into FAMILY_1, FAMILY_2, ...
-        drawn = results.loc[results["family"] == (family if family in families else family.rsplit("_", 1)[0])]
+        # a family of more rows than an atlas holds is split into FAMILY_1, FAMILY_2, ...; the atlas leaves out the
+        # sample-efficiency scenarios, drawn in their own figure
+        drawn = atlas_rows.loc[atlas_rows["family"] == (family if family in families else family.rsplit("_", 1)[0])]
         todo.append((f"atlas_{_file_stem(family)}", f"Atlas of the {family} family: rows are sub-scores, columns "
                      f"scenarios; scores against the swept parameter, {_seeds_and_band(drawn)}; the ideal trajectory of "
                      "the sub-score's property is the wide grey line.", draw, None))

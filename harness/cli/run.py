@@ -59,7 +59,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         parser,
         metrics_help="comma-separated metric names, or module:function / file.py:function for your own (default: the "
         "preset's); a variant as the results name it, mig[bins=5], runs the metric with those options (--metric-option "
-        "sweeps them); two metrics of one name (mig,clash.py:mig) are refused, as results are keyed by name",
+        "sweeps them); two metrics of one name (a.py:mine,b.py:mine), or a function named as a built-in metric, are refused, as results are keyed by name",
     )
     parser.add_argument(
         "--add-metrics", type=csv_list, metavar="METRICS",

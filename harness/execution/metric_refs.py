@@ -273,7 +273,7 @@ def resolve(reference: str) -> MetricEntry:
 
 
 def resolve_all(references: Sequence[str]) -> list[MetricEntry]:
-    """:func:`resolve` of each reference, refusing two metrics of one name (``mig,clash.py:mig``) or one listed twice
+    """:func:`resolve` of each reference, refusing two metrics of one name (``a.py:mine,b.py:mine``) or one listed twice
     (:func:`harness.errors.check_one_source_per_name`): results are keyed by a metric's name."""
     entries, unknown = [], []
     for reference in references:

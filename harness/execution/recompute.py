@@ -99,10 +99,12 @@ def _version_reason(cell: Cell, before: str) -> str:
 
 
 def _scenario_reason(cell: Cell) -> str:
-    """``myscen.py changed (scenario 'copies')``: a user's scenario is versioned by its file's hash, which the results'
-    rows do not hold, so that its cell stored under the same metric version can only have been drawn by another
-    version of the file."""
-    return f"{os.path.basename(cell.scenario.rsplit(':', 1)[0])} changed (scenario {cell.definition.name!r})"
+    """``myscen.py changed (scenario 'copies'), or a user's file moved``: a user's scenario is versioned by its file's
+    hash, which the results' rows do not hold; a cell stored at the same place under the same metric version was
+    drawn by another version of that file, or named a user's file (the metric's, the scenario's) at another path,
+    which the rows do not hold either."""
+    return (f"{os.path.basename(cell.scenario.rsplit(':', 1)[0])} changed (scenario {cell.definition.name!r}), or a "
+            "user's file moved")
 
 
 def _place(cell: Cell) -> tuple[object, ...]:

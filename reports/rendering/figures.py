@@ -73,7 +73,7 @@ ATLAS_RIGHT, ATLAS_WSPACE, ATLAS_TITLE_SIZE, ATLAS_CHARACTER_EMS = 0.99, 0.18, 4
 #: there).
 ATLAS_TICKS = {"xtick.labelsize": 4, "ytick.labelsize": 4, "xtick.major.size": 1.5, "ytick.major.size": 1.5,
                "xtick.major.pad": 1, "ytick.major.pad": 1, "xtick.labelbottom": False, "ytick.labelleft": False}
-CLIP_MARKER = {"color": "#CC3311", "markersize": 4.0, "linestyle": "none", "zorder": 5, "gid": "clipped"}
+CLIP_MARKER = {"color": "#CC3311", "markersize": 4.0, "linestyle": "none", "zorder": 5, "label": "_clipped"}
 #: The legend entry of the clip markers, in a legend whose panels mark a clipped mean (:func:`clip_legend_entry`).
 CLIP_LABEL = "mean beyond the axis"
 #: Opacity of a line's band, in its colour.
@@ -291,11 +291,11 @@ def beyond_axis(means: np.ndarray, limits: tuple[float, float] = SCORE_LIMITS) -
 def clip_legend_entry(axes: Sequence) -> list[tuple[Line2D, str]]:
     """The clip markers' legend entry (a red triangle, :data:`CLIP_LABEL`) where one of ``axes`` marks a clipped mean
     (:func:`clip_means`; the first one's triangle, up or down); none elsewhere."""
-    marks = [line.get_marker() for ax in axes for line in ax.get_lines()
-             if line.get_gid() == CLIP_MARKER["gid"] and len(line.get_xdata())]
+    marks = [line.get_marker() for ax in axes for line in ax.get_lines()  # a label starting "_" is in no legend
+             if line.get_label() == CLIP_MARKER["label"] and len(line.get_xdata())]
     if not marks:
         return []
-    style = {key: value for key, value in CLIP_MARKER.items() if key != "gid"}
+    style = {key: value for key, value in CLIP_MARKER.items() if key != "label"}
     return [(Line2D([], [], marker=marks[0], **style), CLIP_LABEL)]
 
 
@@ -900,7 +900,8 @@ def efficiency_figure(efficiency: pd.DataFrame, *, registry: StyleRegistry, band
     sizes = sorted(summary["n"].unique())
     title = f"sample efficiency (n_max = {int(summary['n_max'].max())}; {band_text(band, summary['n_seeds'])})"
     with paper_style():
-        panels = [None if cell is None else _Panel(f"{cell[0]} · {cell[1]}", _labels(summary, *cell)[1:])
+        panels = [None if cell is None else _Panel(f"{cell[0]} · {cell[1]}",  # no ideal, nothing clipped
+                                                   [label for label in _labels(summary, *cell)[1:] if label != CLIP_LABEL])
                   for cell in cells]
         figure, axes = _panel_grid(panels, title)
         for ax, (prop, family) in zip(axes, [cell for cell in cells if cell is not None]):

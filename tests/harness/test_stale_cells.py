@@ -175,7 +175,8 @@ def test_an_edited_user_scenario_file_recomputes_its_cells_and_says_why(tmp_path
     messages = []
     run_study(**study, log=messages.append)
     reasons = [message for message in messages if message.startswith("recomputing")]
-    assert reasons == ["recomputing 2 stored cell(s) whose inputs changed: myscen.py changed (scenario 'copies') (2)"]
+    assert reasons == ["recomputing 2 stored cell(s) whose inputs changed: myscen.py changed (scenario 'copies'), or a "
+                       "user's file moved (2)"]
     first = run_study(**study, log=lambda _: None)
     scenario_file.write_text(source.replace("s * rng", "3 * s * rng"))
     edited = run_study(**study, log=lambda _: None)
