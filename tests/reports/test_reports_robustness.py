@@ -162,10 +162,13 @@ def test_the_sections_split_robustness_from_attacks_out_of_one_table(realistic_r
     assert set(explicit) == {"nonlinearity", "non_measured_factors"}
     separate = robustness(bundle.judged, conditions={"attacks": "entanglement attack"})
     read_from = ["deviation_decided_low", "deviation_decided_high"]  # the section's own: the interval each mark read
-    pd.testing.assert_frame_equal(sections["attacks"].drop(columns=["robust", *read_from]), separate.drop(columns="robust"))
-    # the section's robust column holds each row as the verdicts read it (its interval); where that decides, the
-    # mean decides the same way
-    read = sections["attacks"]["robust"]
+    # the attacks' flag is named follows_attacks (it was robust, the analysis's name, for what it reads there)
+    assert "robust" not in sections["attacks"] and "robust" in robust
+    pd.testing.assert_frame_equal(sections["attacks"].drop(columns=["follows_attacks", *read_from]),
+                                  separate.drop(columns="robust"))
+    # the section's follows_attacks column holds each row as the verdicts read it (its interval); where that decides,
+    # the mean decides the same way
+    read = sections["attacks"]["follows_attacks"]
     assert set(read) <= {"yes", "no", "undecided"}
     decided = read != "undecided"
     assert ((read[decided] == "yes") == separate.loc[decided, "robust"]).all()
