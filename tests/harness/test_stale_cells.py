@@ -156,6 +156,7 @@ def test_an_edited_user_metric_file_recomputes_its_cells_and_says_why(tmp_path):
     assert (in_workers.loc[in_workers["metric"] == "mine", "score"] == 0.125).all()
 
 
+@pytest.mark.slow  # 4 to 6 s: the fast tier reached 293 s of its 5 minutes (stop 67)
 def test_an_edited_user_scenario_file_recomputes_its_cells_and_says_why(tmp_path):
     # the scenario's file hash is in its cells' identity, so an edit recomputed them, and the run said nothing of why;
     # in one process (a notebook) the edit was not even seen: the scenario was resolved once, its cells reused

@@ -352,6 +352,7 @@ def test_the_workers_get_one_joblib_call_and_a_deferred_figure_is_drawn_here(tmp
     assert len(calls) == 1 and here == [os.getpid()]
 
 
+@pytest.mark.slow  # 4 to 6 s: the fast tier reached 293 s of its 5 minutes (stop 67)
 def test_figure_captions_state_the_seeds_and_the_band_their_points_have(synthetic_results):
     # at one seed the captions said "band: 95% Student-t interval of the mean" over figures that drew none
     from reports.report import figure_todo

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 import reports
 from reports.analyses.raised_warnings import raised_warnings
@@ -83,6 +84,7 @@ def test_every_table_of_a_written_report_is_documented(synthetic_report):
     assert not missing, "\n".join(missing)
 
 
+@pytest.mark.slow  # 4 to 6 s: the fast tier reached 293 s of its 5 minutes (stop 67)
 def test_every_section_table_is_documented_in_report_order(synthetic_results, variant_of, tmp_path):
     results = extended(synthetic_results, variant_of)
     sections = build_sections(results)
