@@ -92,7 +92,7 @@ def run_task(task: Task, cell_timeout: float | None = None) -> list[Outcome]:
         try:
             data = generate_draw(first)
         except Exception as error:  # a scenario, a user's above all, may fail at any one value: its cells fail
-            text = _error_text(error)
+            text = error_text(error)
             if _draw_place(first) not in text:
                 text = f"{_draw_place(first)} failed: {text}"
             rows = first.definition.rows_at(first.value, first.n_samples)
@@ -125,7 +125,7 @@ def _score_cell(cell: Cell, data: Any, cell_timeout: float | None) -> Outcome:
             rows, read = _representation_rows(cell, data, cell_timeout)
     except Exception as error:  # any metric, built-in or the user's, may fail on some data
         # n_samples: the rows the metric saw, as its rows would say (sample_size: a prefix)
-        return _failed(cell, data.factors.shape[0], _error_text(error))
+        return _failed(cell, data.factors.shape[0], error_text(error))
     return cell.key, rows, None, read | recorded(*reference_parts(cell.scenario))
 
 
@@ -140,7 +140,7 @@ def _recorded_call(cell: Cell, call: Callable[[], T]) -> Callable[[], tuple[T, R
     return recorded_call
 
 
-def _error_text(error: Exception) -> str:
+def error_text(error: Exception) -> str:
     """A failed call as its failure records say it: ``Type: message (at FILE:LINE in FUNCTION)``."""
     return str(error) if isinstance(error, CellTimeout) else f"{type(error).__name__}: {error}{raised_at(error)}"
 
@@ -247,7 +247,7 @@ def _null_columns(cell: Cell, data: Any, scores: Mapping[str, float], arguments:
     try:
         columns, seconds, _ = _timed(null, cell_timeout, f"the permutation null of metric {entry.name!r}")
     except Exception as error:  # the score stands; the metric may fail on some permutation, or run out of time
-        return {sub_score: NO_NULL for sub_score in scores}, f"permutation null not computed: {_error_text(error)}"
+        return {sub_score: NO_NULL for sub_score in scores}, f"permutation null not computed: {error_text(error)}"
     return {sub_score: {**columns[sub_score], "null_seconds": seconds} for sub_score in scores}, ""
 
 

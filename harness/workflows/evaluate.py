@@ -29,6 +29,7 @@ from harness.execution.costs import shape_cost
 from harness.execution.metric_refs import MetricEntry, declared_score_range, resolve_all
 from harness.execution.null_budget import call_seconds
 from harness.execution.plan import SLOW_CELL_SECONDS
+from harness.execution.scoring import error_text
 from harness.execution.user_code import user_code
 from metrics.options import check_random_state
 from metrics.validation import as_real_matrix, check_discrete, check_pair
@@ -220,8 +221,9 @@ def parse_discrete(text: str | None, n_factors: int) -> tuple[bool, ...]:
 
     Raises
     ------
-    ValueError
-        For an index that is not a whole number or is out of ``0 .. n_factors - 1``.
+    UsageError
+        For an index that is not a whole number, is out of ``0 .. n_factors - 1`` or is given twice (``0,0``: a typo
+        for another index, most likely).
     """
     if text is None or text.strip().lower() == "none":
         return (False,) * n_factors
@@ -235,6 +237,8 @@ def parse_discrete(text: str | None, n_factors: int) -> tuple[bool, ...]:
             raise UsageError(f"discrete factors must be indices like 0,2 (or all / none); got {item!r}") from None
         if not 0 <= index < n_factors:
             raise UsageError(f"discrete factor index {index} is out of range: there are {n_factors} factors (0 .. {n_factors - 1})")
+        if flags[index]:
+            raise UsageError(f"discrete factor index {index} is given twice in {text!r}: list each discrete factor once")
         flags[index] = True
     return tuple(flags)
 
@@ -429,7 +433,7 @@ def _add_null(entry: MetricEntry, rows: list[dict], factors, codes, discrete, ra
     except Exception as error:  # the score stands without its null
         for row in rows:
             row.update(empty)
-        return f"{type(error).__name__}: {error}"
+        return error_text(error)
     for row in rows:
         row.update(null.columns(row["sub_score"]))
     return ""
@@ -443,7 +447,7 @@ def _score_rows(entry: MetricEntry, factors, codes, discrete, random_state) -> l
                                       **dict(entry.options))  # a variant's (mig[bins=5]); a built-in's defaults
     except Exception as error:  # one metric failing on these data (or exiting) must not stop the others
         seconds = time.perf_counter() - started
-        message = f"{type(error).__name__}: {error}"
+        message = error_text(error)
         return [_row(entry, sub, float("nan"), seconds, message) for sub in entry.properties]
     seconds = time.perf_counter() - started
     return [_row(entry, sub, score, seconds, "") for sub, score in scores.items()]

@@ -130,7 +130,9 @@ def test_a_failing_metric_is_reported_and_the_others_still_run(grid, tmp_path, c
     assert "FAILED: needs_square" in printed and "I need exactly 4 codes" in printed
     rows = json.loads(out.read_text())
     assert rows[0]["metric"] == "mig" and rows[0]["error"] == "" and rows[0]["score"] > 0
-    assert rows[1]["error"] == "ValueError: I need exactly 4 codes" and rows[1]["score"] is None
+    # the line of the user's file that raised (evaluate said only the message)
+    assert rows[1]["error"] == "ValueError: I need exactly 4 codes (at failing.py:4 in needs_square)"
+    assert rows[1]["score"] is None
 
 
 def test_a_failing_metric_with_sub_scores_fails_in_one_row_per_sub_score_with_its_property(grid):
@@ -202,6 +204,8 @@ def test_discrete_flags():
         parse_discrete("3", 3)
     with pytest.raises(ValueError, match="indices like 0,2"):
         parse_discrete("x", 3)
+    with pytest.raises(ValueError, match="index 0 is given twice in '0,0'"):
+        parse_discrete("0,0", 3)
 
 
 @pytest.mark.parametrize(
