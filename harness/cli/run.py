@@ -238,7 +238,7 @@ def dry_run(args: argparse.Namespace, out: Path) -> int:
     from harness.execution.costs import study_estimate
     from harness.execution.plan import plan_tasks, slow_metric_warnings
     from harness.execution.racing import first_round_nulls, racing_rule
-    from harness.execution.run_estimate import START_SECONDS, race_wall_seconds, report_wall_seconds
+    from harness.execution.run_estimate import START_SECONDS, pool_workers, race_wall_seconds, report_wall_seconds
     from harness.execution.runner import check_execution, plan_study
     from harness.execution.speed_probe import machine_speed
     from reports.analyses.intervals import level
@@ -260,11 +260,13 @@ def dry_run(args: argparse.Namespace, out: Path) -> int:
     cells = planned(racing.min_seeds if racing is not None else args.seeds)
     records = study_estimate(cells)
     total = sum(record["cpu_hours"] for record in records)
-    workers = 1 if args.backend == "sequential" else (os.cpu_count() or 1) if args.jobs == -1 else args.jobs
+    tasks = plan_tasks(cells)
+    drawing = 1 if args.backend == "sequential" else (os.cpu_count() or 1) if args.jobs == -1 else args.jobs
+    workers = pool_workers([task.estimated_seconds for task in tasks], args.jobs) if args.backend == "loky" else drawing
     scenario_count = len({cell.scenario for cell in cells})
     print(f"study {args.preset!r}: {len(cells)} cells ({scenario_count} scenario{'s' * (scenario_count != 1)}, "
           f"{len(records)} metric{'s' * (len(records) != 1)}) "
-          f"in {len(plan_tasks(cells))} tasks of one data draw")
+          f"in {len(tasks)} tasks of one data draw")
     print(_sample_sizes(cells))
     print(_seeds(cells))
     left_out = [name for name in PRESETS[args.preset].excluded_metrics if args.metrics is None
@@ -290,7 +292,7 @@ def dry_run(args: argparse.Namespace, out: Path) -> int:
         parts["for the race's looks and later rounds"] = speed * race_wall_seconds(total * 3600 / workers, len(cells),
                                                                                   racing.looks)
     if not args.no_report:
-        parts["for the report"] = speed * report_wall_seconds(len(cells), workers)
+        parts["for the report"] = speed * report_wall_seconds(len(cells), drawing)
     print(f"this machine ran a fixed workload {speed:.1f} times as long as when the cost table was measured: about "
           f"{_duration(sum(parts.values()))} here in all ("
           + ", ".join(f"{_duration(seconds)} {what}" for what, seconds in parts.items()) + ")")

@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from harness.errors import UsageError
+from harness.execution.run_estimate import pool_workers
 
 BACKENDS = ("loky", "threading", "sequential", "dask")
 """Backend names accepted by :func:`execute` and ``run --backend``."""
@@ -156,8 +157,9 @@ def execute(
     tasks : sequence of harness.execution.plan.Task
         The tasks to run, in the order to start them (longest first).
     jobs : int, default 1
-        Local workers (``-1``: all cores).  With ``backend="dask"`` and a
-        ``scheduler``, the cluster's own workers are used and ``jobs`` is ignored.
+        Local workers (``-1``: all cores; with ``backend="loky"`` none, the tasks run in this process, where their
+        estimated time would not repay starting the workers: :func:`harness.execution.run_estimate.pool_workers`).
+        With ``backend="dask"`` and a ``scheduler``, the cluster's own workers are used and ``jobs`` is ignored.
     backend : {"loky", "threading", "sequential", "dask"}
         Where the tasks run.
     scheduler : str, optional
@@ -190,13 +192,15 @@ def execute(
                 stopping.set()
                 raise
         return
-    if jobs == 1 or backend == "sequential" or len(tasks) == 1:
+    workers = pool_workers([task.estimated_seconds for task in tasks], jobs) if backend == "loky" else \
+        local_workers(jobs, len(tasks))
+    if workers == 1 or backend == "sequential":
         for task in tasks:
             yield run_task(task, cell_timeout)
         return
     from joblib import Parallel, delayed, parallel_config
 
-    with parallel_config(**local_pool(backend, local_workers(jobs, len(tasks)))):
+    with parallel_config(**local_pool(backend, workers)):
         results = Parallel(return_as="generator_unordered", batch_size=1, pre_dispatch="n_jobs")(
             delayed(run_task)(task, cell_timeout) for task in tasks
         )

@@ -82,3 +82,35 @@ def test_a_report_stopped_early_under_report_workers_says_nothing_of_its_cancell
         figures.close()
     assert not [warning for warning in recwarn if issubclass(warning.category, UserWarning)
                 and ("not used" in str(warning.message) or "cancelled" in str(warning.message))]
+
+
+def test_the_default_pool_starts_workers_only_where_the_tasks_repay_their_start():
+    from harness.execution.run_estimate import POOL_START_SECONDS, pool_workers
+
+    cheap = [0.01] * 40  # 0.4 s of cells: a worker's imports alone take longer
+    costly = [1.0] * 40
+    assert pool_workers(cheap, -1, cores=2) == 1
+    assert pool_workers(costly, -1, cores=2) == 2 and pool_workers(costly, -1, cores=16) == 16
+    # the break-even: pooled (the start, then half the work) against the work in one process
+    at = 2 * POOL_START_SECONDS
+    assert pool_workers([at * 0.99 / 10] * 10, -1, cores=2) == 1 and pool_workers([at * 1.01 / 10] * 10, -1, cores=2) == 2
+    # one long task and short ones: the pool ends no sooner than the long one
+    assert pool_workers([10.0, 0.1, 0.1], -1, cores=2) == 1
+    assert pool_workers([2.0] * 3, -1, cores=8) == 3  # never more workers than tasks
+    # an explicit number of workers is kept, however cheap the tasks
+    assert pool_workers(cheap, 2, cores=2) == 2 and pool_workers(cheap[:1], 2, cores=2) == 1
+
+
+def test_a_study_of_a_few_cheap_cells_runs_in_this_process_by_default(tmp_path):
+    # each of its two workers took 3 to 4 CPU-s of imports for six cells of a millisecond each (with --jobs 2 they
+    # still start: the tests of the workers' behaviour ask for them)
+    from harness.execution.runner import run_study
+
+    (tmp_path / "where.py").write_text(
+        "import os\n\n\ndef which_process(factors, codes):\n"
+        f"    with open({str(tmp_path / 'pids.txt')!r}, 'a') as file:\n"
+        "        file.write(f'{os.getpid()}\\n')\n"
+        "    return 0.5\n")
+    run_study(preset="quick", scenarios_=["noise"], metrics_=[f"{tmp_path / 'where.py'}:which_process"], seeds=1, n_samples=200,
+              jobs=-1, progress=False, log=lambda _: None)
+    assert (tmp_path / "pids.txt").read_text().split() == [str(os.getpid())] * 6  # the six noise levels, here
