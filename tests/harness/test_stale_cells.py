@@ -104,18 +104,24 @@ CASES = {
 }
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("backend", ["loky", "sequential"])
-def test_what_a_metric_reads_at_run_time_recomputes_exactly_its_cells_names_the_cause_and_fails_the_check(tmp_path,
-                                                                                                      backend):
-    (tmp_path / "labhelp.py").write_text("SCALE = 1.0\n")
-    (tmp_path / "weights.json").write_text('{"w": 1.0}\n')
+def _lab_folder(folder: Path) -> str:
+    """The three metrics of :data:`CASES` and what they read, written into ``folder``; their ``--metrics`` list, MIG first."""
+    (folder / "labhelp.py").write_text("SCALE = 1.0\n")
+    (folder / "weights.json").write_text('{"w": 1.0}\n')
     for file, source, _, _, _ in CASES.values():
-        (tmp_path / file).write_text(textwrap.dedent(source))
-    metric_list = ",".join(["mig", *(f"{file}:{name}" for file, _, name, _, _ in CASES.values())])
-    study = ["run", "--preset", "quick", "--scenarios", "noise", "--metrics", metric_list, "--seeds", "1",
-             "--n-samples", "200", "--out", "runs/x", "--no-report", "--no-progress", "--backend", backend,
-             "--jobs", "2"]  # workers for loky, whose own choice (-1) runs so few cells in its process
+        (folder / file).write_text(textwrap.dedent(source))
+    return ",".join(["mig", *(f"{file}:{name}" for file, _, name, _, _ in CASES.values())])
+
+
+def _lab_study(metric_list: str, *options: str) -> list[str]:
+    return ["run", "--preset", "quick", "--scenarios", "noise", "--metrics", metric_list, "--seeds", "1",
+            "--n-samples", "200", "--out", "runs/x", "--no-report", "--no-progress", *options]
+
+
+@pytest.mark.slow
+def test_what_a_metric_reads_at_run_time_recomputes_exactly_its_cells_names_the_cause_and_fails_the_check(tmp_path):
+    # in the run's process (24 cheap cells: --jobs -1 starts no workers); read in workers: the test below
+    study = _lab_study(_lab_folder(tmp_path))
     env: dict[str, str] = {}
     assert _harness(*study, cwd=tmp_path).returncode == 0
     assert _harness("baseline", "save", "runs/x", "--to", "base.json", cwd=tmp_path).returncode == 0
@@ -134,6 +140,28 @@ def test_what_a_metric_reads_at_run_time_recomputes_exactly_its_cells_names_the_
         assert f"note: metric {name!r} was computed from other inputs than in the baseline: {reason}; drift may be intended" \
             in check.stdout, case
     assert "skipping 24 finished cell(s)" in _harness(*study, cwd=tmp_path, env=env).stdout  # and now nothing is stale
+
+
+@pytest.mark.slow
+def test_what_a_metric_reads_in_worker_processes_recomputes_exactly_its_cells(tmp_path):
+    # the reads are recorded where the metric runs, in loky's workers, and sent back with the scores; the three
+    # changes at once (each alone, and baseline check's note: the test above)
+    study = _lab_study(_lab_folder(tmp_path), "--jobs", "2", "--backend", "loky")
+    env: dict[str, str] = {}
+    assert _harness(*study, cwd=tmp_path).returncode == 0
+    before = pd.read_csv(tmp_path / "runs/x/results.csv")
+    for _, _, _, change, _ in CASES.values():
+        change(tmp_path, env)
+    rerun = _harness(*study, cwd=tmp_path, env=env)
+    assert rerun.returncode == 0, rerun.stderr
+    assert "skipping 6 finished cell(s) found in runs/x; computing 18" in rerun.stdout
+    reasons = next(line for line in rerun.stdout.splitlines() if line.startswith("recomputing"))
+    assert reasons.startswith("recomputing 18 stored cell(s) whose inputs changed: ")
+    assert sorted(reasons.split(": ", 1)[1].split("; ")) == sorted(f"{reason} (6)" for *_, reason in CASES.values())
+    after = pd.read_csv(tmp_path / "runs/x/results.csv")
+    moved = (before["score"] != after["score"]).to_numpy()
+    assert set(after.loc[moved, "metric"]) == {name for _, _, name, _, _ in CASES.values()}  # mig's cells kept
+    assert "skipping 24 finished cell(s)" in _harness(*study, cwd=tmp_path, env=env).stdout
 
 
 def test_an_edited_user_metric_file_recomputes_its_cells_and_says_why(tmp_path):
