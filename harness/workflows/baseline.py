@@ -124,6 +124,27 @@ def _run_provenance(run: Results) -> dict[str, Any]:
 
 #: Set to 1 in the environment, :func:`assert_matches_baseline` rewrites its baseline instead of failing.
 UPDATE_VARIABLE = "HARNESS_UPDATE_BASELINES"
+#: What :data:`UPDATE_VARIABLE` may hold, read case-blind: a value to rewrite, a value to check (unset too).
+UPDATE_VALUES = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False,
+                 "off": False, "": False}
+
+
+def update_requested(environment: Mapping[str, str] | None = None) -> bool:
+    """Whether :data:`UPDATE_VARIABLE` asks to rewrite the baselines: ``1``, ``true``, ``yes`` or ``on``; ``0``,
+    ``false``, ``no``, ``off``, empty or unset check them.
+
+    Raises
+    ------
+    harness.errors.UsageError
+        For another value: ``HARNESS_UPDATE_BASELINES=false`` rewrote every baseline (anything but ``0`` or empty did),
+        turning a CI's checks into rewrites that pass.
+    """
+    value = (os.environ if environment is None else environment).get(UPDATE_VARIABLE, "")
+    try:
+        return UPDATE_VALUES[value.strip().lower()]
+    except KeyError:
+        raise UsageError(f"{UPDATE_VARIABLE}={value!r} is neither a yes (1, true, yes, on) nor a no (0, false, no, off "
+                         "or unset)") from None
 
 
 def save_baseline(run: Results, to: str | Path, *, force: bool = False, metrics: Sequence[str] | None = None) -> Path:
@@ -903,8 +924,9 @@ def assert_matches_baseline(run: Results, baseline: str | Path, *, update: bool 
 
     Same parameters as :func:`check_baseline` (``options``: ``atol``, ``rtol``,
     ``per_metric``, ``sigmas``, ``metrics``, ``allow_missing``).  Returns the check when it passes.
-    With ``update`` (default: the environment variable ``HARNESS_UPDATE_BASELINES`` set to anything
-    but ``0`` or empty), the baseline is (re)written from the run instead (with ``metrics``, those metrics' cells
+    With ``update`` (default: the environment variable ``HARNESS_UPDATE_BASELINES`` set to ``1``, ``true``, ``yes``
+    or ``on``; another value than these and ``0``, ``false``, ``no``, ``off`` or empty is refused: :func:`update_requested`),
+    the baseline is (re)written from the run instead (with ``metrics``, those metrics' cells
     only: the others stay as saved, so tests sharing one file each rewrite their own), and the check of the run
     against it returned: rerun the suite so after an intended change, review the diff of the
     baseline file and commit it, as with snapshot-testing tools.  Pytest does not show this
@@ -926,7 +948,7 @@ def assert_matches_baseline(run: Results, baseline: str | Path, *, update: bool 
     """
     __tracebackhide__ = True  # pytest shows the caller's line, not this helper's source
     if update is None:
-        update = os.environ.get(UPDATE_VARIABLE, "") not in ("", "0")
+        update = update_requested()
     if update:  # the checked metrics' cells only, when the check selects some: the others stay as saved
         save_baseline(run, baseline, force=True, metrics=options.get("metrics"))
     elif not Path(baseline).is_file():

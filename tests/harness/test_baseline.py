@@ -604,6 +604,17 @@ def test_the_pytest_helper_rewrites_its_baseline_when_asked(runs, tmp_path, monk
     assert assert_matches_baseline(results, tmp_path / "copy.json").passed
     with pytest.raises(AssertionError, match="rewrite the baseline with HARNESS_UPDATE_BASELINES=1"):
         assert_matches_baseline(results, runs / "baseline.json")
+    # "false" rewrote it (anything but 0 or empty did), and the check passed: a CI setting it checked nothing
+    saved = (runs / "baseline.json").read_bytes()
+    for no in ("false", "No", "off", " "):
+        monkeypatch.setenv("HARNESS_UPDATE_BASELINES", no)
+        with pytest.raises(AssertionError, match="rewrite the baseline with HARNESS_UPDATE_BASELINES=1"):
+            assert_matches_baseline(results, runs / "baseline.json")
+    assert (runs / "baseline.json").read_bytes() == saved
+    monkeypatch.setenv("HARNESS_UPDATE_BASELINES", "ture")
+    with pytest.raises(UsageError, match=r"HARNESS_UPDATE_BASELINES='ture' is neither a yes \(1, true, yes, on\)"):
+        assert_matches_baseline(results, runs / "baseline.json")
+    assert (runs / "baseline.json").read_bytes() == saved
 
 
 HIDDEN = '''
