@@ -131,6 +131,7 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False,
             frame[column] = frame[column].astype(np.int64)
     if frame["higher_is_better"].dtype != bool:
         frame["higher_is_better"] = _as_bool(frame["higher_is_better"])
+    _refuse_repeated_rows(frame)
     unknown = sorted(set(frame["property"].unique()) - set(SCORE_PROPERTIES))
     if unknown:
         raise ValueError(f"results column 'property' has unknown values {unknown}; expected some of {SCORE_PROPERTIES}")
@@ -138,6 +139,28 @@ def check_results(results: pd.DataFrame, *, allow_empty: bool = False,
     if unknown:
         raise ValueError(f"results column 'criterion' has unknown values {unknown}; expected some of {CRITERIA} or ''")
     return frame
+
+
+#: What a results row is the score of: one row each (a two-parameter sweep's slice is a scenario of its own).
+ROW_IDENTITY = ("scenario", "value_label", "seed", "n_samples", "metric", "sub_score")
+
+
+def _refuse_repeated_rows(frame: pd.DataFrame) -> None:
+    """Refuse rows scoring the same cell and sub-score as an earlier row: each would be counted as a seed of its own,
+    a mean's interval drawn narrower than its seeds give and the seeds over-counted (two runs' tables concatenated
+    for a figure, where both ran the same cells)."""
+    repeated = frame.duplicated(list(ROW_IDENTITY)).to_numpy()
+    if not repeated.any():
+        return
+    position = int(np.flatnonzero(repeated)[0])
+    first = int(np.flatnonzero((frame[list(ROW_IDENTITY)] == frame[list(ROW_IDENTITY)].iloc[position]).all(axis=1))[0])
+    row = frame.iloc[position]
+    raise ValueError(
+        f"results table repeats {int(repeated.sum())} row(s) of a cell it already holds (first: row {position + 1}, "
+        f"metric {row['metric']!r}/{row['sub_score']!r}, scenario {row['scenario']!r}, value {str(row['value_label'])!r}, "
+        f"seed {row['seed']}, n = {row['n_samples']}, as row {first + 1}): each would count as a seed of its own; a "
+        f"table of several runs should keep one row of each cell, e.g. "
+        f"frame.drop_duplicates(subset={list(ROW_IDENTITY)})")
 
 
 #: The columns of real numbers: empty (NaN) allowed only where :func:`_check_numbers` allows it.

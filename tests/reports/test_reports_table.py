@@ -118,6 +118,20 @@ def test_bad_property_boolean_and_empty_table_are_rejected(synthetic_results):
         check_results(synthetic_results.to_dict())
 
 
+def test_a_row_repeating_a_cell_is_refused_naming_both_rows(synthetic_results):
+    # two runs' tables concatenated: each repeated row counted as a seed of its own, so a plot said "mean over 4 seeds"
+    # of 2 and drew a band far narrower than the seeds give
+    assert not synthetic_results.duplicated(["scenario", "value_label", "seed", "n_samples", "metric", "sub_score"]).any()
+    twice = pd.concat([synthetic_results, synthetic_results.iloc[[3, 5]]], ignore_index=True)
+    first = synthetic_results.iloc[3]
+    with pytest.raises(ValueError, match=rf"^results table repeats 2 row\(s\) of a cell it already holds \(first: row "
+                       rf"{len(synthetic_results) + 1}, metric '{first['metric']}'/'{first['sub_score']}', .* as row 4\): "
+                       r"each would count as a seed of its own"):
+        check_results(twice)
+    other_seed = pd.concat([synthetic_results, synthetic_results.iloc[[3]].assign(seed=99)], ignore_index=True)
+    assert len(check_results(other_seed)) == len(synthetic_results) + 1  # another seed of the cell is no repeat
+
+
 def test_a_checked_table_checks_to_itself_and_a_whole_one_carries_no_attrs(synthetic_results):
     # check_results skips the conversions a column no longer needs (text already text, numbers already numbers); what
     # it returns must be what converting them gives, and a table lacking no column carries no attrs (pandas deep-copies
@@ -161,7 +175,7 @@ def test_an_older_table_gets_its_option_columns_from_its_names_once(synthetic_re
     assert variant["default_options"] == '{"bins":10,"scale":1}'  # every default the caller knows
     assert (checked.iloc[0]["metric_base"], checked.iloc[0]["options"], checked.iloc[0]["default_options"]) == ("lin", "{}", "{}")
     # a table that has the columns keeps them: its names are never read again
-    relabelled = checked.assign(metric="something else")
+    relabelled = checked.assign(metric=checked["metric"] + " renamed")
     assert check_results(relabelled)["metric_base"].tolist() == checked["metric_base"].tolist()
 
 
