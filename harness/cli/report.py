@@ -33,6 +33,10 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", type=Path,
                         help="directory of the report (default: DIR; needed with --metrics or --scenarios, so that a "
                         "subset's report never replaces the full one)")
+    parser.add_argument("--force", action="store_true",
+                        help="write into an --out that holds another run (its cells.jsonl) or, for the full report, "
+                        "results of its own (default: refuse, exit 2: its results table, or the report of its results, "
+                        "would be replaced)")
     parser.add_argument("--jobs", type=jobs, default=-1,
                         help="worker processes drawing the figures, -1 for all cores (default: %(default)s); "
                         "the files do not depend on it")
@@ -49,6 +53,8 @@ def report(args: argparse.Namespace) -> int:
     if subset and (args.out is None or args.out.resolve() == args.directory.resolve()):
         raise UsageError("--metrics and --scenarios make the report of a subset: name another directory with --out "
                          f"(it would replace the full report and results in {args.directory})")
+    if args.out is not None and args.out.resolve() != args.directory.resolve() and not args.force:
+        _refuse_another_run(args.out, subset)
     # first: the workers start while the results are read (unless there are none: that error comes at once)
     with report_workers(args.jobs, REPORT_IMPORTS if _holds_results(args.directory) else ()):
         import reports
@@ -71,6 +77,19 @@ def report(args: argparse.Namespace) -> int:
             raise UsageError(str(error)) from None
     print(f"report: {html}")
     return 0
+
+
+def _refuse_another_run(out: Path, subset: bool) -> None:
+    """Refuse an ``--out`` holding another run: its store (``cells.jsonl``), whose results table a subset's would
+    replace; for the full report, also results of its own, whose report this one would replace (a subset's
+    ``--out`` holding results and no store is that subset's earlier report, rewritten)."""
+    from harness.execution.store import CELLS_FILE, RESULTS_CSV, RESULTS_PARQUET
+
+    held = [name for name in (CELLS_FILE, *(() if subset else (RESULTS_PARQUET, RESULTS_CSV))) if (out / name).is_file()]
+    if held:
+        replaced = "its results table" if subset else "the report of its results"
+        raise UsageError(f"--out {str(out)!r} holds another run ({held[0]}): {replaced} would be replaced; name a new "
+                         "directory, or pass --force")
 
 
 def _failures_of(failures: pd.DataFrame, results: pd.DataFrame, metrics: Sequence[str] | None,

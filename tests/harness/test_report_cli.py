@@ -116,3 +116,33 @@ def test_a_subset_names_what_it_lacks(run_dir, tmp_path, capsys, arguments, mess
     assert main(["report", str(run_dir), *arguments]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(("subset", "held", "replaced"), [
+    (["--metrics", "modularity"], "cells.jsonl", "its results table"),
+    ([], "cells.jsonl", "the report of its results"),
+    ([], "results.parquet", "the report of its results"),
+])
+def test_a_report_into_another_runs_directory_is_refused(run_dir, tmp_path, capsys, subset, held, replaced):
+    # report runs/quick --metrics sap --out runs/small replaced runs/small's results table with sap's, silently
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / held).write_bytes((run_dir / held).read_bytes())
+    assert main(["report", str(run_dir), *subset, "--out", str(other), "--jobs", "1"]) == 2
+    assert capsys.readouterr().err == (f"error: --out {str(other)!r} holds another run ({held}): {replaced} would be "
+                                       "replaced; name a new directory, or pass --force\n")
+    assert [path.name for path in other.iterdir()] == [held]  # nothing written
+
+
+@pytest.mark.slow  # 4 to 6 s: two reports; the refusals are tested above
+def test_a_subsets_earlier_report_is_rewritten_and_another_run_with_force(run_dir, tmp_path):
+    earlier = tmp_path / "earlier"  # a subset's earlier report: its results, no store
+    earlier.mkdir()
+    (earlier / "results.parquet").write_bytes((run_dir / "results.parquet").read_bytes())
+    assert main(["report", str(run_dir), "--metrics", "modularity", "--out", str(earlier), "--jobs", "1"]) == 0
+    assert set(pd.read_parquet(earlier / "results.parquet")["metric"]) == {"modularity"}
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "cells.jsonl").write_bytes((run_dir / "cells.jsonl").read_bytes())
+    assert main(["report", str(run_dir), "--metrics", "modularity", "--out", str(other), "--jobs", "1", "--force"]) == 0
+    assert set(pd.read_parquet(other / "results.parquet")["metric"]) == {"modularity"}
