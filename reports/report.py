@@ -684,7 +684,9 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
     review's section-5 figures in its arrangement (``review_figure4_noise``, ...), the
     atlas (one figure per family), one figure per scenario, the sample-efficiency
     curve, bounds bars, cost growth and the agreement heat map when the results
-    support them.
+    support them.  The report owns ``tables/`` and ``figures/``: an earlier report's tables and figures there that
+    this one does not write (of scenarios or metrics it lacks, in formats it does not draw) are removed, so that none
+    shows other results beside the new ones.
 
     Parameters
     ----------
@@ -725,12 +727,15 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
     drawing = draw_figures(todo, out_dir / "figures", jobs=jobs, formats=formats)
     try:
         sections = build_sections(bundle)
-        _write_tables(sections, tables_dir)
+        tables = _write_tables(sections, tables_dir)
         warned = raised_warnings(results)
         warned.to_csv(tables_dir / "warnings.csv", index=False)
         figure_files = list(drawing)
     finally:
         drawing.close()  # stops the workers' queue when an analysis raised before the figures were read
+    _remove_earlier_outputs(tables_dir, {*tables, "warnings.csv"}, TABLE_SUFFIXES)
+    _remove_earlier_outputs(out_dir / "figures", {f"{figure.key}.{form}" for figure in figure_files
+                                                  for form in figure.formats}, FIGURE_SUFFIXES)
     _list_in_sections(todo, sections)
     title = report_title(results, out_dir)
     agreement = agreement_line(bundle)
@@ -743,14 +748,36 @@ def write_report(results: pd.DataFrame | Bundle, out_dir: str | Path, *, jobs: i
     return html_path
 
 
-def _write_tables(sections: Sequence[Section], tables_dir: Path) -> None:
-    """Each section's table as ``tables/<key>.csv`` (full precision) and ``.tex`` (what its paper view shows)."""
+def _write_tables(sections: Sequence[Section], tables_dir: Path) -> set[str]:
+    """Each section's table as ``tables/<key>.csv`` (full precision) and ``.tex`` (what its paper view shows); the
+    names of the files written."""
+    written = set()
     for section in sections:
         if section.table is None:
             continue
         section.table.to_csv(tables_dir / f"{section.key}.csv", index=False)
+        written.add(f"{section.key}.csv")
         paper = section.paper if section.paper is not None else section.display
         if paper is not None and not paper.empty:  # an empty tabular does not compile
             note = ". ".join(text for text in (section.paper_note, section.provenance) if text)
             (tables_dir / f"{section.key}.tex").write_text(
                 to_latex(paper, caption=section.title, label=section.key, note=note), encoding="utf-8")
+            written.add(f"{section.key}.tex")
+    return written
+
+
+#: What a report writes into ``tables/`` and ``figures/``: an earlier report's such files this one did not write are
+#: removed (:func:`_remove_earlier_outputs`).
+TABLE_SUFFIXES = (".csv", ".tex")
+FIGURE_SUFFIXES = tuple(f".{form}" for form in figures.FIGURE_FORMATS)
+
+
+def _remove_earlier_outputs(directory: Path, written: set[str], suffixes: Sequence[str]) -> None:
+    """Remove the files of ``directory`` with one of ``suffixes`` that are not ``written``: an earlier report's figures
+    of a scenario or metric this one lacks, or its SVG and PDF where this one draws PNG only, stayed beside the new
+    PNGs, showing other results (``noise.svg`` the metrics of the earlier run beside the new ``noise.png``)."""
+    if not directory.is_dir():
+        return
+    for path in directory.iterdir():
+        if path.is_file() and path.suffix in suffixes and path.name not in written:
+            path.unlink()

@@ -389,3 +389,33 @@ def test_the_summary_blames_an_old_table_only_where_the_criterion_column_was_mis
         assert line.startswith(f"No scenario of the results declares a criterion ({why}"), line
     assert not any(line.startswith("No scenario") for line in
                    _summary(bundle_for(check_results(synthetic_results)).judged, pd.DataFrame(), True))
+
+
+@pytest.mark.slow  # 5 to 10 s: two reports; the fast tier tests the removal itself (below)
+def test_a_report_written_again_removes_the_earlier_reports_tables_and_figures_it_does_not_write(synthetic_results,
+                                                                                                  tmp_path):
+    # noise.svg of the earlier report stayed beside the new noise.png, showing the earlier run's metrics
+    write_report(synthetic_results.loc[synthetic_results["scenario"] == "noise"], tmp_path, figure_formats="png,svg")
+    earlier = {path.name for path in (tmp_path / "figures").iterdir()}
+    assert {"noise.png", "noise.svg"} <= earlier
+    (tmp_path / "figures" / "notes.txt").write_text("mine")  # not a report's: kept
+    (tmp_path / "tables" / "review_table1.csv").write_text("stale")
+    write_report(synthetic_results.loc[synthetic_results["scenario"] == "mixing"], tmp_path)
+    now = {path.name for path in (tmp_path / "figures").iterdir()}
+    assert "mixing.png" in now and not {"noise.png", "noise.svg"} & now
+    assert not any(name.endswith(".svg") for name in now) and "notes.txt" in now
+    tables = {path.name for path in (tmp_path / "tables").iterdir()}
+    assert "review_table1.csv" not in tables and "warnings.csv" in tables and "headline.csv" in tables
+    named = set(re.findall(r"(?:figures|tables)/([\w.]+\.(?:png|csv))", (tmp_path / "report.md").read_text(encoding="utf-8")))
+    assert named <= now | tables  # and every file the report names is there
+
+
+def test_the_removal_of_an_earlier_reports_files_keeps_what_this_one_wrote_and_what_is_not_a_reports(tmp_path):
+    from reports.report import FIGURE_SUFFIXES, _remove_earlier_outputs
+
+    for name in ("noise.png", "noise.svg", "noise.pdf", "mixing.png", "notes.txt", "mixing.png.bak"):
+        (tmp_path / name).write_text(name)
+    (tmp_path / "old.png").mkdir()  # a folder is never removed
+    _remove_earlier_outputs(tmp_path, {"mixing.png"}, FIGURE_SUFFIXES)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["mixing.png", "mixing.png.bak", "notes.txt", "old.png"]
+    _remove_earlier_outputs(tmp_path / "absent", set(), FIGURE_SUFFIXES)  # no folder yet: nothing to do
