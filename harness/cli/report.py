@@ -64,19 +64,35 @@ def report(args: argparse.Namespace) -> int:
         from reports.rendering.comparison import FigureRequestError
 
         results, failures = load_run_results(args.directory), load_run_failures(args.directory)
+        colours = args.colors
         if subset:
+            whole = results
             results = select_results(results, metrics=args.metrics, scenarios=args.scenarios)
             failures = _failures_of(failures, results, args.metrics, args.scenarios)
+            colours = _colours_of_the_run(whole, results, args.colors)
         out = writable_output(args.out, "--out", directory=True) if args.out is not None else args.directory
         if subset:  # the subset's own results table, so that OUT is a run directory 'report' and 'plot' read
             ResultStore(out).write_tables(results)
         try:
             html = reports.write_report(results, out, jobs=args.jobs, figure_formats=args.figure_formats,
-                                        colours=args.colors, failures=failures)
+                                        colours=colours, failures=failures)
         except FigureRequestError as error:  # colours naming no metric, refused before anything is written
             raise UsageError(str(error)) from None
     print(f"report: {html}")
     return 0
+
+
+def _colours_of_the_run(whole: pd.DataFrame, subset: pd.DataFrame, colours: dict[str, str] | None) -> dict[str, str]:
+    """The colour of each metric of a subset's report: the whole run's (its report's and ``plot``'s, ``colours``
+    applied), so that a paper's figures drawn from the subset match the run's; a subset coloured on its own drew MIG
+    in another colour."""
+    from reports.rendering.comparison import FigureRequestError, run_colours
+
+    try:
+        run = run_colours(whole, colours)
+    except FigureRequestError as error:  # colours naming no metric
+        raise UsageError(str(error)) from None
+    return {metric: run[metric] for metric in subset["metric_base"].unique() if metric in run}
 
 
 def _refuse_another_run(out: Path, subset: bool) -> None:

@@ -146,3 +146,19 @@ def test_a_subsets_earlier_report_is_rewritten_and_another_run_with_force(run_di
     (other / "cells.jsonl").write_bytes((run_dir / "cells.jsonl").read_bytes())
     assert main(["report", str(run_dir), "--metrics", "modularity", "--out", str(other), "--jobs", "1", "--force"]) == 0
     assert set(pd.read_parquet(other / "results.parquet")["metric"]) == {"modularity"}
+
+
+def test_a_subsets_report_draws_each_metric_in_the_runs_colour(run_dir, tmp_path, monkeypatch):
+    # coloured on its own, the subset drew its metrics in other colours than the run's report and plot did
+    from reports.rendering.comparison import run_colours
+
+    drawn = {}
+    monkeypatch.setattr(reports, "write_report", lambda results, out, **options: drawn.update(options) or out / "r.html")
+    assert main(["report", str(run_dir), "--metrics", "modularity", "--out", str(tmp_path / "sub"), "--jobs", "1"]) == 0
+    whole = load_run_results(run_dir)
+    assert drawn["colours"] == {"modularity": run_colours(whole)["modularity"]}
+    alone = run_colours(whole.loc[whole["metric"] == "modularity"])
+    assert alone["modularity"] != drawn["colours"]["modularity"]  # what the subset drew before
+    assert main(["report", str(run_dir), "--metrics", "modularity", "--out", str(tmp_path / "sub"), "--jobs", "1",
+                 "--colors", "modularity=#123456"]) == 0
+    assert drawn["colours"] == {"modularity": "#123456"}  # --colors still wins
