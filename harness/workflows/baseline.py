@@ -457,13 +457,17 @@ class BaselineCheck:
         return self.failures.empty and self.compared > 0
 
     def summary(self) -> str:
-        """One line: how many cells were compared and how many failed."""
-        counts = self.table["status"].value_counts()
+        """One line: how many cells were compared and how many failed.  A cell whose metric's options changed counts
+        once, as the baseline's cell (the run's cell of the other options is named after: the two sides of one change,
+        counted as two, made 60 cells of the baseline read 72)."""
+        run_side = ((self.table["status"] == OPTION_CHANGED) & self.table["baseline"].isna()).to_numpy()
+        counts = self.table.loc[~run_side, "status"].value_counts()
         parts = [f"{int(counts.get(s, 0))} {s}" for s in ("ok", "drifted", "failed", "missing", OPTION_CHANGED, "new")
                  if counts.get(s, 0)]
         verdict = "PASSED" if self.passed else "FAILED"
-        return (f"baseline check {verdict}: {len(self.table)} cells{'' if self.compared else ', none compared'} "
-                f"({', '.join(parts)})")
+        other = f"; the run scored {int(run_side.sum())} cells with the other options" if run_side.any() else ""
+        return (f"baseline check {verdict}: {int((~run_side).sum())} cells{'' if self.compared else ', none compared'} "
+                f"({', '.join(parts)}{other})")
 
     def by_metric(self) -> list[dict[str, Any]]:
         """One record per metric with failing cells: ``metric``, ``compared`` (its cells of the baseline),
