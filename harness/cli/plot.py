@@ -213,8 +213,12 @@ def _check_names(results, metrics: list[str] | None, scenarios: list[str] | None
         unknown = sorted(set(requested or ()) - set(known))
         if not unknown:
             continue
-        variants = [variant for name in unknown for variant in variants_of(results, name)] if kind == "metric" else []
-        hint = f" (did you mean {' or '.join(variants)}?)" if variants else did_you_mean(unknown, known)
+        swept = {name: variants_of(results, name) for name in unknown} if kind == "metric" else {}
+        if any(swept.values()):  # mig swept over bins 5 and 20: it names none of its rows ("unknown metric 'mig'" said)
+            raise UsageError("; ".join(f"metric {name!r} was swept without its default options, so it names none of "
+                                       f"its variants: name one or more of {', '.join(variants)}"
+                                       for name, variants in swept.items() if variants))
+        hint = did_you_mean(unknown, known)
         listing = ", ".join(sorted(set(metric_bases(named))) if kind == "metric" else known)
         if kind == "metric" and len(known) > named["metric"].nunique():  # one name per metric, not per sub-score
             listing += "; a metric of several sub-scores also as metric/sub_score"
