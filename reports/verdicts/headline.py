@@ -69,9 +69,11 @@ def headline(results: pd.DataFrame | Bundle, thresholds: Thresholds = Thresholds
 
 
 def _seconds(value: float, unit: str = " s") -> str:
+    """Two significant digits below 10 (0.14 s, 2.3 s; 0.1359 read "0.1 s" while 0.095 read "0.095 s"), whole
+    seconds above."""
     if not np.isfinite(value):
         return ABSENT
-    return f"{value:.2g}{unit}" if value < 0.1 else f"{value:.1f}{unit}"
+    return f"{value:.2g}{unit}" if value < 10 else f"{value:.0f}{unit}"
 
 
 def _decisive(row: dict) -> Check:

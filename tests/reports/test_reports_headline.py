@@ -102,3 +102,12 @@ def test_the_leader_is_called_the_clearest_pass_or_where_none_passes_the_closest
     flat = follows({"flat": 0.3, "flatter": 0.2})
     assert "0 of 2 sub-scores pass" in flat and "closest to passing flat (ρ 1.00, slope 0.30" in flat, flat
     assert "worst flatter" in flat
+
+
+def test_seconds_per_call_keep_two_significant_digits():
+    # 0.1359 s read "0.1 s" beside cost.tex's 0.136, while 0.095 read "0.095 s"
+    from reports.verdicts.headline import _seconds
+
+    assert [_seconds(value) for value in (0.0123, 0.095, 0.1359, 2.345, 12.6, 135.0)] == [
+        "0.012 s", "0.095 s", "0.14 s", "2.3 s", "13 s", "135 s"]
+    assert _seconds(float("nan")) == "—"
