@@ -627,16 +627,22 @@ def report_title(results: pd.DataFrame, out_dir: Path) -> str:
     return f"Disentanglement metrics report: {name}" + ("" if studies == [name] else f" (preset {', '.join(studies)})")
 
 
+def _counted(count: int, noun: str) -> str:
+    """``1 scenario``, ``3 scenarios``."""
+    return f"{count} {noun}{'s' * (count != 1)}"
+
+
 def _summary(results: pd.DataFrame, warned: pd.DataFrame, warnings_recorded: bool,
              criteria_recorded: bool = True) -> list[str]:
     n = results["n_samples"]
     seeds = results["seed"].nunique()
     lower = sorted({score for score, higher in zip(results["metric"] + "/" + results["sub_score"],
                                                     results["higher_is_better"]) if not higher})
+    sizes = f"sample size {n.min()}" if n.min() == n.max() else f"sample sizes {n.min()} to {n.max()}"
     return [
-        f"Studies: {', '.join(sorted(results['study'].unique()))}; {results['scenario'].nunique()} scenarios, "
-        f"{results['metric'].nunique()} metrics, up to {seeds} seed{'s' * (seeds != 1)} per cell, sample sizes "
-        f"{n.min()} to {n.max()}; harness {', '.join(sorted(results['harness_version'].unique()))}.",
+        f"Studies: {', '.join(sorted(results['study'].unique()))}; {_counted(results['scenario'].nunique(), 'scenario')}, "
+        f"{_counted(results['metric'].nunique(), 'metric')}, up to {_counted(seeds, 'seed')} per cell, {sizes}; "
+        f"harness {', '.join(sorted(results['harness_version'].unique()))}.",
         "Lower-is-better sub-scores, shown as 1 − score everywhere: " + (", ".join(lower) if lower else "none") + ".",
         warnings_line(warned) if warnings_recorded else
         "Warnings inside metric calls were not recorded (a table written before the warnings column).",

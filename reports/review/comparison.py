@@ -144,8 +144,11 @@ def agreement_sentence(comparison: pd.DataFrame) -> str:
     compared = len(comparison) - counts["missing"]
     others = ", ".join(f"{counts[name]} {name}" for name in AGREEMENTS[1:-1] if counts[name])
     lacking = sorted(set(comparison.loc[comparison["agreement"] == "missing", "metric"]))
+    as_measured = [name for name in ("mig", "rmig") if name in set(compared_rows(comparison)["metric"])]
+    notes = ([others] if others else []) + (
+        [f"MIG-RMIG compared as {' and as '.join(as_measured)}"] if as_measured else [])  # not as a metric not run
     return (f"The review's Table 2 (Zaidi et al. 2022): {counts['agree']} of {compared} cells agree with the "
-            f"measurements (" + (f"{others}; " if others else "") + "MIG-RMIG compared as mig and as rmig)"
+            f"measurements" + (f" ({'; '.join(notes)})" if notes else "")
             + (f"; the review's metrics this run did not include, not compared: {', '.join(lacking)}" if lacking else "")
             + ".")
 

@@ -419,3 +419,15 @@ def test_the_removal_of_an_earlier_reports_files_keeps_what_this_one_wrote_and_w
     _remove_earlier_outputs(tmp_path, {"mixing.png"}, FIGURE_SUFFIXES)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["mixing.png", "mixing.png.bak", "notes.txt", "old.png"]
     _remove_earlier_outputs(tmp_path / "absent", set(), FIGURE_SUFFIXES)  # no folder yet: nothing to do
+
+
+def test_the_summary_counts_in_the_singular_where_there_is_one(synthetic_results):
+    # "Studies: quick; 1 scenarios, 1 metrics, ..., sample sizes 300 to 300"
+    from reports.report import _summary
+
+    one = check_results(synthetic_results.loc[(synthetic_results["scenario"] == "noise")
+                                              & (synthetic_results["metric"] == "lin") & (synthetic_results["seed"] == 0)])
+    first = _summary(one, pd.DataFrame(), warnings_recorded=False)[0]
+    assert f"; 1 scenario, 1 metric, up to 1 seed per cell, sample size {one['n_samples'].iloc[0]}; harness" in first
+    several = _summary(check_results(synthetic_results), pd.DataFrame(), warnings_recorded=False)[0]
+    assert re.search(r"; \d+ scenarios, \d+ metrics, up to \d+ seeds per cell, sample sizes? \d+", several)

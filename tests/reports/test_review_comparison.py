@@ -76,6 +76,10 @@ def test_the_count_and_the_disagreements(comparison):
     sentence = agreement_sentence(table)
     assert sentence.startswith(f"The review's Table 2 (Zaidi et al. 2022): {counts['agree']} of {2 * len(COLUMNS)} cells")
     assert "not compared: dci_lasso, dci_rf" in sentence
+    # mig held, rmig not: it said "MIG-RMIG compared as mig and as rmig" beside rmig among those not compared
+    assert "MIG-RMIG compared as mig)" in sentence and "as rmig" not in sentence
+    without = table.assign(agreement=table["agreement"].where(table["metric"] != "mig", "missing"))
+    assert "MIG-RMIG" not in agreement_sentence(without)
     listed = disagreements(table)
     assert len(listed) == counts["disagree"] and set(listed["Published"] != listed["Measured"]) == {True}
     assert "Modularity Score" in set(listed["Review row"])
