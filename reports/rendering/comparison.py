@@ -172,6 +172,9 @@ class _Renames:
 
     def __init__(self, mapping: Mapping[str, str] | None) -> None:
         self.mapping = dict(mapping or {})
+        bad = {old: new for old, new in self.mapping.items() if not (isinstance(new, str) and new.strip())}
+        if bad:  # {"mig": ""} drew an empty legend entry; {"mig": 3} raised a TypeError while drawing
+            raise FigureRequestError(f"rename gives {bad}: each label must be a text that is not empty")
         self.offered: set[str] = set()
         self.lines: dict[str, str] = {}
 
@@ -210,12 +213,26 @@ class _Renames:
 
 
 def check_layout(width: float, font_size: float) -> None:
-    """Refuse a ``width`` outside :data:`WIDTH_RANGE` or a ``font_size`` outside :data:`FONT_SIZE_RANGE`, naming the
-    range (:class:`FigureRequestError`): beyond them the legend, notes and tick labels do not fit the figure."""
+    """Refuse a ``width`` outside :data:`WIDTH_RANGE` or a ``font_size`` outside :data:`FONT_SIZE_RANGE`, or either
+    not a number, naming the range (:class:`FigureRequestError`): beyond them the legend, notes and tick labels do not
+    fit the figure (``width="column"`` raised a ``TypeError`` from the comparison: the names are ``WIDTHS``' keys)."""
     for name, given, (low, high), unit in (("width", width, WIDTH_RANGE, "inches"),
                                            ("font_size", font_size, FONT_SIZE_RANGE, "points")):
-        if not low <= given <= high:  # NaN too
-            raise FigureRequestError(f"{name} must be from {low:g} to {high:g} {unit}, got {given!r}")
+        number = isinstance(given, (int, float, np.integer, np.floating)) and not isinstance(given, (bool, np.bool_))
+        if not number or not low <= given <= high:  # NaN too
+            named = (f" (a name such as {given!r} is the command line's: pass reports.rendering.comparison.WIDTHS[{given!r}])"
+                     if name == "width" and isinstance(given, str) else "")
+            raise FigureRequestError(f"{name} must be a number from {low:g} to {high:g} {unit}, got {given!r}{named}")
+
+
+def _names(given: Sequence[str] | None, argument: str) -> list[str] | None:
+    """``given`` as a list of names, None as None; a lone string (``metrics="mig"`` was read as ``['m', 'i', 'g']``)
+    or a name that is not text is refused (:class:`FigureRequestError`)."""
+    if given is None:
+        return None
+    if isinstance(given, str) or not all(isinstance(name, str) for name in given):
+        raise FigureRequestError(f"{argument} must be a list of names such as ['mig'], got {given!r}")
+    return list(given)
 
 
 def _columns(panels: int, layout: str, ncols: int | None) -> int:
@@ -311,7 +328,7 @@ def plot_comparison(
     if band not in BANDS:
         raise FigureRequestError(f"band must be one of {BANDS}, got {band!r}")
     check_layout(width, font_size)
-    rows, shown = _selected(results, metrics, scenarios)
+    rows, shown = _selected(results, _names(metrics, "metrics"), _names(scenarios, "scenarios"))
     columns = _columns(len(shown), layout, ncols)
     grid_rows = -(-len(shown) // columns)
     scale = font_size / FONT_SIZE

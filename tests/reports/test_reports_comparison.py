@@ -269,6 +269,15 @@ def test_a_rename_that_gives_two_lines_one_label_is_refused(synthetic_results, t
     assert not (tmp_path / "r.png").exists()
 
 
+@pytest.mark.parametrize("rename", [{"lin": ""}, {"lin": "  "}, {"lin": 3}])
+def test_a_rename_to_no_text_is_refused(synthetic_results, tmp_path, rename):
+    # {"lin": ""} (a --rename-file's) drew an empty legend entry, where --rename lin= was refused; 3 raised a TypeError
+    with pytest.raises(FigureRequestError, match=rf"^rename gives {re.escape(str(rename))}: each label must be a text "
+                       "that is not empty$"):
+        plot_comparison(synthetic_results, metrics=["lin"], scenarios=["mixing"], rename=rename,
+                        out_file=tmp_path / "r.png")
+
+
 @pytest.mark.parametrize("layout, ncols, grid", [("rows", None, (3, 1)), ("columns", None, (1, 3)), ("grid", None, (2, 2)),
                                                  ("rows", 2, (2, 2)), ("rows", 5, (1, 3))])
 def test_layouts_and_panel_letters(synthetic_results, tmp_path, drawn, layout, ncols, grid):
@@ -300,12 +309,20 @@ def test_font_size_sets_labels_ticks_and_legend(synthetic_results, tmp_path, dra
         widths[size] = (line.get_linewidth(), line.get_markersize(), ideal.get_linewidth())
     assert widths[7] == (1.1, 3.0, IDEAL_STYLE["linewidth"])
     assert widths[14] == pytest.approx(tuple(2 * width for width in widths[7]))
-    for layout, message in (({"font_size": 0}, "font_size must be from 4 to 24 points, got 0"),
-                            ({"font_size": 1000}, "font_size must be from 4 to 24 points, got 1000"),
-                            ({"width": 0.01}, "width must be from 1 to 16.5 inches, got 0.01"),
-                            ({"width": float("nan")}, "width must be from 1 to 16.5 inches, got nan")):
+    for layout, message in (({"font_size": 0}, "font_size must be a number from 4 to 24 points, got 0"),
+                            ({"font_size": 1000}, "font_size must be a number from 4 to 24 points, got 1000"),
+                            ({"width": 0.01}, "width must be a number from 1 to 16.5 inches, got 0.01"),
+                            ({"width": float("nan")}, "width must be a number from 1 to 16.5 inches, got nan"),
+                            # these raised TypeError from the comparison with the range
+                            ({"font_size": None}, "font_size must be a number from 4 to 24 points, got None"),
+                            ({"width": "column"}, "width must be a number from 1 to 16.5 inches, got 'column' (a name "
+                             "such as 'column' is the command line's: pass reports.rendering.comparison.WIDTHS['column'])"),
+                            # metrics="mig" was read as ['m', 'i', 'g']: "unknown metric(s)"
+                            ({"metrics": "step"}, "metrics must be a list of names such as ['mig'], got 'step'"),
+                            ({"scenarios": ["noise", 3]}, "scenarios must be a list of names such as ['mig'], got "
+                             "['noise', 3]")):
         with pytest.raises(FigureRequestError, match=f"^{re.escape(message)}$"):  # a traceback from the layout code
-            plot_comparison(synthetic_results, metrics=["step"], out_file=tmp_path / "f.png", **layout)
+            plot_comparison(synthetic_results, **{"metrics": ["step"], **layout}, out_file=tmp_path / "f.png")
     with pytest.raises(FigureRequestError, match="layout must be one of"):
         plot_comparison(synthetic_results, metrics=["step"], layout="diagonal", out_file=tmp_path / "f.png")
 
