@@ -60,12 +60,21 @@ Results = pd.DataFrame | str | Path
 Tolerances = Mapping[str, tuple[float, float]]
 
 
+def _check_run(run: Results) -> None:
+    """Refuse a ``run`` that is neither a results table nor a run directory's path (``42`` raised a ``TypeError`` from
+    deep in pathlib)."""
+    if not isinstance(run, (pd.DataFrame, str, os.PathLike)):
+        raise TypeError(f"run must be a results table (a pandas DataFrame) or a run directory (a str or path), got "
+                        f"{type(run).__name__}")
+
+
 def _results(run: Results, *, allow_empty: bool = False) -> pd.DataFrame:
     """A results table from a DataFrame or a run directory, checked against the one schema
     (:func:`reports.check_results`, :func:`reports.load_results`; ``allow_empty`` accepts one without rows)."""
     import reports
     from harness.workflows.run_results import check_one_source_per_name_in, load_run_results
 
+    _check_run(run)
     if isinstance(run, pd.DataFrame):
         return check_one_source_per_name_in(reports.check_results(run, allow_empty=allow_empty), "the results")
     return load_run_results(run, allow_empty=allow_empty)
@@ -76,6 +85,7 @@ def _run_failures(run: Results) -> pd.DataFrame:
     ``failures`` a :func:`~harness.execution.runner.run_study` table carries."""
     from harness.workflows.run_results import load_run_failures
 
+    _check_run(run)
     if isinstance(run, pd.DataFrame):
         return pd.DataFrame(run.attrs.get("failures", []), columns=list(FAILURE_COLUMNS))
     return load_run_failures(run)
@@ -633,7 +643,10 @@ def check_baseline(
     ValueError
         For negative tolerances, an unreadable baseline or run, or a ``metrics``
         selection naming a metric of neither side.
+    TypeError
+        For a ``run`` that is neither a results table nor a path.
     """
+    _check_run(run)
     per_metric = dict(per_metric or {})
     for name, pair in [("global", (atol, rtol)), *per_metric.items()]:
         if not _is_tolerance_pair(pair):  # a lone number, text or None failed inside len() or isfinite()

@@ -701,3 +701,14 @@ def test_updating_a_check_of_some_metrics_rewrites_their_cells_alone(runs, tmp_p
             .equals(before.cells.loc[before.cells["metric"] == "diagonal"].sort_values(keys).reset_index(drop=True)))
     with pytest.raises(UsageError, match=r"metric 'mgi' is in neither the run nor the baseline \(did you mean mig\?\)"):
         save_baseline(results, shared, force=True, metrics=["mgi"])
+
+
+@pytest.mark.parametrize("run", [42, None, ["runs/x"]])
+def test_a_run_that_is_neither_a_table_nor_a_path_is_a_clear_type_error(run, tmp_path):
+    # 42 raised a TypeError from pathlib, deep inside the failures' loader
+    message = f"^run must be a results table \\(a pandas DataFrame\\) or a run directory \\(a str or path\\), got {type(run).__name__}$"
+    with pytest.raises(TypeError, match=message):
+        assert_matches_baseline(run, tmp_path / "b.json", update=True)
+    with pytest.raises(TypeError, match=message):
+        check_baseline(run, tmp_path / "b.json")
+    assert not (tmp_path / "b.json").exists()
