@@ -528,6 +528,10 @@ class BaselineCheck:
         cells = self.failures[[*CELL_KEYS, "status", "baseline", "current", "difference", "tolerance", "baseline_seeds",
                                "current_seeds"]]
         records = [{key: _plain_value(value) for key, value in record.items()} for record in cells.to_dict("records")]
+        for record in records:  # counts, held as floats beside a side's NaN: 2, not 2.0
+            for key in ("baseline_seeds", "current_seeds"):
+                if isinstance(record[key], float):
+                    record[key] = int(record[key])
         return {"passed": self.passed, "summary": self.summary(), "metrics": self.by_metric(), "notes": list(self.notes),
                 "cells": records}
 

@@ -588,6 +588,7 @@ def test_a_failed_check_opens_with_a_line_per_metric_and_folds_the_cells_after_m
     cell = printed["cells"][0]
     assert all(isinstance(cell[key], (int, float)) and not isinstance(cell[key], bool)
                for key in ("value", "n_samples", "baseline", "current", "difference", "tolerance", "baseline_seeds"))
+    assert type(cell["baseline_seeds"]) is int and type(cell["current_seeds"]) is int  # counts: 2, not 2.0
 
 
 def test_the_pytest_helper_rewrites_its_baseline_when_asked(runs, tmp_path, monkeypatch):
