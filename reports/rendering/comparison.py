@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import string
 import textwrap
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -444,7 +445,7 @@ def label_ideals(figure: Figure, trajectories: Mapping[object, list[tuple[Line2D
     while True:
         figure.set_size_inches(figure.get_figwidth(), height + _write_notes(figure, notes, font_size, heading))
         figure.set_layout_engine("constrained")
-        figure.draw_without_rendering()
+        _lay_out_or_refuse(figure, font_size)
         figure.set_layout_engine("none")  # the tags are placed on this layout: keep it
         placed, failed = [], []
         for ax, items in trajectories.items():
@@ -479,6 +480,25 @@ def _write_notes(figure: Figure, notes: Sequence[str], font_size: float, heading
     figure.suptitle("\n".join(part for part in (heading, text) if part), fontsize=size,
                     **({} if heading else {"x": 0.01, "ha": "left"}))
     return (text.count("\n") + 1) * size * 1.25 / 72
+
+
+#: What matplotlib warns when a figure's texts leave its panels no room.
+_COLLAPSED = "axes sizes collapsed to zero"
+
+
+def _lay_out_or_refuse(figure: Figure, font_size: float) -> None:
+    """Lay ``figure`` out (constrained); refuse it (:class:`FigureRequestError`) where its texts leave the panels no
+    room: a legal width and font size together (1 inch, 24 points) gave matplotlib's warning and a figure of
+    overlapping texts, 200 x 13884 pixels."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        figure.draw_without_rendering()
+    for warning in caught:
+        if _COLLAPSED in str(warning.message):
+            raise FigureRequestError(f"a font of {font_size:g} points leaves the panels of a figure "
+                                     f"{figure.get_figwidth():g} inches wide no room: give a wider figure, a smaller "
+                                     "font, or fewer metrics (each adds a legend entry)")
+        warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
 
 
 def _legend(figure: Figure, axes: Sequence, columns: int, title: Sequence[str], width: float, font_size: float,

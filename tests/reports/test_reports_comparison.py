@@ -446,3 +446,16 @@ def test_a_clipped_mean_s_red_triangle_has_a_legend_entry_and_only_then(syntheti
     plot_comparison(synthetic_results, metrics=["step", "lin"], scenarios=["noise", "mixing"],
                     out_file=tmp_path / "inside.png")
     assert CLIP_LABEL not in [text.get_text() for text in drawn["figure"].legends[0].get_texts()]
+
+
+def test_a_font_too_large_for_the_width_is_refused_without_a_library_warning(synthetic_results, tmp_path):
+    # width 1 and font size 24, each legal: matplotlib's "axes sizes collapsed to zero" and a figure of overlapping text
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(FigureRequestError, match=r"^a font of 24 points leaves the panels of a figure 1 inches wide "
+                           "no room: give a wider figure, a smaller font, or fewer metrics"):
+            plot_comparison(synthetic_results, metrics=["lin", "step"], scenarios=["mixing"], width=1, font_size=24,
+                            out_file=tmp_path / "f.png")
+    assert not (tmp_path / "f.png").exists()
