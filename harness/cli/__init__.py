@@ -59,6 +59,8 @@ def build_parser() -> Parser:
         description="A benchmark harness for disentanglement metrics: scenarios with exactly known properties, "
         "every metric, and reports of calibration, linearity, robustness and cost.",
     )
+    parser.add_argument("--version", action="version", version=_version(),
+                        help="print the harness's version (the one every results row records) and exit")
     parser.add_argument(
         "--debug", action="store_true",
         help=f"print the traceback of usage errors too (also: {DEBUG_ENVIRONMENT_VARIABLE}=1)",
@@ -70,6 +72,12 @@ def build_parser() -> Parser:
     for command_parser in commands.choices.values():  # so that a command's stray arguments are its parser's error
         command_parser.set_defaults(command_parser=command_parser)
     return parser
+
+
+def _version() -> str:
+    from harness.version import __version__
+
+    return f"%(prog)s {__version__}"
 
 
 class Terminated(KeyboardInterrupt):

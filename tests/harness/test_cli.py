@@ -190,3 +190,11 @@ def test_a_library_that_is_not_installed_is_named_in_one_line_with_how_to_instal
     err = capsys.readouterr().err
     assert all(text in err for text in said) and not any(text in err for text in unsaid)
     assert status == 1 or err.count("\n") == 1
+
+
+def test_version_prints_the_version_every_results_row_records(capsys):
+    from harness.version import __version__
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--version"])
+    assert stopped.value.code == 0 and capsys.readouterr().out == f"python -m harness {__version__}\n"
