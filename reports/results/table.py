@@ -149,11 +149,14 @@ def _refuse_repeated_rows(frame: pd.DataFrame) -> None:
     """Refuse rows scoring the same cell and sub-score as an earlier row: each would be counted as a seed of its own,
     a mean's interval drawn narrower than its seeds give and the seeds over-counted (two runs' tables concatenated
     for a figure, where both ran the same cells)."""
-    repeated = frame.duplicated(list(ROW_IDENTITY)).to_numpy()
+    # rows of two metrics of one name (another family or version: the harness names them, as a clash of names) are
+    # not repeats of one another
+    repeated = frame.duplicated([*ROW_IDENTITY, "family", "metric_version"]).to_numpy()
     if not repeated.any():
         return
     position = int(np.flatnonzero(repeated)[0])
-    first = int(np.flatnonzero((frame[list(ROW_IDENTITY)] == frame[list(ROW_IDENTITY)].iloc[position]).all(axis=1))[0])
+    identity = [*ROW_IDENTITY, "family", "metric_version"]
+    first = int(np.flatnonzero((frame[identity] == frame[identity].iloc[position]).all(axis=1))[0])
     row = frame.iloc[position]
     raise ValueError(
         f"results table repeats {int(repeated.sum())} row(s) of a cell it already holds (first: row {position + 1}, "
