@@ -55,8 +55,10 @@ def report(args: argparse.Namespace) -> int:
                          f"(it would replace the full report and results in {args.directory})")
     if args.out is not None and args.out.resolve() != args.directory.resolve() and not args.force:
         _refuse_another_run(args.out, subset)
-    # first: the workers start while the results are read (unless there are none: that error comes at once)
-    with report_workers(args.jobs, REPORT_IMPORTS if _holds_results(args.directory) else ()):
+    # first: the workers start while the results are read (unless there are none, or a subset is asked for, whose
+    # names may be wrong: those errors come at once, not after the workers' imports, about 3 s)
+    warm = not subset and _holds_results(args.directory)
+    with report_workers(args.jobs, REPORT_IMPORTS if warm else ()):
         import reports
         from harness.execution.store import ResultStore
         from harness.outputs import writable_output

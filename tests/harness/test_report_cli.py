@@ -162,3 +162,15 @@ def test_a_subsets_report_draws_each_metric_in_the_runs_colour(run_dir, tmp_path
     assert main(["report", str(run_dir), "--metrics", "modularity", "--out", str(tmp_path / "sub"), "--jobs", "1",
                  "--colors", "modularity=#123456"]) == 0
     assert drawn["colours"] == {"modularity": "#123456"}  # --colors still wins
+
+
+def test_a_subsets_typo_is_said_before_any_worker_starts(run_dir, tmp_path, monkeypatch, capsys):
+    # the workers' imports were begun first, and the one-line error waited for them (about 3 s)
+    import harness.execution.backends as backends
+
+    warmed = []
+    real = backends.report_workers
+    monkeypatch.setattr(backends, "report_workers", lambda jobs, imports=(): warmed.append(tuple(imports)) or real(jobs, imports))
+    assert main(["report", str(run_dir), "--metrics", "mgi", "--out", str(tmp_path / "out")]) == 2
+    assert "unknown metric(s) ['mgi']" in capsys.readouterr().err
+    assert warmed == [()]
