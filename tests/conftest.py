@@ -30,14 +30,15 @@ MEMORY_ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 #: The slow tier's longest tests (1 to 3 minutes each in a fresh clone), handed out first: pytest-xdist gives the
 #: workers their tests in collection order, and one of these collected last (the guides' examples, from
 #: ``tests/test_readme_examples.py``) ran alone for two minutes at the end of the tier while the other worker idled.
-LONGEST_FIRST = (
+LONGEST_FIRST = (  # longest first, as the fresh clone of 2026-12-02 (71535b1) timed them
     "tests/test_readme_examples.py::test_every_example_runs",
-    "tests/harness/test_stale_cells.py::",
     "tests/harness/test_store.py::test_ctrl_c_or_kill",
-    "tests/harness/test_runner.py::test_population_scenarios_run_population_metrics",
+    "tests/benchmarks/test_back_to_back.py::test_two_small_studies_back_to_back",
     "tests/reports/test_reports_report.py::test_the_report_does_not_depend_on_the_number_of_workers",
-    "tests/harness/test_racing.py::test_racing_keeps_its_error_rate",
+    "tests/harness/test_batch_cluster.py::test_when_the_allocation_ends_mid_run",
     "tests/harness/test_paper_preset.py::test_the_paper_preset_is_estimated",
+    "tests/harness/test_stale_cells.py::",
+    "tests/harness/test_racing.py::test_racing_keeps_its_error_rate",
 )
 
 
