@@ -235,10 +235,11 @@ def dry_run(args: argparse.Namespace, out: Path) -> int:
 
     import pandas as pd
 
+    from harness.execution.backends import task_workers
     from harness.execution.costs import study_estimate
     from harness.execution.plan import plan_tasks, slow_metric_warnings
     from harness.execution.racing import first_round_nulls, racing_rule
-    from harness.execution.run_estimate import START_SECONDS, pool_workers, race_wall_seconds, report_wall_seconds
+    from harness.execution.run_estimate import START_SECONDS, race_wall_seconds, report_wall_seconds
     from harness.execution.runner import check_execution, plan_study
     from harness.execution.speed_probe import machine_speed
     from reports.analyses.intervals import level
@@ -262,7 +263,7 @@ def dry_run(args: argparse.Namespace, out: Path) -> int:
     total = sum(record["cpu_hours"] for record in records)
     tasks = plan_tasks(cells)
     drawing = 1 if args.backend == "sequential" else (os.cpu_count() or 1) if args.jobs == -1 else args.jobs
-    workers = pool_workers([task.estimated_seconds for task in tasks], args.jobs) if args.backend == "loky" else drawing
+    workers = task_workers([task.estimated_seconds for task in tasks], args.jobs, args.backend)
     scenario_count = len({cell.scenario for cell in cells})
     print(f"study {args.preset!r}: {len(cells)} cells ({scenario_count} scenario{'s' * (scenario_count != 1)}, "
           f"{len(records)} metric{'s' * (len(records) != 1)}) "

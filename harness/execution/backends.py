@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from harness.errors import UsageError
-from harness.execution.run_estimate import pool_workers
+from harness.execution.run_estimate import pool_pays
 
 BACKENDS = ("loky", "threading", "sequential", "dask")
 """Backend names accepted by :func:`execute` and ``run --backend``."""
@@ -62,6 +62,17 @@ def local_workers(jobs: int, tasks: int) -> int:
     """Worker processes for a local pool: ``jobs`` (``-1``: all cores), never more than ``tasks``."""
     wanted = (os.cpu_count() or 1) if jobs == -1 else jobs
     return max(1, min(wanted, tasks))
+
+
+def task_workers(estimates: Sequence[float], jobs: int, backend: str) -> int:
+    """The local worker processes :func:`execute` runs tasks of ``estimates`` seconds on (1: none, the tasks run in
+    this process): :func:`local_workers`, none with ``backend="sequential"``, and with ``backend="loky"`` and
+    ``jobs=-1`` (the default) none where starting them would not pay (:func:`harness.execution.run_estimate.pool_pays`);
+    an explicit ``jobs`` is kept."""
+    if backend == "sequential":
+        return 1
+    workers = local_workers(jobs, len(estimates))
+    return 1 if backend == "loky" and jobs == -1 and not pool_pays(estimates, workers) else workers
 
 
 def leave_ctrl_c_to_the_run() -> None:
@@ -158,7 +169,7 @@ def execute(
         The tasks to run, in the order to start them (longest first).
     jobs : int, default 1
         Local workers (``-1``: all cores; with ``backend="loky"`` none, the tasks run in this process, where their
-        estimated time would not repay starting the workers: :func:`harness.execution.run_estimate.pool_workers`).
+        estimated time would not repay starting the workers: :func:`task_workers`).
         With ``backend="dask"`` and a ``scheduler``, the cluster's own workers are used and ``jobs`` is ignored.
     backend : {"loky", "threading", "sequential", "dask"}
         Where the tasks run.
@@ -192,9 +203,8 @@ def execute(
                 stopping.set()
                 raise
         return
-    workers = pool_workers([task.estimated_seconds for task in tasks], jobs) if backend == "loky" else \
-        local_workers(jobs, len(tasks))
-    if workers == 1 or backend == "sequential":
+    workers = task_workers([task.estimated_seconds for task in tasks], jobs, backend)
+    if workers == 1:
         for task in tasks:
             yield run_task(task, cell_timeout)
         return

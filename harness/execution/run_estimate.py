@@ -44,14 +44,13 @@ Checked against runs measured the same way: the section "The cost estimate" of `
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 
 #: Wall seconds, at the cost table's speed, a run spends starting (imports, planning, workers) beside its cells.
 START_SECONDS = 3.5
 #: Wall seconds, at the cost table's speed, a local pool of worker processes takes to start: each worker imports the
 #: harness, the metrics and scikit-learn (about 2.6 CPU-s), the workers side by side.  A run of ``--jobs -1`` (the
-#: default) starts none where its cells would not repay it (:func:`pool_workers`).
+#: default) starts none where its cells would not repay it (:func:`pool_pays`).
 POOL_START_SECONDS = 2.6
 #: A report's CPU seconds at the cost table's speed: a fixed part (its analyses and the figures every study draws) ...
 REPORT_FIXED_SECONDS = 10.5
@@ -67,23 +66,14 @@ LOOK_SECONDS_PER_CELL = 0.0003
 REPORT_SERIAL_SHARE = 0.1
 
 
-def pool_workers(estimates: Sequence[float], jobs: int, cores: int | None = None) -> int:
-    """The worker processes a local pool for tasks of ``estimates`` seconds (at the cost table's speed) should have; 1
-    means none: the tasks run in the calling process.
-
-    ``jobs`` workers where it is given (never more than the tasks).  With ``jobs=-1`` (one per core, ``cores``: this
-    machine's), as many, unless starting them would not pay: the pool's wall time, :data:`POOL_START_SECONDS` and then
-    the tasks spread over the workers (no sooner than the longest ends), not below the tasks' time one after another.
-    A study of a few cheap cells (``run --scenarios noise --metrics mig``, a test's) then takes its imports once
-    instead of once more in each worker.
-    """
-    wanted = (cores or os.cpu_count() or 1) if jobs == -1 else jobs
-    workers = max(1, min(wanted, len(estimates)))
-    if jobs != -1 or workers == 1:
-        return workers
+def pool_pays(estimates: Sequence[float], workers: int) -> bool:
+    """Whether a pool of ``workers`` local worker processes finishes tasks of ``estimates`` seconds (at the cost
+    table's speed) sooner than the calling process alone: :data:`POOL_START_SECONDS`, then the tasks spread over the
+    workers (no sooner than the longest ends), against the tasks one after another.  A study of a few cheap cells
+    (``run --scenarios noise --metrics mig``, a test's) does not: its imports are then taken once, not once more in
+    each worker."""
     total = float(sum(estimates))
-    pooled = POOL_START_SECONDS + max(total / workers, max(estimates))
-    return workers if pooled < total else 1
+    return workers > 1 and POOL_START_SECONDS + max(total / workers, max(estimates, default=0.0)) < total
 
 
 def report_seconds(cells: int) -> float:

@@ -84,21 +84,26 @@ def test_a_report_stopped_early_under_report_workers_says_nothing_of_its_cancell
                 and ("not used" in str(warning.message) or "cancelled" in str(warning.message))]
 
 
-def test_the_default_pool_starts_workers_only_where_the_tasks_repay_their_start():
-    from harness.execution.run_estimate import POOL_START_SECONDS, pool_workers
+def test_the_default_pool_starts_workers_only_where_the_tasks_repay_their_start(monkeypatch):
+    from harness.execution.backends import task_workers
+    from harness.execution.run_estimate import POOL_START_SECONDS, pool_pays
 
     cheap = [0.01] * 40  # 0.4 s of cells: a worker's imports alone take longer
     costly = [1.0] * 40
-    assert pool_workers(cheap, -1, cores=2) == 1
-    assert pool_workers(costly, -1, cores=2) == 2 and pool_workers(costly, -1, cores=16) == 16
+    assert not pool_pays(cheap, 2)
+    assert pool_pays(costly, 2) and pool_pays(costly, 16)
     # the break-even: pooled (the start, then half the work) against the work in one process
     at = 2 * POOL_START_SECONDS
-    assert pool_workers([at * 0.99 / 10] * 10, -1, cores=2) == 1 and pool_workers([at * 1.01 / 10] * 10, -1, cores=2) == 2
+    assert not pool_pays([at * 0.99 / 10] * 10, 2) and pool_pays([at * 1.01 / 10] * 10, 2)
     # one long task and short ones: the pool ends no sooner than the long one
-    assert pool_workers([10.0, 0.1, 0.1], -1, cores=2) == 1
-    assert pool_workers([2.0] * 3, -1, cores=8) == 3  # never more workers than tasks
-    # an explicit number of workers is kept, however cheap the tasks
-    assert pool_workers(cheap, 2, cores=2) == 2 and pool_workers(cheap[:1], 2, cores=2) == 1
+    assert not pool_pays([10.0, 0.1, 0.1], 2)
+    assert not pool_pays(costly, 1)  # one worker is no pool
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    assert task_workers(cheap, -1, "loky") == 1 and task_workers(costly, -1, "loky") == 8
+    assert task_workers([2.0] * 3, -1, "loky") == 3  # never more workers than tasks
+    # an explicit number of workers is kept, however cheap the tasks; other backends start what they are asked
+    assert task_workers(cheap, 2, "loky") == 2 and task_workers(cheap[:1], 2, "loky") == 1
+    assert task_workers(cheap, -1, "threading") == 8 and task_workers(costly, -1, "sequential") == 1
 
 
 def test_a_study_of_a_few_cheap_cells_runs_in_this_process_by_default(tmp_path):
