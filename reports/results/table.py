@@ -151,11 +151,11 @@ def _refuse_repeated_rows(frame: pd.DataFrame) -> None:
     for a figure, where both ran the same cells)."""
     # rows of two metrics of one name (another family or version: the harness names them, as a clash of names) are
     # not repeats of one another
-    repeated = frame.duplicated([*ROW_IDENTITY, "family", "metric_version"]).to_numpy()
+    identity = [*ROW_IDENTITY, "family", "metric_version"]
+    repeated = frame.duplicated(identity).to_numpy()
     if not repeated.any():
         return
     position = int(np.flatnonzero(repeated)[0])
-    identity = [*ROW_IDENTITY, "family", "metric_version"]
     first = int(np.flatnonzero((frame[identity] == frame[identity].iloc[position]).all(axis=1))[0])
     row = frame.iloc[position]
     raise ValueError(
