@@ -149,6 +149,7 @@ def test_what_a_metric_reads_in_worker_processes_recomputes_exactly_its_cells(tm
     study = _lab_study(_lab_folder(tmp_path), "--jobs", "2", "--backend", "loky")
     env: dict[str, str] = {}
     assert _harness(*study, cwd=tmp_path).returncode == 0
+    assert _harness("baseline", "save", "runs/x", "--to", "base.json", cwd=tmp_path).returncode == 0
     before = pd.read_csv(tmp_path / "runs/x/results.csv")
     for _, _, _, change, _ in CASES.values():
         change(tmp_path, env)
@@ -161,6 +162,11 @@ def test_what_a_metric_reads_in_worker_processes_recomputes_exactly_its_cells(tm
     after = pd.read_csv(tmp_path / "runs/x/results.csv")
     moved = (before["score"] != after["score"]).to_numpy()
     assert set(after.loc[moved, "metric"]) == {name for _, _, name, _, _ in CASES.values()}  # mig's cells kept
+    check = _harness("baseline", "check", "runs/x", "--against", "base.json", cwd=tmp_path, env=env)
+    assert check.returncode == 1 and "baseline check FAILED: 24 cells" in check.stdout
+    for _, _, name, _, reason in CASES.values():  # the reads the workers recorded, named as drift that may be intended
+        assert f"note: metric {name!r} was computed from other inputs than in the baseline: {reason}; drift may be " \
+               "intended" in check.stdout, name
     assert "skipping 24 finished cell(s)" in _harness(*study, cwd=tmp_path, env=env).stdout
 
 
