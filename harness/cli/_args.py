@@ -116,7 +116,7 @@ def colours(text: str) -> dict[str, str]:
 
 #: ``--colors``'s help, the same on ``report`` and ``plot``.
 COLOURS_HELP = ("fixed colours of metrics in every figure, METRIC=COLOUR pairs (mig=#000000,dci_lasso=#E69F00; any "
-                "matplotlib colour) or a file of them, one pair a line (it may name metrics the run lacks, but not "
+                "matplotlib colour) or a file of them, one pair a line, lines starting with # ignored (it may name metrics the run lacks, but not "
                 "names that are no metric); a metric not named keeps the colour the run gives it, the same in the "
                 "report and in every plot of the run, unless a fixed colour takes it in a panel they share")
 

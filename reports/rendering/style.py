@@ -132,7 +132,8 @@ def close_colours(first: str, second: str) -> bool:
 
 def parse_colours(text: str) -> dict[str, str]:
     """``--colors``'s value as metric -> hex colour: ``mig=#000000,dci_lasso=tab:orange``, or the path of a file
-    holding such pairs (comma- or line-separated; blank lines ignored).
+    holding such pairs (comma- or line-separated; blank lines and comment lines, whose first character other than a
+    space is ``#``, ignored).
 
     Raises
     ------
@@ -144,7 +145,10 @@ def parse_colours(text: str) -> dict[str, str]:
     if "=" not in text and not path.is_file():
         raise ValueError(f"colours must be METRIC=COLOUR pairs (mig=#000000,dci_lasso=#E69F00) or a file of them; "
                          f"{text!r} is no pair, and " + ("a directory" if path.is_dir() else "no file by that name exists"))
-    pairs = path.read_text(encoding="utf-8") if "=" not in text else text
+    if "=" in text:
+        pairs = text
+    else:  # a file: its comment lines are no pairs (a colour's own '#' follows its '=')
+        pairs = "\n".join(line for line in path.read_text(encoding="utf-8").splitlines() if not line.lstrip().startswith("#"))
     colours: dict[str, str] = {}
     for item in re.split(r"[,\n]", pairs):
         if not item.strip():

@@ -119,8 +119,8 @@ def test_a_users_colours_are_kept_and_close_colours_get_their_own_line_styles(sy
 def test_colours_are_read_from_pairs_and_from_a_file(tmp_path):
     assert parse_colours("mig=#000000, dci_lasso=tab:orange") == {"mig": "#000000", "dci_lasso": "#ff7f0e"}
     palette = tmp_path / "colours.txt"
-    palette.write_text("mig=black\n\nsap=#0072B2\n")
-    assert parse_colours(str(palette)) == {"mig": "#000000", "sap": "#0072b2"}
+    palette.write_text("# the paper's palette\nmig=black\n\n  # Okabe-Ito blue\nsap=#0072B2\n")
+    assert parse_colours(str(palette)) == {"mig": "#000000", "sap": "#0072b2"}  # comment lines are no pairs
     with pytest.raises(ValueError, match="METRIC=COLOUR pairs"):
         parse_colours("mig")
     with pytest.raises(ValueError, match="colour 'nope' of 'mig' is not a colour"):
