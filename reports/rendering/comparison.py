@@ -167,15 +167,28 @@ def _chosen_lines(results: pd.DataFrame, names: Sequence[str]) -> pd.Series:
     return chosen
 
 
+def _named_in(results: pd.DataFrame) -> set[str]:
+    """Every text of ``results`` a rename may name: its metrics, sub-scores, lines (``dci_lasso/compactness``),
+    scenarios, parameters and properties."""
+    lines = results[["metric", "sub_score"]].drop_duplicates().itertuples(index=False, name=None)
+    return ({score_label(metric, sub_score) for metric, sub_score in lines}
+            | set().union(*(set(results[column].astype(str)) for column in
+                            ("metric", "sub_score", "scenario", "parameter", "property"))) | set(TAGS))
+
+
 class _Renames:
     """An author's labels for the figure's texts; remembers which were offered, to refuse one that names nothing, and
-    which line each line label went to, to refuse one label for two lines (their legend entries would read as one)."""
+    which line each line label went to, to refuse one label for two lines (their legend entries would read as one).
 
-    def __init__(self, mapping: Mapping[str, str] | None) -> None:
+    A rename naming a text of the results (``known``) that this figure does not show is kept, unused: one rename file
+    serves every figure of a paper.  One naming nothing of the results is refused (a typo, most likely)."""
+
+    def __init__(self, mapping: Mapping[str, str] | None, known: set[str] | frozenset[str] = frozenset()) -> None:
         self.mapping = dict(mapping or {})
         bad = {old: new for old, new in self.mapping.items() if not (isinstance(new, str) and new.strip())}
         if bad:  # {"mig": ""} drew an empty legend entry; {"mig": 3} raised a TypeError while drawing
             raise FigureRequestError(f"rename gives {bad}: each label must be a text that is not empty")
+        self.known = known
         self.offered: set[str] = set()
         self.lines: dict[str, str] = {}
 
@@ -207,10 +220,10 @@ class _Renames:
         return label
 
     def check(self) -> None:
-        unused = sorted(set(self.mapping) - self.offered)
-        if unused:
-            raise FigureRequestError(f"rename {unused} names no label of the figure; its labels are "
-                                     f"{sorted(self.offered)}")
+        unknown = sorted(set(self.mapping) - self.offered - set(self.known))
+        if unknown:
+            raise FigureRequestError(f"rename {unknown} names no label of the figure and nothing of the results; the "
+                                     f"figure's labels are {sorted(self.offered)}")
 
 
 def check_layout(width: float, font_size: float) -> None:
@@ -321,7 +334,7 @@ def plot_comparison(
     ------
     FigureRequestError
         For a metric or scenario absent from the results (the message lists those
-        present), colours naming a metric absent from them, a rename that names no label of the figure or gives two lines one label, a
+        present), colours naming a metric absent from them, a rename that names nothing of the figure or the results or gives two lines one label, a
         width or font size out of range (:func:`check_layout`), a bad layout or band, or
         when the selection leaves nothing to draw.
     """
@@ -336,7 +349,7 @@ def plot_comparison(
     panel_height = float(np.clip(PANEL_ASPECT * width / columns, *PANEL_HEIGHT_RANGE)) * scale
     lines = list(rows[["metric", "sub_score"]].drop_duplicates().itertuples(index=False, name=None))
     registry = StyleRegistry(rows, panels=[lines], colours=run_colours(results, colours))
-    renames = _Renames(rename)
+    renames = _Renames(rename, _named_in(results))
     entries = rows[["metric", "sub_score", "higher_is_better"]].drop_duplicates()
     characters = min(LABEL_CHARACTERS, legend_characters(width / scale))  # a narrow figure wraps its labels shorter
     labels = [wrap_label(renames.score(*entry), characters) for entry in entries.itertuples(index=False)]

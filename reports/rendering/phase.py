@@ -26,7 +26,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from reports.analyses.phase import VALUES, as_matrix, axis_values, phase_table
-from reports.rendering.comparison import FigureRequestError, _chosen_lines, _letter, _Renames, check_layout
+from reports.rendering.comparison import FigureRequestError, _chosen_lines, _letter, _named_in, _Renames, check_layout
 from reports.rendering.figures import Drawn
 from reports.rendering.style import COLUMN_WIDTH, FONT_SIZE, PAGE_WIDTH, paper_style, wrap_label
 from reports.results.display import Section, display_table
@@ -287,7 +287,7 @@ def plot_phase_diagram(
     ------
     reports.rendering.comparison.FigureRequestError
         For a sweep the results do not hold (the message lists those they do), an unknown metric, a width or font
-        size out of range (:func:`reports.rendering.comparison.check_layout`), or a rename that names no label of the figure or
+        size out of range (:func:`reports.rendering.comparison.check_layout`), or a rename that names nothing of the figure or the results, or
         gives two lines one label.
 
     Warns
@@ -314,7 +314,7 @@ def plot_phase_diagram(
         entries = entries.assign(_order=[order.get(f"{m}/{s}", order.get(m, 0)) for m, s in
                                          zip(entries["metric"], entries["sub_score"])]).sort_values(["_order", "sub_score"])
     scores = [tuple(entry) for entry in entries[["metric", "sub_score", "higher_is_better"]].itertuples(index=False)]
-    renames = _Renames(rename)
+    renames = _Renames(rename, _named_in(results))
     drawn = phase_figure(table, sweeps[sweep], scores=scores, value=value, width=width, ncols=ncols,
                          font_size=font_size, rename=renames, label=renames.score, panel_letters=panel_letters)
     renames.check()

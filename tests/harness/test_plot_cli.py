@@ -67,7 +67,7 @@ def test_more_scenarios_make_more_panels(run_dir, tmp_path):
         (["--font-size", "big"], "argument --font-size: expected a font size in points, got 'big'"),
         (["--width", "wide"], "argument --width: expected column, page or a width in inches, got 'wide'"),
         (["--rename", "mig"], "argument --rename: expected OLD=NEW, got 'mig'"),
-        (["--rename", "mgi=MIG"], "rename ['mgi'] names no label of the figure; its labels are"),
+        (["--rename", "mgi=MIG"], "rename ['mgi'] names no label of the figure and nothing of the results; the figure's labels are"),
         (["--rename", "mig=MI,modularity=MI"], "rename gives the lines mig and modularity one label, 'MI'"),
         (["--layout", "diagonal"], "invalid choice: 'diagonal'"),
         (["--ncols", "0"], "argument --ncols"),

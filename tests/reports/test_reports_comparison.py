@@ -243,7 +243,8 @@ def test_a_sub_score_can_be_chosen_alone(synthetic_results, tmp_path, drawn):
 def test_labels_are_renamed_and_a_rename_that_names_nothing_is_refused(synthetic_results, tmp_path, drawn):
     renames = {"lin": "LIN", "step/step": "unused", "step": "Step", "mixing": "Mixing", "alpha": "α",
                "compactness": "C-ness", "lin/explicitness": "explicit LIN"}
-    with pytest.raises(FigureRequestError, match="rename \\['step/step'\\] names no label of the figure"):
+    with pytest.raises(FigureRequestError, match="rename \\['step/step'\\] names no label of the figure and nothing of "
+                       "the results"):
         plot_comparison(synthetic_results, metrics=["lin", "step"], scenarios=["mixing"], rename=renames,
                         out_file=tmp_path / "r.png")
     assert not (tmp_path / "r.png").exists()
@@ -253,6 +254,9 @@ def test_labels_are_renamed_and_a_rename_that_names_nothing_is_refused(synthetic
     figure = drawn["figure"]
     (ax,) = _panels(figure)
     assert ax.get_title(loc="left") == "(a) Mixing" and ax.get_xlabel() == "α"
+    # one rename file for every figure of a paper: a name of the results this figure does not show is left unused
+    plot_comparison(synthetic_results, metrics=["lin"], scenarios=["mixing"], rename=renames, out_file=tmp_path / "l.png")
+    assert "explicit LIN" in [line.get_label() for line in _score_lines(_panels(drawn["figure"])[0])]
     assert sorted(line.get_label() for line in _score_lines(ax)) == ["LIN/C-ness", "LIN/modularity", "Step",
                                                                      "explicit LIN"]
     assert "C C-ness" in figure.legends[0].get_title().get_text().replace("\n", " ")
