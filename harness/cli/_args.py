@@ -253,7 +253,7 @@ def option_sweeps(options: Sequence[tuple[str, str, list[Any]]] | None) -> dict[
 #: (:func:`harness.execution.backends.report_workers`).
 REPORT_IMPORTS = ("reports.report",)
 JOBS_HELP = ("parallel worker processes (for the cells, then the report's figures; none with --backend "
-             "sequential), -1 for all cores, or none where the cells are too few to repay starting them (default: "
+             "sequential), -1 for all cores, or none where the cells (the figures) are too few to repay starting them (default: "
              "%(default)s); scores do not depend on it")
 CELL_TIMEOUT_HELP = ("stop a metric call that runs longer than this and record its cell as failed; a rerun computes "
                      "it again (default: no limit; each call runs in a forked child: not with --backend threading)")

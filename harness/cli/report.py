@@ -38,8 +38,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
                         "results of its own (default: refuse, exit 2: its results table, or the report of its results, "
                         "would be replaced)")
     parser.add_argument("--jobs", type=jobs, default=-1,
-                        help="worker processes drawing the figures, -1 for all cores (default: %(default)s); "
-                        "the files do not depend on it")
+                        help="worker processes drawing the figures, -1 for all cores, or none where a few small "
+                        "figures would not repay starting them (default: %(default)s); the files do not depend on it")
     parser.add_argument("--figure-formats", type=figure_formats, metavar="png,svg,pdf", help=FIGURE_FORMATS_HELP)
     parser.add_argument("--colors", type=colours, metavar="METRIC=COLOUR,...|FILE", help=COLOURS_HELP)
     parser.set_defaults(handler=report)
@@ -47,36 +47,35 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 def report(args: argparse.Namespace) -> int:
     """Rewrite the report of ``args.directory`` (or write that of a subset of it into ``args.out``)."""
-    from harness.execution.backends import report_workers
-
     subset = args.metrics is not None or args.scenarios is not None
     if subset and (args.out is None or args.out.resolve() == args.directory.resolve()):
         raise UsageError("--metrics and --scenarios make the report of a subset: name another directory with --out "
                          f"(it would replace the full report and results in {args.directory})")
     if args.out is not None and args.out.resolve() != args.directory.resolve() and not args.force:
         _refuse_another_run(args.out, subset)
-    # first: the workers start while the results are read (unless there are none, or a subset is asked for, whose
-    # names may be wrong: those errors come at once, not after the workers' imports, about 3 s)
-    warm = not subset and _holds_results(args.directory)
-    with report_workers(args.jobs, REPORT_IMPORTS if warm else ()):
-        import reports
-        from harness.execution.store import ResultStore
-        from harness.outputs import writable_output
-        from harness.workflows.run_results import load_run_failures, load_run_results, select_results
-        from reports.rendering.comparison import FigureRequestError
+    import reports
+    from harness.execution.backends import figure_jobs, report_workers
+    from harness.execution.store import ResultStore
+    from harness.outputs import writable_output
+    from harness.workflows.run_results import load_run_failures, load_run_results, select_results
+    from reports.rendering.comparison import FigureRequestError
 
-        results, failures = load_run_results(args.directory), load_run_failures(args.directory)
-        colours = args.colors
-        if subset:
-            whole = results
-            results = select_results(results, metrics=args.metrics, scenarios=args.scenarios)
-            failures = _failures_of(failures, results, args.metrics, args.scenarios)
-            colours = _colours_of_the_run(whole, results, args.colors)
-        out = writable_output(args.out, "--out", directory=True) if args.out is not None else args.directory
-        if subset:  # the subset's own results table, so that OUT is a run directory 'report' and 'plot' read
-            ResultStore(out).write_tables(results)
+    # the results first, then the workers: a wrong name or a directory without results is said at once, not after
+    # the workers' imports (about 3 s), and a report of a few small figures starts none (figure_jobs)
+    results, failures = load_run_results(args.directory), load_run_failures(args.directory)
+    colours = args.colors
+    if subset:
+        whole = results
+        results = select_results(results, metrics=args.metrics, scenarios=args.scenarios)
+        failures = _failures_of(failures, results, args.metrics, args.scenarios)
+        colours = _colours_of_the_run(whole, results, args.colors)
+    out = writable_output(args.out, "--out", directory=True) if args.out is not None else args.directory
+    if subset:  # the subset's own results table, so that OUT is a run directory 'report' and 'plot' read
+        ResultStore(out).write_tables(results)
+    jobs = figure_jobs(results, args.jobs)
+    with report_workers(jobs, REPORT_IMPORTS):
         try:
-            html = reports.write_report(results, out, jobs=args.jobs, figure_formats=args.figure_formats,
+            html = reports.write_report(results, out, jobs=jobs, figure_formats=args.figure_formats,
                                         colours=colours, failures=failures)
         except FigureRequestError as error:  # colours naming no metric, refused before anything is written
             raise UsageError(str(error)) from None
@@ -119,9 +118,3 @@ def _failures_of(failures: pd.DataFrame, results: pd.DataFrame, metrics: Sequenc
         keep &= failures["scenario"].isin(set(results["scenario"]) | set(scenarios))
     return failures.loc[keep]
 
-
-def _holds_results(directory: Path) -> bool:
-    """Whether ``directory`` holds a results table, as a run writes it (read and checked by the loader)."""
-    from harness.execution.store import RESULTS_CSV, RESULTS_PARQUET
-
-    return any((directory / name).is_file() for name in (RESULTS_PARQUET, RESULTS_CSV))

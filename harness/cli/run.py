@@ -166,10 +166,10 @@ def _run(args: argparse.Namespace, out: Path) -> int:
                f"not show these results; rewrite it with: python -m harness report {out}")
     if not args.no_report:
         import reports
-        from harness.execution.backends import report_workers
+        from harness.execution.backends import figure_jobs, report_workers
         from harness.workflows.run_results import load_run_failures
 
-        jobs = 1 if args.backend == "sequential" else args.jobs
+        jobs = 1 if args.backend == "sequential" else figure_jobs(frame, args.jobs)
         with report_workers(jobs, REPORT_IMPORTS):
             html = reports.write_report(frame, out, jobs=jobs, figure_formats=args.figure_formats, colours=args.colors,
                                         failures=load_run_failures(out))

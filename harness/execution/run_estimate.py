@@ -76,6 +76,25 @@ def pool_pays(estimates: Sequence[float], workers: int) -> bool:
     return workers > 1 and POOL_START_SECONDS + max(total / workers, max(estimates, default=0.0)) < total
 
 
+#: CPU seconds, at the cost table's speed, of drawing a report's figures: a part per scenario (its figure and its
+#: review figure, its share of the atlases and the chance and phase figures) ...
+FIGURE_SECONDS_PER_SCENARIO = 1.1
+#: ... and a part per line (a sub-score in a scenario), drawn in the scenario's figure, an atlas and the others.
+#: Measured with ``time.process_time`` around each figure's drawing (2026-12-02, this project's 2-core machine at
+#: 1.01 times the table's speed; ``--seeds 1`` or 2, ``--n-samples`` 200 or 300): 2.4 CPU-s for 2 scenarios and 4
+#: lines (7 figures), 5.4 for 3 scenarios and 21 lines (8), 11.6 for ``--preset quick`` (2 and 88, 12 figures);
+#: the default study's 70 (17 and 1154, 42 figures) is overestimated twice over, which decides nothing: its figures
+#: repay workers either way.
+FIGURE_SECONDS_PER_LINE = 0.11
+
+
+def figure_estimates(lines_per_scenario: Sequence[int]) -> list[float]:
+    """A report's figures as tasks of :data:`FIGURE_SECONDS_PER_SCENARIO` (one per scenario) and
+    :data:`FIGURE_SECONDS_PER_LINE` (one per line), for :func:`pool_pays`: the drawing spreads over the figures, so
+    finely that no one figure bounds it."""
+    return [FIGURE_SECONDS_PER_SCENARIO] * len(lines_per_scenario) + [FIGURE_SECONDS_PER_LINE] * int(sum(lines_per_scenario))
+
+
 def report_seconds(cells: int) -> float:
     """A report's CPU seconds at the cost table's speed, for a study of ``cells`` cells."""
     return REPORT_FIXED_SECONDS + REPORT_SECONDS_PER_CELL * cells

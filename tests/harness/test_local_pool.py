@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 
+import pandas as pd
 import pytest
 from joblib import Parallel, delayed, parallel_config
 
@@ -104,6 +105,26 @@ def test_the_default_pool_starts_workers_only_where_the_tasks_repay_their_start(
     # an explicit number of workers is kept, however cheap the tasks; other backends start what they are asked
     assert task_workers(cheap, 2, "loky") == 2 and task_workers(cheap[:1], 2, "loky") == 1
     assert task_workers(cheap, -1, "threading") == 8 and task_workers(costly, -1, "sequential") == 1
+
+
+def _lines(scenarios: int, lines_each: int) -> pd.DataFrame:
+    """A results table's (scenario, metric, sub_score) columns: ``lines_each`` lines in each of ``scenarios``, twice
+    (two seeds)."""
+    rows = [(f"s{i}", f"m{j}", "score") for i in range(scenarios) for j in range(lines_each)]
+    return pd.DataFrame(rows * 2, columns=["scenario", "metric", "sub_score"])
+
+
+def test_a_report_draws_its_figures_on_workers_only_where_they_repay_their_start(monkeypatch):
+    from harness.execution.backends import figure_jobs
+    from harness.execution.run_estimate import FIGURE_SECONDS_PER_LINE, FIGURE_SECONDS_PER_SCENARIO, figure_estimates
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert sum(figure_estimates([2, 2])) == pytest.approx(2 * FIGURE_SECONDS_PER_SCENARIO + 4 * FIGURE_SECONDS_PER_LINE)
+    # 2 scenarios of 2 metrics (7 small figures, 2.4 CPU-s): this process; --preset quick's 2 of 44 lines: workers
+    assert figure_jobs(_lines(2, 2), -1) == 1 and figure_jobs(_lines(2, 44), -1) == -1
+    assert figure_jobs(_lines(2, 2), 2) == 2 and figure_jobs(_lines(2, 44), 1) == 1  # an explicit --jobs is kept
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert figure_jobs(_lines(17, 68), -1) == 1  # one core: no pool, however many figures
 
 
 def test_a_study_of_a_few_cheap_cells_runs_in_this_process_by_default(tmp_path):

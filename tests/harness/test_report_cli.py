@@ -164,13 +164,37 @@ def test_a_subsets_report_draws_each_metric_in_the_runs_colour(run_dir, tmp_path
     assert drawn["colours"] == {"modularity": "#123456"}  # --colors still wins
 
 
-def test_a_subsets_typo_is_said_before_any_worker_starts(run_dir, tmp_path, monkeypatch, capsys):
-    # the workers' imports were begun first, and the one-line error waited for them (about 3 s)
+def _workers_asked(monkeypatch) -> list[tuple[int, tuple[str, ...]]]:
+    """Each ``report_workers(jobs, imports)`` the report asks for, recorded as it goes to the real one."""
     import harness.execution.backends as backends
 
-    warmed = []
+    asked = []
     real = backends.report_workers
-    monkeypatch.setattr(backends, "report_workers", lambda jobs, imports=(): warmed.append(tuple(imports)) or real(jobs, imports))
+    monkeypatch.setattr(backends, "report_workers",
+                        lambda jobs, imports=(): asked.append((jobs, tuple(imports))) or real(jobs, imports))
+    return asked
+
+
+def test_a_subsets_typo_is_said_before_any_worker_starts(run_dir, tmp_path, monkeypatch, capsys):
+    # the workers' imports were begun first, and the one-line error waited for them (about 3 s)
+    asked = _workers_asked(monkeypatch)
     assert main(["report", str(run_dir), "--metrics", "mgi", "--out", str(tmp_path / "out")]) == 2
     assert "unknown metric(s) ['mgi']" in capsys.readouterr().err
-    assert warmed == [()]
+    assert asked == []
+
+
+def test_a_report_of_a_few_small_figures_draws_them_here_unless_workers_are_asked_for(run_dir, tmp_path, monkeypatch):
+    # 2 scenarios, 3 lines: two workers started for its figures took 16 CPU-s against 9 here
+    asked = _workers_asked(monkeypatch)
+    assert main(["report", str(run_dir), "--out", str(tmp_path / "here"), "--force"]) == 0
+    assert main(["report", str(run_dir), "--out", str(tmp_path / "two"), "--force", "--jobs", "2"]) == 0
+    assert [jobs for jobs, _ in asked] == [1, 2]
+    for name in ("noise.png", "mixing.png"):
+        assert (tmp_path / "here" / "figures" / name).read_bytes() == (tmp_path / "two" / "figures" / name).read_bytes()
+
+
+def test_a_small_runs_report_draws_its_figures_in_the_runs_process(tmp_path, monkeypatch):
+    asked = _workers_asked(monkeypatch)
+    assert main(["run", "--preset", "quick", "--scenarios", "noise", "--metrics", "mig", "--seeds", "1", "--n-samples",
+                 "200", "--out", str(tmp_path / "run"), "--no-progress"]) == 0
+    assert [jobs for jobs, _ in asked] == [1] and (tmp_path / "run" / "figures" / "noise.png").is_file()
