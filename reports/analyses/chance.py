@@ -96,7 +96,7 @@ def chance_summary(levels: pd.DataFrame, study_n: int) -> pd.DataFrame:
         mean over seeds, clipped to the scores' range [0, 1] where the level lies in it; NaN with fewer than
         :data:`reports.analyses.intervals.MIN_INTERVAL_SEEDS` seeds; at 95% whatever the racing's looks, as the
         chance level feeds no verdict), ``n_seeds``, ``exceeds``
-        (``level > HIGH``), ``below_from`` (NaN: not within the swept n),
+        (``level > HIGH``), ``below_from`` (a whole sample size, missing (``pd.NA``) where not within the swept n),
         ``n_swept`` (how many sample sizes were swept) and ``n_max``.
     """
     records = []
@@ -113,7 +113,10 @@ def chance_summary(levels: pd.DataFrame, study_n: int) -> pd.DataFrame:
                       below_from=below_from(own["n_samples"].to_numpy(), own["mean"].to_numpy()),
                       n_swept=int(own["n_samples"].nunique()), n_max=int(own["n_samples"].max()))
         records.append(record)
-    return pd.DataFrame(records)
+    table = pd.DataFrame(records)
+    if "below_from" in table:  # a sample size: whole (chance.csv read "100.0"), missing where never below
+        table["below_from"] = table["below_from"].astype("Int64")
+    return table
 
 
 def chance_rollup(summary: pd.DataFrame) -> pd.DataFrame:

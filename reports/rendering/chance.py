@@ -140,7 +140,7 @@ def chance_section(results: pd.DataFrame, *, levels: pd.DataFrame | None = None)
     summary = chance_summary(levels, study_n)
     details = summary.assign(score=[score_label(m, s, bool(h)) for m, s, h in
                                     summary[["metric", "sub_score", "higher_is_better"]].itertuples(index=False)],
-                             below=summary["below_from"].map(lambda n: "never" if np.isnan(n) else f"{int(n)}"))
+                             below=summary["below_from"].map(lambda n: "never" if pd.isna(n) else f"{int(n)}"))
     return Section("chance", "Chance level", DESCRIPTION, where=WHERE, table=summary, display=chance_rollup(summary),
                    details=display_table(details, {"score": "Sub-score", "scenario": "Scenario",
                                                    "value_label": "Width", "n": "n", "level": "Chance level",

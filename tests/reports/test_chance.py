@@ -8,6 +8,7 @@ study's sample size.
 
 from __future__ import annotations
 
+import io
 import math
 
 import numpy as np
@@ -70,8 +71,11 @@ def test_summary_reads_the_study_n_names_the_high_ones_and_when_each_falls():
     assert summary.loc[("a", 4.0), "level"] == pytest.approx(4 / math.sqrt(1000))
     assert bool(summary.loc[("a", 4.0), "exceeds"]) and not bool(summary.loc[("a", 1.0), "exceeds"])
     assert summary.loc[("a", 1.0), "below_from"] == 1000  # 1/sqrt(200) = 0.071, 1/sqrt(1000) = 0.032
-    assert math.isnan(summary.loc[("a", 4.0), "below_from"])  # 4/sqrt(5000) = 0.057 is not below 0.05
+    assert pd.isna(summary.loc[("a", 4.0), "below_from"])  # 4/sqrt(5000) = 0.057 is not below 0.05
     assert summary.loc[("b", 1.0), "below_from"] == 50
+    # a sample size is written whole in chance.csv ("1000.0" before), an empty field where never below
+    written = pd.read_csv(io.StringIO(summary.reset_index().to_csv(index=False)), dtype=str, keep_default_na=False)
+    assert {"", "1000", "50"} == set(written["below_from"])
     section = chance_section(rows)
     assert section.lines[0].startswith("At n = 1000, 1 sub-score reaches a chance level above 0.1")
     assert "a (0.13 at width_ratio = 4)" in section.lines[0]
