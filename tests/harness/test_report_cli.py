@@ -184,7 +184,7 @@ def test_a_subsets_typo_is_said_before_any_worker_starts(run_dir, tmp_path, monk
 
 
 def test_a_report_of_a_few_small_figures_draws_them_here_unless_workers_are_asked_for(run_dir, tmp_path, monkeypatch):
-    # 2 scenarios, 3 lines: two workers started for its figures took 16 CPU-s against 9 here (the same files whatever
+    # 2 scenarios, 6 lines: workers started for its figures cost more CPU than they save (the same files whatever
     # the workers: tests/reports/test_reports_report.py)
     import reports
 
