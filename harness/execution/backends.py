@@ -80,17 +80,14 @@ def task_workers(estimates: Sequence[float], jobs: int, backend: str) -> int:
 
 def figure_jobs(results: pd.DataFrame, jobs: int) -> int:
     """The ``jobs`` a report of ``results`` draws its figures with (:func:`reports.write_report`'s): ``jobs``, but 1
-    (this process) where ``jobs=-1`` (the default) and the figures' estimate would not repay starting workers
-    (:func:`harness.execution.run_estimate.figure_estimates`, :func:`~harness.execution.run_estimate.pool_pays`), as
-    :func:`task_workers` decides for the cells.  A study of a few small figures (``run --preset quick --scenarios
-    noise,mixing --metrics mig,sap --seeds 1 --n-samples 200``: 7 figures, 2.4 CPU-s of drawing) took 9.5 to 9.9 s and
-    about 10 CPU-s, its report included, against 8.5 to 10.5 s and 13 to 16 CPU-s with two workers started for its
-    figures; an explicit ``jobs`` is kept."""
-    if jobs != -1:
-        return jobs
+    (this process) where ``jobs=-1`` (the default) and the figures' estimate would not repay starting workers: the
+    cells' rule, :func:`task_workers`, given :func:`harness.execution.run_estimate.figure_estimates`.  A study of a
+    few small figures (``run --preset quick --scenarios noise,mixing --metrics mig,sap --seeds 1 --n-samples 200``: 7
+    figures, 2.4 CPU-s of drawing) took 9.5 to 9.9 s and about 10 CPU-s, its report included, against 8.5 to 10.5 s
+    and 13 to 16 CPU-s with two workers started for its figures; an explicit ``jobs`` is kept."""
     lines = results[["scenario", "metric", "sub_score"]].drop_duplicates()
-    estimates = figure_estimates(lines.groupby("scenario").size().tolist())
-    return jobs if pool_pays(estimates, local_workers(jobs, len(estimates))) else 1
+    pooled = task_workers(figure_estimates(lines.groupby("scenario").size().tolist()), jobs, "loky") > 1
+    return jobs if pooled or jobs != -1 else 1
 
 
 def leave_ctrl_c_to_the_run() -> None:
