@@ -283,8 +283,8 @@ def add_study_selection(parser: argparse.ArgumentParser, *, metrics_help: str, j
                         help="race the seeds: every cell starts with N draws (default: the preset's race, else 3)")
     parser.add_argument("--max-seeds", type=at_least(2), metavar="M",
                         help="race the seeds: cells feeding a verdict whose interval still straddles its threshold get "
-                        "more draws, doubling, up to M (default: the preset's race, else 12); the intervals account "
-                        "for the repeated looks. Not with --seeds")
+                        "more draws, doubling, up to M (default: the preset's race, else 12), one round per count of "
+                        "the schedule (3, 6, 12); the intervals account for those looks. Not with --seeds")
     parser.add_argument("--budget-seconds", type=positive_float, metavar="S",
                         help="stop racing before a round that would take the study past S CPU seconds, as the cost "
                         "table estimates them (the rounds do not depend on the machine; default: no budget)")

@@ -9,11 +9,19 @@ the racing of Maron and Moore (1994, "Hoeffding races") and of irace (López-Ib�
 Validity under optional stopping
     A verdict read after every round and acted on when decided is a sequential test: reading a
     95% interval at each of ``R`` looks would decide wrongly more often than 5%.  The seed counts
-    follow a fixed doubling schedule (:meth:`Racing.schedule`: 3, 6, 12 by default; 12, 24, 48, 100 for the paper preset), so a verdict
-    is read at most ``R = len(schedule)`` times, and every interval of a racing study is computed
-    at level ``1 − 0.05 / R`` (:func:`reports.analyses.intervals.level`, the results' ``looks`` column).
-    By Bonferroni's inequality the chance that *any* look's interval excludes the truth, and so
-    the chance of a wrong decision, is at most 5% whatever rule stopped the race.  The split is
+    follow a fixed doubling schedule (:meth:`Racing.schedule`: 3, 6, 12 by default; 12, 24, 48, 100 for the paper
+    preset), and a race runs at most ``R = len(schedule)`` rounds, round ``r`` giving the pairs it grows the
+    schedule's ``r``-th count: so a verdict is read on at most ``R`` different sets of results, whichever of the
+    pairs it reads grew when, and every interval of a racing study is computed at level ``1 − 0.05 / R``
+    (:func:`reports.analyses.intervals.level`, the results' ``looks`` column).  By Bonferroni's inequality the chance
+    that *any* look's interval excludes the truth, and so the chance of a wrong decision, is at most 5% whatever rule
+    stopped the race.  (Until 2026-12-02 a pair grew one step of the schedule a round, so a pair first found
+    undecided at a later look, a verdict reading it having moved as other pairs grew, raced on past the ``R``-th
+    round: the default study ran 5 rounds, and the verdicts reading those pairs were read on up to 5 sets of
+    results at the level of 3, a bound of 8.3%, not 5%.)  A pair first undecided at look ``r`` thus goes straight to
+    the count of round ``r + 1`` (from 3 to 12 after the second look); one first undecided at the last look keeps its
+    seeds, and its verdict stays undecided short of the cap (the report says so).
+    The split is
     chosen over a confidence sequence (Howard et al. 2021, "Time-uniform, nonparametric,
     nonasymptotic confidence sequences") because the analyses' intervals are Student-t and
     bootstrap-standard-error intervals of statistics of curves (ρ, slopes) and intervals of largest values made from
@@ -129,12 +137,16 @@ class RaceState:
         """The seeds ``group`` has now."""
         return self.racing.schedule()[self.steps[group]]
 
-    def advance(self, undecided: Iterable[Group]) -> set[Group]:
-        """Move every group of ``undecided`` that has not reached the cap to its next seed count; the moved ones."""
-        last = self.racing.looks - 1
-        moved = {group for group in undecided if group in self.steps and self.steps[group] < last}
+    def advance(self, undecided: Iterable[Group], look: int) -> set[Group]:
+        """After look ``look`` (1 for the first round's), give every group of ``undecided`` the count of the next
+        round, the schedule's ``look``-th (0-based): the groups moved, none after the last look (see the module's
+        notes: a race runs at most :attr:`Racing.looks` rounds, so that no verdict is read more often than its
+        intervals' level allows)."""
+        if look >= self.racing.looks:
+            return set()
+        moved = {group for group in undecided if group in self.steps and self.steps[group] < look}
         for group in moved:
-            self.steps[group] += 1
+            self.steps[group] = look
         return moved
 
 
@@ -250,10 +262,10 @@ def race_digest(cells: Sequence[Cell], racing: Racing) -> str:
 
 def race(cells: Sequence[Cell], racing: Racing, compute: Compute, *, decide: Decide,
          log: Callable[[str], None], record: Path | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Run ``cells`` (planned up to :attr:`Racing.max_seeds` seeds) in rounds: every cell's first
-    :attr:`Racing.min_seeds` seeds, then more seeds (the next count of :meth:`Racing.schedule`) for the groups
-    ``decide`` names, until it names none that can grow or the budget would be passed.  ``record``: the file keeping
-    the rounds' decisions (:class:`RaceRecord`; None: none kept).
+    """Run ``cells`` (planned up to :attr:`Racing.max_seeds` seeds) in at most :attr:`Racing.looks` rounds: every
+    cell's first :attr:`Racing.min_seeds` seeds, then, round ``r + 1`` after look ``r``, the schedule's next count
+    (:meth:`Racing.schedule`) for the groups ``decide`` names, until it names none, the last look is read or the
+    budget would be passed.  ``record``: the file keeping the rounds' decisions (:class:`RaceRecord`; None: none kept).
 
     Returns
     -------
@@ -272,12 +284,11 @@ def race(cells: Sequence[Cell], racing: Racing, compute: Compute, *, decide: Dec
         frame, failed = compute(running)
         frame[LOOKS_COLUMN] = racing.looks
         look += 1
-        growing = any(step < racing.looks - 1 for step in state.steps.values())
-        undecided = decisions.decided(look, frame, decide) if growing else set()
-        at_cap = {group for group in undecided if state.steps.get(group) == racing.looks - 1}
-        moved = state.advance(undecided)
+        judged = racing.looks > 1
+        undecided = decisions.decided(look, frame, decide) if judged else set()
+        moved = state.advance(undecided, look)
         if not moved:
-            log(f"racing: {_settled(look, len(running), at_cap, racing, judged=growing)}")
+            log(f"racing: {_settled(look, len(running), undecided, state, judged=judged)}")
             return frame, failed
         following = active()
         estimate = sum(cell.estimated_seconds for cell in following)
@@ -293,14 +304,22 @@ def race(cells: Sequence[Cell], racing: Racing, compute: Compute, *, decide: Dec
         running = following
 
 
-def _settled(look: int, cells: int, at_cap: set[Group], racing: Racing, *, judged: bool = True) -> str:
-    """The race's last line: after how many rounds it stopped, and what stayed undecided at the cap; ``judged``: whether
-    the last round's verdicts were read (not when no pair could get more seeds: every one was at the cap)."""
+def _settled(look: int, cells: int, undecided: set[Group], state: RaceState, *, judged: bool = True) -> str:
+    """The race's last line: after how many rounds it stopped, and what stayed undecided, at the cap or short of it
+    at the last look; ``judged``: whether the verdicts were read (not when the schedule is the cap alone)."""
+    racing = state.racing
     text = f"stopped after {look} round(s) and {cells} cells"
     if not judged:
         return (text + f": every scenario x metric pair has the cap of {racing.max_seeds} seeds, so no verdict was read "
                 "for more (a verdict still undecided is shown ≈)")
-    if not at_cap:
+    if not undecided:
         return text + ": every verdict decided"
-    return (text + f": every verdict decided but those of {len(at_cap)} scenario x metric pair(s) at the cap of "
-            f"{racing.max_seeds} seeds, still undecided (too close to call at this cap; shown ≈)")
+    at_cap = sum(state.seeds_of(group) == racing.max_seeds for group in undecided)
+    short = len(undecided) - at_cap
+    capped = (f"{at_cap} scenario x metric pair(s) at the cap of {racing.max_seeds} seeds, still undecided (too close "
+              "to call at this cap")
+    if not short:
+        return text + f": every verdict decided but those of {capped}; shown ≈)"
+    return (text + f": every verdict decided but those of {capped + '), and of ' if at_cap else ''}{short} scenario x "
+            f"metric pair(s) first found undecided at the last of the race's {racing.looks} looks, with fewer seeds (no "
+            f"round is left: a race reads its verdicts {racing.looks} times at most); shown ≈")

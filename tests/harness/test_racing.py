@@ -96,6 +96,35 @@ def test_only_the_undecided_groups_get_more_seeds_round_after_round_up_to_the_ca
                             "cap; shown ≈)")
 
 
+def test_a_race_runs_at_most_its_looks_rounds_and_a_pair_undecided_late_jumps_to_the_rounds_count():
+    # A verdict can move as other pairs grow, and its own pairs be found undecided late.  Until 2026-12-02 a pair grew
+    # one count a round, so such a pair raced past the third round (the default study ran 5), and its verdicts were
+    # read on 5 sets of results at intervals split for 3 looks: a bound of 8.3% on the error rate, not 5%.
+    groups = [("noise", "a"), ("noise", "b"), ("mixing", "a"), ("mixing", "b")]
+    cells = _cells(groups, 12)
+    rounds, messages = [], []
+
+    def compute(active):
+        rounds.append(_seeds_run(active))
+        return pd.DataFrame({"score": [0.0] * len(active)}), pd.DataFrame()
+
+    def decide(frame):  # noise/a is never decided; noise/b first undecided at look 2, mixing/a at look 3 and 4
+        look = len(rounds)
+        return {("noise", "a")} | ({("noise", "b")} if look == 2 else set()) | ({("mixing", "a")} if look >= 3 else set())
+
+    race(cells, Racing(3, 12), compute, decide=decide, log=messages.append)
+    assert rounds == [{("noise", "a"): 3, ("noise", "b"): 3, ("mixing", "a"): 3, ("mixing", "b"): 3},
+                      {("noise", "a"): 6, ("noise", "b"): 3, ("mixing", "a"): 3, ("mixing", "b"): 3},
+                      {("noise", "a"): 12, ("noise", "b"): 12, ("mixing", "a"): 3, ("mixing", "b"): 3}]
+    assert messages[1] == ("racing: round 2 (15 cells): 2 scenario x metric pair(s) feed an undecided verdict; 2 get "
+                           "more seeds (12), 15 more cells")
+    assert messages[-1] == (
+        "racing: stopped after 3 round(s) and 30 cells: every verdict decided but those of 1 scenario x metric pair(s) "
+        "at the cap of 12 seeds, still undecided (too close to call at this cap), and of 1 scenario x metric pair(s) "
+        "first found undecided at the last of the race's 3 looks, with fewer seeds (no round is left: a race reads its "
+        "verdicts 3 times at most); shown ≈")
+
+
 def test_a_race_that_starts_at_its_cap_reads_no_verdict_and_says_so():
     # --max-seeds 3 printed "every verdict settled after 1 round(s)" without reading one
     cells = _cells([("noise", "a")], 3)
