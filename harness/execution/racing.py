@@ -19,8 +19,8 @@ Validity under optional stopping
     undecided at a later look, a verdict reading it having moved as other pairs grew, raced on past the ``R``-th
     round: the default study ran 5 rounds, and the verdicts reading those pairs were read on up to 5 sets of
     results at the level of 3, a bound of 8.3%, not 5%.)  A pair first undecided at look ``r`` thus goes straight to
-    the count of round ``r + 1`` (from 3 to 12 after the second look); one first undecided at the last look keeps its
-    seeds, and its verdict stays undecided short of the cap (the report says so).
+    the count of round ``r + 1`` (from 3 to 12 after the second look); one undecided at the last look short of the cap
+    keeps its seeds, and its verdict stays undecided with them (the run's last line and the report say so).
     The split is
     chosen over a confidence sequence (Howard et al. 2021, "Time-uniform, nonparametric,
     nonasymptotic confidence sequences") because the analyses' intervals are Student-t and
@@ -314,12 +314,12 @@ def _settled(look: int, cells: int, undecided: set[Group], state: RaceState, *, 
                 "for more (a verdict still undecided is shown ≈)")
     if not undecided:
         return text + ": every verdict decided"
-    at_cap = sum(state.seeds_of(group) == racing.max_seeds for group in undecided)
+    at_cap = sum(state.steps.get(group) == racing.looks - 1 for group in undecided)
     short = len(undecided) - at_cap
     capped = (f"{at_cap} scenario x metric pair(s) at the cap of {racing.max_seeds} seeds, still undecided (too close "
               "to call at this cap")
     if not short:
         return text + f": every verdict decided but those of {capped}; shown ≈)"
     return (text + f": every verdict decided but those of {capped + '), and of ' if at_cap else ''}{short} scenario x "
-            f"metric pair(s) first found undecided at the last of the race's {racing.looks} looks, with fewer seeds (no "
+            f"metric pair(s) found undecided at the last of the race's {racing.looks} looks with fewer seeds (no "
             f"round is left: a race reads its verdicts {racing.looks} times at most); shown ≈")

@@ -3,7 +3,8 @@
 A racing study (:mod:`harness.execution.racing`) gives a cell more seeds only while a verdict that reads
 it is undecided, so the seeds behind verdicts differ: a clear verdict is decided on the first round's,
 a close one on more, and one still undecided at the cap is too close to call at this study's size (one found
-undecided only at the race's last look keeps fewer seeds: a race reads its verdicts at most as often as it has looks).
+undecided at the race's last look short of the cap keeps its seeds: a race reads its verdicts at most as often as it has
+looks).
 Every judged verdict of :func:`reports.verdicts.verdict_table.verdict_table` is listed with the seeds of the row
 that decided it (:attr:`reports.analyses.checks.Check.seeds`) and its interval's level
 (:func:`reports.analyses.intervals.level`).
@@ -112,7 +113,7 @@ def seed_lines(table: pd.DataFrame, looks: int) -> list[str]:
     lines = [f"{how}. {decided} of {len(table)} judged verdicts are decided.{read}"]
     if len(undecided):
         lines.append(f"{len(undecided)} stayed undecided: {at_cap} at the cap of seeds (too close to call at this "
-                     f"study's size), {len(undecided) - at_cap} with fewer (first found undecided at the race's last look, "
+                     f"study's size), {len(undecided) - at_cap} with fewer (found undecided at the race's last look, "
                      "or stopped by a budget or a fixed seed count); they are listed in the folded table below "
                      "(tables/seeds.csv has every verdict).")
     return lines

@@ -121,7 +121,7 @@ def test_a_race_runs_at_most_its_looks_rounds_and_a_pair_undecided_late_jumps_to
     assert messages[-1] == (
         "racing: stopped after 3 round(s) and 30 cells: every verdict decided but those of 1 scenario x metric pair(s) "
         "at the cap of 12 seeds, still undecided (too close to call at this cap), and of 1 scenario x metric pair(s) "
-        "first found undecided at the last of the race's 3 looks, with fewer seeds (no round is left: a race reads its "
+        "found undecided at the last of the race's 3 looks with fewer seeds (no round is left: a race reads its "
         "verdicts 3 times at most); shown ≈")
 
 
