@@ -165,4 +165,26 @@ def headline_sentences(table: pd.DataFrame, bundle: Bundle | None = None) -> lis
             f"{f' ({undecided} undecided)' if undecided else ''}; "
             f"{leader} {best['label']} ({best['number']}), worst {worst_row['label']} ({worst_row['number']})."
         )
-    return sentences
+    return sentences + unmeasured_sentences(table, bundle)
+
+
+def unmeasured_sentences(table: pd.DataFrame, bundle: Bundle | None = None) -> list[str]:
+    """A sentence naming the sub-scores that no criterion of the headline measures (a row of "?" but for its cost, which
+    a reader would otherwise take for a gap in the table), with the scenarios they were scored on (with ``bundle``):
+    UDR's, in the default study, scored on populations of models (``udr_population``), which no criterion reads."""
+    judged = table.loc[table["criterion"] != "cost"]
+    if judged.empty:
+        return []
+    measured = judged["verdict"].isin(JUDGED).groupby([judged["metric"], judged["sub_score"]], sort=False).any()
+    never = [(metric, sub_score) for (metric, sub_score), any_judged in measured.items() if not any_judged]
+    if not never:
+        return []
+    where = ""
+    if bundle is not None:
+        results = bundle.results
+        scored = results.loc[pd.MultiIndex.from_frame(results[["metric_base", "sub_score"]]).isin(never), "scenario"]
+        if len(scored):
+            where = f", scored on {', '.join(sorted(scored.astype(str).unique()))} only"
+    names = ", ".join(score_label(metric, sub_score) for metric, sub_score in never)
+    return [f"Measured by no criterion: {names}{where} (each criterion's reason: the evidence column of "
+            "tables/headline.csv)."]

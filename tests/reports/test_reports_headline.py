@@ -111,3 +111,27 @@ def test_seconds_per_call_keep_two_significant_digits():
     assert [_seconds(value) for value in (0.0123, 0.095, 0.1359, 2.345, 12.6, 135.0)] == [
         "0.012 s", "0.095 s", "0.14 s", "2.3 s", "13 s", "135 s"]
     assert _seconds(float("nan")) == "—"
+
+
+def test_a_sub_score_no_criterion_measures_is_named_with_the_scenarios_it_was_scored_on():
+    # UDR's three rows of "?" in the default study's headline read as a gap: it is scored on populations of models only
+    # (udr_population), which no criterion reads, and nothing said so
+    import pandas as pd
+
+    from reports.verdicts.bundle import Bundle
+    from tests.reports.conftest import _row
+
+    rows = [_row("noise", alpha, f"{alpha:g}", seed, 1000, "lin", "custom", "lin", "explicitness", 1 - alpha,
+                 (1 - alpha) + 0.001 * seed, 0.01)
+            for alpha in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0) for seed in (0, 1, 2)]
+    rows += [{**_row("noise", proportion, f"{proportion:g}", seed, 500, "pop", "unsupervised", sub_score, "holistic",
+                     float("nan"), 0.5, 1.0), "scenario": "population", "parameter": "proportion", "criterion": ""}
+             for sub_score in ("agree", "separation") for proportion in (0.0, 0.5, 1.0) for seed in (0, 1, 2)]
+    bundle = Bundle(pd.DataFrame(rows))
+    table = headline(bundle)
+    assert set(table.loc[(table["metric"] == "pop") & (table["criterion"] != "cost"), "verdict"]) == {"unmeasured"}
+    sentences = headline_sentences(table, bundle)
+    assert sentences[-1] == ("Measured by no criterion: pop/agree, pop/separation, scored on population only (each "
+                             "criterion's reason: the evidence column of tables/headline.csv).")
+    assert sum("no criterion" in sentence for sentence in sentences) == 1  # lin, judged on noise, is not named
+    assert headline_sentences(table)[-1].startswith("Measured by no criterion: pop/agree, pop/separation (each")
