@@ -127,7 +127,9 @@ def hyperparameters(results: pd.DataFrame, *, thresholds: Thresholds = Threshold
         threshold, and those whose interval reaches above it; the spread itself where it has no interval),
         ``straddling`` (the options between the two, whose seeds could move the count: comma-separated) and
         ``open_scenarios`` (where their spreads may exceed the threshold: their ``open_scenarios``, united),
-        ``n_seeds`` (the fewest seeds behind a spread of the metric), ``largest_option`` and
+        ``n_seeds`` (the fewest seeds behind a spread of the ``straddling`` options, which more seeds could move, or
+        where none straddles, of every option: the seeds a verdict read from the count is said decided or left
+        undecided with, :mod:`reports.verdicts.seed_decisions`), ``largest_option`` and
         ``largest_spread`` (the option moving the metric most, and how far), ``threshold`` and ``detail``
         (the evidence, as a sentence).  Empty without a sweep.
     """
@@ -142,7 +144,9 @@ def hyperparameters(results: pd.DataFrame, *, thresholds: Thresholds = Threshold
         values = own.drop_duplicates("option").set_index("option")["values"]
         sensitive = largest.loc[largest > threshold]
         straddling = ends.index[(ends["option_spread_low"] <= threshold) & (ends["max_spread_high"] > threshold)]
-        opened = own.loc[own["option"].isin(straddling), "open_scenarios"]
+        in_doubt = own.loc[own["option"].isin(straddling)]
+        opened = in_doubt["open_scenarios"]
+        behind = in_doubt if len(in_doubt) else own  # the seeds that could still move the count, else all of them
         top = largest.idxmax()
         swept = "; ".join(f"{option} ∈ {{{values[option]}}}" for option in largest.index)
         moving = ", ".join(f"{option} {spread:.3g}" for option, spread in sensitive.items()) or "none"
@@ -154,7 +158,7 @@ def hyperparameters(results: pd.DataFrame, *, thresholds: Thresholds = Threshold
                             "sensitive_options_low": int((ends["option_spread_low"] > threshold).sum()),
                             "sensitive_options_high": int((ends["max_spread_high"] > threshold).sum()),
                             "straddling": ", ".join(straddling), "open_scenarios": _union(opened),
-                            "n_seeds": int(own["n_seeds"].min()), "sensitive": moving, "largest_option": top,
+                            "n_seeds": int(behind["n_seeds"].min()), "sensitive": moving, "largest_option": top,
                             "largest_spread": float(largest[top]), "threshold": threshold, "detail": detail})
     return pd.DataFrame(records, columns=list(HYPERPARAMETER_COLUMNS))
 

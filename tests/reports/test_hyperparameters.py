@@ -131,6 +131,17 @@ def test_spreads_whose_interval_straddles_the_threshold_leave_both_verdicts_unde
     assert matrix.loc[("probe", "discretization_free"), "verdict"] == "undecided"
 
 
+def test_the_seeds_behind_an_undecided_count_are_those_of_the_options_still_in_doubt(straddling):
+    # the default study's Z-diff count was shown undecided "with 3 seeds, short of the cap", the fewest of its batch_size
+    # spread, surely above the threshold, while the bins spread that leaves it undecided had the cap's 12
+    is_a = straddling["metric"] == "probe[a=2,b=1,bins=10]"
+    fewer = straddling.loc[~is_a | (straddling["seed"] < 2)]  # a's spread on 2 seeds; b's and bins's on 3
+    spreads = option_spreads(fewer).groupby("option")["n_seeds"].min()
+    assert (spreads["a"], spreads["b"], spreads["bins"]) == (2, 3, 3)
+    count = hyperparameters(fewer).drop_duplicates("metric").set_index("metric").loc["probe"]
+    assert count["straddling"] == "b, bins" and count["n_seeds"] == 3
+
+
 def test_racing_adds_seeds_to_a_sweeps_variants_where_the_sweep_ran(straddling):
     from reports.verdicts.bundle import Bundle
     from reports.verdicts.verdict_table import undecided_sources
