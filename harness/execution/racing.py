@@ -144,7 +144,7 @@ class RaceState:
         intervals' level allows)."""
         if look >= self.racing.looks:
             return set()
-        moved = {group for group in undecided if group in self.steps and self.steps[group] < look}
+        moved = {group for group in undecided if group in self.steps}  # each below step ``look``: one move per look
         for group in moved:
             self.steps[group] = look
         return moved
@@ -280,11 +280,11 @@ def race(cells: Sequence[Cell], racing: Racing, compute: Compute, *, decide: Dec
 
     running = active()
     look = 0
+    judged = racing.looks > 1  # a schedule of the cap alone has no verdict to read for more seeds
     while True:
         frame, failed = compute(running)
         frame[LOOKS_COLUMN] = racing.looks
         look += 1
-        judged = racing.looks > 1
         undecided = decisions.decided(look, frame, decide) if judged else set()
         moved = state.advance(undecided, look)
         if not moved:
@@ -315,11 +315,10 @@ def _settled(look: int, cells: int, undecided: set[Group], state: RaceState, *, 
     if not undecided:
         return text + ": every verdict decided"
     at_cap = sum(state.steps.get(group) == racing.looks - 1 for group in undecided)
-    short = len(undecided) - at_cap
-    capped = (f"{at_cap} scenario x metric pair(s) at the cap of {racing.max_seeds} seeds, still undecided (too close "
-              "to call at this cap")
-    if not short:
-        return text + f": every verdict decided but those of {capped}; shown ≈)"
-    return (text + f": every verdict decided but those of {capped + '), and of ' if at_cap else ''}{short} scenario x "
-            f"metric pair(s) found undecided at the last of the race's {racing.looks} looks with fewer seeds (no "
-            f"round is left: a race reads its verdicts {racing.looks} times at most); shown ≈")
+    parts = [f"{at_cap} scenario x metric pair(s) at the cap of {racing.max_seeds} seeds, still undecided (too close to "
+             "call at this cap)"] if at_cap else []
+    if len(undecided) > at_cap:
+        parts.append(f"{len(undecided) - at_cap} scenario x metric pair(s) found undecided at the last of the race's "
+                     f"{racing.looks} looks with fewer seeds (no round is left: a race reads its verdicts "
+                     f"{racing.looks} times at most)")
+    return text + f": every verdict decided but those of {', and of '.join(parts)}; shown ≈"

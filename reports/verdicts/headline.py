@@ -172,10 +172,10 @@ def unmeasured_sentences(table: pd.DataFrame, bundle: Bundle | None = None) -> l
     """A sentence naming the sub-scores that no criterion of the headline measures (a row of "?" but for its cost, which
     a reader would otherwise take for a gap in the table), with the scenarios they were scored on (with ``bundle``):
     UDR's, in the default study, scored on populations of models (``udr_population``), which no criterion reads."""
-    judged = table.loc[table["criterion"] != "cost"]
-    if judged.empty:
+    criteria = table.loc[table["criterion"] != "cost"]
+    if criteria.empty:
         return []
-    measured = judged["verdict"].isin(JUDGED).groupby([judged["metric"], judged["sub_score"]], sort=False).any()
+    measured = criteria["verdict"].isin(JUDGED).groupby([criteria["metric"], criteria["sub_score"]], sort=False).any()
     never = [(metric, sub_score) for (metric, sub_score), any_judged in measured.items() if not any_judged]
     if not never:
         return []

@@ -93,7 +93,7 @@ def test_only_the_undecided_groups_get_more_seeds_round_after_round_up_to_the_ca
     assert messages[0] == "racing: round 1 (9 cells): 2 scenario x metric pair(s) feed an undecided verdict; 2 get more seeds (6), 6 more cells"
     assert messages[-1] == ("racing: stopped after 3 round(s) and 21 cells: every verdict decided but those of 1 "
                             "scenario x metric pair(s) at the cap of 12 seeds, still undecided (too close to call at this "
-                            "cap; shown ≈)")
+                            "cap); shown ≈")
 
 
 def test_a_race_runs_at_most_its_looks_rounds_and_a_pair_undecided_late_jumps_to_the_rounds_count():
